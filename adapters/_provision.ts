@@ -1,0 +1,94 @@
+/**
+ * Provisions a runtime from the npm registry into the cache, once per
+ * requested version, and reuses it afterwards.
+ *
+ * @module
+ */
+
+import { runCommand, which } from "../runners/_process.ts";
+import type { RuntimeAdapter } from "./types.ts";
+
+/** A runtime binary found in, or freshly installed into, the cache. */
+export interface Provisioned {
+  /** Absolute path of the binary. */
+  binary: string;
+  /** Whether it was installed just now (`provisioned`) or found (`cache`). */
+  source: "cache" | "provisioned";
+}
+
+function findBinary(adapter: RuntimeAdapter, prefix: string): string | undefined {
+  for (const rel of adapter.provisionedBinaryPaths()) {
+    const path = `${prefix}/${rel}`;
+    try {
+      const info = Deno.statSync(path);
+      if (info.isFile && (info.mode ?? 0o111) & 0o111) return Deno.realPathSync(path);
+    } catch {
+      // try the next candidate
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Installs `<npmPackage>@<version>` into `<cache>/runtimes/<name>@<version>`
+ * with npm, unless it is already there. Installation goes to a temporary
+ * sibling first and is renamed into place, so an interrupted install never
+ * leaves a half-filled directory that looks complete.
+ */
+export async function provisionFromNpm(
+  adapter: RuntimeAdapter,
+  version: string,
+  cache: string,
+  signal?: AbortSignal,
+): Promise<Provisioned> {
+  const safe = version.replace(/[^A-Za-z0-9._^~<>=*-]/g, "_");
+  const prefix = `${cache}/runtimes/${adapter.name}@${safe}`;
+  const found = findBinary(adapter, prefix);
+  if (found) return { binary: found, source: "cache" };
+
+  const npm = which("npm");
+  if (!npm) {
+    throw new Error(
+      `Cannot provision ${adapter.name}@${version}: npm is not on PATH (install Node.js and npm, or put ${adapter.name} on PATH)`,
+    );
+  }
+  await Deno.mkdir(`${cache}/runtimes`, { recursive: true });
+  const staging = await Deno.makeTempDir({ dir: `${cache}/runtimes`, prefix: `.${adapter.name}-` });
+  try {
+    const out = await runCommand([
+      npm,
+      "install",
+      "--prefix",
+      staging,
+      "--no-save",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      `${adapter.npmPackage}@${version}`,
+    ], { timeoutMs: 300_000, signal });
+    if (!out.success) {
+      const why = out.timedOut ? "timed out after 300 s" : lastLine(out.stderr) || `npm exited ${out.code}`;
+      throw new Error(`Cannot provision ${adapter.name}@${version} from npm: ${why}`);
+    }
+    if (!findBinary(adapter, staging)) {
+      throw new Error(
+        `Cannot provision ${adapter.name}@${version}: npm installed no ${adapter.name} binary for this platform`,
+      );
+    }
+    try {
+      await Deno.rename(staging, prefix);
+    } catch (error) {
+      // Another rtbench got there first; use its copy.
+      if (!findBinary(adapter, prefix)) throw error;
+    }
+  } finally {
+    await Deno.remove(staging, { recursive: true }).catch(() => {});
+  }
+  const binary = findBinary(adapter, prefix);
+  if (!binary) throw new Error(`Cannot provision ${adapter.name}@${version}: binary missing after install`);
+  return { binary, source: "provisioned" };
+}
+
+function lastLine(text: string): string {
+  return text.trim().split("\n").filter((l) => l.trim()).at(-1)?.replace(/^npm error\s*/, "") ?? "";
+}

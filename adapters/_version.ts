@@ -1,0 +1,17 @@
+/**
+ * Runs a runtime binary to read what it reports about itself.
+ *
+ * @module
+ */
+
+import { runCommand } from "../runners/_process.ts";
+
+/** Runs `argv` and returns its trimmed stdout, or throws with the reason. */
+export async function probe(argv: string[]): Promise<string> {
+  const out = await runCommand(argv, { timeoutMs: 30_000 });
+  if (!out.success) {
+    const why = out.timedOut ? "timed out" : out.stderr.trim().split("\n").at(-1) || `exit code ${out.code}`;
+    throw new Error(`Cannot run ${argv[0]}: ${why}`);
+  }
+  return out.stdout.trim();
+}

@@ -1,0 +1,52 @@
+/**
+ * The Bun runtime adapter.
+ *
+ * @module
+ */
+
+import { which } from "../runners/_process.ts";
+import { probe } from "./_version.ts";
+import type { RuntimeAdapter, RuntimeVersion } from "./types.ts";
+
+/**
+ * Runs files with `bun <file>`; found on `PATH` or provisioned from the npm
+ * package `bun`. The engine version is the WebKit commit Bun reports.
+ *
+ * @example Build the command that runs a server
+ * ```ts
+ * import { bun } from "./bun.ts";
+ * console.log(bun.command("bun", "server.ts")); // ["bun", "server.ts"]
+ * ```
+ */
+export const bun: RuntimeAdapter = {
+  name: "bun",
+  description: "Bun (JavaScriptCore, Zig)",
+  engine: "JavaScriptCore",
+  npmPackage: "bun",
+  serverExtension: ".ts",
+  detect(): Promise<string | undefined> {
+    return Promise.resolve(which("bun") ?? undefined);
+  },
+  provisionedBinaryPaths(): readonly string[] {
+    const arch = Deno.build.arch === "aarch64" ? "aarch64" : "x64";
+    const os = Deno.build.os;
+    return [
+      "node_modules/bun/bin/bun.exe",
+      `node_modules/@oven/bun-${os}-${arch}/bin/bun`,
+      `node_modules/@oven/bun-${os}-${arch}-baseline/bin/bun`,
+      `node_modules/@oven/bun-${os}-${arch}-musl/bin/bun`,
+    ];
+  },
+  async version(binary: string): Promise<RuntimeVersion> {
+    const text = await probe([binary, "-p", "Bun.version + ' ' + (process.versions.webkit ?? '')"]);
+    const [version, webkit] = text.split(" ");
+    if (!version) throw new Error(`Cannot read the version of ${binary}: unexpected output "${text}"`);
+    return { version, engineVersion: webkit ? `webkit-${webkit.slice(0, 12)}` : null };
+  },
+  command(binary: string, file: string, args: readonly string[] = []): string[] {
+    return [binary, file, ...args];
+  },
+  evalCommand(binary: string, code: string): string[] {
+    return [binary, "-e", code];
+  },
+};

@@ -1,0 +1,48 @@
+/**
+ * The Deno runtime adapter. Without a requested version it uses the Deno that
+ * runs rtbench itself.
+ *
+ * @module
+ */
+
+import { probe } from "./_version.ts";
+import type { RuntimeAdapter, RuntimeVersion } from "./types.ts";
+
+/**
+ * Runs files with `deno run -A` (the code under test gets every permission, as
+ * it would on Node and Bun, which have no permission system).
+ *
+ * @example Build the command that runs a server
+ * ```ts
+ * import { deno } from "./deno.ts";
+ * const argv = deno.command("/usr/bin/deno", "server.ts");
+ * console.log(argv.join(" ")); // "/usr/bin/deno run -A server.ts"
+ * ```
+ */
+export const deno: RuntimeAdapter = {
+  name: "deno",
+  description: "Deno (V8, Rust); defaults to the Deno running rtbench",
+  engine: "V8",
+  npmPackage: "deno",
+  serverExtension: ".ts",
+  detect(): Promise<string | undefined> {
+    return Promise.resolve(Deno.execPath());
+  },
+  provisionedBinaryPaths(): readonly string[] {
+    const arch = Deno.build.arch === "aarch64" ? "arm64" : "x64";
+    const os = Deno.build.os === "linux" ? `linux-${arch}-glibc` : `${Deno.build.os}-${arch}`;
+    return ["node_modules/deno/deno", `node_modules/@deno/${os}/deno`];
+  },
+  async version(binary: string): Promise<RuntimeVersion> {
+    const text = await probe([binary, "--version"]);
+    const version = /^deno (\S+)/m.exec(text)?.[1];
+    if (!version) throw new Error(`Cannot read the version of ${binary}: unexpected output "${text}"`);
+    return { version, engineVersion: /^v8 (\S+)/m.exec(text)?.[1] ?? null };
+  },
+  command(binary: string, file: string, args: readonly string[] = []): string[] {
+    return [binary, "run", "-A", file, ...args];
+  },
+  evalCommand(binary: string, code: string): string[] {
+    return [binary, "eval", code];
+  },
+};

@@ -1,0 +1,127 @@
+/**
+ * Runtime adapters and the one place where `--runtime` entries become runtime
+ * binaries: on `PATH`, the harness itself, or provisioned from npm.
+ *
+ * @module
+ */
+
+import { UsageError } from "../runners/errors.ts";
+import { cacheDir } from "./_cache.ts";
+import { provisionFromNpm } from "./_provision.ts";
+import { bun } from "./bun.ts";
+import { deno } from "./deno.ts";
+import { node } from "./node.ts";
+import type { ResolvedRuntime, RuntimeAdapter, RuntimeSource, RuntimeSpec } from "./types.ts";
+
+export type { ResolvedRuntime, RuntimeAdapter, RuntimeSource, RuntimeSpec, RuntimeVersion } from "./types.ts";
+export { bun, deno, node };
+export { cacheDir };
+
+/**
+ * The runtimes rtbench knows, in their default order.
+ *
+ * @example List runtime names
+ * ```ts
+ * import { builtinAdapters } from "./mod.ts";
+ * console.log(builtinAdapters.map((a) => a.name)); // ["deno", "node", "bun"]
+ * ```
+ */
+export const builtinAdapters: readonly RuntimeAdapter[] = [deno, node, bun];
+
+/**
+ * Parses a `--runtime` value such as `deno,node,bun@1.2.0` into specs.
+ * Throws {@linkcode UsageError} naming the flag for an unknown runtime.
+ *
+ * @example Parse a runtime list
+ * ```ts
+ * import { parseRuntimeSpecs } from "./mod.ts";
+ * const specs = parseRuntimeSpecs("node,bun@1.2.0");
+ * console.log(specs[1]); // { name: "bun", version: "1.2.0", requested: "bun@1.2.0" }
+ * ```
+ */
+export function parseRuntimeSpecs(
+  value: string,
+  adapters: readonly RuntimeAdapter[] = builtinAdapters,
+): RuntimeSpec[] {
+  const names = adapters.map((a) => a.name);
+  const specs: RuntimeSpec[] = [];
+  for (const raw of value.split(",").map((s) => s.trim()).filter(Boolean)) {
+    const at = raw.indexOf("@");
+    const name = (at === -1 ? raw : raw.slice(0, at)).toLowerCase();
+    const version = at === -1 ? undefined : raw.slice(at + 1);
+    if (!names.includes(name)) {
+      throw new UsageError(`--runtime: unknown runtime "${name}" (allowed: ${names.join(", ")})`);
+    }
+    if (version !== undefined && !/^[A-Za-z0-9.^~<>=*|-][A-Za-z0-9. ^~<>=*|-]*$/.test(version)) {
+      throw new UsageError(
+        `--runtime: bad version "${version}" for ${name} (use a version or npm range, e.g. ${name}@1.2.0)`,
+      );
+    }
+    if (specs.some((s) => s.requested === raw)) continue;
+    specs.push(version === undefined ? { name, requested: raw } : { name, version, requested: raw });
+  }
+  if (specs.length === 0) throw new UsageError(`--runtime: no runtime given (allowed: ${names.join(", ")})`);
+  return specs;
+}
+
+/** Options for {@linkcode resolveRuntime}. */
+export interface ResolveOptions {
+  /** Adapters to choose from. @default {builtinAdapters} */
+  adapters?: readonly RuntimeAdapter[];
+  /** Cache directory for provisioned runtimes. @default {cacheDir()} */
+  cacheDir?: string;
+  /** Whether a runtime missing from this machine may be fetched from npm. @default {true} */
+  provision?: boolean;
+  /** Stops a running provisioning step. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Finds or provisions the binary for one runtime spec and reads its exact
+ * version. Without a version, the runtime on this machine is used (for Deno,
+ * the harness itself), and a missing one is provisioned at `latest`; with a
+ * version, it is always provisioned into the cache and reused next time.
+ *
+ * @example Resolve the Deno running this code
+ * ```ts ignore
+ * import { resolveRuntime } from "./mod.ts";
+ * const rt = await resolveRuntime({ name: "deno", requested: "deno" });
+ * console.log(rt.version, rt.engine, rt.source); // e.g. "2.9.6 V8 harness"
+ * ```
+ */
+export async function resolveRuntime(spec: RuntimeSpec, options: ResolveOptions = {}): Promise<ResolvedRuntime> {
+  const adapter = (options.adapters ?? builtinAdapters).find((a) => a.name === spec.name);
+  if (!adapter) throw new UsageError(`--runtime: unknown runtime "${spec.name}"`);
+  let binary: string | undefined;
+  let source: RuntimeSource = "path";
+  if (spec.version === undefined) {
+    binary = await adapter.detect();
+    if (binary && adapter.name === "deno") source = "harness";
+  }
+  if (!binary) {
+    if (options.provision === false) {
+      throw new Error(
+        `Cannot find ${adapter.name} on PATH and provisioning is off (install it, or allow rtbench to fetch it from npm)`,
+      );
+    }
+    const got = await provisionFromNpm(
+      adapter,
+      spec.version ?? "latest",
+      options.cacheDir ?? cacheDir(),
+      options.signal,
+    );
+    binary = got.binary;
+    source = got.source;
+  }
+  const version = await adapter.version(binary);
+  return {
+    adapter,
+    name: adapter.name,
+    requested: spec.requested,
+    binary,
+    source,
+    version: version.version,
+    engineVersion: version.engineVersion,
+    engine: adapter.engine,
+  };
+}

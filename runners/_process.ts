@@ -1,0 +1,242 @@
+/**
+ * Child processes in their own process group, so that stopping one stops
+ * everything it started. Every process rtbench spawns goes through here.
+ *
+ * @module
+ */
+
+const decoder = new TextDecoder();
+
+/** Options for {@linkcode spawnGroup}. */
+export interface SpawnOptions {
+  /** Extra environment variables (the parent's environment is inherited). */
+  env?: Record<string, string>;
+  /** Working directory. */
+  cwd?: string;
+  /** CPU list for `taskset -c`, or null for no pinning. */
+  cpus?: string | null;
+  /** Text written to the child's stdin, which is then closed. */
+  stdin?: string;
+  /** Bytes of stdout and stderr kept (the tail). @default {65536} */
+  keepBytes?: number;
+  /** Stops the group when aborted. */
+  signal?: AbortSignal;
+}
+
+/** Keeps the last `limit` bytes written to it. */
+class Tail {
+  #chunks: Uint8Array[] = [];
+  #size = 0;
+  constructor(readonly limit: number) {}
+  push(chunk: Uint8Array): void {
+    this.#chunks.push(chunk);
+    this.#size += chunk.length;
+    while (this.#size > this.limit && this.#chunks.length > 1) {
+      this.#size -= this.#chunks.shift()!.length;
+    }
+  }
+  text(): string {
+    const all = new Uint8Array(this.#size);
+    let offset = 0;
+    for (const c of this.#chunks) {
+      all.set(c, offset);
+      offset += c.length;
+    }
+    const start = Math.max(0, all.length - this.limit);
+    return decoder.decode(all.subarray(start));
+  }
+}
+
+const live = new Set<ProcessGroup>();
+
+/** A spawned child that leads its own process group. */
+export class ProcessGroup {
+  /** Process id, also the process group id. */
+  readonly pid: number;
+  /** The argv actually executed (after pinning). */
+  readonly argv: readonly string[];
+  /** Resolves when the group leader exits. */
+  readonly exited: Promise<Deno.CommandStatus>;
+  #stdout: Tail;
+  #stderr: Tail;
+  #drained: Promise<unknown>;
+  #status: Deno.CommandStatus | undefined;
+
+  constructor(argv: string[], options: SpawnOptions) {
+    const keep = options.keepBytes ?? 65536;
+    this.#stdout = new Tail(keep);
+    this.#stderr = new Tail(keep);
+    const child = new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      env: options.env,
+      cwd: options.cwd,
+      stdin: options.stdin === undefined ? "null" : "piped",
+      stdout: "piped",
+      stderr: "piped",
+      // A new session makes the child a group leader: killing -pid reaches its descendants.
+      detached: true,
+    }).spawn();
+    this.pid = child.pid;
+    this.argv = argv;
+    live.add(this);
+    if (options.stdin !== undefined) {
+      const writer = child.stdin.getWriter();
+      writer.write(new TextEncoder().encode(options.stdin))
+        .then(() => writer.close())
+        .catch(() => {/* the child exited before reading; its status tells why */});
+    }
+    this.#drained = Promise.all([
+      pump(child.stdout, this.#stdout),
+      pump(child.stderr, this.#stderr),
+    ]);
+    this.exited = child.status.then((status) => {
+      this.#status = status;
+      return status;
+    });
+    const signal = options.signal;
+    if (signal) {
+      const onAbort = () => void this.stop();
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.exited.finally(() => signal.removeEventListener("abort", onAbort));
+    }
+  }
+
+  /** Exit status once the leader has exited, else undefined. */
+  get status(): Deno.CommandStatus | undefined {
+    return this.#status;
+  }
+
+  /** The kept tail of stdout. */
+  stdout(): string {
+    return this.#stdout.text();
+  }
+
+  /** The kept tail of stderr. */
+  stderr(): string {
+    return this.#stderr.text();
+  }
+
+  /** Waits for exit and for both output streams to be read to their end. */
+  async finished(): Promise<Deno.CommandStatus> {
+    const status = await this.exited;
+    await this.#drained;
+    return status;
+  }
+
+  /**
+   * Stops the whole group: SIGTERM, then SIGKILL after `graceMs`. Resolves when
+   * the leader has exited; descendants are signalled with it.
+   */
+  async stop(graceMs = 1000): Promise<void> {
+    if (this.#status === undefined) {
+      signalGroup(this.pid, "SIGTERM");
+      const timer = new Promise<"timeout">((r) => {
+        const id = setTimeout(() => r("timeout"), graceMs);
+        this.exited.finally(() => clearTimeout(id));
+      });
+      if (await Promise.race([this.exited, timer]) === "timeout") {
+        signalGroup(this.pid, "SIGKILL");
+        await this.exited;
+      }
+    }
+    // The leader may be gone while a descendant that ignored SIGTERM lives on.
+    signalGroup(this.pid, "SIGKILL");
+    live.delete(this);
+  }
+}
+
+function signalGroup(pgid: number, signal: Deno.Signal): void {
+  try {
+    Deno.kill(-pgid, signal);
+  } catch {
+    // ESRCH: the group is already empty.
+  }
+}
+
+async function pump(stream: ReadableStream<Uint8Array>, tail: Tail): Promise<void> {
+  try {
+    for await (const chunk of stream) tail.push(chunk);
+  } catch {
+    // The stream breaks when the process is killed; what was read is kept.
+  }
+}
+
+let tasksetPath: string | null | undefined;
+
+/** Whether `taskset` can pin processes on this machine (Linux with util-linux). */
+export function canPin(): boolean {
+  if (tasksetPath === undefined) tasksetPath = Deno.build.os === "linux" ? which("taskset") : null;
+  return tasksetPath !== null;
+}
+
+/** Finds an executable on `PATH`, or null. */
+export function which(name: string): string | null {
+  const path = Deno.env.get("PATH") ?? "";
+  for (const dir of path.split(":")) {
+    if (!dir) continue;
+    const candidate = `${dir}/${name}`;
+    try {
+      const info = Deno.statSync(candidate);
+      if (info.isFile && (info.mode ?? 0o111) & 0o111) return candidate;
+    } catch {
+      // not in this directory
+    }
+  }
+  return null;
+}
+
+/** Spawns `argv` as the leader of a new process group, pinned to `cpus` when given. */
+export function spawnGroup(argv: string[], options: SpawnOptions = {}): ProcessGroup {
+  const pinned = options.cpus && canPin() ? ["taskset", "-c", options.cpus, ...argv] : argv;
+  return new ProcessGroup(pinned, options);
+}
+
+/** Result of {@linkcode runCommand}. */
+export interface CommandOutput {
+  /** Exit code (128 + signal number when killed). */
+  code: number;
+  /** Whether the exit code was 0. */
+  success: boolean;
+  /** Captured stdout (tail). */
+  stdout: string;
+  /** Captured stderr (tail). */
+  stderr: string;
+  /** Whether the command was stopped because it ran out of time. */
+  timedOut: boolean;
+}
+
+/** Runs a command to completion in its own group; it is stopped after `timeoutMs`. */
+export async function runCommand(
+  argv: string[],
+  options: SpawnOptions & { timeoutMs?: number } = {},
+): Promise<CommandOutput> {
+  const group = spawnGroup(argv, options);
+  let timedOut = false;
+  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
+    timedOut = true;
+    void group.stop();
+  }, options.timeoutMs);
+  try {
+    const status = await group.finished();
+    return {
+      code: status.code,
+      success: status.success && !timedOut,
+      stdout: group.stdout(),
+      stderr: group.stderr(),
+      timedOut,
+    };
+  } finally {
+    clearTimeout(timer);
+    await group.stop();
+  }
+}
+
+/** Stops every process group still running; used when the harness is interrupted. */
+export async function stopAllGroups(): Promise<void> {
+  await Promise.all([...live].map((g) => g.stop(500)));
+}
+
+/** Process ids of groups rtbench has started and not yet stopped. */
+export function liveGroupPids(): number[] {
+  return [...live].map((g) => g.pid);
+}

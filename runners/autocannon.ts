@@ -1,0 +1,73 @@
+/**
+ * autocannon as a {@linkcode LoadGenerator}: runs in its own Deno process
+ * (pinned apart from the server), verifies every response and reports
+ * microsecond latencies.
+ *
+ * @module
+ */
+
+import { runCommand } from "./_process.ts";
+import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
+import type { AutocannonJob } from "./_autocannon_child.ts";
+import denoConfig from "../deno.json" with { type: "json" };
+
+const CHILD = new URL("./_autocannon_child.ts", import.meta.url);
+
+/** The autocannon version rtbench is pinned to, read from the import map. */
+export const AUTOCANNON_VERSION: string = /(\d+\.\d+\.\d+)/.exec(denoConfig.imports.autocannon)?.[1] ?? "unknown";
+
+/** Deno flags for the child: loopback network to the target only, and its config when run from a checkout. */
+function childArgs(baseUrl: string): string[] {
+  const host = new URL(baseUrl).host;
+  const args = ["run", `--allow-net=${host}`, "--allow-env", "--allow-sys", "--allow-read", "--allow-run=cat"];
+  if (CHILD.protocol === "file:") args.push(`--config=${new URL("../deno.json", import.meta.url).pathname}`);
+  return [...args, CHILD.href];
+}
+
+/**
+ * The default load generator.
+ *
+ * @example Load a server for one second
+ * ```ts ignore
+ * import { autocannonGenerator } from "./autocannon.ts";
+ * const m = await autocannonGenerator.run(
+ *   { baseUrl: "http://127.0.0.1:8000", requests: [{ path: "/", expect: { status: 200, contentType: "text/plain" } }] },
+ *   { durationSec: 1, warmupSec: 0, connections: 10, pipelining: 1, requestTimeoutSec: 10 },
+ *   { cpus: null },
+ * );
+ * console.log(m.requestsPerSecond);
+ * ```
+ */
+export const autocannonGenerator: LoadGenerator = {
+  name: "autocannon",
+  available(): Promise<boolean> {
+    return Promise.resolve(true);
+  },
+  version(): Promise<string> {
+    return Promise.resolve(AUTOCANNON_VERSION);
+  },
+  async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
+    const job: AutocannonJob = { target, settings };
+    const budgetMs = (settings.warmupSec + settings.durationSec + settings.requestTimeoutSec + 60) * 1000;
+    const out = await runCommand([Deno.execPath(), ...childArgs(target.baseUrl)], {
+      cpus: options.cpus,
+      stdin: JSON.stringify(job),
+      timeoutMs: budgetMs,
+      signal: options.signal,
+      keepBytes: 4 << 20,
+      env: { NO_COLOR: "1" },
+    });
+    options.signal?.throwIfAborted();
+    if (!out.success) {
+      const why = out.timedOut
+        ? `did not finish within ${budgetMs / 1000} s`
+        : out.stderr.trim().split("\n").slice(-3).join(" ") || `exit code ${out.code}`;
+      throw new Error(`autocannon failed: ${why}`);
+    }
+    try {
+      return JSON.parse(out.stdout) as LoadMeasurement;
+    } catch {
+      throw new Error(`autocannon printed no result: ${out.stdout.slice(0, 200) || out.stderr.slice(-200)}`);
+    }
+  },
+};

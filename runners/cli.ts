@@ -1,0 +1,394 @@
+/**
+ * The rtbench command line: `deno task bench [flags]`. A thin layer over
+ * {@linkcode run}: parses flags, shows progress on a terminal, writes the
+ * result file after every record and prints the tables.
+ *
+ * Exit codes: 0 every record completed or skipped; 1 some record errored or
+ * is invalid; 2 bad input; 130 interrupted (143 on SIGTERM).
+ *
+ * @module
+ */
+
+import { parseArgs } from "@std/cli/parse-args";
+import { builtinAdapters, parseRuntimeSpecs } from "../adapters/mod.ts";
+import { builtinWorkloads, selectWorkloads } from "../workloads/mod.ts";
+import type { RunSettings, Workload } from "../workloads/types.ts";
+import { stopAllGroups } from "./_process.ts";
+import { UsageError } from "./errors.ts";
+import { formatUs } from "./format.ts";
+import type { BenchResult } from "./result.ts";
+import { type Profile, PROFILES } from "./settings.ts";
+import { type ProgressEvent, run, VERSION } from "./suite.ts";
+import { formatTable } from "./table.ts";
+import { writeResult } from "./write.ts";
+
+const NUMERIC: Record<string, keyof RunSettings> = {
+  duration: "durationSec",
+  warmup: "warmupSec",
+  connections: "connections",
+  runs: "runs",
+  pipelining: "pipelining",
+  timeout: "requestTimeoutSec",
+  "start-timeout": "startTimeoutSec",
+};
+const STRINGS = ["workload", "runtime", "variant", "profile", "out", ...Object.keys(NUMERIC)];
+const BOOLEANS = ["json", "list", "help", "quiet", "debug", "version"];
+
+function helpText(workloads: readonly Workload[]): string {
+  const q = PROFILES.quick;
+  const options = workloads.flatMap((w) =>
+    (w.options ?? []).map((o) => [`--${o.name} <${o.type}>`, `${o.description} (${w.name})`])
+  );
+  const rows: [string, string][] = [
+    [
+      "--workload, -w <list>",
+      `workloads to run, comma-separated (default: all: ${workloads.map((w) => w.name).join(", ")})`,
+    ],
+    ["--runtime, -r <list>", "runtimes, comma-separated, each optionally name@version (default: deno,node,bun)"],
+    ["--variant <list>", "only these variants (default: every variant)"],
+    ["--profile <name>", "quick (default) or full: defaults for the settings below"],
+    ["--duration <s>", `measured seconds per run (quick: ${q.durationSec}, full: ${PROFILES.full.durationSec})`],
+    ["--warmup <s>", `warm-up seconds before each run (quick: ${q.warmupSec})`],
+    ["--connections <n>", `concurrent connections (default: ${q.connections})`],
+    ["--runs <n>", `measured runs, each with a fresh server (quick: ${q.runs}, full: ${PROFILES.full.runs})`],
+    ["--pipelining <n>", `requests in flight per connection (default: ${q.pipelining})`],
+    ["--timeout <s>", `seconds before a request times out (default: ${q.requestTimeoutSec})`],
+    ["--start-timeout <s>", `seconds a server may take to start (default: ${q.startTimeoutSec})`],
+    ...options as [string, string][],
+    ["--out <file>", "result file (default: results/rtbench-<time>.json)"],
+    ["--json", "also print the result JSON to stdout (tables go to stderr)"],
+    ["--list", "list workloads and runtimes, then exit"],
+    ["--quiet", "no progress display"],
+    ["--debug", "show stack traces"],
+    ["--version", "print rtbench's version"],
+    ["--help, -h", "this help"],
+  ];
+  const width = Math.max(...rows.map((r) => r[0].length));
+  return [
+    "rtbench: benchmark Node.js, Deno and Bun on the same verified workloads",
+    "",
+    "Usage: deno task bench [flags]",
+    "",
+    ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`),
+    "",
+    "Exit codes: 0 all completed, 1 a record errored or is invalid, 2 bad input, 130 interrupted.",
+  ].join("\n");
+}
+
+async function listText(workloads: readonly Workload[]): Promise<string> {
+  const lines = ["Workloads:"];
+  for (const w of workloads) {
+    lines.push(`  ${w.name.padEnd(12)} ${w.kind.padEnd(9)} ${w.description}`);
+    for (const v of w.variants) lines.push(`  ${"".padEnd(12)} variant ${v.name}: ${v.description}`);
+  }
+  lines.push("", "Runtimes:");
+  for (const a of builtinAdapters) {
+    const found = await a.detect();
+    lines.push(
+      `  ${a.name.padEnd(6)} ${a.description}; ${
+        found ? `found: ${found}` : "not installed: fetched from npm on first use"
+      }`,
+    );
+  }
+  return lines.join("\n");
+}
+
+function toNumber(flag: string, raw: unknown): number {
+  if (typeof raw !== "string" || raw.trim() === "") throw new UsageError(`--${flag} needs a value`);
+  const n = Number(raw);
+  if (!Number.isFinite(n)) throw new UsageError(`--${flag} must be a number, got "${raw}"`);
+  return n;
+}
+
+/** Joins `--flag value` into `--flag=value` for value flags, so that values such as `-1` reach validation. */
+function joinValues(args: string[], valueFlags: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const name = a.startsWith("--") ? a.slice(2) : a === "-w" ? "workload" : a === "-r" ? "runtime" : null;
+    if (name && !a.includes("=") && valueFlags.includes(name) && i + 1 < args.length && !args[i + 1].startsWith("--")) {
+      out.push(`--${name}=${args[++i]}`);
+    } else {
+      out.push(a);
+    }
+  }
+  return out;
+}
+
+/** What the command line asked for. */
+export interface CliRequest {
+  /** `help`, `list`, `version`, or `run`. */
+  action: "help" | "list" | "version" | "run";
+  /** Workloads to run. */
+  workloads: Workload[];
+  /** Runtime entries. */
+  runtimes: string[];
+  /** Variants filter. */
+  variants?: string[];
+  /** Profile. */
+  profile: Profile;
+  /** Explicit settings. */
+  settings: Partial<RunSettings>;
+  /** Workload options, raw. */
+  options: Record<string, string>;
+  /** Result file. */
+  out?: string;
+  /** Print JSON to stdout. */
+  json: boolean;
+  /** No progress. */
+  quiet: boolean;
+  /** Stack traces. */
+  debug: boolean;
+}
+
+/**
+ * Parses and validates command-line arguments; throws {@linkcode UsageError}
+ * naming the flag on any bad input.
+ *
+ * @example
+ * ```ts
+ * import { parseCli } from "./cli.ts";
+ * const req = parseCli(["--workload", "http-json", "--duration", "2"]);
+ * console.log(req.settings.durationSec); // 2
+ * ```
+ */
+export function parseCli(args: string[], workloads: readonly Workload[] = builtinWorkloads): CliRequest {
+  const optionFlags = [...new Set(workloads.flatMap((w) => (w.options ?? []).map((o) => o.name)))];
+  const valueFlags = [...STRINGS, ...optionFlags];
+  const unknown: string[] = [];
+  const flags = parseArgs(joinValues(args, valueFlags), {
+    string: valueFlags,
+    boolean: BOOLEANS,
+    collect: ["workload", "runtime"],
+    alias: { h: "help", w: "workload", r: "runtime" },
+    unknown: (arg: string) => {
+      unknown.push(arg);
+      return false;
+    },
+  });
+  if (unknown.length > 0) {
+    const first = unknown[0];
+    throw new UsageError(
+      first.startsWith("-")
+        ? `Unknown flag ${first.split("=")[0]} (see --help)`
+        : `Unexpected argument "${first}" (see --help)`,
+    );
+  }
+  const debug = flags.debug === true;
+  const base = {
+    runtimes: [],
+    profile: "quick" as Profile,
+    settings: {},
+    options: {},
+    json: false,
+    quiet: false,
+    debug,
+  };
+  if (flags.help) return { action: "help", workloads: [...workloads], ...base };
+  if (flags.version) return { action: "version", workloads: [...workloads], ...base };
+  if (flags.list) return { action: "list", workloads: [...workloads], ...base };
+
+  const joined = (v: unknown, flag: string): string | undefined => {
+    if (v === undefined || (Array.isArray(v) && v.length === 0)) return undefined;
+    const s = Array.isArray(v) ? v.join(",") : String(v);
+    if (s.trim() === "") throw new UsageError(`--${flag} needs a value`);
+    return s;
+  };
+  const workloadList = joined(flags.workload, "workload");
+  const picked = workloadList === undefined ? [...workloads] : selectWorkloads(workloadList, workloads);
+  const runtimeList = joined(flags.runtime, "runtime");
+  const runtimes = runtimeList === undefined
+    ? builtinAdapters.map((a) => a.name)
+    : parseRuntimeSpecs(runtimeList).map((s) => s.requested);
+
+  const profile = (flags.profile ?? "quick") as string;
+  if (!(profile in PROFILES)) {
+    throw new UsageError(`--profile: unknown profile "${profile}" (allowed: ${Object.keys(PROFILES).join(", ")})`);
+  }
+  const settings: Record<string, number> = {};
+  for (const [flag, key] of Object.entries(NUMERIC)) {
+    if (flags[flag] !== undefined) settings[key] = toNumber(flag, flags[flag]);
+  }
+  let variants: string[] | undefined;
+  const variantList = joined(flags.variant, "variant");
+  if (variantList !== undefined) {
+    variants = variantList.split(",").map((s) => s.trim()).filter(Boolean);
+    const known = new Set(picked.flatMap((w) => w.variants.map((v) => v.name)));
+    const bad = variants.find((v) => !known.has(v));
+    if (bad) throw new UsageError(`--variant: unknown variant "${bad}" (allowed: ${[...known].join(", ")})`);
+  }
+  const options: Record<string, string> = {};
+  for (const name of optionFlags) if (flags[name] !== undefined) options[name] = String(flags[name]);
+  if (flags.out !== undefined && String(flags.out).trim() === "") throw new UsageError("--out needs a file path");
+  return {
+    action: "run",
+    workloads: picked,
+    runtimes,
+    variants,
+    profile: profile as Profile,
+    settings: settings as Partial<RunSettings>,
+    options,
+    out: flags.out,
+    json: flags.json === true,
+    quiet: flags.quiet === true,
+    debug,
+  };
+}
+
+function defaultOutPath(): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `results/rtbench-${stamp}.json`;
+}
+
+function clock(sec: number): string {
+  const s = Math.max(0, Math.round(sec));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** A one-line progress display on a terminal's stderr. */
+function progressDisplay(): (event: ProgressEvent) => void {
+  const encoder = new TextEncoder();
+  const started = performance.now();
+  let total = 0;
+  let remainingSec = 0;
+  let currentEstimate = 0;
+  let line = "";
+  const draw = (text: string) => {
+    line = text;
+    Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${text}`));
+  };
+  return (event) => {
+    const elapsed = (performance.now() - started) / 1000;
+    if (event.type === "suite-start") {
+      total = event.records;
+      remainingSec = event.estimatedSec;
+    } else if (event.type === "record-start") {
+      currentEstimate = event.estimatedSec;
+      draw(`[${event.index + 1}/${total}] ${event.id} · ${clock(elapsed)} elapsed, ~${clock(remainingSec)} left`);
+    } else if (event.type === "phase") {
+      draw(
+        `${line.split(" · ")[0]} · run ${event.run + 1}/${event.runs} ${event.phase} · ${clock(elapsed)} elapsed, ~${
+          clock(remainingSec)
+        } left`,
+      );
+    } else if (event.type === "record-end") {
+      remainingSec = Math.max(0, remainingSec - currentEstimate);
+      const r = event.record;
+      const figure = r.summary[r.headline.figure];
+      const p99 = r.latencyUs ? ` p99 ${formatUs(r.latencyUs.p99)}` : "";
+      const what = r.status === "completed" && figure
+        ? `${Math.round(figure.median).toLocaleString("en-US")} ${r.headline.figure}${p99}`
+        : r.status;
+      Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K✓ ${r.id}: ${what}\n`));
+      line = "";
+    }
+  };
+}
+
+async function prepareOut(path: string): Promise<void> {
+  const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
+  try {
+    if (path.startsWith("results/")) await Deno.mkdir(dir, { recursive: true });
+    const info = await Deno.stat(dir);
+    if (!info.isDirectory) throw new Error("not a directory");
+    const probe = `${path}.${Deno.pid}.probe`;
+    await Deno.writeTextFile(probe, "");
+    await Deno.remove(probe);
+  } catch (error) {
+    throw new UsageError(`--out: cannot write ${path} (${(error as Error).message.split(":")[0]})`);
+  }
+}
+
+/**
+ * Runs the CLI with `args` and returns the exit code.
+ *
+ * @example
+ * ```ts ignore
+ * import { main } from "./cli.ts";
+ * Deno.exit(await main(["--workload", "http-json", "--runtime", "deno"]));
+ * ```
+ */
+export async function main(args: string[]): Promise<number> {
+  let request: CliRequest;
+  try {
+    request = parseCli(args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`rtbench: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  if (request.action === "help") {
+    console.log(helpText(builtinWorkloads));
+    return 0;
+  }
+  if (request.action === "version") {
+    console.log(`rtbench ${VERSION}`);
+    return 0;
+  }
+  if (request.action === "list") {
+    console.log(await listText(builtinWorkloads));
+    return 0;
+  }
+
+  const out = request.out ?? defaultOutPath();
+  const controller = new AbortController();
+  let exitOnSignal = 130;
+  const onSignal = (signal: Deno.Signal) => () => {
+    if (controller.signal.aborted) {
+      // A second interrupt: stop children and leave now.
+      void stopAllGroups().finally(() => Deno.exit(exitOnSignal));
+      return;
+    }
+    exitOnSignal = signal === "SIGTERM" ? 143 : 130;
+    controller.abort(new DOMException(`Interrupted by ${signal}`, "AbortError"));
+  };
+  const handlers = (["SIGINT", "SIGTERM"] as const).map((s) => [s, onSignal(s)] as const);
+  for (const [s, h] of handlers) Deno.addSignalListener(s, h);
+  const human = request.json ? console.error : console.log;
+  let lastWrite: Promise<void> = Promise.resolve();
+  try {
+    await prepareOut(out);
+    const showProgress = !request.quiet && Deno.stderr.isTerminal();
+    const result: BenchResult = await run({
+      workloads: request.workloads,
+      runtimes: request.runtimes,
+      variants: request.variants,
+      profile: request.profile,
+      settings: request.settings,
+      options: request.options,
+      signal: controller.signal,
+      onProgress: showProgress ? progressDisplay() : undefined,
+      onPartial: (partial) => {
+        lastWrite = lastWrite.then(() => writeResult(out, partial));
+        return lastWrite;
+      },
+    });
+    await lastWrite;
+    await writeResult(out, result);
+    human(formatTable(result));
+    if (request.json) console.log(JSON.stringify(result, null, 2));
+    console.error(`Result written to ${out}`);
+    return result.records.some((r) => r.status === "errored" || r.status === "invalid") ? 1 : 0;
+  } catch (error) {
+    if (controller.signal.aborted) {
+      await stopAllGroups();
+      await lastWrite.catch(() => {});
+      console.error(`\nrtbench: interrupted; finished records are in ${out}`);
+      return exitOnSignal;
+    }
+    if (error instanceof UsageError || error instanceof RangeError) {
+      console.error(`rtbench: ${error.message}`);
+      return 2;
+    }
+    console.error(`rtbench: ${(error as Error).message ?? error}${request.debug ? "" : " (--debug shows the stack)"}`);
+    if (request.debug) console.error((error as Error).stack);
+    return 1;
+  } finally {
+    for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
+    await stopAllGroups();
+  }
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

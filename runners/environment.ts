@@ -1,0 +1,84 @@
+/**
+ * The environment fingerprint recorded beside every number: machine, kernel,
+ * CPU and its frequency policy, memory, harness versions and git commit.
+ *
+ * @module
+ */
+
+import { allowedCpus } from "./cpus.ts";
+import { runCommand, which } from "./_process.ts";
+import { readProcText } from "./_procfs.ts";
+import type { Environment, Warning } from "./result.ts";
+
+async function read(path: string): Promise<string | null> {
+  return (await readProcText(path))?.trim() ?? null;
+}
+
+async function cpuModel(): Promise<string | null> {
+  const info = await read("/proc/cpuinfo");
+  return info ? /^model name\s*:\s*(.+)$/m.exec(info)?.[1]?.trim() ?? null : null;
+}
+
+async function osName(): Promise<string | null> {
+  const release = await read("/etc/os-release");
+  return release ? /^PRETTY_NAME="?([^"\n]+)"?/m.exec(release)?.[1] ?? null : null;
+}
+
+async function turbo(): Promise<boolean | null> {
+  const noTurbo = await read("/sys/devices/system/cpu/intel_pstate/no_turbo");
+  if (noTurbo !== null) return noTurbo === "0";
+  const boost = await read("/sys/devices/system/cpu/cpufreq/boost");
+  return boost === null ? null : boost === "1";
+}
+
+async function gitCommit(): Promise<string | null> {
+  const here = new URL(".", import.meta.url);
+  if (here.protocol !== "file:" || !which("git")) return null;
+  const out = await runCommand(["git", "-C", here.pathname, "rev-parse", "HEAD"], { timeoutMs: 5000 });
+  return out.success && /^[0-9a-f]{7,64}$/.test(out.stdout.trim()) ? out.stdout.trim() : null;
+}
+
+/**
+ * Reads the environment of this machine.
+ *
+ * @example
+ * ```ts ignore
+ * import { fingerprint } from "./environment.ts";
+ * const env = await fingerprint();
+ * console.log(env.cpuModel, env.logicalCores);
+ * ```
+ */
+export async function fingerprint(): Promise<Environment> {
+  let memoryBytes: number | null = null;
+  try {
+    memoryBytes = Deno.systemMemoryInfo().total;
+  } catch {
+    // not readable on this platform
+  }
+  return {
+    os: Deno.build.os,
+    osName: await osName(),
+    kernel: Deno.osRelease(),
+    arch: Deno.build.arch,
+    cpuModel: await cpuModel(),
+    logicalCores: navigator.hardwareConcurrency,
+    allowedCpus: await allowedCpus(),
+    memoryBytes,
+    cpuGovernor: await read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+    cpuTurbo: await turbo(),
+    harness: { deno: Deno.version.deno, v8: Deno.version.v8, typescript: Deno.version.typescript },
+    gitCommit: await gitCommit(),
+  };
+}
+
+/** Warnings about an environment that make numbers less trustworthy. */
+export function environmentWarnings(env: Environment): Warning[] {
+  const warnings: Warning[] = [];
+  if (env.cpuGovernor !== null && env.cpuGovernor !== "performance") {
+    warnings.push({
+      code: "cpu-governor",
+      message: `CPU governor is "${env.cpuGovernor}", not "performance": frequency scaling adds noise`,
+    });
+  }
+  return warnings;
+}

@@ -1,0 +1,246 @@
+/**
+ * The HTTP kind runner: for each run a fresh pinned server, one verified
+ * exchange per distinct request, warm-up and measurement by the load
+ * generator, then side-effect checks with the server stopped.
+ *
+ * @module
+ */
+
+import type { ResolvedRuntime } from "../adapters/types.ts";
+import type {
+  Check,
+  HttpExchange,
+  HttpRequestSpec,
+  HttpTraffic,
+  HttpWorkload,
+  OptionValues,
+  RunSettings,
+  WorkloadSession,
+} from "../workloads/types.ts";
+import { describeFailures, inPhase, InvalidError, PhaseError, type RecordOutcome } from "./record.ts";
+import type { CpuSets, Phase, RunRecord } from "./result.ts";
+import { startServer } from "./server.ts";
+import type { LoadGenerator, LoadMeasurement } from "./types.ts";
+
+/** Everything the HTTP runner needs for one record. */
+export interface HttpRecordContext {
+  /** The workload. */
+  workload: HttpWorkload;
+  /** Variant being measured. */
+  variant: string;
+  /** The runtime. */
+  runtime: ResolvedRuntime;
+  /** Effective settings. */
+  settings: RunSettings;
+  /** Workload options. */
+  options: OptionValues;
+  /** The variant's session from `setup`. */
+  session: WorkloadSession;
+  /** The workload's private temporary directory. */
+  tempDir: string;
+  /** Staged server file and its working directory. */
+  server: { file: string; cwd: string; args?: readonly string[] };
+  /** CPU sets. */
+  cpus: CpuSets;
+  /** The load generator. */
+  loadGenerator: LoadGenerator;
+  /** Stops everything. */
+  signal: AbortSignal;
+  /** Reports the phase and run being worked on. */
+  onPhase?(phase: Phase, run: number): void;
+}
+
+/** Sends one request and reads the whole response. */
+export async function exchange(
+  baseUrl: string,
+  request: HttpRequestSpec,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<HttpExchange> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const response = await fetch(new URL(request.path, baseUrl), {
+    method: request.method ?? "GET",
+    headers: request.headers as Record<string, string> | undefined,
+    body: request.body,
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+  });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => headers[name] = value);
+  return { request, status: response.status, headers, body: new TextDecoder().decode(bytes), bodyBytes: bytes.length };
+}
+
+/** Checks one exchange against its request's expectation: status, content-type, content-length and body. */
+export function checkExchange(x: HttpExchange): Check[] {
+  const e = x.request.expect;
+  const label = `${x.request.method ?? "GET"} ${
+    x.request.path.length > 40 ? x.request.path.slice(0, 37) + "..." : x.request.path
+  }`;
+  const checks: Check[] = [
+    { name: `${label} status`, passed: x.status === e.status, expected: e.status, actual: x.status },
+    {
+      name: `${label} content-type`,
+      passed: x.headers["content-type"] === e.contentType,
+      expected: e.contentType,
+      actual: x.headers["content-type"] ?? null,
+    },
+    {
+      name: `${label} content-length`,
+      passed: x.headers["content-length"] === String(x.bodyBytes),
+      expected: x.bodyBytes,
+      actual: x.headers["content-length"] ?? null,
+    },
+  ];
+  if (e.body !== undefined) {
+    checks.push({ name: `${label} body`, passed: x.body === e.body, expected: e.body, actual: x.body.slice(0, 500) });
+  }
+  if (e.bodyPattern !== undefined) {
+    checks.push({
+      name: `${label} body pattern`,
+      passed: new RegExp(`^(?:${e.bodyPattern})$`).test(x.body),
+      expected: `/${e.bodyPattern}/`,
+      actual: x.body.slice(0, 500),
+    });
+  }
+  return checks;
+}
+
+const VERIFIED_REQUESTS = 3;
+
+async function verify(ctx: HttpRecordContext, baseUrl: string, traffic: HttpTraffic): Promise<[Check[], number]> {
+  const timeoutMs = ctx.settings.requestTimeoutSec * 1000;
+  const exchanges: HttpExchange[] = [];
+  for (const request of traffic.requests.slice(0, VERIFIED_REQUESTS)) {
+    exchanges.push(await exchange(baseUrl, request, timeoutMs, ctx.signal));
+  }
+  const checks = exchanges.flatMap(checkExchange);
+  let sent = exchanges.length;
+  if (ctx.workload.verify) {
+    const extra = await ctx.workload.verify({
+      variant: ctx.variant,
+      options: ctx.options,
+      settings: ctx.settings,
+      tempDir: ctx.tempDir,
+      signal: ctx.signal,
+      runtime: ctx.runtime.name,
+      baseUrl,
+      exchanges,
+      send: (request) => {
+        sent++;
+        return exchange(baseUrl, request, timeoutMs, ctx.signal);
+      },
+    });
+    checks.push(...extra);
+  }
+  return [checks, sent];
+}
+
+function runRecord(index: number, startedAt: string, m: LoadMeasurement): RunRecord {
+  const figures: Record<string, number> = {
+    requestsPerSecond: m.requestsPerSecond,
+    bytesPerSecond: m.bytesPerSecond,
+    validResponses: m.validResponses,
+    durationMs: m.durationMs,
+  };
+  if (m.clientCpuPercent !== null) figures.clientCpuPercent = m.clientCpuPercent;
+  return {
+    index,
+    startedAt,
+    figures,
+    counts: { errors: m.errors, timeouts: m.timeouts, non2xx: m.non2xx, mismatches: m.mismatches },
+    latencyUs: m.latencyUs,
+    latencyHistogram: m.latencyHistogram,
+  };
+}
+
+/**
+ * Measures one HTTP record. Fills `outcome` as it goes, so that on failure the
+ * caller still has every finished run; throws {@linkcode PhaseError} or
+ * {@linkcode InvalidError} naming the phase.
+ */
+export async function runHttpRecord(ctx: HttpRecordContext, outcome: RecordOutcome): Promise<void> {
+  const generator = ctx.loadGenerator;
+  outcome.headline = { figure: "requestsPerSecond", higherIsBetter: true };
+  outcome.cpus = ctx.cpus;
+  const traffic = ctx.workload.traffic(ctx);
+  if (traffic.requests.length === 0) throw new PhaseError("setup", `${ctx.workload.name} has no requests to send`);
+  outcome.loadGenerator = { name: generator.name, version: await generator.version(), latencyResolution: "us" };
+
+  for (let run = 0; run < ctx.settings.runs; run++) {
+    ctx.onPhase?.("start", run);
+    const server = await inPhase("start", () =>
+      startServer({
+        runtime: ctx.runtime,
+        file: ctx.server.file,
+        args: ctx.server.args,
+        cwd: ctx.server.cwd,
+        env: ctx.session.env,
+        cpus: ctx.cpus.server,
+        timeoutMs: ctx.settings.startTimeoutSec * 1000,
+        signal: ctx.signal,
+      }));
+    outcome.command = [...server.command];
+    let measurement: LoadMeasurement;
+    let verifyRequests: number;
+    const startedAt = new Date().toISOString();
+    try {
+      ctx.onPhase?.("verify", run);
+      const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, traffic));
+      verifyRequests = sent;
+      if (run === 0) outcome.checks.push(...checks);
+      if (checks.some((c) => !c.passed)) {
+        if (run > 0) outcome.checks.push(...checks.filter((c) => !c.passed));
+        throw new InvalidError("verify", describeFailures(checks));
+      }
+      ctx.onPhase?.(ctx.settings.warmupSec > 0 ? "warmup" : "measure", run);
+      measurement = await inPhase(
+        "measure",
+        () =>
+          generator.run({ baseUrl: server.baseUrl, requests: traffic.requests }, ctx.settings, {
+            cpus: ctx.cpus.client,
+            signal: ctx.signal,
+          }),
+      );
+      if (server.group.status) {
+        throw new PhaseError("measure", `Server exited with code ${server.group.status.code} during the run`);
+      }
+    } finally {
+      await server.stop();
+    }
+    if (measurement.mismatches > 0 || measurement.non2xx > 0) {
+      outcome.runs.push(runRecord(run, startedAt, measurement));
+      throw new InvalidError(
+        "measure",
+        `${measurement.mismatches} mismatched and ${measurement.non2xx} non-2xx responses under load` +
+          (measurement.firstMismatch ? ` (first: ${measurement.firstMismatch})` : ""),
+      );
+    }
+    if (measurement.validResponses === 0) {
+      throw new PhaseError(
+        "measure",
+        `No valid response in ${ctx.settings.durationSec} s (${measurement.errors} errors)`,
+      );
+    }
+    if (measurement.errors > 0) {
+      outcome.warnings.push({
+        code: "request-errors",
+        message: `run ${
+          run + 1
+        }: ${measurement.errors} connection errors (${measurement.timeouts} timeouts), not counted as samples`,
+      });
+    }
+    outcome.runs.push(runRecord(run, startedAt, measurement));
+    if (ctx.session.afterRun) {
+      ctx.onPhase?.("cleanup", run);
+      const checks = await inPhase("cleanup", () =>
+        ctx.session.afterRun!({
+          runtime: ctx.runtime.name,
+          run,
+          validResponses: measurement.validResponses,
+          totalResponses: verifyRequests + measurement.warmupResponses + measurement.responses,
+        }));
+      outcome.checks.push(...checks);
+      if (checks.some((c) => !c.passed)) throw new InvalidError("cleanup", describeFailures(checks));
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * What a kind runner hands back for one record, and the errors that end a
+ * record in a named phase. Shared by every kind runner and the suite.
+ *
+ * @module
+ */
+
+import type { Check, Fact } from "../workloads/types.ts";
+import type { CpuSets, Headline, LoadGeneratorInfo, Phase, RunRecord, Warning } from "./result.ts";
+
+/** The part of a record a kind runner fills in. */
+export interface RecordOutcome {
+  /** Server or process command, binary first. */
+  command: string[] | null;
+  /** Load generator, for HTTP workloads. */
+  loadGenerator: LoadGeneratorInfo | null;
+  /** CPU sets used. */
+  cpus: CpuSets;
+  /** Verification checks, in order. */
+  checks: Check[];
+  /** Facts to record. */
+  facts: Record<string, Fact>;
+  /** The ranking figure. */
+  headline: Headline;
+  /** Finished runs. */
+  runs: RunRecord[];
+  /** Warnings. */
+  warnings: Warning[];
+}
+
+/** A record failed: `errored` (something broke) in a phase. */
+export class PhaseError extends Error {
+  /** Phase the record was in. */
+  readonly phase: Phase;
+  /** Creates the error; `cause` keeps the original error. */
+  constructor(phase: Phase, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "PhaseError";
+    this.phase = phase;
+  }
+}
+
+/** A record is `invalid`: the server answered, but not what the workload demands. */
+export class InvalidError extends PhaseError {
+  /** Creates the error. */
+  constructor(phase: Phase, message: string) {
+    super(phase, message);
+    this.name = "InvalidError";
+  }
+}
+
+/**
+ * Runs `fn`, turning any failure that is not already a {@linkcode PhaseError}
+ * into one for `phase`. Interruptions (AbortError) pass through unchanged.
+ */
+export async function inPhase<T>(phase: Phase, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof PhaseError || (error instanceof DOMException && error.name === "AbortError")) throw error;
+    throw new PhaseError(phase, error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
+/** One line naming every failed check, for an error message. */
+export function describeFailures(checks: readonly Check[]): string {
+  return checks.filter((c) => !c.passed).map((c) => {
+    const seen = c.actual === undefined ? "" : `: got ${JSON.stringify(c.actual)}`;
+    const want = c.expected === undefined ? "" : `, expected ${JSON.stringify(c.expected)}`;
+    return `${c.name}${seen}${want}`;
+  }).join("; ");
+}

@@ -1,0 +1,230 @@
+/**
+ * The `BenchResult` schema: one versioned JSON document per suite run, with an
+ * environment fingerprint and one record per workload × variant × runtime.
+ * Field names carry their units (`durationMs`, `latencyUs`, `requestsPerSecond`).
+ *
+ * @module
+ */
+
+import type { Check, Fact, RunSettings, WorkloadKind } from "../workloads/types.ts";
+import type { LatencyPercentiles } from "./types.ts";
+
+/** Version of the result schema; bumped on any incompatible change. */
+export const SCHEMA_VERSION = 1;
+
+/** How a record ended; a union discriminated by this field. */
+export type RecordStatus = "completed" | "errored" | "invalid" | "skipped";
+
+/** The phase a record was in when it failed. */
+export type Phase = "provision" | "setup" | "start" | "verify" | "warmup" | "measure" | "cleanup";
+
+/** A typed warning attached to a result or a record. */
+export interface Warning {
+  /** Stable code, for example `client-bound`, `not-pinned`. */
+  readonly code: string;
+  /** One sentence for people. */
+  readonly message: string;
+}
+
+/** A serialized error. */
+export interface RecordError {
+  /** Phase the record was in. */
+  readonly phase: Phase;
+  /** Error class name. */
+  readonly name: string;
+  /** What went wrong. */
+  readonly message: string;
+}
+
+/** The machine and software a result was produced on. */
+export interface Environment {
+  /** Operating system (`linux`, `darwin`, ...). */
+  readonly os: string;
+  /** Distribution or OS name and version when readable. */
+  readonly osName: string | null;
+  /** Kernel release. */
+  readonly kernel: string;
+  /** CPU architecture. */
+  readonly arch: string;
+  /** CPU model name when readable. */
+  readonly cpuModel: string | null;
+  /** Logical CPUs. */
+  readonly logicalCores: number;
+  /** CPUs this process may run on (the affinity list), for example `0-1`. */
+  readonly allowedCpus: string | null;
+  /** Total memory. */
+  readonly memoryBytes: number | null;
+  /** CPU frequency governor of cpu0 when readable. */
+  readonly cpuGovernor: string | null;
+  /** Whether turbo / boost is enabled, when readable. */
+  readonly cpuTurbo: boolean | null;
+  /** Versions of the Deno running the harness. */
+  readonly harness: { readonly deno: string; readonly v8: string; readonly typescript: string };
+  /** Git commit of rtbench's checkout, when it is one. */
+  readonly gitCommit: string | null;
+}
+
+/** Which CPUs the server and the client were pinned to. */
+export interface CpuSets {
+  /** Server CPU list for `taskset`, or null when not pinned. */
+  readonly server: string | null;
+  /** Load generator CPU list, or null when not pinned. */
+  readonly client: string | null;
+}
+
+/** A runtime as measured. */
+export interface RuntimeInfo {
+  /** Runtime name. */
+  readonly name: string;
+  /** What was asked for, for example `bun@1.2.0`. */
+  readonly requested: string;
+  /** Exact version; null when the runtime could not be had. */
+  readonly version: string | null;
+  /** Engine (`V8`, `JavaScriptCore`). */
+  readonly engine: string | null;
+  /** Engine version when reported. */
+  readonly engineVersion: string | null;
+  /** Binary path. */
+  readonly binary: string | null;
+  /** Where the binary came from (`harness`, `path`, `cache`, `provisioned`). */
+  readonly source: string | null;
+}
+
+/** Summary statistics of one figure over the measured runs. */
+export interface Summary {
+  /** Number of runs. */
+  readonly n: number;
+  /** Median. */
+  readonly median: number;
+  /** Mean. */
+  readonly mean: number;
+  /** Sample standard deviation (0 for one run). */
+  readonly stdev: number;
+  /** Smallest run. */
+  readonly min: number;
+  /** Largest run. */
+  readonly max: number;
+  /** 95% confidence interval of the mean (Student's t), null for fewer than 2 runs. */
+  readonly ci95: { readonly low: number; readonly high: number } | null;
+}
+
+/** The raw figures of one measured run. */
+export interface RunRecord {
+  /** Zero-based run index. */
+  readonly index: number;
+  /** When the run started (ISO 8601). */
+  readonly startedAt: string;
+  /** Figures of this run, keyed by name with the unit in the name. */
+  readonly figures: Readonly<Record<string, number>>;
+  /** Failures counted apart from the samples. */
+  readonly counts: {
+    readonly errors: number;
+    readonly timeouts: number;
+    readonly non2xx: number;
+    readonly mismatches: number;
+  };
+  /** Latency percentiles of this run. */
+  readonly latencyUs: LatencyPercentiles | null;
+  /** This run's latency histogram (HDR compressed base64, microseconds). */
+  readonly latencyHistogram: string | null;
+}
+
+/** The figure a record is ranked by. */
+export interface Headline {
+  /** Figure name, a key of {@linkcode BenchRecord.summary}. */
+  readonly figure: string;
+  /** Whether larger is better (requests/s) or smaller is (milliseconds). */
+  readonly higherIsBetter: boolean;
+}
+
+/** The load generator that produced a record. */
+export interface LoadGeneratorInfo {
+  /** Name, for example `autocannon`. */
+  readonly name: string;
+  /** Exact version. */
+  readonly version: string;
+  /** Resolution of latency figures. */
+  readonly latencyResolution: "us" | "ms";
+}
+
+/** One workload × variant × runtime. */
+export interface BenchRecord {
+  /** `<workload>/<variant>/<runtime requested>`. */
+  readonly id: string;
+  /** Workload name. */
+  readonly workload: string;
+  /** Variant name. */
+  readonly variant: string;
+  /** Workload kind. */
+  readonly kind: WorkloadKind;
+  /** The runtime. */
+  readonly runtime: RuntimeInfo;
+  /** How it ended. */
+  readonly status: RecordStatus;
+  /** Why it errored or is invalid; null when completed. */
+  readonly error: RecordError | null;
+  /** Why it was skipped; null otherwise. */
+  readonly skipReason: string | null;
+  /** Start time (ISO 8601). */
+  readonly startedAt: string;
+  /** End time (ISO 8601). */
+  readonly finishedAt: string;
+  /** Settings used. */
+  readonly settings: RunSettings;
+  /** Workload options used. */
+  readonly options: Readonly<Record<string, Fact>>;
+  /** The server's command line, binary first; null when none was started. */
+  readonly command: readonly string[] | null;
+  /** The load generator, for HTTP workloads. */
+  readonly loadGenerator: LoadGeneratorInfo | null;
+  /** CPU sets of server and client. */
+  readonly cpus: CpuSets;
+  /** What was verified before (and after) measuring. */
+  readonly verification: { readonly passed: boolean; readonly checks: readonly Check[] };
+  /** Facts the workload records (versions, costs, counts). */
+  readonly facts: Readonly<Record<string, Fact>>;
+  /** The figure the record is ranked by. */
+  readonly headline: Headline;
+  /** Every measured run's raw figures. */
+  readonly runs: readonly RunRecord[];
+  /** Per figure, statistics over the runs. */
+  readonly summary: Readonly<Record<string, Summary>>;
+  /** Latency percentiles over all runs, from merged histograms. */
+  readonly latencyUs: LatencyPercentiles | null;
+  /** Warnings about this record's trustworthiness. */
+  readonly warnings: readonly Warning[];
+}
+
+/** Settings the suite was asked to run with. */
+export interface SuiteSettings {
+  /** Profile the defaults came from (`quick` or `full`). */
+  readonly profile: string;
+  /** Workloads requested. */
+  readonly workloads: readonly string[];
+  /** Runtimes requested. */
+  readonly runtimes: readonly string[];
+  /** Load generator requested. */
+  readonly loadGenerator: string;
+  /** Settings overrides given explicitly. */
+  readonly overrides: Readonly<Partial<RunSettings>>;
+}
+
+/** One suite run: the document rtbench writes and other tools import. */
+export interface BenchResult {
+  /** Schema version, {@linkcode SCHEMA_VERSION}. */
+  readonly schemaVersion: typeof SCHEMA_VERSION;
+  /** The tool that wrote it. */
+  readonly suite: { readonly name: "rtbench"; readonly version: string };
+  /** Start time (ISO 8601). */
+  readonly startedAt: string;
+  /** End time (ISO 8601); null while the suite is still running. */
+  readonly finishedAt: string | null;
+  /** What was asked for. */
+  readonly settings: SuiteSettings;
+  /** The machine. */
+  readonly environment: Environment;
+  /** Suite-wide warnings (for example an unpinned machine). */
+  readonly warnings: readonly Warning[];
+  /** One record per workload × variant × runtime, in run order. */
+  readonly records: readonly BenchRecord[];
+}

@@ -1,0 +1,118 @@
+/**
+ * Server lifecycle: start a server on a free loopback port in its own process
+ * group, declare it ready by polling its port, and stop the whole group.
+ *
+ * @module
+ */
+
+import type { ResolvedRuntime } from "../adapters/types.ts";
+import { type ProcessGroup, spawnGroup } from "./_process.ts";
+
+/** Asks the OS for a free TCP port on `host`. */
+export function freePort(host = "127.0.0.1"): number {
+  const listener = Deno.listen({ hostname: host, port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/** Options for {@linkcode startServer}. */
+export interface StartServerOptions {
+  /** The runtime that runs the file. */
+  runtime: ResolvedRuntime;
+  /** Staged server file. */
+  file: string;
+  /** Arguments after the file. */
+  args?: readonly string[];
+  /** Working directory (the workspace). */
+  cwd: string;
+  /** Extra environment; `PORT` and `HOST` are added. */
+  env?: Readonly<Record<string, string>>;
+  /** CPU list the server is pinned to, or null. */
+  cpus: string | null;
+  /** Interface to bind. @default {"127.0.0.1"} */
+  host?: string;
+  /** Milliseconds the server may take to accept connections. */
+  timeoutMs: number;
+  /** Stops the server when aborted. */
+  signal?: AbortSignal;
+}
+
+/** A server that accepts connections. */
+export interface RunningServer {
+  /** For example `http://127.0.0.1:41234`. */
+  readonly baseUrl: string;
+  /** The port it listens on. */
+  readonly port: number;
+  /** The argv it was started with (pinning excluded). */
+  readonly command: readonly string[];
+  /** Its process group. */
+  readonly group: ProcessGroup;
+  /** Stops the server and everything it started. */
+  stop(): Promise<void>;
+}
+
+/** Why a server did not become ready, with its output. */
+export class ServerStartError extends Error {
+  /** Creates the error. */
+  constructor(message: string) {
+    super(message);
+    this.name = "ServerStartError";
+  }
+}
+
+function tail(text: string): string {
+  const lines = text.trim().split("\n").filter((l) => l.trim());
+  return lines.slice(-3).join(" | ").slice(0, 400);
+}
+
+/**
+ * Starts a server and resolves once its port accepts a TCP connection. Polls
+ * every 20 ms; fails fast when the process exits, and after `timeoutMs`.
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const host = options.host ?? "127.0.0.1";
+  const port = freePort(host);
+  const command = options.runtime.adapter.command(options.runtime.binary, options.file, options.args);
+  const group = spawnGroup(command, {
+    cwd: options.cwd,
+    env: { ...options.env, PORT: String(port), HOST: host, NO_COLOR: "1" },
+    cpus: options.cpus,
+    signal: options.signal,
+  });
+  const server: RunningServer = {
+    baseUrl: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    port,
+    command,
+    group,
+    stop: () => group.stop(),
+  };
+  const deadline = performance.now() + options.timeoutMs;
+  try {
+    while (true) {
+      options.signal?.throwIfAborted();
+      if (group.status) {
+        const output = tail(group.stderr()) || tail(group.stdout());
+        throw new ServerStartError(
+          `Server exited with code ${group.status.code} before accepting connections${output ? `: ${output}` : ""}`,
+        );
+      }
+      try {
+        const conn = await Deno.connect({ hostname: host, port });
+        conn.close();
+        return server;
+      } catch {
+        // not listening yet
+      }
+      if (performance.now() > deadline) {
+        throw new ServerStartError(
+          `Server did not accept connections on port ${port} within ${options.timeoutMs / 1000} s`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } catch (error) {
+    await group.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Settings profiles, validation and merging. Validation happens before
+ * defaults are applied, and every message names the flag.
+ *
+ * @module
+ */
+
+import type { OptionValues, RunSettings, Workload } from "../workloads/types.ts";
+import { UsageError } from "./errors.ts";
+
+/** A named set of default settings. */
+export type Profile = "quick" | "full";
+
+/**
+ * Defaults per profile. `quick` (the default) runs the whole suite in a few
+ * minutes on a 2-core machine; `full` is for numbers you publish.
+ */
+export const PROFILES: Readonly<Record<Profile, RunSettings>> = {
+  quick: {
+    durationSec: 3,
+    warmupSec: 1,
+    connections: 100,
+    runs: 2,
+    pipelining: 1,
+    keepAlive: true,
+    requestTimeoutSec: 10,
+    startTimeoutSec: 30,
+  },
+  full: {
+    durationSec: 10,
+    warmupSec: 3,
+    connections: 100,
+    runs: 5,
+    pipelining: 1,
+    keepAlive: true,
+    requestTimeoutSec: 10,
+    startTimeoutSec: 60,
+  },
+};
+
+/** The flag that sets each setting, for messages. */
+export const SETTING_FLAGS: Readonly<Record<keyof RunSettings, string>> = {
+  durationSec: "--duration",
+  warmupSec: "--warmup",
+  connections: "--connections",
+  runs: "--runs",
+  pipelining: "--pipelining",
+  keepAlive: "--keep-alive",
+  requestTimeoutSec: "--timeout",
+  startTimeoutSec: "--start-timeout",
+};
+
+type Rule = { integer: boolean; min: number; exclusive: boolean; max: number };
+const RULES: Partial<Record<keyof RunSettings, Rule>> = {
+  durationSec: { integer: false, min: 0, exclusive: true, max: 86_400 },
+  warmupSec: { integer: false, min: 0, exclusive: false, max: 3600 },
+  connections: { integer: true, min: 1, exclusive: false, max: 100_000 },
+  runs: { integer: true, min: 1, exclusive: false, max: 1000 },
+  pipelining: { integer: true, min: 1, exclusive: false, max: 1000 },
+  requestTimeoutSec: { integer: false, min: 0, exclusive: true, max: 3600 },
+  startTimeoutSec: { integer: false, min: 0, exclusive: true, max: 3600 },
+};
+
+/** Checks explicit settings; throws {@linkcode UsageError} naming the flag. */
+export function validateSettings(settings: Partial<RunSettings>): void {
+  for (const [key, value] of Object.entries(settings) as [keyof RunSettings, unknown][]) {
+    if (value === undefined) continue;
+    const flag = SETTING_FLAGS[key];
+    if (!flag) throw new UsageError(`Unknown setting "${key}"`);
+    if (key === "keepAlive") {
+      if (value !== true) throw new UsageError(`${flag}: only keep-alive connections are supported`);
+      continue;
+    }
+    const rule = RULES[key]!;
+    const kind = rule.integer ? "a whole number" : "a number";
+    const bound = rule.exclusive ? `> ${rule.min}` : `≥ ${rule.min}`;
+    if (
+      typeof value !== "number" || !Number.isFinite(value) || (rule.integer && !Number.isInteger(value)) ||
+      (rule.exclusive ? value <= rule.min : value < rule.min) || value > rule.max
+    ) {
+      throw new UsageError(`${flag} must be ${kind} ${bound} and ≤ ${rule.max}, got ${JSON.stringify(value)}`);
+    }
+  }
+}
+
+/** Profile defaults, then the workload's preferences, then explicit overrides. */
+export function effectiveSettings(profile: Profile, workload: Workload, overrides: Partial<RunSettings>): RunSettings {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  return { ...PROFILES[profile], ...workload.defaults, ...defined };
+}
+
+/**
+ * Resolves a workload's options from given values (strings from the command
+ * line, or typed values from the API), the environment and defaults.
+ */
+export function resolveOptions(workload: Workload, given: Readonly<Record<string, unknown>>): OptionValues {
+  const values: Record<string, number | string | undefined> = {};
+  for (const option of workload.options ?? []) {
+    let raw = given[option.name];
+    if (raw === undefined && option.env) raw = Deno.env.get(option.env);
+    if (raw === undefined) {
+      values[option.name] = option.default;
+      continue;
+    }
+    if (option.type === "string") {
+      if (typeof raw !== "string" || raw === "") throw new UsageError(`--${option.name} needs a value`);
+      values[option.name] = raw;
+      continue;
+    }
+    const n = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
+    const range = `${option.integer ? "a whole number" : "a number"}` +
+      (option.min !== undefined ? ` ≥ ${option.min}` : "") + (option.max !== undefined ? ` and ≤ ${option.max}` : "");
+    if (
+      !Number.isFinite(n) || (option.integer && !Number.isInteger(n)) ||
+      (option.min !== undefined && n < option.min) || (option.max !== undefined && n > option.max)
+    ) {
+      throw new UsageError(`--${option.name} must be ${range}, got ${JSON.stringify(raw)}`);
+    }
+    values[option.name] = n;
+  }
+  return values;
+}

@@ -1,0 +1,315 @@
+/**
+ * `run()`: the programmatic entry point. Resolves runtimes, then for every
+ * workload × variant × runtime measures one record and returns the
+ * {@linkcode BenchResult}. The CLI is a thin layer over it.
+ *
+ * @module
+ */
+
+import { cacheDir as defaultCacheDir } from "../adapters/_cache.ts";
+import { builtinAdapters, parseRuntimeSpecs, resolveRuntime } from "../adapters/mod.ts";
+import type { ResolvedRuntime, RuntimeAdapter, RuntimeSpec } from "../adapters/types.ts";
+import type { Fact, OptionValues, RunSettings, Workload, WorkloadSession } from "../workloads/types.ts";
+import { isSkip } from "../workloads/types.ts";
+import { builtinWorkloads } from "../workloads/mod.ts";
+import { autocannonGenerator } from "./autocannon.ts";
+import { allowedCpus, splitCpus } from "./cpus.ts";
+import { environmentWarnings, fingerprint } from "./environment.ts";
+import { runHttpRecord } from "./http.ts";
+import { mergeLatency } from "./latency.ts";
+import { InvalidError, PhaseError, type RecordOutcome } from "./record.ts";
+import type { BenchRecord, BenchResult, CpuSets, Phase, RuntimeInfo, Summary, Warning } from "./result.ts";
+import { SCHEMA_VERSION } from "./result.ts";
+import { effectiveSettings, type Profile, PROFILES, resolveOptions, validateSettings } from "./settings.ts";
+import { summarize } from "./stats.ts";
+import type { LoadGenerator } from "./types.ts";
+import { installDependencies, stageServer } from "./workspace.ts";
+import denoConfig from "../deno.json" with { type: "json" };
+
+/** rtbench's own version, written into every result. */
+export const VERSION: string = denoConfig.version;
+
+/** Progress of a suite, for displays; nothing is printed by `run()` itself. */
+export type ProgressEvent =
+  | { readonly type: "suite-start"; readonly records: number; readonly estimatedSec: number }
+  | {
+    readonly type: "record-start";
+    readonly index: number;
+    readonly total: number;
+    readonly id: string;
+    readonly estimatedSec: number;
+  }
+  | { readonly type: "phase"; readonly id: string; readonly phase: Phase; readonly run: number; readonly runs: number }
+  | { readonly type: "record-end"; readonly record: BenchRecord };
+
+/** Options of {@linkcode run}. */
+export interface RunOptions {
+  /** Workloads to run. @default {builtinWorkloads} */
+  workloads?: readonly Workload[];
+  /** Runtimes, as names, `name@version` strings or specs. @default {["deno", "node", "bun"]} */
+  runtimes?: readonly (string | RuntimeSpec)[];
+  /** Variants to run, by name; absent means every variant of each workload. */
+  variants?: readonly string[];
+  /** Profile the defaults come from. @default {"quick"} */
+  profile?: Profile;
+  /** Explicit settings, applied over profile and workload defaults. */
+  settings?: Partial<RunSettings>;
+  /** Workload options by name (for example `{ "bcrypt-cost": 10 }`). */
+  options?: Readonly<Record<string, unknown>>;
+  /** Load generator for HTTP workloads. @default {autocannonGenerator} */
+  loadGenerator?: LoadGenerator;
+  /** Runtime adapters to choose from. @default {builtinAdapters} */
+  adapters?: readonly RuntimeAdapter[];
+  /** Cache for provisioned runtimes and server dependencies. @default {cacheDir()} */
+  cacheDir?: string;
+  /** CPU sets; by default the allowed CPUs are split between server and client. */
+  cpus?: CpuSets;
+  /** Interrupts the suite: running processes are stopped and `run` rejects with the abort reason. */
+  signal?: AbortSignal;
+  /** Receives progress events. */
+  onProgress?(event: ProgressEvent): void;
+  /** Receives the partial result at the start and after every finished record (write it to keep it). */
+  onPartial?(partial: BenchResult): void | Promise<void>;
+}
+
+interface Planned {
+  workload: Workload;
+  variant: string;
+  settings: RunSettings;
+  options: OptionValues;
+}
+
+function estimateSec(s: RunSettings): number {
+  // Server start, verification and the generator's own start take about 1.5 s per run here.
+  return s.runs * (s.warmupSec + s.durationSec + 1.5);
+}
+
+function runtimeInfo(spec: RuntimeSpec, rt?: ResolvedRuntime): RuntimeInfo {
+  return {
+    name: spec.name,
+    requested: spec.requested,
+    version: rt?.version ?? null,
+    engine: rt?.engine ?? null,
+    engineVersion: rt?.engineVersion ?? null,
+    binary: rt?.binary ?? null,
+    source: rt?.source ?? null,
+  };
+}
+
+function summaries(outcome: RecordOutcome): Record<string, Summary> {
+  const keys = [...new Set(outcome.runs.flatMap((r) => Object.keys(r.figures)))];
+  const out: Record<string, Summary> = {};
+  for (const key of keys) {
+    const values = outcome.runs.map((r) => r.figures[key]).filter((v) => typeof v === "number");
+    if (values.length > 0) out[key] = summarize(values);
+  }
+  return out;
+}
+
+function emptyOutcome(cpus: CpuSets): RecordOutcome {
+  return {
+    command: null,
+    loadGenerator: null,
+    cpus,
+    checks: [],
+    facts: {},
+    headline: { figure: "requestsPerSecond", higherIsBetter: true },
+    runs: [],
+    warnings: [],
+  };
+}
+
+/**
+ * Runs a suite and returns its result. Nothing is printed; follow progress
+ * with `onProgress` and keep partial results with `onPartial`.
+ *
+ * @example Measure the HTTP JSON workload on Deno and Node
+ * ```ts ignore
+ * import { httpJson, run } from "@rtbench/rtbench";
+ * const result = await run({ workloads: [httpJson], runtimes: ["deno", "node"], settings: { durationSec: 2, runs: 1 } });
+ * for (const r of result.records) console.log(r.runtime.name, r.summary.requestsPerSecond?.median);
+ * ```
+ */
+export async function run(options: RunOptions = {}): Promise<BenchResult> {
+  const profile = options.profile ?? "quick";
+  if (!(profile in PROFILES)) throw new RangeError(`--profile must be one of ${Object.keys(PROFILES).join(", ")}`);
+  const overrides = options.settings ?? {};
+  validateSettings(overrides);
+  const adapters = options.adapters ?? builtinAdapters;
+  const specs = (options.runtimes ?? adapters.map((a) => a.name)).flatMap((r) =>
+    typeof r === "string" ? parseRuntimeSpecs(r, adapters) : [r]
+  );
+  const workloads = options.workloads ?? builtinWorkloads;
+  const generator = options.loadGenerator ?? autocannonGenerator;
+  const cache = options.cacheDir ?? defaultCacheDir();
+  const signal = options.signal ?? new AbortController().signal;
+
+  const plan: Planned[] = [];
+  for (const workload of workloads) {
+    const resolved = resolveOptions(workload, options.options ?? {});
+    const settings = effectiveSettings(profile, workload, overrides);
+    const variants = workload.variants.filter((v) => !options.variants || options.variants.includes(v.name));
+    for (const v of variants) plan.push({ workload, variant: v.name, settings, options: resolved });
+  }
+  const totalRecords = plan.length * specs.length;
+  options.onProgress?.({
+    type: "suite-start",
+    records: totalRecords,
+    estimatedSec: plan.reduce((a, p) => a + estimateSec(p.settings) * specs.length, 0),
+  });
+
+  const environment = await fingerprint();
+  const cpus = options.cpus ?? splitCpus(await allowedCpus());
+  const warnings: Warning[] = environmentWarnings(environment);
+  if (cpus.server === null) {
+    warnings.push({
+      code: "not-pinned",
+      message: "server and load generator share CPUs (fewer than 2 CPUs allowed, or taskset missing): figures mix both",
+    });
+  }
+  const records: BenchRecord[] = [];
+  const result = (): BenchResult => ({
+    schemaVersion: SCHEMA_VERSION,
+    suite: { name: "rtbench", version: VERSION },
+    startedAt,
+    finishedAt: null,
+    settings: {
+      profile,
+      workloads: workloads.map((w) => w.name),
+      runtimes: specs.map((s) => s.requested),
+      loadGenerator: generator.name,
+      overrides,
+    },
+    environment,
+    warnings,
+    records: [...records],
+  });
+  const startedAt = new Date().toISOString();
+  await options.onPartial?.(result());
+  const suiteTemp = await Deno.makeTempDir({ prefix: "rtbench-" });
+  try {
+    const runtimes = new Map<string, ResolvedRuntime | Error>();
+    for (const spec of specs) {
+      signal.throwIfAborted();
+      try {
+        runtimes.set(spec.requested, await resolveRuntime(spec, { adapters, cacheDir: cache, signal }));
+      } catch (error) {
+        signal.throwIfAborted();
+        runtimes.set(spec.requested, error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+
+    let index = 0;
+    const finish = async (record: BenchRecord) => {
+      records.push(record);
+      options.onProgress?.({ type: "record-end", record });
+      await options.onPartial?.(result());
+    };
+    const installed = new Map<Workload, Promise<string | undefined>>();
+    for (const planned of plan) {
+      const { workload, variant, settings } = planned;
+      const tempDir = `${suiteTemp}/${workload.name}-${variant}`;
+      await Deno.mkdir(tempDir, { recursive: true });
+      const ctx = { variant, options: planned.options, settings, tempDir, signal };
+      let session: WorkloadSession = {};
+      let setupError: PhaseError | undefined;
+      try {
+        if (!installed.has(workload)) {
+          const deps = workload.dependencies && Object.keys(workload.dependencies).length > 0
+            ? installDependencies(workload.dependencies, cache, signal)
+            : Promise.resolve(undefined);
+          installed.set(workload, deps);
+        }
+        await installed.get(workload);
+        if (workload.setup) session = await workload.setup(ctx);
+      } catch (error) {
+        signal.throwIfAborted();
+        setupError = new PhaseError("setup", (error as Error).message ?? String(error), { cause: error });
+      }
+      try {
+        for (const spec of specs) {
+          signal.throwIfAborted();
+          const id = `${workload.name}/${variant}/${spec.requested}`;
+          options.onProgress?.({
+            type: "record-start",
+            index: index++,
+            total: totalRecords,
+            id,
+            estimatedSec: estimateSec(settings),
+          });
+          const recordStart = new Date().toISOString();
+          const outcome = emptyOutcome(cpus);
+          outcome.facts = { ...session.facts } as Record<string, Fact>;
+          const rt = runtimes.get(spec.requested)!;
+          let status: BenchRecord["status"] = "completed";
+          let error: BenchRecord["error"] = null;
+          let skipReason: string | null = null;
+          try {
+            if (rt instanceof Error) throw new PhaseError("provision", rt.message);
+            if (setupError) throw setupError;
+            const source = workload.server(rt.name, variant);
+            if (isSkip(source)) {
+              status = "skipped";
+              skipReason = source.skip;
+            } else {
+              const dir = `${suiteTemp}/servers/${workload.name}-${variant}/${rt.name}-${index}`;
+              const file = await stageServer(source.entry, dir, await installed.get(workload));
+              await runHttpRecord({
+                workload,
+                variant,
+                runtime: rt,
+                settings,
+                options: planned.options,
+                session,
+                tempDir,
+                server: { file, cwd: dir, args: source.args },
+                cpus,
+                loadGenerator: generator,
+                signal,
+                onPhase: (phase, run) => options.onProgress?.({ type: "phase", id, phase, run, runs: settings.runs }),
+              }, outcome);
+            }
+          } catch (e) {
+            if (signal.aborted) throw signal.reason ?? e;
+            const phaseError = e instanceof PhaseError ? e : new PhaseError("measure", String(e), { cause: e });
+            status = e instanceof InvalidError ? "invalid" : "errored";
+            error = {
+              phase: phaseError.phase,
+              name: phaseError.cause instanceof Error ? phaseError.cause.name : phaseError.name,
+              message: phaseError.message,
+            };
+          }
+          await finish({
+            id,
+            workload: workload.name,
+            variant,
+            kind: workload.kind,
+            runtime: runtimeInfo(spec, rt instanceof Error ? undefined : rt),
+            status,
+            error,
+            skipReason,
+            startedAt: recordStart,
+            finishedAt: new Date().toISOString(),
+            settings,
+            options: Object.fromEntries(Object.entries(planned.options).map(([k, v]) => [k, v ?? null])),
+            command: outcome.command,
+            loadGenerator: outcome.loadGenerator,
+            cpus: outcome.cpus,
+            verification: { passed: outcome.checks.every((c) => c.passed), checks: outcome.checks },
+            facts: outcome.facts,
+            headline: outcome.headline,
+            runs: outcome.runs,
+            summary: summaries(outcome),
+            latencyUs: mergeLatency(outcome.runs.map((r) => r.latencyHistogram)),
+            warnings: outcome.warnings,
+          });
+        }
+      } finally {
+        await session.dispose?.();
+      }
+    }
+    return { ...result(), finishedAt: new Date().toISOString() };
+  } finally {
+    await Deno.remove(suiteTemp, { recursive: true }).catch(() => {});
+  }
+}
