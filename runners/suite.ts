@@ -62,6 +62,8 @@ export interface RunOptions {
   adapters?: readonly RuntimeAdapter[];
   /** Cache for provisioned runtimes and server dependencies. @default {cacheDir()} */
   cacheDir?: string;
+  /** Parent directory of rtbench's temporary directory. @default {the system's (TMPDIR)} */
+  tempDir?: string;
   /** CPU sets; by default the allowed CPUs are split between server and client. */
   cpus?: CpuSets;
   /** Interrupts the suite: running processes are stopped and `run` rejects with the abort reason. */
@@ -186,7 +188,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
   });
   const startedAt = new Date().toISOString();
   await options.onPartial?.(result());
-  const suiteTemp = await Deno.makeTempDir({ prefix: "rtbench-" });
+  const suiteTemp = await Deno.makeTempDir({ dir: options.tempDir, prefix: "rtbench-" });
   try {
     const runtimes = new Map<string, ResolvedRuntime | Error>();
     for (const spec of specs) {

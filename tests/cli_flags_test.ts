@@ -1,0 +1,48 @@
+// Every bad flag exits 2 with one line naming the flag, and never a stack trace.
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { runCli } from "./_helpers.ts";
+
+const cases: [string[], RegExp][] = [
+  [["--workload", "nope"], /--workload: unknown workload "nope" \(allowed: .*http-json/],
+  [["--duration", "-1"], /--duration must be a number > 0/],
+  [["--duration=abc"], /--duration must be a number, got "abc"/],
+  [["--duration"], /--duration needs a value/],
+  [["--connections", "0"], /--connections must be a whole number ≥ 1/],
+  [["--connections", "2.5"], /--connections must be a whole number/],
+  [["--runs", "0"], /--runs must be a whole number ≥ 1/],
+  [["--warmup", "-2"], /--warmup must be a number ≥ 0/],
+  [["--frobnicate"], /Unknown flag --frobnicate \(see --help\)/],
+  [["--runtime", "rhino"], /--runtime: unknown runtime "rhino" \(allowed: deno, node, bun\)/],
+  [["--runtime", "bun@;rm"], /--runtime: bad version/],
+  [["--profile", "slow"], /--profile: unknown profile "slow" \(allowed: quick, full\)/],
+  [["--variant", "turbo"], /--variant: unknown variant "turbo"/],
+  [["stray"], /Unexpected argument "stray"/],
+  [["--out", "/nonexistent-dir/r.json", "--runtime", "deno"], /--out: cannot write \/nonexistent-dir\/r.json/],
+];
+
+for (const [args, message] of cases) {
+  Deno.test(`bad input ${args.join(" ")} exits 2 with one line`, async () => {
+    const run = await runCli(args);
+    assertEquals(run.code, 2, run.stderr);
+    const lines = run.stderr.trim().split("\n");
+    assertEquals(lines.length, 1, `expected one line, got:\n${run.stderr}`);
+    assertMatch(lines[0], /^rtbench: /);
+    assertMatch(lines[0], message);
+    assert(!run.stderr.includes("    at "), "no stack trace");
+    assertEquals(run.stdout, "");
+  });
+}
+
+Deno.test("--help and --list exit 0 and describe flags, workloads and runtimes", async () => {
+  const help = await runCli(["--help"]);
+  assertEquals(help.code, 0);
+  for (
+    const flag of ["--workload", "--runtime", "--duration", "--connections", "--runs", "--warmup", "--out", "--json"]
+  ) {
+    assert(help.stdout.includes(flag), `help mentions ${flag}`);
+  }
+  const list = await runCli(["--list"]);
+  assertEquals(list.code, 0);
+  assertMatch(list.stdout, /http-json\s+http/);
+  for (const rt of ["deno", "node", "bun"]) assertMatch(list.stdout, new RegExp(`^  ${rt}\\s`, "m"));
+});
