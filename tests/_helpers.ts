@@ -3,15 +3,9 @@
 /** The repository root. */
 export const ROOT: string = new URL("..", import.meta.url).pathname;
 
-/** Permissions the bench task runs with (kept in sync with deno.json by a test). */
-export const BENCH_PERMISSIONS: string[] = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-net",
-  "--allow-env",
-  "--allow-run",
-  "--allow-sys",
-];
+/** Permissions the bench task runs with, read from deno.json so tests run the CLI exactly as users do. */
+export const BENCH_PERMISSIONS: string[] = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks.bench
+  .split(" ").filter((a: string) => a.startsWith("--allow-"));
 
 /** Output of a finished CLI run. */
 export interface CliRun {

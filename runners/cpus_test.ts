@@ -1,0 +1,15 @@
+import { assertEquals, assertThrows } from "@std/assert";
+import { parseCpuList, splitCpus } from "./cpus.ts";
+
+Deno.test("CPU lists expand ranges", () => {
+  assertEquals(parseCpuList("0-2,5,7-8"), [0, 1, 2, 5, 7, 8]);
+  assertThrows(() => parseCpuList("a-b"), RangeError);
+});
+
+Deno.test("two CPUs: server 0, client 1; more are halved; one or no taskset means no pinning", () => {
+  assertEquals(splitCpus("0-1", true), { server: "0", client: "1" });
+  assertEquals(splitCpus("0-4", true), { server: "0,1,2", client: "3,4" });
+  assertEquals(splitCpus("3", true), { server: null, client: null });
+  assertEquals(splitCpus("0-1", false), { server: null, client: null });
+  assertEquals(splitCpus(null, true), { server: null, client: null });
+});

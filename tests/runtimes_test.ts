@@ -1,0 +1,78 @@
+// Runtime resolution: PATH, the harness itself, npm provisioning into the cache
+// with reuse, and a runtime that cannot be had recorded as errored.
+import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
+import { resolveRuntime } from "../adapters/mod.ts";
+import { run } from "../runners/suite.ts";
+import { httpJson } from "../workloads/http_json.ts";
+import { privateTmp } from "./_helpers.ts";
+
+Deno.test("deno without a version is the harness itself", async () => {
+  const rt = await resolveRuntime({ name: "deno", requested: "deno" });
+  assertEquals(rt.source, "harness");
+  assertEquals(rt.binary, Deno.execPath());
+  assertEquals(rt.version, Deno.version.deno);
+  assertEquals(rt.engine, "V8");
+  assertEquals(rt.engineVersion, Deno.version.v8);
+});
+
+Deno.test("node from PATH reports its exact version and V8 version", async () => {
+  const rt = await resolveRuntime({ name: "node", requested: "node" });
+  assertEquals(rt.source, "path");
+  assertMatch(rt.version, /^\d+\.\d+\.\d+$/);
+  assertMatch(rt.engineVersion ?? "", /^\d+\.\d+\.\d+/);
+});
+
+Deno.test("bun@1.2.0 is provisioned from npm into the cache, then reused", async () => {
+  const cache = await privateTmp();
+  try {
+    const first = await resolveRuntime({ name: "bun", version: "1.2.0", requested: "bun@1.2.0" }, { cacheDir: cache });
+    assertEquals(first.source, "provisioned");
+    assertEquals(first.version, "1.2.0");
+    assertEquals(first.engine, "JavaScriptCore");
+    assert(first.binary.startsWith(cache), `${first.binary} is inside the cache`);
+    const again = await resolveRuntime({ name: "bun", version: "1.2.0", requested: "bun@1.2.0" }, { cacheDir: cache });
+    assertEquals(again.source, "cache");
+    assertEquals(again.binary, first.binary);
+    // No half-finished install directories are left next to it.
+    const names = [...Deno.readDirSync(`${cache}/runtimes`)].map((e) => e.name);
+    assertEquals(names, ["bun@1.2.0"]);
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
+});
+
+Deno.test("a missing runtime with provisioning off fails with a clear reason", async () => {
+  const cache = await privateTmp();
+  const path = Deno.env.get("PATH")!;
+  Deno.env.set("PATH", "/nonexistent");
+  try {
+    await assertRejects(
+      () => resolveRuntime({ name: "bun", requested: "bun" }, { cacheDir: cache, provision: false }),
+      Error,
+      "Cannot find bun on PATH",
+    );
+  } finally {
+    Deno.env.set("PATH", path);
+    await Deno.remove(cache, { recursive: true });
+  }
+});
+
+Deno.test("a runtime that cannot be had is errored in the results and the others still run", async () => {
+  const cache = await privateTmp();
+  try {
+    const result = await run({
+      workloads: [httpJson],
+      runtimes: ["bun@0.0.0-no-such-version", "node"],
+      settings: { durationSec: 0.5, warmupSec: 0, runs: 1 },
+      cacheDir: cache,
+    });
+    const [bun, node] = result.records;
+    assertEquals(bun.status, "errored");
+    assertEquals(bun.error?.phase, "provision");
+    assertMatch(bun.error!.message, /Cannot provision bun@0\.0\.0-no-such-version from npm/);
+    assertEquals(bun.runtime.version, null);
+    assertEquals(node.status, "completed");
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
+});
