@@ -6,49 +6,21 @@
  * @module
  */
 
-import type { ResolvedRuntime } from "../adapters/types.ts";
-import type {
-  Check,
-  HttpExchange,
-  HttpRequestSpec,
-  HttpTraffic,
-  HttpWorkload,
-  OptionValues,
-  RunSettings,
-  WorkloadSession,
-} from "../workloads/types.ts";
-import { describeFailures, inPhase, InvalidError, PhaseError, type RecordOutcome } from "./record.ts";
-import type { CpuSets, Phase, RunRecord } from "./result.ts";
+import type { Check, HttpExchange, HttpRequestSpec, HttpTraffic, HttpWorkload } from "../workloads/types.ts";
+import { isSkip } from "../workloads/types.ts";
+import {
+  describeFailures,
+  inPhase,
+  InvalidError,
+  PhaseError,
+  type RecordContext,
+  type RecordOutcome,
+  SkipRecord,
+} from "./record.ts";
+import type { RunRecord } from "./result.ts";
 import { startServer } from "./server.ts";
-import type { LoadGenerator, LoadMeasurement } from "./types.ts";
-
-/** Everything the HTTP runner needs for one record. */
-export interface HttpRecordContext {
-  /** The workload. */
-  workload: HttpWorkload;
-  /** Variant being measured. */
-  variant: string;
-  /** The runtime. */
-  runtime: ResolvedRuntime;
-  /** Effective settings. */
-  settings: RunSettings;
-  /** Workload options. */
-  options: OptionValues;
-  /** The variant's session from `setup`. */
-  session: WorkloadSession;
-  /** The workload's private temporary directory. */
-  tempDir: string;
-  /** Staged server file and its working directory. */
-  server: { file: string; cwd: string; args?: readonly string[] };
-  /** CPU sets. */
-  cpus: CpuSets;
-  /** The load generator. */
-  loadGenerator: LoadGenerator;
-  /** Stops everything. */
-  signal: AbortSignal;
-  /** Reports the phase and run being worked on. */
-  onPhase?(phase: Phase, run: number): void;
-}
+import type { LoadMeasurement } from "./types.ts";
+import { stageServer } from "./workspace.ts";
 
 /** Sends one request and reads the whole response. */
 export async function exchange(
@@ -107,7 +79,11 @@ export function checkExchange(x: HttpExchange): Check[] {
 
 const VERIFIED_REQUESTS = 3;
 
-async function verify(ctx: HttpRecordContext, baseUrl: string, traffic: HttpTraffic): Promise<[Check[], number]> {
+async function verify(
+  ctx: RecordContext<HttpWorkload>,
+  baseUrl: string,
+  traffic: HttpTraffic,
+): Promise<[Check[], number]> {
   const timeoutMs = ctx.settings.requestTimeoutSec * 1000;
   const exchanges: HttpExchange[] = [];
   for (const request of traffic.requests.slice(0, VERIFIED_REQUESTS)) {
@@ -158,7 +134,10 @@ function runRecord(index: number, startedAt: string, m: LoadMeasurement): RunRec
  * caller still has every finished run; throws {@linkcode PhaseError} or
  * {@linkcode InvalidError} naming the phase.
  */
-export async function runHttpRecord(ctx: HttpRecordContext, outcome: RecordOutcome): Promise<void> {
+export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): Promise<void> {
+  const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
+  if (isSkip(source)) throw new SkipRecord(source.skip);
+  const file = await inPhase("setup", () => stageServer(source.entry, ctx.workDir, ctx.nodeModules));
   const generator = ctx.loadGenerator;
   outcome.headline = { figure: "requestsPerSecond", higherIsBetter: true };
   outcome.cpus = ctx.cpus;
@@ -171,9 +150,9 @@ export async function runHttpRecord(ctx: HttpRecordContext, outcome: RecordOutco
     const server = await inPhase("start", () =>
       startServer({
         runtime: ctx.runtime,
-        file: ctx.server.file,
-        args: ctx.server.args,
-        cwd: ctx.server.cwd,
+        file,
+        args: source.args,
+        cwd: ctx.workDir,
         env: ctx.session.env,
         cpus: ctx.cpus.server,
         timeoutMs: ctx.settings.startTimeoutSec * 1000,

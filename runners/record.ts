@@ -5,8 +5,49 @@
  * @module
  */
 
-import type { Check, Fact } from "../workloads/types.ts";
+import type { ResolvedRuntime } from "../adapters/types.ts";
+import type { Check, Fact, OptionValues, RunSettings, Workload, WorkloadSession } from "../workloads/types.ts";
 import type { CpuSets, Headline, LoadGeneratorInfo, Phase, RunRecord, Warning } from "./result.ts";
+import type { LoadGenerator } from "./types.ts";
+
+/** Everything a kind runner gets for one workload × variant × runtime. */
+export interface RecordContext<W extends Workload = Workload> {
+  /** The workload. */
+  readonly workload: W;
+  /** Variant being measured. */
+  readonly variant: string;
+  /** The runtime. */
+  readonly runtime: ResolvedRuntime;
+  /** Effective settings. */
+  readonly settings: RunSettings;
+  /** Workload options. */
+  readonly options: OptionValues;
+  /** The variant's session from `setup` (empty when there is none). */
+  readonly session: WorkloadSession;
+  /** The workload's private temporary directory, shared by the variant's runtimes. */
+  readonly tempDir: string;
+  /** A private, empty directory for this record only (staged servers, scratch files). */
+  readonly workDir: string;
+  /** `node_modules` holding the workload's dependencies, when it declares any. */
+  readonly nodeModules: string | undefined;
+  /** CPU sets of server (code under test) and client (load generator). */
+  readonly cpus: CpuSets;
+  /** The HTTP load generator. */
+  readonly loadGenerator: LoadGenerator;
+  /** Aborted when the suite is interrupted. */
+  readonly signal: AbortSignal;
+  /** Reports the phase and run being worked on. */
+  onPhase?(phase: Phase, run: number): void;
+}
+
+/** Thrown by a kind runner when the runtime cannot do this workload or variant. */
+export class SkipRecord extends Error {
+  /** Creates the signal; `reason` is recorded as the skip reason. */
+  constructor(reason: string) {
+    super(reason);
+    this.name = "SkipRecord";
+  }
+}
 
 /** The part of a record a kind runner fills in. */
 export interface RecordOutcome {

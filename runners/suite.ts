@@ -10,20 +10,19 @@ import { cacheDir as defaultCacheDir } from "../adapters/_cache.ts";
 import { builtinAdapters, parseRuntimeSpecs, resolveRuntime } from "../adapters/mod.ts";
 import type { ResolvedRuntime, RuntimeAdapter, RuntimeSpec } from "../adapters/types.ts";
 import type { Fact, OptionValues, RunSettings, Workload, WorkloadSession } from "../workloads/types.ts";
-import { isSkip } from "../workloads/types.ts";
 import { builtinWorkloads } from "../workloads/mod.ts";
 import { autocannonGenerator } from "./autocannon.ts";
 import { allowedCpus, splitCpus } from "./cpus.ts";
 import { environmentWarnings, fingerprint } from "./environment.ts";
-import { runHttpRecord } from "./http.ts";
 import { mergeLatency } from "./latency.ts";
-import { InvalidError, PhaseError, type RecordOutcome } from "./record.ts";
+import { InvalidError, PhaseError, type RecordOutcome, SkipRecord } from "./record.ts";
+import { runRecord } from "./kinds.ts";
 import type { BenchRecord, BenchResult, CpuSets, Phase, RuntimeInfo, Summary, Warning } from "./result.ts";
 import { SCHEMA_VERSION } from "./result.ts";
 import { effectiveSettings, type Profile, PROFILES, resolveOptions, validateSettings } from "./settings.ts";
 import { summarize } from "./stats.ts";
 import type { LoadGenerator } from "./types.ts";
-import { installDependencies, stageServer } from "./workspace.ts";
+import { installDependencies } from "./workspace.ts";
 import denoConfig from "../deno.json" with { type: "json" };
 
 /** rtbench's own version, written into every result. */
@@ -249,37 +248,39 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
           try {
             if (rt instanceof Error) throw new PhaseError("provision", rt.message);
             if (setupError) throw setupError;
-            const source = workload.server(rt.name, variant);
-            if (isSkip(source)) {
-              status = "skipped";
-              skipReason = source.skip;
-            } else {
-              const dir = `${suiteTemp}/servers/${workload.name}-${variant}/${rt.name}-${index}`;
-              const file = await stageServer(source.entry, dir, await installed.get(workload));
-              await runHttpRecord({
-                workload,
-                variant,
-                runtime: rt,
-                settings,
-                options: planned.options,
-                session,
-                tempDir,
-                server: { file, cwd: dir, args: source.args },
-                cpus,
-                loadGenerator: generator,
-                signal,
-                onPhase: (phase, run) => options.onProgress?.({ type: "phase", id, phase, run, runs: settings.runs }),
-              }, outcome);
-            }
+            const workDir = `${suiteTemp}/records/${index}`;
+            await Deno.mkdir(workDir, { recursive: true });
+            await runRecord({
+              workload,
+              variant,
+              runtime: rt,
+              settings,
+              options: planned.options,
+              session,
+              tempDir,
+              workDir,
+              nodeModules: await installed.get(workload),
+              cpus,
+              loadGenerator: generator,
+              signal,
+              onPhase: (phase, run) => options.onProgress?.({ type: "phase", id, phase, run, runs: settings.runs }),
+            }, outcome);
           } catch (e) {
             if (signal.aborted) throw signal.reason ?? e;
-            const phaseError = e instanceof PhaseError ? e : new PhaseError("measure", String(e), { cause: e });
-            status = e instanceof InvalidError ? "invalid" : "errored";
-            error = {
-              phase: phaseError.phase,
-              name: phaseError.cause instanceof Error ? phaseError.cause.name : phaseError.name,
-              message: phaseError.message,
-            };
+            if (e instanceof SkipRecord) {
+              status = "skipped";
+              skipReason = e.message;
+            } else {
+              const phaseError = e instanceof PhaseError
+                ? e
+                : new PhaseError("measure", e instanceof Error ? e.message : String(e), { cause: e });
+              status = e instanceof InvalidError ? "invalid" : "errored";
+              error = {
+                phase: phaseError.phase,
+                name: phaseError.cause instanceof Error ? phaseError.cause.name : phaseError.name,
+                message: phaseError.message,
+              };
+            }
           }
           await finish({
             id,

@@ -108,7 +108,7 @@ export interface WorkloadContext {
   readonly signal: AbortSignal;
 }
 
-/** What {@linkcode HttpWorkload.setup} hands back for the runs that follow. */
+/** What {@linkcode WorkloadBase.setup} hands back for the runs that follow. */
 export interface WorkloadSession {
   /** Environment variables passed to every server of this workload and variant. */
   readonly env?: Readonly<Record<string, string>>;
@@ -204,18 +204,21 @@ export interface WorkloadBase {
   readonly defaults?: Partial<RunSettings>;
   /** Workload-specific flags. */
   readonly options?: readonly WorkloadOption[];
+  /**
+   * npm packages the code under test imports (name → exact version or range),
+   * installed once per set into rtbench's cache and linked next to the staged files.
+   */
+  readonly dependencies?: Readonly<Record<string, string>>;
+  /** Once per variant before any runtime runs; its session lives until all runtimes are done. */
+  setup?(ctx: WorkloadContext): Promise<WorkloadSession>;
 }
 
 /** A workload served over HTTP and loaded by a {@linkcode LoadGenerator}. */
 export interface HttpWorkload extends WorkloadBase {
   /** Always `"http"`. */
   readonly kind: "http";
-  /** npm packages the servers import (name → version range), installed once into a cached workspace. */
-  readonly dependencies?: Readonly<Record<string, string>>;
   /** The server for a runtime and variant, or why the runtime cannot run it. */
   server(runtime: string, variant: string): ServerSource | Skip;
-  /** Once per variant before any runtime runs; its session lives until all runtimes are done. */
-  setup?(ctx: WorkloadContext): Promise<WorkloadSession>;
   /** The requests to send and the responses they must get. */
   traffic(ctx: WorkloadContext): HttpTraffic;
   /** Checks beyond the traffic's expectations, on a live server, before any load. */

@@ -1,0 +1,20 @@
+/**
+ * Which runner drives which workload kind: the one place a new kind is wired in.
+ *
+ * @module
+ */
+
+import type { HttpWorkload } from "../workloads/types.ts";
+import { runHttpRecord } from "./http.ts";
+import type { RecordContext, RecordOutcome } from "./record.ts";
+
+/** Measures one record with the runner for its workload's kind. */
+export function runRecord(ctx: RecordContext, outcome: RecordOutcome): Promise<void> {
+  const kind = ctx.workload.kind;
+  switch (kind) {
+    case "http":
+      return runHttpRecord(ctx as RecordContext<HttpWorkload>, outcome);
+    default:
+      throw new TypeError(`No runner for workload kind "${kind}"`);
+  }
+}
