@@ -1,0 +1,119 @@
+/**
+ * Checks that a value really is a {@linkcode Workload} before rtbench runs it:
+ * workloads can come from users' own modules, and a malformed one must be a
+ * one-line error naming the module and the field, not a crash mid-suite.
+ *
+ * @module
+ */
+
+import { UsageError } from "../runners/errors.ts";
+import type { Workload, WorkloadKind } from "./types.ts";
+
+/** Every kind rtbench has a runner for. */
+export const WORKLOAD_KINDS: readonly WorkloadKind[] = ["http", "websocket", "process", "micro"];
+
+/** Functions each kind's contract requires, beyond the common fields. */
+const REQUIRED_FUNCTIONS: Readonly<Record<string, readonly string[]>> = {
+  http: ["server", "traffic"],
+};
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Returns `value` typed as a workload, or throws {@linkcode UsageError}
+ * naming `source` and the first field that is wrong.
+ *
+ * @example Reject an object that is not a workload
+ * ```ts
+ * import { validateWorkload } from "./validate.ts";
+ * try {
+ *   validateWorkload({ name: "x" }, "my_workload.ts");
+ * } catch (e) {
+ *   console.log((e as Error).message); // my_workload.ts: not a workload: "description" must be a non-empty string
+ * }
+ * ```
+ */
+export function validateWorkload(value: unknown, source: string): Workload {
+  const fail = (what: string): never => {
+    throw new UsageError(`${source}: not a workload: ${what}`);
+  };
+  if (!isObject(value)) return fail("expected an object");
+  if (typeof value.name !== "string" || !/^[a-z0-9][a-z0-9-]*$/.test(value.name)) {
+    fail(`"name" must be kebab-case letters and digits, got ${JSON.stringify(value.name)}`);
+  }
+  if (typeof value.description !== "string" || value.description.trim() === "") {
+    fail(`"description" must be a non-empty string`);
+  }
+  if (!WORKLOAD_KINDS.includes(value.kind as WorkloadKind)) {
+    fail(`"kind" must be one of ${WORKLOAD_KINDS.join(", ")}, got ${JSON.stringify(value.kind)}`);
+  }
+  if (!Array.isArray(value.variants) || value.variants.length === 0) fail(`"variants" must be a non-empty array`);
+  const names = new Set<string>();
+  for (const [i, v] of (value.variants as unknown[]).entries()) {
+    if (!isObject(v) || typeof v.name !== "string" || v.name === "" || typeof v.description !== "string") {
+      fail(`"variants[${i}]" must have a non-empty "name" and a "description"`);
+    }
+    const name = (v as { name: string }).name;
+    if (names.has(name)) fail(`variant "${name}" appears twice`);
+    names.add(name);
+  }
+  for (const fn of REQUIRED_FUNCTIONS[value.kind as string] ?? []) {
+    if (typeof value[fn] !== "function") fail(`a ${value.kind} workload needs a "${fn}" function`);
+  }
+  for (const fn of ["setup", "verify"]) {
+    if (value[fn] !== undefined && typeof value[fn] !== "function") fail(`"${fn}" must be a function when present`);
+  }
+  if (value.options !== undefined) {
+    if (!Array.isArray(value.options)) fail(`"options" must be an array`);
+    for (const [i, o] of (value.options as unknown[]).entries()) {
+      if (!isObject(o) || typeof o.name !== "string" || !/^[a-z][a-z0-9-]*$/.test(o.name)) {
+        fail(`"options[${i}].name" must be a kebab-case flag name`);
+      }
+      if ((o as { type?: unknown }).type !== "number" && (o as { type?: unknown }).type !== "string") {
+        fail(`"options[${i}].type" must be "number" or "string"`);
+      }
+    }
+  }
+  if (value.dependencies !== undefined) {
+    if (!isObject(value.dependencies) || Object.values(value.dependencies).some((v) => typeof v !== "string")) {
+      fail(`"dependencies" must map npm package names to version strings`);
+    }
+  }
+  return value as unknown as Workload;
+}
+
+/**
+ * Imports a module and returns the workloads it exports (its default export
+ * and every named export that looks like a workload, each validated). Throws
+ * {@linkcode UsageError} when the module cannot be imported, throws on import,
+ * or exports no workload.
+ *
+ * @example Load workloads from a user's file
+ * ```ts ignore
+ * import { loadWorkloadModule } from "./validate.ts";
+ * const workloads = await loadWorkloadModule("./my_workload.ts");
+ * console.log(workloads.map((w) => w.name));
+ * ```
+ */
+export async function loadWorkloadModule(path: string): Promise<Workload[]> {
+  const url = /^[a-z][a-z0-9+.-]*:/i.test(path) ? new URL(path) : new URL(path, `file://${Deno.cwd()}/`);
+  let mod: Record<string, unknown>;
+  try {
+    mod = await import(url.href);
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new UsageError(`--workload-file ${path}: cannot import (${message})`, { cause: error });
+  }
+  const candidates = Object.entries(mod).filter(([key, v]) =>
+    key === "default" || (isObject(v) && typeof v.kind === "string" && typeof v.name === "string")
+  );
+  if (candidates.length === 0) throw new UsageError(`--workload-file ${path}: exports no workload`);
+  const workloads: Workload[] = [];
+  for (const [key, v] of candidates) {
+    const w = validateWorkload(v, `--workload-file ${path} (export ${key})`);
+    if (!workloads.includes(w)) workloads.push(w);
+  }
+  return workloads;
+}
