@@ -5,11 +5,13 @@
  */
 
 import { UsageError } from "../runners/errors.ts";
+import { bcrypt } from "./bcrypt.ts";
 import { httpJson } from "./http_json.ts";
 import { uuidFile } from "./uuid_file.ts";
 import type { Workload } from "./types.ts";
 
 export * from "./types.ts";
+export { bcrypt, BCRYPT_ADDON_VERSION, BCRYPTJS_VERSION } from "./bcrypt.ts";
 export { HELLO_BODY, httpJson } from "./http_json.ts";
 export { UUID_FILE_DATA_DIR_ENV, uuidFile } from "./uuid_file.ts";
 
@@ -22,7 +24,7 @@ export { UUID_FILE_DATA_DIR_ENV, uuidFile } from "./uuid_file.ts";
  * console.log(builtinWorkloads.map((w) => w.name).includes("http-json")); // true
  * ```
  */
-export const builtinWorkloads: readonly Workload[] = [httpJson, uuidFile];
+export const builtinWorkloads: readonly Workload[] = [httpJson, uuidFile, bcrypt];
 
 /**
  * Picks workloads by name from a comma-separated list; throws
