@@ -4,7 +4,7 @@ const dir = process.env.RTBENCH_DATA_DIR;
 if (!dir) throw new Error("Cannot start server: RTBENCH_DATA_DIR is not set");
 const headers = { "content-type": "application/json" };
 
-Bun.serve({
+const server = Bun.serve({
   hostname: process.env.HOST ?? "127.0.0.1",
   port: Number(process.env.PORT ?? 3000),
   async fetch(request) {
@@ -18,3 +18,6 @@ Bun.serve({
   },
   error: () => new Response("Internal Server Error", { status: 500, headers: { "content-type": "text/plain" } }),
 });
+
+// On stop, finish the requests in flight so that none leaves its file behind.
+process.on("SIGTERM", () => server.stop().then(() => process.exit(0)));

@@ -4,7 +4,7 @@ const dir = Deno.env.get("RTBENCH_DATA_DIR");
 if (!dir) throw new Error("Cannot start server: RTBENCH_DATA_DIR is not set");
 const headers = { "content-type": "application/json" };
 
-Deno.serve({
+const server = Deno.serve({
   hostname: Deno.env.get("HOST") ?? "127.0.0.1",
   port: Number(Deno.env.get("PORT") ?? 3000),
   onListen() {},
@@ -18,3 +18,6 @@ Deno.serve({
   await Deno.remove(file);
   return new Response(body, { headers });
 });
+
+// On stop, finish the requests in flight so that none leaves its file behind.
+Deno.addSignalListener("SIGTERM", () => server.shutdown().then(() => Deno.exit(0)));

@@ -8,7 +8,7 @@ import { join } from "node:path";
 const dir = process.env.RTBENCH_DATA_DIR;
 if (!dir) throw new Error("Cannot start server: RTBENCH_DATA_DIR is not set");
 
-createServer(async (req, res) => {
+const server = createServer(async (req, res) => {
   try {
     const query = new URL(req.url, "http://localhost").searchParams;
     const record = { q1: query.get("q1"), q2: query.get("q2"), q3: query.get("q3"), q4: query.get("q4") };
@@ -23,3 +23,7 @@ createServer(async (req, res) => {
     res.end("Internal Server Error");
   }
 }).listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? "127.0.0.1");
+
+// On stop, finish the requests in flight so that none leaves its file behind;
+// the process exits once they are done.
+process.on("SIGTERM", () => server.close());
