@@ -108,8 +108,8 @@ const denoWatcher: DirectoryWatcher = {
   },
 };
 
-/** inotifywait when it is on `PATH`, else Deno.watchFs. */
-export function directoryWatcher(): DirectoryWatcher {
-  const binary = which("inotifywait");
+/** inotifywait when it is on `PATH` (and `inotify` is not false), else Deno.watchFs. */
+export function directoryWatcher(inotify = true): DirectoryWatcher {
+  const binary = inotify ? which("inotifywait") : null;
   return binary ? inotifyWatcher(binary) : denoWatcher;
 }
