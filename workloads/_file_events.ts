@@ -31,8 +31,8 @@ export interface DirectoryWatcher {
   readonly name: string;
   /** Kinds of event this watcher reports reliably. */
   readonly observes: readonly FileEventKind[];
-  /** Runs `action` with `dir` watched; waits up to `settleMs` for a delete after it. */
-  watch<T>(dir: string, action: () => Promise<T>, settleMs: number): Promise<WatchResult<T>>;
+  /** Runs `action` with `dir` watched; waits up to `settleMs` for a delete after it. `signal` stops the watch. */
+  watch<T>(dir: string, action: () => Promise<T>, settleMs: number, signal?: AbortSignal): Promise<WatchResult<T>>;
 }
 
 const INOTIFY_KINDS: Record<string, FileEventKind> = {
@@ -61,8 +61,10 @@ function inotifyWatcher(binary: string): DirectoryWatcher {
   return {
     name: "inotifywait",
     observes: ["create", "write", "read", "delete"],
-    async watch(dir, action, settleMs) {
-      const group = spawnGroup([binary, "-m", "-e", "create,modify,access,delete", "--format", "%e|%f", dir]);
+    async watch(dir, action, settleMs, signal) {
+      const group = spawnGroup([binary, "-m", "-e", "create,modify,access,delete", "--format", "%e|%f", dir], {
+        signal,
+      });
       try {
         // inotifywait says so on stderr once the watch is in place.
         if (!await until(() => group.stderr().includes("Watches established") || !!group.status, 10_000)) {

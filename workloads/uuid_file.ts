@@ -90,7 +90,7 @@ async function verifyFileLifecycle(ctx: VerifyContext, dataDir: string, watcher:
   const query: Query = { q1: "verify", q2: ctx.runtime, q3: "a b+c", q4: String(ctx.exchanges.length) };
   // URLSearchParams writes spaces as "+", the traffic as "%20": servers must decode both.
   const request: HttpRequestSpec = { ...requestFor(query), path: `/?${new URLSearchParams(query)}` };
-  const { result: x, files } = await watcher.watch(dataDir, () => ctx.send(request), EVENT_WAIT_MS);
+  const { result: x, files } = await watcher.watch(dataDir, () => ctx.send(request), EVENT_WAIT_MS, ctx.signal);
   const file = files.length === 1 ? files[0] : undefined;
   const checks: Check[] = [
     {
