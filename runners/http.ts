@@ -6,7 +6,15 @@
  * @module
  */
 
-import type { Check, HttpExchange, HttpRequestSpec, HttpTraffic, HttpWorkload } from "../workloads/types.ts";
+import type {
+  Check,
+  HttpExchange,
+  HttpRequestSpec,
+  HttpTraffic,
+  HttpWorkload,
+  VerifyContext,
+  WorkloadContext,
+} from "../workloads/types.ts";
 import { isSkip } from "../workloads/types.ts";
 import {
   describeFailures,
@@ -18,7 +26,7 @@ import {
   SkipRecord,
 } from "./record.ts";
 import type { RunRecord } from "./result.ts";
-import { startServer } from "./server.ts";
+import { ServerStartError, startServer } from "./server.ts";
 import type { LoadMeasurement } from "./types.ts";
 import { stageServer } from "./workspace.ts";
 
@@ -91,27 +99,32 @@ async function verify(
   }
   const checks = exchanges.flatMap(checkExchange);
   let sent = exchanges.length;
-  if (ctx.workload.verify) {
-    const extra = await ctx.workload.verify({
-      variant: ctx.variant,
-      options: ctx.options,
-      settings: ctx.settings,
-      tempDir: ctx.tempDir,
-      signal: ctx.signal,
-      runtime: ctx.runtime.name,
-      baseUrl,
-      exchanges,
-      send: (request) => {
-        sent++;
-        return exchange(baseUrl, request, timeoutMs, ctx.signal);
-      },
-    });
-    checks.push(...extra);
-  }
+  const verifyContext: VerifyContext = {
+    variant: ctx.variant,
+    options: ctx.options,
+    settings: ctx.settings,
+    tempDir: ctx.tempDir,
+    signal: ctx.signal,
+    runtime: ctx.runtime.name,
+    baseUrl,
+    exchanges,
+    send: (request) => {
+      sent++;
+      return exchange(baseUrl, request, timeoutMs, ctx.signal);
+    },
+  };
+  if (ctx.workload.verify) checks.push(...await ctx.workload.verify(verifyContext));
+  if (ctx.session.verify) checks.push(...await ctx.session.verify(verifyContext));
   return [checks, sent];
 }
 
-function runRecord(index: number, startedAt: string, m: LoadMeasurement): RunRecord {
+function runRecord(
+  index: number,
+  startedAt: string,
+  m: LoadMeasurement,
+  workload: HttpWorkload,
+  ctx: WorkloadContext,
+): RunRecord {
   const figures: Record<string, number> = {
     requestsPerSecond: m.requestsPerSecond,
     bytesPerSecond: m.bytesPerSecond,
@@ -119,6 +132,9 @@ function runRecord(index: number, startedAt: string, m: LoadMeasurement): RunRec
     durationMs: m.durationMs,
   };
   if (m.clientCpuPercent !== null) figures.clientCpuPercent = m.clientCpuPercent;
+  for (const [name, value] of Object.entries(workload.figures?.({ ...figures }, ctx) ?? {})) {
+    if (!(name in figures) && Number.isFinite(value)) figures[name] = value;
+  }
   return {
     index,
     startedAt,
@@ -137,6 +153,7 @@ function runRecord(index: number, startedAt: string, m: LoadMeasurement): RunRec
 export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): Promise<void> {
   const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
+  Object.assign(outcome.facts, source.facts);
   const file = await inPhase("setup", () => stageServer(source.entry, ctx.workDir, ctx.nodeModules));
   const generator = ctx.loadGenerator;
   outcome.headline = { figure: "requestsPerSecond", higherIsBetter: true };
@@ -157,7 +174,13 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
         cpus: ctx.cpus.server,
         timeoutMs: ctx.settings.startTimeoutSec * 1000,
         signal: ctx.signal,
-      }));
+      })).catch((error) => {
+        // The server said its runtime cannot do this variant (see ServerSource).
+        if (error instanceof PhaseError && error.cause instanceof ServerStartError && error.cause.skipReason) {
+          throw new SkipRecord(error.cause.skipReason);
+        }
+        throw error;
+      });
     outcome.command = [...server.command];
     let measurement: LoadMeasurement;
     let verifyRequests: number;
@@ -187,7 +210,7 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
       await server.stop();
     }
     if (measurement.mismatches > 0 || measurement.non2xx > 0) {
-      outcome.runs.push(runRecord(run, startedAt, measurement));
+      outcome.runs.push(runRecord(run, startedAt, measurement, ctx.workload, ctx));
       throw new InvalidError(
         "measure",
         `${measurement.mismatches} mismatched and ${measurement.non2xx} non-2xx responses under load` +
@@ -208,7 +231,7 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
         }: ${measurement.errors} connection errors (${measurement.timeouts} timeouts), not counted as samples`,
       });
     }
-    outcome.runs.push(runRecord(run, startedAt, measurement));
+    outcome.runs.push(runRecord(run, startedAt, measurement, ctx.workload, ctx));
     if (ctx.session.afterRun) {
       ctx.onPhase?.("cleanup", run);
       const checks = await inPhase("cleanup", () =>

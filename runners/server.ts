@@ -54,12 +54,18 @@ export interface RunningServer {
 
 /** Why a server did not become ready, with its output. */
 export class ServerStartError extends Error {
+  /** The reason the server gave for not running (its `rtbench: skip: <reason>` line), if it gave one. */
+  readonly skipReason: string | undefined;
   /** Creates the error. */
-  constructor(message: string) {
+  constructor(message: string, skipReason?: string) {
     super(message);
     this.name = "ServerStartError";
+    this.skipReason = skipReason;
   }
 }
+
+/** The line a server prints on stderr, before exiting, when its runtime cannot do the variant. */
+const SKIP_LINE = /^rtbench: skip: (.+)$/m;
 
 function tail(text: string): string {
   const lines = text.trim().split("\n").filter((l) => l.trim());
@@ -92,9 +98,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     while (true) {
       options.signal?.throwIfAborted();
       if (group.status) {
+        // Let the pipes drain so the last lines (a skip reason) are read; a descendant may hold them open.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([group.finished(), new Promise((r) => timer = setTimeout(r, 1000))]);
+        clearTimeout(timer);
         const output = tail(group.stderr()) || tail(group.stdout());
         throw new ServerStartError(
           `Server exited with code ${group.status.code} before accepting connections${output ? `: ${output}` : ""}`,
+          SKIP_LINE.exec(group.stderr())?.[1].trim(),
         );
       }
       try {

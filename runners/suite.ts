@@ -216,8 +216,10 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
       let setupError: PhaseError | undefined;
       try {
         if (!installed.has(workload)) {
-          const deps = workload.dependencies && Object.keys(workload.dependencies).length > 0
-            ? installDependencies(workload.dependencies, cache, signal)
+          const required = workload.dependencies ?? {};
+          const optional = workload.optionalDependencies ?? {};
+          const deps = Object.keys(required).length + Object.keys(optional).length > 0
+            ? installDependencies(required, cache, signal, optional)
             : Promise.resolve(undefined);
           installed.set(workload, deps);
         }

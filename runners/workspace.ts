@@ -25,15 +25,25 @@ async function exists(path: string): Promise<boolean> {
 
 /**
  * Installs `dependencies` with npm into `<cache>/deps/<hash>` unless already
- * there, and returns that directory's `node_modules`.
+ * there, and returns that directory's `node_modules`. `optional` packages go
+ * into `optionalDependencies`: npm leaves out one that cannot be installed or
+ * built here instead of failing.
  */
 export async function installDependencies(
   dependencies: Readonly<Record<string, string>>,
   cache: string,
   signal?: AbortSignal,
+  optional: Readonly<Record<string, string>> = {},
 ): Promise<string> {
+  const sorted = (deps: Readonly<Record<string, string>>) => Object.fromEntries(Object.entries(deps).sort());
   const manifest = JSON.stringify(
-    { private: true, type: "module", dependencies: Object.fromEntries(Object.entries(dependencies).sort()) },
+    {
+      private: true,
+      type: "module",
+      dependencies: sorted(dependencies),
+      // Only when present, so that existing sets keep their cache directory.
+      ...(Object.keys(optional).length > 0 ? { optionalDependencies: sorted(optional) } : {}),
+    },
     null,
     2,
   );
@@ -52,7 +62,8 @@ export async function installDependencies(
     });
     if (!out.success) {
       const why = out.timedOut ? "timed out" : out.stderr.trim().split("\n").at(-1) ?? `exit ${out.code}`;
-      throw new Error(`Cannot install server dependencies (${Object.keys(dependencies).join(", ")}): ${why}`);
+      const names = [...Object.keys(dependencies), ...Object.keys(optional)].join(", ");
+      throw new Error(`Cannot install server dependencies (${names}): ${why}`);
     }
     await Deno.writeTextFile(`${staging}/node_modules/.rtbench-complete`, "");
     await Deno.remove(dir, { recursive: true }).catch(() => {});

@@ -5,11 +5,15 @@
  */
 
 import { UsageError } from "../runners/errors.ts";
+import { bcrypt } from "./bcrypt.ts";
 import { httpJson } from "./http_json.ts";
+import { uuidFile } from "./uuid_file.ts";
 import type { Workload } from "./types.ts";
 
 export * from "./types.ts";
+export { bcrypt, BCRYPT_ADDON_VERSION, BCRYPTJS_VERSION } from "./bcrypt.ts";
 export { HELLO_BODY, httpJson } from "./http_json.ts";
+export { UUID_FILE_DATA_DIR_ENV, uuidFile } from "./uuid_file.ts";
 
 /**
  * Every built-in workload, in suite order.
@@ -20,7 +24,7 @@ export { HELLO_BODY, httpJson } from "./http_json.ts";
  * console.log(builtinWorkloads.map((w) => w.name).includes("http-json")); // true
  * ```
  */
-export const builtinWorkloads: readonly Workload[] = [httpJson];
+export const builtinWorkloads: readonly Workload[] = [httpJson, uuidFile, bcrypt];
 
 /**
  * Picks workloads by name from a comma-separated list; throws

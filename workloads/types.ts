@@ -80,12 +80,21 @@ export interface Check {
   readonly actual?: Fact;
 }
 
-/** Where a server's source file lives and how it is started. */
+/**
+ * Where a server's source file lives and how it is started.
+ *
+ * A server that finds at start-up that its runtime cannot do the variant (a
+ * native addon that is missing or does not load) prints one line
+ * `rtbench: skip: <reason>` on stderr and exits before listening; the record
+ * is then `skipped` with that reason instead of `errored`.
+ */
 export interface ServerSource {
   /** URL of the entry file, usually `new URL("../servers/deno/x.ts", import.meta.url)`. */
   readonly entry: URL;
   /** Arguments after the file. */
   readonly args?: readonly string[];
+  /** Facts recorded on the records this server measures (which implementation it runs, on which thread). */
+  readonly facts?: Readonly<Record<string, Fact>>;
 }
 
 /** Returned instead of a {@linkcode ServerSource} when a runtime cannot do a variant. */
@@ -114,6 +123,11 @@ export interface WorkloadSession {
   readonly env?: Readonly<Record<string, string>>;
   /** Facts recorded on every record of this workload and variant. */
   readonly facts?: Readonly<Record<string, Fact>>;
+  /**
+   * Checks on a live server that need this session's state (files seen, hashes
+   * collected from earlier runtimes); called after the workload's own `verify`.
+   */
+  verify?(ctx: VerifyContext): Promise<Check[]>;
   /** Called after each run, with the server stopped; returns side-effect checks. */
   afterRun?(run: AfterRunContext): Promise<Check[]>;
   /** Releases whatever `setup` acquired (databases, files). Always called. */
@@ -209,6 +223,12 @@ export interface WorkloadBase {
    * installed once per set into rtbench's cache and linked next to the staged files.
    */
   readonly dependencies?: Readonly<Record<string, string>>;
+  /**
+   * npm packages only some servers use, installed beside `dependencies` when
+   * they can be (a native addon that neither has a prebuilt binary nor builds
+   * here is left out, and the server that needs it reports a skip).
+   */
+  readonly optionalDependencies?: Readonly<Record<string, string>>;
   /** Once per variant before any runtime runs; its session lives until all runtimes are done. */
   setup?(ctx: WorkloadContext): Promise<WorkloadSession>;
 }
@@ -223,6 +243,12 @@ export interface HttpWorkload extends WorkloadBase {
   traffic(ctx: WorkloadContext): HttpTraffic;
   /** Checks beyond the traffic's expectations, on a live server, before any load. */
   verify?(ctx: VerifyContext): Promise<Check[]>;
+  /**
+   * Figures derived from each measured run's own (`requestsPerSecond`,
+   * `validResponses`, `durationMs`, ...), added beside them; names carry units,
+   * for example `filesWrittenPerSecond`. Existing figures are never replaced.
+   */
+  figures?(run: Readonly<Record<string, number>>, ctx: WorkloadContext): Record<string, number>;
 }
 
 /** Any workload rtbench can run. */

@@ -1,0 +1,84 @@
+// uuid-file: the real servers pass on every runtime with the file lifecycle
+// watched; a server that names its keys wrong is invalid before any load; a
+// server that leaves files behind is invalid with the count, and the files go.
+import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
+import { which } from "../runners/_process.ts";
+import { run } from "../runners/suite.ts";
+import { validateResult } from "../runners/schema.ts";
+import { uuidFile } from "../workloads/uuid_file.ts";
+import { uuidFileLeaky, uuidFileWrongKeys } from "./fixtures/uuid_file_faults.ts";
+import { entries, privateTmp, processesMatching } from "./_helpers.ts";
+
+const QUICK = { durationSec: 1, warmupSec: 0, runs: 1 };
+const inotify = which("inotifywait") !== null;
+if (!inotify) {
+  console.log("uuid-file: inotifywait missing (apt-get install inotify-tools): write and read are not watched");
+}
+
+async function assertNothingLeft(tmp: string): Promise<void> {
+  assertEquals(await processesMatching(tmp), [], "no server left running");
+  assertEquals(await entries(tmp), [], "no file left behind");
+  await Deno.remove(tmp);
+}
+
+Deno.test("uuid-file on deno, node and bun: bodies echo the queries, every file is written, read and deleted", async () => {
+  const tmp = await privateTmp();
+  const result = await run({ workloads: [uuidFile], runtimes: ["deno", "node", "bun"], settings: QUICK, tempDir: tmp });
+  assertEquals(validateResult(result), []);
+  assertEquals(result.records.map((r) => r.runtime.name), ["deno", "node", "bun"]);
+  for (const record of result.records) {
+    assertEquals(record.status, "completed", `${record.runtime.name}: ${record.error?.message}`);
+    const checks = new Map(record.verification.checks.map((c) => [c.name, c]));
+    // The runner checked real traffic: percent-encoded, multi-byte values echoed byte for byte.
+    assert(record.verification.checks.filter((c) => c.name.endsWith(" body") && c.passed).length >= 3);
+    assertMatch(String(checks.get("file name is <uuid v4>.json")?.actual), /^[0-9a-f-]{36}\.json$/);
+    assertEquals(checks.get("files created for one request")?.actual, 1);
+    if (inotify) {
+      for (const step of ["file written", "file read back", "file deleted"]) {
+        assertEquals(checks.get(`${step} (inotifywait)`)?.passed, true, step);
+      }
+    }
+    assertEquals(checks.get("run 1: files left in the data directory")?.actual, 0);
+    assertExists(record.facts.fileApi);
+    assertEquals(record.facts.fileEventWatcher, inotify ? "inotifywait" : "Deno.watchFs");
+    const figures = record.runs[0].figures;
+    assert(figures.filesWrittenPerSecond > 0);
+    assertEquals(figures.filesWrittenPerSecond, figures.requestsPerSecond);
+    assertExists(record.summary.filesWrittenPerSecond);
+  }
+  assertEquals(new Set(result.records.map((r) => r.facts.fileApi)).size, 3, "each runtime's own file API");
+  await assertNothingLeft(tmp);
+});
+
+Deno.test("a uuid-file server that returns the wrong keys is invalid and not measured", async () => {
+  const tmp = await privateTmp();
+  const result = await run({ workloads: [uuidFileWrongKeys], runtimes: ["deno"], settings: QUICK, tempDir: tmp });
+  const [deno] = result.records;
+  assertEquals(deno.status, "invalid");
+  assertEquals(deno.error?.phase, "verify");
+  assertMatch(deno.error!.message, /body: got "\{\\"q0\\":/);
+  assertEquals(deno.runs.length, 0);
+  const echo = deno.verification.checks.find((c) => c.name === "verification request body echoes q1..q4");
+  assertEquals(echo?.passed, false);
+  assertEquals(echo?.expected, '{"q1":"verify","q2":"deno","q3":"a b+c","q4":"3"}');
+  await assertNothingLeft(tmp);
+});
+
+Deno.test("a uuid-file server that leaves files behind is invalid with the count, and the files are removed", async () => {
+  const tmp = await privateTmp();
+  const result = await run({ workloads: [uuidFileLeaky], runtimes: ["deno", "node"], settings: QUICK, tempDir: tmp });
+  const [deno, node] = result.records;
+  assertEquals(deno.status, "invalid");
+  assertEquals(deno.error?.phase, "cleanup");
+  const left = deno.verification.checks.find((c) => c.name === "run 1: files left in the data directory")!;
+  assertExists(left);
+  assertEquals(left.passed, false);
+  // Every 10th response leaked a file: the count is the measured run's share.
+  const responses = deno.runs[0].figures.validResponses;
+  assert(Number(left.actual) >= Math.floor(responses / 10), `${left.actual} files for ${responses} responses`);
+  assertEquals(deno.error!.message, `run 1: files left in the data directory: got ${left.actual}, expected 0`);
+  assertEquals(deno.verification.checks.find((c) => c.name === "files left after the first 3 requests")?.passed, true);
+  // The next runtime starts with an empty directory and is not blamed.
+  assertEquals(node.status, "completed", node.error?.message);
+  await assertNothingLeft(tmp);
+});

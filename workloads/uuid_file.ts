@@ -1,0 +1,212 @@
+/**
+ * `uuid-file`: `GET /?q1=..&q2=..&q3=..&q4=..` parses the four query
+ * parameters into an object, writes its JSON to `<uuid v4>.json` in a data
+ * directory, reads the file back, deletes it and returns its content as
+ * `application/json`. Measures query parsing, JSON and the runtime's file APIs,
+ * and is verified for its side effects: the file is seen being created,
+ * written and deleted, and the directory is empty after every run.
+ *
+ * @module
+ */
+
+import { readProcText } from "../runners/_procfs.ts";
+import { type DirectoryWatcher, directoryWatcher, type FileEventKind } from "./_file_events.ts";
+import { randomText, seededRandom } from "./_random.ts";
+import type {
+  AfterRunContext,
+  Check,
+  HttpRequestSpec,
+  HttpWorkload,
+  ServerSource,
+  Skip,
+  VerifyContext,
+  WorkloadContext,
+  WorkloadSession,
+} from "./types.ts";
+
+/** Environment variable that gives the servers their data directory. */
+export const UUID_FILE_DATA_DIR_ENV = "RTBENCH_DATA_DIR";
+
+const SERVERS: Record<string, { path: string; fileApi: string }> = {
+  deno: { path: "../servers/deno/uuid_file.ts", fileApi: "Deno.writeTextFile, Deno.readTextFile, Deno.remove" },
+  node: { path: "../servers/node/uuid_file.mjs", fileApi: "node:fs/promises writeFile, readFile, unlink" },
+  bun: { path: "../servers/bun/uuid_file.ts", fileApi: "Bun.write, BunFile.text, BunFile.delete" },
+};
+
+// Letters and digits mostly, plus characters that need percent-encoding in the
+// query or escaping in JSON, and multi-byte UTF-8 so content-length is tested.
+const ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" + ' -_.~+&=/?#%"\\<é€😀';
+const REQUESTS = 256;
+const SEED = 0x75756964;
+const UUID_JSON = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.json$/;
+// How long a file's last events may lag behind the response.
+const EVENT_WAIT_MS = 5000;
+
+type Query = { q1: string; q2: string; q3: string; q4: string };
+
+/** The request for one set of parameters, with the exact body every server must return. */
+function requestFor(query: Query): HttpRequestSpec {
+  const search = Object.entries(query).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
+  return {
+    method: "GET",
+    path: `/?${search}`,
+    expect: { status: 200, contentType: "application/json", body: JSON.stringify(query) },
+  };
+}
+
+async function filesIn(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+  return names;
+}
+
+async function removeAll(dir: string, names: readonly string[]): Promise<void> {
+  await Promise.all(names.map((name) => Deno.remove(`${dir}/${name}`, { recursive: true }).catch(() => {})));
+}
+
+/** The type of the filesystem holding `path` (tmpfs and ext4 differ a lot), from the mount table. */
+async function filesystemOf(path: string): Promise<string | null> {
+  const mounts = await readProcText("/proc/self/mounts");
+  if (!mounts) return null;
+  const real = await Deno.realPath(path);
+  let best: { point: string; type: string } | null = null;
+  for (const line of mounts.split("\n")) {
+    const [, rawPoint, type] = line.split(" ");
+    if (!rawPoint || !type) continue;
+    // The mount table escapes spaces and other bytes as octal (\040).
+    const point = rawPoint.replace(/\\([0-7]{3})/g, (_, octal) => String.fromCharCode(parseInt(octal, 8)));
+    const inside = point === "/" || real === point || real.startsWith(`${point}/`);
+    if (inside && (!best || point.length >= best.point.length)) best = { point, type };
+  }
+  return best?.type ?? null;
+}
+
+/**
+ * Sends one request with the data directory watched and checks that exactly
+ * one `<uuid v4>.json` file was created, written, read back and deleted for it
+ * (as far as the watcher can see), and that the body echoes the parameters.
+ */
+async function verifyFileLifecycle(ctx: VerifyContext, dataDir: string, watcher: DirectoryWatcher): Promise<Check[]> {
+  const query: Query = { q1: "verify", q2: ctx.runtime, q3: "a b+c", q4: String(ctx.exchanges.length) };
+  // URLSearchParams writes spaces as "+", the traffic as "%20": servers must decode both.
+  const request: HttpRequestSpec = { ...requestFor(query), path: `/?${new URLSearchParams(query)}` };
+  const { result: x, files } = await watcher.watch(dataDir, () => ctx.send(request), EVENT_WAIT_MS, ctx.signal);
+  const file = files.length === 1 ? files[0] : undefined;
+  const checks: Check[] = [
+    {
+      name: "verification request body echoes q1..q4",
+      passed: x.status === 200 && x.body === request.expect.body,
+      expected: request.expect.body!,
+      actual: x.body.slice(0, 500),
+    },
+    { name: "files created for one request", passed: files.length === 1, expected: 1, actual: files.length },
+    {
+      name: "file name is <uuid v4>.json",
+      passed: !!file && UUID_JSON.test(file.name),
+      expected: "<uuid v4>.json",
+      actual: files.map((f) => f.name).join(", ") || null,
+    },
+  ];
+  const order: [FileEventKind, string][] = [["write", "file written"], ["read", "file read back"], [
+    "delete",
+    "file deleted",
+  ]];
+  let after = file?.kinds.indexOf("create") ?? -1;
+  for (const [kind, name] of order) {
+    if (!watcher.observes.includes(kind)) continue;
+    // Each step must follow the one before it: written after created, read after written, deleted last.
+    const at = file && after >= 0 ? file.kinds.indexOf(kind, after + 1) : -1;
+    checks.push({ name: `${name} (${watcher.name})`, passed: at > after, expected: true, actual: at > after });
+    after = at;
+  }
+  const left = await filesIn(dataDir);
+  checks.push({
+    name: "files left after the verification request",
+    passed: left.length === 0,
+    expected: 0,
+    actual: left.length,
+  });
+  return checks;
+}
+
+/**
+ * The query-parameters-plus-UUID-file workload. Every runtime gets the same
+ * 256 requests with varying, seeded parameter values (percent-encoded
+ * punctuation, JSON-escaped quotes and backslashes, multi-byte UTF-8), each
+ * with its exact expected body.
+ *
+ * Records carry the figure `filesWrittenPerSecond` (every valid response is
+ * one file written, read and deleted), a check per run that the data
+ * directory was left empty, and the facts `fileApi` and `dataDirFilesystem`.
+ *
+ * @example Read the first request and its expected body
+ * ```ts
+ * import { uuidFile } from "./uuid_file.ts";
+ * const ctx = { variant: "default", options: {}, settings: {} as never, tempDir: "", signal: new AbortController().signal };
+ * const first = uuidFile.traffic(ctx).requests[0];
+ * console.log(Object.keys(JSON.parse(first.expect.body!))); // ["q1", "q2", "q3", "q4"]
+ * ```
+ */
+export const uuidFile: HttpWorkload = {
+  name: "uuid-file",
+  description: "GET /?q1..q4 written to <uuid>.json, read back, deleted and returned as application/json",
+  kind: "http",
+  variants: [{ name: "default", description: "the runtime's idiomatic file API" }],
+  server(runtime: string): ServerSource | Skip {
+    const server = SERVERS[runtime];
+    if (!server) return { skip: `no uuid-file server for ${runtime}` };
+    return { entry: new URL(server.path, import.meta.url), facts: { fileApi: server.fileApi } };
+  },
+  traffic() {
+    const random = seededRandom(SEED);
+    const value = () => randomText(random, ALPHABET, 0, 12);
+    const requests: HttpRequestSpec[] = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      requests.push(requestFor({ q1: value(), q2: value(), q3: value(), q4: value() }));
+    }
+    return { requests };
+  },
+  figures(run) {
+    return { filesWrittenPerSecond: run.requestsPerSecond };
+  },
+  async setup(ctx: WorkloadContext): Promise<WorkloadSession> {
+    const dataDir = `${ctx.tempDir}/data`;
+    await Deno.mkdir(dataDir, { recursive: true });
+    // A run verified but never finished (its server failed) may have left files
+    // that must not be blamed on the next server.
+    let runOpen = false;
+    const watcher = directoryWatcher();
+    return {
+      env: { [UUID_FILE_DATA_DIR_ENV]: dataDir },
+      facts: { dataDirFilesystem: await filesystemOf(dataDir), fileEventWatcher: watcher.name },
+      async verify(v: VerifyContext): Promise<Check[]> {
+        const checks: Check[] = [];
+        const present = await filesIn(dataDir);
+        if (runOpen) {
+          await removeAll(dataDir, present);
+        } else {
+          checks.push({
+            name: `files left after the first ${v.exchanges.length} requests`,
+            passed: present.length === 0,
+            expected: 0,
+            actual: present.length,
+          });
+        }
+        runOpen = true;
+        checks.push(...await verifyFileLifecycle(v, dataDir, watcher));
+        return checks;
+      },
+      async afterRun(run: AfterRunContext): Promise<Check[]> {
+        const left = await filesIn(dataDir);
+        await removeAll(dataDir, left);
+        runOpen = false;
+        return [{
+          name: `run ${run.run + 1}: files left in the data directory`,
+          passed: left.length === 0,
+          expected: 0,
+          actual: left.length,
+        }];
+      },
+    };
+  },
+};
