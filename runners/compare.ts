@@ -78,7 +78,9 @@ export interface CompareOptions {
 }
 
 function keyOf(r: BenchRecord, all: readonly BenchRecord[]): string {
-  const same = all.filter((o) => o.workload === r.workload && o.variant === r.variant && o.runtime.name === r.runtime.name);
+  const same = all.filter((o) =>
+    o.workload === r.workload && o.variant === r.variant && o.runtime.name === r.runtime.name
+  );
   return `${r.workload}/${r.variant}/${same.length > 1 ? r.runtime.requested : r.runtime.name}`;
 }
 
@@ -290,7 +292,17 @@ function rows(comparison: Comparison, regressed: Set<FigureComparison>): string[
   ]);
 }
 
-const HEADER = ["workload", "runtime", "figure", "base mean (runs)", "head mean (runs)", "change", "95% CI", "p", "verdict"];
+const HEADER = [
+  "workload",
+  "runtime",
+  "figure",
+  "base mean (runs)",
+  "head mean (runs)",
+  "change",
+  "95% CI",
+  "p",
+  "verdict",
+];
 
 /**
  * Renders a comparison as an aligned terminal table (`table`) or Markdown
@@ -310,7 +322,8 @@ export function formatComparison(
 ): string {
   const regressed = new Set(thresholdPercent === undefined ? [] : regressions(comparison, thresholdPercent));
   const body = rows(comparison, regressed);
-  const method = `Welch's t-test on per-run values, two-sided, α = ${comparison.alpha}; change = head mean vs base mean,` +
+  const method =
+    `Welch's t-test on per-run values, two-sided, α = ${comparison.alpha}; change = head mean vs base mean,` +
     ` with its ${Math.round((1 - comparison.alpha) * 100)}% CI (in percent of the base mean)`;
   const tally = (["faster", "slower", "no significant difference", "not comparable"] as const)
     .map((v) => [v, comparison.figures.filter((f) => f.verdict === v).length] as const)
@@ -320,11 +333,11 @@ export function formatComparison(
     ...comparison.onlyInHead.map((k) => `only in head: ${k}`),
     ...comparison.notes,
   ];
-  const threshold = thresholdPercent === undefined
-    ? []
-    : [regressed.size > 0
+  const threshold = thresholdPercent === undefined ? [] : [
+    regressed.size > 0
       ? `${regressed.size} regression${regressed.size > 1 ? "s" : ""} beyond ${thresholdPercent}%`
-      : `no regression beyond ${thresholdPercent}%`];
+      : `no regression beyond ${thresholdPercent}%`,
+  ];
   if (format === "md") {
     const cell = (t: string) => t.replace(/\|/g, "\\|");
     const line = (r: readonly string[]) => `| ${r.map(cell).join(" | ")} |`;
