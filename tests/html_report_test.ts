@@ -14,6 +14,7 @@ if (!CHROMIUM) console.log("html_report_test: skipped: chromium is not on PATH (
 /** Runs headless Chromium with a fresh profile inside `dir`, without any network chatter. */
 async function chromium(dir: string, args: string[]): Promise<string> {
   const profile = await Deno.makeTempDir({ dir, prefix: "chromium-profile-" });
+  // Chromium keeps crash-report state under the XDG directories: point them into the profile too.
   const out = await runCommand([
     CHROMIUM!,
     "--headless",
@@ -28,7 +29,7 @@ async function chromium(dir: string, args: string[]): Promise<string> {
     "--force-device-scale-factor=1",
     `--user-data-dir=${profile}`,
     ...args,
-  ], { timeoutMs: 90_000, keepBytes: 8 << 20 });
+  ], { timeoutMs: 90_000, keepBytes: 8 << 20, env: { XDG_CONFIG_HOME: profile, XDG_CACHE_HOME: profile } });
   assert(out.success, `chromium ${args[0]} failed (${out.code}): ${out.stderr.slice(-2000)}`);
   await Deno.remove(profile, { recursive: true });
   return out.stdout;
