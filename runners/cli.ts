@@ -14,6 +14,7 @@ import { builtinAdapters, parseRuntimeSpecs } from "../adapters/mod.ts";
 import { builtinWorkloads, selectWorkloads } from "../workloads/mod.ts";
 import type { RunSettings, Workload } from "../workloads/types.ts";
 import { stopAllGroups } from "./_process.ts";
+import { writeStdout } from "./_stdout.ts";
 import { UsageError } from "./errors.ts";
 import { EXPORT_FORMATS, type ExportFormat, exportResult, parseFormat } from "./exporters/mod.ts";
 import { createProgress } from "./progress.ts";
@@ -375,7 +376,7 @@ export async function main(args: string[]): Promise<number> {
     await writeResult(out, result);
     if (format !== undefined && request.out === undefined) {
       // The report itself is the output: nothing else goes to stdout.
-      console.log(exportResult(result, format).replace(/\r?\n$/, ""));
+      await writeStdout(exportResult(result, format));
     } else {
       human(formatTable(result));
     }

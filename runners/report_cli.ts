@@ -11,6 +11,7 @@ import { parseArgs } from "@std/cli/parse-args";
 import { UsageError } from "./errors.ts";
 import { EXPORT_FORMATS, EXPORTERS, type ExportFormat, exportResult, parseFormat } from "./exporters/mod.ts";
 import { readResultFile } from "./read_result.ts";
+import { writeStdout } from "./_stdout.ts";
 
 const HELP = `rtbench report: render a stored result file
 
@@ -89,7 +90,7 @@ export async function reportMain(args: string[]): Promise<number> {
     }
     const text = exportResult(await readResultFile(request.input), request.format);
     if (request.out === undefined) {
-      console.log(text.replace(/\r?\n$/, ""));
+      await writeStdout(text);
       return 0;
     }
     try {
