@@ -166,11 +166,12 @@ Deno.test("html draws CPU % and RSS over time when records carry resource sample
       runs: r.runs.map((run) =>
         ({
           ...run,
+          // The shape resource sampling writes: columns of equal length.
           resources: {
             intervalMs: 250,
-            server: {
-              samples: [0, 250, 500].map((tMs, i) => ({ tMs, cpuPercent: 40 + 10 * i, rssBytes: (50 + i) * 1048576 })),
-            },
+            tMs: [0, 250, 500],
+            server: { cpuPercent: [40, 50, 60], rssBytes: [50, 51, 52].map((m) => m * 1048576), threads: [7, 7, 8] },
+            client: { cpuPercent: [99, 99, 99], rssBytes: [1, 1, 1] },
           },
         }) as RunRecord
       ),
@@ -184,6 +185,25 @@ Deno.test("html draws CPU % and RSS over time when records carry resource sample
   const rss = html.slice(html.indexOf('class="chart rss-chart"'));
   assert(html.includes('class="chart rss-chart"'), "an RSS chart");
   assertStringIncludes(rss, 'data-points="0:50 0.25:51 0.5:52"');
+  assert(!html.includes("0:99 0.25:99"), "the client's samples are not the server's");
+});
+
+Deno.test("html also reads resource samples given as a list of sample objects", () => {
+  const withSamples: BenchResult = {
+    ...head,
+    records: head.records.map((r) => ({
+      ...r,
+      runs: r.runs.map((run) =>
+        ({
+          ...run,
+          resources: { server: { samples: [{ tMs: 1000, cpuPercent: 30 }, { tMs: 1500, cpuPercent: 35 }] } },
+        }) as RunRecord
+      ),
+    })),
+  };
+  const html = formatHtml(withSamples);
+  assertStringIncludes(html.slice(html.indexOf('class="chart cpu-chart"')), 'data-points="0:30 0.5:35"');
+  assertStringIncludes(html, "no RSS samples");
 });
 
 /** A result of a process workload whose headline is a wall time in ms, lower is better. */

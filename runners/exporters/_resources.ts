@@ -1,8 +1,10 @@
 // Reads the server process tree's resource time series (CPU %, RSS) out of a
 // record for the HTML report's charts. Resource sampling is being added to
-// the result schema separately; until its shape is settled this reads it
-// defensively, from the record or from each run, and returns nothing when a
-// record has no samples. Keep every assumption about that shape in this file.
+// the result schema separately (each run's `resources`: `{ intervalMs, tMs[],
+// server: { cpuPercent[], rssBytes[], ... } }`, columns of equal length);
+// until that lands this reads it defensively — also as arrays of sample
+// objects — and returns nothing when a record has no samples. Keep every
+// assumption about that shape in this file.
 
 import type { BenchRecord } from "../result.ts";
 
@@ -29,11 +31,23 @@ function finite(v: unknown): number | null {
   return typeof v === "number" && Number.isFinite(v) ? v : null;
 }
 
-// The server's samples inside a `resources`-like value: an array of samples,
-// `{ server: [...] }`, `{ server: { samples: [...] } }` or `{ samples: [...] }`.
+// Columns (`{ tMs: [...], server: { cpuPercent: [...], rssBytes: [...] } }`) as sample objects.
+function fromColumns(value: Loose): Loose[] | null {
+  const server = value.server;
+  if (!Array.isArray(value.tMs) || !isObject(server)) return null;
+  const cpu = Array.isArray(server.cpuPercent) ? server.cpuPercent : [];
+  const rss = Array.isArray(server.rssBytes) ? server.rssBytes : [];
+  if (cpu.length === 0 && rss.length === 0) return null;
+  return value.tMs.map((tMs, i) => ({ tMs, cpuPercent: cpu[i], rssBytes: rss[i] }));
+}
+
+// The server's samples inside a `resources`-like value: columns as above, an
+// array of samples, `{ server: [...] }`, `{ server: { samples: [...] } }` or `{ samples: [...] }`.
 function serverSamples(value: unknown): unknown[] | null {
   if (Array.isArray(value)) return value;
   if (!isObject(value)) return null;
+  const columns = fromColumns(value);
+  if (columns) return columns;
   if ("server" in value) return serverSamples(value.server);
   if (Array.isArray(value.samples)) return value.samples;
   return null;

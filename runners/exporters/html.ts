@@ -267,7 +267,8 @@ svg .grid { stroke: #eaeef2; }
 svg .axis { stroke: #8c959f; }
 svg .whisker { stroke: #1f2328; stroke-width: 1.5; fill: none; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
-th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: right; vertical-align: top; }
+th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: right; vertical-align: top; white-space: nowrap; }
+td:last-child { white-space: normal; }
 th:first-child, td:first-child, td:last-child, th:last-child { text-align: left; }
 table.env td, table.env th { text-align: left; }
 .warning { color: #9a6700; }
