@@ -49,5 +49,33 @@ export { autocannonGenerator } from "./runners/autocannon.ts";
 export { type Profile, PROFILES } from "./runners/settings.ts";
 export { summarize } from "./runners/stats.ts";
 export { formatTable } from "./runners/table.ts";
+export {
+  CSV_COLUMNS,
+  EXPORT_FORMATS,
+  type Exporter,
+  EXPORTERS,
+  type ExportFormat,
+  exportResult,
+  EXTRA_COLORS,
+  figureUnit,
+  formatCsv,
+  formatHtml,
+  formatJson,
+  formatMarkdown,
+  parseFormat,
+  RUNTIME_COLORS,
+} from "./runners/exporters/mod.ts";
+export {
+  type CompareOptions,
+  compareResults,
+  type Comparison,
+  type FigureComparison,
+  formatComparison,
+  regressions,
+  type Verdict,
+} from "./runners/compare.ts";
+export { tQuantile, tTwoSidedP, type WelchResult, welchTest } from "./runners/welch.ts";
+export { readResultFile } from "./runners/read_result.ts";
+export { createProgress, type ProgressDisplay, type ProgressOptions } from "./runners/progress.ts";
 export { writeResult } from "./runners/write.ts";
 export { UsageError } from "./runners/errors.ts";

@@ -14,11 +14,13 @@ import { builtinAdapters, parseRuntimeSpecs } from "../adapters/mod.ts";
 import { builtinWorkloads, selectWorkloads } from "../workloads/mod.ts";
 import type { RunSettings, Workload } from "../workloads/types.ts";
 import { stopAllGroups } from "./_process.ts";
+import { writeStdout } from "./_stdout.ts";
 import { UsageError } from "./errors.ts";
-import { formatUs } from "./format.ts";
+import { EXPORT_FORMATS, type ExportFormat, exportResult, parseFormat } from "./exporters/mod.ts";
+import { createProgress } from "./progress.ts";
 import type { BenchResult } from "./result.ts";
 import { type Profile, PROFILES } from "./settings.ts";
-import { type ProgressEvent, run, VERSION } from "./suite.ts";
+import { run, VERSION } from "./suite.ts";
 import { formatTable } from "./table.ts";
 import { writeResult } from "./write.ts";
 
@@ -31,7 +33,7 @@ const NUMERIC: Record<string, keyof RunSettings> = {
   timeout: "requestTimeoutSec",
   "start-timeout": "startTimeoutSec",
 };
-const STRINGS = ["workload", "runtime", "variant", "profile", "out", ...Object.keys(NUMERIC)];
+const STRINGS = ["workload", "runtime", "variant", "profile", "out", "format", ...Object.keys(NUMERIC)];
 const BOOLEANS = ["json", "list", "help", "quiet", "debug", "version"];
 
 function helpText(workloads: readonly Workload[]): string {
@@ -55,7 +57,12 @@ function helpText(workloads: readonly Workload[]): string {
     ["--timeout <s>", `seconds before a request times out (default: ${q.requestTimeoutSec})`],
     ["--start-timeout <s>", `seconds a server may take to start (default: ${q.startTimeoutSec})`],
     ...options as [string, string][],
-    ["--out <file>", "result file (default: results/rtbench-<time>.json)"],
+    ["--format <name>", `report format: ${EXPORT_FORMATS.join(", ")} (default: table)`],
+    [
+      "--out <file>",
+      "where the report goes; the result JSON is written beside it as <name>.json (default: report on stdout, " +
+      "result in results/rtbench-<time>.json)",
+    ],
     ["--json", "also print the result JSON to stdout (tables go to stderr)"],
     ["--list", "list workloads and runtimes, then exit"],
     ["--quiet", "no progress display"],
@@ -131,8 +138,10 @@ export interface CliRequest {
   settings: Partial<RunSettings>;
   /** Workload options, raw. */
   options: Record<string, string>;
-  /** Result file. */
+  /** Result file, or with a non-JSON `format` the report file (the result goes beside it). */
   out?: string;
+  /** Report format; absent means the terminal table. */
+  format?: ExportFormat;
   /** Print JSON to stdout. */
   json: boolean;
   /** No progress. */
@@ -220,6 +229,15 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   const options: Record<string, string> = {};
   for (const name of optionFlags) if (flags[name] !== undefined) options[name] = String(flags[name]);
   if (flags.out !== undefined && String(flags.out).trim() === "") throw new UsageError("--out needs a file path");
+  const format = flags.format === undefined ? undefined : parseFormat(String(flags.format));
+  if (format !== undefined && format !== "json" && flags.out !== undefined && resultPathFor(flags.out) === flags.out) {
+    throw new UsageError(
+      `--out: ${flags.out} would be both the ${format} report and the result file; name it .${format}`,
+    );
+  }
+  if (flags.json === true && format !== undefined && format !== "json" && flags.out === undefined) {
+    throw new UsageError(`--format ${format} and --json both print to stdout; give the report a file with --out`);
+  }
   return {
     action: "run",
     workloads: picked,
@@ -229,6 +247,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     settings: settings as Partial<RunSettings>,
     options,
     out: flags.out,
+    format,
     json: flags.json === true,
     quiet: flags.quiet === true,
     debug,
@@ -240,49 +259,24 @@ function defaultOutPath(): string {
   return `results/rtbench-${stamp}.json`;
 }
 
-function clock(sec: number): string {
-  const s = Math.max(0, Math.round(sec));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+/**
+ * The result file that goes with a report written to `out`: the same name
+ * with a `.json` extension (`report.html` → `report.json`).
+ */
+function resultPathFor(out: string): string {
+  const slash = out.lastIndexOf("/");
+  const dot = out.lastIndexOf(".");
+  return (dot > slash + 1 ? out.slice(0, dot) : out) + ".json";
 }
 
-/** A one-line progress display on a terminal's stderr. */
-function progressDisplay(): (event: ProgressEvent) => void {
-  const encoder = new TextEncoder();
-  const started = performance.now();
-  let total = 0;
-  let remainingSec = 0;
-  let currentEstimate = 0;
-  let line = "";
-  const draw = (text: string) => {
-    line = text;
-    Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${text}`));
-  };
-  return (event) => {
-    const elapsed = (performance.now() - started) / 1000;
-    if (event.type === "suite-start") {
-      total = event.records;
-      remainingSec = event.estimatedSec;
-    } else if (event.type === "record-start") {
-      currentEstimate = event.estimatedSec;
-      draw(`[${event.index + 1}/${total}] ${event.id} · ${clock(elapsed)} elapsed, ~${clock(remainingSec)} left`);
-    } else if (event.type === "phase") {
-      draw(
-        `${line.split(" · ")[0]} · run ${event.run + 1}/${event.runs} ${event.phase} · ${clock(elapsed)} elapsed, ~${
-          clock(remainingSec)
-        } left`,
-      );
-    } else if (event.type === "record-end") {
-      remainingSec = Math.max(0, remainingSec - currentEstimate);
-      const r = event.record;
-      const figure = r.summary[r.headline.figure];
-      const p99 = r.latencyUs ? ` p99 ${formatUs(r.latencyUs.p99)}` : "";
-      const what = r.status === "completed" && figure
-        ? `${Math.round(figure.median).toLocaleString("en-US")} ${r.headline.figure}${p99}`
-        : r.status;
-      Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K✓ ${r.id}: ${what}\n`));
-      line = "";
-    }
-  };
+function terminalColumns(): number {
+  try {
+    // A pseudo-terminal without a size (script, CI runners) reports 0 columns.
+    const { columns } = Deno.consoleSize();
+    return columns >= 20 ? columns : 80;
+  } catch {
+    return 80;
+  }
 }
 
 async function prepareOut(path: string): Promise<void> {
@@ -332,7 +326,10 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
 
-  const out = request.out ?? defaultOutPath();
+  // With a report format other than JSON, --out names the report and the result file goes beside it.
+  const format = request.format;
+  const reportPath = format !== undefined && format !== "json" ? request.out : undefined;
+  const out = request.out === undefined ? defaultOutPath() : reportPath ? resultPathFor(reportPath) : request.out;
   const controller = new AbortController();
   let exitOnSignal = 130;
   const onSignal = (signal: Deno.Signal) => () => {
@@ -348,9 +345,18 @@ export async function main(args: string[]): Promise<number> {
   for (const [s, h] of handlers) Deno.addSignalListener(s, h);
   const human = request.json ? console.error : console.log;
   let lastWrite: Promise<void> = Promise.resolve();
+  const encoder = new TextEncoder();
+  const progress = !request.quiet && Deno.stderr.isTerminal()
+    ? createProgress({ write: (text) => Deno.stderr.writeSync(encoder.encode(text)), columns: terminalColumns })
+    : undefined;
+  const ticker = progress ? setInterval(() => progress.tick(), 1000) : undefined;
+  const endProgress = () => {
+    clearInterval(ticker);
+    progress?.stop();
+  };
   try {
     await prepareOut(out);
-    const showProgress = !request.quiet && Deno.stderr.isTerminal();
+    if (reportPath) await prepareOut(reportPath);
     const result: BenchResult = await run({
       workloads: request.workloads,
       runtimes: request.runtimes,
@@ -359,19 +365,30 @@ export async function main(args: string[]): Promise<number> {
       settings: request.settings,
       options: request.options,
       signal: controller.signal,
-      onProgress: showProgress ? progressDisplay() : undefined,
+      onProgress: progress?.update,
       onPartial: (partial) => {
         lastWrite = lastWrite.then(() => writeResult(out, partial));
         return lastWrite;
       },
     });
+    endProgress();
     await lastWrite;
     await writeResult(out, result);
-    human(formatTable(result));
-    if (request.json) console.log(JSON.stringify(result, null, 2));
+    if (format !== undefined && request.out === undefined) {
+      // The report itself is the output: nothing else goes to stdout.
+      await writeStdout(exportResult(result, format));
+    } else {
+      human(formatTable(result));
+    }
+    if (reportPath && format) {
+      await Deno.writeTextFile(reportPath, exportResult(result, format));
+      console.error(`Report written to ${reportPath}`);
+    }
+    if (request.json && !(format === "json" && request.out === undefined)) console.log(JSON.stringify(result, null, 2));
     console.error(`Result written to ${out}`);
     return result.records.some((r) => r.status === "errored" || r.status === "invalid") ? 1 : 0;
   } catch (error) {
+    endProgress();
     if (controller.signal.aborted) {
       await stopAllGroups();
       await lastWrite.catch(() => {});
@@ -386,6 +403,7 @@ export async function main(args: string[]): Promise<number> {
     if (request.debug) console.error((error as Error).stack);
     return 1;
   } finally {
+    endProgress();
     for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
     await stopAllGroups();
   }

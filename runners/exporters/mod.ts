@@ -1,0 +1,104 @@
+/**
+ * Exporters: every way rtbench turns a finished {@linkcode BenchResult} into
+ * a document, behind the one {@linkcode Exporter} interface — terminal table,
+ * Markdown, CSV, JSON and a self-contained HTML page with SVG charts.
+ *
+ * @example Render a stored result as Markdown
+ * ```ts ignore
+ * import { exportResult, parseResult } from "@rtbench/rtbench";
+ * const result = parseResult(await Deno.readTextFile("results/run.json"));
+ * console.log(exportResult(result, "md"));
+ * ```
+ *
+ * @module
+ */
+
+import type { BenchResult } from "../result.ts";
+import { UsageError } from "../errors.ts";
+import { formatTable } from "../table.ts";
+import { formatCsv } from "./csv.ts";
+import { formatHtml } from "./html.ts";
+import { formatJson } from "./json.ts";
+import { formatMarkdown } from "./markdown.ts";
+import type { Exporter, ExportFormat } from "./types.ts";
+
+export type { Exporter, ExportFormat } from "./types.ts";
+export { CSV_COLUMNS, figureUnit, formatCsv } from "./csv.ts";
+export { EXTRA_COLORS, formatHtml, RUNTIME_COLORS } from "./html.ts";
+export { formatJson } from "./json.ts";
+export { formatMarkdown } from "./markdown.ts";
+
+/** The built-in exporters, by `--format` name. */
+export const EXPORTERS: Readonly<Record<ExportFormat, Exporter>> = {
+  table: {
+    format: "table",
+    extension: "txt",
+    mediaType: "text/plain",
+    description: "aligned tables for a terminal (the default)",
+    render: formatTable,
+  },
+  md: {
+    format: "md",
+    extension: "md",
+    mediaType: "text/markdown",
+    description: "Markdown tables per workload, for pull requests and READMEs",
+    render: formatMarkdown,
+  },
+  csv: {
+    format: "csv",
+    extension: "csv",
+    mediaType: "text/csv",
+    description: "one row per record × figure (long format), for spreadsheets",
+    render: formatCsv,
+  },
+  json: {
+    format: "json",
+    extension: "json",
+    mediaType: "application/json",
+    description: "the result document itself (bench_result.schema.json)",
+    render: formatJson,
+  },
+  html: {
+    format: "html",
+    extension: "html",
+    mediaType: "text/html",
+    description: "one self-contained page with SVG charts",
+    render: formatHtml,
+  },
+};
+
+/** Every `--format` name, in help order. */
+export const EXPORT_FORMATS: readonly ExportFormat[] = Object.keys(EXPORTERS) as ExportFormat[];
+
+/**
+ * Checks a `--format` value; throws {@linkcode UsageError} naming the flag
+ * and the allowed formats. `markdown` is accepted for `md`.
+ *
+ * @example
+ * ```ts
+ * import { parseFormat } from "./mod.ts";
+ * console.log(parseFormat("markdown")); // "md"
+ * ```
+ */
+export function parseFormat(value: string, allowed: readonly ExportFormat[] = EXPORT_FORMATS): ExportFormat {
+  const name = value === "markdown" ? "md" : value;
+  if (!(allowed as readonly string[]).includes(name)) {
+    throw new UsageError(`--format: unknown format "${value}" (allowed: ${allowed.join(", ")})`);
+  }
+  return name as ExportFormat;
+}
+
+/**
+ * Renders `result` in `format` with the built-in exporter.
+ *
+ * @example
+ * ```ts ignore
+ * import { exportResult } from "./mod.ts";
+ * await Deno.writeTextFile("report.html", exportResult(result, "html"));
+ * ```
+ */
+export function exportResult(result: BenchResult, format: ExportFormat): string {
+  const exporter = EXPORTERS[format];
+  if (!exporter) throw new RangeError(`Unknown export format "${format}"`);
+  return exporter.render(result);
+}

@@ -1,0 +1,205 @@
+// compare on the stored result pair: the known differences come out as the
+// right verdicts, direction is respected for lower-is-better figures,
+// --fail-on-regression sets the exit code, and bad input exits 2 on one line.
+import { assert, assertAlmostEquals, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
+import { compareResults, type FigureComparison, formatComparison, regressions } from "../runners/compare.ts";
+import type { BenchRecord, BenchResult } from "../runners/result.ts";
+import { summarize } from "../runners/stats.ts";
+import { welchTest } from "../runners/welch.ts";
+import { BENCH_PERMISSIONS, privateTmp, ROOT } from "./_helpers.ts";
+import { BASE_PATH, HEAD_PATH, loadFixture } from "./_report_helpers.ts";
+
+const base = await loadFixture(BASE_PATH);
+const head = await loadFixture(HEAD_PATH);
+
+function find(figures: readonly FigureComparison[], runtime: string, figure: string): FigureComparison {
+  const f = figures.find((x) => x.runtime === runtime && x.figure === figure);
+  if (!f) throw new Error(`${runtime} ${figure} not compared`);
+  return f;
+}
+
+async function compareCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/compare_cli.ts`, ...args],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test("Welch's t-test matches R's t.test on the sleep data", () => {
+  const g1 = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0];
+  const g2 = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4];
+  // R: t = -1.8608, df = 17.776, p-value = 0.07939, 95% CI -3.3654832 0.2054832
+  const w = welchTest(g2, g1);
+  assertAlmostEquals(w.t, -1.8608, 1e-4);
+  assertAlmostEquals(w.df, 17.776, 1e-3);
+  assertAlmostEquals(w.p, 0.07939, 1e-5);
+  assertAlmostEquals(w.ci.low, -3.3654832, 1e-6);
+  assertAlmostEquals(w.ci.high, 0.2054832, 1e-6);
+});
+
+Deno.test("compare finds the known differences between the stored results", () => {
+  const c = compareResults(base, head);
+  // node: every rate × 0.7 and every latency ÷ 0.7 in head.
+  const nodeRps = find(c.figures, "node", "requestsPerSecond");
+  assertEquals(nodeRps.verdict, "slower");
+  assertAlmostEquals(nodeRps.changePercent!, -30, 0.01);
+  assert(nodeRps.ci95Percent!.low < -30 && -30 < nodeRps.ci95Percent!.high, "the CI holds the change");
+  assert(nodeRps.ci95Percent!.high < 0, "significant: the CI excludes 0");
+  assert(nodeRps.p! < 0.05);
+  for (const p of ["latencyUs.p50", "latencyUs.p99"]) {
+    const f = find(c.figures, "node", p);
+    assertEquals(f.verdict, "slower", `${p}: higher latency is slower`);
+    assertEquals(f.higherIsBetter, false);
+    assertAlmostEquals(f.changePercent!, 100 / 0.7 - 100, 1, p);
+  }
+  // bun: run B really was faster.
+  assertEquals(find(c.figures, "bun", "requestsPerSecond").verdict, "faster");
+  assertEquals(find(c.figures, "bun", "latencyUs.p99").verdict, "faster");
+  // deno: runs overlap.
+  const deno = find(c.figures, "deno", "requestsPerSecond");
+  assertEquals(deno.verdict, "no significant difference");
+  assert(deno.ci95Percent!.low < 0 && deno.ci95Percent!.high > 0);
+  // The raw samples compared are the runs' own.
+  assertEquals(nodeRps.base, base.records[1].runs.map((r) => r.figures.requestsPerSecond));
+  assertEquals(c.onlyInHead, ["http-json/default/node@99"]);
+  assertEquals(c.onlyInBase, []);
+  // The threshold counts only what got worse by more than it.
+  assertEquals(regressions(c, 35).map((f) => f.figure), ["latencyUs.p50", "latencyUs.p99"]);
+  assertEquals(regressions(c, 50), []);
+});
+
+Deno.test("swapping base and head swaps faster and slower", () => {
+  const c = compareResults(head, base);
+  assertEquals(find(c.figures, "node", "requestsPerSecond").verdict, "faster");
+  assertEquals(find(c.figures, "bun", "requestsPerSecond").verdict, "slower");
+  assertEquals(find(c.figures, "deno", "requestsPerSecond").verdict, "no significant difference");
+  assertEquals(c.onlyInBase, ["http-json/default/node@99"]);
+});
+
+function wallRecord(template: BenchRecord, values: number[]): BenchRecord {
+  return {
+    ...template,
+    kind: "process",
+    loadGenerator: null,
+    headline: { figure: "wallMs", higherIsBetter: false },
+    runs: values.map((v, index) => ({
+      index,
+      startedAt: template.startedAt,
+      figures: { wallMs: v },
+      counts: { errors: 0, timeouts: 0, non2xx: 0, mismatches: 0 },
+      latencyUs: null,
+      latencyHistogram: null,
+    })),
+    summary: { wallMs: summarize(values) },
+    latencyUs: null,
+  };
+}
+
+Deno.test("for a lower-is-better figure, a higher value is slower and counts as a regression", () => {
+  const t = base.records[0];
+  const a: BenchResult = { ...base, records: [wallRecord(t, [100, 101, 99, 100])] };
+  const b: BenchResult = { ...base, records: [wallRecord(t, [120, 121, 119, 120])] };
+  const worse = compareResults(a, b);
+  assertEquals(worse.figures.length, 1);
+  assertEquals(worse.figures[0].verdict, "slower");
+  assertAlmostEquals(worse.figures[0].changePercent!, 20, 1e-9);
+  assertEquals(regressions(worse, 10).length, 1);
+  assertEquals(regressions(worse, 25).length, 0);
+  const better = compareResults(b, a);
+  assertEquals(better.figures[0].verdict, "faster");
+  assertEquals(regressions(better, 0).length, 0, "getting faster is never a regression");
+});
+
+Deno.test("records that did not complete or have one run are not comparable, not guessed", () => {
+  const t = base.records[0];
+  const one: BenchResult = { ...base, records: [wallRecord(t, [100])] };
+  const two: BenchResult = { ...base, records: [wallRecord(t, [120, 121])] };
+  const c = compareResults(one, two);
+  assertEquals(c.figures[0].verdict, "not comparable");
+  assertMatch(c.figures[0].note!, /needs ≥ 2 runs/);
+  const broken: BenchResult = {
+    ...base,
+    records: [{ ...t, status: "errored", error: { phase: "start", name: "Error", message: "port in use" } }],
+  };
+  const d = compareResults(base, broken);
+  assertEquals(find(d.figures, "deno", "requestsPerSecond").verdict, "not comparable");
+  assertMatch(find(d.figures, "deno", "requestsPerSecond").note!, /errored in head: start: port in use/);
+});
+
+Deno.test("formatComparison prints change, CI, p and verdict per figure, and marks regressions", () => {
+  const text = formatComparison(compareResults(base, head), "table", 10);
+  const line = text.split("\n").find((l) => /^node .*requestsPerSecond/.test(l))!;
+  assertMatch(line, /−30\.0%/);
+  assertMatch(line, /✗ slower \(regression\)/);
+  assertStringIncludes(text, "Welch's t-test");
+  assertStringIncludes(text, "only in head: http-json/default/node@99");
+  const md = formatComparison(compareResults(base, head), "md");
+  assertMatch(md, /\| http-json \(default\) \| node 20\.20\.2 \| requestsPerSecond \|.*−30\.0%.*✗ slower \|/);
+});
+
+Deno.test("compare CLI: table and verdicts, exit 1 on a regression beyond the threshold", async () => {
+  const plain = await compareCli([BASE_PATH, HEAD_PATH]);
+  assertEquals(plain.code, 0, plain.stderr);
+  assertMatch(plain.stdout, /node 20\.20\.2\s+requestsPerSecond .*✗ slower/);
+  assertMatch(plain.stdout, /bun 1\.4\.5\s+requestsPerSecond .*✓ faster/);
+  assertMatch(plain.stdout, /deno 2\.9\.6\s+requestsPerSecond .*no significant difference/);
+
+  const failing = await compareCli([BASE_PATH, HEAD_PATH, "--fail-on-regression", "10"]);
+  assertEquals(failing.code, 1);
+  assertMatch(failing.stderr, /regression: http-json\/default\/node requestsPerSecond -30\.0%/);
+  const lenient = await compareCli([BASE_PATH, HEAD_PATH, "--fail-on-regression", "50"]);
+  assertEquals(lenient.code, 0, lenient.stderr);
+  const reversed = await compareCli([HEAD_PATH, BASE_PATH, "--fail-on-regression=10"]);
+  assertEquals(reversed.code, 1);
+  assertMatch(reversed.stderr, /regression: http-json\/default\/bun requestsPerSecond/);
+  assert(!reversed.stderr.includes("/node "), "node got faster, not worse");
+
+  const json = await compareCli([BASE_PATH, HEAD_PATH, "--format", "json"]);
+  assertEquals(json.code, 0);
+  assertEquals(JSON.parse(json.stdout).figures.length, compareResults(base, head).figures.length);
+});
+
+Deno.test("compare CLI: missing, corrupted or mismatched files exit 2 with one line", async () => {
+  const tmp = await privateTmp();
+  const text = await Deno.readTextFile(BASE_PATH);
+  await Deno.writeTextFile(`${tmp}/truncated.json`, text.slice(0, text.length / 2));
+  await Deno.writeTextFile(`${tmp}/bad-status.json`, text.replace('"status": "completed"', '"status": "fast"'));
+  const other = JSON.parse(text);
+  for (const r of other.records) {
+    r.workload = "ws-echo";
+    r.id = r.id.replace("http-json", "ws-echo");
+  }
+  await Deno.writeTextFile(`${tmp}/other.json`, JSON.stringify(other));
+  const cases: [string[], RegExp][] = [
+    [[BASE_PATH, `${tmp}/missing.json`], /Cannot read .*missing\.json: no such file/],
+    [[BASE_PATH, `${tmp}/truncated.json`], /truncated\.json is not an rtbench result: Invalid result at \/: not JSON/],
+    [
+      [`${tmp}/bad-status.json`, HEAD_PATH],
+      /bad-status\.json is not an rtbench result: Invalid result at \/records\/0\/status/,
+    ],
+    [[BASE_PATH, `${tmp}/other.json`], /no workload × variant × runtime in common/],
+    [[BASE_PATH], /Expected two result files, base and head, got 1/],
+    [
+      [BASE_PATH, HEAD_PATH, "--fail-on-regression", "lots"],
+      /--fail-on-regression must be a percentage ≥ 0, got "lots"/,
+    ],
+    [[BASE_PATH, HEAD_PATH, "--fail-on-regression", "-5"], /--fail-on-regression must be a percentage ≥ 0/],
+    [[BASE_PATH, HEAD_PATH, "--format", "xml"], /--format: unknown format "xml"/],
+    [[BASE_PATH, HEAD_PATH, "--frobnicate"], /Unknown flag --frobnicate/],
+  ];
+  for (const [args, message] of cases) {
+    const run = await compareCli(args);
+    assertEquals(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    const lines = run.stderr.trim().split("\n");
+    assertEquals(lines.length, 1, run.stderr);
+    assertMatch(lines[0], /^rtbench compare: /);
+    assertMatch(lines[0], message);
+    assertEquals(run.stdout, "");
+  }
+  await Deno.remove(tmp, { recursive: true });
+});

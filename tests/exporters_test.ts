@@ -1,0 +1,271 @@
+// Every exporter against the stored results: the numbers each one prints are
+// the numbers in the JSON, warnings and failures appear next to them, and
+// records of kinds other than HTTP render from their headline figure.
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
+import { CSV_COLUMNS, EXPORTERS, exportResult, formatHtml, formatMarkdown } from "../runners/exporters/mod.ts";
+import { formatCsv } from "../runners/exporters/csv.ts";
+import type { BenchRecord, BenchResult, RunRecord } from "../runners/result.ts";
+import { parseResult, validateResult } from "../runners/schema.ts";
+import { summarize } from "../runners/stats.ts";
+import { HEAD_PATH, loadFixture, markdownRow, parseCsv, readNumber, shows } from "./_report_helpers.ts";
+
+const head = await loadFixture(HEAD_PATH);
+const completed = head.records.filter((r) => r.status === "completed");
+const label = (r: BenchRecord) => r.runtime.version ? `${r.runtime.name} ${r.runtime.version}` : r.runtime.requested;
+
+Deno.test("the stored head result has what the exporter tests rely on", () => {
+  assertEquals(completed.length, 3);
+  assert(head.records.some((r) => r.status === "errored"));
+  assert(head.records.some((r) => r.warnings.some((w) => w.code === "client-bound")));
+});
+
+Deno.test("json exporter writes the result document itself, valid against the schema", async () => {
+  const text = EXPORTERS.json.render(head);
+  assertEquals(validateResult(JSON.parse(text)), []);
+  assertEquals(parseResult(text), head);
+  assertEquals(text, await Deno.readTextFile(HEAD_PATH), "the same bytes rtbench writes as the result file");
+});
+
+Deno.test("markdown shows every runtime's median, CI, relative speed and latency exactly as in the JSON", () => {
+  const md = formatMarkdown(head);
+  const slowest = Math.min(...completed.map((r) => r.summary.requestsPerSecond.median));
+  for (const r of completed) {
+    const s = r.summary.requestsPerSecond;
+    const [, median, ci, relative, p50, p99, notes] = markdownRow(md, label(r));
+    assert(shows(median, s.median), `${label(r)} median ${median} vs ${s.median}`);
+    const [low, high] = ci.split(" – ");
+    assert(shows(low, s.ci95!.low) && shows(high, s.ci95!.high), `${label(r)} CI ${ci} vs ${JSON.stringify(s.ci95)}`);
+    if (s.median === slowest) assertEquals(relative, "1.0× (slowest)");
+    else assertMatch(relative, new RegExp(`^${(s.median / slowest).toFixed(2)}× `));
+    assert(shows(p50, r.latencyUs!.p50) && shows(p99, r.latencyUs!.p99), `${label(r)} latency ${p50} ${p99}`);
+    for (const w of r.warnings) assertStringIncludes(notes, `⚠ ${w.code}: ${w.message}`);
+    // The latency table, every percentile.
+    const latencyStart = md.indexOf("| latency |");
+    const cells = markdownRow(md, label(r), latencyStart).slice(1);
+    const l = r.latencyUs!;
+    [l.min, l.p2_5, l.p50, l.p90, l.p97_5, l.p99, l.p99_9, l.max, l.mean, l.stdev].forEach((v, i) =>
+      assert(shows(cells[i], v), `${label(r)} latency column ${i}: ${cells[i]} vs ${v}`)
+    );
+  }
+  // Best first.
+  const order = completed.toSorted((a, b) => b.summary.requestsPerSecond.median - a.summary.requestsPerSecond.median);
+  const positions = order.map((r) => md.indexOf(`| ${label(r)} |`));
+  assertEquals(positions, positions.toSorted((a, b) => a - b));
+  const errored = head.records.find((r) => r.status === "errored")!;
+  const row = markdownRow(md, errored.runtime.requested);
+  assertEquals(row[1], "**errored**");
+  assertStringIncludes(row.at(-1)!, `${errored.error!.phase}: ${errored.error!.message}`);
+  for (const fact of [head.environment.cpuModel!, head.environment.gitCommit!, head.environment.kernel]) {
+    assertStringIncludes(md, fact);
+  }
+});
+
+Deno.test("csv has one row per record × figure with the JSON's numbers, units and raw samples", () => {
+  const rows = parseCsv(formatCsv(head));
+  assertEquals(rows[0], [...CSV_COLUMNS]);
+  const col = (name: string) => CSV_COLUMNS.indexOf(name);
+  const body = rows.slice(1);
+  for (const row of body) assertEquals(row.length, CSV_COLUMNS.length);
+  for (const r of completed) {
+    const mine = body.filter((row) => row[col("runtime")] === r.runtime.name && row[col("status")] === "completed");
+    const figures = Object.keys(r.summary).length + Object.keys(r.latencyUs!).length;
+    assertEquals(mine.length, figures, `${r.runtime.name}: one row per figure`);
+    for (const [figure, s] of Object.entries(r.summary)) {
+      const row = mine.find((x) => x[col("figure")] === figure)!;
+      assertEquals(Number(row[col("value")]), s.median);
+      assertEquals(Number(row[col("mean")]), s.mean);
+      assertEquals(Number(row[col("ci95_low")]), s.ci95!.low);
+      assertEquals(Number(row[col("ci95_high")]), s.ci95!.high);
+      assertEquals(row[col("samples")].split(" ").map(Number), r.runs.map((run) => run.figures[figure]));
+      assertEquals(row[col("headline")], String(figure === r.headline.figure));
+    }
+    const rps = mine.find((x) => x[col("figure")] === "requestsPerSecond")!;
+    assertEquals(rps[col("unit")], "1/s");
+    assertEquals(rps[col("higher_is_better")], "true");
+    const p99 = mine.find((x) => x[col("figure")] === "latencyUs.p99")!;
+    assertEquals(Number(p99[col("value")]), r.latencyUs!.p99);
+    assertEquals(p99[col("unit")], "us");
+    assertEquals(rps[col("warnings")], r.warnings.map((w) => w.code).join(" "));
+  }
+  const errored = body.filter((row) => row[col("status")] === "errored");
+  assertEquals(errored.length, 1, "a record without figures still has its row");
+  assertMatch(errored[0][col("reason")], /^provision: Cannot provision node@99/);
+});
+
+Deno.test("csv quotes fields with commas, quotes and newlines", () => {
+  const record = head.records.find((r) => r.status === "errored")!;
+  const tricky: BenchResult = {
+    ...head,
+    records: [{ ...record, error: { ...record.error!, message: 'bad "x", then\na newline' } }],
+  };
+  const rows = parseCsv(formatCsv(tricky));
+  assertEquals(rows.length, 2);
+  assertEquals(rows[1][CSV_COLUMNS.indexOf("reason")], 'provision: bad "x", then\na newline');
+});
+
+Deno.test("terminal table exporter lists every runtime with its median and warnings", () => {
+  const text = exportResult(head, "table");
+  for (const r of completed) {
+    const line = text.split("\n").find((l) => l.startsWith(label(r)))!;
+    assertStringIncludes(line, Math.round(r.summary.requestsPerSecond.median).toLocaleString("en-US"));
+  }
+  assertStringIncludes(text, "⚠ client-bound");
+  assertMatch(text, /node@99\s+ERRORED/);
+});
+
+function bars(html: string): Map<string, { value: number; low: number; high: number }> {
+  const out = new Map<string, { value: number; low: number; high: number }>();
+  for (
+    const m of html.matchAll(
+      /<g class="bar" data-runtime="([^"]+)" data-value="([^"]+)"(?: data-ci-low="([^"]+)" data-ci-high="([^"]+)")?>/g,
+    )
+  ) {
+    out.set(m[1], { value: Number(m[2]), low: Number(m[3]), high: Number(m[4]) });
+  }
+  return out;
+}
+
+Deno.test("html is one self-contained page whose charts carry the JSON's numbers", () => {
+  const html = formatHtml(head);
+  assertMatch(html, /^<!doctype html>/);
+  for (const outside of [/<script/i, /<link/i, /\ssrc=/i, /href="(?!#)/i, /url\(/i, /@import/i]) {
+    assert(!outside.test(html), `nothing loaded from elsewhere (${outside})`);
+  }
+  const drawn = bars(html);
+  assertEquals(drawn.size, completed.length, "one bar per completed runtime");
+  for (const r of completed) {
+    const s = r.summary.requestsPerSecond;
+    assertEquals(drawn.get(r.runtime.requested), { value: s.median, low: s.ci95!.low, high: s.ci95!.high });
+    const text = `${Math.round(s.median).toLocaleString("en-US")}/s`;
+    assertStringIncludes(html, `>${text}</text>`, "the value is printed on the bar");
+    const series = html.match(
+      new RegExp(`<g class="series" data-runtime="${r.runtime.requested}" data-points="([^"]+)"`),
+    );
+    assert(series, `latency curve for ${r.runtime.name}`);
+    const ys = series![1].split(" ").map((p) => Number(p.split(":")[1]));
+    assertEquals(ys, [
+      r.latencyUs!.p50,
+      r.latencyUs!.p90,
+      r.latencyUs!.p97_5,
+      r.latencyUs!.p99,
+      r.latencyUs!.p99_9,
+      r.latencyUs!.max,
+    ]);
+  }
+  assertStringIncludes(html, "no resource samples");
+  assertStringIncludes(html, "client-bound");
+  assertStringIncludes(html, "Cannot provision node@99");
+  assertStringIncludes(html, head.environment.cpuModel!);
+});
+
+Deno.test("html draws CPU % and RSS over time when records carry resource samples", () => {
+  const withSamples: BenchResult = {
+    ...head,
+    records: head.records.map((r) => ({
+      ...r,
+      runs: r.runs.map((run) =>
+        ({
+          ...run,
+          // The shape resource sampling writes: columns of equal length.
+          resources: {
+            intervalMs: 250,
+            tMs: [0, 250, 500],
+            server: { cpuPercent: [40, 50, 60], rssBytes: [50, 51, 52].map((m) => m * 1048576), threads: [7, 7, 8] },
+            client: { cpuPercent: [99, 99, 99], rssBytes: [1, 1, 1] },
+          },
+        }) as RunRecord
+      ),
+    })),
+  };
+  const html = formatHtml(withSamples);
+  assert(!html.includes("no resource samples"));
+  const cpu = html.slice(html.indexOf('class="chart cpu-chart"'));
+  assert(cpu.length > 0 && html.includes('class="chart cpu-chart"'), "a CPU chart");
+  assertStringIncludes(cpu, 'data-points="0:40 0.25:50 0.5:60"');
+  const rss = html.slice(html.indexOf('class="chart rss-chart"'));
+  assert(html.includes('class="chart rss-chart"'), "an RSS chart");
+  assertStringIncludes(rss, 'data-points="0:50 0.25:51 0.5:52"');
+  assert(!html.includes("0:99 0.25:99"), "the client's samples are not the server's");
+});
+
+Deno.test("html also reads resource samples given as a list of sample objects", () => {
+  const withSamples: BenchResult = {
+    ...head,
+    records: head.records.map((r) => ({
+      ...r,
+      runs: r.runs.map((run) =>
+        ({
+          ...run,
+          resources: { server: { samples: [{ tMs: 1000, cpuPercent: 30 }, { tMs: 1500, cpuPercent: 35 }] } },
+        }) as RunRecord
+      ),
+    })),
+  };
+  const html = formatHtml(withSamples);
+  assertStringIncludes(html.slice(html.indexOf('class="chart cpu-chart"')), 'data-points="0:30 0.5:35"');
+  assertStringIncludes(html, "no RSS samples");
+});
+
+/** A result of a process workload whose headline is a wall time in ms, lower is better. */
+function processResult(): BenchResult {
+  const walls: Record<string, number[]> = { deno: [40, 42, 41], node: [60, 61, 59], bun: [20, 22, 21] };
+  const records = completed.map((r): BenchRecord => {
+    const values = walls[r.runtime.name];
+    return {
+      ...r,
+      id: `cold-start/default/${r.runtime.requested}`,
+      workload: "cold-start",
+      kind: "process",
+      loadGenerator: null,
+      headline: { figure: "wallMs", higherIsBetter: false },
+      runs: values.map((v, index) => ({
+        index,
+        startedAt: r.startedAt,
+        figures: { wallMs: v },
+        counts: { errors: 0, timeouts: 0, non2xx: 0, mismatches: 0 },
+        latencyUs: null,
+        latencyHistogram: null,
+      })),
+      summary: { wallMs: summarize(values) },
+      latencyUs: null,
+      warnings: [],
+    };
+  });
+  return { ...head, settings: { ...head.settings, workloads: ["cold-start"] }, records };
+}
+
+Deno.test("exporters render other kinds from the headline: lower-is-better times rank fastest first", () => {
+  const result = processResult();
+  assertEquals(validateResult(result), [], "the synthetic result is real-shaped");
+  const md = formatMarkdown(result);
+  assertStringIncludes(md, "wallMs: lower is better");
+  assert(!md.includes("| p50 |"), "no latency columns for a kind without latency");
+  assert(!md.includes("connections"), "no load-generator settings for a process workload");
+  const [bun, deno, node] = ["bun", "deno", "node"].map((n) => completed.find((r) => r.runtime.name === n)!);
+  assert(md.indexOf(`| ${label(bun)} |`) < md.indexOf(`| ${label(deno)} |`));
+  assert(md.indexOf(`| ${label(deno)} |`) < md.indexOf(`| ${label(node)} |`));
+  assertEquals(markdownRow(md, label(bun))[1], "21.00 ms");
+  assertEquals(markdownRow(md, label(bun))[3], `${(60 / 21).toFixed(2)}× node`);
+  assertEquals(markdownRow(md, label(node))[3], "1.0× (slowest)");
+  assertEquals(readNumber(markdownRow(md, label(deno))[1]).value, 41_000, "41 ms is 41,000 µs when read back");
+
+  const html = formatHtml(result);
+  assertStringIncludes(html, "wallMs by runtime");
+  assertStringIncludes(html, "lower is better");
+  assertStringIncludes(html, "no latency figures for this workload");
+  assertEquals(bars(html).get("bun")?.value, 21);
+
+  const rows = parseCsv(formatCsv(result));
+  const unit = rows[0].indexOf("unit");
+  assert(rows.slice(1).every((row) => row[unit] === "ms"));
+  assertEquals(rows.length, 1 + 3);
+});
+
+Deno.test("every exporter renders an empty and an unfinished result without throwing", () => {
+  const empty: BenchResult = { ...head, finishedAt: null, records: [] };
+  for (const exporter of Object.values(EXPORTERS)) {
+    const text = exporter.render(empty);
+    assert(text.length > 0, exporter.format);
+  }
+  assertStringIncludes(formatMarkdown(empty), "**unfinished**");
+});

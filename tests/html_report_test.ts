@@ -1,0 +1,103 @@
+// The HTML report in a real browser: `bench --format html --out report.html`
+// on three runtimes, then headless Chromium reads the page (DOM) and paints it
+// (screenshot); the bars it draws carry the result file's numbers.
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { runCommand, which } from "../runners/_process.ts";
+import { RUNTIME_COLORS } from "../runners/exporters/mod.ts";
+import { parseResult } from "../runners/schema.ts";
+import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
+import { countColor, decodePng } from "./_png.ts";
+
+const CHROMIUM = which("chromium") ?? which("chromium-browser") ?? which("google-chrome");
+if (!CHROMIUM) console.log("html_report_test: skipped: chromium is not on PATH (apt-get install chromium)");
+
+/** Runs headless Chromium with a fresh profile inside `dir`, without any network chatter. */
+async function chromium(dir: string, args: string[]): Promise<string> {
+  const profile = await Deno.makeTempDir({ dir, prefix: "chromium-profile-" });
+  // Chromium keeps crash-report state under the XDG directories: point them into the profile too.
+  const out = await runCommand([
+    CHROMIUM!,
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--force-device-scale-factor=1",
+    `--user-data-dir=${profile}`,
+    ...args,
+  ], { timeoutMs: 90_000, keepBytes: 8 << 20, env: { XDG_CONFIG_HOME: profile, XDG_CACHE_HOME: profile } });
+  assert(out.success, `chromium ${args[0]} failed (${out.code}): ${out.stderr.slice(-2000)}`);
+  await Deno.remove(profile, { recursive: true });
+  return out.stdout;
+}
+
+Deno.test({
+  name: "bench --format html --out report.html: headless Chromium shows a bar per runtime with the result's numbers",
+  ignore: !CHROMIUM,
+  async fn() {
+    const tmp = await privateTmp();
+    const report = `${tmp}/report.html`;
+    const run = await runCli(
+      [
+        "--workload",
+        "http-json",
+        "--runtime",
+        "deno,node,bun",
+        "--duration",
+        "1",
+        "--warmup",
+        "0",
+        "--runs",
+        "2",
+        "--format",
+        "html",
+        "--out",
+        report,
+      ],
+      { TMPDIR: tmp },
+    );
+    assertEquals(run.code, 0, run.stderr + run.stdout);
+    assert(run.stderr.includes(`Report written to ${report}`));
+    assert(run.stderr.includes(`Result written to ${tmp}/report.json`), "the result goes beside the report");
+    assert(!run.stderr.includes("\x1b[2K"), "no progress line when stderr is not a terminal");
+    const result = parseResult(await Deno.readTextFile(`${tmp}/report.json`));
+    assertEquals(result.records.filter((r) => r.status === "completed").length, 3);
+
+    // What the browser parsed.
+    const dom = await chromium(tmp, ["--dump-dom", `file://${report}`]);
+    const bars = [...dom.matchAll(/<g class="bar" data-runtime="([^"]+)" data-value="([^"]+)"[^>]*>([\s\S]*?)<\/g>/g)];
+    assertEquals(bars.length, 3, "three bars");
+    const rects = new Map<string, number>();
+    for (const [, runtime, value, inner] of bars) {
+      const record = result.records.find((r) => r.runtime.requested === runtime)!;
+      const median = record.summary.requestsPerSecond.median;
+      assertEquals(Number(value), median, `${runtime} bar is its median`);
+      assert(inner.includes(`>${Math.round(median).toLocaleString("en-US")}/s</text>`), `${runtime} value printed`);
+      assertMatch(inner, /class="whisker"/, "a 95% CI whisker");
+      const rect = inner.match(/<rect [^>]*width="([\d.]+)" height="([\d.]+)" fill="(#[0-9a-f]{6})"/)!;
+      assertEquals(rect[3], RUNTIME_COLORS[record.runtime.name]);
+      rects.set(rect[3], Number(rect[1]) * Number(rect[2]));
+    }
+    assertEquals((dom.match(/<g class="series" data-runtime=/g) ?? []).length, 3, "a latency curve per runtime");
+    assert(dom.includes("no resource samples") || dom.includes('class="chart cpu-chart"'));
+
+    // What the browser painted: each bar's colour covers at least its rectangle.
+    const png = `${tmp}/report.png`;
+    await chromium(tmp, ["--window-size=1200,2400", `--screenshot=${png}`, `file://${report}`]);
+    const image = await decodePng(await Deno.readFile(png));
+    for (const [color, area] of rects) {
+      assert(
+        countColor(image, color) >= area * 0.95,
+        `${color}: ${countColor(image, color)} pixels for a ${area} px² bar`,
+      );
+    }
+
+    assertEquals(await processesMatching(tmp), [], "no browser or server left running");
+    assertEquals((await entries(tmp)).sort(), ["report.html", "report.json", "report.png"]);
+    await Deno.remove(tmp, { recursive: true });
+  },
+});
