@@ -63,6 +63,16 @@ const PROBES: readonly { path: string; rows: number | "object" }[] = [
 ];
 const PROBE_QUERIES = PROBES.reduce((sum, p) => sum + (p.rows === "object" ? 1 : p.rows), 0);
 
+/** Whether `value` parses as a `postgres:` or `postgresql:` URL. Never echoed: it may hold a password. */
+function isPostgresUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "postgres:" || url.protocol === "postgresql:";
+  } catch {
+    return false;
+  }
+}
+
 function queriesPerRequest(variant: string): number {
   return variant === "db" ? 1 : QUERIES_PER_REQUEST;
 }
@@ -254,6 +264,7 @@ export const postgresWorkload: HttpWorkload = {
       type: "string",
       env: "DATABASE_URL",
       secret: true,
+      validate: (value) => isPostgresUrl(String(value)) ? undefined : "must be a postgres:// or postgresql:// URL",
     },
     {
       name: "pool",

@@ -40,6 +40,8 @@ export interface WorkloadOption {
   readonly integer?: boolean;
   /** Environment variable read when the flag is absent, for example `DATABASE_URL`. */
   readonly env?: string;
+  /** Checks a value beyond its type: returns what is wrong, for the message `--<name> <problem>`, or undefined. */
+  validate?(value: number | string): string | undefined;
   /** Whether the value may hold a secret (a password in a URL): records then say `<secret>` instead. @default {false} */
   readonly secret?: boolean;
 }
