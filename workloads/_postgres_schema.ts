@@ -1,8 +1,9 @@
 /**
  * rtbench's own schema in a PostgreSQL database: created with a unique name,
  * seeded with the `world` table from `fixtures/world.ts`, dropped afterwards.
- * Nothing outside it is created or changed. The number of reads the servers
- * ran on `world` comes from PostgreSQL's own statistics.
+ * Nothing outside it is created or changed. The number of queries the servers
+ * ran on `world` comes from PostgreSQL itself: `pg_stat_statements` when the
+ * server has it, else the table's scan statistics.
  *
  * @module
  */
@@ -16,16 +17,30 @@ export interface WorldSchema {
   readonly name: string;
   /** The server's version, for example `18.4`. */
   readonly serverVersion: string;
-  /** The server's version as a number, for example `180004`. */
-  readonly serverVersionNum: number;
+  /** What {@linkcode WorldSchema.queries} counts. */
+  readonly counter: QueryCounter;
   /**
-   * Scans of `world` (index and sequential) in PostgreSQL's statistics, once
-   * no connection named `applicationName` is left: a backend flushes its
+   * Queries on `world` PostgreSQL has counted so far, read once no
+   * connection named `applicationName` is left: a backend flushes its table
    * statistics when it ends, so only then is the figure complete.
    */
-  scans(applicationName: string, timeoutMs: number): Promise<number>;
+  queries(applicationName: string, timeoutMs: number): Promise<number>;
   /** Drops the schema (and the `world` table in it), then closes the connection. */
   drop(): Promise<void>;
+}
+
+/**
+ * Where queries are counted: `pg_stat_statements` (executions of statements
+ * reading `from world`), or, where that extension is not installed,
+ * `pg_stat_user_tables` (scans of `world`; an `= any(...)` lookup counts one
+ * per key searched there, so only statement counts catch batched reads).
+ */
+export type QueryCounter = "pg_stat_statements" | "pg_stat_user_tables";
+
+/** Options for {@linkcode createWorldSchema}. */
+export interface WorldSchemaOptions {
+  /** Whether the server is rtbench's own, where `pg_stat_statements` may be installed. @default {false} */
+  readonly ownServer?: boolean;
 }
 
 /** Rows per insert statement (two parameters each, under PostgreSQL's 65,535). */
@@ -46,7 +61,7 @@ const BATCH = 5000;
  * }
  * ```
  */
-export async function createWorldSchema(url: string): Promise<WorldSchema> {
+export async function createWorldSchema(url: string, options: WorldSchemaOptions = {}): Promise<WorldSchema> {
   const sql = postgres(url, {
     max: 1,
     onnotice: () => {},
@@ -63,8 +78,7 @@ export async function createWorldSchema(url: string): Promise<WorldSchema> {
     }
   };
   try {
-    const [version] = await sql`
-      select current_setting('server_version') as version, current_setting('server_version_num')::int as num`;
+    const [version] = await sql`select current_setting('server_version') as version`;
     await sql`create schema ${sql(name)}`;
     created = true;
     // TechEmpower's table; autovacuum off so that no background ANALYZE competes with a measured run.
@@ -76,11 +90,13 @@ export async function createWorldSchema(url: string): Promise<WorldSchema> {
       await sql`insert into ${sql(name)}.world ${sql(rows.slice(i, i + BATCH), "id", "randomnumber")}`;
     }
     await sql`analyze ${sql(name)}.world`;
+    if (options.ownServer) await sql`create extension if not exists pg_stat_statements`;
+    const counter = await statementsReadable(sql) ? "pg_stat_statements" : "pg_stat_user_tables";
     return {
       name,
       serverVersion: String(version.version).split(" ")[0],
-      serverVersionNum: Number(version.num),
-      async scans(applicationName: string, timeoutMs: number): Promise<number> {
+      counter,
+      async queries(applicationName: string, timeoutMs: number): Promise<number> {
         const deadline = performance.now() + timeoutMs;
         while (true) {
           const [{ n }] =
@@ -93,6 +109,13 @@ export async function createWorldSchema(url: string): Promise<WorldSchema> {
           }
           await new Promise((r) => setTimeout(r, 20));
         }
+        if (counter === "pg_stat_statements") {
+          // The servers' statements name world through search_path; rtbench's own name it with the schema.
+          const [row] = await sql`
+            select coalesce(sum(calls), 0)::float8 as n from pg_stat_statements
+            where dbid = (select oid from pg_database where datname = current_database()) and query ilike ${"%from world%"}`;
+          return Number(row.n);
+        }
         const [row] = await sql`
           select (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::float8 as n
           from pg_stat_user_tables where schemaname = ${name} and relname = 'world'`;
@@ -104,5 +127,18 @@ export async function createWorldSchema(url: string): Promise<WorldSchema> {
   } catch (error) {
     await drop().catch(() => {});
     throw error;
+  }
+}
+
+/** Whether `pg_stat_statements` is installed in the database and its library loaded. */
+async function statementsReadable(sql: postgres.Sql): Promise<boolean> {
+  const [installed] = await sql`select 1 from pg_extension where extname = 'pg_stat_statements'`;
+  if (!installed) return false;
+  try {
+    await sql`select 1 from pg_stat_statements limit 1`;
+    return true;
+  } catch {
+    // Installed, but not in shared_preload_libraries.
+    return false;
   }
 }
