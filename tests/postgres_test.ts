@@ -171,3 +171,28 @@ Deno.test("with DATABASE_URL, rtbench creates, uses and drops only its own schem
   assertEquals(await entries(tmp), ["r.json"]);
   await Deno.remove(tmp, { recursive: true });
 });
+
+Deno.test("SIGINT while a postgres server is loaded stops the server and the embedded database, and removes both", async () => {
+  const tmp = await databaseTmp();
+  const out = `${tmp}/r.json`;
+  const before = await postgresProcesses();
+  const child = spawnCli(
+    ["--workload", "postgres", "--variant", "db", "--runtime", "node", "--duration", "30", "--out", out],
+    { TMPDIR: tmp },
+  );
+  // Wait for the server under test: by then the database is up and seeded.
+  const serverUp = await waitFor(
+    async () => (await processesMatching(`${tmp}/rtbench-`)).some((l) => /\/records\/\d+\/postgres\.mjs/.test(l)),
+    120_000,
+  );
+  assert(serverUp, "the node server started");
+  assert((await postgresProcesses()).size > before.size, "the embedded PostgreSQL runs");
+  child.kill("SIGINT");
+  const status = await child.output();
+  assertEquals(status.code, 130, decoder.decode(status.stderr));
+  assertEquals(await processesMatching(tmp), [], "no server, load generator or PostgreSQL left");
+  assertEquals([...await postgresProcesses()].filter((pid) => !before.has(pid)), [], "no PostgreSQL backend left");
+  assertEquals(parseResult(await Deno.readTextFile(out)).finishedAt, null);
+  assertEquals(await entries(tmp), ["r.json"], "the database directory is gone");
+  await Deno.remove(tmp, { recursive: true });
+});

@@ -113,7 +113,8 @@ export async function createWorldSchema(url: string, options: WorldSchemaOptions
           // The servers' statements name world through search_path; rtbench's own name it with the schema.
           const [row] = await sql`
             select coalesce(sum(calls), 0)::float8 as n from pg_stat_statements
-            where dbid = (select oid from pg_database where datname = current_database()) and query ilike ${"%from world%"}`;
+            where dbid = (select oid from pg_database where datname = current_database())
+              and query ~* ${"\\mfrom\\s+world\\M"}`;
           return Number(row.n);
         }
         const [row] = await sql`

