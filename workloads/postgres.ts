@@ -16,6 +16,7 @@
  */
 
 import denoConfig from "../deno.json" with { type: "json" };
+import { checkExchange } from "../runners/http.ts";
 import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./_embedded_postgres.ts";
 import { createWorldSchema } from "./_postgres_schema.ts";
@@ -23,7 +24,6 @@ import type {
   AfterRunContext,
   Check,
   HttpExchange,
-  HttpRequestSpec,
   HttpWorkload,
   ServerSource,
   Skip,
@@ -99,33 +99,19 @@ function isSeeded(row: unknown): boolean {
     (r.id as number) <= WORLD_ROWS && r.randomNumber === randomNumberOf(r.id as number);
 }
 
-function label(path: string): string {
-  return `GET ${path}`;
-}
-
 async function verify(ctx: VerifyContext): Promise<Check[]> {
   const checks: Check[] = [];
   const exchanges: HttpExchange[] = [...ctx.exchanges];
   for (const probe of PROBES) {
-    const request: HttpRequestSpec = {
-      path: probe.path,
-      expect: { status: 200, contentType: "application/json" },
-    };
-    const x = await ctx.send(request);
+    const x = await ctx.send({ path: probe.path, expect: { status: 200, contentType: "application/json" } });
     exchanges.push(x);
-    const rows = x.status === 200 ? rowsOf(x.body, probe.rows === "object" ? "object" : "array") : `status ${x.status}`;
     const expected = probe.rows === "object" ? 1 : probe.rows;
-    checks.push({
-      name: `${label(probe.path)} rows`,
+    const rows = x.status === 200 ? rowsOf(x.body, probe.rows === "object" ? "object" : "array") : `status ${x.status}`;
+    checks.push(...checkExchange(x), {
+      name: `GET ${probe.path} rows`,
       passed: Array.isArray(rows) && rows.length === expected,
       expected,
       actual: Array.isArray(rows) ? rows.length : rows,
-    });
-    checks.push({
-      name: `${label(probe.path)} content-type`,
-      passed: x.headers["content-type"] === "application/json",
-      expected: "application/json",
-      actual: x.headers["content-type"] ?? null,
     });
   }
   // Every row of every verified response must be what the seed put under its id.
