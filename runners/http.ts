@@ -164,6 +164,7 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
 
   for (let run = 0; run < ctx.settings.runs; run++) {
     ctx.onPhase?.("start", run);
+    if (ctx.session.beforeRun) await inPhase("start", () => ctx.session.beforeRun!({ runtime: ctx.runtime.name, run }));
     const server = await inPhase("start", () =>
       startServer({
         runtime: ctx.runtime,

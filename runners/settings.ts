@@ -97,13 +97,17 @@ export function resolveOptions(workload: Workload, given: Readonly<Record<string
   const values: Record<string, number | string | undefined> = {};
   for (const option of workload.options ?? []) {
     let raw = given[option.name];
-    if (raw === undefined && option.env) raw = Deno.env.get(option.env);
+    const fromEnv = raw === undefined && option.env !== undefined && Deno.env.get(option.env) !== undefined;
+    if (fromEnv) raw = Deno.env.get(option.env!);
     if (raw === undefined) {
       values[option.name] = option.default;
       continue;
     }
+    const flag = `--${option.name}${fromEnv ? ` (from ${option.env})` : ""}`;
     if (option.type === "string") {
-      if (typeof raw !== "string" || raw === "") throw new UsageError(`--${option.name} needs a value`);
+      if (typeof raw !== "string" || raw === "") throw new UsageError(`${flag} needs a value`);
+      const problem = option.validate?.(raw);
+      if (problem) throw new UsageError(`${flag} ${problem}`);
       values[option.name] = raw;
       continue;
     }
@@ -114,8 +118,10 @@ export function resolveOptions(workload: Workload, given: Readonly<Record<string
       !Number.isFinite(n) || (option.integer && !Number.isInteger(n)) ||
       (option.min !== undefined && n < option.min) || (option.max !== undefined && n > option.max)
     ) {
-      throw new UsageError(`--${option.name} must be ${range}, got ${JSON.stringify(raw)}`);
+      throw new UsageError(`${flag} must be ${range}, got ${JSON.stringify(raw)}`);
     }
+    const problem = option.validate?.(n);
+    if (problem) throw new UsageError(`${flag} ${problem}`);
     values[option.name] = n;
   }
   return values;

@@ -107,6 +107,16 @@ function summaries(outcome: RecordOutcome): Record<string, Summary> {
   return out;
 }
 
+/** Option values as recorded; a secret (a password in a URL) is never written to a result. */
+function recordedOptions(workload: Workload, values: OptionValues): Record<string, Fact> {
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => {
+      const secret = value !== undefined && workload.options?.find((o) => o.name === name)?.secret;
+      return [name, secret ? "<secret>" : value ?? null];
+    }),
+  );
+}
+
 function emptyOutcome(cpus: CpuSets): RecordOutcome {
   return {
     command: null,
@@ -211,7 +221,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
       const { workload, variant, settings } = planned;
       const tempDir = `${suiteTemp}/${workload.name}-${variant}`;
       await Deno.mkdir(tempDir, { recursive: true });
-      const ctx = { variant, options: planned.options, settings, tempDir, signal };
+      const ctx = { variant, options: planned.options, settings, tempDir, signal, serverCpus: cpus.server };
       let session: WorkloadSession = {};
       let setupError: PhaseError | undefined;
       try {
@@ -223,8 +233,8 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
             : Promise.resolve(undefined);
           installed.set(workload, deps);
         }
-        await installed.get(workload);
-        if (workload.setup) session = await workload.setup(ctx);
+        const nodeModules = await installed.get(workload);
+        if (workload.setup) session = await workload.setup({ ...ctx, nodeModules });
       } catch (error) {
         signal.throwIfAborted();
         setupError = new PhaseError("setup", (error as Error).message ?? String(error), { cause: error });
@@ -296,7 +306,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
             startedAt: recordStart,
             finishedAt: new Date().toISOString(),
             settings,
-            options: Object.fromEntries(Object.entries(planned.options).map(([k, v]) => [k, v ?? null])),
+            options: recordedOptions(workload, planned.options),
             command: outcome.command,
             loadGenerator: outcome.loadGenerator,
             cpus: outcome.cpus,

@@ -8,12 +8,15 @@ import { UsageError } from "../runners/errors.ts";
 import { bcrypt } from "./bcrypt.ts";
 import { httpJson } from "./http_json.ts";
 import { uuidFile } from "./uuid_file.ts";
+import { postgresWorkload } from "./postgres.ts";
 import type { Workload } from "./types.ts";
 
 export * from "./types.ts";
 export { bcrypt, BCRYPT_ADDON_VERSION, BCRYPTJS_VERSION } from "./bcrypt.ts";
 export { HELLO_BODY, httpJson } from "./http_json.ts";
 export { UUID_FILE_DATA_DIR_ENV, uuidFile } from "./uuid_file.ts";
+export { EMBEDDED_POSTGRES_VERSION, POSTGRES_JS_VERSION, postgresWorkload, QUERIES_PER_REQUEST } from "./postgres.ts";
+export { randomNumberOf, WORLD_ROWS, type WorldRow, worldRows } from "../fixtures/world.ts";
 
 /**
  * Every built-in workload, in suite order.
@@ -24,7 +27,7 @@ export { UUID_FILE_DATA_DIR_ENV, uuidFile } from "./uuid_file.ts";
  * console.log(builtinWorkloads.map((w) => w.name).includes("http-json")); // true
  * ```
  */
-export const builtinWorkloads: readonly Workload[] = [httpJson, uuidFile, bcrypt];
+export const builtinWorkloads: readonly Workload[] = [httpJson, uuidFile, bcrypt, postgresWorkload];
 
 /**
  * Picks workloads by name from a comma-separated list; throws

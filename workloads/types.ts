@@ -40,6 +40,10 @@ export interface WorkloadOption {
   readonly integer?: boolean;
   /** Environment variable read when the flag is absent, for example `DATABASE_URL`. */
   readonly env?: string;
+  /** Checks a value beyond its type: returns what is wrong, for the message `--<name> <problem>`, or undefined. */
+  validate?(value: number | string): string | undefined;
+  /** Whether the value may hold a secret (a password in a URL): records then say `<secret>` instead. @default {false} */
+  readonly secret?: boolean;
 }
 
 /** Parsed values of a workload's options, keyed by option name. */
@@ -115,6 +119,10 @@ export interface WorkloadContext {
   readonly tempDir: string;
   /** Aborted when the suite is interrupted. */
   readonly signal: AbortSignal;
+  /** CPUs the code under test is pinned to, for services it needs (a database) to share; null when not pinned. */
+  readonly serverCpus?: string | null;
+  /** `node_modules` holding the workload's {@linkcode WorkloadBase.dependencies}, when it declares any. */
+  readonly nodeModules?: string;
 }
 
 /** What {@linkcode WorkloadBase.setup} hands back for the runs that follow. */
@@ -128,10 +136,20 @@ export interface WorkloadSession {
    * collected from earlier runtimes); called after the workload's own `verify`.
    */
   verify?(ctx: VerifyContext): Promise<Check[]>;
+  /** Called before each run's server starts, for example to read a counter the run is compared against. */
+  beforeRun?(run: BeforeRunContext): Promise<void>;
   /** Called after each run, with the server stopped; returns side-effect checks. */
   afterRun?(run: AfterRunContext): Promise<Check[]>;
   /** Releases whatever `setup` acquired (databases, files). Always called. */
   dispose?(): Promise<void>;
+}
+
+/** Which run {@linkcode WorkloadSession.beforeRun} is called for. */
+export interface BeforeRunContext {
+  /** Runtime name the run measures. */
+  readonly runtime: string;
+  /** Zero-based run index. */
+  readonly run: number;
 }
 
 /** What {@linkcode WorkloadSession.afterRun} learns about the run that just ended. */

@@ -1,0 +1,43 @@
+// postgres on Bun: Bun.serve and postgres.js. Same bytes as the deno and node servers.
+// GET /db: one random row of world; GET /queries?n=: n random rows, one query each, n clamped to 1..500.
+import postgres from "postgres";
+
+const sql = postgres(process.env.DATABASE_URL!, {
+  max: Number(process.env.DATABASE_POOL),
+  onnotice: () => {},
+  connection: { search_path: process.env.DATABASE_SCHEMA!, application_name: process.env.DATABASE_APP_NAME! },
+});
+
+const json = { "content-type": "application/json" };
+const randomId = () => 1 + Math.floor(Math.random() * 10000);
+
+async function world(id: number) {
+  const [row] = await sql`select id, randomnumber from world where id = ${id}`;
+  return { id: row.id, randomNumber: row.randomnumber };
+}
+
+function count(value: string | null): number {
+  const n = Number.parseInt(value ?? "", 10);
+  return Number.isNaN(n) ? 1 : Math.min(500, Math.max(1, n));
+}
+
+Bun.serve({
+  hostname: process.env.HOST ?? "127.0.0.1",
+  port: Number(process.env.PORT ?? 3000),
+  async fetch(req) {
+    const url = new URL(req.url);
+    try {
+      if (url.pathname === "/db") {
+        return new Response(JSON.stringify(await world(randomId())), { headers: json });
+      }
+      if (url.pathname === "/queries") {
+        const ids = Array.from({ length: count(url.searchParams.get("n")) }, randomId);
+        return new Response(JSON.stringify(await Promise.all(ids.map(world))), { headers: json });
+      }
+      return new Response("Not Found", { status: 404, headers: { "content-type": "text/plain" } });
+    } catch (error) {
+      console.error(error);
+      return new Response("Internal Server Error", { status: 500, headers: { "content-type": "text/plain" } });
+    }
+  },
+});

@@ -1,0 +1,43 @@
+// postgres on Deno: Deno.serve and postgres.js. Same bytes as the node and bun servers.
+// GET /db: one random row of world; GET /queries?n=: n random rows, one query each, n clamped to 1..500.
+import postgres from "postgres";
+
+const sql = postgres(Deno.env.get("DATABASE_URL")!, {
+  max: Number(Deno.env.get("DATABASE_POOL")),
+  onnotice: () => {},
+  connection: { search_path: Deno.env.get("DATABASE_SCHEMA")!, application_name: Deno.env.get("DATABASE_APP_NAME")! },
+});
+
+const json = { "content-type": "application/json" };
+const randomId = () => 1 + Math.floor(Math.random() * 10000);
+
+async function world(id: number) {
+  const [row] = await sql`select id, randomnumber from world where id = ${id}`;
+  return { id: row.id, randomNumber: row.randomnumber };
+}
+
+function count(value: string | null): number {
+  const n = Number.parseInt(value ?? "", 10);
+  return Number.isNaN(n) ? 1 : Math.min(500, Math.max(1, n));
+}
+
+Deno.serve({
+  hostname: Deno.env.get("HOST") ?? "127.0.0.1",
+  port: Number(Deno.env.get("PORT") ?? 3000),
+  onListen() {},
+}, async (req) => {
+  const url = new URL(req.url);
+  try {
+    if (url.pathname === "/db") {
+      return new Response(JSON.stringify(await world(randomId())), { headers: json });
+    }
+    if (url.pathname === "/queries") {
+      const ids = Array.from({ length: count(url.searchParams.get("n")) }, randomId);
+      return new Response(JSON.stringify(await Promise.all(ids.map(world))), { headers: json });
+    }
+    return new Response("Not Found", { status: 404, headers: { "content-type": "text/plain" } });
+  } catch (error) {
+    console.error(error);
+    return new Response("Internal Server Error", { status: 500, headers: { "content-type": "text/plain" } });
+  }
+});

@@ -1,0 +1,45 @@
+// postgres on Node.js: node:http and postgres.js. Same bytes as the deno and bun servers.
+// GET /db: one random row of world; GET /queries?n=: n random rows, one query each, n clamped to 1..500.
+import { createServer } from "node:http";
+import postgres from "postgres";
+
+const sql = postgres(process.env.DATABASE_URL, {
+  max: Number(process.env.DATABASE_POOL),
+  onnotice: () => {},
+  connection: { search_path: process.env.DATABASE_SCHEMA, application_name: process.env.DATABASE_APP_NAME },
+});
+
+const randomId = () => 1 + Math.floor(Math.random() * 10000);
+
+async function world(id) {
+  const [row] = await sql`select id, randomnumber from world where id = ${id}`;
+  return { id: row.id, randomNumber: row.randomnumber };
+}
+
+function count(value) {
+  const n = Number.parseInt(value ?? "", 10);
+  return Number.isNaN(n) ? 1 : Math.min(500, Math.max(1, n));
+}
+
+function send(res, status, type, text) {
+  const body = Buffer.from(text);
+  res.writeHead(status, { "content-type": type, "content-length": body.length });
+  res.end(body);
+}
+
+createServer(async (req, res) => {
+  const url = new URL(req.url, "http://localhost");
+  try {
+    if (url.pathname === "/db") {
+      send(res, 200, "application/json", JSON.stringify(await world(randomId())));
+    } else if (url.pathname === "/queries") {
+      const ids = Array.from({ length: count(url.searchParams.get("n")) }, randomId);
+      send(res, 200, "application/json", JSON.stringify(await Promise.all(ids.map(world))));
+    } else {
+      send(res, 404, "text/plain", "Not Found");
+    }
+  } catch (error) {
+    console.error(error);
+    send(res, 500, "text/plain", "Internal Server Error");
+  }
+}).listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? "127.0.0.1");

