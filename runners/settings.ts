@@ -83,10 +83,23 @@ export function validateSettings(settings: Partial<RunSettings>): void {
   }
 }
 
-/** Profile defaults, then the workload's preferences, then explicit overrides. */
+/** Settings that only set how long a measurement takes; a workload's preference for them is for the quick profile. */
+const BUDGET: readonly (keyof RunSettings)[] = ["durationSec", "warmupSec", "runs"];
+
+/**
+ * Profile defaults, then the workload's preferences, then explicit overrides.
+ * A workload's `durationSec`, `warmupSec` and `runs` shorten the quick profile
+ * only: `--profile full` keeps its full measurement budget, while settings that
+ * shape the measurement itself (connections, timeouts) apply to every profile.
+ */
 export function effectiveSettings(profile: Profile, workload: Workload, overrides: Partial<RunSettings>): RunSettings {
   const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
-  return { ...PROFILES[profile], ...workload.defaults, ...defined };
+  const preferred = Object.fromEntries(
+    Object.entries(workload.defaults ?? {}).filter(([k]) =>
+      profile === "quick" || !BUDGET.includes(k as keyof RunSettings)
+    ),
+  );
+  return { ...PROFILES[profile], ...preferred, ...defined };
 }
 
 /**

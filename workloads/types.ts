@@ -232,7 +232,11 @@ export interface WorkloadBase {
   readonly kind: WorkloadKind;
   /** Variants; the first is the default. */
   readonly variants: readonly Variant[];
-  /** Settings this workload prefers over the suite's defaults. */
+  /**
+   * Settings this workload prefers over the profile's. Its `durationSec`,
+   * `warmupSec` and `runs` apply to the quick profile only (`--profile full`
+   * keeps the full budget); the others apply to every profile.
+   */
   readonly defaults?: Partial<RunSettings>;
   /** Workload-specific flags. */
   readonly options?: readonly WorkloadOption[];
