@@ -6,10 +6,12 @@
 
 import { UsageError } from "../runners/errors.ts";
 import { httpJson } from "./http_json.ts";
+import { startup } from "./startup.ts";
 import type { Workload } from "./types.ts";
 
 export * from "./types.ts";
 export { HELLO_BODY, httpJson } from "./http_json.ts";
+export { HELLO_OUTPUT, SCRIPT_OUTPUT, startup } from "./startup.ts";
 
 /**
  * Every built-in workload, in suite order.
@@ -20,7 +22,7 @@ export { HELLO_BODY, httpJson } from "./http_json.ts";
  * console.log(builtinWorkloads.map((w) => w.name).includes("http-json")); // true
  * ```
  */
-export const builtinWorkloads: readonly Workload[] = [httpJson];
+export const builtinWorkloads: readonly Workload[] = [httpJson, startup];
 
 /**
  * Picks workloads by name from a comma-separated list; throws
