@@ -6,11 +6,13 @@
 
 import { UsageError } from "../runners/errors.ts";
 import { httpJson } from "./http_json.ts";
+import { fsWorkload } from "./fs.ts";
 import { startup } from "./startup.ts";
 import type { Workload } from "./types.ts";
 
 export * from "./types.ts";
 export { HELLO_BODY, httpJson } from "./http_json.ts";
+export { checkFiles, fileContent, fsWorkload } from "./fs.ts";
 export { HELLO_OUTPUT, SCRIPT_OUTPUT, startup } from "./startup.ts";
 
 /**
@@ -22,7 +24,7 @@ export { HELLO_OUTPUT, SCRIPT_OUTPUT, startup } from "./startup.ts";
  * console.log(builtinWorkloads.map((w) => w.name).includes("http-json")); // true
  * ```
  */
-export const builtinWorkloads: readonly Workload[] = [httpJson, startup];
+export const builtinWorkloads: readonly Workload[] = [httpJson, startup, fsWorkload];
 
 /**
  * Picks workloads by name from a comma-separated list; throws
