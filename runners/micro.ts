@@ -103,14 +103,14 @@ export async function runMicroRecord(ctx: RecordContext<MicroWorkload>, outcome:
     const checks: Check[] = [
       { name: "task", passed: report.task === ctx.variant, expected: ctx.variant, actual: report.task },
       { name: "self-check", passed: report.selfCheck === true, expected: true, actual: report.selfCheck },
-      ...ctx.workload.verify(report, ctx),
+      ...await inPhase("verify", () => Promise.resolve(ctx.workload.verify(report, ctx))),
     ];
     const failed = checks.filter((c) => !c.passed);
     outcome.checks.push(...(run === 0 ? checks : failed));
     if (failed.length > 0) throw new InvalidError("verify", `run ${run + 1}: ${describeFailures(failed)}`);
     Object.assign(outcome.facts, {
       timer: report.timer,
-      timerResolutionNs: report.timerResolutionMs === null ? null : round(report.timerResolutionMs * 1e6, 1),
+      detectedResolutionNs: report.detectedResolutionMs === null ? null : round(report.detectedResolutionMs * 1e6, 1),
       opsPerCall: report.opsPerCall,
       tinybenchTimeMs: report.timeMs,
       tinybenchWarmupTimeMs: report.warmupTimeMs,

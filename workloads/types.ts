@@ -342,8 +342,8 @@ export interface MicroReport {
   readonly sink: number;
   /** tinybench's timestamp provider, for example `hrtimeNow`. */
   readonly timer: string;
-  /** The timer's detected resolution in milliseconds, when tinybench found one. */
-  readonly timerResolutionMs: number | null;
+  /** tinybench's `detectedResolution` in milliseconds: its smallest repeated sample, a heuristic, not a bound. */
+  readonly detectedResolutionMs: number | null;
   /** The runtime as tinybench saw it, for example `node`. */
   readonly runtime: string;
   /** Its version as tinybench saw it. */
@@ -375,7 +375,7 @@ export interface MicroWorkload extends WorkloadBase {
   /** Files staged next to the script (fixtures it reads). */
   readonly assets?: readonly URL[];
   /** Checks a run's report (its sample output and self-check) before its figures count. */
-  verify(report: MicroReport, ctx: WorkloadContext): Check[];
+  verify(report: MicroReport, ctx: WorkloadContext): Check[] | Promise<Check[]>;
 }
 
 /** Any workload rtbench can run. */
