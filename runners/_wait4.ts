@@ -7,7 +7,8 @@
  * minimum time) runs inside it so no harness work sits between runs.
  *
  * Input on stdin, one JSON object: `argv`, `cpus` (list or null), `outDir`,
- * `warmupRuns`, `minRuns`, `minNs`, `maxRuns`, `expectExit`, `keepBytes`.
+ * `warmupRuns`, `minRuns`, `minNs`, `maxRuns`, `expectExit`, `keepBytes`, `timeoutSec`
+ * (0: none; a run taking longer is killed and reported with `timedOut`).
  * Output: one JSON line per run; it stops after the first run whose exit
  * code is not `expectExit`.
  *
@@ -16,7 +17,7 @@
 
 /** Python 3.8+ source of the timer. */
 export const WAIT4_TIMER_PY = `
-import json, os, sys, time
+import json, os, signal, sys, time
 p = json.load(sys.stdin)
 argv = p["argv"]
 if p.get("cpus"):
@@ -25,6 +26,15 @@ keep = p["keepBytes"]
 out_path = os.path.join(p["outDir"], ".rtbench-stdout")
 err_path = os.path.join(p["outDir"], ".rtbench-stderr")
 env = dict(os.environ)
+timeout = p.get("timeoutSec") or 0
+state = {"pid": 0, "fired": False}
+
+def on_alarm(signum, frame):
+    if state["pid"]:
+        state["fired"] = True
+        os.kill(state["pid"], signal.SIGKILL)
+
+signal.signal(signal.SIGALRM, on_alarm)
 
 def once(index, warmup):
     with open(out_path, "wb") as o, open(err_path, "wb") as e, open(os.devnull, "rb") as n:
@@ -32,8 +42,13 @@ def once(index, warmup):
                    (os.POSIX_SPAWN_DUP2, e.fileno(), 2)]
         t0 = time.perf_counter_ns()
         pid = os.posix_spawnp(argv[0], argv, env, file_actions=actions)
+        state["pid"], state["fired"] = pid, False
+        if timeout:
+            signal.setitimer(signal.ITIMER_REAL, timeout)
         _, status, ru = os.wait4(pid, 0)
         t1 = time.perf_counter_ns()
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        state["pid"] = 0
     with open(out_path, "rb") as o:
         out = o.read(keep)
     with open(err_path, "rb") as e:
@@ -46,6 +61,7 @@ def once(index, warmup):
         "maxRssKiB": ru.ru_maxrss,
         "exitCode": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
         "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+        "timedOut": state["fired"],
         "stdout": out.decode("utf-8", "replace"), "stderr": err.decode("utf-8", "replace"),
     }
     sys.stdout.write(json.dumps(run) + "\\n")

@@ -10,7 +10,7 @@
 import type { Check, ProcessRun, ProcessTarget, ProcessWorkload } from "../workloads/types.ts";
 import { isSkip } from "../workloads/types.ts";
 import { which } from "./_process.ts";
-import { defaultTimer, type ProcessTimer } from "./process_timer.ts";
+import { defaultTimer, type ProcessTimer, type TimerRequest } from "./process_timer.ts";
 import {
   describeFailures,
   inPhase,
@@ -129,6 +129,14 @@ async function measure(ctx: RecordContext<ProcessWorkload>, target: ProcessTarge
   let inspected = 0;
   const inspect = async (run: ProcessRun) => {
     const phase = run.warmup ? "verify" : "measure";
+    if (run.timedOut) {
+      throw new PhaseError(
+        run.warmup ? "warmup" : "measure",
+        `${run.warmup ? "warm-up" : "measured"} run ${run.index + 1} took longer than ${
+          (target.plan.runTimeoutMs ?? 0) / 1000
+        } s and was stopped`,
+      );
+    }
     const result = await inPhase(phase, () => Promise.resolve(target.inspect(run)));
     const checks = [exitCheck(run), ...result.checks];
     const failed = checks.filter((c) => !c.passed);
@@ -150,8 +158,9 @@ async function measure(ctx: RecordContext<ProcessWorkload>, target: ProcessTarge
     if (run.maxRssBytes !== null) figures.maxRssBytes = run.maxRssBytes;
     timed.push({ run, startedAt: at, figures: { ...figures, ...extra } });
   };
-  const base = {
+  const base: TimerRequest = {
     command: target.command,
+    plan: target.plan,
     cpus: ctx.cpus.server,
     scratchDir: ctx.workDir,
     signal: ctx.signal,
@@ -178,7 +187,7 @@ async function measure(ctx: RecordContext<ProcessWorkload>, target: ProcessTarge
     }
   } else {
     ctx.onPhase?.(target.plan.warmupRuns > 0 ? "warmup" : "measure", 0);
-    const runs = await inPhase("measure", () => timer.time({ ...base, plan: target.plan }));
+    const runs = await inPhase("measure", () => timer.time(base));
     for (const run of runs) await keep(run, startedAt);
   }
   if (timed.length === 0) throw new PhaseError("measure", "No measured run");
@@ -207,8 +216,11 @@ async function measure(ctx: RecordContext<ProcessWorkload>, target: ProcessTarge
   }
 }
 
-async function timeOne(timer: ProcessTimer, base: Omit<Parameters<ProcessTimer["time"]>[0], "plan">) {
-  const runs = await timer.time({ ...base, plan: { warmupRuns: 0, minRuns: 1, minDurationMs: 0, maxRuns: 1 } });
+async function timeOne(timer: ProcessTimer, base: TimerRequest) {
+  const runs = await timer.time({
+    ...base,
+    plan: { warmupRuns: 0, minRuns: 1, minDurationMs: 0, maxRuns: 1, runTimeoutMs: base.plan.runTimeoutMs },
+  });
   if (runs.length !== 1) throw new Error(`The ${timer.name} timer returned ${runs.length} runs instead of 1`);
   return runs;
 }

@@ -52,6 +52,7 @@ interface Wait4Line {
   maxRssKiB: number;
   exitCode: number | null;
   signal: number | null;
+  timedOut: boolean;
   stdout: string;
   stderr: string;
 }
@@ -98,6 +99,7 @@ export function wait4Timer(python: string): ProcessTimer {
         maxRuns: plan.maxRuns ?? DEFAULT_MAX_RUNS,
         expectExit: request.expectExitCode ?? 0,
         keepBytes: KEEP_STDOUT,
+        timeoutSec: (plan.runTimeoutMs ?? 0) / 1000,
       };
       const group = spawnGroup([python, "-I", "-c", WAIT4_TIMER_PY], {
         cwd: request.command.cwd,
@@ -124,6 +126,7 @@ export function wait4Timer(python: string): ProcessTimer {
             maxRssBytes: r.maxRssKiB * 1024,
             exitCode: r.exitCode,
             signal: r.signal,
+            timedOut: r.timedOut,
             stdout: r.stdout,
             stderr: r.stderr,
           };
@@ -172,9 +175,15 @@ export const spawnTimer: ProcessTimer = {
         keepBytes: KEEP_STDOUT,
         signal: request.signal,
       });
+      let timedOut = false;
+      const timer = plan.runTimeoutMs === undefined ? undefined : setTimeout(() => {
+        timedOut = true;
+        void group.stop(0);
+      }, plan.runTimeoutMs);
       try {
         const status = await group.exited;
         const wallMs = performance.now() - t0;
+        clearTimeout(timer);
         await group.finished();
         request.signal?.throwIfAborted();
         const run: ProcessRun = {
@@ -186,12 +195,14 @@ export const spawnTimer: ProcessTimer = {
           maxRssBytes: null,
           exitCode: status.signal ? null : status.code,
           signal: status.signal ? status.code - 128 : null,
+          timedOut,
           stdout: group.stdout(),
           stderr: group.stderr(),
         };
         runs.push(run);
         return run;
       } finally {
+        clearTimeout(timer);
         await group.stop();
       }
     };

@@ -104,6 +104,7 @@ export function resolveOptions(workload: Workload, given: Readonly<Record<string
     }
     if (option.type === "string") {
       if (typeof raw !== "string" || raw === "") throw new UsageError(`--${option.name} needs a value`);
+      option.validate?.(raw);
       values[option.name] = raw;
       continue;
     }
@@ -116,6 +117,7 @@ export function resolveOptions(workload: Workload, given: Readonly<Record<string
     ) {
       throw new UsageError(`--${option.name} must be ${range}, got ${JSON.stringify(raw)}`);
     }
+    option.validate?.(n);
     values[option.name] = n;
   }
   return values;

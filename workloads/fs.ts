@@ -160,6 +160,7 @@ export const fsWorkload: ProcessWorkload = {
         warmupRuns: Number(ctx.options["warmup-runs"] ?? 1),
         minRuns: ctx.settings.runs,
         minDurationMs: 0,
+        runTimeoutMs: 300_000,
       },
       facts: { files, fileBytes: size, concurrency: "all files at once (Promise.all)", api: ctx.variant },
       async beforeRun() {

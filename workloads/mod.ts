@@ -7,6 +7,7 @@
 import { UsageError } from "../runners/errors.ts";
 import { httpJson } from "./http_json.ts";
 import { fsWorkload } from "./fs.ts";
+import { install } from "./install.ts";
 import { micro } from "./micro.ts";
 import { startup } from "./startup.ts";
 import type { Workload } from "./types.ts";
@@ -14,6 +15,7 @@ import type { Workload } from "./types.ts";
 export * from "./types.ts";
 export { HELLO_BODY, httpJson } from "./http_json.ts";
 export { checkFiles, fileContent, fsWorkload } from "./fs.ts";
+export { DEFAULT_INSTALL_MANIFEST, install } from "./install.ts";
 export { micro, QUERY_URL, TINYBENCH_VERSION } from "./micro.ts";
 export { HELLO_OUTPUT, SCRIPT_OUTPUT, startup } from "./startup.ts";
 
@@ -26,7 +28,7 @@ export { HELLO_OUTPUT, SCRIPT_OUTPUT, startup } from "./startup.ts";
  * console.log(builtinWorkloads.map((w) => w.name).includes("http-json")); // true
  * ```
  */
-export const builtinWorkloads: readonly Workload[] = [httpJson, startup, fsWorkload, micro];
+export const builtinWorkloads: readonly Workload[] = [httpJson, startup, install, fsWorkload, micro];
 
 /**
  * Picks workloads by name from a comma-separated list; throws

@@ -88,7 +88,7 @@ export const startup: ProcessWorkload = {
   defaults: { runs: 10, durationSec: 3, warmupSec: 0 },
   options: [{
     name: "warmup-runs",
-    description: "runs before measuring, checked but not timed (startup: 3, fs: 1, install: 0)",
+    description: "runs before measuring, checked but not timed (startup: 3, fs: 1)",
     type: "number",
     integer: true,
     min: 0,
@@ -105,6 +105,7 @@ export const startup: ProcessWorkload = {
         warmupRuns: Number(ctx.options["warmup-runs"] ?? 3),
         minRuns: ctx.settings.runs,
         minDurationMs: ctx.settings.durationSec * 1000,
+        runTimeoutMs: ctx.settings.startTimeoutSec * 1000,
       },
       facts,
       inspect: (run) => ({

@@ -42,6 +42,8 @@ export interface WorkloadOption {
   readonly integer?: boolean;
   /** Environment variable read when the flag is absent, for example `DATABASE_URL`. */
   readonly env?: string;
+  /** Further checks of a given value; throws a `UsageError` naming the flag. */
+  readonly validate?: (value: number | string) => void;
 }
 
 /** Parsed values of a workload's options, keyed by option name. */
@@ -247,6 +249,8 @@ export interface ProcessPlan {
   readonly minDurationMs: number;
   /** Never more than this many measured runs. @default {1000} */
   readonly maxRuns?: number;
+  /** Milliseconds one run may take before it is killed and the record errors. @default {no limit} */
+  readonly runTimeoutMs?: number;
 }
 
 /** One finished run of a process, as timed by rtbench. */
@@ -267,6 +271,8 @@ export interface ProcessRun {
   readonly exitCode: number | null;
   /** The signal that ended the process, or null. */
   readonly signal: number | null;
+  /** Whether rtbench killed it for taking longer than {@linkcode ProcessPlan.runTimeoutMs}. */
+  readonly timedOut: boolean;
   /** The start of what the process wrote to stdout. */
   readonly stdout: string;
   /** The end of what the process wrote to stderr. */
