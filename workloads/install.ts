@@ -130,8 +130,10 @@ async function manager(ctx: ProcessContext): Promise<PackageManager | Skip> {
   return await nodePackageManager(choice, binary, ctx.signal);
 }
 
+/** The last lines of a manager's output that say what went wrong (npm ends with where its log is). */
 function lastLine(text: string): string {
-  return text.trim().split("\n").filter((l) => l.trim()).at(-1)?.slice(0, 300) ?? "";
+  const lines = text.trim().split("\n").filter((l) => l.trim() && !/complete log of this run/i.test(l));
+  return lines.slice(-2).join(" | ").slice(0, 400);
 }
 
 async function prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip> {
