@@ -90,8 +90,10 @@ export async function runMicroRecord(ctx: RecordContext<MicroWorkload>, outcome:
   for (let run = 0; run < ctx.settings.runs; run++) {
     ctx.onPhase?.("measure", run);
     const startedAt = new Date().toISOString();
-    const out = await inPhase("measure", () =>
-      runCommand(command, { cwd: ctx.workDir, env, cpus: ctx.cpus.server, timeoutMs, signal: ctx.signal }));
+    const out = await inPhase(
+      "measure",
+      () => runCommand(command, { cwd: ctx.workDir, env, cpus: ctx.cpus.server, timeoutMs, signal: ctx.signal }),
+    );
     ctx.signal.throwIfAborted();
     if (!out.success) {
       const why = out.timedOut

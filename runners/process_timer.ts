@@ -237,7 +237,8 @@ export function defaultTimer(): Promise<ProcessTimer> {
     const forced = Deno.env.get("RTBENCH_TIMER");
     if (forced === "spawn") return spawnTimer;
     const python = which("python3");
-    const usable = python !== null && (await runCommand([python, "-I", "-c", WAIT4_PROBE_PY], { timeoutMs: 30_000 })).success;
+    const usable = python !== null &&
+      (await runCommand([python, "-I", "-c", WAIT4_PROBE_PY], { timeoutMs: 30_000 })).success;
     if (usable) return wait4Timer(python!);
     if (forced === "wait4") throw new Error("RTBENCH_TIMER=wait4, but no python3 ≥ 3.8 with os.wait4 is on PATH");
     return spawnTimer;

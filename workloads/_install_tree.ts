@@ -27,7 +27,9 @@ function text(bytes: Uint8Array, start: number, length: number): string {
 /** The `package.json` inside an npm tarball (`.tgz`), or null when there is none. */
 export async function tarballManifest(path: string): Promise<Record<string, unknown> | null> {
   const file = await Deno.open(path);
-  const bytes = new Uint8Array(await new Response(file.readable.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+  const bytes = new Uint8Array(
+    await new Response(file.readable.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer(),
+  );
   for (let offset = 0; offset + 512 <= bytes.length;) {
     const name = text(bytes, offset, 100);
     if (!name) break;

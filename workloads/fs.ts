@@ -55,7 +55,12 @@ export async function checkFiles(dir: string, files: number, size: number): Prom
     }));
   }
   return [
-    { name: "files on disk", passed: names.size === files && missing.length === 0, expected: files, actual: names.size },
+    {
+      name: "files on disk",
+      passed: names.size === files && missing.length === 0,
+      expected: files,
+      actual: names.size,
+    },
     {
       name: "file contents",
       passed: wrong.length === 0 && missing.length === 0,

@@ -13,7 +13,14 @@ import type { PackageManager } from "../adapters/types.ts";
 import { runCommand, which } from "../runners/_process.ts";
 import { UsageError } from "../runners/errors.ts";
 import { checkDirectDependencies, countPackages, directDependencies } from "./_install_tree.ts";
-import type { ProcessContext, ProcessTarget, ProcessWorkload, Skip, WorkloadContext, WorkloadSession } from "./types.ts";
+import type {
+  ProcessContext,
+  ProcessTarget,
+  ProcessWorkload,
+  Skip,
+  WorkloadContext,
+  WorkloadSession,
+} from "./types.ts";
 
 /** The manifest measured unless `--install-manifest` names another. */
 export const DEFAULT_INSTALL_MANIFEST: URL = new URL("../fixtures/install/package.json", import.meta.url);
@@ -53,12 +60,14 @@ function validateManager(value: number | string): void {
 /** `file:` specs made absolute against the manifest's directory, so the project can live anywhere. */
 function absoluteFileSpecs(deps: unknown, base: URL): Record<string, string> | undefined {
   if (!deps || typeof deps !== "object") return undefined;
-  return Object.fromEntries(Object.entries(deps as Record<string, string>).map(([name, spec]) => {
-    if (!spec.startsWith("file:")) return [name, spec];
-    const target = new URL(spec.slice("file:".length), base);
-    if (target.protocol !== "file:") throw new Error(`Cannot resolve ${name}: ${spec} next to ${base.href}`);
-    return [name, `file:${decodeURIComponent(target.pathname)}`];
-  }));
+  return Object.fromEntries(
+    Object.entries(deps as Record<string, string>).map(([name, spec]) => {
+      if (!spec.startsWith("file:")) return [name, spec];
+      const target = new URL(spec.slice("file:".length), base);
+      if (target.protocol !== "file:") throw new Error(`Cannot resolve ${name}: ${spec} next to ${base.href}`);
+      return [name, `file:${decodeURIComponent(target.pathname)}`];
+    }),
+  );
 }
 
 /** The registry npm is configured to use (`npm config get registry`), or npm's default. */
@@ -225,7 +234,8 @@ export const install: ProcessWorkload = {
   options: [
     {
       name: "install-manifest",
-      description: "package.json to install (default: fixtures/install/package.json); file: tarballs resolve next to it",
+      description:
+        "package.json to install (default: fixtures/install/package.json); file: tarballs resolve next to it",
       type: "string",
       validate: validateManifest,
     },

@@ -82,7 +82,7 @@ export const startup: ProcessWorkload = {
   description: "a whole process from spawn to exit: print ready, or run a small TypeScript program",
   kind: "process",
   variants: [
-    { name: "hello", description: "evaluate console.log(\"ready\") (node -e, bun -e, deno eval)" },
+    { name: "hello", description: 'evaluate console.log("ready") (node -e, bun -e, deno eval)' },
     { name: "script", description: "run a TypeScript entry file with three local imports (fixtures/startup)" },
   ],
   defaults: { runs: 10, durationSec: 3, warmupSec: 0 },
