@@ -38,7 +38,12 @@ export async function npmManager(nodeBinary: string): Promise<PackageManager> {
   const npm = which("npm");
   if (!npm) throw new Error("Cannot find npm on PATH (install Node.js with npm)");
   const base = await nodeTool(nodeBinary, npm);
-  const version = await probe([...base, "--version"]);
+  // Read from npm's own package.json: running `npm --version` would create ~/.npm.
+  const cli = await Deno.realPath(npm);
+  const pkg = JSON.parse(
+    await Deno.readTextFile(`${cli.slice(0, cli.lastIndexOf("/bin/"))}/package.json`).catch(() => "{}"),
+  );
+  const version = typeof pkg.version === "string" ? pkg.version : await probe([...base, "--version"]);
   return {
     name: "npm",
     version,

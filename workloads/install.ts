@@ -74,7 +74,13 @@ function absoluteFileSpecs(deps: unknown, base: URL): Record<string, string> | u
 async function userRegistry(cwd: string, signal: AbortSignal): Promise<string> {
   const npm = which("npm");
   if (!npm) return DEFAULT_REGISTRY;
-  const out = await runCommand([npm, "config", "get", "registry"], { cwd, timeoutMs: 30_000, signal });
+  const out = await runCommand([npm, "config", "get", "registry"], {
+    cwd,
+    // A cache in rtbench's temporary folder: npm creates its cache directory even to read a setting.
+    env: { npm_config_cache: `${cwd}/npm-config-cache`, npm_config_logs_max: "0" },
+    timeoutMs: 30_000,
+    signal,
+  });
   const value = out.stdout.trim().split("\n").at(-1)?.trim() ?? "";
   return out.success && /^https?:\/\//.test(value) ? value.replace(/\/?$/, "/") : DEFAULT_REGISTRY;
 }
