@@ -16,7 +16,8 @@ const PAYLOAD = new URL("../fixtures/micro/payload.json", import.meta.url);
 export const TINYBENCH_VERSION: string = /@([^/]+)$/.exec(denoConfig.imports.tinybench)?.[1] ?? "6.2.3";
 
 /** The URL the `url-query` task parses, and what its query must parse to. */
-export const QUERY_URL = "https://shop.example.com/search?q=runtime+benchmarks&page=3&tags=deno&tags=node&tags=bun" +
+export const QUERY_URL: string =
+  "https://shop.example.com/search?q=runtime+benchmarks&page=3&tags=deno&tags=node&tags=bun" +
   "&sort=price%3Aasc&utm_source=rtbench&empty=&emoji=%E2%98%95";
 
 function parseQuery(href: string): Record<string, string[]> {
