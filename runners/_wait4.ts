@@ -82,5 +82,5 @@ while n < p["maxRuns"] and (n < p["minRuns"] or total < p["minNs"]):
 `;
 
 /** Checks that this Python has what the timer uses. */
-export const WAIT4_PROBE_PY = "import os, sys; os.posix_spawnp; os.wait4; os.sched_setaffinity; " +
+export const WAIT4_PROBE_PY = "import json, os, signal, sys, time; os.posix_spawnp; os.wait4; os.sched_setaffinity; " +
   "sys.exit(0 if sys.version_info >= (3, 8) else 1)";

@@ -12,7 +12,7 @@ import { faultyStartup, workDirProbe } from "./fixtures/faulty_process.ts";
 import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
 
 const python = which("python3");
-if (!python) console.log("python3 is not on PATH: the wait4 timer tests are skipped (Debian: python3-minimal)");
+if (!python) console.log("python3 is not on PATH: the wait4 timer tests are skipped (Debian: python3)");
 
 Deno.test("bench --workload startup times every runtime, checks every run and states the timer's cost", async () => {
   const tmp = await privateTmp();
