@@ -138,12 +138,12 @@ export const fsWorkload: ProcessWorkload = {
     },
     {
       name: "warmup-runs",
-      description: "runs before measuring, checked but not timed (startup: 3, fs: 1)",
+      description: "runs before measuring, checked but not timed (startup: 3, fs: 0)",
       type: "number",
       integer: true,
       min: 0,
       max: 1000,
-      default: 1,
+      default: 0,
     },
   ],
   headline: { figure: "writeReadMs", higherIsBetter: false },
@@ -162,7 +162,7 @@ export const fsWorkload: ProcessWorkload = {
         env: { FS_DIR: dir, FS_FILES: String(files), FS_FILE_BYTES: String(size), NO_COLOR: "1" },
       },
       plan: {
-        warmupRuns: Number(ctx.options["warmup-runs"] ?? 1),
+        warmupRuns: Number(ctx.options["warmup-runs"] ?? 0),
         minRuns: ctx.settings.runs,
         minDurationMs: 0,
         runTimeoutMs: 300_000,

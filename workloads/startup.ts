@@ -88,7 +88,7 @@ export const startup: ProcessWorkload = {
   defaults: { runs: 10, durationSec: 3, warmupSec: 0 },
   options: [{
     name: "warmup-runs",
-    description: "runs before measuring, checked but not timed (startup: 3, fs: 1)",
+    description: "runs before measuring, checked but not timed (startup: 3, fs: 0)",
     type: "number",
     integer: true,
     min: 0,
