@@ -17,11 +17,21 @@ export const PACKAGE_MANAGER_NAMES: readonly string[] = ["native", "npm", "pnpm"
 
 /**
  * The argv prefix that runs a Node.js tool found at `path` with `nodeBinary`,
- * so the measured Node.js (not whichever `node` is on `PATH`) runs it.
+ * so the measured Node.js (not whichever `node` is on `PATH`) runs it. A
+ * native executable runs as it is.
  */
 async function nodeTool(nodeBinary: string, path: string): Promise<string[]> {
   const real = await Deno.realPath(path);
-  return /\.[cm]?js$/.test(real) ? [nodeBinary, real] : [path];
+  if (/\.[cm]?js$/.test(real)) return [nodeBinary, real];
+  const file = await Deno.open(real);
+  try {
+    const head = new Uint8Array(128);
+    const n = (await file.read(head)) ?? 0;
+    const firstLine = new TextDecoder().decode(head.subarray(0, n)).split("\n")[0];
+    return /^#!.*\bnode\b/.test(firstLine) ? [nodeBinary, real] : [real];
+  } finally {
+    file.close();
+  }
 }
 
 /**
@@ -55,16 +65,47 @@ export async function npmManager(nodeBinary: string): Promise<PackageManager> {
   };
 }
 
-const TOOLS: Record<string, { paths: string[]; lockfile: string; install(cache: string): string[] }> = {
+interface ToolInstall {
+  args: string[];
+  env: Record<string, string>;
+}
+
+interface Tool {
+  lockfile: string;
+  install(cache: string, version: string): ToolInstall;
+}
+
+const TOOLS: Record<string, Tool> = {
   pnpm: {
-    paths: ["node_modules/pnpm/bin/pnpm.cjs"],
     lockfile: "pnpm-lock.yaml",
-    install: (cache) => ["install", "--store-dir", `${cache}/store`, "--cache-dir", `${cache}/metadata`],
+    install: (cache) => ({
+      args: ["install", "--store-dir", `${cache}/store`, "--cache-dir", `${cache}/metadata`],
+      env: { npm_config_update_notifier: "false" },
+    }),
   },
   yarn: {
-    paths: ["node_modules/yarn/bin/yarn.js"],
     lockfile: "yarn.lock",
-    install: (cache) => ["install", "--cache-folder", cache, "--non-interactive", "--no-progress", "--silent"],
+    install(cache: string, version: string): ToolInstall {
+      if (version.startsWith("1.")) {
+        return {
+          args: ["install", "--cache-folder", cache, "--non-interactive", "--no-progress", "--silent"],
+          env: {},
+        };
+      }
+      // Yarn 2+ takes settings from the environment; the node-modules linker gives a tree rtbench can check.
+      return {
+        args: ["install"],
+        env: {
+          YARN_CACHE_FOLDER: cache,
+          YARN_ENABLE_GLOBAL_CACHE: "false",
+          YARN_GLOBAL_FOLDER: `${cache}/global`,
+          YARN_NODE_LINKER: "node-modules",
+          YARN_ENABLE_IMMUTABLE_INSTALLS: "false",
+          YARN_ENABLE_TELEMETRY: "0",
+          YARN_ENABLE_PROGRESS_BARS: "false",
+        },
+      };
+    },
   },
 };
 
@@ -90,7 +131,7 @@ export async function nodePackageManager(
   const onPath = which(name);
   const path = onPath ??
     (await provisionFromNpm(
-      { name, npmPackage: name, provisionedBinaryPaths: () => tool.paths },
+      { name, npmPackage: name, provisionedBinaryPaths: () => [`node_modules/.bin/${name}`] },
       "latest",
       cacheDir(),
       signal,
@@ -101,6 +142,9 @@ export async function nodePackageManager(
     name,
     version,
     lockfile: tool.lockfile,
-    installCommand: (cache) => ({ argv: [...base, ...tool.install(cache)], env: { COREPACK_ENABLE_STRICT: "0" } }),
+    installCommand: (cache) => {
+      const { args, env } = tool.install(cache, version);
+      return { argv: [...base, ...args], env: { COREPACK_ENABLE_STRICT: "0", ...env } };
+    },
   };
 }
