@@ -9,7 +9,7 @@ import { parseResult } from "../runners/schema.ts";
 import { run } from "../runners/suite.ts";
 import { HELLO_OUTPUT, SCRIPT_OUTPUT } from "../workloads/startup.ts";
 import { faultyStartup, workDirProbe } from "./fixtures/faulty_process.ts";
-import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
+import { entries, privateTmp, processesMatching, runCli, spawnCli, waitFor } from "./_helpers.ts";
 
 const python = which("python3");
 if (!python) console.log("python3 is not on PATH: the wait4 timer tests are skipped (Debian: python3)");
@@ -93,6 +93,25 @@ Deno.test("a wrong exit code or a wrong line of output makes the record invalid,
   assertEquals(wrongOutput.runs.length, 0);
   assertEquals(await entries(tmp), []);
   await Deno.remove(tmp);
+});
+
+Deno.test("SIGINT while processes are being timed stops the timer and the runtime, and keeps the result file", async () => {
+  const tmp = await privateTmp();
+  const out = `${tmp}/r.json`;
+  const child = spawnCli(
+    ["--workload", "startup", "--variant", "script", "--runtime", "node", "--duration", "60", "--out", out],
+    { TMPDIR: tmp },
+  );
+  // The staged script lives in this test's TMPDIR, so its runs are easy to find.
+  const timing = await waitFor(async () => (await processesMatching(`${tmp}/rtbench-`)).length > 0, 60_000);
+  assert(timing, "a timed run started");
+  child.kill("SIGINT");
+  const status = await child.output();
+  assertEquals(status.code, 130, new TextDecoder().decode(status.stderr));
+  assertEquals(await processesMatching(tmp), [], "no timer or runtime left");
+  assertEquals(parseResult(await Deno.readTextFile(out)).finishedAt, null);
+  assertEquals(await entries(tmp), ["r.json"]);
+  await Deno.remove(tmp, { recursive: true });
 });
 
 Deno.test("every record gets its own empty working directory", async () => {
