@@ -116,7 +116,7 @@ export const fsWorkload: ProcessWorkload = {
     },
     { name: "node-compat", description: "the same node:fs/promises script on every runtime" },
   ],
-  defaults: { runs: 2, warmupSec: 0 },
+  defaults: { runs: 1, warmupSec: 0 },
   options: [
     {
       name: "fs-files",
