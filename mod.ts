@@ -48,6 +48,15 @@ export { type ProgressEvent, run, type RunOptions, VERSION } from "./runners/sui
 export { autocannonGenerator } from "./runners/autocannon.ts";
 export { type Profile, PROFILES } from "./runners/settings.ts";
 export { summarize } from "./runners/stats.ts";
+export {
+  DEFAULT_MAX_RUNS,
+  defaultTimer,
+  type ProcessTimer,
+  spawnTimer,
+  type TimerRequest,
+  wait4Timer,
+} from "./runners/process_timer.ts";
+export { OUTLIER_Z, outlierIndices } from "./runners/process.ts";
 export { formatTable } from "./runners/table.ts";
 export {
   CSV_COLUMNS,

@@ -16,7 +16,10 @@ export interface Provisioned {
   source: "cache" | "provisioned";
 }
 
-function findBinary(adapter: RuntimeAdapter, prefix: string): string | undefined {
+/** What provisioning needs to know about a runtime or tool. */
+export type Provisionable = Pick<RuntimeAdapter, "name" | "npmPackage" | "provisionedBinaryPaths">;
+
+function findBinary(adapter: Provisionable, prefix: string): string | undefined {
   for (const rel of adapter.provisionedBinaryPaths()) {
     const path = `${prefix}/${rel}`;
     try {
@@ -36,7 +39,7 @@ function findBinary(adapter: RuntimeAdapter, prefix: string): string | undefined
  * leaves a half-filled directory that looks complete.
  */
 export async function provisionFromNpm(
-  adapter: RuntimeAdapter,
+  adapter: Provisionable,
   version: string,
   cache: string,
   signal?: AbortSignal,

@@ -6,7 +6,7 @@
 
 import { which } from "../runners/_process.ts";
 import { probe } from "./_version.ts";
-import type { RuntimeAdapter, RuntimeVersion } from "./types.ts";
+import type { PackageManager, RuntimeAdapter, RuntimeVersion, TypeScriptRun } from "./types.ts";
 
 /**
  * Runs files with `bun <file>`; found on `PATH` or provisioned from the npm
@@ -48,5 +48,19 @@ export const bun: RuntimeAdapter = {
   },
   evalCommand(binary: string, code: string): string[] {
     return [binary, "-e", code];
+  },
+  typeScriptCommand(binary: string, file: string): Promise<TypeScriptRun> {
+    return Promise.resolve({ mode: "native", argv: [binary, file] });
+  },
+  async packageManager(binary: string): Promise<PackageManager> {
+    return {
+      name: "bun",
+      version: await probe([binary, "--version"]),
+      lockfile: "bun.lock",
+      installCommand: (cache) => ({
+        argv: [binary, "install", "--no-progress", "--no-summary"],
+        env: { BUN_INSTALL_CACHE_DIR: cache },
+      }),
+    };
   },
 };

@@ -6,7 +6,7 @@
  */
 
 import { probe } from "./_version.ts";
-import type { RuntimeAdapter, RuntimeVersion } from "./types.ts";
+import type { PackageManager, RuntimeAdapter, RuntimeVersion, TypeScriptRun } from "./types.ts";
 
 /**
  * Runs files with `deno run -A` (the code under test gets every permission, as
@@ -44,5 +44,18 @@ export const deno: RuntimeAdapter = {
   },
   evalCommand(binary: string, code: string): string[] {
     return [binary, "eval", code];
+  },
+  typeScriptCommand(binary: string, file: string): Promise<TypeScriptRun> {
+    return Promise.resolve({ mode: "native", argv: [binary, "run", "-A", file] });
+  },
+  async packageManager(binary: string): Promise<PackageManager> {
+    const version = /^deno (\S+)/m.exec(await probe([binary, "--version"]))?.[1] ?? "unknown";
+    return {
+      name: "deno",
+      version,
+      lockfile: "deno.lock",
+      // DENO_DIR holds Deno's npm cache as well as its module cache.
+      installCommand: (cache) => ({ argv: [binary, "install"], env: { DENO_DIR: cache, NO_COLOR: "1" } }),
+    };
   },
 };

@@ -13,7 +13,17 @@ import { deno } from "./deno.ts";
 import { node } from "./node.ts";
 import type { ResolvedRuntime, RuntimeAdapter, RuntimeSource, RuntimeSpec } from "./types.ts";
 
-export type { ResolvedRuntime, RuntimeAdapter, RuntimeSource, RuntimeSpec, RuntimeVersion } from "./types.ts";
+export type {
+  InstallCommand,
+  PackageManager,
+  ResolvedRuntime,
+  RuntimeAdapter,
+  RuntimeSource,
+  RuntimeSpec,
+  RuntimeVersion,
+  TypeScriptRun,
+} from "./types.ts";
+export { nodePackageManager, npmManager, PACKAGE_MANAGER_NAMES } from "./package_managers.ts";
 export { bun, deno, node };
 export { cacheDir };
 

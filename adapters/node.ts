@@ -4,9 +4,23 @@
  * @module
  */
 
-import { which } from "../runners/_process.ts";
+import { runCommand, which } from "../runners/_process.ts";
 import { probe } from "./_version.ts";
-import type { RuntimeAdapter, RuntimeVersion } from "./types.ts";
+import { npmManager } from "./package_managers.ts";
+import type { PackageManager, RuntimeAdapter, RuntimeVersion, TypeScriptRun } from "./types.ts";
+
+// `process.features.typescript` is "strip" or "transform" where Node.js runs .ts files
+// by default (23.6+, 22.18+), false where it needs --experimental-strip-types (22.6+),
+// and undefined before that.
+const TS_PROBE = "String(process.features.typescript)";
+
+async function typeScriptMode(binary: string): Promise<TypeScriptRun["mode"]> {
+  const plain = await runCommand([binary, "-p", TS_PROBE], { timeoutMs: 30_000 });
+  if (plain.success && /^(strip|transform)$/.test(plain.stdout.trim())) return "native";
+  const flagged = await runCommand([binary, "--experimental-strip-types", "-p", TS_PROBE], { timeoutMs: 30_000 });
+  if (flagged.success && /^(strip|transform)$/.test(flagged.stdout.trim())) return "strip-types-flag";
+  return "none";
+}
 
 /**
  * Runs files with `node <file>`; found on `PATH` or provisioned from the npm
@@ -41,5 +55,16 @@ export const node: RuntimeAdapter = {
   },
   evalCommand(binary: string, code: string): string[] {
     return [binary, "-e", code];
+  },
+  async typeScriptCommand(binary: string, file: string): Promise<TypeScriptRun> {
+    const mode = await typeScriptMode(binary);
+    if (mode === "native") return { mode, argv: [binary, file] };
+    if (mode === "strip-types-flag") {
+      return { mode, argv: [binary, "--experimental-strip-types", "--disable-warning=ExperimentalWarning", file] };
+    }
+    return { mode, argv: null };
+  },
+  packageManager(binary: string): Promise<PackageManager> {
+    return npmManager(binary);
   },
 };

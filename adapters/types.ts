@@ -38,6 +38,38 @@ export interface RuntimeAdapter {
   command(binary: string, file: string, args?: readonly string[]): string[];
   /** The argv that evaluates a line of code with this runtime, binary first. */
   evalCommand(binary: string, code: string): string[];
+  /** How this runtime runs a TypeScript file; when absent, {@linkcode RuntimeAdapter.command} runs it natively. */
+  typeScriptCommand?(binary: string, file: string): Promise<TypeScriptRun>;
+  /** The runtime's own package manager (npm for Node.js, `bun install`, `deno install`). */
+  packageManager?(binary: string): Promise<PackageManager>;
+}
+
+/** How a runtime runs a TypeScript file. */
+export interface TypeScriptRun {
+  /** The argv that runs the `.ts` file, binary first; null when the runtime needs the file as plain JavaScript. */
+  readonly argv: string[] | null;
+  /** `native`, `strip-types-flag` (Node.js with `--experimental-strip-types`) or `none`. */
+  readonly mode: "native" | "strip-types-flag" | "none";
+}
+
+/** The command that installs a project's dependencies. */
+export interface InstallCommand {
+  /** The argv, binary first, run in the project directory. */
+  readonly argv: string[];
+  /** Environment variables that point the manager at its cache directory. */
+  readonly env: Record<string, string>;
+}
+
+/** A package manager that installs the dependencies of a `package.json`. */
+export interface PackageManager {
+  /** Name, for example `npm`, `bun`, `pnpm`. */
+  readonly name: string;
+  /** Exact version. */
+  readonly version: string;
+  /** The lockfile it writes, for example `package-lock.json`. */
+  readonly lockfile: string;
+  /** The install command with every cache this manager keeps inside `cacheDir`. */
+  installCommand(cacheDir: string): InstallCommand;
 }
 
 /** A runtime ready to run: adapter, binary and exact version. */

@@ -38,9 +38,16 @@ const BOOLEANS = ["json", "list", "help", "quiet", "debug", "version"];
 
 function helpText(workloads: readonly Workload[]): string {
   const q = PROFILES.quick;
-  const options = workloads.flatMap((w) =>
-    (w.options ?? []).map((o) => [`--${o.name} <${o.type}>`, `${o.description} (${w.name})`])
-  );
+  // An option several workloads share (for example --warmup-runs) is listed once, naming them all.
+  const owners = new Map<string, { flag: string; description: string; workloads: string[] }>();
+  for (const w of workloads) {
+    for (const o of w.options ?? []) {
+      const seen = owners.get(o.name) ?? { flag: `--${o.name} <${o.type}>`, description: o.description, workloads: [] };
+      seen.workloads.push(w.name);
+      owners.set(o.name, seen);
+    }
+  }
+  const options = [...owners.values()].map((o) => [o.flag, `${o.description} (${o.workloads.join(", ")})`]);
   const rows: [string, string][] = [
     [
       "--workload, -w <list>",

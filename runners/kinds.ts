@@ -4,8 +4,10 @@
  * @module
  */
 
-import type { HttpWorkload } from "../workloads/types.ts";
+import type { HttpWorkload, MicroWorkload, ProcessWorkload } from "../workloads/types.ts";
 import { runHttpRecord } from "./http.ts";
+import { runMicroRecord } from "./micro.ts";
+import { runProcessRecord } from "./process.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 
 /** Measures one record with the runner for its workload's kind. */
@@ -14,6 +16,10 @@ export function runRecord(ctx: RecordContext, outcome: RecordOutcome): Promise<v
   switch (kind) {
     case "http":
       return runHttpRecord(ctx as RecordContext<HttpWorkload>, outcome);
+    case "process":
+      return runProcessRecord(ctx as RecordContext<ProcessWorkload>, outcome);
+    case "micro":
+      return runMicroRecord(ctx as RecordContext<MicroWorkload>, outcome);
     default:
       throw new TypeError(`No runner for workload kind "${kind}"`);
   }

@@ -120,7 +120,7 @@ export function resolveOptions(workload: Workload, given: Readonly<Record<string
     if (option.type === "string") {
       if (typeof raw !== "string" || raw === "") throw new UsageError(`${flag} needs a value`);
       const problem = option.validate?.(raw);
-      if (problem) throw new UsageError(`${flag} ${problem}`);
+      if (problem) throw new UsageError(`${flag}: ${problem}`);
       values[option.name] = raw;
       continue;
     }
@@ -134,7 +134,7 @@ export function resolveOptions(workload: Workload, given: Readonly<Record<string
       throw new UsageError(`${flag} must be ${range}, got ${JSON.stringify(raw)}`);
     }
     const problem = option.validate?.(n);
-    if (problem) throw new UsageError(`${flag} ${problem}`);
+    if (problem) throw new UsageError(`${flag}: ${problem}`);
     values[option.name] = n;
   }
   return values;

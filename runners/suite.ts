@@ -243,9 +243,11 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
         for (const spec of specs) {
           signal.throwIfAborted();
           const id = `${workload.name}/${variant}/${spec.requested}`;
+          // Counted outside the optional call: without a progress listener it would never run.
+          const recordIndex = index++;
           options.onProgress?.({
             type: "record-start",
-            index: index++,
+            index: recordIndex,
             total: totalRecords,
             id,
             estimatedSec: estimateSec(settings),
@@ -260,7 +262,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
           try {
             if (rt instanceof Error) throw new PhaseError("provision", rt.message);
             if (setupError) throw setupError;
-            const workDir = `${suiteTemp}/records/${index}`;
+            const workDir = `${suiteTemp}/records/${recordIndex}`;
             await Deno.mkdir(workDir, { recursive: true });
             await runRecord({
               workload,

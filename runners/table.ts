@@ -8,6 +8,7 @@
 
 import { alignTable, formatFigure, formatUs } from "./format.ts";
 import type { BenchRecord, BenchResult } from "./result.ts";
+import { kindColumns, sectionHead, sectionNotes } from "./table_kinds.ts";
 
 function label(r: BenchRecord): string {
   return r.runtime.version ? `${r.runtime.name} ${r.runtime.version}` : r.runtime.requested;
@@ -34,14 +35,8 @@ function why(r: BenchRecord): string {
 
 function sectionFor(records: BenchRecord[]): string {
   const first = records[0];
-  const s = first.settings;
-  const gen = records.find((r) => r.loadGenerator)?.loadGenerator;
-  const head = `${first.workload} (${first.variant})` +
-    (gen ? ` · ${gen.name} ${gen.version}` : "") +
-    ` · ${s.connections} connections · ${s.durationSec} s × ${s.runs} runs` +
-    (first.cpus.server !== null
-      ? ` · server cpu ${first.cpus.server}, client cpu ${first.cpus.client}`
-      : " · not pinned");
+  const head = sectionHead(records);
+  const columns = kindColumns(first.kind);
   const figure = first.headline.figure;
   const done = records.filter((r) => r.status === "completed" && headlineOf(r) !== undefined);
   const better = first.headline.higherIsBetter ? -1 : 1;
@@ -52,8 +47,7 @@ function sectionFor(records: BenchRecord[]): string {
     `${figure} (median)`,
     "95% CI",
     "relative",
-    "p50",
-    "p99",
+    ...columns.headers,
     "notes",
   ]];
   for (const r of done) {
@@ -68,15 +62,15 @@ function sectionFor(records: BenchRecord[]): string {
       formatFigure(figure, s.median),
       s.ci95 ? `${formatFigure(figure, s.ci95.low)} – ${formatFigure(figure, s.ci95.high)}` : "n/a (1 run)",
       r === baseline ? "1.0× (slowest)" : `${ratio.toFixed(2)}× ${baseline!.runtime.name}`,
-      r.latencyUs ? formatUs(r.latencyUs.p50) : "",
-      r.latencyUs ? formatUs(r.latencyUs.p99) : "",
+      ...columns.cells(r),
       r.warnings.map((w) => `⚠ ${w.code}`).join(" "),
     ]);
   }
   for (const r of records.filter((r) => !done.includes(r))) {
-    rows.push([label(r), r.status.toUpperCase(), "", "", "", "", why(r)]);
+    rows.push([label(r), r.status.toUpperCase(), "", "", ...columns.headers.map(() => ""), why(r)]);
   }
-  let text = `${head}\n${alignTable(rows, [1, 3, 4, 5])}`;
+  const right = [1, 3, ...columns.numeric.flatMap((numeric, i) => numeric ? [4 + i] : [])];
+  let text = `${head}\n${alignTable(rows, right)}`;
   const withLatency = done.filter((r) => r.latencyUs);
   if (withLatency.length > 0) {
     const lat: string[][] = [["latency", "2.5%", "50%", "97.5%", "99%", "avg", "stdev", "max"]];
@@ -86,7 +80,10 @@ function sectionFor(records: BenchRecord[]): string {
     }
     text += `\n\n${alignTable(lat, [1, 2, 3, 4, 5, 6, 7])}`;
   }
-  const notes = records.flatMap((r) => r.warnings.map((w) => `  ⚠ ${r.runtime.name}: ${w.message}`));
+  const notes = [
+    ...sectionNotes(records),
+    ...records.flatMap((r) => r.warnings.map((w) => `  ⚠ ${r.runtime.name}: ${w.message}`)),
+  ];
   if (notes.length > 0) text += `\n${notes.join("\n")}`;
   return text;
 }

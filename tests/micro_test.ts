@@ -1,0 +1,95 @@
+// The micro workload: tinybench inside every runtime, each task's sample
+// verified, statistics mapped to figures that validate against the schema;
+// a script whose sample is wrong is caught.
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { microFigures, parseMicroReport } from "../runners/micro.ts";
+import { validateResult } from "../runners/schema.ts";
+import { run } from "../runners/suite.ts";
+import { micro, TINYBENCH_VERSION } from "../workloads/micro.ts";
+import type { MicroWorkload } from "../workloads/types.ts";
+import { entries, privateTmp } from "./_helpers.ts";
+
+const TIMERS = ["hrtimeNow", "performanceNow", "bunNanoseconds"];
+
+Deno.test("micro: every task on every runtime is verified and its statistics validate against the schema", async () => {
+  const tmp = await privateTmp();
+  const result = await run({
+    workloads: [micro],
+    runtimes: ["deno", "node", "bun"],
+    settings: { durationSec: 0.05, warmupSec: 0.02, runs: 1 },
+    tempDir: tmp,
+  });
+  assertEquals(validateResult(result), []);
+  assertEquals(result.records.length, 12);
+  for (const record of result.records) {
+    assertEquals(record.status, "completed", `${record.id}: ${JSON.stringify(record.error)}`);
+    assertEquals(record.kind, "micro");
+    assertEquals(record.headline, { figure: "opsPerSecond", higherIsBetter: true });
+    const f = record.runs[0].figures;
+    assert(f.opsPerSecond > 0 && f.samples >= 1, record.id);
+    assert(f.callLatencyP50Ns <= f.callLatencyP99Ns, record.id);
+    const perCall = record.facts.opsPerCall as number;
+    assert(Math.abs(f.opsPerSecond - f.callsPerSecond * perCall) <= perCall, "throughput per operation, not per call");
+    assert(TIMERS.includes(String(record.facts.timer)), String(record.facts.timer));
+    assertEquals(record.facts.tinybenchTimeMs, 50);
+    assertEquals(record.facts.tinybenchWarmupTimeMs, 20);
+    assertMatch(String(record.facts.tinybenchRuntime), new RegExp(`^${record.runtime.name} `));
+    assert(record.verification.checks.every((c) => c.passed));
+    assert(record.verification.checks.some((c) => c.name === "sample"));
+  }
+  const bcrypt = result.records.find((r) => r.id === "micro/bcrypt/node")!;
+  assertMatch(String(bcrypt.verification.checks.find((c) => c.name === "sample")!.actual), /^\$2b\$04\$/);
+  assertEquals(micro.dependencies?.tinybench, TINYBENCH_VERSION);
+  assertEquals(await entries(tmp), []);
+  await Deno.remove(tmp);
+});
+
+Deno.test("a micro script whose sample is wrong makes the record invalid", async () => {
+  const tmp = await privateTmp();
+  const lying: MicroWorkload = {
+    ...micro,
+    name: "lying-micro",
+    variants: [{ name: "uuid", description: "prints a sample that is no UUID" }],
+    script: () => ({ entry: new URL("./fixtures/micro_bad_sample.mjs", import.meta.url) }),
+  };
+  const result = await run({ workloads: [lying], runtimes: ["deno"], settings: { runs: 1 }, tempDir: tmp });
+  const [record] = result.records;
+  assertEquals(record.status, "invalid");
+  assertEquals(record.error?.phase, "verify");
+  assertMatch(record.error!.message, /sample: got "not-a-uuid", expected "a v4 UUID"/);
+  assertEquals(record.runs.length, 0);
+  await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("a micro report is parsed strictly and mapped to per-operation figures", () => {
+  const report = {
+    task: "uuid",
+    opsPerCall: 100,
+    sample: "x",
+    selfCheck: true,
+    sink: 1,
+    timer: "hrtimeNow",
+    detectedResolutionMs: null,
+    runtime: "node",
+    runtimeVersion: "20.0.0",
+    timeMs: 100,
+    warmupTimeMs: 10,
+    latencyMs: { mean: 0.004, p50: 0.003, p99: 0.01, min: 0.002, max: 0.2, rme: 1.5, samples: 900 },
+    throughput: { mean: 250_000, p50: 300_000, p99: 100_000, rme: 0.5 },
+  };
+  const figures = microFigures(parseMicroReport(`noise\n${JSON.stringify(report)}\n`));
+  assertEquals(figures.opsPerSecond, 25_000_000);
+  assertEquals(figures.callLatencyP50Ns, 3000);
+  assertEquals(figures.samples, 900);
+  assertMatch(
+    (() => {
+      try {
+        parseMicroReport("not json");
+        return "";
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })(),
+    /printed no JSON report/,
+  );
+});
