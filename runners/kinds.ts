@@ -4,9 +4,10 @@
  * @module
  */
 
-import type { HttpWorkload } from "../workloads/types.ts";
+import type { HttpWorkload, WebSocketWorkload } from "../workloads/types.ts";
 import { runHttpRecord } from "./http.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
+import { runWebSocketRecord } from "./websocket.ts";
 
 /** Measures one record with the runner for its workload's kind. */
 export function runRecord(ctx: RecordContext, outcome: RecordOutcome): Promise<void> {
@@ -14,6 +15,8 @@ export function runRecord(ctx: RecordContext, outcome: RecordOutcome): Promise<v
   switch (kind) {
     case "http":
       return runHttpRecord(ctx as RecordContext<HttpWorkload>, outcome);
+    case "websocket":
+      return runWebSocketRecord(ctx as RecordContext<WebSocketWorkload>, outcome);
     default:
       throw new TypeError(`No runner for workload kind "${kind}"`);
   }

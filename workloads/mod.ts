@@ -7,9 +7,11 @@
 import { UsageError } from "../runners/errors.ts";
 import { httpJson } from "./http_json.ts";
 import type { Workload } from "./types.ts";
+import { wsEcho } from "./ws_echo.ts";
 
 export * from "./types.ts";
 export { HELLO_BODY, httpJson } from "./http_json.ts";
+export { wsEcho } from "./ws_echo.ts";
 
 /**
  * Every built-in workload, in suite order.
@@ -20,7 +22,7 @@ export { HELLO_BODY, httpJson } from "./http_json.ts";
  * console.log(builtinWorkloads.map((w) => w.name).includes("http-json")); // true
  * ```
  */
-export const builtinWorkloads: readonly Workload[] = [httpJson];
+export const builtinWorkloads: readonly Workload[] = [httpJson, wsEcho];
 
 /**
  * Picks workloads by name from a comma-separated list; throws
