@@ -248,14 +248,19 @@ export async function drive(job: WebSocketLoadJob): Promise<WebSocketMeasurement
   }, Math.min(250, timeoutMs / 4));
 
   const live = conns.filter((c) => c.open && !c.gone);
-  const run = (ms: number | null) =>
+  // Ending the measured window sets the phase at once: echoes already queued
+  // in this turn of the event loop must not count.
+  const run = (ms: number | null, after?: Phase) =>
     new Promise<void>((resolve) => {
-      const timer = ms === null ? undefined : setTimeout(resolve, ms);
-      endWindow = () => {
+      const finish = () => {
         clearTimeout(timer);
+        endWindow = () => {};
+        if (after) phase = after;
         resolve();
       };
-      if (conns.every((x) => x.gone)) resolve();
+      const timer = ms === null ? undefined : setTimeout(finish, ms);
+      endWindow = finish;
+      if (conns.every((x) => x.gone)) finish();
     });
 
   if (live.length > 0 && job.warmupSec > 0) {
@@ -269,7 +274,7 @@ export async function drive(job: WebSocketLoadJob): Promise<WebSocketMeasurement
     const wasWarm = phase === "warmup";
     phase = "measure";
     if (!wasWarm) { for (const c of live) for (let i = 0; i < job.inFlight; i++) send(c); }
-    await run(job.messages === null ? job.durationSec * 1000 : null);
+    await run(job.messages === null ? job.durationSec * 1000 : null, "done");
   }
   const durationMs = performance.now() - started;
   phase = "done";
