@@ -42,7 +42,9 @@ function sectionFor(records: BenchRecord[]): string {
     (first.kind === "websocket"
       ? ` × ${first.options["in-flight"] ?? 1} in flight · ${first.options["message-size"] ?? "?"} B messages`
       : "") +
-    ` · ${s.durationSec} s × ${s.runs} runs` +
+    (first.kind === "websocket" && typeof first.options.messages === "number"
+      ? ` · ${first.options.messages} messages × ${s.runs} runs`
+      : ` · ${s.durationSec} s × ${s.runs} runs`) +
     (first.cpus.server !== null
       ? ` · server cpu ${first.cpus.server}, client cpu ${first.cpus.client}`
       : " · not pinned");
