@@ -44,10 +44,11 @@ async function measure(
   dir: string,
   cpus: { server: string | null; client: string | null },
   job: WebSocketLoadJob,
+  signal?: AbortSignal,
 ): Promise<WebSocketMeasurement> {
-  const server = await startServer({ runtime, file, cwd: dir, cpus: cpus.server, timeoutMs: 30_000 });
+  const server = await startServer({ runtime, file, cwd: dir, cpus: cpus.server, timeoutMs: 30_000, signal });
   try {
-    return await runWebSocketDriver({ ...job, url: `ws://127.0.0.1:${server.port}/` }, { cpus: cpus.client });
+    return await runWebSocketDriver({ ...job, url: `ws://127.0.0.1:${server.port}/` }, { cpus: cpus.client, signal });
   } finally {
     await server.stop();
   }
@@ -84,11 +85,13 @@ export async function probeCeiling(options: {
   connections: number;
   messageSize: number;
   log?: (line: string) => void;
+  signal?: AbortSignal;
 }): Promise<CeilingRow[]> {
+  const signal = options.signal;
   const log = options.log ?? (() => {});
   const cache = cacheDir();
   const cpus = splitCpus(await allowedCpus());
-  const modules = await installDependencies(wsEcho.dependencies!, cache);
+  const modules = await installDependencies(wsEcho.dependencies!, cache, signal);
   const tmp = await Deno.makeTempDir({ prefix: "rtbench-ws-ceiling-" });
   const base: WebSocketLoadJob = {
     url: "",
@@ -104,7 +107,7 @@ export async function probeCeiling(options: {
   try {
     const servers: { runtime: ResolvedRuntime; file: string; dir: string }[] = [];
     for (const spec of parseRuntimeSpecs(options.runtimes)) {
-      const runtime = await resolveRuntime(spec, { cacheDir: cache });
+      const runtime = await resolveRuntime(spec, { cacheDir: cache, signal });
       const source = wsEcho.server(runtime.name, "default");
       if (isSkip(source)) continue;
       const dir = `${tmp}/${runtime.name}`;
@@ -113,7 +116,7 @@ export async function probeCeiling(options: {
     log(`server cpu ${cpus.server ?? "any"}, driver cpu ${cpus.client ?? "any"}`);
     const rows: CeilingRow[] = [];
     for (const s of servers) {
-      const measurement = await measure(s.runtime, s.file, s.dir, cpus, base);
+      const measurement = await measure(s.runtime, s.file, s.dir, cpus, base, signal);
       rows.push({ runtime: s.runtime.name, client: "native", inFlight: 1, measurement });
       log(`${s.runtime.name}: ${formatCount(measurement.messagesPerSecond)} msg/s`);
     }
@@ -132,7 +135,7 @@ export async function probeCeiling(options: {
           ...base,
           client,
           inFlight,
-        });
+        }, signal);
         rows.push({ runtime: fastest.runtime.name, client, inFlight, measurement });
         log(
           `${fastest.runtime.name} ${client} in-flight ${inFlight}: ${
@@ -149,6 +152,9 @@ export async function probeCeiling(options: {
 }
 
 if (import.meta.main) {
+  // Servers and drivers lead their own process groups, so Ctrl-C would not reach them: stop them, then leave.
+  const controller = new AbortController();
+  Deno.addSignalListener("SIGINT", () => controller.abort(new DOMException("Interrupted", "AbortError")));
   const flags = parseArgs(Deno.args, {
     string: ["runtime", "duration", "connections", "message-size"],
     default: { runtime: "deno,node,bun", duration: "3", connections: "100", "message-size": "64" },
@@ -159,6 +165,11 @@ if (import.meta.main) {
     connections: Number(flags.connections),
     messageSize: Number(flags["message-size"]),
     log: (line) => console.error(line),
+    signal: controller.signal,
+  }).catch((error) => {
+    if (!controller.signal.aborted) throw error;
+    console.error("ws-ceiling: interrupted");
+    Deno.exit(130);
   });
   const table = [
     ["server", "client", "in-flight", "messages/s", "driver cpu", "p50", "p99", "failures"],
