@@ -7,7 +7,10 @@ import type { BenchRecord } from "../runners/result.ts";
 import { CLIENT_BOUND_PERCENT } from "../runners/websocket.ts";
 import { wsEcho } from "../workloads/ws_echo.ts";
 import { closingEcho, corruptingEcho } from "./fixtures/ws_faulty.ts";
-import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
+import { entries, privateTmp, processesMatching, ROOT, runCli, spawnCli, waitFor } from "./_helpers.ts";
+
+// The driver's command line names its script in this checkout, not the test's TMPDIR.
+const DRIVER = `${ROOT}runners/_websocket_child.ts`;
 
 function assertMeasured(record: BenchRecord, messageSize: number): void {
   assertEquals(record.status, "completed", JSON.stringify(record.error));
@@ -54,6 +57,7 @@ Deno.test("bench --workload ws on deno,node,bun prints messages/s and latency pe
   assertMatch(cli.stdout, /^latency\s+50%\s+90%\s+99%\s+99\.9%/m);
   for (const name of ["deno", "node", "bun"]) assertMatch(cli.stdout, new RegExp(`^${name} \\d.*/s`, "m"));
   assertEquals(await processesMatching(tmp), []);
+  assertEquals(await processesMatching(DRIVER), []);
   assertEquals(await entries(tmp), ["r.json"]);
   await Deno.remove(tmp, { recursive: true });
 });
@@ -71,6 +75,7 @@ Deno.test("16 KiB messages echo intact on deno, node and bun", async () => {
   assertEquals(result.records.map((r) => r.runtime.name), ["deno", "node", "bun"]);
   for (const record of result.records) assertMeasured(record, 16384);
   assertEquals(await processesMatching(tmp), []);
+  assertEquals(await processesMatching(DRIVER), []);
   assertEquals(await entries(tmp), []);
   await Deno.remove(tmp);
 });
@@ -111,6 +116,7 @@ Deno.test("a server that corrupts one byte in a thousand passes verification but
   assertEquals(record.runs.length, 1, "the run that caught it is kept, no further run is made");
   assert(record.runs[0].counts.mismatches > 0);
   assertEquals(await processesMatching(tmp), []);
+  assertEquals(await processesMatching(DRIVER), []);
   assertEquals(await entries(tmp), []);
   await Deno.remove(tmp);
 });
@@ -134,6 +140,7 @@ Deno.test("a server that closes sockets under load is invalid, with the dropped 
   assertEquals(record.runs[0].counts.mismatches, 0);
   assert(record.runs[0].figures.durationMs < 20_000, "the run ends once every socket is gone, not at --duration");
   assertEquals(await processesMatching(tmp), []);
+  assertEquals(await processesMatching(DRIVER), []);
   assertEquals(await entries(tmp), []);
   await Deno.remove(tmp);
 });
@@ -152,3 +159,25 @@ for (
     assertMatch(cli.stderr, message);
   });
 }
+
+Deno.test("SIGINT while the driver runs stops the driver and the server and leaves a valid result file", async () => {
+  const tmp = await privateTmp();
+  const out = `${tmp}/r.json`;
+  const child = spawnCli(
+    ["--workload", "ws", "--runtime", "deno", "--duration", "30", "--warmup", "0", "--runs", "1", "--out", out],
+    { TMPDIR: tmp },
+  );
+  const loading = await waitFor(
+    async () => (await processesMatching(tmp)).length > 0 && (await processesMatching(DRIVER)).length > 0,
+    60_000,
+  );
+  assert(loading, "a server and the driver started");
+  child.kill("SIGINT");
+  const status = await child.output();
+  assertEquals(status.code, 130, new TextDecoder().decode(status.stderr));
+  assertEquals(await processesMatching(tmp), [], "no server left");
+  assertEquals(await processesMatching(DRIVER), [], "no driver left");
+  assertEquals(parseResult(await Deno.readTextFile(out)).finishedAt, null);
+  assertEquals(await entries(tmp), ["r.json"]);
+  await Deno.remove(tmp, { recursive: true });
+});
