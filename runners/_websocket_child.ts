@@ -94,8 +94,9 @@ export function echoMismatch(
   }`;
 }
 
-async function cpuSeconds(): Promise<number | null> {
-  const stat = await readProcText(`/proc/${Deno.pid}/stat`);
+async function cpuSeconds(pid: number | undefined): Promise<number | null> {
+  if (pid === undefined) return null;
+  const stat = await readProcText(`/proc/${pid}/stat`);
   if (!stat) return null;
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
@@ -268,7 +269,7 @@ export async function drive(job: WebSocketLoadJob): Promise<WebSocketMeasurement
     for (const c of live) for (let i = 0; i < job.inFlight; i++) send(c);
     await run(job.warmupSec * 1000);
   }
-  const cpuBefore = await cpuSeconds();
+  const [cpuBefore, serverCpuBefore] = await Promise.all([cpuSeconds(Deno.pid), cpuSeconds(job.serverPid)]);
   const started = performance.now();
   if (live.length > 0) {
     const wasWarm = phase === "warmup";
@@ -278,7 +279,7 @@ export async function drive(job: WebSocketLoadJob): Promise<WebSocketMeasurement
   }
   const durationMs = performance.now() - started;
   phase = "done";
-  const cpuAfter = await cpuSeconds();
+  const [cpuAfter, serverCpuAfter] = await Promise.all([cpuSeconds(Deno.pid), cpuSeconds(job.serverPid)]);
   // Reading /proc may take a few milliseconds while late echoes are still handled: divide by the time between the reads.
   const cpuSpanSec = (performance.now() - started) / 1000;
   clearInterval(watchdog);
@@ -320,6 +321,9 @@ export async function drive(job: WebSocketLoadJob): Promise<WebSocketMeasurement
     clientCpuPercent: cpuBefore === null || cpuAfter === null || seconds <= 0
       ? null
       : Math.round(((cpuAfter - cpuBefore) / cpuSpanSec) * 1000) / 10,
+    serverCpuPercent: serverCpuBefore === null || serverCpuAfter === null || seconds <= 0
+      ? null
+      : Math.round(((serverCpuAfter - serverCpuBefore) / cpuSpanSec) * 1000) / 10,
   };
 }
 

@@ -159,6 +159,7 @@ function runRecord(index: number, startedAt: string, m: WebSocketMeasurement): R
   if (m.connectMedianUs !== null) figures.connectMedianUs = m.connectMedianUs;
   if (m.connectMaxUs !== null) figures.connectMaxUs = m.connectMaxUs;
   if (m.clientCpuPercent !== null) figures.clientCpuPercent = m.clientCpuPercent;
+  if (m.serverCpuPercent !== null) figures.serverCpuPercent = m.serverCpuPercent;
   if (m.droppedSockets > 0) figures.droppedSockets = m.droppedSockets;
   if (m.failedConnections > 0) figures.failedConnections = m.failedConnections;
   return {
@@ -253,6 +254,7 @@ export async function runWebSocketRecord(
           warmupSec: ctx.settings.warmupSec,
           messages: traffic.messages ?? null,
           timeoutSec: ctx.settings.requestTimeoutSec,
+          serverPid: server.group.pid,
         }, { cpus: ctx.cpus.client, signal: ctx.signal }));
       if (server.group.status) {
         throw new PhaseError("measure", `Server exited with code ${server.group.status.code} during the run`);
@@ -278,9 +280,9 @@ export async function runWebSocketRecord(
     ) {
       outcome.warnings.push({
         code: "client-bound",
-        message: `the WebSocket driver used ${Math.round(m.clientCpuPercent)} % of its CPU in run ${
-          run + 1
-        }: messagesPerSecond may measure the driver, not the server`,
+        message: `the WebSocket driver used ${Math.round(m.clientCpuPercent)} % of its CPU in run ${run + 1}` +
+          (m.serverCpuPercent === null ? "" : ` (the server ${Math.round(m.serverCpuPercent)} %)`) +
+          ": messagesPerSecond may measure the driver, not the server",
       });
     }
     if (ctx.session.afterRun) {

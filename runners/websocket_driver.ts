@@ -44,6 +44,8 @@ export interface WebSocketLoadJob {
   readonly messages: number | null;
   /** Seconds a handshake or an echo may take before it counts as a timeout. */
   readonly timeoutSec: number;
+  /** A process whose CPU use is sampled over the same window as the driver's own, usually the server's. */
+  readonly serverPid?: number;
 }
 
 /** Raw figures of one run; failures are counted apart, never as samples. */
@@ -88,6 +90,8 @@ export interface WebSocketMeasurement {
   readonly warmupMessages: number;
   /** CPU time the driver used in the window, as percent of one core. */
   readonly clientCpuPercent: number | null;
+  /** CPU time of the job's `serverPid` over the same window, as percent of one core; null without one. */
+  readonly serverCpuPercent: number | null;
 }
 
 /** Options of one {@linkcode runWebSocketDriver} call. */

@@ -48,7 +48,10 @@ async function measure(
 ): Promise<WebSocketMeasurement> {
   const server = await startServer({ runtime, file, cwd: dir, cpus: cpus.server, timeoutMs: 30_000, signal });
   try {
-    return await runWebSocketDriver({ ...job, url: `ws://127.0.0.1:${server.port}/` }, { cpus: cpus.client, signal });
+    return await runWebSocketDriver(
+      { ...job, url: `ws://127.0.0.1:${server.port}/`, serverPid: server.group.pid },
+      { cpus: cpus.client, signal },
+    );
   } finally {
     await server.stop();
   }
@@ -63,6 +66,7 @@ function row(r: CeilingRow): string[] {
     String(r.inFlight),
     `${formatCount(m.messagesPerSecond)}/s`,
     m.clientCpuPercent === null ? "n/a" : `${m.clientCpuPercent.toFixed(0)} %`,
+    m.serverCpuPercent === null ? "n/a" : `${m.serverCpuPercent.toFixed(0)} %`,
     m.latencyUs ? formatUs(m.latencyUs.p50) : "",
     m.latencyUs ? formatUs(m.latencyUs.p99) : "",
     failures === 0 ? "" : `${failures} failures: ${m.firstFailure}`,
@@ -172,18 +176,21 @@ if (import.meta.main) {
     Deno.exit(130);
   });
   const table = [
-    ["server", "client", "in-flight", "messages/s", "driver cpu", "p50", "p99", "failures"],
+    ["server", "client", "in-flight", "messages/s", "driver cpu", "server cpu", "p50", "p99", "failures"],
     ...rows.map(row),
   ];
-  console.log(alignTable(table, [2, 3, 4, 5, 6]));
-  const best = rows.slice(1).reduce((a, b) =>
+  console.log(alignTable(table, [2, 3, 4, 5, 6, 7]));
+  // The probe ends with the fastest server's rows.
+  const fastest = rows.at(-1)!.runtime;
+  const best = rows.filter((r) => r.runtime === fastest).reduce((a, b) =>
     b.measurement.messagesPerSecond > a.measurement.messagesPerSecond ? b : a
   );
+  const m = best.measurement;
   console.log(
-    `\ndriver ceiling: ${formatCount(best.measurement.messagesPerSecond)} messages/s against ${best.runtime} ` +
-      `(${best.client} client, ${best.inFlight} in flight × ${flags.connections} sockets, ${
+    `\ndriver ceiling: ${formatCount(m.messagesPerSecond)} messages/s against ${best.runtime}, the fastest server` +
+      ` (${best.client} client, ${best.inFlight} in flight × ${flags.connections} sockets, ${
         flags["message-size"]
-      } B),` +
-      ` driver CPU ${best.measurement.clientCpuPercent ?? "n/a"} %`,
+      } B)` +
+      `; driver CPU ${m.clientCpuPercent ?? "n/a"} %, server CPU ${m.serverCpuPercent ?? "n/a"} %`,
   );
 }

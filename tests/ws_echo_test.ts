@@ -32,7 +32,7 @@ function assertMeasured(record: BenchRecord, messageSize: number): void {
   }
   assertEquals(record.headline.figure, "messagesPerSecond");
   // The driver's CPU is sampled on every run, and a driver at its limit is flagged.
-  assert(record.runs.every((r) => r.figures.clientCpuPercent >= 0));
+  assert(record.runs.every((r) => r.figures.clientCpuPercent >= 0 && r.figures.serverCpuPercent >= 0));
   assertEquals(
     record.warnings.some((w) => w.code === "client-bound"),
     record.runs.some((r) => r.figures.clientCpuPercent >= CLIENT_BOUND_PERCENT),
