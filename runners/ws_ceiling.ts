@@ -3,7 +3,10 @@
  * the fastest of the `ws` echo servers, then loads it with both client
  * libraries and rising in-flight counts, and prints the messages per second
  * the driver reached with its own CPU use beside each figure. A driver near
- * 100 % of its core is the bottleneck, not the server.
+ * 100 % of its core is the bottleneck, not the server. "Per driver core" is
+ * messages per second divided by the driver's share of its core: what the
+ * driver would reach with its core to itself, a steadier figure than
+ * messages per second on a shared machine.
  *
  * @module
  */
@@ -67,6 +70,7 @@ function row(r: CeilingRow): string[] {
     `${formatCount(m.messagesPerSecond)}/s`,
     m.clientCpuPercent === null ? "n/a" : `${m.clientCpuPercent.toFixed(0)} %`,
     m.serverCpuPercent === null ? "n/a" : `${m.serverCpuPercent.toFixed(0)} %`,
+    m.clientCpuPercent ? `${formatCount(m.messagesPerSecond / (m.clientCpuPercent / 100))}/s` : "n/a",
     m.latencyUs ? formatUs(m.latencyUs.p50) : "",
     m.latencyUs ? formatUs(m.latencyUs.p99) : "",
     failures === 0 ? "" : `${failures} failures: ${m.firstFailure}`,
@@ -176,10 +180,21 @@ if (import.meta.main) {
     Deno.exit(130);
   });
   const table = [
-    ["server", "client", "in-flight", "messages/s", "driver cpu", "server cpu", "p50", "p99", "failures"],
+    [
+      "server",
+      "client",
+      "in-flight",
+      "messages/s",
+      "driver cpu",
+      "server cpu",
+      "per driver core",
+      "p50",
+      "p99",
+      "failures",
+    ],
     ...rows.map(row),
   ];
-  console.log(alignTable(table, [2, 3, 4, 5, 6, 7]));
+  console.log(alignTable(table, [2, 3, 4, 5, 6, 7, 8]));
   // The probe ends with the fastest server's rows.
   const fastest = rows.at(-1)!.runtime;
   const best = rows.filter((r) => r.runtime === fastest).reduce((a, b) =>
