@@ -269,6 +269,7 @@ export async function drive(job: WebSocketLoadJob): Promise<WebSocketMeasurement
     for (const c of live) for (let i = 0; i < job.inFlight; i++) send(c);
     await run(job.warmupSec * 1000);
   }
+  const cpuReadStarted = performance.now();
   const [cpuBefore, serverCpuBefore] = await Promise.all([cpuSeconds(Deno.pid), cpuSeconds(job.serverPid)]);
   const started = performance.now();
   if (live.length > 0) {
@@ -280,8 +281,9 @@ export async function drive(job: WebSocketLoadJob): Promise<WebSocketMeasurement
   const durationMs = performance.now() - started;
   phase = "done";
   const [cpuAfter, serverCpuAfter] = await Promise.all([cpuSeconds(Deno.pid), cpuSeconds(job.serverPid)]);
-  // Reading /proc may take a few milliseconds while late echoes are still handled: divide by the time between the reads.
-  const cpuSpanSec = (performance.now() - started) / 1000;
+  // Reading /proc may take a while when the event loop is busy with late echoes. The reads happened somewhere
+  // between these timestamps: dividing by the longest possible span never overstates the CPU share.
+  const cpuSpanSec = (performance.now() - cpuReadStarted) / 1000;
   clearInterval(watchdog);
 
   // Close politely, then cut whatever has not closed within a second.
