@@ -46,6 +46,14 @@ export { SCHEMA_VERSION } from "./runners/result.ts";
 export { benchResultSchema, parseResult, SchemaError, type SchemaIssue, validateResult } from "./runners/schema.ts";
 export { type ProgressEvent, run, type RunOptions, VERSION } from "./runners/suite.ts";
 export { autocannonGenerator } from "./runners/autocannon.ts";
+export {
+  DEFAULT_WEBSOCKET_CLIENT,
+  runWebSocketDriver,
+  type WebSocketClient,
+  type WebSocketDriverOptions,
+  type WebSocketLoadJob,
+  type WebSocketMeasurement,
+} from "./runners/websocket_driver.ts";
 export { type Profile, PROFILES } from "./runners/settings.ts";
 export { summarize } from "./runners/stats.ts";
 export {

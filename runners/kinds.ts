@@ -4,11 +4,12 @@
  * @module
  */
 
-import type { HttpWorkload, MicroWorkload, ProcessWorkload } from "../workloads/types.ts";
+import type { HttpWorkload, MicroWorkload, ProcessWorkload, WebSocketWorkload } from "../workloads/types.ts";
 import { runHttpRecord } from "./http.ts";
 import { runMicroRecord } from "./micro.ts";
 import { runProcessRecord } from "./process.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
+import { runWebSocketRecord } from "./websocket.ts";
 
 /** Measures one record with the runner for its workload's kind. */
 export function runRecord(ctx: RecordContext, outcome: RecordOutcome): Promise<void> {
@@ -20,6 +21,8 @@ export function runRecord(ctx: RecordContext, outcome: RecordOutcome): Promise<v
       return runProcessRecord(ctx as RecordContext<ProcessWorkload>, outcome);
     case "micro":
       return runMicroRecord(ctx as RecordContext<MicroWorkload>, outcome);
+    case "websocket":
+      return runWebSocketRecord(ctx as RecordContext<WebSocketWorkload>, outcome);
     default:
       throw new TypeError(`No runner for workload kind "${kind}"`);
   }

@@ -53,7 +53,7 @@ export class SkipRecord extends Error {
 export interface RecordOutcome {
   /** Server or process command, binary first. */
   command: string[] | null;
-  /** Load generator, for HTTP workloads. */
+  /** Load generator or driver, for HTTP and WebSocket workloads. */
   loadGenerator: LoadGeneratorInfo | null;
   /** CPU sets used. */
   cpus: CpuSets;

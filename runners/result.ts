@@ -145,6 +145,8 @@ export interface LoadGeneratorInfo {
   readonly version: string;
   /** Resolution of latency figures. */
   readonly latencyResolution: "us" | "ms";
+  /** The client library a driver is built on, with its version, for example `deno 2.9.6 WebSocket`. */
+  readonly client?: string;
 }
 
 /** One workload × variant × runtime. */
@@ -175,7 +177,7 @@ export interface BenchRecord {
   readonly options: Readonly<Record<string, Fact>>;
   /** The server's command line, binary first; null when none was started. */
   readonly command: readonly string[] | null;
-  /** The load generator, for HTTP workloads. */
+  /** The load generator or driver, for HTTP and WebSocket workloads. */
   readonly loadGenerator: LoadGeneratorInfo | null;
   /** CPU sets of server and client. */
   readonly cpus: CpuSets;

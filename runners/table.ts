@@ -73,10 +73,17 @@ function sectionFor(records: BenchRecord[]): string {
   let text = `${head}\n${alignTable(rows, right)}`;
   const withLatency = done.filter((r) => r.latencyUs);
   if (withLatency.length > 0) {
-    const lat: string[][] = [["latency", "2.5%", "50%", "97.5%", "99%", "avg", "stdev", "max"]];
+    // WebSocket latencies are per message, where the tail (p99.9) is what users feel.
+    const ws = first.kind === "websocket";
+    const lat: string[][] = [
+      ws
+        ? ["latency", "50%", "90%", "99%", "99.9%", "avg", "stdev", "max"]
+        : ["latency", "2.5%", "50%", "97.5%", "99%", "avg", "stdev", "max"],
+    ];
     for (const r of withLatency) {
       const l = r.latencyUs!;
-      lat.push([label(r), ...[l.p2_5, l.p50, l.p97_5, l.p99, l.mean, l.stdev, l.max].map(formatUs)]);
+      const cells = ws ? [l.p50, l.p90, l.p99, l.p99_9] : [l.p2_5, l.p50, l.p97_5, l.p99];
+      lat.push([label(r), ...[...cells, l.mean, l.stdev, l.max].map(formatUs)]);
     }
     text += `\n\n${alignTable(lat, [1, 2, 3, 4, 5, 6, 7])}`;
   }

@@ -50,7 +50,15 @@ export function sectionHead(records: readonly BenchRecord[]): string {
       ` · ${pinning(first)}`;
   }
   const gen = records.find((r) => r.loadGenerator)?.loadGenerator;
-  return title + (gen ? ` · ${gen.name} ${gen.version}` : "") +
+  const generator = gen ? ` · ${gen.name} ${gen.version}${gen.client ? ` (${gen.client})` : ""}` : "";
+  if (first.kind === "websocket") {
+    const length = typeof first.options.messages === "number"
+      ? `${first.options.messages} messages × ${s.runs} runs`
+      : `${s.durationSec} s × ${s.runs} runs`;
+    return `${title}${generator} · ${s.connections} connections × ${first.options["in-flight"] ?? 1} in flight` +
+      ` · ${first.options["message-size"] ?? "?"} B messages · ${length} · ${pinning(first)}`;
+  }
+  return title + generator +
     ` · ${s.connections} connections · ${s.durationSec} s × ${s.runs} runs · ${pinning(first)}`;
 }
 

@@ -14,6 +14,7 @@ import { install } from "./install.ts";
 import { micro } from "./micro.ts";
 import { startup } from "./startup.ts";
 import type { Workload } from "./types.ts";
+import { wsEcho } from "./ws_echo.ts";
 
 export * from "./types.ts";
 export { bcrypt, BCRYPT_ADDON_VERSION, BCRYPTJS_VERSION } from "./bcrypt.ts";
@@ -25,6 +26,7 @@ export { checkFiles, fileContent, fsWorkload } from "./fs.ts";
 export { DEFAULT_INSTALL_MANIFEST, install } from "./install.ts";
 export { micro, QUERY_URL, TINYBENCH_VERSION } from "./micro.ts";
 export { HELLO_OUTPUT, SCRIPT_OUTPUT, startup } from "./startup.ts";
+export { wsEcho } from "./ws_echo.ts";
 
 /**
  * Every built-in workload, in suite order.
@@ -44,6 +46,7 @@ export const builtinWorkloads: readonly Workload[] = [
   install,
   fsWorkload,
   micro,
+  wsEcho,
 ];
 
 /**

@@ -430,8 +430,30 @@ export interface MicroWorkload extends WorkloadBase {
   verify(report: MicroReport, ctx: WorkloadContext): Check[] | Promise<Check[]>;
 }
 
+/** The traffic of a WebSocket echo workload: binary messages every socket sends and expects back unchanged. */
+export interface WebSocketTraffic {
+  /** Path of the WebSocket endpoint, starting with `/`. */
+  readonly path: string;
+  /** Bytes per message (at least 8: each carries its socket and sequence numbers). @default {64} */
+  readonly messageSize: number;
+  /** Messages in flight per socket. @default {1} */
+  readonly inFlight: number;
+  /** Verified echoes after which a measured run ends; absent to measure for the duration. */
+  readonly messages?: number;
+}
+
+/** A workload served over WebSocket: every message must come back unchanged, text as text, binary as binary. */
+export interface WebSocketWorkload extends WorkloadBase {
+  /** Always `"websocket"`. */
+  readonly kind: "websocket";
+  /** The server for a runtime and variant, or why the runtime cannot run it. */
+  server(runtime: string, variant: string): ServerSource | Skip;
+  /** The messages to send. */
+  traffic(ctx: WorkloadContext): WebSocketTraffic;
+}
+
 /** Any workload rtbench can run. */
-export type Workload = HttpWorkload | ProcessWorkload | MicroWorkload;
+export type Workload = HttpWorkload | WebSocketWorkload | ProcessWorkload | MicroWorkload;
 
 /** Type guard: whether a value is a {@linkcode Skip}. */
 export function isSkip<T extends object>(value: T | Skip): value is Skip {
