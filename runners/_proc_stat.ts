@@ -1,0 +1,98 @@
+/**
+ * Parsing of what the resource sampler's helper prints each tick: `/proc/uptime`,
+ * every `/proc/<pid>/stat`, `/proc/uptime` again, the per-thread
+ * `/proc/<pid>/task/<tid>/stat` of the watched trees, `fd <pid> <count>` lines
+ * and `end`.
+ *
+ * @module
+ */
+
+/** The fields of one `/proc/<pid>/stat` line the sampler uses. */
+export interface ProcStat {
+  /** Process (or thread) id. */
+  readonly pid: number;
+  /** Parent process id. */
+  readonly ppid: number;
+  /** Session id; rtbench starts every child as a session leader, so it names the child's tree. */
+  readonly session: number;
+  /** CPU time in clock ticks, user plus system, all threads. */
+  readonly ticks: number;
+  /** CPU time of waited-for children in clock ticks. */
+  readonly childTicks: number;
+  /** Threads. */
+  readonly threads: number;
+  /** Resident set in pages. */
+  readonly rssPages: number;
+}
+
+/** One tick's view of the machine. */
+export interface Snapshot {
+  /** Seconds since boot (mean of the readings before and after the stat files). */
+  readonly uptimeSec: number;
+  /** Every process, by pid. */
+  readonly procs: ReadonlyMap<number, ProcStat>;
+  /** CPU ticks of the watched processes' threads: thread id → owning pid and ticks. */
+  readonly threads: ReadonlyMap<number, { readonly pid: number; readonly ticks: number }>;
+  /** Open file descriptors of the watched processes. */
+  readonly fds: ReadonlyMap<number, number>;
+}
+
+/** Parses one stat line; null when it is not one (a process that vanished mid-read leaves nothing). */
+export function parseStatLine(line: string): ProcStat | null {
+  const open = line.indexOf(" (");
+  const close = line.lastIndexOf(")");
+  if (open < 1 || close < open) return null;
+  const pid = Number(line.slice(0, open));
+  // Fields after the command name, from field 3 (state) of proc_pid_stat(5).
+  const f = line.slice(close + 2).split(" ");
+  if (!Number.isInteger(pid) || f.length < 22) return null;
+  return {
+    pid,
+    ppid: Number(f[1]),
+    session: Number(f[3]),
+    ticks: Number(f[11]) + Number(f[12]),
+    childTicks: Number(f[13]) + Number(f[14]),
+    threads: Number(f[17]),
+    rssPages: Number(f[21]),
+  };
+}
+
+const UPTIME = /^(\d+(?:\.\d+)?) \d+(?:\.\d+)?$/;
+
+/** Parses one tick's block of text (without the closing `end`); `watched` are the pids whose threads were listed. */
+export function parseSnapshot(text: string, watched: ReadonlySet<number>): Snapshot | null {
+  const lines = text.split("\n");
+  const procs = new Map<number, ProcStat>();
+  const threads = new Map<number, { pid: number; ticks: number }>();
+  let owner: number | null = null;
+  const fds = new Map<number, number>();
+  const uptimes: number[] = [];
+  let section: "procs" | "tasks" = "procs";
+  for (const line of lines) {
+    if (line === "") continue;
+    const uptime = UPTIME.exec(line);
+    if (uptime) {
+      uptimes.push(Number(uptime[1]));
+      if (uptimes.length === 2) section = "tasks";
+      continue;
+    }
+    if (line.startsWith("fd ")) {
+      const [, pid, count] = line.split(" ");
+      fds.set(Number(pid), Number(count));
+      continue;
+    }
+    const stat = parseStatLine(line);
+    if (!stat) continue;
+    if (section === "procs") {
+      procs.set(stat.pid, stat);
+    } else if (watched.has(stat.pid) && stat.pid !== owner) {
+      // A watched process's own stat line heads its threads; its main thread repeats its pid.
+      owner = stat.pid;
+    } else if (owner !== null) {
+      threads.set(stat.pid, { pid: owner, ticks: stat.ticks });
+    }
+  }
+  if (uptimes.length === 0) return null;
+  const uptimeSec = uptimes.length === 2 ? (uptimes[0] + uptimes[1]) / 2 : uptimes[0];
+  return { uptimeSec, procs, threads, fds };
+}

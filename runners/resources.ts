@@ -1,0 +1,372 @@
+/**
+ * Resource sampling of the server's and the load generator's process trees
+ * (CPU, busiest thread, resident memory, threads, open files) at a fixed
+ * interval, with the sampler's own cost measured alongside.
+ *
+ * Deno refuses `/proc` reads without `--allow-all`, and spawning one `cat` per
+ * file per tick would cost more than it measures. So one `sh` helper lives for
+ * the whole run: each tick the harness writes the pids it watches on the
+ * helper's stdin, and the helper answers with ONE `cat` of `/proc/uptime`,
+ * every `/proc/<pid>/stat` (to build the trees from session and parent ids),
+ * the watched processes' per-thread stat files, and file-descriptor counts
+ * taken with shell globbing (no process spawned). The helper's CPU time, its
+ * `cat` children included, is reported as `samplerCpuPercent`; it runs on
+ * whichever CPU the scheduler gives it, because a 2-CPU machine has none to
+ * spare.
+ *
+ * @module
+ */
+
+import { type ProcessGroup, spawnGroup } from "./_process.ts";
+import { parseSnapshot, type ProcStat, type Snapshot } from "./_proc_stat.ts";
+
+/** Which process tree a series describes. */
+export type ResourceRole = "server" | "client";
+
+/** Sampled values of one process tree, one entry per interval. */
+export interface RoleSeries {
+  /** CPU time of every thread of every process in the tree, in percent of one CPU. */
+  readonly cpuPercent: readonly number[];
+  /** The busiest single thread's CPU time in percent of one CPU (a single-threaded event loop saturates at 100). */
+  readonly busiestThreadPercent: readonly number[];
+  /** Resident memory of the tree. */
+  readonly rssBytes: readonly number[];
+  /** Threads in the tree. */
+  readonly threads: readonly number[];
+  /** Open file descriptors (sockets included) in the tree. */
+  readonly openFiles: readonly number[];
+  /** Processes in the tree. */
+  readonly processes: readonly number[];
+}
+
+/** The time series of one measured window. */
+export interface ResourceSeries {
+  /** Sampling interval asked for. */
+  readonly intervalMs: number;
+  /** End of each interval, in milliseconds since the first sample of the window. */
+  readonly tMs: readonly number[];
+  /** The server's process tree, or null when it was not found. */
+  readonly server: RoleSeries | null;
+  /** The load generator's process tree, or null when it was not found. */
+  readonly client: RoleSeries | null;
+}
+
+/** Mean and peak of one sampled quantity. */
+export interface MeanPeak {
+  /** Time-weighted mean over the window. */
+  readonly mean: number;
+  /** Largest single sample. */
+  readonly peak: number;
+}
+
+/** Summary of one process tree over a window. */
+export interface RoleSummary {
+  /** CPU of the whole tree, percent of one CPU. */
+  readonly cpuPercent: MeanPeak;
+  /** The busiest thread, percent of one CPU. */
+  readonly busiestThreadPercent: MeanPeak;
+  /** Resident memory. */
+  readonly rssBytes: MeanPeak;
+  /** Threads. */
+  readonly threads: MeanPeak;
+  /** Open file descriptors. */
+  readonly openFiles: MeanPeak;
+}
+
+/** What the sampler measured over one window, and what sampling cost. */
+export interface ResourceSummary {
+  /** Sampling interval asked for. */
+  readonly intervalMs: number;
+  /** Samples inside the window. */
+  readonly samples: number;
+  /** The server's tree. */
+  readonly server: RoleSummary | null;
+  /** The load generator's tree. */
+  readonly client: RoleSummary | null;
+  /** CPU the sampler's helper and its `cat` children used, percent of one CPU. */
+  readonly samplerCpuPercent: number | null;
+  /** CPU the harness process used meanwhile (it parses the samples), percent of one CPU. */
+  readonly harnessCpuPercent: number | null;
+}
+
+/** A finished sampling: the series and summary of the measured window. */
+export interface ResourceReport {
+  /** Per-interval values. */
+  readonly series: ResourceSeries;
+  /** Means and peaks. */
+  readonly summary: ResourceSummary;
+}
+
+/** Options of {@linkcode startSampler}. */
+export interface SamplerOptions {
+  /** Milliseconds between samples. @default {250} */
+  readonly intervalMs?: number;
+  /** Process trees to watch from the start. */
+  readonly roots?: Partial<Record<ResourceRole, readonly number[]>>;
+}
+
+/** Default sampling interval. */
+export const DEFAULT_INTERVAL_MS = 250;
+
+// One line per tick in, one block out. `cat` is the only process spawned per tick; globbing and
+// `set --` are shell builtins. Each watched pid's own stat line heads its threads' stat lines.
+const SCRIPT = `echo "conf $(getconf CLK_TCK 2>/dev/null) $(getconf PAGESIZE 2>/dev/null)"
+while read -r pids; do
+  t=""
+  for p in $pids; do t="$t /proc/$p/stat /proc/$p/task/*/stat"; done
+  cat /proc/uptime /proc/[0-9]*/stat /proc/uptime $t 2>/dev/null
+  for p in $pids; do
+    set -- /proc/$p/fd/*
+    if [ -e "$1" ] || [ -L "$1" ]; then echo "fd $p $#"; fi
+  done
+  echo end
+done`;
+
+interface Tick {
+  /** Epoch milliseconds when the tick was asked for. */
+  atMs: number;
+  snapshot: Snapshot;
+}
+
+/** Samples process trees until stopped. */
+export class ResourceSampler {
+  readonly #intervalMs: number;
+  readonly #roots: Record<ResourceRole, Set<number>> = { server: new Set(), client: new Set() };
+  readonly #ticks: Tick[] = [];
+  #helper: ProcessGroup;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #buffer = "";
+  #pending: { atMs: number; watched: Set<number>; resolve: () => void; done: Promise<void> } | null = null;
+  #clockTicks = 100;
+  #pageBytes = 4096;
+  #stopped = false;
+
+  /** Use {@linkcode startSampler}. */
+  constructor(options: SamplerOptions = {}) {
+    this.#intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+    if (!(this.#intervalMs >= 10)) throw new RangeError(`Sampling interval must be ≥ 10 ms, got ${this.#intervalMs}`);
+    for (const role of ["server", "client"] as const) {
+      for (const pid of options.roots?.[role] ?? []) this.#roots[role].add(pid);
+    }
+    const decoder = new TextDecoder();
+    this.#helper = spawnGroup(["sh", "-c", SCRIPT], {
+      interactive: true,
+      keepBytes: 1024,
+      onStdout: (chunk) => this.#receive(decoder.decode(chunk, { stream: true })),
+    });
+    this.#tick();
+    this.#timer = setInterval(() => this.#tick(), this.#intervalMs);
+  }
+
+  /** Watches one more process tree, for example a load generator once it is spawned. */
+  addRoot(role: ResourceRole, pid: number): void {
+    this.#roots[role].add(pid);
+  }
+
+  /** Samples taken so far. */
+  get samples(): number {
+    return this.#ticks.length;
+  }
+
+  #receive(text: string): void {
+    this.#buffer += text;
+    if (this.#buffer.startsWith("conf ")) {
+      const newline = this.#buffer.indexOf("\n");
+      if (newline === -1) return;
+      const [, hz, page] = this.#buffer.slice(0, newline).split(" ").map(Number);
+      if (hz > 0) this.#clockTicks = hz;
+      if (page > 0) this.#pageBytes = page;
+      this.#buffer = this.#buffer.slice(newline + 1);
+    }
+    let end: number;
+    while ((end = this.#buffer.indexOf("\nend\n")) !== -1 || this.#buffer.startsWith("end\n")) {
+      const block = end === -1 ? "" : this.#buffer.slice(0, end);
+      this.#buffer = this.#buffer.slice(end === -1 ? 4 : end + 5);
+      const pending = this.#pending;
+      this.#pending = null;
+      if (!pending) continue;
+      const snapshot = parseSnapshot(block, pending.watched);
+      if (snapshot) this.#ticks.push({ atMs: pending.atMs, snapshot });
+      pending.resolve();
+    }
+  }
+
+  /** Asks for one sample unless the previous one is still being read (a busy machine skips ticks). */
+  #tick(): Promise<void> {
+    if (this.#pending) return this.#pending.done;
+    if (this.#helper.status) return Promise.resolve();
+    const watched = new Set<number>();
+    const last = this.#ticks.at(-1)?.snapshot;
+    for (const role of ["server", "client"] as const) {
+      for (const pid of this.#roots[role]) watched.add(pid);
+      if (last) { for (const pid of members(last, this.#roots[role])) watched.add(pid); }
+    }
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.#pending = { atMs: Date.now(), watched, resolve, done: promise };
+    this.#helper.write([...watched].join(" ") + "\n");
+    return promise;
+  }
+
+  /**
+   * Takes a last sample, stops the helper and returns what was measured in
+   * the window from `fromMs` to `toMs` (epoch milliseconds; the whole sampling
+   * when absent).
+   */
+  async stop(window?: { fromMs: number; toMs: number }): Promise<ResourceReport> {
+    if (!this.#stopped) {
+      this.#stopped = true;
+      clearInterval(this.#timer);
+      // The pending answer, then a last one; bounded so a wedged helper cannot hang the run.
+      const settle = async (p: Promise<void>) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([p, new Promise((r) => timer = setTimeout(r, 2000))]);
+        clearTimeout(timer);
+      };
+      if (this.#pending) await settle(this.#pending.done);
+      await settle(this.#tick());
+      await this.#helper.stop();
+    }
+    return this.#report(window);
+  }
+
+  #report(window?: { fromMs: number; toMs: number }): ResourceReport {
+    let ticks = window ? this.#ticks.filter((t) => t.atMs >= window.fromMs && t.atMs <= window.toMs) : this.#ticks;
+    // A window shorter than two intervals: use the samples around it.
+    if (ticks.length < 2) ticks = this.#ticks;
+    const tMs: number[] = [];
+    const series: Record<ResourceRole, MutableSeries> = { server: emptySeries(), client: emptySeries() };
+    let samplerTicks = 0;
+    let harnessTicks = 0;
+    for (let i = 1; i < ticks.length; i++) {
+      const a = ticks[i - 1].snapshot;
+      const b = ticks[i].snapshot;
+      const dt = b.uptimeSec - a.uptimeSec;
+      if (dt <= 0) continue;
+      tMs.push(Math.round((b.uptimeSec - ticks[0].snapshot.uptimeSec) * 1000));
+      for (const role of ["server", "client"] as const) {
+        this.#interval(series[role], a, b, dt, this.#roots[role]);
+      }
+      samplerTicks += selfDelta(a, b, this.#helper.pid, true);
+      harnessTicks += selfDelta(a, b, Deno.pid, false);
+    }
+    const span = ticks.length > 1 ? ticks.at(-1)!.snapshot.uptimeSec - ticks[0].snapshot.uptimeSec : 0;
+    const percentOf = (t: number) => span > 0 ? round1((t / this.#clockTicks / span) * 100) : null;
+    const out = (role: ResourceRole) => series[role].processes.some((n) => n > 0) ? series[role] : null;
+    const s = out("server");
+    const c = out("client");
+    return {
+      series: { intervalMs: this.#intervalMs, tMs, server: s, client: c },
+      summary: {
+        intervalMs: this.#intervalMs,
+        samples: ticks.length,
+        server: s ? summarizeRole(s, tMs) : null,
+        client: c ? summarizeRole(c, tMs) : null,
+        samplerCpuPercent: percentOf(samplerTicks),
+        harnessCpuPercent: percentOf(harnessTicks),
+      },
+    };
+  }
+
+  #interval(out: MutableSeries, a: Snapshot, b: Snapshot, dt: number, roots: ReadonlySet<number>): void {
+    const now = members(b, roots);
+    let ticks = 0;
+    let rssPages = 0;
+    let threads = 0;
+    let openFiles = 0;
+    for (const pid of now) {
+      const p = b.procs.get(pid)!;
+      // A process born during the interval spent all its CPU time in it.
+      ticks += p.ticks - (a.procs.get(pid)?.ticks ?? 0);
+      rssPages += p.rssPages;
+      threads += p.threads;
+      openFiles += b.fds.get(pid) ?? 0;
+    }
+    let busiest = 0;
+    for (const [tid, t] of b.threads) {
+      if (!now.has(t.pid)) continue;
+      const before = a.threads.get(tid);
+      busiest = Math.max(busiest, t.ticks - (before?.pid === t.pid ? before.ticks : 0));
+    }
+    const percent = (n: number) => round1((n / this.#clockTicks / dt) * 100);
+    out.cpuPercent.push(percent(Math.max(0, ticks)));
+    out.busiestThreadPercent.push(percent(Math.max(0, busiest)));
+    out.rssBytes.push(rssPages * this.#pageBytes);
+    out.threads.push(threads);
+    out.openFiles.push(openFiles);
+    out.processes.push(now.size);
+  }
+}
+
+type MutableSeries = { -readonly [K in keyof RoleSeries]: number[] };
+
+function emptySeries(): MutableSeries {
+  return { cpuPercent: [], busiestThreadPercent: [], rssBytes: [], threads: [], openFiles: [], processes: [] };
+}
+
+/** CPU ticks a single process used between two snapshots, its waited-for children included when asked. */
+function selfDelta(a: Snapshot, b: Snapshot, pid: number, children: boolean): number {
+  const before = a.procs.get(pid);
+  const after = b.procs.get(pid);
+  if (!before || !after) return 0;
+  return after.ticks - before.ticks + (children ? after.childTicks - before.childTicks : 0);
+}
+
+/**
+ * The processes of the trees rooted at `roots`: a root, anything in a root's
+ * session (rtbench starts every child as a session leader), or a descendant by
+ * parent id.
+ */
+export function members(snapshot: Snapshot, roots: ReadonlySet<number>): Set<number> {
+  const out = new Set<number>();
+  if (roots.size === 0) return out;
+  const memo = new Map<number, boolean>();
+  const inTree = (p: ProcStat | undefined, depth: number): boolean => {
+    if (!p || depth > 64) return false;
+    const known = memo.get(p.pid);
+    if (known !== undefined) return known;
+    const yes = roots.has(p.pid) || roots.has(p.session) ||
+      (p.ppid > 1 && inTree(snapshot.procs.get(p.ppid), depth + 1));
+    memo.set(p.pid, yes);
+    return yes;
+  };
+  for (const p of snapshot.procs.values()) if (inTree(p, 0)) out.add(p.pid);
+  return out;
+}
+
+function summarizeRole(s: RoleSeries, tMs: readonly number[]): RoleSummary {
+  const weights = tMs.map((t, i) => t - (i === 0 ? 0 : tMs[i - 1]));
+  const meanPeak = (values: readonly number[]): MeanPeak => {
+    const total = weights.reduce((a, b) => a + b, 0);
+    const mean = total > 0 ? values.reduce((a, v, i) => a + v * weights[i], 0) / total : 0;
+    return { mean: round1(mean), peak: values.length > 0 ? Math.max(...values) : 0 };
+  };
+  return {
+    cpuPercent: meanPeak(s.cpuPercent),
+    busiestThreadPercent: meanPeak(s.busiestThreadPercent),
+    rssBytes: meanPeak(s.rssBytes),
+    threads: meanPeak(s.threads),
+    openFiles: meanPeak(s.openFiles),
+  };
+}
+
+function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+/**
+ * Starts sampling the given process trees every `intervalMs` (250 ms by
+ * default). Stop it with {@linkcode ResourceSampler.stop}; the helper process
+ * lives in its own process group and is stopped with the suite on interrupt.
+ *
+ * @example Sample a server while it is loaded
+ * ```ts ignore
+ * import { startSampler } from "./resources.ts";
+ * const sampler = startSampler({ roots: { server: [server.group.pid] } });
+ * // ... run the load generator, then:
+ * const { summary } = await sampler.stop();
+ * console.log(summary.server?.cpuPercent.mean);
+ * ```
+ */
+export function startSampler(options: SamplerOptions = {}): ResourceSampler {
+  return new ResourceSampler(options);
+}
