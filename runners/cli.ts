@@ -30,8 +30,12 @@ const NUMERIC: Record<string, keyof RunSettings> = {
   pipelining: "pipelining",
   timeout: "requestTimeoutSec",
   "start-timeout": "startTimeoutSec",
+  "min-runs": "minRuns",
+  "max-runs": "maxRuns",
+  "ci-target": "ciTargetPercent",
+  "sample-interval": "sampleIntervalMs",
 };
-const STRINGS = ["workload", "runtime", "variant", "profile", "out", ...Object.keys(NUMERIC)];
+const STRINGS = ["workload", "runtime", "variant", "profile", "out", "load-generator", ...Object.keys(NUMERIC)];
 const BOOLEANS = ["json", "list", "help", "quiet", "debug", "version"];
 
 function helpText(workloads: readonly Workload[]): string {
@@ -54,6 +58,11 @@ function helpText(workloads: readonly Workload[]): string {
     ["--pipelining <n>", `requests in flight per connection (default: ${q.pipelining})`],
     ["--timeout <s>", `seconds before a request times out (default: ${q.requestTimeoutSec})`],
     ["--start-timeout <s>", `seconds a server may take to start (default: ${q.startTimeoutSec})`],
+    ["--min-runs <n>", "adaptive runs: at least n, adding runs until the 95% CI is within --ci-target (default 3)"],
+    ["--max-runs <n>", "adaptive runs: at most n (default 10)"],
+    ["--ci-target <%>", "adaptive runs: stop when the 95% CI half-width is below this % of the mean (default 3)"],
+    ["--load-generator <name>", "auto (default: fastest installed), wrk, bombardier or autocannon"],
+    ["--sample-interval <ms>", "milliseconds between resource samples of server and client (default 250)"],
     ...options as [string, string][],
     ["--out <file>", "result file (default: results/rtbench-<time>.json)"],
     ["--json", "also print the result JSON to stdout (tables go to stderr)"],
@@ -131,6 +140,8 @@ export interface CliRequest {
   settings: Partial<RunSettings>;
   /** Workload options, raw. */
   options: Record<string, string>;
+  /** Load generator: `auto` or a name. */
+  loadGenerator: string;
   /** Result file. */
   out?: string;
   /** Print JSON to stdout. */
@@ -176,6 +187,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   }
   const debug = flags.debug === true;
   const base = {
+    loadGenerator: "auto",
     runtimes: [],
     profile: "quick" as Profile,
     settings: {},
@@ -220,6 +232,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   const options: Record<string, string> = {};
   for (const name of optionFlags) if (flags[name] !== undefined) options[name] = String(flags[name]);
   if (flags.out !== undefined && String(flags.out).trim() === "") throw new UsageError("--out needs a file path");
+  const loadGenerator = joined(flags["load-generator"], "load-generator") ?? "auto";
   return {
     action: "run",
     workloads: picked,
@@ -228,6 +241,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     profile: profile as Profile,
     settings: settings as Partial<RunSettings>,
     options,
+    loadGenerator,
     out: flags.out,
     json: flags.json === true,
     quiet: flags.quiet === true,
@@ -276,8 +290,9 @@ function progressDisplay(): (event: ProgressEvent) => void {
       const r = event.record;
       const figure = r.summary[r.headline.figure];
       const p99 = r.latencyUs ? ` p99 ${formatUs(r.latencyUs.p99)}` : "";
+      const notes = r.warnings.map((w) => ` ⚠ ${w.code}`).join("");
       const what = r.status === "completed" && figure
-        ? `${Math.round(figure.median).toLocaleString("en-US")} ${r.headline.figure}${p99}`
+        ? `${Math.round(figure.median).toLocaleString("en-US")} ${r.headline.figure}${p99}${notes}`
         : r.status;
       Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K✓ ${r.id}: ${what}\n`));
       line = "";
@@ -358,6 +373,7 @@ export async function main(args: string[]): Promise<number> {
       profile: request.profile,
       settings: request.settings,
       options: request.options,
+      loadGenerator: request.loadGenerator,
       signal: controller.signal,
       onProgress: showProgress ? progressDisplay() : undefined,
       onPartial: (partial) => {

@@ -370,3 +370,44 @@ function round1(n: number): number {
 export function startSampler(options: SamplerOptions = {}): ResourceSampler {
   return new ResourceSampler(options);
 }
+
+/**
+ * Combines the summaries of several runs: means of the runs' means, the
+ * largest peak, all samples counted.
+ *
+ * @example
+ * ```ts
+ * import { combineSummaries } from "./resources.ts";
+ * console.log(combineSummaries([])); // null
+ * ```
+ */
+export function combineSummaries(summaries: readonly ResourceSummary[]): ResourceSummary | null {
+  if (summaries.length === 0) return null;
+  const meanOf = (values: readonly (number | null)[]) => {
+    const known = values.filter((v): v is number => v !== null);
+    return known.length === 0 ? null : round1(known.reduce((a, b) => a + b, 0) / known.length);
+  };
+  const role = (pick: (s: ResourceSummary) => RoleSummary | null): RoleSummary | null => {
+    const roles = summaries.map(pick).filter((r): r is RoleSummary => r !== null);
+    if (roles.length === 0) return null;
+    const combine = (key: keyof RoleSummary): MeanPeak => ({
+      mean: meanOf(roles.map((r) => r[key].mean))!,
+      peak: Math.max(...roles.map((r) => r[key].peak)),
+    });
+    return {
+      cpuPercent: combine("cpuPercent"),
+      busiestThreadPercent: combine("busiestThreadPercent"),
+      rssBytes: combine("rssBytes"),
+      threads: combine("threads"),
+      openFiles: combine("openFiles"),
+    };
+  };
+  return {
+    intervalMs: summaries[0].intervalMs,
+    samples: summaries.reduce((a, s) => a + s.samples, 0),
+    server: role((s) => s.server),
+    client: role((s) => s.client),
+    samplerCpuPercent: meanOf(summaries.map((s) => s.samplerCpuPercent)),
+    harnessCpuPercent: meanOf(summaries.map((s) => s.harnessCpuPercent)),
+  };
+}

@@ -7,6 +7,7 @@
  */
 
 import { alignTable, formatFigure, formatUs } from "./format.ts";
+import { resourcesTable } from "./resources_table.ts";
 import type { BenchRecord, BenchResult } from "./result.ts";
 
 function label(r: BenchRecord): string {
@@ -37,8 +38,11 @@ function sectionFor(records: BenchRecord[]): string {
   const s = first.settings;
   const gen = records.find((r) => r.loadGenerator)?.loadGenerator;
   const head = `${first.workload} (${first.variant})` +
-    (gen ? ` · ${gen.name} ${gen.version}` : "") +
-    ` · ${s.connections} connections · ${s.durationSec} s × ${s.runs} runs` +
+    (gen ? ` · ${gen.name} ${gen.version}${gen.selectedBy?.startsWith("auto") ? " (auto)" : ""}` : "") +
+    ` · ${s.connections} connections · ${s.durationSec} s × ` +
+    (s.maxRuns === undefined
+      ? `${s.runs} runs`
+      : `${s.minRuns ?? 3}–${s.maxRuns} runs (to ±${s.ciTargetPercent ?? 3}% CI)`) +
     (first.cpus.server !== null
       ? ` · server cpu ${first.cpus.server}, client cpu ${first.cpus.client}`
       : " · not pinned");
@@ -86,6 +90,8 @@ function sectionFor(records: BenchRecord[]): string {
     }
     text += `\n\n${alignTable(lat, [1, 2, 3, 4, 5, 6, 7])}`;
   }
+  const resources = resourcesTable(done, label);
+  if (resources) text += `\n\n${resources}`;
   const notes = records.flatMap((r) => r.warnings.map((w) => `  ⚠ ${r.runtime.name}: ${w.message}`));
   if (notes.length > 0) text += `\n${notes.join("\n")}`;
   return text;
