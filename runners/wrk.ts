@@ -123,6 +123,9 @@ async function runWrk(
 
 let cachedVersion: Promise<string> | undefined;
 
+const CHECKED = "status, content-type and body of every response (a Lua response hook; a response must match " +
+  "one of the workload's requests, body patterns are not checked)";
+
 /**
  * The wrk load generator, used when `wrk` is on `PATH` (Debian: `apt-get install wrk`).
  *
@@ -139,46 +142,68 @@ let cachedVersion: Promise<string> | undefined;
  * }
  * ```
  */
-export const wrkGenerator: LoadGenerator = {
-  name: "wrk",
-  verifies: "warm-up: status, content-type and body of every response (a Lua response hook; a response must match " +
-    "one of the workload's requests, body patterns are not checked); measured window: status of every response " +
-    "(wrk counts 4xx and 5xx), without the hook, which costs throughput",
-  available(): Promise<boolean> {
-    return Promise.resolve(which("wrk") !== null);
-  },
-  version(): Promise<string> {
-    cachedVersion ??= runCommand(["wrk", "-v"], { timeoutMs: 5000 }).then((out) =>
-      // "wrk 4.2.0 [epoll] Copyright ..." (Debian: "wrk debian/4.1.0-3+b2 [epoll] ...")
-      /^wrk\s+(\S+)/m.exec(out.stdout + out.stderr)?.[1] ?? "unknown"
-    );
-    return cachedVersion;
-  },
-  async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
-    let warm: WrkOutput | null = null;
-    if (settings.warmupSec > 0) warm = await runWrk(target, settings, options, settings.warmupSec, true);
-    const windowStartMs = Date.now();
-    const m = await runWrk(target, settings, options, settings.durationSec, false);
-    const histogram = wrkHistogram(m.latency);
-    const seconds = m.durationUs / 1e6;
-    const valid = Math.max(0, m.requests - m.status);
-    return {
-      durationMs: Math.round(m.durationUs / 1000),
-      responses: m.requests,
-      validResponses: valid,
-      requestsPerSecond: Math.round((valid / seconds) * 100) / 100,
-      bytesPerSecond: Math.round(m.bytes / seconds),
-      errors: m.connect + m.read + m.write + m.timeout,
-      timeouts: m.timeout,
-      non2xx: m.status + (warm?.status ?? 0),
-      mismatches: warm?.mismatches ?? 0,
-      firstMismatch: warm && warm.mismatches > 0 ? `during warm-up: ${warm.firstMismatch}` : null,
-      latencyUs: percentilesOf(histogram),
-      latencyHistogram: histogram.totalCount > 0 ? hdr.encodeIntoCompressedBase64(histogram) : null,
-      latencyResolution: "us",
-      warmupResponses: warm?.requests ?? 0,
-      clientCpuPercent: null,
-      windowStartMs,
-    };
-  },
-};
+export const wrkGenerator: LoadGenerator = wrkWith(false);
+
+/**
+ * wrk with the Lua response check in the measured window too: every response
+ * verified, at wrk's cost of handing each one to Lua. `deno task calibrate`
+ * measures it beside {@linkcode wrkGenerator} to show that cost.
+ *
+ * @example
+ * ```ts
+ * import { wrkCheckingGenerator } from "./wrk.ts";
+ * console.log(wrkCheckingGenerator.name); // "wrk+check"
+ * ```
+ */
+export const wrkCheckingGenerator: LoadGenerator = wrkWith(true);
+
+function wrkWith(checkMeasured: boolean): LoadGenerator {
+  return {
+    name: checkMeasured ? "wrk+check" : "wrk",
+    verifies: checkMeasured
+      ? `warm-up and measured window: ${CHECKED}`
+      : `warm-up: ${CHECKED}; measured window: status of every response (wrk counts 4xx and 5xx), without the hook, ` +
+        "which costs throughput",
+    available(): Promise<boolean> {
+      return Promise.resolve(which("wrk") !== null);
+    },
+    version(): Promise<string> {
+      cachedVersion ??= runCommand(["wrk", "-v"], { timeoutMs: 5000 }).then((out) =>
+        // "wrk 4.2.0 [epoll] Copyright ..." (Debian: "wrk debian/4.1.0-3+b2 [epoll] ...")
+        /^wrk\s+(\S+)/m.exec(out.stdout + out.stderr)?.[1] ?? "unknown"
+      );
+      return cachedVersion;
+    },
+    async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
+      let warm: WrkOutput | null = null;
+      if (settings.warmupSec > 0) warm = await runWrk(target, settings, options, settings.warmupSec, true);
+      const windowStartMs = Date.now();
+      const m = await runWrk(target, settings, options, settings.durationSec, checkMeasured);
+      const histogram = wrkHistogram(m.latency);
+      const seconds = m.durationUs / 1e6;
+      const valid = Math.max(0, m.requests - m.status - m.mismatches);
+      return {
+        durationMs: Math.round(m.durationUs / 1000),
+        responses: m.requests,
+        validResponses: valid,
+        requestsPerSecond: Math.round((valid / seconds) * 100) / 100,
+        bytesPerSecond: Math.round(m.bytes / seconds),
+        errors: m.connect + m.read + m.write + m.timeout,
+        timeouts: m.timeout,
+        non2xx: m.status + (warm?.status ?? 0),
+        mismatches: (warm?.mismatches ?? 0) + m.mismatches,
+        firstMismatch: warm && warm.mismatches > 0
+          ? `during warm-up: ${warm.firstMismatch}`
+          : m.mismatches > 0
+          ? m.firstMismatch
+          : null,
+        latencyUs: percentilesOf(histogram),
+        latencyHistogram: histogram.totalCount > 0 ? hdr.encodeIntoCompressedBase64(histogram) : null,
+        latencyResolution: "us",
+        warmupResponses: warm?.requests ?? 0,
+        clientCpuPercent: null,
+        windowStartMs,
+      };
+    },
+  };
+}
