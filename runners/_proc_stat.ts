@@ -1,8 +1,9 @@
 /**
  * Parsing of what the resource sampler's helper prints each tick: `/proc/uptime`,
- * every `/proc/<pid>/stat`, `/proc/uptime` again, the per-thread
- * `/proc/<pid>/task/<tid>/stat` of the watched trees, `fd <pid> <count>` lines
- * and `end`.
+ * every `/proc/<pid>/stat`, `/proc/uptime` again, then for each watched
+ * process its own stat line followed by its threads' `task/<tid>/stat` and
+ * `task/<tid>/schedstat` (nanoseconds on a CPU and waiting for one), then
+ * `fd <pid> <count>` lines and `end`.
  *
  * @module
  */
@@ -25,14 +26,26 @@ export interface ProcStat {
   readonly rssPages: number;
 }
 
+/** One thread of a watched process. */
+export interface ThreadStat {
+  /** The process it belongs to. */
+  readonly pid: number;
+  /** CPU time in clock ticks. */
+  readonly ticks: number;
+  /** Nanoseconds on a CPU (`schedstat`), null where the kernel does not keep it. */
+  runNs: number | null;
+  /** Nanoseconds runnable but waiting for a CPU (`schedstat`), null where not kept. */
+  waitNs: number | null;
+}
+
 /** One tick's view of the machine. */
 export interface Snapshot {
   /** Seconds since boot (mean of the readings before and after the stat files). */
   readonly uptimeSec: number;
   /** Every process, by pid. */
   readonly procs: ReadonlyMap<number, ProcStat>;
-  /** CPU ticks of the watched processes' threads: thread id → owning pid and ticks. */
-  readonly threads: ReadonlyMap<number, { readonly pid: number; readonly ticks: number }>;
+  /** The watched processes' threads by thread id. */
+  readonly threads: ReadonlyMap<number, ThreadStat>;
   /** Open file descriptors of the watched processes. */
   readonly fds: ReadonlyMap<number, number>;
 }
@@ -57,14 +70,16 @@ export function parseStatLine(line: string): ProcStat | null {
   };
 }
 
-const UPTIME = /^(\d+(?:\.\d+)?) \d+(?:\.\d+)?$/;
+const UPTIME = /^(\d+\.\d+) \d+\.\d+$/;
+const SCHEDSTAT = /^(\d+) (\d+) \d+$/;
 
 /** Parses one tick's block of text (without the closing `end`); `watched` are the pids whose threads were listed. */
 export function parseSnapshot(text: string, watched: ReadonlySet<number>): Snapshot | null {
   const lines = text.split("\n");
   const procs = new Map<number, ProcStat>();
-  const threads = new Map<number, { pid: number; ticks: number }>();
+  const threads = new Map<number, ThreadStat>();
   let owner: number | null = null;
+  let thread: ThreadStat | null = null;
   const fds = new Map<number, number>();
   const uptimes: number[] = [];
   let section: "procs" | "tasks" = "procs";
@@ -74,6 +89,15 @@ export function parseSnapshot(text: string, watched: ReadonlySet<number>): Snaps
     if (uptime) {
       uptimes.push(Number(uptime[1]));
       if (uptimes.length === 2) section = "tasks";
+      continue;
+    }
+    const sched = SCHEDSTAT.exec(line);
+    if (sched) {
+      if (thread) {
+        thread.runNs = Number(sched[1]);
+        thread.waitNs = Number(sched[2]);
+      }
+      thread = null;
       continue;
     }
     if (line.startsWith("fd ")) {
@@ -88,8 +112,10 @@ export function parseSnapshot(text: string, watched: ReadonlySet<number>): Snaps
     } else if (watched.has(stat.pid) && stat.pid !== owner) {
       // A watched process's own stat line heads its threads; its main thread repeats its pid.
       owner = stat.pid;
+      thread = null;
     } else if (owner !== null) {
-      threads.set(stat.pid, { pid: owner, ticks: stat.ticks });
+      thread = { pid: owner, ticks: stat.ticks, runNs: null, waitNs: null };
+      threads.set(stat.pid, thread);
     }
   }
   if (uptimes.length === 0) return null;

@@ -2,10 +2,14 @@
  * Whether a number measures the load generator rather than the server: the
  * generator at its allotted CPU while the server is below its own.
  *
- * A process tree is "at its limit" when its CPU over the window reaches 90% of
- * the CPUs it is pinned to, or when its busiest thread reaches 90% of one CPU
- * (a single-threaded event loop, such as autocannon's or Node's, saturates
- * there however many CPUs it may use).
+ * A process tree is "at its limit" when its demand over the window reaches 90%
+ * of the CPUs it is pinned to, or when its most demanding thread reaches 90%
+ * of one CPU (a single-threaded event loop, such as autocannon's or Node's,
+ * saturates there however many CPUs it may use). Demand is time on a CPU plus
+ * time runnable but waiting for one (Linux `schedstat`): on a shared machine,
+ * a saturated process that others keep off the CPU still wants all of it,
+ * while an idle one waits for the network, not for a CPU. Where the kernel
+ * keeps no `schedstat`, CPU time stands in for demand.
  *
  * @module
  */
@@ -33,7 +37,9 @@ export function cpuCount(list: string | null): number {
 }
 
 function share(role: RoleSummary, cpus: number): number {
-  return Math.max(role.cpuPercent.mean / (100 * cpus), role.busiestThreadPercent.mean / 100);
+  const tree = role.demandPercent ?? role.cpuPercent;
+  const thread = role.busiestThreadDemandPercent ?? role.busiestThreadPercent;
+  return Math.max(tree.mean / (100 * cpus), thread.mean / 100);
 }
 
 /**
@@ -44,6 +50,7 @@ function share(role: RoleSummary, cpus: number): number {
  * import { saturation } from "./client_bound.ts";
  * const busy = (cpu: number) => ({
  *   cpuPercent: { mean: cpu, peak: cpu }, busiestThreadPercent: { mean: cpu, peak: cpu },
+ *   demandPercent: null, busiestThreadDemandPercent: null,
  *   rssBytes: { mean: 0, peak: 0 }, threads: { mean: 1, peak: 1 }, openFiles: { mean: 3, peak: 3 },
  * });
  * const summary = { intervalMs: 250, samples: 12, server: busy(60), client: busy(99), samplerCpuPercent: 1, harnessCpuPercent: 1 };

@@ -29,6 +29,15 @@ export interface RoleSeries {
   readonly cpuPercent: readonly number[];
   /** The busiest single thread's CPU time in percent of one CPU (a single-threaded event loop saturates at 100). */
   readonly busiestThreadPercent: readonly number[];
+  /**
+   * Demand: time the tree's threads were on a CPU or runnable and waiting for
+   * one, percent of one CPU (null where the kernel keeps no schedstat). Unlike
+   * CPU time it stays high for a saturated process that other work on a shared
+   * machine keeps off the CPU.
+   */
+  readonly demandPercent: readonly (number | null)[];
+  /** The most demanding single thread, percent of one CPU (null where unknown). */
+  readonly busiestThreadDemandPercent: readonly (number | null)[];
   /** Resident memory of the tree. */
   readonly rssBytes: readonly number[];
   /** Threads in the tree. */
@@ -65,6 +74,10 @@ export interface RoleSummary {
   readonly cpuPercent: MeanPeak;
   /** The busiest thread, percent of one CPU. */
   readonly busiestThreadPercent: MeanPeak;
+  /** On a CPU or waiting for one, whole tree, percent of one CPU (null where the kernel keeps no schedstat). */
+  readonly demandPercent: MeanPeak | null;
+  /** On a CPU or waiting for one, the most demanding thread, percent of one CPU. */
+  readonly busiestThreadDemandPercent: MeanPeak | null;
   /** Resident memory. */
   readonly rssBytes: MeanPeak;
   /** Threads. */
@@ -113,7 +126,10 @@ export const DEFAULT_INTERVAL_MS = 250;
 const SCRIPT = `echo "conf $(getconf CLK_TCK 2>/dev/null) $(getconf PAGESIZE 2>/dev/null)"
 while read -r pids; do
   t=""
-  for p in $pids; do t="$t /proc/$p/stat /proc/$p/task/*/stat"; done
+  for p in $pids; do
+    t="$t /proc/$p/stat"
+    for d in /proc/$p/task/*; do t="$t $d/stat $d/schedstat"; done
+  done
   cat /proc/uptime /proc/[0-9]*/stat /proc/uptime $t 2>/dev/null
   for p in $pids; do
     set -- /proc/$p/fd/*
@@ -282,14 +298,26 @@ export class ResourceSampler {
       openFiles += b.fds.get(pid) ?? 0;
     }
     let busiest = 0;
+    let demandNs = 0;
+    let busiestDemandNs = 0;
+    let schedstat = false;
     for (const [tid, t] of b.threads) {
       if (!now.has(t.pid)) continue;
-      const before = a.threads.get(tid);
-      busiest = Math.max(busiest, t.ticks - (before?.pid === t.pid ? before.ticks : 0));
+      const before = a.threads.get(tid)?.pid === t.pid ? a.threads.get(tid) : undefined;
+      busiest = Math.max(busiest, t.ticks - (before?.ticks ?? 0));
+      if (t.runNs !== null && t.waitNs !== null) {
+        schedstat = true;
+        const d = t.runNs + t.waitNs - (before?.runNs ?? 0) - (before?.waitNs ?? 0);
+        demandNs += d;
+        busiestDemandNs = Math.max(busiestDemandNs, d);
+      }
     }
     const percent = (n: number) => round1((n / this.#clockTicks / dt) * 100);
+    const nsPercent = (n: number) => round1((n / 1e9 / dt) * 100);
     out.cpuPercent.push(percent(Math.max(0, ticks)));
     out.busiestThreadPercent.push(percent(Math.max(0, busiest)));
+    out.demandPercent.push(schedstat ? nsPercent(Math.max(0, demandNs)) : null);
+    out.busiestThreadDemandPercent.push(schedstat ? nsPercent(Math.max(0, busiestDemandNs)) : null);
     out.rssBytes.push(rssPages * this.#pageBytes);
     out.threads.push(threads);
     out.openFiles.push(openFiles);
@@ -297,10 +325,19 @@ export class ResourceSampler {
   }
 }
 
-type MutableSeries = { -readonly [K in keyof RoleSeries]: number[] };
+type MutableSeries = { -readonly [K in keyof RoleSeries]: RoleSeries[K][number][] };
 
 function emptySeries(): MutableSeries {
-  return { cpuPercent: [], busiestThreadPercent: [], rssBytes: [], threads: [], openFiles: [], processes: [] };
+  return {
+    cpuPercent: [],
+    busiestThreadPercent: [],
+    demandPercent: [],
+    busiestThreadDemandPercent: [],
+    rssBytes: [],
+    threads: [],
+    openFiles: [],
+    processes: [],
+  };
 }
 
 /** CPU ticks a single process used between two snapshots, its waited-for children included when asked. */
@@ -340,9 +377,13 @@ function summarizeRole(s: RoleSeries, tMs: readonly number[]): RoleSummary {
     const mean = total > 0 ? values.reduce((a, v, i) => a + v * weights[i], 0) / total : 0;
     return { mean: round1(mean), peak: values.length > 0 ? Math.max(...values) : 0 };
   };
+  const known = (values: readonly (number | null)[]) =>
+    values.every((v) => v !== null) && values.length > 0 ? meanPeak(values as number[]) : null;
   return {
     cpuPercent: meanPeak(s.cpuPercent),
     busiestThreadPercent: meanPeak(s.busiestThreadPercent),
+    demandPercent: known(s.demandPercent),
+    busiestThreadDemandPercent: known(s.busiestThreadDemandPercent),
     rssBytes: meanPeak(s.rssBytes),
     threads: meanPeak(s.threads),
     openFiles: meanPeak(s.openFiles),
@@ -390,13 +431,17 @@ export function combineSummaries(summaries: readonly ResourceSummary[]): Resourc
   const role = (pick: (s: ResourceSummary) => RoleSummary | null): RoleSummary | null => {
     const roles = summaries.map(pick).filter((r): r is RoleSummary => r !== null);
     if (roles.length === 0) return null;
-    const combine = (key: keyof RoleSummary): MeanPeak => ({
-      mean: meanOf(roles.map((r) => r[key].mean))!,
-      peak: Math.max(...roles.map((r) => r[key].peak)),
-    });
+    const combine = (key: keyof RoleSummary): MeanPeak => {
+      const known = roles.map((r) => r[key]).filter((m): m is MeanPeak => m !== null);
+      return { mean: meanOf(known.map((m) => m.mean)) ?? 0, peak: Math.max(0, ...known.map((m) => m.peak)) };
+    };
+    const optional = (key: "demandPercent" | "busiestThreadDemandPercent") =>
+      roles.some((r) => r[key] !== null) ? combine(key) : null;
     return {
       cpuPercent: combine("cpuPercent"),
       busiestThreadPercent: combine("busiestThreadPercent"),
+      demandPercent: optional("demandPercent"),
+      busiestThreadDemandPercent: optional("busiestThreadDemandPercent"),
       rssBytes: combine("rssBytes"),
       threads: combine("threads"),
       openFiles: combine("openFiles"),
