@@ -46,6 +46,39 @@ export { SCHEMA_VERSION } from "./runners/result.ts";
 export { benchResultSchema, parseResult, SchemaError, type SchemaIssue, validateResult } from "./runners/schema.ts";
 export { type ProgressEvent, run, type RunOptions, VERSION } from "./runners/suite.ts";
 export { autocannonGenerator } from "./runners/autocannon.ts";
+export { wrkCheckingGenerator, wrkGenerator } from "./runners/wrk.ts";
+export { bombardierGenerator } from "./runners/bombardier.ts";
+export {
+  builtinLoadGenerators,
+  chooseLoadGenerators,
+  type LoadGeneratorChoice,
+  pickLoadGenerator,
+} from "./runners/generators.ts";
+export {
+  combineSummaries,
+  DEFAULT_INTERVAL_MS,
+  type MeanPeak,
+  type ResourceReport,
+  type ResourceRole,
+  ResourceSampler,
+  type ResourceSeries,
+  type ResourceSummary,
+  type RoleSeries,
+  type RoleSummary,
+  type SamplerOptions,
+  startSampler,
+} from "./runners/resources.ts";
+export { AT_LIMIT, clientBoundWarning, type Saturation, saturation } from "./runners/client_bound.ts";
+export { judgeParity, type ParityObservation, type ParityVerdict } from "./runners/parity.ts";
+export { ciHalfWidthPercent, needsAnotherRun, type RunPlan, runPlan } from "./runners/adaptive.ts";
+export {
+  calibrate,
+  type CalibrateOptions,
+  type Calibration,
+  type CalibrationRow,
+  type CalibrationVerdict,
+  formatCalibration,
+} from "./runners/calibrate.ts";
 export { type Profile, PROFILES } from "./runners/settings.ts";
 export { summarize } from "./runners/stats.ts";
 export { formatTable } from "./runners/table.ts";

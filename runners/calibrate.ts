@@ -263,12 +263,14 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   const settings: Partial<LoadSettings> = {};
-  const number = (flag: string, key: keyof LoadSettings, integer: boolean) => {
+  const number = (flag: string, key: keyof LoadSettings, integer: boolean, zero = false) => {
     const raw = flags[flag as "duration"];
     if (raw === undefined) return;
     const n = Number(raw);
-    if (raw.trim() === "" || !Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) {
-      throw new UsageError(`--${flag} must be ${integer ? "a whole number" : "a number"} > 0, got "${raw}"`);
+    if (raw.trim() === "" || !Number.isFinite(n) || (zero ? n < 0 : n <= 0) || (integer && !Number.isInteger(n))) {
+      throw new UsageError(
+        `--${flag} must be ${integer ? "a whole number" : "a number"} ${zero ? "≥" : ">"} 0, got "${raw}"`,
+      );
     }
     (settings as Record<string, number>)[key] = n;
   };
@@ -277,7 +279,7 @@ async function main(args: string[]): Promise<number> {
   Deno.addSignalListener("SIGINT", onSignal);
   try {
     number("duration", "durationSec", false);
-    number("warmup", "warmupSec", false);
+    number("warmup", "warmupSec", false, true);
     number("connections", "connections", true);
     let generators: LoadGenerator[] | undefined;
     if (flags["load-generator"] !== undefined) {

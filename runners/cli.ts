@@ -16,6 +16,7 @@ import type { RunSettings, Workload } from "../workloads/types.ts";
 import { stopAllGroups } from "./_process.ts";
 import { UsageError } from "./errors.ts";
 import { formatUs } from "./format.ts";
+import { builtinLoadGenerators } from "./generators.ts";
 import type { BenchResult } from "./result.ts";
 import { type Profile, PROFILES } from "./settings.ts";
 import { type ProgressEvent, run, VERSION } from "./suite.ts";
@@ -233,6 +234,12 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   for (const name of optionFlags) if (flags[name] !== undefined) options[name] = String(flags[name]);
   if (flags.out !== undefined && String(flags.out).trim() === "") throw new UsageError("--out needs a file path");
   const loadGenerator = joined(flags["load-generator"], "load-generator") ?? "auto";
+  const generatorNames = builtinLoadGenerators.map((g) => g.name);
+  if (loadGenerator !== "auto" && !generatorNames.includes(loadGenerator)) {
+    throw new UsageError(
+      `--load-generator: unknown load generator "${loadGenerator}" (allowed: auto, ${generatorNames.join(", ")})`,
+    );
+  }
   return {
     action: "run",
     workloads: picked,
