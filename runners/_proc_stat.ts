@@ -24,6 +24,8 @@ export interface ProcStat {
   readonly threads: number;
   /** Resident set in pages. */
   readonly rssPages: number;
+  /** When it started, in clock ticks since boot. */
+  readonly startTicks: number;
 }
 
 /** One thread of a watched process. */
@@ -32,6 +34,8 @@ export interface ThreadStat {
   readonly pid: number;
   /** CPU time in clock ticks. */
   readonly ticks: number;
+  /** When it started, in clock ticks since boot. */
+  readonly startTicks: number;
   /** Nanoseconds on a CPU (`schedstat`), null where the kernel does not keep it. */
   runNs: number | null;
   /** Nanoseconds runnable but waiting for a CPU (`schedstat`), null where not kept. */
@@ -40,6 +44,8 @@ export interface ThreadStat {
 
 /** One tick's view of the machine. */
 export interface Snapshot {
+  /** Whether every process was read (else only the watched ones, the helper and the harness). */
+  readonly full: boolean;
   /** Seconds since boot (mean of the readings before and after the stat files). */
   readonly uptimeSec: number;
   /** Every process, by pid. */
@@ -67,6 +73,7 @@ export function parseStatLine(line: string): ProcStat | null {
     childTicks: Number(f[13]) + Number(f[14]),
     threads: Number(f[17]),
     rssPages: Number(f[21]),
+    startTicks: Number(f[19]),
   };
 }
 
@@ -74,7 +81,7 @@ const UPTIME = /^(\d+\.\d+) \d+\.\d+$/;
 const SCHEDSTAT = /^(\d+) (\d+) \d+$/;
 
 /** Parses one tick's block of text (without the closing `end`); `watched` are the pids whose threads were listed. */
-export function parseSnapshot(text: string, watched: ReadonlySet<number>): Snapshot | null {
+export function parseSnapshot(text: string, watched: ReadonlySet<number>, full = true): Snapshot | null {
   const lines = text.split("\n");
   const procs = new Map<number, ProcStat>();
   const threads = new Map<number, ThreadStat>();
@@ -114,11 +121,11 @@ export function parseSnapshot(text: string, watched: ReadonlySet<number>): Snaps
       owner = stat.pid;
       thread = null;
     } else if (owner !== null) {
-      thread = { pid: owner, ticks: stat.ticks, runNs: null, waitNs: null };
+      thread = { pid: owner, ticks: stat.ticks, startTicks: stat.startTicks, runNs: null, waitNs: null };
       threads.set(stat.pid, thread);
     }
   }
   if (uptimes.length === 0) return null;
   const uptimeSec = uptimes.length === 2 ? (uptimes[0] + uptimes[1]) / 2 : uptimes[0];
-  return { uptimeSec, procs, threads, fds };
+  return { full, uptimeSec, procs, threads, fds };
 }

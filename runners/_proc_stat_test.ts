@@ -10,7 +10,16 @@ function stat(pid: number, comm: string, ppid: number, session: number, utime: n
 
 Deno.test("a stat line with spaces and parentheses in the command parses", () => {
   const parsed = parseStatLine(stat(42, "Web Content (x)", 7, 42, 30, 4, 250));
-  assertEquals(parsed, { pid: 42, ppid: 7, session: 42, ticks: 31, childTicks: 0, threads: 4, rssPages: 250 });
+  assertEquals(parsed, {
+    pid: 42,
+    ppid: 7,
+    session: 42,
+    ticks: 31,
+    childTicks: 0,
+    threads: 4,
+    rssPages: 250,
+    startTicks: 500,
+  });
 });
 
 Deno.test("a tick's block yields processes, threads with schedstat, and fd counts", () => {
@@ -35,9 +44,9 @@ Deno.test("a tick's block yields processes, threads with schedstat, and fd count
   const s = parseSnapshot(block, new Set([10, 11]))!;
   assertAlmostEquals(s.uptimeSec, 100.51);
   assertEquals([...s.procs.keys()], [1, 10, 11, 20]);
-  assertEquals(s.threads.get(12), { pid: 10, ticks: 11, runNs: 100000000, waitNs: 0 });
+  assertEquals(s.threads.get(12), { pid: 10, ticks: 11, startTicks: 500, runNs: 100000000, waitNs: 0 });
   assertEquals(s.threads.get(10)?.runNs, 300000000);
-  assertEquals(s.threads.get(11), { pid: 11, ticks: 21, runNs: 200000000, waitNs: 1000 });
+  assertEquals(s.threads.get(11), { pid: 11, ticks: 21, startTicks: 500, runNs: 200000000, waitNs: 1000 });
   assertEquals(s.fds.get(10), 17);
   // The tree of 10: itself and its child by session; 20 and init are not in it.
   assertEquals([...members(s, new Set([10]))].sort(), [10, 11]);

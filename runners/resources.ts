@@ -7,9 +7,11 @@
  * file per tick would cost more than it measures. So one `sh` helper lives for
  * the whole run: each tick the harness writes the pids it watches on the
  * helper's stdin, and the helper answers with ONE `cat` of `/proc/uptime`,
- * every `/proc/<pid>/stat` (to build the trees from session and parent ids),
- * the watched processes' per-thread stat files, and file-descriptor counts
- * taken with shell globbing (no process spawned). The helper's CPU time, its
+ * the watched processes' stat and per-thread stat and schedstat files, and
+ * file-descriptor counts taken with shell globbing (no process spawned). Once
+ * a second the `cat` reads every `/proc/<pid>/stat` too, to find processes
+ * that joined a watched tree (by session and parent ids); reading them all
+ * every tick would cost several times more on a machine with many processes. The helper's CPU time, its
  * `cat` children included, is reported as `samplerCpuPercent`; it runs on
  * whichever CPU the scheduler gives it, because a 2-CPU machine has none to
  * spare.
@@ -26,9 +28,9 @@ export type ResourceRole = "server" | "client";
 /** Sampled values of one process tree, one entry per interval. */
 export interface RoleSeries {
   /** CPU time of every thread of every process in the tree, in percent of one CPU. */
-  readonly cpuPercent: readonly number[];
+  readonly cpuPercent: readonly (number | null)[];
   /** The busiest single thread's CPU time in percent of one CPU (a single-threaded event loop saturates at 100). */
-  readonly busiestThreadPercent: readonly number[];
+  readonly busiestThreadPercent: readonly (number | null)[];
   /**
    * Demand: time the tree's threads were on a CPU or runnable and waiting for
    * one, percent of one CPU (null where the kernel keeps no schedstat). Unlike
@@ -121,16 +123,21 @@ export interface SamplerOptions {
 /** Default sampling interval. */
 export const DEFAULT_INTERVAL_MS = 250;
 
-// One line per tick in, one block out. `cat` is the only process spawned per tick; globbing and
-// `set --` are shell builtins. Each watched pid's own stat line heads its threads' stat lines.
+/** Milliseconds between reads of every process, to find new members of the watched trees. */
+const FULL_SCAN_MS = 1000;
+
+// One line per tick in ("full|part", pids to stat, pids to watch), one block out. `cat` is the only
+// process spawned per tick; globbing and `set --` are shell builtins. Each watched pid's own stat
+// line heads its threads' stat and schedstat lines.
 const SCRIPT = `echo "conf $(getconf CLK_TCK 2>/dev/null) $(getconf PAGESIZE 2>/dev/null)"
-while read -r pids; do
+while IFS='|' read -r mode spids pids; do
+  if [ "$mode" = full ]; then s="/proc/[0-9]*/stat"; else s=""; for p in $spids; do s="$s /proc/$p/stat"; done; fi
   t=""
   for p in $pids; do
     t="$t /proc/$p/stat"
     for d in /proc/$p/task/*; do t="$t $d/stat $d/schedstat"; done
   done
-  cat /proc/uptime /proc/[0-9]*/stat /proc/uptime $t 2>/dev/null
+  cat /proc/uptime $s /proc/uptime $t 2>/dev/null
   for p in $pids; do
     set -- /proc/$p/fd/*
     if [ -e "$1" ] || [ -L "$1" ]; then echo "fd $p $#"; fi
@@ -152,7 +159,9 @@ export class ResourceSampler {
   #helper: ProcessGroup;
   #timer: ReturnType<typeof setInterval> | undefined;
   #buffer = "";
-  #pending: { atMs: number; watched: Set<number>; resolve: () => void; done: Promise<void> } | null = null;
+  #pending: { atMs: number; watched: Set<number>; full: boolean; resolve: () => void; done: Promise<void> } | null =
+    null;
+  #lastFullMs = -Infinity;
   #clockTicks = 100;
   #pageBytes = 4096;
   #stopped = false;
@@ -201,7 +210,7 @@ export class ResourceSampler {
       const pending = this.#pending;
       this.#pending = null;
       if (!pending) continue;
-      const snapshot = parseSnapshot(block, pending.watched);
+      const snapshot = parseSnapshot(block, pending.watched, pending.full);
       if (snapshot) this.#ticks.push({ atMs: pending.atMs, snapshot });
       pending.resolve();
     }
@@ -217,9 +226,14 @@ export class ResourceSampler {
       for (const pid of this.#roots[role]) watched.add(pid);
       if (last) { for (const pid of members(last, this.#roots[role])) watched.add(pid); }
     }
+    const atMs = Date.now();
+    const full = atMs - this.#lastFullMs >= FULL_SCAN_MS;
+    if (full) this.#lastFullMs = atMs;
+    // The helper and the harness are read every tick to report what sampling cost.
+    const stat = new Set([...watched, this.#helper.pid, Deno.pid]);
     const { promise, resolve } = Promise.withResolvers<void>();
-    this.#pending = { atMs: Date.now(), watched, resolve, done: promise };
-    this.#helper.write([...watched].join(" ") + "\n");
+    this.#pending = { atMs, watched, full, resolve, done: promise };
+    this.#helper.write(`${full ? "full" : "part"}|${[...stat].join(" ")}|${[...watched].join(" ")}\n`);
     return promise;
   }
 
@@ -289,10 +303,17 @@ export class ResourceSampler {
     let rssPages = 0;
     let threads = 0;
     let openFiles = 0;
+    // Ticks since boot when snapshot `a` was taken: anything started later spent all its CPU time in the interval.
+    const aStart = a.uptimeSec * this.#clockTicks;
+    // A process or thread that joined the watched trees since `a` without being born since has no
+    // baseline: its earlier CPU time is not this interval's, so the interval's CPU is unknown.
+    let processesKnown = true;
+    let threadsKnown = true;
     for (const pid of now) {
       const p = b.procs.get(pid)!;
-      // A process born during the interval spent all its CPU time in it.
-      ticks += p.ticks - (a.procs.get(pid)?.ticks ?? 0);
+      const before = a.procs.get(pid)?.ticks ?? (p.startTicks >= aStart ? 0 : undefined);
+      if (before === undefined) processesKnown = false;
+      else ticks += p.ticks - before;
       rssPages += p.rssPages;
       threads += p.threads;
       openFiles += b.fds.get(pid) ?? 0;
@@ -303,21 +324,25 @@ export class ResourceSampler {
     let schedstat = false;
     for (const [tid, t] of b.threads) {
       if (!now.has(t.pid)) continue;
-      const before = a.threads.get(tid)?.pid === t.pid ? a.threads.get(tid) : undefined;
-      busiest = Math.max(busiest, t.ticks - (before?.ticks ?? 0));
+      const seen = a.threads.get(tid)?.pid === t.pid ? a.threads.get(tid) : undefined;
+      if (!seen && t.startTicks < aStart) {
+        threadsKnown = false;
+        continue;
+      }
+      busiest = Math.max(busiest, t.ticks - (seen?.ticks ?? 0));
       if (t.runNs !== null && t.waitNs !== null) {
         schedstat = true;
-        const d = t.runNs + t.waitNs - (before?.runNs ?? 0) - (before?.waitNs ?? 0);
+        const d = t.runNs + t.waitNs - (seen?.runNs ?? 0) - (seen?.waitNs ?? 0);
         demandNs += d;
         busiestDemandNs = Math.max(busiestDemandNs, d);
       }
     }
     const percent = (n: number) => round1((n / this.#clockTicks / dt) * 100);
     const nsPercent = (n: number) => round1((n / 1e9 / dt) * 100);
-    out.cpuPercent.push(percent(Math.max(0, ticks)));
-    out.busiestThreadPercent.push(percent(Math.max(0, busiest)));
-    out.demandPercent.push(schedstat ? nsPercent(Math.max(0, demandNs)) : null);
-    out.busiestThreadDemandPercent.push(schedstat ? nsPercent(Math.max(0, busiestDemandNs)) : null);
+    out.cpuPercent.push(processesKnown ? percent(Math.max(0, ticks)) : null);
+    out.busiestThreadPercent.push(threadsKnown ? percent(Math.max(0, busiest)) : null);
+    out.demandPercent.push(threadsKnown && schedstat ? nsPercent(Math.max(0, demandNs)) : null);
+    out.busiestThreadDemandPercent.push(threadsKnown && schedstat ? nsPercent(Math.max(0, busiestDemandNs)) : null);
     out.rssBytes.push(rssPages * this.#pageBytes);
     out.threads.push(threads);
     out.openFiles.push(openFiles);
@@ -372,13 +397,20 @@ export function members(snapshot: Snapshot, roots: ReadonlySet<number>): Set<num
 
 function summarizeRole(s: RoleSeries, tMs: readonly number[]): RoleSummary {
   const weights = tMs.map((t, i) => t - (i === 0 ? 0 : tMs[i - 1]));
-  const meanPeak = (values: readonly number[]): MeanPeak => {
-    const total = weights.reduce((a, b) => a + b, 0);
-    const mean = total > 0 ? values.reduce((a, v, i) => a + v * weights[i], 0) / total : 0;
-    return { mean: round1(mean), peak: values.length > 0 ? Math.max(...values) : 0 };
+  // Time-weighted over the intervals whose value is known; null when none is.
+  const known = (values: readonly (number | null)[]): MeanPeak | null => {
+    let total = 0;
+    let sum = 0;
+    let peak = 0;
+    values.forEach((v, i) => {
+      if (v === null) return;
+      total += weights[i];
+      sum += v * weights[i];
+      peak = Math.max(peak, v);
+    });
+    return total > 0 ? { mean: round1(sum / total), peak } : null;
   };
-  const known = (values: readonly (number | null)[]) =>
-    values.every((v) => v !== null) && values.length > 0 ? meanPeak(values as number[]) : null;
+  const meanPeak = (values: readonly (number | null)[]): MeanPeak => known(values) ?? { mean: 0, peak: 0 };
   return {
     cpuPercent: meanPeak(s.cpuPercent),
     busiestThreadPercent: meanPeak(s.busiestThreadPercent),
