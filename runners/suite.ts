@@ -11,6 +11,7 @@ import { builtinAdapters, parseRuntimeSpecs, resolveRuntime } from "../adapters/
 import type { ResolvedRuntime, RuntimeAdapter, RuntimeSpec } from "../adapters/types.ts";
 import type { Fact, OptionValues, RunSettings, Workload, WorkloadSession } from "../workloads/types.ts";
 import { builtinWorkloads } from "../workloads/mod.ts";
+import { runPlan } from "./adaptive.ts";
 import { chooseLoadGenerators } from "./generators.ts";
 import { allowedCpus, splitCpus } from "./cpus.ts";
 import { environmentWarnings, fingerprint } from "./environment.ts";
@@ -86,7 +87,7 @@ interface Planned {
 
 function estimateSec(s: RunSettings): number {
   // Server start, verification and the generator's own start take about 1.5 s per run here.
-  return (s.maxRuns === undefined ? s.runs : s.minRuns ?? 3) * (s.warmupSec + s.durationSec + 1.5);
+  return runPlan(s).min * (s.warmupSec + s.durationSec + 1.5);
 }
 
 function runtimeInfo(spec: RuntimeSpec, rt?: ResolvedRuntime): RuntimeInfo {
@@ -304,7 +305,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
               loadGenerators: generators,
               signal,
               onPhase: (phase, run) =>
-                options.onProgress?.({ type: "phase", id, phase, run, runs: settings.maxRuns ?? settings.runs }),
+                options.onProgress?.({ type: "phase", id, phase, run, runs: runPlan(settings).max }),
             }, outcome);
           } catch (e) {
             if (signal.aborted) throw signal.reason ?? e;

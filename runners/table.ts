@@ -6,12 +6,20 @@
  * @module
  */
 
+import { runPlan } from "./adaptive.ts";
 import { alignTable, formatFigure, formatUs } from "./format.ts";
 import { resourcesTable } from "./resources_table.ts";
 import type { BenchRecord, BenchResult } from "./result.ts";
 
 function label(r: BenchRecord): string {
   return r.runtime.version ? `${r.runtime.name} ${r.runtime.version}` : r.runtime.requested;
+}
+
+function runsText(s: BenchRecord["settings"]): string {
+  const plan = runPlan(s);
+  return plan.adaptive
+    ? `${plan.min}–${plan.max} runs (until the 95% CI is ±${plan.ciTargetPercent}%)`
+    : `${s.runs} runs`;
 }
 
 function headlineOf(r: BenchRecord): number | undefined {
@@ -40,9 +48,7 @@ function sectionFor(records: BenchRecord[]): string {
   const head = `${first.workload} (${first.variant})` +
     (gen ? ` · ${gen.name} ${gen.version}${gen.selectedBy?.startsWith("auto") ? " (auto)" : ""}` : "") +
     ` · ${s.connections} connections · ${s.durationSec} s × ` +
-    (s.maxRuns === undefined
-      ? `${s.runs} runs`
-      : `${s.minRuns ?? 3}–${s.maxRuns} runs (to ±${s.ciTargetPercent ?? 3}% CI)`) +
+    runsText(s) +
     (first.cpus.server !== null
       ? ` · server cpu ${first.cpus.server}, client cpu ${first.cpus.client}`
       : " · not pinned");

@@ -75,6 +75,26 @@ Deno.test({
 });
 
 Deno.test({
+  name: "wrk pipelines through its Lua request() batches",
+  ignore: noWrk,
+  async fn() {
+    const tmp = await privateTmp();
+    const result = await run({
+      workloads: [httpJson],
+      runtimes: ["deno"],
+      settings: { durationSec: 1, warmupSec: 0, runs: 1, pipelining: 4, connections: 10 },
+      loadGenerator: "wrk",
+      tempDir: tmp,
+    });
+    const [record] = result.records;
+    assertEquals(record.status, "completed", JSON.stringify(record.error));
+    assertEquals(record.settings.pipelining, 4);
+    assert(record.runs[0].figures.validResponses > 0);
+    await Deno.remove(tmp, { recursive: true });
+  },
+});
+
+Deno.test({
   name: "--load-generator auto picks the fastest installed generator and says so",
   ignore: noWrk,
   async fn() {
