@@ -48,6 +48,7 @@ export { type ProgressEvent, run, type RunOptions, VERSION } from "./runners/sui
 export { autocannonGenerator } from "./runners/autocannon.ts";
 export { wrkCheckingGenerator, wrkGenerator } from "./runners/wrk.ts";
 export { bombardierGenerator } from "./runners/bombardier.ts";
+export { ohaGenerator } from "./runners/oha.ts";
 export {
   builtinLoadGenerators,
   chooseLoadGenerators,

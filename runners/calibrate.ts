@@ -41,6 +41,10 @@ export interface CalibrationRow {
   readonly clientCpuPercent: number | null;
   /** The server's CPU over the window, percent of one CPU. */
   readonly serverCpuPercent: number | null;
+  /** The generator's demand (on a CPU or waiting for one), percent of one CPU. */
+  readonly clientDemandPercent: number | null;
+  /** The server's demand, percent of one CPU. */
+  readonly serverDemandPercent: number | null;
   /** Which side saturated. */
   readonly verdict: CalibrationVerdict;
   /**
@@ -171,6 +175,8 @@ async function measure(
       requestsPerSecond: m.requestsPerSecond,
       clientCpuPercent: summary.client?.cpuPercent.mean ?? m.clientCpuPercent,
       serverCpuPercent: summary.server?.cpuPercent.mean ?? null,
+      clientDemandPercent: summary.client?.demandPercent?.mean ?? null,
+      serverDemandPercent: summary.server?.demandPercent?.mean ?? null,
       verdict,
       ceilingRequestsPerSecond: ceiling,
     };
@@ -183,6 +189,8 @@ async function measure(
       requestsPerSecond: 0,
       clientCpuPercent: null,
       serverCpuPercent: null,
+      clientDemandPercent: null,
+      serverDemandPercent: null,
       verdict: "unsaturated",
       ceilingRequestsPerSecond: null,
       error: (error as Error).message,
@@ -201,9 +209,17 @@ async function measure(
  * ```
  */
 export function formatCalibration(c: Calibration): string {
-  const rows: string[][] = [["generator", "version", "requests/s", "client cpu", "server cpu", "ceiling"]];
+  const rows: string[][] = [[
+    "generator",
+    "version",
+    "requests/s",
+    "client cpu (demand)",
+    "server cpu (demand)",
+    "ceiling",
+  ]];
   for (const r of c.rows) {
-    const pct = (n: number | null) => n === null ? "" : `${Math.round(n)}%`;
+    const pct = (n: number | null, demand: number | null) =>
+      n === null ? "" : `${Math.round(n)}%${demand === null ? "" : ` (${Math.round(demand)}%)`}`;
     const ceiling = r.error
       ? `failed: ${r.error.slice(0, 80)}`
       : r.verdict === "client-bound"
@@ -217,8 +233,8 @@ export function formatCalibration(c: Calibration): string {
       r.generator,
       r.version,
       r.error ? "" : `${formatCount(r.requestsPerSecond)}/s`,
-      pct(r.clientCpuPercent),
-      pct(r.serverCpuPercent),
+      pct(r.clientCpuPercent, r.clientDemandPercent),
+      pct(r.serverCpuPercent, r.serverDemandPercent),
       ceiling,
     ]);
   }
@@ -228,7 +244,8 @@ export function formatCalibration(c: Calibration): string {
     (c.cpus.server !== null ? `server cpu ${c.cpus.server}, client cpu ${c.cpus.client}` : "not pinned");
   const best = c.rows.filter((r) => !r.error && r.generator !== wrkCheckingGenerator.name)[0];
   const foot = best ? `--load-generator auto uses ${best.generator} (the fastest installed)` : "";
-  return [head, alignTable(rows, [2, 3, 4]), foot].filter(Boolean).join("\n") + "\n";
+  const note = "demand: time on a CPU or waiting for one; a side at 90% of its CPUs is saturated";
+  return [head, alignTable(rows, [2, 3, 4]), foot, note].filter(Boolean).join("\n") + "\n";
 }
 
 async function main(args: string[]): Promise<number> {

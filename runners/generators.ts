@@ -8,6 +8,7 @@
 
 import { autocannonGenerator } from "./autocannon.ts";
 import { bombardierGenerator } from "./bombardier.ts";
+import { ohaGenerator } from "./oha.ts";
 import { UsageError } from "./errors.ts";
 import type { LoadGenerator, LoadSettings, LoadTarget } from "./types.ts";
 import { wrkGenerator } from "./wrk.ts";
@@ -23,12 +24,18 @@ import { wrkGenerator } from "./wrk.ts";
  * console.log(builtinLoadGenerators.map((g) => g.name)); // ["wrk", "bombardier", "autocannon"]
  * ```
  */
-export const builtinLoadGenerators: readonly LoadGenerator[] = [wrkGenerator, bombardierGenerator, autocannonGenerator];
+export const builtinLoadGenerators: readonly LoadGenerator[] = [
+  wrkGenerator,
+  bombardierGenerator,
+  ohaGenerator,
+  autocannonGenerator,
+];
 
 /** How to install each native generator, for messages. */
 const HOW_TO_INSTALL: Readonly<Record<string, string>> = {
   wrk: "apt-get install wrk, or brew install wrk",
   bombardier: "go install github.com/codesenberg/bombardier@latest",
+  oha: "cargo install oha",
 };
 
 /** The generators a suite may use, in order of preference, and why. */

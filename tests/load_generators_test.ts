@@ -17,8 +17,9 @@ const missing = (tool: string, how: string) => {
 };
 const noWrk = missing("wrk", "apt-get install wrk");
 const noBombardier = missing("bombardier", "go install github.com/codesenberg/bombardier@latest");
+const noOha = missing("oha", "cargo install oha");
 
-for (const [name, absent] of [["wrk", noWrk], ["bombardier", noBombardier]] as const) {
+for (const [name, absent] of [["wrk", noWrk], ["bombardier", noBombardier], ["oha", noOha]] as const) {
   Deno.test({
     name: `${name} measures http-json through the LoadGenerator contract`,
     ignore: absent,
