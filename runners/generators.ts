@@ -15,13 +15,13 @@ import { wrkGenerator } from "./wrk.ts";
 
 /**
  * Every built-in load generator, fastest first: on one pinned core of the
- * project's machines wrk (C) outruns bombardier (Go), which outruns
- * autocannon (JavaScript). `deno task calibrate` measures them on yours.
+ * project's machines wrk (C) outruns bombardier (Go) and oha (Rust), which
+ * outrun autocannon (JavaScript). `deno task calibrate` measures them on yours.
  *
  * @example
  * ```ts
  * import { builtinLoadGenerators } from "./generators.ts";
- * console.log(builtinLoadGenerators.map((g) => g.name)); // ["wrk", "bombardier", "autocannon"]
+ * console.log(builtinLoadGenerators.map((g) => g.name)); // ["wrk", "bombardier", "oha", "autocannon"]
  * ```
  */
 export const builtinLoadGenerators: readonly LoadGenerator[] = [
