@@ -156,7 +156,8 @@ export class ResourceSampler {
   readonly #intervalMs: number;
   readonly #roots: Record<ResourceRole, Set<number>> = { server: new Set(), client: new Set() };
   readonly #ticks: Tick[] = [];
-  #helper: ProcessGroup;
+  /** The helper; null where there is no `/proc` to read (not Linux): nothing is sampled. */
+  #helper: ProcessGroup | null = null;
   #timer: ReturnType<typeof setInterval> | undefined;
   #buffer = "";
   #pending: { atMs: number; watched: Set<number>; full: boolean; resolve: () => void; done: Promise<void> } | null =
@@ -173,6 +174,7 @@ export class ResourceSampler {
     for (const role of ["server", "client"] as const) {
       for (const pid of options.roots?.[role] ?? []) this.#roots[role].add(pid);
     }
+    if (Deno.build.os !== "linux") return;
     const decoder = new TextDecoder();
     this.#helper = spawnGroup(["sh", "-c", SCRIPT], {
       interactive: true,
@@ -219,7 +221,8 @@ export class ResourceSampler {
   /** Asks for one sample unless the previous one is still being read (a busy machine skips ticks). */
   #tick(): Promise<void> {
     if (this.#pending) return this.#pending.done;
-    if (this.#helper.status) return Promise.resolve();
+    const helper = this.#helper;
+    if (!helper || helper.status) return Promise.resolve();
     const watched = new Set<number>();
     const last = this.#ticks.at(-1)?.snapshot;
     for (const role of ["server", "client"] as const) {
@@ -230,10 +233,10 @@ export class ResourceSampler {
     const full = atMs - this.#lastFullMs >= FULL_SCAN_MS;
     if (full) this.#lastFullMs = atMs;
     // The helper and the harness are read every tick to report what sampling cost.
-    const stat = new Set([...watched, this.#helper.pid, Deno.pid]);
+    const stat = new Set([...watched, helper.pid, Deno.pid]);
     const { promise, resolve } = Promise.withResolvers<void>();
     this.#pending = { atMs, watched, full, resolve, done: promise };
-    this.#helper.write(`${full ? "full" : "part"}|${[...stat].join(" ")}|${[...watched].join(" ")}\n`);
+    helper.write(`${full ? "full" : "part"}|${[...stat].join(" ")}|${[...watched].join(" ")}\n`);
     return promise;
   }
 
@@ -249,12 +252,13 @@ export class ResourceSampler {
       // The pending answer, then a last one; bounded so a wedged helper cannot hang the run.
       const settle = async (p: Promise<void>) => {
         let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([p, new Promise((r) => timer = setTimeout(r, 2000))]);
+        const exited = this.#helper?.exited ?? Promise.resolve();
+        await Promise.race([p, exited, new Promise((r) => timer = setTimeout(r, 2000))]);
         clearTimeout(timer);
       };
       if (this.#pending) await settle(this.#pending.done);
       await settle(this.#tick());
-      await this.#helper.stop();
+      await this.#helper?.stop();
     }
     return this.#report(window);
   }
@@ -276,7 +280,7 @@ export class ResourceSampler {
       for (const role of ["server", "client"] as const) {
         this.#interval(series[role], a, b, dt, this.#roots[role]);
       }
-      samplerTicks += selfDelta(a, b, this.#helper.pid, true);
+      samplerTicks += selfDelta(a, b, this.#helper!.pid, true);
       harnessTicks += selfDelta(a, b, Deno.pid, false);
     }
     const span = ticks.length > 1 ? ticks.at(-1)!.snapshot.uptimeSec - ticks[0].snapshot.uptimeSec : 0;
