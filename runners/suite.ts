@@ -58,7 +58,7 @@ export interface RunOptions {
   options?: Readonly<Record<string, unknown>>;
   /**
    * Load generator for HTTP workloads: `"auto"` (the fastest installed one that
-   * can send the workload's traffic), a name (`"wrk"`, `"bombardier"`,
+   * can send the workload's traffic), a name (`"wrk"`, `"bombardier"`, `"oha"`,
    * `"autocannon"`) or a {@linkcode LoadGenerator}. @default {"auto"}
    */
   loadGenerator?: LoadGenerator | string;
@@ -165,7 +165,6 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
   });
 
   const environment = await fingerprint();
-
   const cpus = options.cpus ?? splitCpus(await allowedCpus());
   const warnings: Warning[] = environmentWarnings(environment);
   if (cpus.server === null) {
