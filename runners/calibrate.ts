@@ -145,7 +145,7 @@ async function measure(
 ): Promise<CalibrationRow> {
   const version = await generator.version();
   const server = await startServer({ runtime, file, cwd: dir, cpus: cpus.server, timeoutMs: 30_000, signal });
-  const sampler = startSampler({ roots: { server: [server.group.pid] } });
+  const sampler = startSampler({ roots: { server: [server.group.pid] }, cpus: cpus.client });
   try {
     const m = await generator.run({ baseUrl: server.baseUrl, requests }, settings, {
       cpus: cpus.client,

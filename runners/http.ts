@@ -215,6 +215,7 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
       const sampler = startSampler({
         intervalMs: ctx.settings.sampleIntervalMs,
         roots: { server: [server.group.pid] },
+        cpus: ctx.cpus.client,
       });
       let measured: LoadMeasurement | undefined;
       try {

@@ -12,9 +12,9 @@
  * a second the `cat` reads every `/proc/<pid>/stat` too, to find processes
  * that joined a watched tree (by session and parent ids); reading them all
  * every tick would cost several times more on a machine with many processes. The helper's CPU time, its
- * `cat` children included, is reported as `samplerCpuPercent`; it runs on
- * whichever CPU the scheduler gives it, because a 2-CPU machine has none to
- * spare.
+ * `cat` children included, is reported as `samplerCpuPercent`. A 2-CPU
+ * machine has no CPU to spare for it, so rtbench pins it to the load
+ * generator's CPUs (see {@linkcode SamplerOptions.cpus}).
  *
  * @module
  */
@@ -118,6 +118,12 @@ export interface SamplerOptions {
   readonly intervalMs?: number;
   /** Process trees to watch from the start. */
   readonly roots?: Partial<Record<ResourceRole, readonly number[]>>;
+  /**
+   * CPU list the helper is pinned to, or null for anywhere. rtbench gives it
+   * the load generator's CPUs: on a machine without a spare CPU its small cost
+   * then falls on the side that has headroom when the server is the bottleneck.
+   */
+  readonly cpus?: string | null;
 }
 
 /** Default sampling interval. */
@@ -177,6 +183,7 @@ export class ResourceSampler {
     if (Deno.build.os !== "linux") return;
     const decoder = new TextDecoder();
     this.#helper = spawnGroup(["sh", "-c", SCRIPT], {
+      cpus: options.cpus ?? null,
       interactive: true,
       keepBytes: 1024,
       onStdout: (chunk) => this.#receive(decoder.decode(chunk, { stream: true })),
