@@ -27,7 +27,7 @@ import { stageServer } from "./workspace.ts";
 import { wrkCheckingGenerator, wrkGenerator } from "./wrk.ts";
 
 /** How a calibration run ended. */
-export type CalibrationVerdict = "client-bound" | "server-bound" | "unsaturated";
+export type CalibrationVerdict = "client-bound" | "server-bound" | "both-saturated" | "unsaturated";
 
 /** One generator's calibration. */
 export interface CalibrationRow {
@@ -160,11 +160,11 @@ async function measure(
       : judged.clientBound
       ? "client-bound"
       : judged.server >= AT_LIMIT
-      ? "server-bound"
+      ? judged.client >= AT_LIMIT ? "both-saturated" : "server-bound"
       : "unsaturated";
     const ceiling = !judged
       ? null
-      : verdict === "client-bound"
+      : verdict === "client-bound" || verdict === "both-saturated"
       ? m.requestsPerSecond
       : judged.client > 0
       ? Math.round(m.requestsPerSecond / Math.min(1, judged.client))
@@ -224,6 +224,8 @@ export function formatCalibration(c: Calibration): string {
       ? `failed: ${r.error.slice(0, 80)}`
       : r.verdict === "client-bound"
       ? `${formatCount(r.requestsPerSecond)}/s (client-bound: this is its ceiling)`
+      : r.verdict === "both-saturated"
+      ? `≈ ${formatCount(r.requestsPerSecond)}/s (both sides saturated: client and server are matched)`
       : r.verdict === "server-bound"
       ? `> ${formatCount(r.requestsPerSecond)}/s (server-bound; ~${
         formatCount(r.ceilingRequestsPerSecond ?? 0)

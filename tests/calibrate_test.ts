@@ -25,7 +25,7 @@ Deno.test("calibrate prints every installed generator's ceiling", async () => {
   if (installed.includes("wrk")) installed.splice(1, 0, "wrk+check");
   const rows = run.stdout.split("\n").filter((l) => /^\S+\s+\S+\s+[\d,]+\/s/.test(l));
   assertEquals(rows.map((l) => l.split(/\s+/)[0]), installed);
-  for (const row of rows) assertMatch(row, /\d+% \(\d+%\)\s+\d+% \(\d+%\)\s+(\S.*(ceiling|projected)|unknown)/);
+  for (const row of rows) assertMatch(row, /\d+% \(\d+%\)\s+\d+% \(\d+%\)\s+(\S.*(ceiling|projected|matched)|unknown)/);
   assertMatch(run.stdout, /^calibrate · http-json on deno \d/m);
   assertMatch(run.stdout, new RegExp(`--load-generator auto uses ${installed[0]}`));
   assertEquals(await processesMatching(tmp), []);
