@@ -54,6 +54,40 @@ export {
   type WebSocketLoadJob,
   type WebSocketMeasurement,
 } from "./runners/websocket_driver.ts";
+export { wrkCheckingGenerator, wrkGenerator } from "./runners/wrk.ts";
+export { bombardierGenerator } from "./runners/bombardier.ts";
+export { ohaGenerator } from "./runners/oha.ts";
+export {
+  builtinLoadGenerators,
+  chooseLoadGenerators,
+  type LoadGeneratorChoice,
+  pickLoadGenerator,
+} from "./runners/generators.ts";
+export {
+  combineSummaries,
+  DEFAULT_INTERVAL_MS,
+  type MeanPeak,
+  type ResourceReport,
+  type ResourceRole,
+  ResourceSampler,
+  type ResourceSeries,
+  type ResourceSummary,
+  type RoleSeries,
+  type RoleSummary,
+  type SamplerOptions,
+  startSampler,
+} from "./runners/resources.ts";
+export { AT_LIMIT, clientBoundWarning, type Saturation, saturation } from "./runners/client_bound.ts";
+export { judgeParity, type ParityObservation, type ParityVerdict } from "./runners/parity.ts";
+export { ciHalfWidthPercent, needsAnotherRun, type RunPlan, runPlan } from "./runners/adaptive.ts";
+export {
+  calibrate,
+  type CalibrateOptions,
+  type Calibration,
+  type CalibrationRow,
+  type CalibrationVerdict,
+  formatCalibration,
+} from "./runners/calibrate.ts";
 export { type Profile, PROFILES } from "./runners/settings.ts";
 export { summarize } from "./runners/stats.ts";
 export {

@@ -115,6 +115,7 @@ async function main(): Promise<void> {
   }
   const histogram = hdr.build(HISTOGRAM_OPTIONS);
   const cpuBefore = await cpuSeconds();
+  const windowStartMs = Date.now();
   const started = performance.now();
   const [result, win] = await load(job, job.settings.durationSec, histogram);
   const durationMs = performance.now() - started;
@@ -138,6 +139,7 @@ async function main(): Promise<void> {
     clientCpuPercent: cpuBefore === null || cpuAfter === null
       ? null
       : Math.round(((cpuAfter - cpuBefore) / seconds) * 1000) / 10,
+    windowStartMs,
   };
   // stdout carries only the result.
   await Deno.stdout.write(new TextEncoder().encode(JSON.stringify(measurement)));

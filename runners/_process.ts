@@ -21,6 +21,12 @@ export interface SpawnOptions {
   keepBytes?: number;
   /** Stops the group when aborted. */
   signal?: AbortSignal;
+  /** Keeps stdin open for {@linkcode ProcessGroup.write} (a driven helper such as the resource sampler). */
+  interactive?: boolean;
+  /** Receives stdout as it arrives (the tail is kept as well). */
+  onStdout?(chunk: Uint8Array): void;
+  /** Called once the child exists, with its pid (also its process group id). */
+  onSpawn?(pid: number): void;
 }
 
 /** Keeps the last `limit` bytes written to it. */
@@ -61,6 +67,7 @@ export class ProcessGroup {
   #stderr: Tail;
   #drained: Promise<unknown>;
   #status: Deno.CommandStatus | undefined;
+  #stdin: WritableStreamDefaultWriter<Uint8Array> | undefined;
 
   constructor(argv: string[], options: SpawnOptions) {
     const keep = options.keepBytes ?? 65536;
@@ -70,7 +77,7 @@ export class ProcessGroup {
       args: argv.slice(1),
       env: options.env,
       cwd: options.cwd,
-      stdin: options.stdin === undefined ? "null" : "piped",
+      stdin: options.stdin === undefined && !options.interactive ? "null" : "piped",
       stdout: "piped",
       stderr: "piped",
       // A new session makes the child a group leader: killing -pid reaches its descendants.
@@ -79,14 +86,17 @@ export class ProcessGroup {
     this.pid = child.pid;
     this.argv = argv;
     live.add(this);
-    if (options.stdin !== undefined) {
+    if (options.interactive) {
+      this.#stdin = child.stdin.getWriter();
+      if (options.stdin !== undefined) this.write(options.stdin);
+    } else if (options.stdin !== undefined) {
       const writer = child.stdin.getWriter();
       writer.write(new TextEncoder().encode(options.stdin))
         .then(() => writer.close())
         .catch(() => {/* the child exited before reading; its status tells why */});
     }
     this.#drained = Promise.all([
-      pump(child.stdout, this.#stdout),
+      pump(child.stdout, this.#stdout, options.onStdout),
       pump(child.stderr, this.#stderr),
     ]);
     this.exited = child.status.then((status) => {
@@ -104,6 +114,11 @@ export class ProcessGroup {
   /** Exit status once the leader has exited, else undefined. */
   get status(): Deno.CommandStatus | undefined {
     return this.#status;
+  }
+
+  /** Writes to the stdin of an `interactive` child; ignored once it has exited. */
+  write(text: string): void {
+    this.#stdin?.write(new TextEncoder().encode(text)).catch(() => {/* the child has exited; its status tells why */});
   }
 
   /** The kept tail of stdout. */
@@ -128,6 +143,11 @@ export class ProcessGroup {
    * the leader has exited; descendants are signalled with it.
    */
   async stop(graceMs = 1000): Promise<void> {
+    if (this.#stdin) {
+      const writer = this.#stdin;
+      this.#stdin = undefined;
+      writer.close().catch(() => {/* already closed by the child's exit */});
+    }
     if (this.#status === undefined) {
       signalGroup(this.pid, "SIGTERM");
       const timer = new Promise<"timeout">((r) => {
@@ -153,9 +173,16 @@ function signalGroup(pgid: number, signal: Deno.Signal): void {
   }
 }
 
-async function pump(stream: ReadableStream<Uint8Array>, tail: Tail): Promise<void> {
+async function pump(
+  stream: ReadableStream<Uint8Array>,
+  tail: Tail,
+  listener?: (chunk: Uint8Array) => void,
+): Promise<void> {
   try {
-    for await (const chunk of stream) tail.push(chunk);
+    for await (const chunk of stream) {
+      tail.push(chunk);
+      listener?.(chunk);
+    }
   } catch {
     // The stream breaks when the process is killed; what was read is kept.
   }
@@ -188,7 +215,9 @@ export function which(name: string): string | null {
 /** Spawns `argv` as the leader of a new process group, pinned to `cpus` when given. */
 export function spawnGroup(argv: string[], options: SpawnOptions = {}): ProcessGroup {
   const pinned = options.cpus && canPin() ? ["taskset", "-c", options.cpus, ...argv] : argv;
-  return new ProcessGroup(pinned, options);
+  const group = new ProcessGroup(pinned, options);
+  options.onSpawn?.(group.pid);
+  return group;
 }
 
 /** Result of {@linkcode runCommand}. */

@@ -40,6 +40,7 @@ function childArgs(baseUrl: string): string[] {
  */
 export const autocannonGenerator: LoadGenerator = {
   name: "autocannon",
+  verifies: "status, content-type and body (exact or pattern) of every response, warm-up and measurement",
   available(): Promise<boolean> {
     return Promise.resolve(true);
   },
@@ -54,6 +55,7 @@ export const autocannonGenerator: LoadGenerator = {
       stdin: JSON.stringify(job),
       timeoutMs: budgetMs,
       signal: options.signal,
+      onSpawn: options.onSpawn,
       keepBytes: 4 << 20,
       env: { NO_COLOR: "1" },
     });

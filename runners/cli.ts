@@ -18,6 +18,7 @@ import { writeStdout } from "./_stdout.ts";
 import { UsageError } from "./errors.ts";
 import { EXPORT_FORMATS, type ExportFormat, exportResult, parseFormat } from "./exporters/mod.ts";
 import { createProgress } from "./progress.ts";
+import { builtinLoadGenerators } from "./generators.ts";
 import type { BenchResult } from "./result.ts";
 import { type Profile, PROFILES } from "./settings.ts";
 import { run, VERSION } from "./suite.ts";
@@ -32,8 +33,21 @@ const NUMERIC: Record<string, keyof RunSettings> = {
   pipelining: "pipelining",
   timeout: "requestTimeoutSec",
   "start-timeout": "startTimeoutSec",
+  "min-runs": "minRuns",
+  "max-runs": "maxRuns",
+  "ci-target": "ciTargetPercent",
+  "sample-interval": "sampleIntervalMs",
 };
-const STRINGS = ["workload", "runtime", "variant", "profile", "out", "format", ...Object.keys(NUMERIC)];
+const STRINGS = [
+  "workload",
+  "runtime",
+  "variant",
+  "profile",
+  "out",
+  "format",
+  "load-generator",
+  ...Object.keys(NUMERIC),
+];
 const BOOLEANS = ["json", "list", "help", "quiet", "debug", "version"];
 
 function helpText(workloads: readonly Workload[]): string {
@@ -63,6 +77,11 @@ function helpText(workloads: readonly Workload[]): string {
     ["--pipelining <n>", `requests in flight per connection (default: ${q.pipelining})`],
     ["--timeout <s>", `seconds before a request times out (default: ${q.requestTimeoutSec})`],
     ["--start-timeout <s>", `seconds a server may take to start (default: ${q.startTimeoutSec})`],
+    ["--min-runs <n>", "adaptive runs: at least n, adding runs until the 95% CI is within --ci-target (default 3)"],
+    ["--max-runs <n>", "adaptive runs: at most n (default 10)"],
+    ["--ci-target <%>", "adaptive runs: stop when the 95% CI half-width is below this % of the mean (default 3)"],
+    ["--load-generator <name>", "auto (default: fastest installed), wrk, bombardier, oha or autocannon"],
+    ["--sample-interval <ms>", "milliseconds between resource samples of server and client (default 250)"],
     ...options as [string, string][],
     ["--format <name>", `report format: ${EXPORT_FORMATS.join(", ")} (default: table)`],
     [
@@ -145,6 +164,8 @@ export interface CliRequest {
   settings: Partial<RunSettings>;
   /** Workload options, raw. */
   options: Record<string, string>;
+  /** Load generator: `auto` or a name. */
+  loadGenerator: string;
   /** Result file, or with a non-JSON `format` the report file (the result goes beside it). */
   out?: string;
   /** Report format; absent means the terminal table. */
@@ -192,6 +213,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   }
   const debug = flags.debug === true;
   const base = {
+    loadGenerator: "auto",
     runtimes: [],
     profile: "quick" as Profile,
     settings: {},
@@ -245,6 +267,13 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   if (flags.json === true && format !== undefined && format !== "json" && flags.out === undefined) {
     throw new UsageError(`--format ${format} and --json both print to stdout; give the report a file with --out`);
   }
+  const loadGenerator = joined(flags["load-generator"], "load-generator") ?? "auto";
+  const generatorNames = builtinLoadGenerators.map((g) => g.name);
+  if (loadGenerator !== "auto" && !generatorNames.includes(loadGenerator)) {
+    throw new UsageError(
+      `--load-generator: unknown load generator "${loadGenerator}" (allowed: auto, ${generatorNames.join(", ")})`,
+    );
+  }
   return {
     action: "run",
     workloads: picked,
@@ -253,6 +282,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     profile: profile as Profile,
     settings: settings as Partial<RunSettings>,
     options,
+    loadGenerator,
     out: flags.out,
     format,
     json: flags.json === true,
@@ -371,6 +401,7 @@ export async function main(args: string[]): Promise<number> {
       profile: request.profile,
       settings: request.settings,
       options: request.options,
+      loadGenerator: request.loadGenerator,
       signal: controller.signal,
       onProgress: progress?.update,
       onPartial: (partial) => {

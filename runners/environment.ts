@@ -5,10 +5,12 @@
  * @module
  */
 
-import { allowedCpus } from "./cpus.ts";
+import { allowedCpus, parseCpuList } from "./cpus.ts";
+import { builtinLoadGenerators } from "./generators.ts";
 import { runCommand, which } from "./_process.ts";
 import { readProcText } from "./_procfs.ts";
 import type { Environment, Warning } from "./result.ts";
+import type { LoadGenerator } from "./types.ts";
 
 async function read(path: string): Promise<string | null> {
   return (await readProcText(path))?.trim() ?? null;
@@ -38,6 +40,27 @@ async function gitCommit(): Promise<string | null> {
   return out.success && /^[0-9a-f]{7,64}$/.test(out.stdout.trim()) ? out.stdout.trim() : null;
 }
 
+async function gitDirty(): Promise<boolean | null> {
+  const here = new URL(".", import.meta.url);
+  if (here.protocol !== "file:" || !which("git")) return null;
+  const out = await runCommand(["git", "-C", here.pathname, "status", "--porcelain"], { timeoutMs: 5000 });
+  return out.success ? out.stdout.trim() !== "" : null;
+}
+
+function loadAverage(): number[] | null {
+  try {
+    return Deno.loadavg().map((n) => Math.round(n * 100) / 100);
+  } catch {
+    return null;
+  }
+}
+
+async function generatorVersions(generators: readonly LoadGenerator[]): Promise<Record<string, string | null>> {
+  const versions: Record<string, string | null> = {};
+  for (const g of generators) versions[g.name] = (await g.available()) ? await g.version() : null;
+  return versions;
+}
+
 /**
  * Reads the environment of this machine.
  *
@@ -48,7 +71,9 @@ async function gitCommit(): Promise<string | null> {
  * console.log(env.cpuModel, env.logicalCores);
  * ```
  */
-export async function fingerprint(): Promise<Environment> {
+export async function fingerprint(
+  options: { loadGenerators?: readonly LoadGenerator[] } = {},
+): Promise<Environment> {
   let memoryBytes: number | null = null;
   try {
     memoryBytes = Deno.systemMemoryInfo().total;
@@ -68,6 +93,9 @@ export async function fingerprint(): Promise<Environment> {
     cpuTurbo: await turbo(),
     harness: { deno: Deno.version.deno, v8: Deno.version.v8, typescript: Deno.version.typescript },
     gitCommit: await gitCommit(),
+    gitDirty: await gitDirty(),
+    loadAverage: loadAverage(),
+    loadGenerators: await generatorVersions(options.loadGenerators ?? builtinLoadGenerators),
   };
 }
 
@@ -78,6 +106,20 @@ export function environmentWarnings(env: Environment): Warning[] {
     warnings.push({
       code: "cpu-governor",
       message: `CPU governor is "${env.cpuGovernor}", not "performance": frequency scaling adds noise`,
+    });
+  }
+  if (env.cpuTurbo === true) {
+    warnings.push({
+      code: "cpu-turbo",
+      message: "CPU turbo/boost is on: clock speed follows temperature and load, so runs vary more",
+    });
+  }
+  const cpus = env.allowedCpus ? parseCpuList(env.allowedCpus).length : env.logicalCores;
+  const busy = env.loadAverage?.[0];
+  if (busy !== undefined && busy >= cpus * 0.5) {
+    warnings.push({
+      code: "busy-machine",
+      message: `load average ${busy} on ${cpus} CPUs when the suite started: other work competes with the measurement`,
     });
   }
   return warnings;

@@ -25,6 +25,10 @@ import {
   type RecordOutcome,
   SkipRecord,
 } from "./record.ts";
+import { ciWarning, needsAnotherRun, runPlan } from "./adaptive.ts";
+import { clientBoundWarning, type Saturation, saturation } from "./client_bound.ts";
+import { pickLoadGenerator } from "./generators.ts";
+import { combineSummaries, type ResourceReport, startSampler } from "./resources.ts";
 import type { RunRecord } from "./result.ts";
 import { ServerStartError, startServer } from "./server.ts";
 import type { LoadMeasurement } from "./types.ts";
@@ -87,6 +91,12 @@ export function checkExchange(x: HttpExchange): Check[] {
 
 const VERIFIED_REQUESTS = 3;
 
+/** The measured window in epoch milliseconds, for lining resource samples up with it. */
+function windowOf(m: LoadMeasurement): { fromMs: number; toMs: number } {
+  const fromMs = m.windowStartMs ?? Date.now() - m.durationMs;
+  return { fromMs, toMs: fromMs + m.durationMs };
+}
+
 async function verify(
   ctx: RecordContext<HttpWorkload>,
   baseUrl: string,
@@ -124,6 +134,7 @@ function runRecord(
   m: LoadMeasurement,
   workload: HttpWorkload,
   ctx: WorkloadContext,
+  resources?: ResourceReport,
 ): RunRecord {
   const figures: Record<string, number> = {
     requestsPerSecond: m.requestsPerSecond,
@@ -131,7 +142,15 @@ function runRecord(
     validResponses: m.validResponses,
     durationMs: m.durationMs,
   };
-  if (m.clientCpuPercent !== null) figures.clientCpuPercent = m.clientCpuPercent;
+  const sampled = resources?.summary;
+  // The sampler watches every generator the same way; a generator's own figure is the fallback.
+  const clientCpu = sampled?.client?.cpuPercent.mean ?? m.clientCpuPercent;
+  if (clientCpu !== null) figures.clientCpuPercent = clientCpu;
+  if (sampled?.server) {
+    figures.serverCpuPercent = sampled.server.cpuPercent.mean;
+    figures.serverRssPeakBytes = sampled.server.rssBytes.peak;
+  }
+  if (sampled?.samplerCpuPercent != null) figures.samplerCpuPercent = sampled.samplerCpuPercent;
   for (const [name, value] of Object.entries(workload.figures?.({ ...figures }, ctx) ?? {})) {
     if (!(name in figures) && Number.isFinite(value)) figures[name] = value;
   }
@@ -142,6 +161,7 @@ function runRecord(
     counts: { errors: m.errors, timeouts: m.timeouts, non2xx: m.non2xx, mismatches: m.mismatches },
     latencyUs: m.latencyUs,
     latencyHistogram: m.latencyHistogram,
+    resources: resources?.series ?? null,
   };
 }
 
@@ -155,14 +175,34 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
   if (isSkip(source)) throw new SkipRecord(source.skip);
   Object.assign(outcome.facts, source.facts);
   const file = await inPhase("setup", () => stageServer(source.entry, ctx.workDir, ctx.nodeModules));
-  const generator = ctx.loadGenerator;
   outcome.headline = { figure: "requestsPerSecond", higherIsBetter: true };
   outcome.cpus = ctx.cpus;
   const traffic = ctx.workload.traffic(ctx);
   if (traffic.requests.length === 0) throw new PhaseError("setup", `${ctx.workload.name} has no requests to send`);
-  outcome.loadGenerator = { name: generator.name, version: await generator.version(), latencyResolution: "us" };
+  const choice = ctx.loadGenerators ?? { requested: ctx.loadGenerator.name, candidates: [ctx.loadGenerator] };
+  const { generator, selectedBy } = await inPhase(
+    "setup",
+    () => Promise.resolve(pickLoadGenerator(choice, { baseUrl: "", requests: traffic.requests }, ctx.settings)),
+  );
+  outcome.loadGenerator = {
+    name: generator.name,
+    version: await generator.version(),
+    latencyResolution: "us",
+    ...(generator.verifies ? { verifies: generator.verifies } : {}),
+    selectedBy,
+  };
+  const plan = runPlan(ctx.settings);
+  const headlines: number[] = [];
+  const saturations: (Saturation | null)[] = [];
+  const sampled: ResourceReport[] = [];
+  const judge = () => {
+    outcome.resources = combineSummaries(sampled.map((r) => r.summary));
+    outcome.warnings = outcome.warnings.filter((w) => w.code !== "client-bound");
+    const warning = clientBoundWarning(saturations, generator.name, ctx.cpus);
+    if (warning) outcome.warnings.push(warning);
+  };
 
-  for (let run = 0; run < ctx.settings.runs; run++) {
+  for (let run = 0; needsAnotherRun(plan, headlines); run++) {
     ctx.onPhase?.("start", run);
     if (ctx.session.beforeRun) await inPhase("start", () => ctx.session.beforeRun!({ runtime: ctx.runtime.name, run }));
     const server = await inPhase("start", () =>
@@ -184,6 +224,7 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
       });
     outcome.command = [...server.command];
     let measurement: LoadMeasurement;
+    let resources: ResourceReport | undefined;
     let verifyRequests: number;
     const startedAt = new Date().toISOString();
     try {
@@ -196,14 +237,28 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
         throw new InvalidError("verify", describeFailures(checks));
       }
       ctx.onPhase?.(ctx.settings.warmupSec > 0 ? "warmup" : "measure", run);
-      measurement = await inPhase(
-        "measure",
-        () =>
-          generator.run({ baseUrl: server.baseUrl, requests: traffic.requests }, ctx.settings, {
-            cpus: ctx.cpus.client,
-            signal: ctx.signal,
-          }),
-      );
+      const sampler = startSampler({
+        intervalMs: ctx.settings.sampleIntervalMs,
+        roots: { server: [server.group.pid] },
+        cpus: ctx.cpus.client,
+      });
+      let measured: LoadMeasurement | undefined;
+      try {
+        measured = await inPhase(
+          "measure",
+          () =>
+            generator.run({ baseUrl: server.baseUrl, requests: traffic.requests }, ctx.settings, {
+              cpus: ctx.cpus.client,
+              signal: ctx.signal,
+              onSpawn: (pid) => sampler.addRoot("client", pid),
+            }),
+        );
+      } finally {
+        // Stopped on every path: its helper is a process of its own.
+        const report = await sampler.stop(measured && windowOf(measured));
+        if (measured) resources = report;
+      }
+      measurement = measured;
       if (server.group.status) {
         throw new PhaseError("measure", `Server exited with code ${server.group.status.code} during the run`);
       }
@@ -211,7 +266,7 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
       await server.stop();
     }
     if (measurement.mismatches > 0 || measurement.non2xx > 0) {
-      outcome.runs.push(runRecord(run, startedAt, measurement, ctx.workload, ctx));
+      outcome.runs.push(runRecord(run, startedAt, measurement, ctx.workload, ctx, resources));
       throw new InvalidError(
         "measure",
         `${measurement.mismatches} mismatched and ${measurement.non2xx} non-2xx responses under load` +
@@ -232,7 +287,13 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
         }: ${measurement.errors} connection errors (${measurement.timeouts} timeouts), not counted as samples`,
       });
     }
-    outcome.runs.push(runRecord(run, startedAt, measurement, ctx.workload, ctx));
+    outcome.runs.push(runRecord(run, startedAt, measurement, ctx.workload, ctx, resources));
+    headlines.push(measurement.requestsPerSecond);
+    if (resources) {
+      sampled.push(resources);
+      saturations.push(saturation(resources.summary, ctx.cpus));
+    }
+    judge();
     if (ctx.session.afterRun) {
       ctx.onPhase?.("cleanup", run);
       const checks = await inPhase("cleanup", () =>
@@ -246,4 +307,6 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
       if (checks.some((c) => !c.passed)) throw new InvalidError("cleanup", describeFailures(checks));
     }
   }
+  const wide = ciWarning(plan, headlines, "requestsPerSecond");
+  if (wide) outcome.warnings.push(wide);
 }

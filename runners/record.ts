@@ -7,6 +7,8 @@
 
 import type { ResolvedRuntime } from "../adapters/types.ts";
 import type { Check, Fact, OptionValues, RunSettings, Workload, WorkloadSession } from "../workloads/types.ts";
+import type { LoadGeneratorChoice } from "./generators.ts";
+import type { ResourceSummary } from "./resources.ts";
 import type { CpuSets, Headline, LoadGeneratorInfo, Phase, RunRecord, Warning } from "./result.ts";
 import type { LoadGenerator } from "./types.ts";
 
@@ -34,10 +36,27 @@ export interface RecordContext<W extends Workload = Workload> {
   readonly cpus: CpuSets;
   /** The HTTP load generator. */
   readonly loadGenerator: LoadGenerator;
+  /** Generators to choose from per workload (`--load-generator`); without it, `loadGenerator` is used. */
+  readonly loadGenerators?: LoadGeneratorChoice;
   /** Aborted when the suite is interrupted. */
   readonly signal: AbortSignal;
   /** Reports the phase and run being worked on. */
   onPhase?(phase: Phase, run: number): void;
+}
+
+/** Everything a kind's variant check gets: one workload × variant, every runtime that could be had. */
+export interface VariantContext<W extends Workload = Workload>
+  extends Omit<RecordContext<W>, "runtime" | "loadGenerator" | "loadGenerators" | "onPhase"> {
+  /** The runtimes, keyed by what was requested (`bun@1.2.0`). */
+  readonly runtimes: ReadonlyMap<string, ResolvedRuntime>;
+}
+
+/** What a variant check concluded for one runtime: checks to record, and why it is invalid, if it is. */
+export interface VariantVerdict {
+  /** Checks recorded on the runtime's record. */
+  readonly checks: readonly Check[];
+  /** Why the runtime's record is invalid, or null. */
+  readonly invalid: string | null;
 }
 
 /** Thrown by a kind runner when the runtime cannot do this workload or variant. */
@@ -67,6 +86,8 @@ export interface RecordOutcome {
   runs: RunRecord[];
   /** Warnings. */
   warnings: Warning[];
+  /** Resources of server and load generator over the measured runs. */
+  resources?: ResourceSummary | null;
 }
 
 /** A record failed: `errored` (something broke) in a phase. */

@@ -7,6 +7,7 @@
  */
 
 import type { Check, Fact, RunSettings, WorkloadKind } from "../workloads/types.ts";
+import type { ResourceSeries, ResourceSummary } from "./resources.ts";
 import type { LatencyPercentiles } from "./types.ts";
 
 /** Version of the result schema; bumped on any incompatible change. */
@@ -62,6 +63,12 @@ export interface Environment {
   readonly harness: { readonly deno: string; readonly v8: string; readonly typescript: string };
   /** Git commit of rtbench's checkout, when it is one. */
   readonly gitCommit: string | null;
+  /** Whether the checkout had uncommitted changes; null when not a git checkout. */
+  readonly gitDirty?: boolean | null;
+  /** Load average over 1, 5 and 15 minutes when the suite started, where readable. */
+  readonly loadAverage?: readonly number[] | null;
+  /** Every load generator rtbench knows, with its version, or null when it is not installed. */
+  readonly loadGenerators?: Readonly<Record<string, string | null>>;
 }
 
 /** Which CPUs the server and the client were pinned to. */
@@ -127,6 +134,8 @@ export interface RunRecord {
   readonly latencyUs: LatencyPercentiles | null;
   /** This run's latency histogram (HDR compressed base64, microseconds). */
   readonly latencyHistogram: string | null;
+  /** Resource samples of server and load generator over the measured window. */
+  readonly resources?: ResourceSeries | null;
 }
 
 /** The figure a record is ranked by. */
@@ -147,6 +156,10 @@ export interface LoadGeneratorInfo {
   readonly latencyResolution: "us" | "ms";
   /** The client library a driver is built on, with its version, for example `deno 2.9.6 WebSocket`. */
   readonly client?: string;
+  /** What it checked on every response under load, and how. */
+  readonly verifies?: string;
+  /** Why this generator was used (`--load-generator auto` picks the fastest available). */
+  readonly selectedBy?: string;
 }
 
 /** One workload × variant × runtime. */
@@ -193,6 +206,8 @@ export interface BenchRecord {
   readonly summary: Readonly<Record<string, Summary>>;
   /** Latency percentiles over all runs, from merged histograms. */
   readonly latencyUs: LatencyPercentiles | null;
+  /** Resources of server and load generator over all runs: means of the runs' means, largest peaks. */
+  readonly resources?: ResourceSummary | null;
   /** Warnings about this record's trustworthiness. */
   readonly warnings: readonly Warning[];
 }

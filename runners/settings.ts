@@ -48,6 +48,10 @@ export const SETTING_FLAGS: Readonly<Record<keyof RunSettings, string>> = {
   keepAlive: "--keep-alive",
   requestTimeoutSec: "--timeout",
   startTimeoutSec: "--start-timeout",
+  minRuns: "--min-runs",
+  maxRuns: "--max-runs",
+  ciTargetPercent: "--ci-target",
+  sampleIntervalMs: "--sample-interval",
 };
 
 type Rule = { integer: boolean; min: number; exclusive: boolean; max: number };
@@ -59,6 +63,11 @@ const RULES: Partial<Record<keyof RunSettings, Rule>> = {
   pipelining: { integer: true, min: 1, exclusive: false, max: 1000 },
   requestTimeoutSec: { integer: false, min: 0, exclusive: true, max: 3600 },
   startTimeoutSec: { integer: false, min: 0, exclusive: true, max: 3600 },
+  // A confidence interval needs two runs.
+  minRuns: { integer: true, min: 2, exclusive: false, max: 1000 },
+  maxRuns: { integer: true, min: 2, exclusive: false, max: 1000 },
+  ciTargetPercent: { integer: false, min: 0, exclusive: true, max: 100 },
+  sampleIntervalMs: { integer: false, min: 10, exclusive: false, max: 60_000 },
 };
 
 /** Checks explicit settings; throws {@linkcode UsageError} naming the flag. */
@@ -80,6 +89,16 @@ export function validateSettings(settings: Partial<RunSettings>): void {
     ) {
       throw new UsageError(`${flag} must be ${kind} ${bound} and ≤ ${rule.max}, got ${JSON.stringify(value)}`);
     }
+  }
+  const { runs, minRuns, maxRuns, ciTargetPercent } = settings;
+  if (runs !== undefined && (minRuns !== undefined || maxRuns !== undefined)) {
+    throw new UsageError("--runs: give either a fixed --runs or --min-runs/--max-runs, not both");
+  }
+  if (minRuns !== undefined && maxRuns !== undefined && maxRuns < minRuns) {
+    throw new UsageError(`--max-runs must be ≥ --min-runs (${minRuns}), got ${maxRuns}`);
+  }
+  if (ciTargetPercent !== undefined && minRuns === undefined && maxRuns === undefined) {
+    throw new UsageError("--ci-target needs --min-runs or --max-runs (it decides when to stop adding runs)");
   }
 }
 

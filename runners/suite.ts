@@ -11,12 +11,13 @@ import { builtinAdapters, parseRuntimeSpecs, resolveRuntime } from "../adapters/
 import type { ResolvedRuntime, RuntimeAdapter, RuntimeSpec } from "../adapters/types.ts";
 import type { Fact, OptionValues, RunSettings, Workload, WorkloadSession } from "../workloads/types.ts";
 import { builtinWorkloads } from "../workloads/mod.ts";
-import { autocannonGenerator } from "./autocannon.ts";
+import { runPlan } from "./adaptive.ts";
+import { chooseLoadGenerators } from "./generators.ts";
 import { allowedCpus, splitCpus } from "./cpus.ts";
 import { environmentWarnings, fingerprint } from "./environment.ts";
 import { mergeLatency } from "./latency.ts";
-import { InvalidError, PhaseError, type RecordOutcome, SkipRecord } from "./record.ts";
-import { runRecord } from "./kinds.ts";
+import { InvalidError, PhaseError, type RecordOutcome, SkipRecord, type VariantVerdict } from "./record.ts";
+import { checkVariant, runRecord } from "./kinds.ts";
 import type { BenchRecord, BenchResult, CpuSets, Phase, RuntimeInfo, Summary, Warning } from "./result.ts";
 import { SCHEMA_VERSION } from "./result.ts";
 import { effectiveSettings, type Profile, PROFILES, resolveOptions, validateSettings } from "./settings.ts";
@@ -55,8 +56,12 @@ export interface RunOptions {
   settings?: Partial<RunSettings>;
   /** Workload options by name (for example `{ "bcrypt-cost": 10 }`). */
   options?: Readonly<Record<string, unknown>>;
-  /** Load generator for HTTP workloads. @default {autocannonGenerator} */
-  loadGenerator?: LoadGenerator;
+  /**
+   * Load generator for HTTP workloads: `"auto"` (the fastest installed one that
+   * can send the workload's traffic), a name (`"wrk"`, `"bombardier"`, `"oha"`,
+   * `"autocannon"`) or a {@linkcode LoadGenerator}. @default {"auto"}
+   */
+  loadGenerator?: LoadGenerator | string;
   /** Runtime adapters to choose from. @default {builtinAdapters} */
   adapters?: readonly RuntimeAdapter[];
   /** Cache for provisioned runtimes and server dependencies. @default {cacheDir()} */
@@ -82,7 +87,7 @@ interface Planned {
 
 function estimateSec(s: RunSettings): number {
   // Server start, verification and the generator's own start take about 1.5 s per run here.
-  return s.runs * (s.warmupSec + s.durationSec + 1.5);
+  return runPlan(s).min * (s.warmupSec + s.durationSec + 1.5);
 }
 
 function runtimeInfo(spec: RuntimeSpec, rt?: ResolvedRuntime): RuntimeInfo {
@@ -151,7 +156,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
     typeof r === "string" ? parseRuntimeSpecs(r, adapters) : [r]
   );
   const workloads = options.workloads ?? builtinWorkloads;
-  const generator = options.loadGenerator ?? autocannonGenerator;
+  const generators = await chooseLoadGenerators(options.loadGenerator ?? "auto");
   const cache = options.cacheDir ?? defaultCacheDir();
   const signal = options.signal ?? new AbortController().signal;
 
@@ -188,7 +193,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
       profile,
       workloads: workloads.map((w) => w.name),
       runtimes: specs.map((s) => s.requested),
-      loadGenerator: generator.name,
+      loadGenerator: generators.requested,
       overrides,
     },
     environment,
@@ -239,6 +244,35 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
         signal.throwIfAborted();
         setupError = new PhaseError("setup", (error as Error).message ?? String(error), { cause: error });
       }
+      let verdicts = new Map<string, VariantVerdict>();
+      if (!setupError) {
+        const ready = new Map<string, ResolvedRuntime>();
+        for (const [requested, rt] of runtimes) if (!(rt instanceof Error)) ready.set(requested, rt);
+        const checkDir = `${suiteTemp}/variant-checks/${workload.name}-${variant}`;
+        try {
+          verdicts = await checkVariant({
+            workload,
+            variant,
+            runtimes: ready,
+            settings,
+            options: planned.options,
+            session,
+            tempDir,
+            workDir: checkDir,
+            nodeModules: await installed.get(workload),
+            cpus,
+            signal,
+          });
+        } catch (error) {
+          signal.throwIfAborted();
+          warnings.push({
+            code: "parity-unchecked",
+            message: `${workload.name}/${variant}: runtimes could not be compared (${(error as Error).message})`,
+          });
+        } finally {
+          await Deno.remove(checkDir, { recursive: true }).catch(() => {});
+        }
+      }
       try {
         for (const spec of specs) {
           signal.throwIfAborted();
@@ -262,6 +296,11 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
           try {
             if (rt instanceof Error) throw new PhaseError("provision", rt.message);
             if (setupError) throw setupError;
+            const verdict = verdicts.get(spec.requested);
+            if (verdict) {
+              outcome.checks.push(...verdict.checks);
+              if (verdict.invalid) throw new InvalidError("verify", verdict.invalid);
+            }
             const workDir = `${suiteTemp}/records/${recordIndex}`;
             await Deno.mkdir(workDir, { recursive: true });
             await runRecord({
@@ -275,9 +314,11 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
               workDir,
               nodeModules: await installed.get(workload),
               cpus,
-              loadGenerator: generator,
+              loadGenerator: generators.candidates[0],
+              loadGenerators: generators,
               signal,
-              onPhase: (phase, run) => options.onProgress?.({ type: "phase", id, phase, run, runs: settings.runs }),
+              onPhase: (phase, run) =>
+                options.onProgress?.({ type: "phase", id, phase, run, runs: runPlan(settings).max }),
             }, outcome);
           } catch (e) {
             if (signal.aborted) throw signal.reason ?? e;
@@ -318,6 +359,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
             runs: outcome.runs,
             summary: summaries(outcome),
             latencyUs: mergeLatency(outcome.runs.map((r) => r.latencyHistogram)),
+            resources: outcome.resources ?? null,
             warnings: outcome.warnings,
           });
         }

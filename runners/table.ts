@@ -7,6 +7,7 @@
  */
 
 import { alignTable, formatFigure, formatUs } from "./format.ts";
+import { resourcesTable } from "./resources_table.ts";
 import type { BenchRecord, BenchResult } from "./result.ts";
 import { kindColumns, sectionHead, sectionNotes } from "./table_kinds.ts";
 
@@ -87,6 +88,8 @@ function sectionFor(records: BenchRecord[]): string {
     }
     text += `\n\n${alignTable(lat, [1, 2, 3, 4, 5, 6, 7])}`;
   }
+  const resources = resourcesTable(done, label);
+  if (resources) text += `\n\n${resources}`;
   const notes = [
     ...sectionNotes(records),
     ...records.flatMap((r) => r.warnings.map((w) => `  ⚠ ${r.runtime.name}: ${w.message}`)),

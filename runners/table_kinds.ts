@@ -8,6 +8,7 @@
  * @module
  */
 
+import { runPlan } from "./adaptive.ts";
 import { formatFigure, formatUs } from "./format.ts";
 import type { BenchRecord } from "./result.ts";
 
@@ -32,6 +33,14 @@ function fact(records: readonly BenchRecord[], name: string): unknown {
   return records.find((r) => r.facts[name] !== undefined && r.facts[name] !== null)?.facts[name];
 }
 
+/** How many runs a section measured: fixed, or adaptive until the CI is narrow enough. */
+function runsText(s: BenchRecord["settings"]): string {
+  const plan = runPlan(s);
+  return plan.adaptive
+    ? `${plan.min}–${plan.max} runs (until the 95% CI is ±${plan.ciTargetPercent}%)`
+    : `${s.runs} runs`;
+}
+
 /** The section heading for records of one workload and variant. */
 export function sectionHead(records: readonly BenchRecord[]): string {
   const first = records[0];
@@ -50,16 +59,17 @@ export function sectionHead(records: readonly BenchRecord[]): string {
       ` · ${pinning(first)}`;
   }
   const gen = records.find((r) => r.loadGenerator)?.loadGenerator;
-  const generator = gen ? ` · ${gen.name} ${gen.version}${gen.client ? ` (${gen.client})` : ""}` : "";
+  const auto = gen?.selectedBy?.startsWith("auto") ? " (auto)" : "";
+  const generator = gen ? ` · ${gen.name} ${gen.version}${auto}${gen.client ? ` (${gen.client})` : ""}` : "";
   if (first.kind === "websocket") {
     const length = typeof first.options.messages === "number"
       ? `${first.options.messages} messages × ${s.runs} runs`
-      : `${s.durationSec} s × ${s.runs} runs`;
+      : `${s.durationSec} s × ${runsText(s)}`;
     return `${title}${generator} · ${s.connections} connections × ${first.options["in-flight"] ?? 1} in flight` +
       ` · ${first.options["message-size"] ?? "?"} B messages · ${length} · ${pinning(first)}`;
   }
   return title + generator +
-    ` · ${s.connections} connections · ${s.durationSec} s × ${s.runs} runs · ${pinning(first)}`;
+    ` · ${s.connections} connections · ${s.durationSec} s × ${runsText(s)} · ${pinning(first)}`;
 }
 
 const HTTP: KindColumns = {

@@ -60,6 +60,8 @@ export interface LoadRunOptions {
   readonly cpus: string | null;
   /** Stops the generator. */
   readonly signal?: AbortSignal;
+  /** Called with the pid of every process the generator starts, so that its CPU can be sampled. */
+  onSpawn?(pid: number): void;
 }
 
 /** Raw figures of one measured window; failures are counted apart, never as samples. */
@@ -94,14 +96,20 @@ export interface LoadMeasurement {
   readonly warmupResponses: number;
   /** CPU time the generator used in the window, as percent of one core. */
   readonly clientCpuPercent: number | null;
+  /** When the measured window began (epoch milliseconds), to line resource samples up with it. */
+  readonly windowStartMs?: number;
 }
 
 /** An HTTP load generator. */
 export interface LoadGenerator {
   /** Name used with `--load-generator`, for example `autocannon`. */
   readonly name: string;
+  /** What it checks on every response under load, for the record. */
+  readonly verifies?: string;
   /** Whether this generator can run on this machine. */
   available(): Promise<boolean>;
+  /** Why it cannot send this traffic with these settings, or null when it can. */
+  unsupported?(target: LoadTarget, settings: LoadSettings): string | null;
   /** The generator's exact version. */
   version(): Promise<string>;
   /** Warms up, then measures, one server; verifies every response. */

@@ -18,6 +18,12 @@ const cases: [string[], RegExp][] = [
   [["--variant", "turbo"], /--variant: unknown variant "turbo"/],
   [["stray"], /Unexpected argument "stray"/],
   [["--out", "/nonexistent-dir/r.json", "--runtime", "deno"], /--out: cannot write \/nonexistent-dir\/r.json/],
+  [["--load-generator", "ab"], /--load-generator: unknown load generator "ab" \(allowed: auto, wrk, bombardier/],
+  [["--min-runs", "1"], /--min-runs must be a whole number ≥ 2/],
+  [["--min-runs", "5", "--max-runs", "3"], /--max-runs must be ≥ --min-runs \(5\), got 3/],
+  [["--runs", "3", "--max-runs", "5"], /--runs: give either a fixed --runs or --min-runs\/--max-runs/],
+  [["--ci-target", "2"], /--ci-target needs --min-runs or --max-runs/],
+  [["--sample-interval", "1"], /--sample-interval must be a number ≥ 10/],
 ];
 
 for (const [args, message] of cases) {

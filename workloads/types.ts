@@ -69,6 +69,14 @@ export interface RunSettings {
   readonly requestTimeoutSec: number;
   /** Seconds a server may take to accept connections after spawn. @default {30} */
   readonly startTimeoutSec: number;
+  /** Adaptive runs: at least this many runs (`--min-runs`); unset means exactly `runs`. */
+  readonly minRuns?: number;
+  /** Adaptive runs: stop at this many runs even if the interval is still wide (`--max-runs`). */
+  readonly maxRuns?: number;
+  /** Adaptive runs: stop once the 95% CI half-width of the headline is below this percent of its mean. @default {3} */
+  readonly ciTargetPercent?: number;
+  /** Milliseconds between resource samples of server and load generator. @default {250} */
+  readonly sampleIntervalMs?: number;
 }
 
 /** A fact a workload records beside its figures (a version, a cost, a count). */

@@ -1,0 +1,115 @@
+// Native load generators end to end: each installed one measures http-json on
+// Deno through the same contract, records its version and what it verified,
+// and gets sampled; wrk's warm-up check catches a server that goes wrong under
+// load. A generator that is not installed skips its test and says so.
+import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
+import { which } from "../runners/_process.ts";
+import { validateResult } from "../runners/schema.ts";
+import { run } from "../runners/suite.ts";
+import { httpJson } from "../workloads/http_json.ts";
+import { flaky } from "./fixtures/flaky.ts";
+import { entries, privateTmp, processesMatching } from "./_helpers.ts";
+
+const missing = (tool: string, how: string) => {
+  const absent = which(tool) === null;
+  if (absent) console.log(`skipping ${tool} tests: ${tool} is not on PATH (${how})`);
+  return absent;
+};
+const noWrk = missing("wrk", "apt-get install wrk");
+const noBombardier = missing("bombardier", "go install github.com/codesenberg/bombardier@latest");
+const noOha = missing("oha", "cargo install oha");
+
+for (const [name, absent] of [["wrk", noWrk], ["bombardier", noBombardier], ["oha", noOha]] as const) {
+  Deno.test({
+    name: `${name} measures http-json through the LoadGenerator contract`,
+    ignore: absent,
+    async fn() {
+      const tmp = await privateTmp();
+      const result = await run({
+        workloads: [httpJson],
+        runtimes: ["deno"],
+        settings: { durationSec: 1, warmupSec: 1, runs: 1 },
+        loadGenerator: name,
+        tempDir: tmp,
+      });
+      assertEquals(validateResult(result), []);
+      const [record] = result.records;
+      assertEquals(record.status, "completed", JSON.stringify(record.error));
+      assertEquals(record.loadGenerator?.name, name);
+      assertEquals(record.loadGenerator?.selectedBy, `--load-generator ${name}`);
+      assertMatch(record.loadGenerator!.version, /\d|unspecified/);
+      assertEquals(result.environment.loadGenerators?.[name], record.loadGenerator!.version);
+      assert(record.loadGenerator!.verifies!.includes("status"));
+      const [r] = record.runs;
+      assert(r.figures.requestsPerSecond > 0 && r.figures.validResponses > 0);
+      assertExists(r.latencyHistogram, "microsecond latencies kept as a histogram");
+      assert(record.latencyUs!.p50 > 0 && record.latencyUs!.p50 <= record.latencyUs!.p99);
+      assertExists(record.resources?.client, `${name}'s process was sampled`);
+      assert(r.figures.clientCpuPercent > 0, "client CPU comes from the sampler");
+      assertEquals(await processesMatching(tmp), []);
+      assertEquals(await entries(tmp), []);
+      await Deno.remove(tmp);
+    },
+  });
+}
+
+Deno.test({
+  name: "wrk's warm-up check catches a server whose body goes wrong under load",
+  ignore: noWrk,
+  async fn() {
+    const tmp = await privateTmp();
+    const result = await run({
+      workloads: [flaky],
+      runtimes: ["deno"],
+      settings: { durationSec: 1, warmupSec: 1, runs: 1 },
+      loadGenerator: "wrk",
+      tempDir: tmp,
+    });
+    const [record] = result.records;
+    assert(record.verification.passed, "the first responses were right");
+    assertEquals(record.status, "invalid");
+    assertEquals(record.error?.phase, "measure");
+    assertMatch(record.error!.message, /mismatched .*during warm-up: status 200, content-type application\/json, body/);
+    assertMatch(record.error!.message, /Hello, World\?/);
+    await Deno.remove(tmp, { recursive: true });
+  },
+});
+
+Deno.test({
+  name: "wrk pipelines through its Lua request() batches",
+  ignore: noWrk,
+  async fn() {
+    const tmp = await privateTmp();
+    const result = await run({
+      workloads: [httpJson],
+      runtimes: ["deno"],
+      settings: { durationSec: 1, warmupSec: 0, runs: 1, pipelining: 4, connections: 10 },
+      loadGenerator: "wrk",
+      tempDir: tmp,
+    });
+    const [record] = result.records;
+    assertEquals(record.status, "completed", JSON.stringify(record.error));
+    assertEquals(record.settings.pipelining, 4);
+    assert(record.runs[0].figures.validResponses > 0);
+    await Deno.remove(tmp, { recursive: true });
+  },
+});
+
+Deno.test({
+  name: "--load-generator auto picks the fastest installed generator and says so",
+  ignore: noWrk,
+  async fn() {
+    const tmp = await privateTmp();
+    const result = await run({
+      workloads: [httpJson],
+      runtimes: ["node"],
+      settings: { durationSec: 1, warmupSec: 0, runs: 1 },
+      tempDir: tmp,
+    });
+    assertEquals(result.settings.loadGenerator, "auto");
+    const [record] = result.records;
+    assertEquals(record.loadGenerator?.name, "wrk");
+    assertMatch(record.loadGenerator!.selectedBy!, /^auto: the fastest installed generator/);
+    await Deno.remove(tmp, { recursive: true });
+  },
+});

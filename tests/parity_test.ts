@@ -1,0 +1,94 @@
+// Parity across runtimes before load: a server whose content-length (and body)
+// differs from the other runtimes' is marked invalid and not measured, while
+// the runtimes that agree are measured; the odd one is picked by majority.
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { judgeParity } from "../runners/parity.ts";
+import { validateResult } from "../runners/schema.ts";
+import { run } from "../runners/suite.ts";
+import type { HttpExchange, HttpRequestSpec } from "../workloads/types.ts";
+import { looseJson } from "./fixtures/loose_json.ts";
+import { entries, privateTmp, processesMatching } from "./_helpers.ts";
+
+Deno.test("a server whose content-length differs from the other runtimes' is invalid", async () => {
+  const tmp = await privateTmp();
+  const result = await run({
+    workloads: [looseJson],
+    runtimes: ["deno", "node", "bun"],
+    settings: { durationSec: 1, warmupSec: 0, runs: 1 },
+    tempDir: tmp,
+  });
+  assertEquals(validateResult(result), []);
+  const byName = Object.fromEntries(result.records.map((r) => [r.runtime.name, r]));
+  const node = byName.node;
+  assertEquals(node.status, "invalid");
+  assertEquals(node.error?.phase, "verify");
+  assertMatch(node.error!.message, /parity GET \/ content-length: "28" where deno and bun send "27"/);
+  assertEquals(node.runs.length, 0, "the odd one is not measured");
+  const failed = node.verification.checks.filter((c) => !c.passed).map((c) => c.name);
+  assertEquals(failed, ["parity GET / content-length", "parity GET / body"]);
+  for (const name of ["deno", "bun"]) {
+    const record = byName[name];
+    assertEquals(record.status, "completed", JSON.stringify(record.error));
+    assert(record.verification.checks.some((c) => c.name === "parity GET / content-length" && c.passed));
+  }
+  assertEquals(await processesMatching(tmp), []);
+  assertEquals(await entries(tmp), []);
+  await Deno.remove(tmp);
+});
+
+function seen(request: HttpRequestSpec, body: string, contentType = "application/json"): HttpExchange {
+  return {
+    request,
+    status: 200,
+    headers: { "content-type": contentType, "content-length": String(body.length) },
+    body,
+    bodyBytes: body.length,
+  };
+}
+
+Deno.test("with two runtimes that disagree no majority decides, so both are invalid", () => {
+  const request = { path: "/", expect: { status: 200, contentType: "application/json" } };
+  const verdicts = judgeParity([
+    { runtime: "deno", exchanges: [seen(request, "{}")] },
+    { runtime: "node", exchanges: [seen(request, "{ }")] },
+  ]);
+  for (const runtime of ["deno", "node"]) {
+    assertMatch(verdicts.get(runtime)!.invalid!, /no majority says which is right/);
+  }
+});
+
+Deno.test("varying bodies are compared by their pattern, not byte for byte", () => {
+  const request = {
+    path: "/",
+    expect: { status: 200, contentType: "application/json", bodyPattern: '\\{"n":\\d+\\}' },
+  };
+  const verdicts = judgeParity([
+    { runtime: "deno", exchanges: [seen(request, '{"n":1}')] },
+    { runtime: "node", exchanges: [seen(request, '{"n":22}')] },
+    { runtime: "bun", exchanges: [seen(request, '{"n":333}', "text/plain")] },
+  ]);
+  assertEquals(verdicts.get("deno")!.invalid, null);
+  assertEquals(verdicts.get("node")!.invalid, null);
+  assertMatch(
+    verdicts.get("bun")!.invalid!,
+    /content-type: "text\/plain" where deno and node send "application\/json"/,
+  );
+  assertEquals(verdicts.get("deno")!.checks.map((c) => c.name), [
+    "parity GET / status",
+    "parity GET / content-type",
+    "parity GET / body pattern",
+  ]);
+});
+
+Deno.test("a runtime that fails its own expectation does not vote", () => {
+  const request = { path: "/", expect: { status: 200, contentType: "application/json", body: "{}" } };
+  const verdicts = judgeParity(
+    [
+      { runtime: "deno", exchanges: [seen(request, "{}")] },
+      { runtime: "node", exchanges: [seen(request, "[]")] },
+    ],
+    (runtime) => runtime === "deno",
+  );
+  assertEquals([...verdicts.keys()], ["deno"]);
+  assertEquals(verdicts.get("deno")!.invalid, null);
+});

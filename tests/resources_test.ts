@@ -1,0 +1,32 @@
+// The resource sampler on a real process tree: a shell that starts a spinning
+// child and a sleeper. The tree is found by session, its busiest thread wants
+// a whole CPU, and the sampler's own cost is reported. Nothing is left behind.
+import { assert, assertEquals, assertExists } from "@std/assert";
+import { spawnGroup } from "../runners/_process.ts";
+import { startSampler } from "../runners/resources.ts";
+import { processesMatching, waitFor } from "./_helpers.ts";
+
+Deno.test("the sampler follows a process tree's CPU, memory, threads and open files", async () => {
+  const marker = `rtbench-sampler-test-${crypto.randomUUID()}`;
+  const tree = spawnGroup(["sh", "-c", `sh -c 'while :; do :; done' & sleep 60; : ${marker}`]);
+  const sampler = startSampler({ intervalMs: 100, roots: { server: [tree.pid] } });
+  try {
+    assert(await waitFor(() => sampler.samples >= 8, 10_000), "samples arrive");
+  } finally {
+    await tree.stop();
+  }
+  const { series, summary } = await sampler.stop();
+  const server = summary.server;
+  assertExists(server);
+  assertEquals(Math.max(...series.server!.processes), 3, "shell, spinner and sleeper");
+  assert(server!.rssBytes.peak > 0);
+  assert(server!.threads.peak >= 3);
+  assert(server!.openFiles.peak >= 3, "stdin, stdout and stderr at least");
+  // Demand counts time waiting for a CPU too, so a spinning thread wants all of one even on a busy machine.
+  assertExists(server!.busiestThreadDemandPercent, "this kernel keeps schedstat");
+  assert(server!.busiestThreadDemandPercent!.mean > 70, JSON.stringify(server));
+  assertEquals(summary.client, null);
+  assert(summary.samplerCpuPercent !== null && summary.samplerCpuPercent >= 0);
+  assertEquals(series.tMs.length, series.server!.cpuPercent.length);
+  assertEquals(await processesMatching(marker), []);
+});
