@@ -80,6 +80,13 @@ export function wrkScript(options: WrkScriptOptions): string {
     // Built at load time: wrk calls request() once on its main state to count the pipeline depth.
     lines.push(
       `local depth = ${options.pipelining}`,
+      // wrk.format takes Host from wrk.headers, which wrk.init fills only after this script has loaded;
+      // without it Node and Bun answer 400 (HTTP/1.1 requires Host), so prebuilt requests carry their own.
+      "local host = wrk.host:find(':') and ('[' .. wrk.host .. ']') or wrk.host",
+      "if wrk.port then host = host .. ':' .. wrk.port end",
+      "for _, s in ipairs(specs) do",
+      "  if not s.headers['Host'] and not s.headers['host'] then s.headers['Host'] = host end",
+      "end",
       "local batches = {}",
       "for i = 1, #specs do",
       "  local parts = {}",

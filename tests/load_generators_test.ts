@@ -76,21 +76,24 @@ Deno.test({
 });
 
 Deno.test({
-  name: "wrk pipelines through its Lua request() batches",
+  name: "wrk pipelines through its Lua request() batches, with a Host header Node accepts",
   ignore: noWrk,
   async fn() {
     const tmp = await privateTmp();
+    // Node answers 400 to an HTTP/1.1 request without Host; Deno lets it pass.
     const result = await run({
       workloads: [httpJson],
-      runtimes: ["deno"],
+      runtimes: ["deno", "node"],
       settings: { durationSec: 1, warmupSec: 0, runs: 1, pipelining: 4, connections: 10 },
       loadGenerator: "wrk",
       tempDir: tmp,
     });
-    const [record] = result.records;
-    assertEquals(record.status, "completed", JSON.stringify(record.error));
-    assertEquals(record.settings.pipelining, 4);
-    assert(record.runs[0].figures.validResponses > 0);
+    for (const record of result.records) {
+      assertEquals(record.status, "completed", JSON.stringify(record.error));
+      assertEquals(record.settings.pipelining, 4);
+      assertEquals(record.runs[0].counts.non2xx, 0);
+      assert(record.runs[0].figures.validResponses > 0);
+    }
     await Deno.remove(tmp, { recursive: true });
   },
 });
