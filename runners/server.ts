@@ -91,7 +91,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     port,
     command,
     group,
-    stop: () => group.stop(),
+    // Servers finish requests in flight on SIGTERM (uuid-file must not leave a file half-done); on a busy
+    // machine that can take longer than the default grace, and a prompt server costs nothing here.
+    stop: () => group.stop(5000),
   };
   const deadline = performance.now() + options.timeoutMs;
   try {
