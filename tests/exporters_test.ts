@@ -5,6 +5,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/as
 import { CSV_COLUMNS, EXPORTERS, exportResult, formatHtml, formatMarkdown } from "../runners/exporters/mod.ts";
 import { formatCsv } from "../runners/exporters/csv.ts";
 import type { BenchRecord, BenchResult, RunRecord } from "../runners/result.ts";
+import type { RoleSeries } from "../runners/resources.ts";
 import { parseResult, validateResult } from "../runners/schema.ts";
 import { summarize } from "../runners/stats.ts";
 import { HEAD_PATH, loadFixture, markdownRow, parseCsv, readNumber, shows } from "./_report_helpers.ts";
@@ -170,8 +171,8 @@ Deno.test("html draws CPU % and RSS over time when records carry resource sample
           resources: {
             intervalMs: 250,
             tMs: [0, 250, 500],
-            server: { cpuPercent: [40, 50, 60], rssBytes: [50, 51, 52].map((m) => m * 1048576), threads: [7, 7, 8] },
-            client: { cpuPercent: [99, 99, 99], rssBytes: [1, 1, 1] },
+            server: series([40, 50, 60], [50, 51, 52].map((m) => m * 1048576)),
+            client: series([99, 99, 99], [1, 1, 1]),
           },
         }) as RunRecord
       ),
@@ -188,23 +189,20 @@ Deno.test("html draws CPU % and RSS over time when records carry resource sample
   assert(!html.includes("0:99 0.25:99"), "the client's samples are not the server's");
 });
 
-Deno.test("html also reads resource samples given as a list of sample objects", () => {
-  const withSamples: BenchResult = {
-    ...head,
-    records: head.records.map((r) => ({
-      ...r,
-      runs: r.runs.map((run) =>
-        ({
-          ...run,
-          resources: { server: { samples: [{ tMs: 1000, cpuPercent: 30 }, { tMs: 1500, cpuPercent: 35 }] } },
-        }) as RunRecord
-      ),
-    })),
+/** A sampled process tree with the given CPU and RSS columns. */
+function series(cpuPercent: number[], rssBytes: number[]): RoleSeries {
+  const unknown = cpuPercent.map(() => null);
+  return {
+    cpuPercent,
+    busiestThreadPercent: cpuPercent,
+    demandPercent: unknown,
+    busiestThreadDemandPercent: unknown,
+    rssBytes,
+    threads: cpuPercent.map(() => 7),
+    openFiles: cpuPercent.map(() => 20),
+    processes: cpuPercent.map(() => 1),
   };
-  const html = formatHtml(withSamples);
-  assertStringIncludes(html.slice(html.indexOf('class="chart cpu-chart"')), 'data-points="0:30 0.5:35"');
-  assertStringIncludes(html, "no RSS samples");
-});
+}
 
 /** A result of a process workload whose headline is a wall time in ms, lower is better. */
 function processResult(): BenchResult {
