@@ -56,7 +56,8 @@ export function ciHalfWidthPercent(values: readonly number[]): number | null {
   if (values.length < 2) return null;
   const s = summarize(values);
   if (!s.ci95 || s.mean === 0) return null;
-  return ((s.ci95.high - s.ci95.low) / 2 / Math.abs(s.mean)) * 100;
+  // From the upper bound: the lower one is truncated at 0 and would understate the width.
+  return ((s.ci95.high - s.mean) / Math.abs(s.mean)) * 100;
 }
 
 /**

@@ -69,7 +69,9 @@ export function median(values: readonly number[]): number {
 
 /**
  * Summarizes one figure over runs. The confidence interval is t-based
- * (mean ± t·s/√n) and null for a single run.
+ * (mean ± t·s/√n), null for a single run, and truncated at 0: every figure
+ * rtbench measures (rates, times, bytes, counts) is non-negative, and two noisy
+ * runs would otherwise print a negative lower bound.
  *
  * @example Summarize three runs
  * ```ts
@@ -91,7 +93,7 @@ export function summarize(values: readonly number[]): Summary {
     stdev: round(stdev),
     min: Math.min(...values),
     max: Math.max(...values),
-    ci95: n > 1 ? { low: round(mean - half), high: round(mean + half) } : null,
+    ci95: n > 1 ? { low: round(Math.max(0, mean - half)), high: round(mean + half) } : null,
   };
 }
 

@@ -11,6 +11,12 @@ Deno.test("summarize gives median, sample stdev and a t-based 95% CI", () => {
   assertAlmostEquals(s.ci95!.high, 12 + 4.303 * 2 / Math.sqrt(3), 1e-3);
 });
 
+Deno.test("a lower bound below zero is truncated at zero; the upper bound is not", () => {
+  const s = summarize([1000, 9000]);
+  assertEquals(s.ci95!.low, 0);
+  assertAlmostEquals(s.ci95!.high, 5000 + 12.706 * Math.sqrt(32_000_000) / Math.sqrt(2), 1e-2);
+});
+
 Deno.test("one run has no confidence interval", () => {
   assertEquals(summarize([5]).ci95, null);
   assertThrows(() => summarize([]), RangeError);
