@@ -1,6 +1,27 @@
 /**
  * Runtime adapters and the one place where `--runtime` entries become runtime
- * binaries: on `PATH`, the harness itself, or provisioned from npm.
+ * binaries: on `PATH`, the harness itself, or provisioned from npm. One small
+ * adapter per runtime ({@linkcode deno}, {@linkcode node}, {@linkcode bun})
+ * implements {@linkcode RuntimeAdapter}; pass your own to `run()` as
+ * `adapters` to benchmark another runtime.
+ *
+ * @example Parse a runtime list and look at the adapters
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { builtinAdapters, parseRuntimeSpecs } from "@rtbench/rtbench/adapters";
+ *
+ * assertEquals(parseRuntimeSpecs("deno,node@22").map((s) => s.version), [undefined, "22"]);
+ * assertEquals(builtinAdapters.map((a) => a.engine), ["V8", "V8", "JavaScriptCore"]);
+ * ```
+ *
+ * @example Resolve the Deno running this code
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { resolveRuntime } from "@rtbench/rtbench/adapters";
+ *
+ * const deno = await resolveRuntime({ name: "deno", requested: "deno" }, { provision: false });
+ * assertEquals(deno.version, Deno.version.deno);
+ * ```
  *
  * @module
  */
@@ -23,7 +44,7 @@ export type {
   RuntimeVersion,
   TypeScriptRun,
 } from "./types.ts";
-export { nodePackageManager, npmManager, PACKAGE_MANAGER_NAMES } from "./package_managers.ts";
+export { npmManager } from "./package_managers.ts";
 export { bun, deno, node };
 export { cacheDir };
 

@@ -1,6 +1,27 @@
 /**
- * The JSON Schema of {@linkcode BenchResult} and a validator for it. Every
- * file rtbench writes is validated before it is written.
+ * The result schema for tools that read rtbench's files: the
+ * {@linkcode BenchResult} types, the JSON Schema (draft-07) as an object, and
+ * {@linkcode parseResult}, which turns unknown JSON into a typed result or
+ * throws naming the path of the first bad field. Every file rtbench writes is
+ * validated before it is written. The schema is also in the package as a file,
+ * `@rtbench/rtbench/schema.json`.
+ *
+ * @example Read a result file, typed
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult } from "@rtbench/rtbench/schema";
+ *
+ * const result = parseResult(await Deno.readTextFile("fixtures/results/base.json"));
+ * assertEquals(result.records[0].workload, "http-json");
+ * ```
+ *
+ * @example Find out what is wrong with a document
+ * ```ts
+ * import { assertThrows } from "@std/assert";
+ * import { parseResult, SchemaError } from "@rtbench/rtbench/schema";
+ *
+ * assertThrows(() => parseResult({ schemaVersion: 1 }), SchemaError, "Invalid result at /suite: is required");
+ * ```
  *
  * @module
  */
@@ -8,6 +29,27 @@
 import { Ajv } from "ajv";
 import schemaJson from "./bench_result.schema.json" with { type: "json" };
 import type { BenchResult } from "./result.ts";
+
+export {
+  type BenchRecord,
+  type BenchResult,
+  type CpuSets,
+  type Environment,
+  type Headline,
+  type LoadGeneratorInfo,
+  type Phase,
+  type RecordError,
+  type RecordStatus,
+  type RunRecord,
+  type RuntimeInfo,
+  SCHEMA_VERSION,
+  type SuiteSettings,
+  type Summary,
+  type Warning,
+} from "./result.ts";
+export type { MeanPeak, ResourceRole, ResourceSeries, ResourceSummary, RoleSeries, RoleSummary } from "./resources.ts";
+export type { LatencyPercentiles } from "./types.ts";
+export type { Check, Fact, RunSettings, WorkloadKind } from "../workloads/types.ts";
 
 /**
  * The JSON Schema (draft-07) of a result file, as an object.
