@@ -63,6 +63,10 @@ export const builtinAdapters: readonly RuntimeAdapter[] = [deno, node, bun];
  * Parses a `--runtime` value such as `deno,node,bun@1.2.0` into specs.
  * Throws {@linkcode UsageError} naming the flag for an unknown runtime.
  *
+ * @param value The `--runtime` value: names, each optionally `@version` or `@range`, comma-separated.
+ * @param adapters The adapters whose names are allowed.
+ * @returns One spec per distinct entry, in order.
+ *
  * @example Parse a runtime list
  * ```ts
  * import { parseRuntimeSpecs } from "./mod.ts";
@@ -95,7 +99,18 @@ export function parseRuntimeSpecs(
   return specs;
 }
 
-/** Options for {@linkcode resolveRuntime}. */
+/**
+ * Options for {@linkcode resolveRuntime}.
+ *
+ * @example Use only what is installed
+ * ```ts
+ * import { assertRejects } from "@std/assert";
+ * import { type ResolveOptions, resolveRuntime } from "@rtbench/rtbench/adapters";
+ *
+ * const options: ResolveOptions = { provision: false };
+ * await assertRejects(() => resolveRuntime({ name: "bun", version: "1.2.0", requested: "bun@1.2.0" }, options));
+ * ```
+ */
 export interface ResolveOptions {
   /** Adapters to choose from. @default {builtinAdapters} */
   adapters?: readonly RuntimeAdapter[];
@@ -113,11 +128,17 @@ export interface ResolveOptions {
  * the harness itself), and a missing one is provisioned at `latest`; with a
  * version, it is always provisioned into the cache and reused next time.
  *
+ * @param spec The runtime to find, from {@linkcode parseRuntimeSpecs}.
+ * @param options Adapters, cache directory, whether to provision, and an abort signal.
+ * @returns The runtime with its binary, exact version and engine.
+ *
  * @example Resolve the Deno running this code
- * ```ts ignore
- * import { resolveRuntime } from "./mod.ts";
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { resolveRuntime } from "@rtbench/rtbench/adapters";
+ *
  * const rt = await resolveRuntime({ name: "deno", requested: "deno" });
- * console.log(rt.version, rt.engine, rt.source); // e.g. "2.9.6 V8 harness"
+ * assertEquals([rt.version, rt.engine, rt.source], [Deno.version.deno, "V8", "harness"]);
  * ```
  */
 export async function resolveRuntime(spec: RuntimeSpec, options: ResolveOptions = {}): Promise<ResolvedRuntime> {
