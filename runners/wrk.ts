@@ -149,7 +149,7 @@ export const wrkGenerator: LoadGenerator = wrkWith(false);
  * verified, at wrk's cost of handing each one to Lua. `deno task calibrate`
  * measures it beside {@linkcode wrkGenerator} to show that cost.
  *
- * @example
+ * @example Its name in records
  * ```ts
  * import { wrkCheckingGenerator } from "./wrk.ts";
  * console.log(wrkCheckingGenerator.name); // "wrk+check"

@@ -115,6 +115,9 @@ Deno.test("every exported symbol of every entry point has a description, @param,
     for (const symbol of node.symbols) {
       symbols++;
       for (const d of symbol.declarations) {
+        // A symbol exported twice through `export *` (the result types are in both `./schema` and `./workloads`)
+        // gets a second declaration that only points at the first.
+        if (d.kind === "reference") continue;
         const where = `${symbol.name} (${d.location.filename.replace(`file://${ROOT}`, "")}:${d.location.line})`;
         const missing: string[] = [];
         if (!d.jsDoc?.doc?.trim()) missing.push("a description");

@@ -76,7 +76,11 @@ export const builtinWorkloads: readonly Workload[] = [
  * Picks workloads by name from a comma-separated list; throws
  * {@linkcode UsageError} naming `--workload` and the allowed names.
  *
- * @example
+ * @param list Workload names, comma-separated, as given to `--workload`.
+ * @param from The workloads to choose from.
+ * @returns The named workloads, in the order named, each once.
+ *
+ * @example Pick one workload by name
  * ```ts
  * import { selectWorkloads } from "./mod.ts";
  * console.log(selectWorkloads("http-json")[0].kind); // "http"

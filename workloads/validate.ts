@@ -9,7 +9,17 @@
 import { UsageError } from "../runners/errors.ts";
 import type { Workload, WorkloadKind } from "./types.ts";
 
-/** Every kind rtbench has a runner for. */
+/**
+ * Every kind rtbench has a runner for.
+ *
+ * @example Every kind has a runner
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { WORKLOAD_KINDS } from "@rtbench/rtbench/workloads";
+ *
+ * assertEquals(WORKLOAD_KINDS, ["http", "websocket", "process", "micro"]);
+ * ```
+ */
 export const WORKLOAD_KINDS: readonly WorkloadKind[] = ["http", "websocket", "process", "micro"];
 
 /** Functions each kind's contract requires, beyond the common fields. */
@@ -24,6 +34,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /**
  * Returns `value` typed as a workload, or throws {@linkcode UsageError}
  * naming `source` and the first field that is wrong.
+ *
+ * @param value Whatever a module exported.
+ * @param source Where it came from, for the message (a file name, a flag).
+ * @returns `value`, typed as a workload.
  *
  * @example Reject an object that is not a workload
  * ```ts
@@ -89,6 +103,9 @@ export function validateWorkload(value: unknown, source: string): Workload {
  * and every named export that looks like a workload, each validated). Throws
  * {@linkcode UsageError} when the module cannot be imported, throws on import,
  * or exports no workload.
+ *
+ * @param path A file path (relative to the working directory) or a URL.
+ * @returns Every workload the module exports, each validated.
  *
  * @example Load workloads from a user's file
  * ```ts ignore
