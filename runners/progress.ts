@@ -40,18 +40,28 @@ export interface ProgressOptions {
  * A live progress line fed with {@linkcode ProgressEvent}s.
  *
  * @example Show progress while a suite runs
- * ```ts ignore
+ * ```ts
+ * import { assert } from "@std/assert";
  * import { createProgress, run } from "@rtbench/rtbench/runners";
+ * import { startup } from "@rtbench/rtbench/workloads";
  *
- * const encoder = new TextEncoder();
- * const progress = createProgress({ write: (text) => Deno.stderr.writeSync(encoder.encode(text)) });
+ * let screen = "";
+ * const progress = createProgress({ write: (text) => screen += text });
  * const ticker = setInterval(() => progress.tick(), 1000);
  * try {
- *   await run({ runtimes: ["deno"], onProgress: progress.update });
+ *   await run({
+ *     workloads: [startup],
+ *     runtimes: ["deno"],
+ *     variants: ["hello"],
+ *     settings: { runs: 3, durationSec: 0.1 },
+ *     options: { "warmup-runs": 0 },
+ *     onProgress: progress.update,
+ *   });
  * } finally {
  *   clearInterval(ticker);
  *   progress.stop();
  * }
+ * assert(screen.includes("startup (hello)"));
  * ```
  */
 export interface ProgressDisplay {

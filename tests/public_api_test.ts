@@ -99,6 +99,10 @@ function exampleProblems(jsDoc: JsDoc | undefined): string[] {
     if (!titled) problems.push("a title on every @example");
     if (!/```(ts|typescript)\b/.test(doc)) problems.push("a ```ts snippet in every @example");
   }
+  // `deno test --doc` skips a fence marked ignore; every symbol needs one example it really runs.
+  if (examples.every((e) => /```\w*[^\n]*\bignore\b/.test(e.doc ?? ""))) {
+    problems.push("an @example that is not `ignore`");
+  }
   return problems;
 }
 

@@ -108,10 +108,25 @@ export function validateWorkload(value: unknown, source: string): Workload {
  * @returns Every workload the module exports, each validated.
  *
  * @example Load workloads from a user's file
- * ```ts ignore
- * import { loadWorkloadModule } from "./validate.ts";
- * const workloads = await loadWorkloadModule("./my_workload.ts");
- * console.log(workloads.map((w) => w.name));
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { loadWorkloadModule } from "@rtbench/rtbench/workloads";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(
+ *   `${dir}/ping.ts`,
+ *   `export const ping = {
+ *     name: "ping",
+ *     description: "GET /ping answers pong",
+ *     kind: "http",
+ *     variants: [{ name: "default", description: "one server per runtime" }],
+ *     server: (runtime) => ({ entry: new URL(\`./servers/\${runtime}.ts\`, import.meta.url) }),
+ *     traffic: () => ({ requests: [{ path: "/ping", expect: { status: 200, contentType: "text/plain", body: "pong" } }] }),
+ *   };`,
+ * );
+ * const workloads = await loadWorkloadModule(`${dir}/ping.ts`);
+ * assertEquals(workloads.map((w) => w.name), ["ping"]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function loadWorkloadModule(path: string): Promise<Workload[]> {
