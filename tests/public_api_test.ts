@@ -6,6 +6,9 @@ import { assert, assertEquals } from "@std/assert";
 import { builtinAdapters } from "../adapters/mod.ts";
 import { builtinWorkloads, isSkip, type ServerSource } from "../workloads/mod.ts";
 import { ROOT } from "./_helpers.ts";
+// Through the package's own exports map, as a downstream project imports them.
+import file from "@rtbench/rtbench/schema.json" with { type: "json" };
+import { benchResultSchema, parseResult } from "@rtbench/rtbench/schema";
 
 const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
 const ENTRY_POINTS: string[] = Object.values(config.exports as Record<string, string>)
@@ -209,4 +212,21 @@ Deno.test("the published package holds every file the CLI reads at run time, and
   }
   const missing = [...needed].filter((f) => !files.includes(f));
   assertEquals(missing, [], "files the CLI needs but the package leaves out");
+});
+
+Deno.test("the JSON Schema is exported as a file and as an object, and they are the same document", async () => {
+  assertEquals(file, benchResultSchema);
+  assertEquals(file.$schema, "http://json-schema.org/draft-07/schema#");
+  // The typed parser accepts a stored result and names the first bad field of a broken one.
+  const text = await Deno.readTextFile(`${ROOT}fixtures/results/base.json`);
+  assertEquals(parseResult(text).records.length, 3);
+  const broken = JSON.parse(text);
+  delete broken.records[2].runtime.engine;
+  let message = "";
+  try {
+    parseResult(broken);
+  } catch (error) {
+    message = (error as Error).message;
+  }
+  assertEquals(message, "Invalid result at /records/2/runtime/engine: is required");
 });
