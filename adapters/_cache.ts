@@ -8,6 +8,16 @@
 /**
  * The cache directory: `$RTBENCH_CACHE_DIR`, else `$XDG_CACHE_HOME/rtbench`,
  * else `~/.cache/rtbench`.
+ *
+ * @returns The directory provisioned runtimes and server dependencies are kept in.
+ *
+ * @example Where provisioned runtimes go
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { cacheDir } from "@rtbench/rtbench/adapters";
+ *
+ * assert(cacheDir().endsWith("rtbench") || Deno.env.has("RTBENCH_CACHE_DIR"));
+ * ```
  */
 export function cacheDir(): string {
   const explicit = Deno.env.get("RTBENCH_CACHE_DIR");

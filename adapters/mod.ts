@@ -1,6 +1,27 @@
 /**
  * Runtime adapters and the one place where `--runtime` entries become runtime
- * binaries: on `PATH`, the harness itself, or provisioned from npm.
+ * binaries: on `PATH`, the harness itself, or provisioned from npm. One small
+ * adapter per runtime ({@linkcode deno}, {@linkcode node}, {@linkcode bun})
+ * implements {@linkcode RuntimeAdapter}; pass your own to `run()` as
+ * `adapters` to benchmark another runtime.
+ *
+ * @example Parse a runtime list and look at the adapters
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { builtinAdapters, parseRuntimeSpecs } from "@rtbench/rtbench/adapters";
+ *
+ * assertEquals(parseRuntimeSpecs("deno,node@22").map((s) => s.version), [undefined, "22"]);
+ * assertEquals(builtinAdapters.map((a) => a.engine), ["V8", "V8", "JavaScriptCore"]);
+ * ```
+ *
+ * @example Resolve the Deno running this code
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { resolveRuntime } from "@rtbench/rtbench/adapters";
+ *
+ * const deno = await resolveRuntime({ name: "deno", requested: "deno" }, { provision: false });
+ * assertEquals(deno.version, Deno.version.deno);
+ * ```
  *
  * @module
  */
@@ -23,7 +44,7 @@ export type {
   RuntimeVersion,
   TypeScriptRun,
 } from "./types.ts";
-export { nodePackageManager, npmManager, PACKAGE_MANAGER_NAMES } from "./package_managers.ts";
+export { npmManager } from "./package_managers.ts";
 export { bun, deno, node };
 export { cacheDir };
 
@@ -41,6 +62,10 @@ export const builtinAdapters: readonly RuntimeAdapter[] = [deno, node, bun];
 /**
  * Parses a `--runtime` value such as `deno,node,bun@1.2.0` into specs.
  * Throws {@linkcode UsageError} naming the flag for an unknown runtime.
+ *
+ * @param value The `--runtime` value: names, each optionally `@version` or `@range`, comma-separated.
+ * @param adapters The adapters whose names are allowed.
+ * @returns One spec per distinct entry, in order.
  *
  * @example Parse a runtime list
  * ```ts
@@ -74,7 +99,18 @@ export function parseRuntimeSpecs(
   return specs;
 }
 
-/** Options for {@linkcode resolveRuntime}. */
+/**
+ * Options for {@linkcode resolveRuntime}.
+ *
+ * @example Use only what is installed
+ * ```ts
+ * import { assertRejects } from "@std/assert";
+ * import { type ResolveOptions, resolveRuntime } from "@rtbench/rtbench/adapters";
+ *
+ * const options: ResolveOptions = { provision: false };
+ * await assertRejects(() => resolveRuntime({ name: "bun", version: "1.2.0", requested: "bun@1.2.0" }, options));
+ * ```
+ */
 export interface ResolveOptions {
   /** Adapters to choose from. @default {builtinAdapters} */
   adapters?: readonly RuntimeAdapter[];
@@ -92,11 +128,17 @@ export interface ResolveOptions {
  * the harness itself), and a missing one is provisioned at `latest`; with a
  * version, it is always provisioned into the cache and reused next time.
  *
+ * @param spec The runtime to find, from {@linkcode parseRuntimeSpecs}.
+ * @param options Adapters, cache directory, whether to provision, and an abort signal.
+ * @returns The runtime with its binary, exact version and engine.
+ *
  * @example Resolve the Deno running this code
- * ```ts ignore
- * import { resolveRuntime } from "./mod.ts";
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { resolveRuntime } from "@rtbench/rtbench/adapters";
+ *
  * const rt = await resolveRuntime({ name: "deno", requested: "deno" });
- * console.log(rt.version, rt.engine, rt.source); // e.g. "2.9.6 V8 harness"
+ * assertEquals([rt.version, rt.engine, rt.source], [Deno.version.deno, "V8", "harness"]);
  * ```
  */
 export async function resolveRuntime(spec: RuntimeSpec, options: ResolveOptions = {}): Promise<ResolvedRuntime> {

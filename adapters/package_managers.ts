@@ -37,11 +37,17 @@ async function nodeTool(nodeBinary: string, path: string): Promise<string[]> {
 /**
  * npm, run by the given Node.js binary, with its cache in the directory it is given.
  *
- * @example
- * ```ts ignore
- * import { npmManager } from "./package_managers.ts";
- * const npm = await npmManager("/usr/bin/node");
- * console.log(npm.installCommand("/tmp/cache").env); // { npm_config_cache: "/tmp/cache", ... }
+ * @param nodeBinary The Node.js binary that runs npm (the one being measured).
+ * @returns npm with its version, lockfile name and install command.
+ *
+ * @example npm, run by the Node.js on PATH
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { node, npmManager } from "@rtbench/rtbench/adapters";
+ *
+ * const npm = await npmManager((await node.detect())!);
+ * assertEquals(npm.lockfile, "package-lock.json");
+ * assertEquals(npm.installCommand("/tmp/cache").env.npm_config_cache, "/tmp/cache");
  * ```
  */
 export async function npmManager(nodeBinary: string): Promise<PackageManager> {

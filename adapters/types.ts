@@ -5,7 +5,18 @@
  * @module
  */
 
-/** A runtime binary and what it reports about itself. */
+/**
+ * A runtime binary and what it reports about itself.
+ *
+ * @example What Deno reports about itself
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { deno, type RuntimeVersion } from "@rtbench/rtbench/adapters";
+ *
+ * const v: RuntimeVersion = await deno.version(Deno.execPath());
+ * assertEquals(v.version, Deno.version.deno);
+ * ```
+ */
 export interface RuntimeVersion {
   /** Exact runtime version, for example `2.9.6`. */
   readonly version: string;
@@ -13,10 +24,38 @@ export interface RuntimeVersion {
   readonly engineVersion: string | null;
 }
 
-/** Where a resolved runtime binary came from. */
+/**
+ * Where a resolved runtime binary came from.
+ *
+ * @example The Deno running rtbench is the harness
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { resolveRuntime, type RuntimeSource } from "@rtbench/rtbench/adapters";
+ *
+ * const source: RuntimeSource = (await resolveRuntime({ name: "deno", requested: "deno" })).source;
+ * assertEquals(source, "harness");
+ * ```
+ */
 export type RuntimeSource = "harness" | "path" | "cache" | "provisioned";
 
-/** One runtime rtbench can benchmark; one small file per runtime implements it. */
+/**
+ * One runtime rtbench can benchmark; one small file per runtime implements it.
+ *
+ * @example An adapter for Node.js without its optimizing compilers
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { node, type RuntimeAdapter } from "@rtbench/rtbench/adapters";
+ *
+ * const jitless: RuntimeAdapter = {
+ *   ...node,
+ *   name: "node-jitless",
+ *   description: "Node.js with --jitless",
+ *   command: (binary, file, args = []) => [binary, "--jitless", file, ...args],
+ * };
+ * assertEquals(jitless.command("node", "server.mjs"), ["node", "--jitless", "server.mjs"]);
+ * // run({ adapters: [...builtinAdapters, jitless], runtimes: ["node", "node-jitless"] }) measures both.
+ * ```
+ */
 export interface RuntimeAdapter {
   /** Name used with `--runtime`, for example `bun`. */
   readonly name: string;
@@ -44,7 +83,18 @@ export interface RuntimeAdapter {
   packageManager?(binary: string): Promise<PackageManager>;
 }
 
-/** How a runtime runs a TypeScript file. */
+/**
+ * How a runtime runs a TypeScript file.
+ *
+ * @example How Deno runs a TypeScript file
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { deno, type TypeScriptRun } from "@rtbench/rtbench/adapters";
+ *
+ * const run: TypeScriptRun = await deno.typeScriptCommand!(Deno.execPath(), "main.ts");
+ * assertEquals(run.mode, "native");
+ * ```
+ */
 export interface TypeScriptRun {
   /** The argv that runs the `.ts` file, binary first; null when the runtime needs the file as plain JavaScript. */
   readonly argv: string[] | null;
@@ -52,7 +102,16 @@ export interface TypeScriptRun {
   readonly mode: "native" | "strip-types-flag" | "none";
 }
 
-/** The command that installs a project's dependencies. */
+/**
+ * The command that installs a project's dependencies.
+ *
+ * @example npm with a private cache
+ * ```ts
+ * import type { InstallCommand } from "@rtbench/rtbench/adapters";
+ *
+ * const install: InstallCommand = { argv: ["npm", "install"], env: { npm_config_cache: "/tmp/rtbench/npm-cache" } };
+ * ```
+ */
 export interface InstallCommand {
   /** The argv, binary first, run in the project directory. */
   readonly argv: string[];
@@ -60,7 +119,23 @@ export interface InstallCommand {
   readonly env: Record<string, string>;
 }
 
-/** A package manager that installs the dependencies of a `package.json`. */
+/**
+ * A package manager that installs the dependencies of a `package.json`.
+ *
+ * @example A package manager of your own
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import type { PackageManager } from "@rtbench/rtbench/adapters";
+ *
+ * const pnpm: PackageManager = {
+ *   name: "pnpm",
+ *   version: "9.15.0",
+ *   lockfile: "pnpm-lock.yaml",
+ *   installCommand: (cacheDir) => ({ argv: ["pnpm", "install"], env: { npm_config_store_dir: `${cacheDir}/store` } }),
+ * };
+ * assertEquals(pnpm.installCommand("/tmp/c").env.npm_config_store_dir, "/tmp/c/store");
+ * ```
+ */
 export interface PackageManager {
   /** Name, for example `npm`, `bun`, `pnpm`. */
   readonly name: string;
@@ -72,7 +147,18 @@ export interface PackageManager {
   installCommand(cacheDir: string): InstallCommand;
 }
 
-/** A runtime ready to run: adapter, binary and exact version. */
+/**
+ * A runtime ready to run: adapter, binary and exact version.
+ *
+ * @example Run a file with a resolved runtime
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type ResolvedRuntime, resolveRuntime } from "@rtbench/rtbench/adapters";
+ *
+ * const rt: ResolvedRuntime = await resolveRuntime({ name: "deno", requested: "deno" });
+ * assertEquals(rt.adapter.command(rt.binary, "server.ts"), [rt.binary, "run", "-A", "server.ts"]);
+ * ```
+ */
 export interface ResolvedRuntime extends RuntimeVersion {
   /** The adapter that found it. */
   readonly adapter: RuntimeAdapter;
@@ -88,7 +174,18 @@ export interface ResolvedRuntime extends RuntimeVersion {
   readonly engine: string;
 }
 
-/** A parsed `--runtime` entry. */
+/**
+ * A parsed `--runtime` entry.
+ *
+ * @example A requested version
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseRuntimeSpecs, type RuntimeSpec } from "@rtbench/rtbench/adapters";
+ *
+ * const [spec]: RuntimeSpec[] = parseRuntimeSpecs("bun@1.2.0");
+ * assertEquals(spec, { name: "bun", version: "1.2.0", requested: "bun@1.2.0" });
+ * ```
+ */
 export interface RuntimeSpec {
   /** Runtime name, for example `bun`. */
   readonly name: string;

@@ -28,14 +28,23 @@ function childArgs(baseUrl: string): string[] {
  * The default load generator.
  *
  * @example Load a server for one second
- * ```ts ignore
- * import { autocannonGenerator } from "./autocannon.ts";
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { autocannonGenerator } from "@rtbench/rtbench/runners";
+ *
+ * await using server = Deno.serve(
+ *   { hostname: "127.0.0.1", port: 0, onListen() {} },
+ *   () => new Response("ok", { headers: { "content-type": "text/plain" } }),
+ * );
  * const m = await autocannonGenerator.run(
- *   { baseUrl: "http://127.0.0.1:8000", requests: [{ path: "/", expect: { status: 200, contentType: "text/plain" } }] },
+ *   {
+ *     baseUrl: `http://127.0.0.1:${server.addr.port}`,
+ *     requests: [{ path: "/", expect: { status: 200, contentType: "text/plain", body: "ok" } }],
+ *   },
  *   { durationSec: 1, warmupSec: 0, connections: 10, pipelining: 1, requestTimeoutSec: 10 },
  *   { cpus: null },
  * );
- * console.log(m.requestsPerSecond);
+ * assertEquals([m.validResponses > 0, m.mismatches, m.non2xx], [true, 0, 0]);
  * ```
  */
 export const autocannonGenerator: LoadGenerator = {

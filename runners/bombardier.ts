@@ -122,10 +122,12 @@ let cachedVersion: Promise<string> | undefined;
  * The bombardier load generator, used when `bombardier` is on `PATH`
  * (`go install github.com/codesenberg/bombardier@latest`).
  *
- * @example
- * ```ts ignore
- * import { bombardierGenerator } from "./bombardier.ts";
- * console.log(await bombardierGenerator.available());
+ * @example Is bombardier installed?
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { bombardierGenerator } from "@rtbench/rtbench/runners";
+ *
+ * assertEquals(typeof await bombardierGenerator.available(), "boolean");
  * ```
  */
 export const bombardierGenerator: LoadGenerator = {

@@ -26,10 +26,41 @@ import type { LoadGenerator, LoadSettings } from "./types.ts";
 import { stageServer } from "./workspace.ts";
 import { wrkCheckingGenerator, wrkGenerator } from "./wrk.ts";
 
-/** How a calibration run ended. */
+/**
+ * How a calibration run ended.
+ *
+ * @example Which rows measured the generator rather than the server
+ * ```ts
+ * import type { CalibrationRow, CalibrationVerdict } from "@rtbench/rtbench/runners";
+ *
+ * const limited: CalibrationVerdict[] = ["client-bound", "both-saturated"];
+ * function ceilingReached(row: CalibrationRow): boolean {
+ *   return limited.includes(row.verdict);
+ * }
+ * ```
+ */
 export type CalibrationVerdict = "client-bound" | "server-bound" | "both-saturated" | "unsaturated";
 
-/** One generator's calibration. */
+/**
+ * One generator's calibration.
+ *
+ * @example A generator that saturated its core
+ * ```ts
+ * import type { CalibrationRow } from "@rtbench/rtbench/runners";
+ *
+ * const row: CalibrationRow = {
+ *   generator: "autocannon",
+ *   version: "9.0.0",
+ *   requestsPerSecond: 71_000,
+ *   clientCpuPercent: 100,
+ *   serverCpuPercent: 62,
+ *   clientDemandPercent: 100,
+ *   serverDemandPercent: 64,
+ *   verdict: "client-bound",
+ *   ceilingRequestsPerSecond: 71_000,
+ * };
+ * ```
+ */
 export interface CalibrationRow {
   /** Generator name. */
   readonly generator: string;
@@ -56,7 +87,21 @@ export interface CalibrationRow {
   readonly error?: string;
 }
 
-/** Options of {@linkcode calibrate}. */
+/**
+ * Options of {@linkcode calibrate}.
+ *
+ * @example Node.js as the server, autocannon only, short windows
+ * ```ts
+ * import { autocannonGenerator, type CalibrateOptions } from "@rtbench/rtbench/runners";
+ *
+ * const options: CalibrateOptions = {
+ *   runtime: "node",
+ *   generators: [autocannonGenerator],
+ *   settings: { durationSec: 2, warmupSec: 1 },
+ *   onRow: (row) => console.error(row.generator, row.verdict),
+ * };
+ * ```
+ */
 export interface CalibrateOptions {
   /** Runtime serving `http-json`. @default {"deno"} */
   readonly runtime?: string;
@@ -72,7 +117,18 @@ export interface CalibrateOptions {
   onRow?(row: CalibrationRow): void;
 }
 
-/** What {@linkcode calibrate} measured. */
+/**
+ * What {@linkcode calibrate} measured.
+ *
+ * @example The fastest generator of a calibration
+ * ```ts
+ * import type { Calibration } from "@rtbench/rtbench/runners";
+ *
+ * function fastest(c: Calibration): string | undefined {
+ *   return c.rows.toSorted((a, b) => b.requestsPerSecond - a.requestsPerSecond)[0]?.generator;
+ * }
+ * ```
+ */
 export interface Calibration {
   /** The server's runtime and version. */
   readonly runtime: string;
@@ -99,11 +155,16 @@ async function installed(): Promise<LoadGenerator[]> {
 /**
  * Measures each generator against a fresh `http-json` server.
  *
- * @example
- * ```ts ignore
- * import { calibrate } from "./calibrate.ts";
- * const { rows } = await calibrate({ settings: { durationSec: 2 } });
- * for (const r of rows) console.log(r.generator, r.requestsPerSecond, r.verdict);
+ * @param options The server's runtime, the generators to measure, load settings and CPU sets.
+ * @returns One row per generator: its rate, both sides' CPU, and which side saturated.
+ *
+ * @example Calibrate autocannon for one second
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { autocannonGenerator, calibrate } from "@rtbench/rtbench/runners";
+ *
+ * const { rows } = await calibrate({ generators: [autocannonGenerator], settings: { durationSec: 1, warmupSec: 0 } });
+ * assertEquals(rows.map((r) => [r.generator, r.requestsPerSecond > 0]), [["autocannon", true]]);
  * ```
  */
 export async function calibrate(options: CalibrateOptions = {}): Promise<Calibration> {
@@ -203,9 +264,31 @@ async function measure(
 /**
  * Renders a calibration as a table.
  *
- * @example
- * ```ts ignore
- * console.log(formatCalibration(await calibrate()));
+ * @param c A finished calibration.
+ * @returns An aligned table, one row per generator, with a legend.
+ *
+ * @example Render a calibration
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { formatCalibration } from "@rtbench/rtbench/runners";
+ *
+ * const table = formatCalibration({
+ *   runtime: "deno 2.9.6",
+ *   cpus: { server: "0", client: "1" },
+ *   settings: { durationSec: 3, warmupSec: 1, connections: 100, pipelining: 1, requestTimeoutSec: 10 },
+ *   rows: [{
+ *     generator: "autocannon",
+ *     version: "9.0.0",
+ *     requestsPerSecond: 71_000,
+ *     clientCpuPercent: 100,
+ *     serverCpuPercent: 62,
+ *     clientDemandPercent: 100,
+ *     serverDemandPercent: 64,
+ *     verdict: "client-bound",
+ *     ceilingRequestsPerSecond: 71_000,
+ *   }],
+ * });
+ * assert(table.includes("autocannon"));
  * ```
  */
 export function formatCalibration(c: Calibration): string {

@@ -148,7 +148,18 @@ function joinValues(args: string[], valueFlags: readonly string[]): string[] {
   return out;
 }
 
-/** What the command line asked for. */
+/**
+ * What the command line asked for.
+ *
+ * @example What `--workload http-json --runs 5` asks for
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type CliRequest, parseCli } from "@rtbench/rtbench/cli";
+ *
+ * const request: CliRequest = parseCli(["--workload", "http-json", "--runs", "5"]);
+ * assertEquals([request.action, request.workloads[0].name, request.settings.runs], ["run", "http-json", 5]);
+ * ```
+ */
 export interface CliRequest {
   /** `help`, `list`, `version`, or `run`. */
   action: "help" | "list" | "version" | "run";
@@ -182,7 +193,11 @@ export interface CliRequest {
  * Parses and validates command-line arguments; throws {@linkcode UsageError}
  * naming the flag on any bad input.
  *
- * @example
+ * @param args The command-line arguments, without the program name.
+ * @param workloads The workloads `--workload` may name, with the options that become flags.
+ * @returns What to do, and with which workloads, runtimes, settings and outputs.
+ *
+ * @example Parse a duration
  * ```ts
  * import { parseCli } from "./cli.ts";
  * const req = parseCli(["--workload", "http-json", "--duration", "2"]);
@@ -333,10 +348,21 @@ async function prepareOut(path: string): Promise<void> {
 /**
  * Runs the CLI with `args` and returns the exit code.
  *
- * @example
+ * @param args The command-line arguments, without the program name.
+ * @returns The exit code: 0, 1, 2, 130 or 143.
+ *
+ * @example Run the CLI from another program
  * ```ts ignore
  * import { main } from "./cli.ts";
  * Deno.exit(await main(["--workload", "http-json", "--runtime", "deno"]));
+ * ```
+ *
+ * @example Bad input is exit code 2
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { main } from "@rtbench/rtbench/cli";
+ *
+ * assertEquals(await main(["--profile", "fast"]), 2);
  * ```
  */
 export async function main(args: string[]): Promise<number> {

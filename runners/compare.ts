@@ -18,10 +18,38 @@ import { UsageError } from "./errors.ts";
 import type { BenchRecord, BenchResult } from "./result.ts";
 import { welchTest } from "./welch.ts";
 
-/** What a figure's change means. */
+/**
+ * What a figure's change means.
+ *
+ * @example Tally the verdicts of a comparison
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { compareResults, parseResult, type Verdict } from "@rtbench/rtbench";
+ *
+ * const base = parseResult(await Deno.readTextFile("fixtures/results/base.json"));
+ * const head = parseResult(await Deno.readTextFile("fixtures/results/head.json"));
+ * const tally = new Map<Verdict, number>();
+ * for (const f of compareResults(base, head).figures) tally.set(f.verdict, (tally.get(f.verdict) ?? 0) + 1);
+ * assertEquals(tally.has("slower"), true);
+ * ```
+ */
 export type Verdict = "faster" | "slower" | "no significant difference" | "not comparable";
 
-/** One workload × variant × runtime × figure in both results. */
+/**
+ * One workload × variant × runtime × figure in both results.
+ *
+ * @example Node.js got slower
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { compareResults, type FigureComparison, parseResult } from "@rtbench/rtbench";
+ *
+ * const base = parseResult(await Deno.readTextFile("fixtures/results/base.json"));
+ * const head = parseResult(await Deno.readTextFile("fixtures/results/head.json"));
+ * const node: FigureComparison | undefined = compareResults(base, head).figures
+ *   .find((f) => f.runtime === "node" && f.figure === "requestsPerSecond");
+ * assertEquals(node?.changePercent?.toFixed(0), "-30");
+ * ```
+ */
 export interface FigureComparison {
   /** Workload name. */
   readonly workload: string;
@@ -55,7 +83,20 @@ export interface FigureComparison {
   readonly note: string | null;
 }
 
-/** The comparison of two results. */
+/**
+ * The comparison of two results.
+ *
+ * @example Records only one of the results has
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { compareResults, type Comparison, parseResult } from "@rtbench/rtbench";
+ *
+ * const base = parseResult(await Deno.readTextFile("fixtures/results/base.json"));
+ * const head = parseResult(await Deno.readTextFile("fixtures/results/head.json"));
+ * const c: Comparison = compareResults(base, head);
+ * assertEquals(c.onlyInHead, ["http-json/default/node@99"]);
+ * ```
+ */
 export interface Comparison {
   /** Significance level of the verdicts (0.05: 95% confidence). */
   readonly alpha: number;
@@ -71,7 +112,16 @@ export interface Comparison {
   readonly notes: readonly string[];
 }
 
-/** Options of {@linkcode compareResults}. */
+/**
+ * Options of {@linkcode compareResults}.
+ *
+ * @example 99% confidence
+ * ```ts
+ * import type { CompareOptions } from "@rtbench/rtbench/runners";
+ *
+ * const options: CompareOptions = { alpha: 0.01 };
+ * ```
+ */
 export interface CompareOptions {
   /** Significance level. @default {0.05} */
   readonly alpha?: number;
@@ -192,12 +242,26 @@ function settingsNote(base: BenchRecord, head: BenchRecord): string | null {
  * Compares `head` against `base`. Throws {@linkcode UsageError} when the two
  * have no workload × variant × runtime in common.
  *
+ * @param base The earlier result.
+ * @param head The later result, compared against `base`.
+ * @param options The significance level.
+ * @returns Every figure of every record in both results, with its change, interval, p-value and verdict.
+ *
  * @example Compare two stored results
- * ```ts ignore
- * import { compareResults } from "./compare.ts";
- * import { readResultFile } from "./read_result.ts";
- * const c = compareResults(await readResultFile("a.json"), await readResultFile("b.json"));
- * for (const f of c.figures) console.log(f.runtime, f.figure, f.changePercent, f.verdict);
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { compareResults, readResultFile } from "@rtbench/rtbench/runners";
+ *
+ * const c = compareResults(
+ *   await readResultFile("fixtures/results/base.json"),
+ *   await readResultFile("fixtures/results/head.json"),
+ * );
+ * const rps = c.figures.filter((f) => f.figure === "requestsPerSecond");
+ * assertEquals(rps.map((f) => [f.runtime, f.verdict]), [
+ *   ["deno", "no significant difference"],
+ *   ["node", "slower"],
+ *   ["bun", "faster"],
+ * ]);
  * ```
  */
 export function compareResults(base: BenchResult, head: BenchResult, options: CompareOptions = {}): Comparison {
@@ -243,10 +307,19 @@ export function compareResults(base: BenchResult, head: BenchResult, options: Co
  * The figures that got significantly worse by more than `thresholdPercent`
  * (for a lower-is-better figure, worse means higher).
  *
+ * @param comparison A comparison from {@linkcode compareResults}.
+ * @param thresholdPercent How much worse, in percent of base's mean, a figure must be to count.
+ * @returns The figures that are significantly worse by more than `thresholdPercent`.
+ *
  * @example Fail a CI job on a regression of more than 5%
- * ```ts ignore
- * import { compareResults, regressions } from "./compare.ts";
- * if (regressions(compareResults(base, head), 5).length > 0) Deno.exit(1);
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { compareResults, readResultFile, regressions } from "@rtbench/rtbench/runners";
+ *
+ * const base = await readResultFile("fixtures/results/base.json");
+ * const head = await readResultFile("fixtures/results/head.json");
+ * const worse = regressions(compareResults(base, head), 5);
+ * assertEquals([...new Set(worse.map((f) => f.runtime))], ["node"]);
  * ```
  */
 export function regressions(comparison: Comparison, thresholdPercent: number): FigureComparison[] {
@@ -309,10 +382,19 @@ const HEADER = [
  * (`md`), with a method line, the verdict tally and any notes. Figures that
  * regressed beyond `thresholdPercent` are marked.
  *
- * @example
- * ```ts ignore
- * import { compareResults, formatComparison } from "./compare.ts";
- * console.log(formatComparison(compareResults(base, head), "md"));
+ * @param comparison A comparison from {@linkcode compareResults}.
+ * @param format `table` for a terminal, `md` for Markdown.
+ * @param thresholdPercent Marks figures that regressed by more than this percent.
+ * @returns The rendered comparison.
+ *
+ * @example A Markdown table for a pull request
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { compareResults, formatComparison, readResultFile } from "@rtbench/rtbench/runners";
+ *
+ * const base = await readResultFile("fixtures/results/base.json");
+ * const head = await readResultFile("fixtures/results/head.json");
+ * assert(formatComparison(compareResults(base, head), "md", 5).includes("| node"));
  * ```
  */
 export function formatComparison(

@@ -17,7 +17,12 @@
  * ```
  */
 export class UsageError extends TypeError {
-  /** Creates the error; `message` names the flag or file and the allowed values. */
+  /**
+   * Creates the error; `message` names the flag or file and the allowed values.
+   *
+   * @param message Names the flag or file and what is allowed.
+   * @param options The error's cause, when there is one.
+   */
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = "UsageError";

@@ -18,7 +18,7 @@ import { wrkGenerator } from "./wrk.ts";
  * project's machines wrk (C) outruns bombardier (Go) and oha (Rust), which
  * outrun autocannon (JavaScript). `deno task calibrate` measures them on yours.
  *
- * @example
+ * @example List the generators, fastest first
  * ```ts
  * import { builtinLoadGenerators } from "./generators.ts";
  * console.log(builtinLoadGenerators.map((g) => g.name)); // ["wrk", "bombardier", "oha", "autocannon"]

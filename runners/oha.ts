@@ -105,10 +105,12 @@ let cachedVersion: Promise<string> | undefined;
 /**
  * The oha load generator, used when `oha` is on `PATH` (`cargo install oha`).
  *
- * @example
- * ```ts ignore
- * import { ohaGenerator } from "./oha.ts";
- * console.log(await ohaGenerator.available());
+ * @example Is oha installed?
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { ohaGenerator } from "@rtbench/rtbench/runners";
+ *
+ * assertEquals(typeof await ohaGenerator.available(), "boolean");
  * ```
  */
 export const ohaGenerator: LoadGenerator = {

@@ -13,7 +13,20 @@
 import { formatFigure, formatUs } from "./format.ts";
 import type { ProgressEvent } from "./suite.ts";
 
-/** Where and how a {@linkcode ProgressDisplay} draws. */
+/**
+ * Where and how a {@linkcode ProgressDisplay} draws.
+ *
+ * @example Draw to stderr
+ * ```ts
+ * import type { ProgressOptions } from "@rtbench/rtbench/runners";
+ *
+ * const encoder = new TextEncoder();
+ * const options: ProgressOptions = {
+ *   write: (text) => Deno.stderr.writeSync(encoder.encode(text)),
+ *   columns: () => 100,
+ * };
+ * ```
+ */
 export interface ProgressOptions {
   /** Writes raw text (with `\r` and ANSI erase codes) to the terminal. */
   write(text: string): void;
@@ -23,7 +36,34 @@ export interface ProgressOptions {
   columns?(): number;
 }
 
-/** A live progress line fed with {@linkcode ProgressEvent}s. */
+/**
+ * A live progress line fed with {@linkcode ProgressEvent}s.
+ *
+ * @example Show progress while a suite runs
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { createProgress, run } from "@rtbench/rtbench/runners";
+ * import { startup } from "@rtbench/rtbench/workloads";
+ *
+ * let screen = "";
+ * const progress = createProgress({ write: (text) => screen += text });
+ * const ticker = setInterval(() => progress.tick(), 1000);
+ * try {
+ *   await run({
+ *     workloads: [startup],
+ *     runtimes: ["deno"],
+ *     variants: ["hello"],
+ *     settings: { runs: 3, durationSec: 0.1 },
+ *     options: { "warmup-runs": 0 },
+ *     onProgress: progress.update,
+ *   });
+ * } finally {
+ *   clearInterval(ticker);
+ *   progress.stop();
+ * }
+ * assert(screen.includes("startup (hello)"));
+ * ```
+ */
 export interface ProgressDisplay {
   /** Takes the next event from `run()`. */
   update(event: ProgressEvent): void;
@@ -61,6 +101,9 @@ function cut(text: string, columns: number): string {
 
 /**
  * Creates a progress display that draws through `options.write`.
+ *
+ * @param options Where to write, the clock, and the terminal width.
+ * @returns A display to feed with `run()`'s progress events.
  *
  * @example Draw into a string
  * ```ts

@@ -13,11 +13,17 @@ import { parseResult, SchemaError } from "./schema.ts";
 /**
  * Reads and validates a result file.
  *
- * @example
- * ```ts ignore
- * import { readResultFile } from "./read_result.ts";
- * const result = await readResultFile("results/rtbench-20261121-141203.json");
- * console.log(result.records.length);
+ * @param path The file to read.
+ * @returns The result, validated against the schema.
+ *
+ * @example Read a stored result
+ * ```ts
+ * import { assertEquals, assertRejects } from "@std/assert";
+ * import { readResultFile, UsageError } from "@rtbench/rtbench/runners";
+ *
+ * const result = await readResultFile("fixtures/results/base.json");
+ * assertEquals(result.records.length, 3);
+ * await assertRejects(() => readResultFile("no/such.json"), UsageError, "Cannot read no/such.json: no such file");
  * ```
  */
 export async function readResultFile(path: string): Promise<BenchResult> {

@@ -22,10 +22,39 @@
 import { type ProcessGroup, spawnGroup } from "./_process.ts";
 import { parseSnapshot, type ProcStat, type Snapshot } from "./_proc_stat.ts";
 
-/** Which process tree a series describes. */
+/**
+ * Which process tree a series describes.
+ *
+ * @example The two sides of a measurement
+ * ```ts
+ * import type { ResourceRole } from "@rtbench/rtbench/schema";
+ *
+ * const roles: ResourceRole[] = ["server", "client"];
+ * ```
+ */
 export type ResourceRole = "server" | "client";
 
-/** Sampled values of one process tree, one entry per interval. */
+/**
+ * Sampled values of one process tree, one entry per interval.
+ *
+ * @example The peak memory of a series
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import type { RoleSeries } from "@rtbench/rtbench/schema";
+ *
+ * const server: RoleSeries = {
+ *   cpuPercent: [98, 101],
+ *   busiestThreadPercent: [97, 99],
+ *   demandPercent: [100, 102],
+ *   busiestThreadDemandPercent: [99, 100],
+ *   rssBytes: [48_000_000, 49_000_000],
+ *   threads: [6, 6],
+ *   openFiles: [126, 126],
+ *   processes: [1, 1],
+ * };
+ * assertEquals(Math.max(...server.rssBytes), 49_000_000);
+ * ```
+ */
 export interface RoleSeries {
   /** CPU time of every thread of every process in the tree, in percent of one CPU. */
   readonly cpuPercent: readonly (number | null)[];
@@ -50,7 +79,18 @@ export interface RoleSeries {
   readonly processes: readonly number[];
 }
 
-/** The time series of one measured window. */
+/**
+ * The time series of one measured window.
+ *
+ * @example CPU of the server over a run
+ * ```ts
+ * import type { ResourceSeries } from "@rtbench/rtbench/schema";
+ *
+ * function serverCpu(series: ResourceSeries): [number, number | null][] {
+ *   return series.tMs.map((t, i) => [t, series.server?.cpuPercent[i] ?? null]);
+ * }
+ * ```
+ */
 export interface ResourceSeries {
   /** Sampling interval asked for. */
   readonly intervalMs: number;
@@ -62,7 +102,16 @@ export interface ResourceSeries {
   readonly client: RoleSeries | null;
 }
 
-/** Mean and peak of one sampled quantity. */
+/**
+ * Mean and peak of one sampled quantity.
+ *
+ * @example Mean and peak of the server's CPU
+ * ```ts
+ * import type { MeanPeak } from "@rtbench/rtbench/schema";
+ *
+ * const cpu: MeanPeak = { mean: 98.4, peak: 104 };
+ * ```
+ */
 export interface MeanPeak {
   /** Time-weighted mean over the window. */
   readonly mean: number;
@@ -70,7 +119,18 @@ export interface MeanPeak {
   readonly peak: number;
 }
 
-/** Summary of one process tree over a window. */
+/**
+ * Summary of one process tree over a window.
+ *
+ * @example Is the load generator at its limit?
+ * ```ts
+ * import type { RoleSummary } from "@rtbench/rtbench/schema";
+ *
+ * function saturated(client: RoleSummary): boolean {
+ *   return client.busiestThreadPercent.mean >= 90;
+ * }
+ * ```
+ */
 export interface RoleSummary {
   /** CPU of the whole tree, percent of one CPU. */
   readonly cpuPercent: MeanPeak;
@@ -88,7 +148,19 @@ export interface RoleSummary {
   readonly openFiles: MeanPeak;
 }
 
-/** What the sampler measured over one window, and what sampling cost. */
+/**
+ * What the sampler measured over one window, and what sampling cost.
+ *
+ * @example Records whose server was sampled
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type ResourceSummary } from "@rtbench/rtbench/schema";
+ *
+ * const records = parseResult(await Deno.readTextFile("fixtures/results/base.json")).records;
+ * const sampled = records.flatMap((r) => r.resources?.server ? [r.resources as ResourceSummary] : []);
+ * assertEquals(sampled.length, 0); // this result predates resource sampling
+ * ```
+ */
 export interface ResourceSummary {
   /** Sampling interval asked for. */
   readonly intervalMs: number;

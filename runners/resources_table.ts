@@ -29,7 +29,7 @@ function count(m: MeanPeak): string {
  * @example
  * ```ts
  * import { resourcesTable } from "./resources_table.ts";
- * console.log(resourcesTable([])); // null
+ * console.log(resourcesTable([], (r) => r.runtime.name)); // null
  * ```
  */
 export function resourcesTable(records: readonly BenchRecord[], label: (r: BenchRecord) => string): string | null {

@@ -10,16 +10,63 @@ import type { Check, Fact, RunSettings, WorkloadKind } from "../workloads/types.
 import type { ResourceSeries, ResourceSummary } from "./resources.ts";
 import type { LatencyPercentiles } from "./types.ts";
 
-/** Version of the result schema; bumped on any incompatible change. */
+/**
+ * Version of the result schema; bumped on any incompatible change.
+ *
+ * @example Check a file's schema version
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { SCHEMA_VERSION } from "@rtbench/rtbench/schema";
+ *
+ * const file = JSON.parse(await Deno.readTextFile("fixtures/results/base.json"));
+ * assertEquals(file.schemaVersion, SCHEMA_VERSION);
+ * ```
+ */
 export const SCHEMA_VERSION = 1;
 
-/** How a record ended; a union discriminated by this field. */
+/**
+ * How a record ended; a union discriminated by this field.
+ *
+ * @example Count what did not complete
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type RecordStatus } from "@rtbench/rtbench/schema";
+ *
+ * const head = parseResult(await Deno.readTextFile("fixtures/results/head.json"));
+ * const failed: RecordStatus[] = ["errored", "invalid"];
+ * assertEquals(head.records.filter((r) => failed.includes(r.status)).map((r) => r.id), ["http-json/default/node@99"]);
+ * ```
+ */
 export type RecordStatus = "completed" | "errored" | "invalid" | "skipped";
 
-/** The phase a record was in when it failed. */
+/**
+ * The phase a record was in when it failed.
+ *
+ * @example Where an errored record failed
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type Phase } from "@rtbench/rtbench/schema";
+ *
+ * const head = parseResult(await Deno.readTextFile("fixtures/results/head.json"));
+ * const phases: Phase[] = head.records.flatMap((r) => r.error ? [r.error.phase] : []);
+ * assertEquals(phases, ["provision"]);
+ * ```
+ */
 export type Phase = "provision" | "setup" | "start" | "verify" | "warmup" | "measure" | "cleanup";
 
-/** A typed warning attached to a result or a record. */
+/**
+ * A typed warning attached to a result or a record.
+ *
+ * @example Records flagged client-bound
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type Warning } from "@rtbench/rtbench/schema";
+ *
+ * const head = parseResult(await Deno.readTextFile("fixtures/results/head.json"));
+ * const bound = head.records.filter((r) => r.warnings.some((w: Warning) => w.code === "client-bound"));
+ * assertEquals(bound.map((r) => r.runtime.name), ["bun"]);
+ * ```
+ */
 export interface Warning {
   /** Stable code, for example `client-bound`, `not-pinned`. */
   readonly code: string;
@@ -27,7 +74,19 @@ export interface Warning {
   readonly message: string;
 }
 
-/** A serialized error. */
+/**
+ * A serialized error.
+ *
+ * @example The serialized error of a record
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type RecordError } from "@rtbench/rtbench/schema";
+ *
+ * const head = parseResult(await Deno.readTextFile("fixtures/results/head.json"));
+ * const error: RecordError | null = head.records[3].error;
+ * assertEquals(error?.message, "Cannot provision node@99: npm has no version matching 99");
+ * ```
+ */
 export interface RecordError {
   /** Phase the record was in. */
   readonly phase: Phase;
@@ -37,7 +96,18 @@ export interface RecordError {
   readonly message: string;
 }
 
-/** The machine and software a result was produced on. */
+/**
+ * The machine and software a result was produced on.
+ *
+ * @example The machine a result comes from
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type Environment, parseResult } from "@rtbench/rtbench/schema";
+ *
+ * const env: Environment = parseResult(await Deno.readTextFile("fixtures/results/base.json")).environment;
+ * assertEquals([env.os, env.logicalCores], ["linux", 2]);
+ * ```
+ */
 export interface Environment {
   /** Operating system (`linux`, `darwin`, ...). */
   readonly os: string;
@@ -71,7 +141,18 @@ export interface Environment {
   readonly loadGenerators?: Readonly<Record<string, string | null>>;
 }
 
-/** Which CPUs the server and the client were pinned to. */
+/**
+ * Which CPUs the server and the client were pinned to.
+ *
+ * @example Server on CPU 0, load generator on CPU 1
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type CpuSets, parseResult } from "@rtbench/rtbench/schema";
+ *
+ * const cpus: CpuSets = parseResult(await Deno.readTextFile("fixtures/results/base.json")).records[0].cpus;
+ * assertEquals(cpus, { server: "0", client: "1" });
+ * ```
+ */
 export interface CpuSets {
   /** Server CPU list for `taskset`, or null when not pinned. */
   readonly server: string | null;
@@ -79,7 +160,19 @@ export interface CpuSets {
   readonly client: string | null;
 }
 
-/** A runtime as measured. */
+/**
+ * A runtime as measured.
+ *
+ * @example The runtimes of a result
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type RuntimeInfo } from "@rtbench/rtbench/schema";
+ *
+ * const runtimes: RuntimeInfo[] = parseResult(await Deno.readTextFile("fixtures/results/base.json")).records
+ *   .map((r) => r.runtime);
+ * assertEquals(runtimes.map((r) => r.engine), ["V8", "V8", "JavaScriptCore"]);
+ * ```
+ */
 export interface RuntimeInfo {
   /** Runtime name. */
   readonly name: string;
@@ -97,7 +190,19 @@ export interface RuntimeInfo {
   readonly source: string | null;
 }
 
-/** Summary statistics of one figure over the measured runs. */
+/**
+ * Summary statistics of one figure over the measured runs.
+ *
+ * @example A median with its confidence interval
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { parseResult, type Summary } from "@rtbench/rtbench/schema";
+ *
+ * const record = parseResult(await Deno.readTextFile("fixtures/results/base.json")).records[0];
+ * const rps: Summary = record.summary[record.headline.figure];
+ * assert(rps.ci95 !== null && rps.ci95.low <= rps.mean && rps.mean <= rps.ci95.high);
+ * ```
+ */
 export interface Summary {
   /** Number of runs. */
   readonly n: number;
@@ -115,7 +220,18 @@ export interface Summary {
   readonly ci95: { readonly low: number; readonly high: number } | null;
 }
 
-/** The raw figures of one measured run. */
+/**
+ * The raw figures of one measured run.
+ *
+ * @example Every run's raw figure
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type RunRecord } from "@rtbench/rtbench/schema";
+ *
+ * const runs: readonly RunRecord[] = parseResult(await Deno.readTextFile("fixtures/results/base.json")).records[0].runs;
+ * assertEquals(runs.length, 5);
+ * ```
+ */
 export interface RunRecord {
   /** Zero-based run index. */
   readonly index: number;
@@ -138,7 +254,23 @@ export interface RunRecord {
   readonly resources?: ResourceSeries | null;
 }
 
-/** The figure a record is ranked by. */
+/**
+ * The figure a record is ranked by.
+ *
+ * @example Rank records by their headline figure
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type Headline, parseResult } from "@rtbench/rtbench/schema";
+ *
+ * const records = parseResult(await Deno.readTextFile("fixtures/results/base.json")).records;
+ * const headline: Headline = records[0].headline;
+ * const sign = headline.higherIsBetter ? -1 : 1;
+ * const ranked = records.toSorted((a, b) =>
+ *   sign * (a.summary[headline.figure].median - b.summary[headline.figure].median)
+ * );
+ * assertEquals(ranked.length, 3);
+ * ```
+ */
 export interface Headline {
   /** Figure name, a key of {@linkcode BenchRecord.summary}. */
   readonly figure: string;
@@ -146,7 +278,19 @@ export interface Headline {
   readonly higherIsBetter: boolean;
 }
 
-/** The load generator that produced a record. */
+/**
+ * The load generator that produced a record.
+ *
+ * @example Which load generator measured a record
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type LoadGeneratorInfo, parseResult } from "@rtbench/rtbench/schema";
+ *
+ * const info: LoadGeneratorInfo | null =
+ *   parseResult(await Deno.readTextFile("fixtures/results/base.json")).records[0].loadGenerator;
+ * assertEquals(info?.name, "autocannon");
+ * ```
+ */
 export interface LoadGeneratorInfo {
   /** Name, for example `autocannon`. */
   readonly name: string;
@@ -162,7 +306,19 @@ export interface LoadGeneratorInfo {
   readonly selectedBy?: string;
 }
 
-/** One workload × variant × runtime. */
+/**
+ * One workload × variant × runtime.
+ *
+ * @example The headline median of every completed record
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type BenchRecord, parseResult } from "@rtbench/rtbench/schema";
+ *
+ * const records: readonly BenchRecord[] = parseResult(await Deno.readTextFile("fixtures/results/base.json")).records;
+ * const medians = records.filter((r) => r.status === "completed").map((r) => r.summary[r.headline.figure].median);
+ * assertEquals(medians.length, 3);
+ * ```
+ */
 export interface BenchRecord {
   /** `<workload>/<variant>/<runtime requested>`. */
   readonly id: string;
@@ -212,7 +368,18 @@ export interface BenchRecord {
   readonly warnings: readonly Warning[];
 }
 
-/** Settings the suite was asked to run with. */
+/**
+ * Settings the suite was asked to run with.
+ *
+ * @example What a suite was asked for
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type SuiteSettings } from "@rtbench/rtbench/schema";
+ *
+ * const settings: SuiteSettings = parseResult(await Deno.readTextFile("fixtures/results/base.json")).settings;
+ * assertEquals(settings.runtimes, ["deno", "node", "bun"]);
+ * ```
+ */
 export interface SuiteSettings {
   /** Profile the defaults came from (`quick` or `full`). */
   readonly profile: string;
@@ -226,7 +393,18 @@ export interface SuiteSettings {
   readonly overrides: Readonly<Partial<RunSettings>>;
 }
 
-/** One suite run: the document rtbench writes and other tools import. */
+/**
+ * One suite run: the document rtbench writes and other tools import.
+ *
+ * @example Read a result file, typed
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type BenchResult, parseResult } from "@rtbench/rtbench/schema";
+ *
+ * const result: BenchResult = parseResult(await Deno.readTextFile("fixtures/results/base.json"));
+ * assertEquals([result.suite.name, result.records.length], ["rtbench", 3]);
+ * ```
+ */
 export interface BenchResult {
   /** Schema version, {@linkcode SCHEMA_VERSION}. */
   readonly schemaVersion: typeof SCHEMA_VERSION;

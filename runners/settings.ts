@@ -8,12 +8,30 @@
 import type { OptionValues, RunSettings, Workload } from "../workloads/types.ts";
 import { UsageError } from "./errors.ts";
 
-/** A named set of default settings. */
+/**
+ * A named set of default settings.
+ *
+ * @example Pick the full profile
+ * ```ts
+ * import type { Profile, RunOptions } from "@rtbench/rtbench/runners";
+ *
+ * const profile: Profile = "full";
+ * const options: RunOptions = { profile };
+ * ```
+ */
 export type Profile = "quick" | "full";
 
 /**
  * Defaults per profile. `quick` (the default) runs the whole suite in a few
  * minutes on a 2-core machine; `full` is for numbers you publish.
+ *
+ * @example The measurement budget of each profile
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { PROFILES } from "@rtbench/rtbench/runners";
+ *
+ * assertEquals([PROFILES.quick.runs, PROFILES.full.runs], [2, 5]);
+ * ```
  */
 export const PROFILES: Readonly<Record<Profile, RunSettings>> = {
   quick: {

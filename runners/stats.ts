@@ -73,6 +73,9 @@ export function median(values: readonly number[]): number {
  * rtbench measures (rates, times, bytes, counts) is non-negative, and two noisy
  * runs would otherwise print a negative lower bound.
  *
+ * @param values One figure's value in each measured run.
+ * @returns Count, median, mean, sample standard deviation, extremes and the 95% confidence interval of the mean.
+ *
  * @example Summarize three runs
  * ```ts
  * import { summarize } from "./stats.ts";

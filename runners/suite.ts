@@ -26,10 +26,31 @@ import type { LoadGenerator } from "./types.ts";
 import { installDependencies } from "./workspace.ts";
 import denoConfig from "../deno.json" with { type: "json" };
 
-/** rtbench's own version, written into every result. */
+/**
+ * rtbench's own version, written into every result.
+ *
+ * @example The version a result was written by
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { VERSION } from "@rtbench/rtbench/runners";
+ *
+ * assertEquals(VERSION.split(".").length, 3);
+ * ```
+ */
 export const VERSION: string = denoConfig.version;
 
-/** Progress of a suite, for displays; nothing is printed by `run()` itself. */
+/**
+ * Progress of a suite, for displays; nothing is printed by `run()` itself.
+ *
+ * @example Log each finished record
+ * ```ts
+ * import type { ProgressEvent } from "@rtbench/rtbench/runners";
+ *
+ * function onProgress(event: ProgressEvent): void {
+ *   if (event.type === "record-end") console.error(event.record.id, event.record.status);
+ * }
+ * ```
+ */
 export type ProgressEvent =
   | { readonly type: "suite-start"; readonly records: number; readonly estimatedSec: number }
   | {
@@ -42,7 +63,24 @@ export type ProgressEvent =
   | { readonly type: "phase"; readonly id: string; readonly phase: Phase; readonly run: number; readonly runs: number }
   | { readonly type: "record-end"; readonly record: BenchRecord };
 
-/** Options of {@linkcode run}. */
+/**
+ * Options of {@linkcode run}.
+ *
+ * @example Two runtimes, five runs, the full profile
+ * ```ts
+ * import type { RunOptions } from "@rtbench/rtbench/runners";
+ * import { httpJson } from "@rtbench/rtbench/workloads";
+ *
+ * const options: RunOptions = {
+ *   workloads: [httpJson],
+ *   runtimes: ["deno", "node@22"],
+ *   profile: "full",
+ *   settings: { runs: 5 },
+ *   loadGenerator: "auto",
+ *   signal: AbortSignal.timeout(600_000),
+ * };
+ * ```
+ */
 export interface RunOptions {
   /** Workloads to run. @default {builtinWorkloads} */
   workloads?: readonly Workload[];
@@ -139,11 +177,30 @@ function emptyOutcome(cpus: CpuSets): RecordOutcome {
  * Runs a suite and returns its result. Nothing is printed; follow progress
  * with `onProgress` and keep partial results with `onPartial`.
  *
+ * @param options What to run and how; every field is optional.
+ * @returns The result, with one record per workload × variant × runtime, valid against the schema.
+ *
  * @example Measure the HTTP JSON workload on Deno and Node
  * ```ts ignore
  * import { httpJson, run } from "@rtbench/rtbench";
  * const result = await run({ workloads: [httpJson], runtimes: ["deno", "node"], settings: { durationSec: 2, runs: 1 } });
  * for (const r of result.records) console.log(r.runtime.name, r.summary.requestsPerSecond?.median);
+ * ```
+ *
+ * @example Time Deno's start-up, quickly
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { run } from "@rtbench/rtbench/runners";
+ * import { startup } from "@rtbench/rtbench/workloads";
+ *
+ * const result = await run({
+ *   workloads: [startup],
+ *   runtimes: ["deno"],
+ *   variants: ["hello"],
+ *   settings: { runs: 3, durationSec: 0.1 },
+ *   options: { "warmup-runs": 0 },
+ * });
+ * assertEquals(result.records.map((r) => [r.id, r.status]), [["startup/hello/deno", "completed"]]);
  * ```
  */
 export async function run(options: RunOptions = {}): Promise<BenchResult> {

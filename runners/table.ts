@@ -102,11 +102,16 @@ function sectionFor(records: BenchRecord[]): string {
  * Renders a finished result as terminal tables, one section per workload and
  * variant, then suite-wide warnings.
  *
+ * @param result A finished (or partial) result.
+ * @returns The tables, one section per workload and variant.
+ *
  * @example Render a stored result
- * ```ts ignore
- * import { parseResult } from "./schema.ts";
- * import { formatTable } from "./table.ts";
- * console.log(formatTable(parseResult(await Deno.readTextFile("r.json"))));
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { formatTable, readResultFile } from "@rtbench/rtbench/runners";
+ *
+ * const text = formatTable(await readResultFile("fixtures/results/base.json"));
+ * assert(text.startsWith("http-json (default)"));
  * ```
  */
 export function formatTable(result: BenchResult): string {

@@ -8,7 +8,19 @@
 
 import type { HttpRequestSpec } from "../workloads/types.ts";
 
-/** Latency percentiles in microseconds; keys follow autocannon's table. */
+/**
+ * Latency percentiles in microseconds; keys follow autocannon's table.
+ *
+ * @example The merged latency of a stored record
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { type LatencyPercentiles, parseResult } from "@rtbench/rtbench/schema";
+ *
+ * const result = parseResult(await Deno.readTextFile("fixtures/results/base.json"));
+ * const latency: LatencyPercentiles | null = result.records[0].latencyUs;
+ * assert(latency !== null && latency.p50 <= latency.p99);
+ * ```
+ */
 export interface LatencyPercentiles {
   /** Fastest response. */
   readonly min: number;
@@ -32,7 +44,19 @@ export interface LatencyPercentiles {
   readonly stdev: number;
 }
 
-/** What to load: the server's base URL and the requests to cycle through. */
+/**
+ * What to load: the server's base URL and the requests to cycle through.
+ *
+ * @example One server, one request
+ * ```ts
+ * import type { LoadTarget } from "@rtbench/rtbench/runners";
+ *
+ * const target: LoadTarget = {
+ *   baseUrl: "http://127.0.0.1:3000",
+ *   requests: [{ path: "/", expect: { status: 200, contentType: "application/json", body: '{"ok":true}' } }],
+ * };
+ * ```
+ */
 export interface LoadTarget {
   /** For example `http://127.0.0.1:41234`. */
   readonly baseUrl: string;
@@ -40,7 +64,16 @@ export interface LoadTarget {
   readonly requests: readonly HttpRequestSpec[];
 }
 
-/** Settings a load generator honours; recorded with every result. */
+/**
+ * Settings a load generator honours; recorded with every result.
+ *
+ * @example The quick profile's load
+ * ```ts
+ * import type { LoadSettings } from "@rtbench/rtbench/runners";
+ *
+ * const settings: LoadSettings = { durationSec: 3, warmupSec: 1, connections: 100, pipelining: 1, requestTimeoutSec: 10 };
+ * ```
+ */
 export interface LoadSettings {
   /** Measured seconds. */
   readonly durationSec: number;
@@ -54,7 +87,17 @@ export interface LoadSettings {
   readonly requestTimeoutSec: number;
 }
 
-/** Options for one {@linkcode LoadGenerator.run}. */
+/**
+ * Options for one {@linkcode LoadGenerator.run}.
+ *
+ * @example Pinned to CPU 1, with a way to stop
+ * ```ts
+ * import type { LoadRunOptions } from "@rtbench/rtbench/runners";
+ *
+ * const pids: number[] = [];
+ * const options: LoadRunOptions = { cpus: "1", signal: new AbortController().signal, onSpawn: (pid) => pids.push(pid) };
+ * ```
+ */
 export interface LoadRunOptions {
   /** CPU list the generator is pinned to, or null. */
   readonly cpus: string | null;
@@ -64,7 +107,18 @@ export interface LoadRunOptions {
   onSpawn?(pid: number): void;
 }
 
-/** Raw figures of one measured window; failures are counted apart, never as samples. */
+/**
+ * Raw figures of one measured window; failures are counted apart, never as samples.
+ *
+ * @example Valid responses only are samples
+ * ```ts
+ * import type { LoadMeasurement } from "@rtbench/rtbench/runners";
+ *
+ * function failures(m: LoadMeasurement): number {
+ *   return m.errors + m.non2xx + m.mismatches;
+ * }
+ * ```
+ */
 export interface LoadMeasurement {
   /** Length of the measured window. */
   readonly durationMs: number;
@@ -100,7 +154,19 @@ export interface LoadMeasurement {
   readonly windowStartMs?: number;
 }
 
-/** An HTTP load generator. */
+/**
+ * An HTTP load generator.
+ *
+ * @example Which load generators are installed here
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { builtinLoadGenerators, type LoadGenerator } from "@rtbench/rtbench/runners";
+ *
+ * const installed: LoadGenerator[] = [];
+ * for (const g of builtinLoadGenerators) if (await g.available()) installed.push(g);
+ * assert(installed.some((g) => g.name === "autocannon"));
+ * ```
+ */
 export interface LoadGenerator {
   /** Name used with `--load-generator`, for example `autocannon`. */
   readonly name: string;

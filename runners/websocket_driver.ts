@@ -18,13 +18,39 @@ export const WS_VERSION: string = /(\d+\.\d+\.\d+)/.exec(denoConfig.imports.ws)?
  * Which WebSocket client the driver uses: `native` is the WebSocket built
  * into the Deno running the driver, `ws` the npm package under Deno's Node
  * compatibility layer.
+ *
+ * @example Measure with the `ws` package instead of Deno's own client
+ * ```ts
+ * import type { WebSocketClient } from "@rtbench/rtbench/runners";
+ *
+ * const client: WebSocketClient = "ws";
+ * ```
  */
 export type WebSocketClient = "native" | "ws";
 
 /** The client the driver uses unless told otherwise: the faster of the two, measured by `deno task ws-ceiling`. */
 export const DEFAULT_WEBSOCKET_CLIENT: WebSocketClient = "native";
 
-/** What the driver does in one run. */
+/**
+ * What the driver does in one run.
+ *
+ * @example Ten sockets, one 64-byte message in flight each, for two seconds
+ * ```ts
+ * import type { WebSocketLoadJob } from "@rtbench/rtbench/runners";
+ *
+ * const job: WebSocketLoadJob = {
+ *   url: "ws://127.0.0.1:8000/",
+ *   client: "native",
+ *   connections: 10,
+ *   inFlight: 1,
+ *   messageSize: 64,
+ *   durationSec: 2,
+ *   warmupSec: 1,
+ *   messages: null,
+ *   timeoutSec: 10,
+ * };
+ * ```
+ */
 export interface WebSocketLoadJob {
   /** For example `ws://127.0.0.1:41234/`. */
   readonly url: string;
@@ -48,7 +74,18 @@ export interface WebSocketLoadJob {
   readonly serverPid?: number;
 }
 
-/** Raw figures of one run; failures are counted apart, never as samples. */
+/**
+ * Raw figures of one run; failures are counted apart, never as samples.
+ *
+ * @example Failures are counted apart from the echoes
+ * ```ts
+ * import type { WebSocketMeasurement } from "@rtbench/rtbench/runners";
+ *
+ * function trustworthy(m: WebSocketMeasurement): boolean {
+ *   return m.connected === m.connections && m.mismatches === 0 && m.timeouts === 0;
+ * }
+ * ```
+ */
 export interface WebSocketMeasurement {
   /** Length of the measured window. */
   readonly durationMs: number;
@@ -94,7 +131,16 @@ export interface WebSocketMeasurement {
   readonly serverCpuPercent: number | null;
 }
 
-/** Options of one {@linkcode runWebSocketDriver} call. */
+/**
+ * Options of one {@linkcode runWebSocketDriver} call.
+ *
+ * @example Pinned to CPU 1
+ * ```ts
+ * import type { WebSocketDriverOptions } from "@rtbench/rtbench/runners";
+ *
+ * const options: WebSocketDriverOptions = { cpus: "1", signal: AbortSignal.timeout(60_000) };
+ * ```
+ */
 export interface WebSocketDriverOptions {
   /** CPU list the driver is pinned to, or null. */
   readonly cpus: string | null;
@@ -113,14 +159,32 @@ function childArgs(url: string): string[] {
 /**
  * Runs the driver process once: connect, warm up, measure, close.
  *
+ * @param job The server's URL and the load to put on it.
+ * @param options Where the driver is pinned, and a signal that stops it.
+ * @returns The run's verified figures: echoes per second, latency, and failures counted apart.
+ *
  * @example Load an echo server for one second
- * ```ts ignore
- * import { runWebSocketDriver } from "./websocket_driver.ts";
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { runWebSocketDriver } from "@rtbench/rtbench/runners";
+ *
+ * await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+ *   const { socket, response } = Deno.upgradeWebSocket(request);
+ *   socket.onmessage = (event) => socket.send(event.data);
+ *   return response;
+ * });
  * const m = await runWebSocketDriver({
- *   url: "ws://127.0.0.1:8000/", client: "native", connections: 10, inFlight: 1, messageSize: 64,
- *   durationSec: 1, warmupSec: 0, messages: null, timeoutSec: 10,
+ *   url: `ws://127.0.0.1:${server.addr.port}/`,
+ *   client: "native",
+ *   connections: 4,
+ *   inFlight: 1,
+ *   messageSize: 64,
+ *   durationSec: 1,
+ *   warmupSec: 0,
+ *   messages: null,
+ *   timeoutSec: 10,
  * }, { cpus: null });
- * console.log(m.messagesPerSecond, m.latencyUs?.p99);
+ * assertEquals([m.connected, m.mismatches], [4, 0]);
  * ```
  */
 export async function runWebSocketDriver(

@@ -6,7 +6,18 @@
  * @module
  */
 
-/** The outcome of {@linkcode welchTest}: head minus base. */
+/**
+ * The outcome of {@linkcode welchTest}: head minus base.
+ *
+ * @example Significant at the 5% level?
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { type WelchResult, welchTest } from "@rtbench/rtbench/runners";
+ *
+ * const w: WelchResult = welchTest([100, 102, 98, 101], [90, 91, 89, 92]);
+ * assert(w.p < 0.05 && w.difference < 0);
+ * ```
+ */
 export interface WelchResult {
   /** Runs in the base sample. */
   readonly nBase: number;
@@ -139,6 +150,11 @@ function meanVar(values: readonly number[]): [number, number] {
  * Welch's t-test of `head` against `base` (two-sided), with the
  * `1 - alpha` confidence interval of the difference of means. Needs at
  * least two values on each side.
+ *
+ * @param base The base sample (for rtbench, per-run values of one figure).
+ * @param head The head sample.
+ * @param alpha Significance level; the interval is the `1 - alpha` confidence interval.
+ * @returns The means, their difference with its confidence interval, t, degrees of freedom and the p-value.
  *
  * @example R's `t.test(extra ~ group, data = sleep)` (group 1 minus group 2)
  * ```ts

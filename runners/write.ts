@@ -12,10 +12,19 @@ import { SchemaError, validateResult } from "./schema.ts";
  * Validates `result` and writes it to `path` via a temporary sibling and a
  * rename; a crash at any moment leaves either the old file or the new one.
  *
- * @example
- * ```ts ignore
- * import { writeResult } from "./write.ts";
- * await writeResult("results/run.json", result);
+ * @param path Where to write; a temporary sibling is renamed over it.
+ * @param result The result to validate and write.
+ *
+ * @example Write a result after validating it
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { readResultFile, writeResult } from "@rtbench/rtbench/runners";
+ *
+ * const result = await readResultFile("fixtures/results/base.json");
+ * const dir = await Deno.makeTempDir();
+ * await writeResult(`${dir}/copy.json`, result);
+ * assertEquals((await readResultFile(`${dir}/copy.json`)).records.length, 3);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function writeResult(path: string, result: BenchResult): Promise<void> {

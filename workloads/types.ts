@@ -10,10 +10,32 @@
 
 import type { ResolvedRuntime } from "../adapters/types.ts";
 
-/** How a workload is driven; each kind has its own runner. */
+/**
+ * How a workload is driven; each kind has its own runner.
+ *
+ * @example Kinds of the built-in workloads
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { builtinWorkloads, type WorkloadKind } from "@rtbench/rtbench/workloads";
+ *
+ * const kinds = new Set<WorkloadKind>(builtinWorkloads.map((w) => w.kind));
+ * assertEquals([...kinds].sort(), ["http", "micro", "process", "websocket"]);
+ * ```
+ */
 export type WorkloadKind = "http" | "websocket" | "process" | "micro";
 
-/** One variant of a workload, for example `bcryptjs` or `native`. */
+/**
+ * One variant of a workload, for example `bcryptjs` or `native`.
+ *
+ * @example The default variant comes first
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { bcrypt, type Variant } from "@rtbench/rtbench/workloads";
+ *
+ * const first: Variant = bcrypt.variants[0];
+ * assertEquals(first.name, "bcryptjs");
+ * ```
+ */
 export interface Variant {
   /** Short name used on the command line and in records. */
   readonly name: string;
@@ -24,6 +46,23 @@ export interface Variant {
 /**
  * A workload-specific command-line option, turned into a `--<name>` flag by
  * the CLI and handed to the workload's hooks as {@linkcode OptionValues}.
+ *
+ * @example A numeric flag with bounds
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import type { WorkloadOption } from "@rtbench/rtbench/workloads";
+ *
+ * const rounds: WorkloadOption = {
+ *   name: "rounds",
+ *   description: "hash rounds per request",
+ *   type: "number",
+ *   default: 10,
+ *   min: 4,
+ *   max: 31,
+ *   integer: true,
+ * };
+ * assertEquals(`--${rounds.name}`, "--rounds");
+ * ```
  */
 export interface WorkloadOption {
   /** Flag name without dashes, kebab-case, for example `bcrypt-cost`. */
@@ -48,10 +87,33 @@ export interface WorkloadOption {
   readonly secret?: boolean;
 }
 
-/** Parsed values of a workload's options, keyed by option name. */
+/**
+ * Parsed values of a workload's options, keyed by option name.
+ *
+ * @example Read an option in a hook
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import type { OptionValues } from "@rtbench/rtbench/workloads";
+ *
+ * const options: OptionValues = { "bcrypt-cost": 10 };
+ * assertEquals(Number(options["bcrypt-cost"] ?? 12), 10);
+ * ```
+ */
 export type OptionValues = Readonly<Record<string, number | string | undefined>>;
 
-/** Settings that shape a measurement; every record carries the ones it used. */
+/**
+ * Settings that shape a measurement; every record carries the ones it used.
+ *
+ * @example The quick profile's settings
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { PROFILES } from "@rtbench/rtbench/runners";
+ * import type { RunSettings } from "@rtbench/rtbench/workloads";
+ *
+ * const quick: RunSettings = PROFILES.quick;
+ * assertEquals([quick.durationSec, quick.runs, quick.connections], [3, 2, 100]);
+ * ```
+ */
 export interface RunSettings {
   /** Measured seconds per run. @default {3} (quick profile) */
   readonly durationSec: number;
@@ -79,10 +141,30 @@ export interface RunSettings {
   readonly sampleIntervalMs?: number;
 }
 
-/** A fact a workload records beside its figures (a version, a cost, a count). */
+/**
+ * A fact a workload records beside its figures (a version, a cost, a count).
+ *
+ * @example Facts a workload records
+ * ```ts
+ * import type { Fact } from "@rtbench/rtbench/workloads";
+ *
+ * const facts: Record<string, Fact> = { hashCost: 10, implementation: "bcryptjs", native: false, addon: null };
+ * ```
+ */
 export type Fact = string | number | boolean | null;
 
-/** One verification step: what was expected and what was seen. */
+/**
+ * One verification step: what was expected and what was seen.
+ *
+ * @example A passed check
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import type { Check } from "@rtbench/rtbench/workloads";
+ *
+ * const check: Check = { name: "content-type", passed: true, expected: "application/json", actual: "application/json" };
+ * assert(check.passed);
+ * ```
+ */
 export interface Check {
   /** What was checked, for example `content-type`. */
   readonly name: string;
@@ -101,6 +183,13 @@ export interface Check {
  * native addon that is missing or does not load) prints one line
  * `rtbench: skip: <reason>` on stderr and exits before listening; the record
  * is then `skipped` with that reason instead of `errored`.
+ *
+ * @example The Deno server of a workload, next to its file
+ * ```ts
+ * import type { ServerSource } from "@rtbench/rtbench/workloads";
+ *
+ * const deno: ServerSource = { entry: new URL("./servers/deno.ts", import.meta.url), facts: { api: "Deno.serve" } };
+ * ```
  */
 export interface ServerSource {
   /** URL of the entry file, usually `new URL("../servers/deno/x.ts", import.meta.url)`. */
@@ -111,13 +200,42 @@ export interface ServerSource {
   readonly facts?: Readonly<Record<string, Fact>>;
 }
 
-/** Returned instead of a {@linkcode ServerSource} when a runtime cannot do a variant. */
+/**
+ * Returned instead of a {@linkcode ServerSource} when a runtime cannot do a variant.
+ *
+ * @example A runtime that cannot do a variant
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { bcrypt, isSkip } from "@rtbench/rtbench/workloads";
+ *
+ * assert(isSkip(bcrypt.server("quickjs", "native")));
+ * ```
+ */
 export interface Skip {
   /** Why the runtime is skipped for this variant. */
   readonly skip: string;
 }
 
-/** What every hook receives about the record being measured. */
+/**
+ * What every hook receives about the record being measured.
+ *
+ * @example What the hooks receive
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { PROFILES } from "@rtbench/rtbench/runners";
+ * import { httpJson, type WorkloadContext } from "@rtbench/rtbench/workloads";
+ *
+ * const ctx: WorkloadContext = {
+ *   variant: "default",
+ *   options: {},
+ *   settings: PROFILES.quick,
+ *   tempDir: await Deno.makeTempDir(),
+ *   signal: new AbortController().signal,
+ * };
+ * assertEquals(httpJson.traffic(ctx).requests[0].path, "/");
+ * await Deno.remove(ctx.tempDir);
+ * ```
+ */
 export interface WorkloadContext {
   /** Variant being measured. */
   readonly variant: string;
@@ -135,7 +253,25 @@ export interface WorkloadContext {
   readonly nodeModules?: string;
 }
 
-/** What {@linkcode WorkloadBase.setup} hands back for the runs that follow. */
+/**
+ * What {@linkcode WorkloadBase.setup} hands back for the runs that follow.
+ *
+ * @example A session that counts runs and cleans up
+ * ```ts
+ * import type { WorkloadSession } from "@rtbench/rtbench/workloads";
+ *
+ * let runs = 0;
+ * const session: WorkloadSession = {
+ *   env: { GREETING: "hello" },
+ *   facts: { greeting: "hello" },
+ *   afterRun: (run) => {
+ *     runs++;
+ *     return Promise.resolve([{ name: "answered", passed: run.validResponses > 0 }]);
+ *   },
+ *   dispose: () => Promise.resolve(),
+ * };
+ * ```
+ */
 export interface WorkloadSession {
   /** Environment variables passed to every server of this workload and variant. */
   readonly env?: Readonly<Record<string, string>>;
@@ -154,7 +290,22 @@ export interface WorkloadSession {
   dispose?(): Promise<void>;
 }
 
-/** Which run {@linkcode WorkloadSession.beforeRun} is called for. */
+/**
+ * Which run {@linkcode WorkloadSession.beforeRun} is called for.
+ *
+ * @example Note which run is about to start
+ * ```ts
+ * import type { BeforeRunContext, WorkloadSession } from "@rtbench/rtbench/workloads";
+ *
+ * const started: BeforeRunContext[] = [];
+ * const session: WorkloadSession = {
+ *   beforeRun: (run) => {
+ *     started.push(run);
+ *     return Promise.resolve();
+ *   },
+ * };
+ * ```
+ */
 export interface BeforeRunContext {
   /** Runtime name the run measures. */
   readonly runtime: string;
@@ -162,7 +313,20 @@ export interface BeforeRunContext {
   readonly run: number;
 }
 
-/** What {@linkcode WorkloadSession.afterRun} learns about the run that just ended. */
+/**
+ * What {@linkcode WorkloadSession.afterRun} learns about the run that just ended.
+ *
+ * @example Check that the run's responses reached the server
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import type { AfterRunContext, Check } from "@rtbench/rtbench/workloads";
+ *
+ * function answered(run: AfterRunContext): Check[] {
+ *   return [{ name: "responses", passed: run.validResponses > 0, actual: run.validResponses }];
+ * }
+ * assertEquals(answered({ runtime: "deno", run: 0, validResponses: 10, totalResponses: 12 })[0].passed, true);
+ * ```
+ */
 export interface AfterRunContext {
   /** Runtime name the run measured. */
   readonly runtime: string;
@@ -174,7 +338,17 @@ export interface AfterRunContext {
   readonly totalResponses: number;
 }
 
-/** What the response to one request must look like. */
+/**
+ * What the response to one request must look like.
+ *
+ * @example An exact body, and a pattern
+ * ```ts
+ * import type { HttpExpectation } from "@rtbench/rtbench/workloads";
+ *
+ * const hello: HttpExpectation = { status: 200, contentType: "text/plain", body: "hello" };
+ * const uuid: HttpExpectation = { status: 201, contentType: "application/json", bodyPattern: '^\\{"id":"[0-9a-f-]{36}"\\}$' };
+ * ```
+ */
 export interface HttpExpectation {
   /** Exact status code. */
   readonly status: number;
@@ -186,7 +360,22 @@ export interface HttpExpectation {
   readonly bodyPattern?: string;
 }
 
-/** One request the load generator sends, with what its response must be. */
+/**
+ * One request the load generator sends, with what its response must be.
+ *
+ * @example A POST with a JSON body
+ * ```ts
+ * import type { HttpRequestSpec } from "@rtbench/rtbench/workloads";
+ *
+ * const create: HttpRequestSpec = {
+ *   method: "POST",
+ *   path: "/items",
+ *   headers: { "content-type": "application/json" },
+ *   body: '{"name":"a"}',
+ *   expect: { status: 201, contentType: "application/json", bodyPattern: '^\\{"id":\\d+\\}$' },
+ * };
+ * ```
+ */
 export interface HttpRequestSpec {
   /** HTTP method. @default {"GET"} */
   readonly method?: string;
@@ -200,13 +389,46 @@ export interface HttpRequestSpec {
   readonly expect: HttpExpectation;
 }
 
-/** The traffic of an HTTP workload: requests cycled through by every connection. */
+/**
+ * The traffic of an HTTP workload: requests cycled through by every connection.
+ *
+ * @example Two requests, sent in turn by every connection
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import type { HttpTraffic } from "@rtbench/rtbench/workloads";
+ *
+ * const traffic: HttpTraffic = {
+ *   requests: [
+ *     { path: "/a", expect: { status: 200, contentType: "text/plain", body: "a" } },
+ *     { path: "/b", expect: { status: 200, contentType: "text/plain", body: "b" } },
+ *   ],
+ * };
+ * assertEquals(traffic.requests.length, 2);
+ * ```
+ */
 export interface HttpTraffic {
   /** Requests in the order each connection sends them, then again from the first. */
   readonly requests: readonly HttpRequestSpec[];
 }
 
-/** A response as seen by verification. */
+/**
+ * A response as seen by verification.
+ *
+ * @example Check a header of an exchange
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import type { HttpExchange } from "@rtbench/rtbench/workloads";
+ *
+ * const exchange: HttpExchange = {
+ *   request: { path: "/", expect: { status: 200, contentType: "text/plain", body: "ok" } },
+ *   status: 200,
+ *   headers: { "content-type": "text/plain", "content-length": "2" },
+ *   body: "ok",
+ *   bodyBytes: 2,
+ * };
+ * assert(exchange.headers["content-length"] === String(exchange.bodyBytes));
+ * ```
+ */
 export interface HttpExchange {
   /** The request sent. */
   readonly request: HttpRequestSpec;
@@ -220,7 +442,19 @@ export interface HttpExchange {
   readonly bodyBytes: number;
 }
 
-/** What {@linkcode HttpWorkload.verify} can use to talk to a running server. */
+/**
+ * What {@linkcode HttpWorkload.verify} can use to talk to a running server.
+ *
+ * @example A verify hook that sends one more request
+ * ```ts
+ * import type { Check, VerifyContext } from "@rtbench/rtbench/workloads";
+ *
+ * async function verify(ctx: VerifyContext): Promise<Check[]> {
+ *   const missing = await ctx.send({ path: "/nope", expect: { status: 404, contentType: "text/plain" } });
+ *   return [{ name: "unknown path is 404", passed: missing.status === 404, expected: 404, actual: missing.status }];
+ * }
+ * ```
+ */
 export interface VerifyContext extends WorkloadContext {
   /** Runtime name being verified. */
   readonly runtime: string;
@@ -232,7 +466,18 @@ export interface VerifyContext extends WorkloadContext {
   send(request: HttpRequestSpec): Promise<HttpExchange>;
 }
 
-/** Fields every workload has, whatever its kind. */
+/**
+ * Fields every workload has, whatever its kind.
+ *
+ * @example The fields every kind shares
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { builtinWorkloads, type WorkloadBase } from "@rtbench/rtbench/workloads";
+ *
+ * const base: WorkloadBase = builtinWorkloads[0];
+ * assertEquals([base.name, base.variants[0].name], ["http-json", "default"]);
+ * ```
+ */
 export interface WorkloadBase {
   /** Name used with `--workload`, kebab-case. */
   readonly name: string;
@@ -265,7 +510,28 @@ export interface WorkloadBase {
   setup?(ctx: WorkloadContext): Promise<WorkloadSession>;
 }
 
-/** A workload served over HTTP and loaded by a {@linkcode LoadGenerator}. */
+/**
+ * A workload served over HTTP and loaded by a {@linkcode LoadGenerator}.
+ *
+ * @example A workload with its own servers
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import type { HttpWorkload } from "@rtbench/rtbench/workloads";
+ *
+ * const ping: HttpWorkload = {
+ *   name: "ping",
+ *   description: "GET /ping answers pong",
+ *   kind: "http",
+ *   variants: [{ name: "default", description: "the runtime's own HTTP server" }],
+ *   server: (runtime) =>
+ *     ["deno", "node", "bun"].includes(runtime)
+ *       ? { entry: new URL(`./servers/${runtime}.${runtime === "node" ? "mjs" : "ts"}`, import.meta.url) }
+ *       : { skip: `no ping server for ${runtime}` },
+ *   traffic: () => ({ requests: [{ path: "/ping", expect: { status: 200, contentType: "text/plain", body: "pong" } }] }),
+ * };
+ * assertEquals(ping.server("quickjs", "default"), { skip: "no ping server for quickjs" });
+ * ```
+ */
 export interface HttpWorkload extends WorkloadBase {
   /** Always `"http"`. */
   readonly kind: "http";
@@ -283,7 +549,16 @@ export interface HttpWorkload extends WorkloadBase {
   figures?(run: Readonly<Record<string, number>>, ctx: WorkloadContext): Record<string, number>;
 }
 
-/** A command line to run, with where and how. */
+/**
+ * A command line to run, with where and how.
+ *
+ * @example Run a script with Node.js
+ * ```ts
+ * import type { ProcessCommand } from "@rtbench/rtbench/workloads";
+ *
+ * const command: ProcessCommand = { argv: ["node", "main.mjs"], cwd: "/tmp/work", env: { NO_COLOR: "1" } };
+ * ```
+ */
 export interface ProcessCommand {
   /** The argv, binary first. */
   readonly argv: readonly string[];
@@ -293,7 +568,16 @@ export interface ProcessCommand {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-/** How many times a process is run: hyperfine's warm-up, minimum runs and minimum time. */
+/**
+ * How many times a process is run: hyperfine's warm-up, minimum runs and minimum time.
+ *
+ * @example hyperfine's defaults
+ * ```ts
+ * import type { ProcessPlan } from "@rtbench/rtbench/workloads";
+ *
+ * const plan: ProcessPlan = { warmupRuns: 3, minRuns: 10, minDurationMs: 3000, runTimeoutMs: 60_000 };
+ * ```
+ */
 export interface ProcessPlan {
   /** Runs before measuring, checked but not measured. */
   readonly warmupRuns: number;
@@ -307,7 +591,30 @@ export interface ProcessPlan {
   readonly runTimeoutMs?: number;
 }
 
-/** One finished run of a process, as timed by rtbench. */
+/**
+ * One finished run of a process, as timed by rtbench.
+ *
+ * @example Judge a run by its exit code and output
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import type { ProcessRun } from "@rtbench/rtbench/workloads";
+ *
+ * const run: ProcessRun = {
+ *   index: 0,
+ *   warmup: false,
+ *   wallMs: 41.2,
+ *   userMs: 30.1,
+ *   systemMs: 8.4,
+ *   maxRssBytes: 42_000_000,
+ *   exitCode: 0,
+ *   signal: null,
+ *   timedOut: false,
+ *   stdout: "ready\n",
+ *   stderr: "",
+ * };
+ * assert(run.exitCode === 0 && run.stdout === "ready\n");
+ * ```
+ */
 export interface ProcessRun {
   /** Zero-based index among the warm-up runs, or among the measured runs. */
   readonly index: number;
@@ -333,7 +640,19 @@ export interface ProcessRun {
   readonly stderr: string;
 }
 
-/** What a process workload learns about one finished run: checks, and figures the run reported. */
+/**
+ * What a process workload learns about one finished run: checks, and figures the run reported.
+ *
+ * @example Checks and a figure the run printed
+ * ```ts
+ * import type { RunInspection } from "@rtbench/rtbench/workloads";
+ *
+ * const inspection: RunInspection = {
+ *   checks: [{ name: "exit code", passed: true, expected: 0, actual: 0 }],
+ *   figures: { writeMs: 12.5 },
+ * };
+ * ```
+ */
 export interface RunInspection {
   /** Checks of exit code, output and side effects; a failed one makes the record invalid. */
   readonly checks: readonly Check[];
@@ -341,7 +660,20 @@ export interface RunInspection {
   readonly figures?: Readonly<Record<string, number>>;
 }
 
-/** A process ready to be timed for one runtime and variant, from {@linkcode ProcessWorkload.prepare}. */
+/**
+ * A process ready to be timed for one runtime and variant, from {@linkcode ProcessWorkload.prepare}.
+ *
+ * @example Time `node -e` and check what it prints
+ * ```ts
+ * import type { ProcessTarget } from "@rtbench/rtbench/workloads";
+ *
+ * const target: ProcessTarget = {
+ *   command: { argv: ["node", "-e", "console.log('ready')"], cwd: "." },
+ *   plan: { warmupRuns: 1, minRuns: 5, minDurationMs: 0 },
+ *   inspect: (run) => ({ checks: [{ name: "output", passed: run.stdout === "ready\n", actual: run.stdout }] }),
+ * };
+ * ```
+ */
 export interface ProcessTarget {
   /** The process to time. */
   readonly command: ProcessCommand;
@@ -360,7 +692,18 @@ export interface ProcessTarget {
   dispose?(): Promise<void>;
 }
 
-/** What {@linkcode ProcessWorkload.prepare} gets for one record. */
+/**
+ * What {@linkcode ProcessWorkload.prepare} gets for one record.
+ *
+ * @example Build a command for the runtime being measured
+ * ```ts
+ * import type { ProcessCommand, ProcessContext } from "@rtbench/rtbench/workloads";
+ *
+ * function hello(ctx: ProcessContext): ProcessCommand {
+ *   return { argv: ctx.runtime.adapter.evalCommand(ctx.runtime.binary, 'console.log("ready")'), cwd: ctx.workDir };
+ * }
+ * ```
+ */
 export interface ProcessContext extends WorkloadContext {
   /** The runtime to measure. */
   readonly runtime: ResolvedRuntime;
@@ -370,7 +713,18 @@ export interface ProcessContext extends WorkloadContext {
   readonly nodeModules: string | undefined;
 }
 
-/** The figure records are ranked by. */
+/**
+ * The figure records are ranked by.
+ *
+ * @example Durations rank lower first
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { startup, type HeadlineFigure } from "@rtbench/rtbench/workloads";
+ *
+ * const headline: HeadlineFigure = startup.headline;
+ * assertEquals(headline, { figure: "wallMs", higherIsBetter: false });
+ * ```
+ */
 export interface HeadlineFigure {
   /** Figure name, unit in the name, for example `wallMs`. */
   readonly figure: string;
@@ -378,7 +732,28 @@ export interface HeadlineFigure {
   readonly higherIsBetter: boolean;
 }
 
-/** A workload that times whole processes from spawn to exit (startup, install, file I/O). */
+/**
+ * A workload that times whole processes from spawn to exit (startup, install, file I/O).
+ *
+ * @example Time how long a runtime takes to print one line
+ * ```ts
+ * import type { ProcessWorkload } from "@rtbench/rtbench/workloads";
+ *
+ * const hello: ProcessWorkload = {
+ *   name: "hello",
+ *   description: "spawn to exit of a one-line program",
+ *   kind: "process",
+ *   variants: [{ name: "default", description: "console.log" }],
+ *   headline: { figure: "wallMs", higherIsBetter: false },
+ *   prepare: (ctx) =>
+ *     Promise.resolve({
+ *       command: { argv: ctx.runtime.adapter.evalCommand(ctx.runtime.binary, 'console.log("ready")'), cwd: ctx.workDir },
+ *       plan: { warmupRuns: 1, minRuns: 5, minDurationMs: 0 },
+ *       inspect: (run) => ({ checks: [{ name: "output", passed: run.stdout === "ready\n" }] }),
+ *     }),
+ * };
+ * ```
+ */
 export interface ProcessWorkload extends WorkloadBase {
   /** Always `"process"`. */
   readonly kind: "process";
@@ -388,7 +763,35 @@ export interface ProcessWorkload extends WorkloadBase {
   prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip>;
 }
 
-/** What a micro-benchmark script prints as the last line of its stdout, as JSON. */
+/**
+ * What a micro-benchmark script prints as the last line of its stdout, as JSON.
+ *
+ * @example Verify a report's sample
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { PROFILES } from "@rtbench/rtbench/runners";
+ * import { micro, type MicroReport } from "@rtbench/rtbench/workloads";
+ *
+ * const report: MicroReport = {
+ *   task: "uuid",
+ *   opsPerCall: 100,
+ *   sample: "0b5e4c1e-2f5d-4c3a-9d7e-6a1b2c3d4e5f",
+ *   selfCheck: true,
+ *   sink: 3600,
+ *   timer: "hrtimeNow",
+ *   detectedResolutionMs: 0.00004,
+ *   runtime: "node",
+ *   runtimeVersion: "20.20.2",
+ *   timeMs: 500,
+ *   warmupTimeMs: 100,
+ *   latencyMs: { mean: 0.02, p50: 0.019, p99: 0.05, min: 0.017, max: 0.4, rme: 0.3, samples: 25000 },
+ *   throughput: { mean: 50000, p50: 52000, p99: 20000, rme: 0.3 },
+ * };
+ * const ctx = { variant: "uuid", options: {}, settings: PROFILES.quick, tempDir: "", signal: AbortSignal.abort() };
+ * const checks = await micro.verify(report, ctx);
+ * assertEquals(checks.map((c) => c.passed), [true]);
+ * ```
+ */
 export interface MicroReport {
   /** The task measured (the variant). */
   readonly task: string;
@@ -426,7 +829,18 @@ export interface MicroReport {
   readonly throughput: { readonly mean: number; readonly p50: number; readonly p99: number; readonly rme: number };
 }
 
-/** A workload measured inside one runtime process by tinybench. */
+/**
+ * A workload measured inside one runtime process by tinybench.
+ *
+ * @example The built-in micro-benchmarks
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { micro, type MicroWorkload } from "@rtbench/rtbench/workloads";
+ *
+ * const workload: MicroWorkload = micro;
+ * assertEquals(workload.variants.map((v) => v.name), ["json", "uuid", "bcrypt", "url-query"]);
+ * ```
+ */
 export interface MicroWorkload extends WorkloadBase {
   /** Always `"micro"`. */
   readonly kind: "micro";
@@ -438,7 +852,16 @@ export interface MicroWorkload extends WorkloadBase {
   verify(report: MicroReport, ctx: WorkloadContext): Check[] | Promise<Check[]>;
 }
 
-/** The traffic of a WebSocket echo workload: binary messages every socket sends and expects back unchanged. */
+/**
+ * The traffic of a WebSocket echo workload: binary messages every socket sends and expects back unchanged.
+ *
+ * @example 64-byte messages, one in flight per socket
+ * ```ts
+ * import type { WebSocketTraffic } from "@rtbench/rtbench/workloads";
+ *
+ * const traffic: WebSocketTraffic = { path: "/ws", messageSize: 64, inFlight: 1 };
+ * ```
+ */
 export interface WebSocketTraffic {
   /** Path of the WebSocket endpoint, starting with `/`. */
   readonly path: string;
@@ -450,7 +873,26 @@ export interface WebSocketTraffic {
   readonly messages?: number;
 }
 
-/** A workload served over WebSocket: every message must come back unchanged, text as text, binary as binary. */
+/**
+ * A workload served over WebSocket: every message must come back unchanged, text as text, binary as binary.
+ *
+ * @example The echo workload's traffic
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { PROFILES } from "@rtbench/rtbench/runners";
+ * import { type WebSocketWorkload, wsEcho } from "@rtbench/rtbench/workloads";
+ *
+ * const ws: WebSocketWorkload = wsEcho;
+ * const traffic = ws.traffic({
+ *   variant: "default",
+ *   options: { "message-size": 64, "in-flight": 1 },
+ *   settings: PROFILES.quick,
+ *   tempDir: "",
+ *   signal: new AbortController().signal,
+ * });
+ * assertEquals(traffic.messageSize, 64);
+ * ```
+ */
 export interface WebSocketWorkload extends WorkloadBase {
   /** Always `"websocket"`. */
   readonly kind: "websocket";
@@ -460,10 +902,43 @@ export interface WebSocketWorkload extends WorkloadBase {
   traffic(ctx: WorkloadContext): WebSocketTraffic;
 }
 
-/** Any workload rtbench can run. */
+/**
+ * Any workload rtbench can run.
+ *
+ * @example Narrow a workload by its kind
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { builtinWorkloads, type Workload } from "@rtbench/rtbench/workloads";
+ *
+ * function headline(w: Workload): string {
+ *   return w.kind === "process" ? w.headline.figure : w.kind === "micro" ? "opsPerSecond" : "requestsPerSecond";
+ * }
+ * assertEquals(builtinWorkloads.map(headline).slice(0, 5), [
+ *   "requestsPerSecond",
+ *   "requestsPerSecond",
+ *   "requestsPerSecond",
+ *   "requestsPerSecond",
+ *   "wallMs",
+ * ]);
+ * ```
+ */
 export type Workload = HttpWorkload | WebSocketWorkload | ProcessWorkload | MicroWorkload;
 
-/** Type guard: whether a value is a {@linkcode Skip}. */
+/**
+ * Type guard: whether a value is a {@linkcode Skip}.
+ *
+ * @param value What a workload's `server()`, `script()` or `prepare()` returned.
+ * @returns Whether `value` says the runtime is skipped.
+ *
+ * @example Tell a server from a skip
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { httpJson, isSkip } from "@rtbench/rtbench/workloads";
+ *
+ * assert(!isSkip(httpJson.server("deno", "default")));
+ * assert(isSkip(httpJson.server("quickjs", "default")));
+ * ```
+ */
 export function isSkip<T extends object>(value: T | Skip): value is Skip {
   return "skip" in value;
 }

@@ -9,7 +9,17 @@
 import { UsageError } from "../runners/errors.ts";
 import type { Workload, WorkloadKind } from "./types.ts";
 
-/** Every kind rtbench has a runner for. */
+/**
+ * Every kind rtbench has a runner for.
+ *
+ * @example Every kind has a runner
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { WORKLOAD_KINDS } from "@rtbench/rtbench/workloads";
+ *
+ * assertEquals(WORKLOAD_KINDS, ["http", "websocket", "process", "micro"]);
+ * ```
+ */
 export const WORKLOAD_KINDS: readonly WorkloadKind[] = ["http", "websocket", "process", "micro"];
 
 /** Functions each kind's contract requires, beyond the common fields. */
@@ -24,6 +34,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /**
  * Returns `value` typed as a workload, or throws {@linkcode UsageError}
  * naming `source` and the first field that is wrong.
+ *
+ * @param value Whatever a module exported.
+ * @param source Where it came from, for the message (a file name, a flag).
+ * @returns `value`, typed as a workload.
  *
  * @example Reject an object that is not a workload
  * ```ts
@@ -90,11 +104,29 @@ export function validateWorkload(value: unknown, source: string): Workload {
  * {@linkcode UsageError} when the module cannot be imported, throws on import,
  * or exports no workload.
  *
+ * @param path A file path (relative to the working directory) or a URL.
+ * @returns Every workload the module exports, each validated.
+ *
  * @example Load workloads from a user's file
- * ```ts ignore
- * import { loadWorkloadModule } from "./validate.ts";
- * const workloads = await loadWorkloadModule("./my_workload.ts");
- * console.log(workloads.map((w) => w.name));
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { loadWorkloadModule } from "@rtbench/rtbench/workloads";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(
+ *   `${dir}/ping.ts`,
+ *   `export const ping = {
+ *     name: "ping",
+ *     description: "GET /ping answers pong",
+ *     kind: "http",
+ *     variants: [{ name: "default", description: "one server per runtime" }],
+ *     server: (runtime) => ({ entry: new URL(\`./servers/\${runtime}.ts\`, import.meta.url) }),
+ *     traffic: () => ({ requests: [{ path: "/ping", expect: { status: 200, contentType: "text/plain", body: "pong" } }] }),
+ *   };`,
+ * );
+ * const workloads = await loadWorkloadModule(`${dir}/ping.ts`);
+ * assertEquals(workloads.map((w) => w.name), ["ping"]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function loadWorkloadModule(path: string): Promise<Workload[]> {

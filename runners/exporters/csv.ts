@@ -148,11 +148,16 @@ function rowsOf(r: BenchRecord): (string | number | boolean | null)[][] {
 /**
  * Renders a result as CSV with a header row; lines end in CRLF as RFC 4180 asks.
  *
+ * @param result A finished result.
+ * @returns The CSV document, header first, CRLF line ends.
+ *
  * @example Render a stored result
- * ```ts ignore
- * import { parseResult } from "../schema.ts";
- * import { formatCsv } from "./csv.ts";
- * await Deno.writeTextFile("r.csv", formatCsv(parseResult(await Deno.readTextFile("r.json"))));
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { formatCsv, readResultFile } from "@rtbench/rtbench/runners";
+ *
+ * const csv = formatCsv(await readResultFile("fixtures/results/base.json"));
+ * assertEquals(csv.split("\r\n")[0].split(",").slice(0, 4), ["workload", "variant", "kind", "runtime"]);
  * ```
  */
 export function formatCsv(result: BenchResult): string {

@@ -283,12 +283,16 @@ footer { margin-top: 40px; color: #59636e; font-size: 12px; }
 /**
  * Renders a result as one self-contained HTML page with SVG charts.
  *
+ * @param result A finished result.
+ * @returns One self-contained HTML page.
+ *
  * @example Write a report next to a result
- * ```ts ignore
- * import { parseResult } from "../schema.ts";
- * import { formatHtml } from "./html.ts";
- * const result = parseResult(await Deno.readTextFile("r.json"));
- * await Deno.writeTextFile("r.html", formatHtml(result));
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { formatHtml, readResultFile } from "@rtbench/rtbench/runners";
+ *
+ * const html = formatHtml(await readResultFile("fixtures/results/base.json"));
+ * assert(!html.includes("<script"));
  * ```
  */
 export function formatHtml(result: BenchResult): string {

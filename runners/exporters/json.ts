@@ -10,10 +10,16 @@ import type { BenchResult } from "../result.ts";
 /**
  * Renders a result as the schema's JSON, two-space indented, with a final newline.
  *
- * @example
- * ```ts ignore
- * import { formatJson } from "./json.ts";
- * console.log(formatJson(result) === (await Deno.readTextFile("results/run.json"))); // true
+ * @param result A finished result.
+ * @returns The result as indented JSON with a final newline.
+ *
+ * @example The JSON of a result is the result file
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { formatJson, parseResult } from "@rtbench/rtbench";
+ *
+ * const text = await Deno.readTextFile("fixtures/results/base.json");
+ * assertEquals(formatJson(parseResult(text)), text);
  * ```
  */
 export function formatJson(result: BenchResult): string {

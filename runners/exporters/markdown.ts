@@ -97,11 +97,16 @@ function section(group: RecordGroup): string {
 /**
  * Renders a result as Markdown.
  *
+ * @param result A finished result.
+ * @returns One Markdown section per workload and variant, then the environment.
+ *
  * @example Render a stored result
- * ```ts ignore
- * import { parseResult } from "../schema.ts";
- * import { formatMarkdown } from "./markdown.ts";
- * console.log(formatMarkdown(parseResult(await Deno.readTextFile("r.json"))));
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { formatMarkdown, readResultFile } from "@rtbench/rtbench/runners";
+ *
+ * const md = formatMarkdown(await readResultFile("fixtures/results/base.json"));
+ * assert(md.includes("| deno"));
  * ```
  */
 export function formatMarkdown(result: BenchResult): string {

@@ -28,7 +28,17 @@ export { EXTRA_COLORS, formatHtml, RUNTIME_COLORS } from "./html.ts";
 export { formatJson } from "./json.ts";
 export { formatMarkdown } from "./markdown.ts";
 
-/** The built-in exporters, by `--format` name. */
+/**
+ * The built-in exporters, by `--format` name.
+ *
+ * @example File name and media type of a report
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { EXPORTERS } from "@rtbench/rtbench/runners";
+ *
+ * assertEquals(`report.${EXPORTERS.md.extension}`, "report.md");
+ * ```
+ */
 export const EXPORTERS: Readonly<Record<ExportFormat, Exporter>> = {
   table: {
     format: "table",
@@ -67,14 +77,28 @@ export const EXPORTERS: Readonly<Record<ExportFormat, Exporter>> = {
   },
 };
 
-/** Every `--format` name, in help order. */
+/**
+ * Every `--format` name, in help order.
+ *
+ * @example The `--format` names
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { EXPORT_FORMATS } from "@rtbench/rtbench/runners";
+ *
+ * assertEquals(EXPORT_FORMATS, ["table", "md", "csv", "json", "html"]);
+ * ```
+ */
 export const EXPORT_FORMATS: readonly ExportFormat[] = Object.keys(EXPORTERS) as ExportFormat[];
 
 /**
  * Checks a `--format` value; throws {@linkcode UsageError} naming the flag
  * and the allowed formats. `markdown` is accepted for `md`.
  *
- * @example
+ * @param value A `--format` value.
+ * @param allowed The formats accepted here.
+ * @returns The format's canonical name.
+ *
+ * @example Markdown by either name
  * ```ts
  * import { parseFormat } from "./mod.ts";
  * console.log(parseFormat("markdown")); // "md"
@@ -91,10 +115,17 @@ export function parseFormat(value: string, allowed: readonly ExportFormat[] = EX
 /**
  * Renders `result` in `format` with the built-in exporter.
  *
- * @example
- * ```ts ignore
- * import { exportResult } from "./mod.ts";
- * await Deno.writeTextFile("report.html", exportResult(result, "html"));
+ * @param result A finished result.
+ * @param format The format to render.
+ * @returns The document as text.
+ *
+ * @example Write an HTML report
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { exportResult, readResultFile } from "@rtbench/rtbench/runners";
+ *
+ * const html = exportResult(await readResultFile("fixtures/results/base.json"), "html");
+ * assert(html.startsWith("<!doctype html>") && html.includes("<svg"));
  * ```
  */
 export function exportResult(result: BenchResult, format: ExportFormat): string {
