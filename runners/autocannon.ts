@@ -9,12 +9,12 @@
 import { runCommand } from "./_process.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import type { AutocannonJob } from "./_autocannon_child.ts";
-import denoConfig from "../deno.json" with { type: "json" };
+import { pinnedVersion } from "./_pinned.ts";
 
 const CHILD = new URL("./_autocannon_child.ts", import.meta.url);
 
 /** The autocannon version rtbench is pinned to, read from the import map. */
-export const AUTOCANNON_VERSION: string = /(\d+\.\d+\.\d+)/.exec(denoConfig.imports.autocannon)?.[1] ?? "unknown";
+export const AUTOCANNON_VERSION: string = pinnedVersion("autocannon");
 
 /** Deno flags for the child: loopback network to the target only, and its config when run from a checkout. */
 function childArgs(baseUrl: string): string[] {

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { pinnedVersion } from "../runners/_pinned.ts";
 import bcryptjs from "bcryptjs";
 import { randomText, seededRandom } from "./_random.ts";
 import type {
@@ -26,7 +27,7 @@ import type {
 } from "./types.ts";
 
 /** The bcryptjs version every runtime's `bcryptjs` variant runs (and the harness verifies with). */
-export const BCRYPTJS_VERSION = "3.0.3";
+export const BCRYPTJS_VERSION: string = pinnedVersion("bcryptjs");
 /** The bcrypt native addon version the `native` variant loads on Node.js and Deno. */
 export const BCRYPT_ADDON_VERSION = "6.0.0";
 

