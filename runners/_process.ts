@@ -55,6 +55,54 @@ class Tail {
 
 const live = new Set<ProcessGroup>();
 
+const REAPER = new URL("./_reaper_child.ts", import.meta.url);
+let reaper: WritableStreamDefaultWriter<Uint8Array> | undefined;
+let reaperPid: number | null = null;
+const encoder = new TextEncoder();
+
+/** Tells the reaper (when one runs) about a group or temporary path rtbench owns or has released. */
+export function tellReaper(
+  message: { group: number } | { released: number } | { path: string } | { removed: string },
+): void {
+  reaper?.write(encoder.encode(JSON.stringify(message) + "\n")).catch(() => {/* the reaper is gone */});
+}
+
+/**
+ * Starts the children reaper (`_reaper_child.ts`): a process in its own
+ * session that learns, over a pipe, every process group and temporary path
+ * rtbench owns, and stops and removes whatever is still owned when that pipe
+ * reaches end-of-file — which the kernel guarantees however the harness ends,
+ * SIGKILL included. Idempotent; call it once at the start of a command.
+ * Returns the reaper's pid, or null where process groups do not exist.
+ *
+ * @example
+ * ```ts ignore
+ * import { spawnGroup, startReaper } from "./_process.ts";
+ * startReaper();
+ * spawnGroup(["sleep", "60"]); // gone within seconds of the harness, however it ends
+ * ```
+ */
+export function startReaper(): number | null {
+  if (Deno.build.os === "windows") return null;
+  if (reaper) return reaperPid;
+  const args = ["run", "--no-config", "--quiet", "--allow-run", "--allow-write", REAPER.href];
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "null",
+    // Its own session: a Ctrl-C or a kill of the harness's process group does not reach it.
+    detached: true,
+  }).spawn();
+  // Its pipe, not its life, is what matters: the harness never waits for it.
+  child.unref();
+  child.status.catch(() => {});
+  reaper = child.stdin.getWriter();
+  reaperPid = child.pid;
+  for (const group of live) tellReaper({ group: group.pid });
+  return reaperPid;
+}
+
 /** A spawned child that leads its own process group. */
 export class ProcessGroup {
   /** Process id, also the process group id. */
@@ -86,6 +134,7 @@ export class ProcessGroup {
     this.pid = child.pid;
     this.argv = argv;
     live.add(this);
+    tellReaper({ group: this.pid });
     if (options.interactive) {
       this.#stdin = child.stdin.getWriter();
       if (options.stdin !== undefined) this.write(options.stdin);
@@ -161,7 +210,7 @@ export class ProcessGroup {
     }
     // The leader may be gone while a descendant that ignored SIGTERM lives on.
     signalGroup(this.pid, "SIGKILL");
-    live.delete(this);
+    if (live.delete(this)) tellReaper({ released: this.pid });
   }
 }
 
@@ -263,6 +312,11 @@ export async function runCommand(
 /** Stops every process group still running; used when the harness is interrupted. */
 export async function stopAllGroups(): Promise<void> {
   await Promise.all([...live].map((g) => g.stop(500)));
+}
+
+/** Sends SIGKILL to every process group still running, at once; for a last-moment exit that cannot wait. */
+export function killAllGroups(): void {
+  for (const group of live) signalGroup(group.pid, "SIGKILL");
 }
 
 /** Process ids of groups rtbench has started and not yet stopped. */

@@ -25,6 +25,7 @@ import { startServer } from "./server.ts";
 import type { LoadGenerator, LoadSettings } from "./types.ts";
 import { stageServer } from "./workspace.ts";
 import { wrkCheckingGenerator, wrkGenerator } from "./wrk.ts";
+import { makeTempDir, removeTemp } from "./_temp.ts";
 
 /** How a calibration run ended. */
 export type CalibrationVerdict = "client-bound" | "server-bound" | "both-saturated" | "unsaturated";
@@ -117,7 +118,7 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
   if ("skip" in source) throw new UsageError(`--runtime: ${source.skip}`);
   const requests = httpJson.traffic({ variant: "default", options: {}, settings: {} as never, tempDir: "", signal })
     .requests;
-  const dir = await Deno.makeTempDir({ prefix: "rtbench-calibrate-" });
+  const dir = await makeTempDir({ prefix: "rtbench-calibrate-" });
   const rows: CalibrationRow[] = [];
   try {
     const file = await stageServer(source.entry, dir);
@@ -128,7 +129,7 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
       options.onRow?.(row);
     }
   } finally {
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await removeTemp(dir);
   }
   return { runtime: `${runtime.name} ${runtime.version}`, cpus, settings, rows };
 }

@@ -23,6 +23,7 @@ import { alignTable, formatFigure } from "./format.ts";
 import { defaultTimer } from "./process_timer.ts";
 import { PROFILES } from "./settings.ts";
 import { median } from "./stats.ts";
+import { makeTempDir, removeTemp } from "./_temp.ts";
 
 /** How far apart the two medians may be and still agree. */
 export const AGREEMENT = 0.05;
@@ -102,7 +103,7 @@ export async function main(args: string[]): Promise<number> {
   const version = (await runCommand([hyperfine, "--version"])).stdout.trim();
   const timer = await defaultTimer();
   const cpus = splitCpus(await allowedCpus()).server;
-  const scratch = await Deno.makeTempDir({ prefix: "rtbench-compare-" });
+  const scratch = await makeTempDir({ prefix: "rtbench-compare-" });
   const rows: string[][] = [["command", "rtbench median", "hyperfine median", "ratio", "runs", "agree (±5%)"]];
   let disagreements = 0;
   try {
@@ -154,7 +155,7 @@ export async function main(args: string[]): Promise<number> {
       }
     }
   } finally {
-    await Deno.remove(scratch, { recursive: true }).catch(() => {});
+    await removeTemp(scratch);
   }
   console.log(alignTable(rows, [1, 2, 3, 4]));
   console.log(

@@ -34,6 +34,10 @@ export interface RecordContext<W extends Workload = Workload> {
   readonly nodeModules: string | undefined;
   /** CPU sets of server (code under test) and client (load generator). */
   readonly cpus: CpuSets;
+  /** Interface servers bind and the harness connects to (`--host`). @default {"127.0.0.1"} */
+  readonly host?: string;
+  /** Port every server listens on (`--port`); absent means a free port chosen per server. */
+  readonly port?: number;
   /** The HTTP load generator. */
   readonly loadGenerator: LoadGenerator;
   /** Generators to choose from per workload (`--load-generator`); without it, `loadGenerator` is used. */

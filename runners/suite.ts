@@ -24,6 +24,16 @@ import { effectiveSettings, type Profile, PROFILES, resolveOptions, validateSett
 import { summarize } from "./stats.ts";
 import type { LoadGenerator } from "./types.ts";
 import { installDependencies } from "./workspace.ts";
+import { UsageError } from "./errors.ts";
+import { makeTempDir, removeTemp } from "./_temp.ts";
+import {
+  checkResumableEnvironment,
+  checkResumableRecord,
+  checkResumableRuntime,
+  checkResumableSettings,
+  doneRecords,
+} from "./resume.ts";
+import { HOOK_TIMEOUTS_SEC, withinTime } from "./timeouts.ts";
 import denoConfig from "../deno.json" with { type: "json" };
 
 /** rtbench's own version, written into every result. */
@@ -76,6 +86,16 @@ export interface RunOptions {
   onProgress?(event: ProgressEvent): void;
   /** Receives the partial result at the start and after every finished record (write it to keep it). */
   onPartial?(partial: BenchResult): void | Promise<void>;
+  /** Interface servers bind and the load comes through (`--host`). @default {"127.0.0.1"} */
+  host?: string;
+  /** Port every server listens on (`--port`); absent means a free port chosen per server. */
+  port?: number;
+  /**
+   * An earlier, unfinished result of the same suite (`--resume`): its done records
+   * ({@linkcode DONE_STATUSES}) are kept and not measured again, the others are.
+   * Throws a {@linkcode UsageError} when it was measured with other settings or on another machine.
+   */
+  resume?: { readonly file: string; readonly result: BenchResult };
 }
 
 interface Planned {
@@ -167,11 +187,36 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
     const variants = workload.variants.filter((v) => !options.variants || options.variants.includes(v.name));
     for (const v of variants) plan.push({ workload, variant: v.name, settings, options: resolved });
   }
-  const totalRecords = plan.length * specs.length;
+  const host = options.host ?? "127.0.0.1";
+  const suiteSettings: BenchResult["settings"] = {
+    profile,
+    workloads: workloads.map((w) => w.name),
+    runtimes: specs.map((s) => s.requested),
+    loadGenerator: generators.requested,
+    overrides,
+    variants: options.variants ? [...options.variants] : null,
+    host,
+    port: options.port ?? null,
+  };
+  const idOf = (p: Planned, spec: RuntimeSpec) => `${p.workload.name}/${p.variant}/${spec.requested}`;
+  // Resuming: records already done are kept as they are, provided they were measured the way this suite would.
+  const previous = options.resume?.result;
+  const done = previous ? doneRecords(previous) : new Map<string, BenchRecord>();
+  if (options.resume && previous) {
+    checkResumableSettings(options.resume.file, previous.settings, suiteSettings);
+    for (const p of plan) {
+      for (const spec of specs) {
+        const kept = done.get(idOf(p, spec));
+        if (kept) checkResumableRecord(options.resume.file, kept, p.settings, recordedOptions(p.workload, p.options));
+      }
+    }
+  }
+  const toMeasure = plan.map((p) => specs.filter((spec) => !done.has(idOf(p, spec))).length);
+  const totalRecords = toMeasure.reduce((a, n) => a + n, 0);
   options.onProgress?.({
     type: "suite-start",
     records: totalRecords,
-    estimatedSec: plan.reduce((a, p) => a + estimateSec(p.settings) * specs.length, 0),
+    estimatedSec: plan.reduce((a, p, i) => a + estimateSec(p.settings) * toMeasure[i], 0),
   });
 
   const environment = await fingerprint();
@@ -183,33 +228,43 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
       message: "server and load generator share CPUs (fewer than 2 CPUs allowed, or taskset missing): figures mix both",
     });
   }
-  const records: BenchRecord[] = [];
+  if (options.resume && previous) {
+    checkResumableEnvironment(options.resume.file, previous.environment, environment);
+    // The file keeps the suite's first start and machine; this warning says when it was taken up again.
+    warnings.splice(0, warnings.length, ...previous.warnings, {
+      code: "resumed",
+      message: `resumed at ${new Date().toISOString()} from ${done.size} done records; ${totalRecords} measured now`,
+    });
+  }
+  // A resumed file keeps every earlier record, errored ones too, until a new one replaces it.
+  const records: BenchRecord[] = previous ? [...previous.records] : [];
+  const order = new Map(plan.flatMap((p) => specs.map((spec) => idOf(p, spec))).map((id, i) => [id, i]));
   const result = (): BenchResult => ({
     schemaVersion: SCHEMA_VERSION,
     suite: { name: "rtbench", version: VERSION },
     startedAt,
     finishedAt: null,
-    settings: {
-      profile,
-      workloads: workloads.map((w) => w.name),
-      runtimes: specs.map((s) => s.requested),
-      loadGenerator: generators.requested,
-      overrides,
-    },
-    environment,
+    settings: suiteSettings,
+    environment: previous?.environment ?? environment,
     warnings,
     records: [...records],
   });
-  const startedAt = new Date().toISOString();
+  const startedAt = previous?.startedAt ?? new Date().toISOString();
   await options.onPartial?.(result());
-  const suiteTemp = await Deno.makeTempDir({ dir: options.tempDir, prefix: "rtbench-" });
+  const suiteTemp = await makeTempDir({ dir: options.tempDir, prefix: "rtbench-" });
   try {
     const runtimes = new Map<string, ResolvedRuntime | Error>();
     for (const spec of specs) {
       signal.throwIfAborted();
       try {
-        runtimes.set(spec.requested, await resolveRuntime(spec, { adapters, cacheDir: cache, signal }));
+        const rt = await resolveRuntime(spec, { adapters, cacheDir: cache, signal });
+        for (const p of plan) {
+          const kept = done.get(idOf(p, spec));
+          if (kept && options.resume) checkResumableRuntime(options.resume.file, kept, rt.version);
+        }
+        runtimes.set(spec.requested, rt);
       } catch (error) {
+        if (error instanceof UsageError) throw error;
         signal.throwIfAborted();
         runtimes.set(spec.requested, error instanceof Error ? error : new Error(String(error)));
       }
@@ -217,16 +272,21 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
 
     let index = 0;
     const finish = async (record: BenchRecord) => {
-      records.push(record);
+      const earlier = records.findIndex((r) => r.id === record.id);
+      if (earlier >= 0) records[earlier] = record;
+      else records.push(record);
       options.onProgress?.({ type: "record-end", record });
       await options.onPartial?.(result());
     };
     const installed = new Map<Workload, Promise<string | undefined>>();
     for (const planned of plan) {
       const { workload, variant, settings } = planned;
+      // Nothing left to measure here: no setup, no server.
+      if (specs.every((spec) => done.has(idOf(planned, spec)))) continue;
       const tempDir = `${suiteTemp}/${workload.name}-${variant}`;
       await Deno.mkdir(tempDir, { recursive: true });
       const ctx = { variant, options: planned.options, settings, tempDir, signal, serverCpus: cpus.server };
+      const server = { host, port: options.port };
       let session: WorkloadSession = {};
       let setupError: PhaseError | undefined;
       try {
@@ -239,7 +299,14 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
           installed.set(workload, deps);
         }
         const nodeModules = await installed.get(workload);
-        if (workload.setup) session = await workload.setup({ ...ctx, nodeModules });
+        if (workload.setup) {
+          session = await withinTime(
+            "setup",
+            "the workload's setup",
+            HOOK_TIMEOUTS_SEC.setup,
+            () => workload.setup!({ ...ctx, nodeModules }),
+          );
+        }
       } catch (error) {
         signal.throwIfAborted();
         setupError = new PhaseError("setup", (error as Error).message ?? String(error), { cause: error });
@@ -261,6 +328,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
             workDir: checkDir,
             nodeModules: await installed.get(workload),
             cpus,
+            ...server,
             signal,
           });
         } catch (error) {
@@ -276,7 +344,8 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
       try {
         for (const spec of specs) {
           signal.throwIfAborted();
-          const id = `${workload.name}/${variant}/${spec.requested}`;
+          const id = idOf(planned, spec);
+          if (done.has(id)) continue;
           // Counted outside the optional call: without a progress listener it would never run.
           const recordIndex = index++;
           options.onProgress?.({
@@ -314,6 +383,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
               workDir,
               nodeModules: await installed.get(workload),
               cpus,
+              ...server,
               loadGenerator: generators.candidates[0],
               loadGenerators: generators,
               signal,
@@ -364,11 +434,21 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
           });
         }
       } finally {
-        await session.dispose?.();
+        if (session.dispose) {
+          // A release that fails or hangs must not take the suite with it: the records stand, a warning says it.
+          await withinTime("cleanup", "the workload's dispose", HOOK_TIMEOUTS_SEC.dispose, () => session.dispose!())
+            .catch((error) => {
+              warnings.push({
+                code: "dispose-failed",
+                message: `${workload.name}/${variant}: ${(error as Error).message ?? error}`,
+              });
+            });
+        }
       }
     }
+    records.sort((a, b) => (order.get(a.id) ?? order.size) - (order.get(b.id) ?? order.size));
     return { ...result(), finishedAt: new Date().toISOString() };
   } finally {
-    await Deno.remove(suiteTemp, { recursive: true }).catch(() => {});
+    await removeTemp(suiteTemp);
   }
 }

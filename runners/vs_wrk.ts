@@ -22,6 +22,7 @@ import type { BenchResult, CpuSets } from "./result.ts";
 import { startServer } from "./server.ts";
 import { median } from "./stats.ts";
 import { stageServer } from "./workspace.ts";
+import { makeTempDir, removeTemp } from "./_temp.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const BENCH_PERMISSIONS = ["--allow-read", "--allow-write", "--allow-net", "--allow-env", "--allow-run", "--allow-sys"];
@@ -34,7 +35,7 @@ interface Options {
 
 /** One `deno task bench` run; returns the record's median requests/s and its warning codes. */
 async function rtbench(runtime: string, o: Options, generator: string): Promise<{ rps: number; warnings: string[] }> {
-  const dir = await Deno.makeTempDir({ prefix: "rtbench-vs-wrk-" });
+  const dir = await makeTempDir({ prefix: "rtbench-vs-wrk-" });
   try {
     const out = `${dir}/r.json`;
     const args = [
@@ -59,7 +60,7 @@ async function rtbench(runtime: string, o: Options, generator: string): Promise<
     if (record.status !== "completed" || rps === undefined) throw new Error(`${runtime}: ${record.error?.message}`);
     return { rps, warnings: record.warnings.map((w) => w.code) };
   } finally {
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await removeTemp(dir);
   }
 }
 
@@ -69,7 +70,7 @@ async function plainWrk(runtime: string, o: Options, cpus: CpuSets): Promise<num
   const rt = await resolveRuntime(spec, { adapters: builtinAdapters });
   const source = httpJson.server(rt.name, "default");
   if ("skip" in source) throw new Error(source.skip);
-  const dir = await Deno.makeTempDir({ prefix: "rtbench-vs-wrk-" });
+  const dir = await makeTempDir({ prefix: "rtbench-vs-wrk-" });
   try {
     const file = await stageServer(source.entry, dir);
     const server = await startServer({ runtime: rt, file, cwd: dir, cpus: cpus.server, timeoutMs: 30_000 });
@@ -89,7 +90,7 @@ async function plainWrk(runtime: string, o: Options, cpus: CpuSets): Promise<num
       await server.stop();
     }
   } finally {
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await removeTemp(dir);
   }
 }
 

@@ -28,6 +28,7 @@ import {
   type WebSocketMeasurement,
 } from "./websocket_driver.ts";
 import { installDependencies, stageServer } from "./workspace.ts";
+import { makeTempDir, removeTemp } from "./_temp.ts";
 
 /** One measured configuration of the ceiling probe. */
 export interface CeilingRow {
@@ -100,7 +101,7 @@ export async function probeCeiling(options: {
   const cache = cacheDir();
   const cpus = splitCpus(await allowedCpus());
   const modules = await installDependencies(wsEcho.dependencies!, cache, signal);
-  const tmp = await Deno.makeTempDir({ prefix: "rtbench-ws-ceiling-" });
+  const tmp = await makeTempDir({ prefix: "rtbench-ws-ceiling-" });
   const base: WebSocketLoadJob = {
     url: "",
     client: "native",
@@ -155,7 +156,7 @@ export async function probeCeiling(options: {
     return rows;
   } finally {
     await stopAllGroups();
-    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+    await removeTemp(tmp);
   }
 }
 
