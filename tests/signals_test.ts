@@ -4,7 +4,7 @@
 import { assert, assertEquals } from "@std/assert";
 import { parseResult } from "../runners/schema.ts";
 import type { BenchRecord } from "../runners/result.ts";
-import { entries, privateTmp, spawnCli, waitFor } from "./_helpers.ts";
+import { entries, privateTmp, processesWithTmpdir, spawnCli, waitFor } from "./_helpers.ts";
 
 const ITERATIONS = 20;
 // Four at a time keep the test short; each has its own TMPDIR, so what one leaves is told apart.
@@ -24,19 +24,6 @@ const SUITE = [
   "1",
   "--quiet",
 ];
-
-/**
- * Live processes started with `TMPDIR=<tmp>` in their environment: every process rtbench starts inherits it,
- * the measured `node -e` and the children reaper included, whose command lines do not name the directory.
- */
-async function processesOf(tmp: string): Promise<string[]> {
-  const out = await new Deno.Command("ps", { args: ["-ww", "-eo", "pid=,stat=,args=", "e"], stdout: "piped" }).output();
-  return new TextDecoder().decode(out.stdout).split("\n").filter((line) => {
-    const [pid, stat] = line.trim().split(/\s+/);
-    return (line.includes(`TMPDIR=${tmp} `) || line.endsWith(`TMPDIR=${tmp}`)) && !stat?.startsWith("Z") &&
-      Number(pid) !== Deno.pid;
-  }).map((line) => line.slice(0, 160));
-}
 
 async function recordsIn(path: string): Promise<BenchRecord[] | null> {
   try {
@@ -76,8 +63,8 @@ async function iteration(i: number): Promise<Outcome> {
   // The suite may have finished on its own just as the signal was sent.
   assert([interrupted, 0, 1].includes(done.code), context);
   assert(
-    await waitFor(async () => (await processesOf(tmp)).length === 0, 5000),
-    `${context}\nleft running: ${(await processesOf(tmp)).join("\n")}`,
+    await waitFor(async () => (await processesWithTmpdir(tmp)).length === 0, 5000),
+    `${context}\nleft running: ${(await processesWithTmpdir(tmp)).join("\n")}`,
   );
   assert(
     await waitFor(async () => (await entries(tmp)).every((name) => name === "r.json"), 5000),
