@@ -14,6 +14,7 @@
  */
 
 import { UsageError } from "./errors.ts";
+import { SETTING_FLAGS } from "./settings.ts";
 import type { BenchRecord, BenchResult, Environment, RecordStatus, SuiteSettings } from "./result.ts";
 
 /** Statuses of records a resumed suite keeps; records of other statuses are measured again. */
@@ -49,11 +50,9 @@ function sortKeys(value: unknown): unknown {
 }
 
 function show(value: unknown): string {
-  return value === undefined || value === null
-    ? "none"
-    : Array.isArray(value)
-    ? value.join(",")
-    : JSON.stringify(value);
+  if (value === undefined) return "(default)";
+  if (value === null) return "(all)";
+  return Array.isArray(value) ? value.join(",") : typeof value === "string" ? value : JSON.stringify(value);
 }
 
 /**
@@ -76,7 +75,6 @@ export function checkResumableSettings(file: string, previous: SuiteSettings, cu
     ["variants", "--variant"],
     ["loadGenerator", "--load-generator"],
     ["host", "--host"],
-    ["overrides", "the settings flags"],
   ];
   for (const [key, flag] of fields) {
     // Files written before a field was recorded are taken to have used its default.
@@ -85,6 +83,18 @@ export function checkResumableSettings(file: string, previous: SuiteSettings, cu
     if (!same(before, now)) {
       throw new UsageError(
         `--resume ${file}: ${flag} ${show(now)} differs from the file's ${show(before)} (resume with the same flags)`,
+      );
+    }
+  }
+  const was = previous.overrides as Record<string, unknown>;
+  const is = current.overrides as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(was), ...Object.keys(is)])) {
+    if (!same(was[key], is[key])) {
+      const flag = SETTING_FLAGS[key as keyof typeof SETTING_FLAGS] ?? key;
+      throw new UsageError(
+        `--resume ${file}: ${flag} ${show(is[key])} differs from the file's ${
+          show(was[key])
+        } (resume with the same flags)`,
       );
     }
   }
