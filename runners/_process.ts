@@ -56,24 +56,69 @@ class Tail {
 const live = new Set<ProcessGroup>();
 
 const REAPER = new URL("./_reaper_child.ts", import.meta.url);
-let reaper: WritableStreamDefaultWriter<Uint8Array> | undefined;
-let reaperPid: number | null = null;
 const encoder = new TextEncoder();
 
-/** Tells the reaper (when one runs) about a group or temporary path rtbench owns or has released. */
-export function tellReaper(
-  message: { group: number } | { released: number } | { path: string } | { removed: string },
-): void {
-  reaper?.write(encoder.encode(JSON.stringify(message) + "\n")).catch(() => {/* the reaper is gone */});
+/** What the reaper is told: a group or temporary path rtbench owns, or one it has released. */
+export type ReaperMessage = { group: number } | { released: number } | { path: string } | { removed: string };
+
+/** A running children reaper (`_reaper_child.ts`) and its pipe. */
+export interface Reaper {
+  /** Its process id. */
+  readonly pid: number;
+  /** Writes one message to its pipe; resolves once written (or the reaper is gone). */
+  tell(message: ReaperMessage): Promise<void>;
+  /** Closes its pipe, as the harness's exit would; resolves once closed, not when the reaper is done. */
+  close(): Promise<void>;
 }
 
 /**
- * Starts the children reaper (`_reaper_child.ts`): a process in its own
- * session that learns, over a pipe, every process group and temporary path
- * rtbench owns, and stops and removes whatever is still owned when that pipe
- * reaches end-of-file — which the kernel guarantees however the harness ends,
- * SIGKILL included. Idempotent; call it once at the start of a command.
- * Returns the reaper's pid, or null where process groups do not exist.
+ * Spawns a children reaper: a process in its own session that learns, over
+ * its stdin, every process group and temporary path rtbench owns, and when
+ * that pipe reaches end-of-file — which the kernel guarantees however the
+ * harness ends, SIGKILL included — stops the groups and removes the paths
+ * still owned, then exits. Most code wants {@linkcode startReaper}.
+ *
+ * @example
+ * ```ts ignore
+ * import { spawnReaper } from "./_process.ts";
+ * const reaper = spawnReaper();
+ * await reaper.tell({ path: "/tmp/rtbench-example" });
+ * await reaper.close(); // the reaper removes /tmp/rtbench-example and exits
+ * ```
+ */
+export function spawnReaper(): Reaper {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-config", "--quiet", "--allow-run", "--allow-write", REAPER.href],
+    stdin: "piped",
+    stdout: "null",
+    stderr: "null",
+    // Its own session: a Ctrl-C or a kill of the harness's process group does not reach it.
+    detached: true,
+  }).spawn();
+  // Its pipe, not its life, is what matters: the harness never waits for it.
+  child.unref();
+  child.status.catch(() => {});
+  const writer = child.stdin.getWriter();
+  return {
+    pid: child.pid,
+    tell: (message) =>
+      writer.write(encoder.encode(JSON.stringify(message) + "\n")).catch(() => {/* the reaper is gone */}),
+    close: () => writer.close().catch(() => {/* the reaper is gone */}),
+  };
+}
+
+let reaper: Reaper | undefined;
+
+/** Tells the command's reaper (when one runs) about a group or temporary path rtbench owns or has released. */
+export function tellReaper(message: ReaperMessage): void {
+  void reaper?.tell(message);
+}
+
+/**
+ * Starts the command's children reaper (see {@linkcode spawnReaper}); from
+ * then on every process group and temporary path is reported to it.
+ * Idempotent; call it once at the start of a command. Returns the reaper's
+ * pid, or null where process groups do not exist.
  *
  * @example
  * ```ts ignore
@@ -84,23 +129,11 @@ export function tellReaper(
  */
 export function startReaper(): number | null {
   if (Deno.build.os === "windows") return null;
-  if (reaper) return reaperPid;
-  const args = ["run", "--no-config", "--quiet", "--allow-run", "--allow-write", REAPER.href];
-  const child = new Deno.Command(Deno.execPath(), {
-    args,
-    stdin: "piped",
-    stdout: "null",
-    stderr: "null",
-    // Its own session: a Ctrl-C or a kill of the harness's process group does not reach it.
-    detached: true,
-  }).spawn();
-  // Its pipe, not its life, is what matters: the harness never waits for it.
-  child.unref();
-  child.status.catch(() => {});
-  reaper = child.stdin.getWriter();
-  reaperPid = child.pid;
-  for (const group of live) tellReaper({ group: group.pid });
-  return reaperPid;
+  if (!reaper) {
+    reaper = spawnReaper();
+    for (const group of live) tellReaper({ group: group.pid });
+  }
+  return reaper.pid;
 }
 
 /** A spawned child that leads its own process group. */
