@@ -31,7 +31,7 @@ import { pickLoadGenerator } from "./generators.ts";
 import { combineSummaries, type ResourceReport, startSampler } from "./resources.ts";
 import type { Phase, RunRecord } from "./result.ts";
 import { type RunningServer, ServerStartError, startServer } from "./server.ts";
-import { HOOK_TIMEOUTS_SEC, withinTime } from "./timeouts.ts";
+import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadMeasurement } from "./types.ts";
 import { stageServer } from "./workspace.ts";
 
@@ -137,7 +137,7 @@ async function verify(
     },
   };
   // Each request the hooks send has --timeout; the hooks as a whole get a limit too.
-  const budgetSec = HOOK_TIMEOUTS_SEC.verify + ctx.settings.requestTimeoutSec;
+  const budgetSec = hookTimeouts(ctx.hookTimeoutsSec).verify + ctx.settings.requestTimeoutSec;
   if (ctx.workload.verify) {
     checks.push(
       ...await withinTime("verify", "the workload's verify", budgetSec, () => ctx.workload.verify!(verifyContext)),
@@ -243,7 +243,7 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
       await withinTime(
         "start",
         "beforeRun",
-        HOOK_TIMEOUTS_SEC.beforeRun,
+        hookTimeouts(ctx.hookTimeoutsSec).beforeRun,
         () => ctx.session.beforeRun!({ runtime: ctx.runtime.name, run }),
       );
     }
@@ -351,13 +351,18 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
     judge();
     if (ctx.session.afterRun) {
       ctx.onPhase?.("cleanup", run);
-      const checks = await withinTime("cleanup", "afterRun", HOOK_TIMEOUTS_SEC.afterRun, () =>
-        ctx.session.afterRun!({
-          runtime: ctx.runtime.name,
-          run,
-          validResponses: measurement.validResponses,
-          totalResponses: verifyRequests + measurement.warmupResponses + measurement.responses,
-        }));
+      const checks = await withinTime(
+        "cleanup",
+        "afterRun",
+        hookTimeouts(ctx.hookTimeoutsSec).afterRun,
+        () =>
+          ctx.session.afterRun!({
+            runtime: ctx.runtime.name,
+            run,
+            validResponses: measurement.validResponses,
+            totalResponses: verifyRequests + measurement.warmupResponses + measurement.responses,
+          }),
+      );
       outcome.checks.push(...checks);
       if (checks.some((c) => !c.passed)) throw new InvalidError("cleanup", describeFailures(checks));
     }

@@ -33,7 +33,7 @@ import {
   checkResumableSettings,
   doneRecords,
 } from "./resume.ts";
-import { HOOK_TIMEOUTS_SEC, withinTime } from "./timeouts.ts";
+import { type HookTimeouts, hookTimeouts, withinTime } from "./timeouts.ts";
 import denoConfig from "../deno.json" with { type: "json" };
 
 /** rtbench's own version, written into every result. */
@@ -96,6 +96,8 @@ export interface RunOptions {
    * Throws a {@linkcode UsageError} when it was measured with other settings or on another machine.
    */
   resume?: { readonly file: string; readonly result: BenchResult };
+  /** Seconds each workload hook may take, over the defaults (`HOOK_TIMEOUTS_SEC` in `runners/timeouts.ts`). */
+  hookTimeoutsSec?: Partial<HookTimeouts>;
 }
 
 interface Planned {
@@ -179,6 +181,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
   const generators = await chooseLoadGenerators(options.loadGenerator ?? "auto");
   const cache = options.cacheDir ?? defaultCacheDir();
   const signal = options.signal ?? new AbortController().signal;
+  const limits = hookTimeouts(options.hookTimeoutsSec);
 
   const plan: Planned[] = [];
   for (const workload of workloads) {
@@ -286,7 +289,8 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
       const tempDir = `${suiteTemp}/${workload.name}-${variant}`;
       await Deno.mkdir(tempDir, { recursive: true });
       const ctx = { variant, options: planned.options, settings, tempDir, signal, serverCpus: cpus.server };
-      const server = { host, port: options.port };
+      // What every kind runner gets beyond the record itself: where servers listen, how long hooks may take.
+      const server = { host, port: options.port, hookTimeoutsSec: limits };
       let session: WorkloadSession = {};
       let setupError: PhaseError | undefined;
       try {
@@ -303,7 +307,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
           session = await withinTime(
             "setup",
             "the workload's setup",
-            HOOK_TIMEOUTS_SEC.setup,
+            limits.setup,
             () => workload.setup!({ ...ctx, nodeModules }),
           );
         }
@@ -436,7 +440,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
       } finally {
         if (session.dispose) {
           // A release that fails or hangs must not take the suite with it: the records stand, a warning says it.
-          await withinTime("cleanup", "the workload's dispose", HOOK_TIMEOUTS_SEC.dispose, () => session.dispose!())
+          await withinTime("cleanup", "the workload's dispose", limits.dispose, () => session.dispose!())
             .catch((error) => {
               warnings.push({
                 code: "dispose-failed",

@@ -10,14 +10,15 @@
 import type { Phase } from "./result.ts";
 import { PhaseError } from "./record.ts";
 
+/** Seconds per workload hook; see {@linkcode HOOK_TIMEOUTS_SEC}. */
+export type HookTimeouts = Record<"setup" | "prepare" | "beforeRun" | "verify" | "afterRun" | "dispose", number>;
+
 /**
  * Seconds each workload hook may take before its record errors in the
  * hook's phase (a hook that never settles is abandoned; the processes it
  * started are stopped with the suite).
  */
-export const HOOK_TIMEOUTS_SEC: Readonly<
-  Record<"setup" | "prepare" | "beforeRun" | "verify" | "afterRun" | "dispose", number>
-> = {
+export const HOOK_TIMEOUTS_SEC: Readonly<HookTimeouts> = {
   /** `setup`: once per variant (starting a database, seeding it). */
   setup: 300,
   /** A process workload's `prepare` (staging files, an untimed install). */
@@ -31,6 +32,23 @@ export const HOOK_TIMEOUTS_SEC: Readonly<
   /** `dispose`: releasing what `setup` or `prepare` acquired. */
   dispose: 60,
 };
+
+/**
+ * The hook limits in effect: the defaults, with `overrides` (from
+ * `run({ hookTimeoutsSec })`) over them.
+ *
+ * @example
+ * ```ts
+ * import { hookTimeouts } from "./timeouts.ts";
+ * console.log(hookTimeouts({ setup: 5 }).setup); // 5
+ * ```
+ */
+export function hookTimeouts(overrides?: Partial<HookTimeouts>): HookTimeouts {
+  return { ...HOOK_TIMEOUTS_SEC, ...overrides };
+}
+
+/** Seconds one run of a process workload may take when its plan sets no `runTimeoutMs`. */
+export const DEFAULT_RUN_TIMEOUT_SEC = 600;
 
 /**
  * Runs `fn` in `phase`; when it has not settled within `seconds`, rejects with

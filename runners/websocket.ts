@@ -20,7 +20,7 @@ import {
 import type { LoadGeneratorInfo, RunRecord } from "./result.ts";
 import { startServer } from "./server.ts";
 import { serverExited } from "./http.ts";
-import { HOOK_TIMEOUTS_SEC, withinTime } from "./timeouts.ts";
+import { hookTimeouts, withinTime } from "./timeouts.ts";
 import {
   DEFAULT_WEBSOCKET_CLIENT,
   runWebSocketDriver,
@@ -289,13 +289,18 @@ export async function runWebSocketRecord(
     }
     if (ctx.session.afterRun) {
       ctx.onPhase?.("cleanup", run);
-      const checks = await withinTime("cleanup", "afterRun", HOOK_TIMEOUTS_SEC.afterRun, () =>
-        ctx.session.afterRun!({
-          runtime: ctx.runtime.name,
-          run,
-          validResponses: m.validMessages,
-          totalResponses: 2 + m.warmupMessages + m.receivedMessages,
-        }));
+      const checks = await withinTime(
+        "cleanup",
+        "afterRun",
+        hookTimeouts(ctx.hookTimeoutsSec).afterRun,
+        () =>
+          ctx.session.afterRun!({
+            runtime: ctx.runtime.name,
+            run,
+            validResponses: m.validMessages,
+            totalResponses: 2 + m.warmupMessages + m.receivedMessages,
+          }),
+      );
       outcome.checks.push(...checks);
       if (checks.some((c) => !c.passed)) throw new InvalidError("cleanup", describeFailures(checks));
     }

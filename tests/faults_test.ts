@@ -6,7 +6,7 @@ import { run } from "../runners/suite.ts";
 import { validateResult } from "../runners/schema.ts";
 import type { BenchResult, Phase } from "../runners/result.ts";
 import type { RunSettings, Workload } from "../workloads/types.ts";
-import { crashes, hangsAtStart, neverAnswers } from "./fixtures/faults.ts";
+import { crashes, hangsAtStart, hookHangs, neverAnswers } from "./fixtures/faults.ts";
 import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
 
 async function faultRun(workload: Workload, settings: Partial<RunSettings>): Promise<BenchResult> {
@@ -89,5 +89,37 @@ Deno.test("--workload-file loads a faulty workload into the CLI, which reports i
   assertEquals(result.records.map((r) => r.status), ["errored", "completed"]);
   assertEquals(await processesMatching(tmp), []);
   assertEquals(await entries(tmp), ["r.json"]);
+  await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("a workload hook that never settles errors its record in the hook's phase; a hanging dispose is a warning", async () => {
+  const tmp = await privateTmp();
+  const result = await run({
+    workloads: [hookHangs],
+    runtimes: ["deno"],
+    settings: { durationSec: 1, warmupSec: 0, runs: 1 },
+    loadGenerator: "autocannon",
+    tempDir: tmp,
+    hookTimeoutsSec: { setup: 0.5, afterRun: 0.5, dispose: 0.5 },
+  });
+  assertEquals(validateResult(result), []);
+  const [setup, afterRun, dispose] = result.records;
+  assertEquals([setup.status, setup.error?.phase, setup.error?.message], [
+    "errored",
+    "setup",
+    "the workload's setup did not finish within 0.5 s",
+  ]);
+  assertEquals([afterRun.status, afterRun.error?.phase, afterRun.error?.message], [
+    "errored",
+    "cleanup",
+    "afterRun did not finish within 0.5 s",
+  ]);
+  assertEquals(dispose.status, "completed");
+  assertEquals(
+    result.warnings.find((w) => w.code === "dispose-failed")?.message,
+    "hook-hangs/dispose: the workload's dispose did not finish within 0.5 s",
+  );
+  assertEquals(await processesMatching(tmp), []);
+  assertEquals(await entries(tmp), []);
   await Deno.remove(tmp, { recursive: true });
 });
