@@ -6,7 +6,7 @@ import { run } from "../runners/suite.ts";
 import { validateResult } from "../runners/schema.ts";
 import type { BenchResult, Phase } from "../runners/result.ts";
 import type { RunSettings, Workload } from "../workloads/types.ts";
-import { crashes, hangsAtStart, hookHangs, neverAnswers } from "./fixtures/faults.ts";
+import { crashes, exitsAtStart, hangsAtStart, hookHangs, neverAnswers } from "./fixtures/faults.ts";
 import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
 
 async function faultRun(workload: Workload, settings: Partial<RunSettings>): Promise<BenchResult> {
@@ -47,6 +47,15 @@ Deno.test("a server that crashes during the warm-up errors in warmup, and the ne
 Deno.test("a server that crashes during the measurement errors in measure, and the next runtime is measured", async () => {
   const result = await faultRun(crashes, { warmupSec: 0 });
   assertFault(result, "measure", /^Server exited with code 3 during the measurement: crash_deno: crashing after 200/);
+});
+
+Deno.test("a server that exits before listening errors in start with its exit code and last words", async () => {
+  const result = await faultRun(exitsAtStart, { warmupSec: 0 });
+  assertFault(
+    result,
+    "start",
+    /^Server exited with code 1 before accepting connections: exits_at_start_deno: missing configuration, giving up$/,
+  );
 });
 
 Deno.test("a server that never opens its port errors in start after --start-timeout", async () => {
