@@ -45,6 +45,8 @@ export type {
 export { SCHEMA_VERSION } from "./runners/result.ts";
 export { benchResultSchema, parseResult, SchemaError, type SchemaIssue, validateResult } from "./runners/schema.ts";
 export { type ProgressEvent, run, type RunOptions, VERSION } from "./runners/suite.ts";
+export { DEFAULT_RUN_TIMEOUT_SEC, HOOK_TIMEOUTS_SEC, type HookTimeouts } from "./runners/timeouts.ts";
+export { DONE_STATUSES } from "./runners/resume.ts";
 export { autocannonGenerator } from "./runners/autocannon.ts";
 export {
   DEFAULT_WEBSOCKET_CLIENT,

@@ -253,7 +253,9 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
     records: [...records],
   });
   const startedAt = previous?.startedAt ?? new Date().toISOString();
-  await options.onPartial?.(result());
+  // A resumed file already holds all of this; it is rewritten once a record is measured, so a resume refused
+  // later (a runtime whose version changed) leaves it as it was.
+  if (!previous) await options.onPartial?.(result());
   const suiteTemp = await makeTempDir({ dir: options.tempDir, prefix: "rtbench-" });
   try {
     const runtimes = new Map<string, ResolvedRuntime | Error>();
