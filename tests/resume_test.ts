@@ -94,6 +94,15 @@ Deno.test("--resume refuses other settings, another machine, a corrupted file: o
       [],
       /measured with CPU model "?Imaginary CPU 9000"?, this machine has .* \(start a new file\)$/,
     ],
+    [
+      "runtime version",
+      {
+        ...good,
+        records: [{ ...good.records[0], runtime: { ...good.records[0].runtime, version: "0.0.1" } }, good.records[1]],
+      },
+      [],
+      /http-json\/default\/deno measured deno 0\.0\.1, now deno \S+ is found \(start a new file\)$/,
+    ],
     ["corrupted", '{"schemaVersion": 1, "records": [', [], /^rtbench: --resume: .*r\.json is not an rtbench result: /],
     ["--out", good, ["--out", `${tmp}/other.json`], /^rtbench: --out: with --resume, results go to /],
   ];
