@@ -4,7 +4,8 @@
  * result file after every record and prints the tables.
  *
  * Exit codes: 0 every record completed or skipped; 1 some record errored or
- * is invalid; 2 bad input; 130 interrupted (143 on SIGTERM).
+ * is invalid, or rtbench itself failed; 2 bad input; 130 interrupted (143 on
+ * SIGTERM, 129 on SIGHUP or when the `deno task` running it is killed).
  *
  * @module
  */
@@ -200,7 +201,8 @@ function helpText(workloads: readonly Workload[]): string {
     "",
     ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`),
     "",
-    "Exit codes: 0 all completed, 1 a record errored or is invalid, 2 bad input, 130 interrupted.",
+    "Exit codes: 0 all completed, 1 a record errored or is invalid, 2 bad input, 130/143/129 interrupted by " +
+    "SIGINT/SIGTERM/SIGHUP.",
   ].join("\n");
 }
 

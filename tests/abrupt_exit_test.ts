@@ -58,6 +58,25 @@ for (
   });
 }
 
+Deno.test("deno task sent SIGTERM forwards it: the harness exits 143 and cleans up", async () => {
+  const tmp = await privateTmp();
+  const task = new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "bench", ...LONG_RUN, "--out", `${tmp}/r.json`],
+    cwd: ROOT,
+    env: { NO_COLOR: "1", TMPDIR: tmp },
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const output = task.output();
+  assert(await serverUp(tmp), "a server started");
+  task.kill("SIGTERM");
+  const done = await output;
+  assertEquals(done.code, 143, new TextDecoder().decode(done.stderr));
+  assertMatch(new TextDecoder().decode(done.stderr), /rtbench: interrupted by SIGTERM; finished records are in /);
+  await assertClean(tmp, 5000);
+  await Deno.remove(tmp, { recursive: true });
+});
+
 Deno.test("deno task killed with SIGKILL: the orphaned harness stops itself and cleans up", async () => {
   const tmp = await privateTmp();
   const task = new Deno.Command(Deno.execPath(), {
