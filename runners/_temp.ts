@@ -22,9 +22,11 @@ export interface TempOptions {
 }
 
 function own(path: string): string {
-  owned.add(path);
-  tellReaper({ path });
-  return path;
+  // Absolute, so that the reaper (and any later change of directory) names the same file.
+  const absolute = path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
+  owned.add(absolute);
+  tellReaper({ path: absolute });
+  return absolute;
 }
 
 /**
@@ -68,6 +70,38 @@ export async function makeTempFile(options: TempOptions): Promise<string> {
 export async function removeTemp(path: string): Promise<void> {
   await Deno.remove(path, { recursive: true }).catch(() => {/* already gone */});
   // Forgotten only once gone, so that an exit during the removal still removes it.
+  if (owned.delete(path)) tellReaper({ removed: path });
+}
+
+/**
+ * Owns a path the caller is about to create beside a file it writes (its
+ * basename must start with `.rtbench-`), so that an exit before the caller
+ * removes or renames it still removes it. Returns the path.
+ *
+ * @example
+ * ```ts ignore
+ * import { disownTemp, ownTemp } from "./_temp.ts";
+ * const tmp = ownTemp(`results/.rtbench-r.json.${Deno.pid}.tmp`);
+ * await Deno.writeTextFile(tmp, "{}");
+ * await Deno.rename(tmp, "results/r.json");
+ * disownTemp(tmp);
+ * ```
+ */
+export function ownTemp(path: string): string {
+  if (!/(^|\/)\.rtbench-[^/]*$/.test(path)) throw new RangeError(`Not a temporary sibling: ${path}`);
+  return own(path);
+}
+
+/**
+ * Forgets a path from {@linkcode ownTemp} that is gone or renamed, without touching it.
+ *
+ * @example
+ * ```ts ignore
+ * import { disownTemp } from "./_temp.ts";
+ * disownTemp(`results/.rtbench-r.json.${Deno.pid}.tmp`);
+ * ```
+ */
+export function disownTemp(path: string): void {
   if (owned.delete(path)) tellReaper({ removed: path });
 }
 

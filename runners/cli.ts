@@ -16,6 +16,7 @@ import { builtinWorkloads, selectWorkloads } from "../workloads/mod.ts";
 import { loadWorkloadModule } from "../workloads/validate.ts";
 import type { RunSettings, Workload } from "../workloads/types.ts";
 import { errorLine, runEntry } from "./_entry.ts";
+import { ownTemp, removeTemp } from "./_temp.ts";
 import { writeStdout } from "./_stdout.ts";
 import { UsageError } from "./errors.ts";
 import { EXPORT_FORMATS, type ExportFormat, exportResult, parseFormat } from "./exporters/mod.ts";
@@ -524,9 +525,10 @@ async function prepareOut(path: string): Promise<void> {
     if (path.startsWith("results/")) await Deno.mkdir(dir, { recursive: true });
     const info = await Deno.stat(dir);
     if (!info.isDirectory) throw new Error("not a directory");
-    const probe = `${path}.${Deno.pid}.probe`;
+    const slash = path.lastIndexOf("/");
+    const probe = ownTemp(`${path.slice(0, slash + 1)}.rtbench-${path.slice(slash + 1)}.${Deno.pid}.probe`);
     await Deno.writeTextFile(probe, "");
-    await Deno.remove(probe);
+    await removeTemp(probe);
   } catch (error) {
     throw new UsageError(`--out: cannot write ${path} (${(error as Error).message.split(":")[0]})`);
   }
