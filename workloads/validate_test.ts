@@ -20,6 +20,9 @@ Deno.test("each malformed field is named", () => {
       `variant "a" appears twice`,
     ],
     [{ ...httpJson, traffic: undefined }, `a http workload needs a "traffic" function`],
+    [{ ...httpJson, kind: "process" }, `a process workload needs a "prepare" function`],
+    [{ ...httpJson, kind: "process", prepare: () => {} }, `a process workload needs a "headline"`],
+    [{ ...httpJson, kind: "micro" }, `a micro workload needs a "script" function`],
     [{ ...httpJson, options: [{ name: "Cost", type: "number" }] }, `"options[0].name" must be a kebab-case flag name`],
     [{ ...httpJson, dependencies: { ws: 8 } }, `"dependencies" must map npm package names to version strings`],
   ];
