@@ -48,6 +48,7 @@ const cases: [string, string[], RegExp][] = [
   ["bench", ["--port", "abc"], /--port must be a number, got "abc"/],
   ["bench", ["--port", "0"], /--port must be a whole number from 1 to 65535, got "0"/],
   ["bench", ["--port", "6000"], /--port 6000 is a port fetch refuses to connect to/],
+  ["bench", ["--port", "10080"], /--port 10080 is a port fetch refuses to connect to/],
   [
     "bench",
     ["--host", "192.0.2.77"],
