@@ -7,6 +7,7 @@
 
 import { runCommand, which } from "../runners/_process.ts";
 import type { RuntimeAdapter } from "./types.ts";
+import { makeTempDir, removeTemp } from "../runners/_temp.ts";
 
 /** A runtime binary found in, or freshly installed into, the cache. */
 export interface Provisioned {
@@ -56,7 +57,7 @@ export async function provisionFromNpm(
     );
   }
   await Deno.mkdir(`${cache}/runtimes`, { recursive: true });
-  const staging = await Deno.makeTempDir({ dir: `${cache}/runtimes`, prefix: `.${adapter.name}-` });
+  const staging = await makeTempDir({ dir: `${cache}/runtimes`, prefix: `.${adapter.name}-` });
   try {
     const out = await runCommand([
       npm,
@@ -85,7 +86,7 @@ export async function provisionFromNpm(
       if (!findBinary(adapter, prefix)) throw error;
     }
   } finally {
-    await Deno.remove(staging, { recursive: true }).catch(() => {});
+    await removeTemp(staging);
   }
   const binary = findBinary(adapter, prefix);
   if (!binary) throw new Error(`Cannot provision ${adapter.name}@${version}: binary missing after install`);

@@ -55,6 +55,87 @@ class Tail {
 
 const live = new Set<ProcessGroup>();
 
+const REAPER = new URL("./_reaper_child.ts", import.meta.url);
+const encoder = new TextEncoder();
+
+/** What the reaper is told: a group or temporary path rtbench owns, or one it has released. */
+export type ReaperMessage = { group: number } | { released: number } | { path: string } | { removed: string };
+
+/** A running children reaper (`_reaper_child.ts`) and its pipe. */
+export interface Reaper {
+  /** Its process id. */
+  readonly pid: number;
+  /** Writes one message to its pipe; resolves once written (or the reaper is gone). */
+  tell(message: ReaperMessage): Promise<void>;
+  /** Closes its pipe, as the harness's exit would; resolves once closed, not when the reaper is done. */
+  close(): Promise<void>;
+}
+
+/**
+ * Spawns a children reaper: a process in its own session that learns, over
+ * its stdin, every process group and temporary path rtbench owns, and when
+ * that pipe reaches end-of-file — which the kernel guarantees however the
+ * harness ends, SIGKILL included — stops the groups and removes the paths
+ * still owned, then exits. Most code wants {@linkcode startReaper}.
+ *
+ * @example
+ * ```ts ignore
+ * import { spawnReaper } from "./_process.ts";
+ * const reaper = spawnReaper();
+ * await reaper.tell({ path: "/tmp/rtbench-example" });
+ * await reaper.close(); // the reaper removes /tmp/rtbench-example and exits
+ * ```
+ */
+export function spawnReaper(): Reaper {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-config", "--quiet", "--allow-run", "--allow-write", REAPER.href],
+    stdin: "piped",
+    stdout: "null",
+    stderr: "null",
+    // Its own session: a Ctrl-C or a kill of the harness's process group does not reach it.
+    detached: true,
+  }).spawn();
+  // Its pipe, not its life, is what matters: the harness never waits for it.
+  child.unref();
+  child.status.catch(() => {});
+  const writer = child.stdin.getWriter();
+  return {
+    pid: child.pid,
+    tell: (message) =>
+      writer.write(encoder.encode(JSON.stringify(message) + "\n")).catch(() => {/* the reaper is gone */}),
+    close: () => writer.close().catch(() => {/* the reaper is gone */}),
+  };
+}
+
+let reaper: Reaper | undefined;
+
+/** Tells the command's reaper (when one runs) about a group or temporary path rtbench owns or has released. */
+export function tellReaper(message: ReaperMessage): void {
+  void reaper?.tell(message);
+}
+
+/**
+ * Starts the command's children reaper (see {@linkcode spawnReaper}); from
+ * then on every process group and temporary path is reported to it.
+ * Idempotent; call it once at the start of a command. Returns the reaper's
+ * pid, or null where process groups do not exist.
+ *
+ * @example
+ * ```ts ignore
+ * import { spawnGroup, startReaper } from "./_process.ts";
+ * startReaper();
+ * spawnGroup(["sleep", "60"]); // gone within seconds of the harness, however it ends
+ * ```
+ */
+export function startReaper(): number | null {
+  if (Deno.build.os === "windows") return null;
+  if (!reaper) {
+    reaper = spawnReaper();
+    for (const group of live) tellReaper({ group: group.pid });
+  }
+  return reaper.pid;
+}
+
 /** A spawned child that leads its own process group. */
 export class ProcessGroup {
   /** Process id, also the process group id. */
@@ -86,6 +167,7 @@ export class ProcessGroup {
     this.pid = child.pid;
     this.argv = argv;
     live.add(this);
+    tellReaper({ group: this.pid });
     if (options.interactive) {
       this.#stdin = child.stdin.getWriter();
       if (options.stdin !== undefined) this.write(options.stdin);
@@ -161,7 +243,7 @@ export class ProcessGroup {
     }
     // The leader may be gone while a descendant that ignored SIGTERM lives on.
     signalGroup(this.pid, "SIGKILL");
-    live.delete(this);
+    if (live.delete(this)) tellReaper({ released: this.pid });
   }
 }
 
@@ -263,6 +345,11 @@ export async function runCommand(
 /** Stops every process group still running; used when the harness is interrupted. */
 export async function stopAllGroups(): Promise<void> {
   await Promise.all([...live].map((g) => g.stop(500)));
+}
+
+/** Sends SIGKILL to every process group still running, at once; for a last-moment exit that cannot wait. */
+export function killAllGroups(): void {
+  for (const group of live) signalGroup(group.pid, "SIGKILL");
 }
 
 /** Process ids of groups rtbench has started and not yet stopped. */

@@ -15,6 +15,7 @@ import * as hdr from "hdr-histogram-js";
 import { runCommand, which } from "./_process.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "./latency.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
+import { makeTempFile, removeTemp } from "./_temp.ts";
 
 const QUANTILES = 1000;
 
@@ -71,7 +72,7 @@ async function runBombardier(
   options: LoadRunOptions,
   seconds: number,
 ): Promise<BombardierOutput> {
-  const template = await Deno.makeTempFile({ prefix: "rtbench-bombardier-", suffix: ".tmpl" });
+  const template = await makeTempFile({ prefix: "rtbench-bombardier-", suffix: ".tmpl" });
   try {
     await Deno.writeTextFile(template, TEMPLATE);
     const spec = target.requests[0];
@@ -112,7 +113,7 @@ async function runBombardier(
       );
     }
   } finally {
-    await Deno.remove(template).catch(() => {});
+    await removeTemp(template);
   }
 }
 

@@ -9,7 +9,8 @@
  * @module
  */
 
-import { parseArgs } from "@std/cli/parse-args";
+import { runEntry } from "./_entry.ts";
+import { numberFlag, strictFlags } from "./_flags.ts";
 import { cacheDir as defaultCacheDir } from "../adapters/_cache.ts";
 import { builtinAdapters, parseRuntimeSpecs, resolveRuntime } from "../adapters/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
@@ -25,6 +26,7 @@ import { startServer } from "./server.ts";
 import type { LoadGenerator, LoadSettings } from "./types.ts";
 import { stageServer } from "./workspace.ts";
 import { wrkCheckingGenerator, wrkGenerator } from "./wrk.ts";
+import { makeTempDir, removeTemp } from "./_temp.ts";
 
 /**
  * How a calibration run ended.
@@ -178,7 +180,7 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
   if ("skip" in source) throw new UsageError(`--runtime: ${source.skip}`);
   const requests = httpJson.traffic({ variant: "default", options: {}, settings: {} as never, tempDir: "", signal })
     .requests;
-  const dir = await Deno.makeTempDir({ prefix: "rtbench-calibrate-" });
+  const dir = await makeTempDir({ prefix: "rtbench-calibrate-" });
   const rows: CalibrationRow[] = [];
   try {
     const file = await stageServer(source.entry, dir);
@@ -189,7 +191,7 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
       options.onRow?.(row);
     }
   } finally {
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await removeTemp(dir);
   }
   return { runtime: `${runtime.name} ${runtime.version}`, cpus, settings, rows };
 }
@@ -333,24 +335,12 @@ export function formatCalibration(c: Calibration): string {
   return [head, alignTable(rows, [2, 3, 4]), foot, note].filter(Boolean).join("\n") + "\n";
 }
 
-async function main(args: string[]): Promise<number> {
-  let flags;
-  try {
-    const unknown: string[] = [];
-    flags = parseArgs(args, {
-      string: ["runtime", "duration", "warmup", "connections", "load-generator"],
-      boolean: ["help", "json"],
-      alias: { r: "runtime", h: "help" },
-      unknown: (a: string) => {
-        unknown.push(a);
-        return false;
-      },
-    });
-    if (unknown.length > 0) throw new UsageError(`Unknown flag ${unknown[0].split("=")[0]} (see --help)`);
-  } catch (error) {
-    console.error(`rtbench calibrate: ${(error as Error).message}`);
-    return 2;
-  }
+async function main(args: string[], signal: AbortSignal): Promise<number> {
+  const flags = strictFlags(args, {
+    string: ["runtime", "duration", "warmup", "connections", "load-generator"],
+    boolean: ["json"],
+    alias: { r: "runtime" },
+  });
   if (flags.help) {
     console.log([
       "Usage: deno task calibrate [flags]",
@@ -361,24 +351,15 @@ async function main(args: string[]): Promise<number> {
       "  --connections <n>         connections (default: 100)",
       "  --load-generator <list>   generators to measure (default: every installed one, and wrk+check)",
       "  --json                    print the calibration as JSON on stdout",
+      "  --debug                   show stack traces",
     ].join("\n"));
     return 0;
   }
   const settings: Partial<LoadSettings> = {};
   const number = (flag: string, key: keyof LoadSettings, integer: boolean, zero = false) => {
-    const raw = flags[flag as "duration"];
-    if (raw === undefined) return;
-    const n = Number(raw);
-    if (raw.trim() === "" || !Number.isFinite(n) || (zero ? n < 0 : n <= 0) || (integer && !Number.isInteger(n))) {
-      throw new UsageError(
-        `--${flag} must be ${integer ? "a whole number" : "a number"} ${zero ? "≥" : ">"} 0, got "${raw}"`,
-      );
-    }
-    (settings as Record<string, number>)[key] = n;
+    const n = numberFlag(flags, flag, { integer, min: 0, exclusive: !zero, max: integer ? 100_000 : 3600 });
+    if (n !== undefined) (settings as Record<string, number>)[key] = n;
   };
-  const controller = new AbortController();
-  const onSignal = () => controller.abort(new DOMException("Interrupted", "AbortError"));
-  Deno.addSignalListener("SIGINT", onSignal);
   try {
     number("duration", "durationSec", false);
     number("warmup", "warmupSec", false, true);
@@ -399,26 +380,18 @@ async function main(args: string[]): Promise<number> {
       }
     }
     const result = await calibrate({
-      runtime: flags.runtime,
+      runtime: flags.runtime as string | undefined,
       settings,
       generators,
-      signal: controller.signal,
+      signal,
       onRow: (r) => console.error(`✓ ${r.generator}: ${formatCount(r.requestsPerSecond)}/s`),
     });
     if (flags.json) console.log(JSON.stringify(result, null, 2));
     else console.log(formatCalibration(result));
     return result.rows.some((r) => r.error) ? 1 : 0;
-  } catch (error) {
-    if (controller.signal.aborted) {
-      await stopAllGroups();
-      return 130;
-    }
-    console.error(`rtbench calibrate: ${(error as Error).message}`);
-    return error instanceof UsageError ? 2 : 1;
   } finally {
-    Deno.removeSignalListener("SIGINT", onSignal);
     await stopAllGroups();
   }
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) await runEntry("rtbench calibrate", Deno.args, ({ signal }) => main(Deno.args, signal));

@@ -4,7 +4,8 @@
  * result file after every record and prints the tables.
  *
  * Exit codes: 0 every record completed or skipped; 1 some record errored or
- * is invalid; 2 bad input; 130 interrupted (143 on SIGTERM).
+ * is invalid, or rtbench itself failed; 2 bad input; 130 interrupted (143 on
+ * SIGTERM, 129 on SIGHUP or when the `deno task` running it is killed).
  *
  * @module
  */
@@ -12,14 +13,18 @@
 import { parseArgs } from "@std/cli/parse-args";
 import { builtinAdapters, parseRuntimeSpecs } from "../adapters/mod.ts";
 import { builtinWorkloads, selectWorkloads } from "../workloads/mod.ts";
+import { loadWorkloadModule } from "../workloads/validate.ts";
 import type { RunSettings, Workload } from "../workloads/types.ts";
-import { stopAllGroups } from "./_process.ts";
+import { errorLine, runEntry } from "./_entry.ts";
+import { ownTemp, removeTemp } from "./_temp.ts";
 import { writeStdout } from "./_stdout.ts";
 import { UsageError } from "./errors.ts";
 import { EXPORT_FORMATS, type ExportFormat, exportResult, parseFormat } from "./exporters/mod.ts";
 import { createProgress } from "./progress.ts";
 import { builtinLoadGenerators } from "./generators.ts";
 import type { BenchResult } from "./result.ts";
+import { readResultFile } from "./read_result.ts";
+import { cannotListen } from "./server.ts";
 import { type Profile, PROFILES } from "./settings.ts";
 import { run, VERSION } from "./suite.ts";
 import { formatTable } from "./table.ts";
@@ -46,8 +51,19 @@ const STRINGS = [
   "out",
   "format",
   "load-generator",
+  "resume",
+  "port",
+  "host",
+  "workload-file",
   ...Object.keys(NUMERIC),
 ];
+/** Ports the Fetch standard blocks (https://fetch.spec.whatwg.org/#bad-port). */
+const FETCH_BAD_PORTS = new Set([
+  ..."1 7 9 11 13 15 17 19 20 21 22 23 25 37 42 43 53 69 77 79 87 95 101 102 103 104 109 110".split(" "),
+  ..."111 113 115 117 119 123 135 137 139 143 161 179 389 427 465 512 513 514 515 526 530 531".split(" "),
+  ..."532 540 548 554 556 563 587 601 636 989 990 993 995 1719 1720 1723 2049 3659 4045 4190".split(" "),
+  ..."5060 5061 6000 6566 6665 6666 6667 6668 6669 6679 6697 10080".split(" "),
+].map(Number));
 const BOOLEANS = ["json", "list", "help", "quiet", "debug", "version"];
 
 function helpText(workloads: readonly Workload[]): string {
@@ -82,6 +98,10 @@ function helpText(workloads: readonly Workload[]): string {
     ["--ci-target <%>", "adaptive runs: stop when the 95% CI half-width is below this % of the mean (default 3)"],
     ["--load-generator <name>", "auto (default: fastest installed), wrk, bombardier, oha or autocannon"],
     ["--sample-interval <ms>", "milliseconds between resource samples of server and client (default 250)"],
+    ["--port <n>", "port every server listens on (default: a free port per server)"],
+    ["--host <address>", "interface servers bind and the load goes through (default: 127.0.0.1, loopback only)"],
+    ["--workload-file <path>", "also load the workloads a module exports (repeatable)"],
+    ["--resume <file>", "continue the suite in this result file: keep its done records, measure the rest into it"],
     ...options as [string, string][],
     ["--format <name>", `report format: ${EXPORT_FORMATS.join(", ")} (default: table)`],
     [
@@ -104,7 +124,8 @@ function helpText(workloads: readonly Workload[]): string {
     "",
     ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`),
     "",
-    "Exit codes: 0 all completed, 1 a record errored or is invalid, 2 bad input, 130 interrupted.",
+    "Exit codes: 0 all completed, 1 a record errored or is invalid, 2 bad input, 130/143/129 interrupted by " +
+    "SIGINT/SIGTERM/SIGHUP.",
   ].join("\n");
 }
 
@@ -187,6 +208,14 @@ export interface CliRequest {
   quiet: boolean;
   /** Stack traces. */
   debug: boolean;
+  /** Result file to resume (`--resume`): its done records are kept, the rest measured into it. */
+  resume?: string;
+  /** Port every server listens on (`--port`). */
+  port?: number;
+  /** Interface servers bind (`--host`). */
+  host?: string;
+  /** Flags given on the command line, by name without dashes (what `--resume` must not take from the file). */
+  given?: readonly string[];
 }
 
 /**
@@ -211,7 +240,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   const flags = parseArgs(joinValues(args, valueFlags), {
     string: valueFlags,
     boolean: BOOLEANS,
-    collect: ["workload", "runtime"],
+    collect: ["workload", "runtime", "workload-file"],
     alias: { h: "help", w: "workload", r: "runtime" },
     unknown: (arg: string) => {
       unknown.push(arg);
@@ -282,6 +311,25 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   if (flags.json === true && format !== undefined && format !== "json" && flags.out === undefined) {
     throw new UsageError(`--format ${format} and --json both print to stdout; give the report a file with --out`);
   }
+  let port: number | undefined;
+  if (flags.port !== undefined) {
+    const n = toNumber("port", flags.port);
+    if (!Number.isInteger(n) || n < 1 || n > 65535) {
+      throw new UsageError(`--port must be a whole number from 1 to 65535, got "${flags.port}"`);
+    }
+    // Fetch refuses these ports (the Fetch standard's "bad ports"), so verification could never reach the server.
+    if (FETCH_BAD_PORTS.has(n)) {
+      throw new UsageError(`--port ${n} is a port fetch refuses to connect to; choose another`);
+    }
+    port = n;
+  }
+  const host = flags.host === undefined ? undefined : String(flags.host).trim();
+  if (host === "") throw new UsageError("--host needs an address");
+  const resume = flags.resume === undefined ? undefined : String(flags.resume);
+  if (resume !== undefined && resume.trim() === "") throw new UsageError("--resume needs a result file");
+  if (resume !== undefined && flags.out !== undefined && (format === undefined || format === "json")) {
+    throw new UsageError(`--out: with --resume, results go to ${resume}; --out may only name a --format report`);
+  }
   const loadGenerator = joined(flags["load-generator"], "load-generator") ?? "auto";
   const generatorNames = builtinLoadGenerators.map((g) => g.name);
   if (loadGenerator !== "auto" && !generatorNames.includes(loadGenerator)) {
@@ -303,7 +351,84 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     json: flags.json === true,
     quiet: flags.quiet === true,
     debug,
+    resume,
+    port,
+    host,
+    given: givenFlags(args),
   };
+}
+
+/** Names of the flags on a command line, without dashes, aliases resolved. */
+function givenFlags(args: readonly string[]): string[] {
+  return args.filter((a) => a.startsWith("-")).map((a) =>
+    a === "-w" ? "workload" : a === "-r" ? "runtime" : a.replace(/^--?/, "").split("=")[0]
+  );
+}
+
+/** The values of every `--workload-file` on a command line. */
+function workloadFiles(args: readonly string[]): string[] {
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--workload-file") {
+      if (i + 1 >= args.length || args[i + 1].startsWith("--")) throw new UsageError("--workload-file needs a path");
+      files.push(args[++i]);
+    } else if (args[i].startsWith("--workload-file=")) {
+      files.push(args[i].slice("--workload-file=".length));
+    }
+  }
+  return files;
+}
+
+/** Built-in workloads and those of every `--workload-file`; a name defined twice is refused. */
+async function knownWorkloads(args: readonly string[]): Promise<Workload[]> {
+  const all = [...builtinWorkloads];
+  for (const file of workloadFiles(args)) {
+    if (file.trim() === "") throw new UsageError("--workload-file needs a path");
+    for (const w of await loadWorkloadModule(file)) {
+      if (all.some((known) => known.name === w.name)) {
+        throw new UsageError(`--workload-file ${file}: a workload named "${w.name}" is already defined`);
+      }
+      all.push(w);
+    }
+  }
+  return all;
+}
+
+/**
+ * With `--resume <file>`, what the command line leaves unsaid comes from the
+ * file: workloads, runtimes, variants, profile, settings, load generator, host
+ * and port. What it says must match the file (checked by `run()`).
+ */
+async function resumeRequest(request: CliRequest, known: readonly Workload[]): Promise<[CliRequest, BenchResult]> {
+  const file = request.resume!;
+  let previous: BenchResult;
+  try {
+    previous = await readResultFile(file);
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`--resume: ${error.message}`, { cause: error });
+    throw error;
+  }
+  const s = previous.settings;
+  const given = new Set(request.given ?? []);
+  const next = { ...request };
+  if (!given.has("workload")) {
+    next.workloads = s.workloads.map((name) => {
+      const w = known.find((k) => k.name === name);
+      if (!w) throw new UsageError(`--resume ${file}: workload "${name}" is unknown here (pass its --workload-file)`);
+      return w;
+    });
+  }
+  if (!given.has("runtime")) next.runtimes = [...s.runtimes];
+  if (!given.has("variant")) next.variants = s.variants ? [...s.variants] : undefined;
+  if (!given.has("profile")) {
+    if (!(s.profile in PROFILES)) throw new UsageError(`--resume ${file}: unknown profile "${s.profile}"`);
+    next.profile = s.profile as Profile;
+  }
+  if (!Object.keys(NUMERIC).some((flag) => given.has(flag))) next.settings = { ...s.overrides };
+  if (!given.has("load-generator")) next.loadGenerator = s.loadGenerator;
+  if (!given.has("host") && s.host !== undefined) next.host = s.host;
+  if (!given.has("port") && s.port != null) next.port = s.port;
+  return [next, previous];
 }
 
 function defaultOutPath(): string {
@@ -331,24 +456,51 @@ function terminalColumns(): number {
   }
 }
 
+/** Directories {@linkcode prepareOut} created; removed at the end if nothing was written into them. */
+const createdDirs: string[] = [];
+
 async function prepareOut(path: string): Promise<void> {
   const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
   try {
-    if (path.startsWith("results/")) await Deno.mkdir(dir, { recursive: true });
+    if (path.startsWith("results/") && !(await Deno.stat(dir).then(() => true, () => false))) {
+      await Deno.mkdir(dir, { recursive: true });
+      createdDirs.push(dir);
+    }
     const info = await Deno.stat(dir);
     if (!info.isDirectory) throw new Error("not a directory");
-    const probe = `${path}.${Deno.pid}.probe`;
+    const slash = path.lastIndexOf("/");
+    const probe = ownTemp(`${path.slice(0, slash + 1)}.rtbench-${path.slice(slash + 1)}.${Deno.pid}.probe`);
     await Deno.writeTextFile(probe, "");
-    await Deno.remove(probe);
+    await removeTemp(probe);
   } catch (error) {
     throw new UsageError(`--out: cannot write ${path} (${(error as Error).message.split(":")[0]})`);
   }
 }
 
 /**
- * Runs the CLI with `args` and returns the exit code.
+ * Options of {@linkcode main}.
+ *
+ * @example Stop a CLI run from the calling program
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { main, type MainOptions } from "@rtbench/rtbench/cli";
+ *
+ * const options: MainOptions = { signal: AbortSignal.abort() };
+ * assertEquals(await main(["--help"], options), 0);
+ * ```
+ */
+export interface MainOptions {
+  /** Interrupts the suite: running processes are stopped, finished records stay in the result file. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs the CLI with `args` and returns the exit code. Run as a program, it
+ * goes through `runEntry`, which turns SIGINT, SIGTERM and SIGHUP into
+ * `signal` and cleans up however the process ends.
  *
  * @param args The command-line arguments, without the program name.
+ * @param options An abort signal that interrupts the suite like Ctrl-C does.
  * @returns The exit code: 0, 1, 2, 130 or 143.
  *
  * @example Run the CLI from another program
@@ -365,19 +517,38 @@ async function prepareOut(path: string): Promise<void> {
  * assertEquals(await main(["--profile", "fast"]), 2);
  * ```
  */
-export async function main(args: string[]): Promise<number> {
+export async function main(args: string[], options: MainOptions = {}): Promise<number> {
+  const signal = options.signal ?? new AbortController().signal;
   let request: CliRequest;
+  let known: Workload[];
+  let previous: BenchResult | undefined;
   try {
-    request = parseCli(args);
+    known = await knownWorkloads(args);
+    request = parseCli(args, known);
+    if (request.action === "run" && request.resume !== undefined) {
+      [request, previous] = await resumeRequest(request, known);
+    }
+    if (request.action === "run") {
+      const host = request.host ?? "127.0.0.1";
+      const why = cannotListen(host, request.port ?? 0);
+      if (why) {
+        throw new UsageError(
+          request.port !== undefined && why.startsWith("port")
+            ? `Cannot start server: ${why} (--port)`
+            : `--host: cannot listen on ${host}: ${why}`,
+        );
+      }
+    }
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`rtbench: ${error.message}`);
+      if (args.includes("--debug")) console.error(error.stack);
       return 2;
     }
     throw error;
   }
   if (request.action === "help") {
-    console.log(helpText(builtinWorkloads));
+    console.log(helpText(known));
     return 0;
   }
   if (request.action === "version") {
@@ -385,27 +556,15 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
   if (request.action === "list") {
-    console.log(await listText(builtinWorkloads));
+    console.log(await listText(known));
     return 0;
   }
 
   // With a report format other than JSON, --out names the report and the result file goes beside it.
   const format = request.format;
   const reportPath = format !== undefined && format !== "json" ? request.out : undefined;
-  const out = request.out === undefined ? defaultOutPath() : reportPath ? resultPathFor(reportPath) : request.out;
-  const controller = new AbortController();
-  let exitOnSignal = 130;
-  const onSignal = (signal: Deno.Signal) => () => {
-    if (controller.signal.aborted) {
-      // A second interrupt: stop children and leave now.
-      void stopAllGroups().finally(() => Deno.exit(exitOnSignal));
-      return;
-    }
-    exitOnSignal = signal === "SIGTERM" ? 143 : 130;
-    controller.abort(new DOMException(`Interrupted by ${signal}`, "AbortError"));
-  };
-  const handlers = (["SIGINT", "SIGTERM"] as const).map((s) => [s, onSignal(s)] as const);
-  for (const [s, h] of handlers) Deno.addSignalListener(s, h);
+  const out = request.resume ??
+    (request.out === undefined ? defaultOutPath() : reportPath ? resultPathFor(reportPath) : request.out);
   const human = request.json ? console.error : console.log;
   let lastWrite: Promise<void> = Promise.resolve();
   const encoder = new TextEncoder();
@@ -428,7 +587,10 @@ export async function main(args: string[]): Promise<number> {
       settings: request.settings,
       options: request.options,
       loadGenerator: request.loadGenerator,
-      signal: controller.signal,
+      host: request.host,
+      port: request.port,
+      resume: previous && { file: out, result: previous },
+      signal,
       onProgress: progress?.update,
       onPartial: (partial) => {
         lastWrite = lastWrite.then(() => writeResult(out, partial));
@@ -453,24 +615,24 @@ export async function main(args: string[]): Promise<number> {
     return result.records.some((r) => r.status === "errored" || r.status === "invalid") ? 1 : 0;
   } catch (error) {
     endProgress();
-    if (controller.signal.aborted) {
-      await stopAllGroups();
+    if (signal.aborted) {
       await lastWrite.catch(() => {});
-      console.error(`\nrtbench: interrupted; finished records are in ${out}`);
-      return exitOnSignal;
+      console.error(`\nrtbench: ${errorLine(signal.reason)}; finished records are in ${out}`);
+      return 130;
     }
     if (error instanceof UsageError || error instanceof RangeError) {
       console.error(`rtbench: ${error.message}`);
+      if (request.debug) console.error(error.stack);
       return 2;
     }
-    console.error(`rtbench: ${(error as Error).message ?? error}${request.debug ? "" : " (--debug shows the stack)"}`);
+    console.error(`rtbench: ${errorLine(error)}${request.debug ? "" : " (--debug shows the stack)"}`);
     if (request.debug) console.error((error as Error).stack);
     return 1;
   } finally {
     endProgress();
-    for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
-    await stopAllGroups();
+    // Input refused after the default results/ was made must not leave it behind (non-recursive: a result stays).
+    for (const dir of createdDirs.splice(0)) await Deno.remove(dir).catch(() => {});
   }
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) await runEntry("rtbench", Deno.args, ({ signal }) => main(Deno.args, { signal }));

@@ -12,6 +12,7 @@
 
 import { parseArgs } from "@std/cli/parse-args";
 import { compareResults, formatComparison, regressions } from "./compare.ts";
+import { runEntry } from "./_entry.ts";
 import { UsageError } from "./errors.ts";
 import { readResultFile } from "./read_result.ts";
 
@@ -21,6 +22,7 @@ Usage: deno task compare <base.json> <head.json> [flags]
 
   --fail-on-regression <pct>  exit 1 when a figure got significantly worse by more than pct percent
   --format <name>             table (default), md or json
+  --debug                     show stack traces
   --help, -h                  this help
 
 Verdicts come from Welch's t-test on the per-run values of each figure (two-sided, 95%).
@@ -53,7 +55,7 @@ export function parseCompareArgs(args: string[]): CompareRequest {
   const unknown: string[] = [];
   const flags = parseArgs(args, {
     string: ["fail-on-regression", "format"],
-    boolean: ["help"],
+    boolean: ["help", "debug"],
     alias: { h: "help" },
     unknown: (arg: string) => {
       if (arg.startsWith("-") && !/^-\d/.test(arg)) {
@@ -141,4 +143,4 @@ export async function compareMain(args: string[]): Promise<number> {
   }
 }
 
-if (import.meta.main) Deno.exit(await compareMain(Deno.args));
+if (import.meta.main) await runEntry("rtbench compare", Deno.args, () => compareMain(Deno.args), { spawns: false });

@@ -29,8 +29,9 @@ import { ciWarning, needsAnotherRun, runPlan } from "./adaptive.ts";
 import { clientBoundWarning, type Saturation, saturation } from "./client_bound.ts";
 import { pickLoadGenerator } from "./generators.ts";
 import { combineSummaries, type ResourceReport, startSampler } from "./resources.ts";
-import type { RunRecord } from "./result.ts";
-import { ServerStartError, startServer } from "./server.ts";
+import type { Phase, RunRecord } from "./result.ts";
+import { type RunningServer, ServerStartError, startServer } from "./server.ts";
+import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadMeasurement } from "./types.ts";
 import { stageServer } from "./workspace.ts";
 
@@ -42,13 +43,25 @@ export async function exchange(
   signal?: AbortSignal,
 ): Promise<HttpExchange> {
   const timeout = AbortSignal.timeout(timeoutMs);
-  const response = await fetch(new URL(request.path, baseUrl), {
-    method: request.method ?? "GET",
-    headers: request.headers as Record<string, string> | undefined,
-    body: request.body,
-    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-  });
-  const bytes = new Uint8Array(await response.arrayBuffer());
+  const label = `${request.method ?? "GET"} ${
+    request.path.length > 40 ? request.path.slice(0, 37) + "..." : request.path
+  }`;
+  let response: Response;
+  let bytes: Uint8Array;
+  try {
+    response = await fetch(new URL(request.path, baseUrl), {
+      method: request.method ?? "GET",
+      headers: request.headers as Record<string, string> | undefined,
+      body: request.body,
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
+    bytes = new Uint8Array(await response.arrayBuffer());
+  } catch (error) {
+    signal?.throwIfAborted();
+    // A server that accepts the connection and never answers ends here: say so, with the flag that sets the limit.
+    if (timeout.aborted) throw new Error(`${label}: no response within ${timeoutMs / 1000} s (--timeout)`);
+    throw new Error(`${label}: ${(error as Error).message}`, { cause: error });
+  }
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => headers[name] = value);
   return { request, status: response.status, headers, body: new TextDecoder().decode(bytes), bodyBytes: bytes.length };
@@ -123,8 +136,18 @@ async function verify(
       return exchange(baseUrl, request, timeoutMs, ctx.signal);
     },
   };
-  if (ctx.workload.verify) checks.push(...await ctx.workload.verify(verifyContext));
-  if (ctx.session.verify) checks.push(...await ctx.session.verify(verifyContext));
+  // Each request the hooks send has --timeout; the hooks as a whole get a limit too.
+  const budgetSec = hookTimeouts(ctx.hookTimeoutsSec).verify + ctx.settings.requestTimeoutSec;
+  if (ctx.workload.verify) {
+    checks.push(
+      ...await withinTime("verify", "the workload's verify", budgetSec, () => ctx.workload.verify!(verifyContext)),
+    );
+  }
+  if (ctx.session.verify) {
+    checks.push(
+      ...await withinTime("verify", "the session's verify", budgetSec, () => ctx.session.verify!(verifyContext)),
+    );
+  }
   return [checks, sent];
 }
 
@@ -163,6 +186,18 @@ function runRecord(
     latencyHistogram: m.latencyHistogram,
     resources: resources?.series ?? null,
   };
+}
+
+/** The error for a server that exited while `during` (its exit code and its last lines of output). */
+export function serverExited(server: RunningServer, phase: Phase, during: string): PhaseError {
+  const status = server.group.status!;
+  const how = status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`;
+  const output = lastLines(server.group.stderr()) || lastLines(server.group.stdout());
+  return new PhaseError(phase, `Server ${how} during ${during}${output ? `: ${output}` : ""}`);
+}
+
+function lastLines(text: string): string {
+  return text.trim().split("\n").filter((l) => l.trim()).slice(-3).join(" | ").slice(0, 400);
 }
 
 /**
@@ -204,7 +239,14 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
 
   for (let run = 0; needsAnotherRun(plan, headlines); run++) {
     ctx.onPhase?.("start", run);
-    if (ctx.session.beforeRun) await inPhase("start", () => ctx.session.beforeRun!({ runtime: ctx.runtime.name, run }));
+    if (ctx.session.beforeRun) {
+      await withinTime(
+        "start",
+        "beforeRun",
+        hookTimeouts(ctx.hookTimeoutsSec).beforeRun,
+        () => ctx.session.beforeRun!({ runtime: ctx.runtime.name, run }),
+      );
+    }
     const server = await inPhase("start", () =>
       startServer({
         runtime: ctx.runtime,
@@ -213,6 +255,8 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
         cwd: ctx.workDir,
         env: ctx.session.env,
         cpus: ctx.cpus.server,
+        host: ctx.host,
+        port: ctx.port,
         timeoutMs: ctx.settings.startTimeoutSec * 1000,
         signal: ctx.signal,
       })).catch((error) => {
@@ -229,7 +273,9 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
     const startedAt = new Date().toISOString();
     try {
       ctx.onPhase?.("verify", run);
-      const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, traffic));
+      const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, traffic)).catch((error) => {
+        throw server.group.status ? serverExited(server, "verify", "verification") : error;
+      });
       verifyRequests = sent;
       if (run === 0) outcome.checks.push(...checks);
       if (checks.some((c) => !c.passed)) {
@@ -243,6 +289,15 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
         cpus: ctx.cpus.client,
       });
       let measured: LoadMeasurement | undefined;
+      // When the server dies under load, its exit (not the generator's complaint about it) is the reason, in the
+      // phase it died in: the warm-up when it exited before warm-up seconds had passed since the generator started.
+      const loadStart = Date.now();
+      let exitedAt = Infinity;
+      server.group.exited.then(() => exitedAt = Date.now());
+      const crashed = () => {
+        const phase = exitedAt - loadStart < ctx.settings.warmupSec * 1000 ? "warmup" : "measure";
+        return serverExited(server, phase, phase === "warmup" ? "the warm-up" : "the measurement");
+      };
       try {
         measured = await inPhase(
           "measure",
@@ -252,16 +307,16 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
               signal: ctx.signal,
               onSpawn: (pid) => sampler.addRoot("client", pid),
             }),
-        );
+        ).catch((error) => {
+          throw server.group.status ? crashed() : error;
+        });
       } finally {
         // Stopped on every path: its helper is a process of its own.
         const report = await sampler.stop(measured && windowOf(measured));
         if (measured) resources = report;
       }
       measurement = measured;
-      if (server.group.status) {
-        throw new PhaseError("measure", `Server exited with code ${server.group.status.code} during the run`);
-      }
+      if (server.group.status) throw crashed();
     } finally {
       await server.stop();
     }
@@ -296,13 +351,18 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
     judge();
     if (ctx.session.afterRun) {
       ctx.onPhase?.("cleanup", run);
-      const checks = await inPhase("cleanup", () =>
-        ctx.session.afterRun!({
-          runtime: ctx.runtime.name,
-          run,
-          validResponses: measurement.validResponses,
-          totalResponses: verifyRequests + measurement.warmupResponses + measurement.responses,
-        }));
+      const checks = await withinTime(
+        "cleanup",
+        "afterRun",
+        hookTimeouts(ctx.hookTimeoutsSec).afterRun,
+        () =>
+          ctx.session.afterRun!({
+            runtime: ctx.runtime.name,
+            run,
+            validResponses: measurement.validResponses,
+            totalResponses: verifyRequests + measurement.warmupResponses + measurement.responses,
+          }),
+      );
       outcome.checks.push(...checks);
       if (checks.some((c) => !c.passed)) throw new InvalidError("cleanup", describeFailures(checks));
     }

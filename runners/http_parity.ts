@@ -45,6 +45,8 @@ export async function checkHttpParity(ctx: VariantContext<HttpWorkload>): Promis
         cwd: file.slice(0, file.lastIndexOf("/")),
         env: ctx.session.env,
         cpus: ctx.cpus.server,
+        host: ctx.host,
+        port: ctx.port,
         timeoutMs: ctx.settings.startTimeoutSec * 1000,
         signal: ctx.signal,
       });

@@ -11,7 +11,8 @@
  * @module
  */
 
-import { parseArgs } from "@std/cli/parse-args";
+import { runEntry } from "./_entry.ts";
+import { numberFlag, strictFlags } from "./_flags.ts";
 import { parseRuntimeSpecs, resolveRuntime } from "../adapters/mod.ts";
 import { startup } from "../workloads/startup.ts";
 import type { ProcessTarget } from "../workloads/types.ts";
@@ -23,6 +24,7 @@ import { alignTable, formatFigure } from "./format.ts";
 import { defaultTimer } from "./process_timer.ts";
 import { PROFILES } from "./settings.ts";
 import { median } from "./stats.ts";
+import { makeTempDir, removeTemp } from "./_temp.ts";
 
 /** How far apart the two medians may be and still agree. */
 export const AGREEMENT = 0.05;
@@ -67,42 +69,42 @@ async function hyperfineTimes(
   return (json.results[0].times as number[]).map((s) => s * 1000);
 }
 
-/** Runs the comparison and returns the exit code. */
-export async function main(args: string[]): Promise<number> {
-  const flags = parseArgs(args, { string: ["runtime", "variant", "rounds", "batch"] });
-  const hyperfine = which("hyperfine");
-  if (!hyperfine) {
-    console.error("compare-startup: hyperfine is not on PATH (Debian: apt-get install hyperfine)");
-    return 2;
+const HELP = `Usage: deno task compare-startup [flags]
+
+  --runtime <list>   runtimes (default: deno,node,bun)
+  --variant <list>   startup variants: hello, script (default: both)
+  --rounds <n>       alternating rounds, 2 to 1000 (default: 20)
+  --batch <n>        runs per batch, 2 to 1000 (default: 5)
+  --debug            show stack traces`;
+
+/**
+ * Runs the comparison and returns the exit code; bad input throws
+ * {@linkcode UsageError} naming the flag.
+ *
+ * @example
+ * ```ts ignore
+ * import { main } from "./hyperfine_compare.ts";
+ * Deno.exit(await main(["--runtime", "deno", "--rounds", "2"]));
+ * ```
+ */
+export async function main(args: string[], signal: AbortSignal = new AbortController().signal): Promise<number> {
+  const flags = strictFlags(args, { string: ["runtime", "variant", "rounds", "batch"] });
+  if (flags.help) {
+    console.log(HELP);
+    return 0;
   }
-  let specs;
-  try {
-    specs = parseRuntimeSpecs(flags.runtime ?? "deno,node,bun");
-  } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`compare-startup: ${error.message}`);
-      return 2;
-    }
-    throw error;
-  }
+  const specs = parseRuntimeSpecs(String(flags.runtime ?? "deno,node,bun"));
   const variants: string[] = String(flags.variant ?? "hello,script").split(",").filter(Boolean);
   const bad = variants.find((v) => !startup.variants.some((known) => known.name === v));
-  if (bad) {
-    console.error(`compare-startup: --variant: unknown variant "${bad}" (allowed: hello, script)`);
-    return 2;
-  }
-  const rounds = Number(flags.rounds ?? 20);
-  const batch = Number(flags.batch ?? 5);
-  for (const [flag, value] of [["rounds", rounds], ["batch", batch]] as const) {
-    if (!Number.isInteger(value) || value < 2 || value > 1000) {
-      console.error(`compare-startup: --${flag} must be a whole number from 2 to 1000, got "${flags[flag]}"`);
-      return 2;
-    }
-  }
+  if (bad) throw new UsageError(`--variant: unknown variant "${bad}" (allowed: hello, script)`);
+  const rounds = numberFlag(flags, "rounds", { integer: true, min: 2, max: 1000 }) ?? 20;
+  const batch = numberFlag(flags, "batch", { integer: true, min: 2, max: 1000 }) ?? 5;
+  const hyperfine = which("hyperfine");
+  if (!hyperfine) throw new UsageError("hyperfine is not on PATH (Debian: apt-get install hyperfine)");
   const version = (await runCommand([hyperfine, "--version"])).stdout.trim();
   const timer = await defaultTimer();
   const cpus = splitCpus(await allowedCpus()).server;
-  const scratch = await Deno.makeTempDir({ prefix: "rtbench-compare-" });
+  const scratch = await makeTempDir({ prefix: "rtbench-compare-" });
   const rows: string[][] = [["command", "rtbench median", "hyperfine median", "ratio", "runs", "agree (±5%)"]];
   let disagreements = 0;
   try {
@@ -114,6 +116,7 @@ export async function main(args: string[]): Promise<number> {
     for (const spec of specs) {
       const runtime = await resolveRuntime(spec);
       for (const variant of variants) {
+        signal.throwIfAborted();
         const workDir = `${scratch}/${runtime.name}-${variant}`;
         await Deno.mkdir(workDir, { recursive: true });
         const target = await startup.prepare({
@@ -121,7 +124,7 @@ export async function main(args: string[]): Promise<number> {
           options: { "warmup-runs": 3 },
           settings: { ...PROFILES.quick, ...startup.defaults },
           tempDir: scratch,
-          signal: new AbortController().signal,
+          signal,
           runtime,
           workDir,
           nodeModules: undefined,
@@ -131,6 +134,7 @@ export async function main(args: string[]): Promise<number> {
         const ours: number[] = [];
         const theirs: number[] = [];
         for (let r = 0; r < rounds; r++) {
+          signal.throwIfAborted();
           const runs = await timer.time({ command: batched.command, plan: batched.plan, cpus, scratchDir: workDir });
           const failed = runs.find((r) => r.exitCode !== 0);
           if (failed) throw new Error(`${runtime.name} ${variant} exited with ${failed.exitCode}: ${failed.stderr}`);
@@ -154,7 +158,7 @@ export async function main(args: string[]): Promise<number> {
       }
     }
   } finally {
-    await Deno.remove(scratch, { recursive: true }).catch(() => {});
+    await removeTemp(scratch);
   }
   console.log(alignTable(rows, [1, 2, 3, 4]));
   console.log(
@@ -165,4 +169,4 @@ export async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) await runEntry("rtbench compare-startup", Deno.args, ({ signal }) => main(Deno.args, signal));

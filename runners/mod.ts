@@ -51,6 +51,8 @@ export {
   formatCalibration,
 } from "./calibrate.ts";
 export { type Profile, PROFILES } from "./settings.ts";
+export { DEFAULT_RUN_TIMEOUT_SEC, HOOK_TIMEOUTS_SEC, type HookTimeouts } from "./timeouts.ts";
+export { DONE_STATUSES } from "./resume.ts";
 export { summarize } from "./stats.ts";
 export { type WelchResult, welchTest } from "./welch.ts";
 export {

@@ -17,6 +17,7 @@ import { runCommand, which } from "./_process.ts";
 import { parseCpuList } from "./cpus.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "./latency.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
+import { makeTempFile, removeTemp } from "./_temp.ts";
 
 /** The parts of `oha --output-format json` rtbench reads. */
 export interface OhaOutput {
@@ -138,7 +139,7 @@ export const ohaGenerator: LoadGenerator = {
     const expected = target.requests[0].expect.status;
     let warm: OhaOutput | null = null;
     if (settings.warmupSec > 0) warm = await runOha(target, settings, options, settings.warmupSec, null);
-    const db = await Deno.makeTempFile({ prefix: "rtbench-oha-", suffix: ".db" });
+    const db = await makeTempFile({ prefix: "rtbench-oha-", suffix: ".db" });
     try {
       // oha creates its own table; it wants the file absent.
       await Deno.remove(db);
@@ -174,7 +175,7 @@ export const ohaGenerator: LoadGenerator = {
         windowStartMs,
       };
     } finally {
-      await Deno.remove(db).catch(() => {});
+      await removeTemp(db);
     }
   },
 };

@@ -22,6 +22,7 @@ import {
 } from "./record.ts";
 import type { RunRecord } from "./result.ts";
 import { median } from "./stats.ts";
+import { DEFAULT_RUN_TIMEOUT_SEC, hookTimeouts, withinTime } from "./timeouts.ts";
 
 /** Modified Z-score above which a run is reported as an outlier (Iglewicz and Hoaglin). */
 export const OUTLIER_Z = 3.5;
@@ -87,22 +88,33 @@ export async function runProcessRecord(ctx: RecordContext<ProcessWorkload>, outc
   outcome.headline = { ...ctx.workload.headline };
   outcome.cpus = { server: ctx.cpus.server, client: null };
   ctx.onPhase?.("setup", 0);
-  const target = await inPhase("setup", () =>
-    ctx.workload.prepare({
-      variant: ctx.variant,
-      options: ctx.options,
-      settings: ctx.settings,
-      tempDir: ctx.tempDir,
-      signal: ctx.signal,
-      runtime: ctx.runtime,
-      workDir: ctx.workDir,
-      nodeModules: ctx.nodeModules,
-    }));
-  if (isSkip(target)) throw new SkipRecord(target.skip);
+  const prepared = await withinTime(
+    "setup",
+    "prepare",
+    hookTimeouts(ctx.hookTimeoutsSec).prepare,
+    () =>
+      ctx.workload.prepare({
+        variant: ctx.variant,
+        options: ctx.options,
+        settings: ctx.settings,
+        tempDir: ctx.tempDir,
+        signal: ctx.signal,
+        runtime: ctx.runtime,
+        workDir: ctx.workDir,
+        nodeModules: ctx.nodeModules,
+      }),
+  );
+  if (isSkip(prepared)) throw new SkipRecord(prepared.skip);
+  // A run without a limit of its own gets the default one: a process that never exits must not hang the suite.
+  const target: ProcessTarget = prepared.plan.runTimeoutMs === undefined
+    ? { ...prepared, plan: { ...prepared.plan, runTimeoutMs: DEFAULT_RUN_TIMEOUT_SEC * 1000 } }
+    : prepared;
   try {
     await measure(ctx, target, outcome);
   } finally {
-    await target.dispose?.();
+    if (target.dispose) {
+      await withinTime("cleanup", "dispose", hookTimeouts(ctx.hookTimeoutsSec).dispose, () => target.dispose!());
+    }
   }
 }
 
@@ -137,7 +149,12 @@ async function measure(ctx: RecordContext<ProcessWorkload>, target: ProcessTarge
         } s and was stopped`,
       );
     }
-    const result = await inPhase(phase, () => Promise.resolve(target.inspect(run)));
+    const result = await withinTime(
+      phase,
+      "inspect",
+      hookTimeouts(ctx.hookTimeoutsSec).afterRun,
+      () => Promise.resolve(target.inspect(run)),
+    );
     const checks = [exitCheck(run), ...result.checks];
     const failed = checks.filter((c) => !c.passed);
     if (inspected++ === 0) outcome.checks.push(...checks);
@@ -172,14 +189,24 @@ async function measure(ctx: RecordContext<ProcessWorkload>, target: ProcessTarge
     const max = plan.maxRuns ?? 1000;
     for (let i = 0; i < plan.warmupRuns; i++) {
       ctx.onPhase?.("warmup", i);
-      await inPhase("warmup", () => target.beforeRun!({ index: i, warmup: true }));
+      await withinTime(
+        "warmup",
+        "beforeRun",
+        hookTimeouts(ctx.hookTimeoutsSec).beforeRun,
+        () => target.beforeRun!({ index: i, warmup: true }),
+      );
       const [run] = await inPhase("warmup", () => timeOne(timer, base));
       await keep({ ...run, index: i, warmup: true }, new Date().toISOString());
     }
     let total = 0;
     for (let n = 0; n < max && (n < plan.minRuns || total < plan.minDurationMs); n++) {
       ctx.onPhase?.("measure", n);
-      await inPhase("measure", () => target.beforeRun!({ index: n, warmup: false }));
+      await withinTime(
+        "measure",
+        "beforeRun",
+        hookTimeouts(ctx.hookTimeoutsSec).beforeRun,
+        () => target.beforeRun!({ index: n, warmup: false }),
+      );
       const at = new Date().toISOString();
       const [run] = await inPhase("measure", () => timeOne(timer, base));
       total += run.wallMs;

@@ -11,6 +11,7 @@ import type { LoadGeneratorChoice } from "./generators.ts";
 import type { ResourceSummary } from "./resources.ts";
 import type { CpuSets, Headline, LoadGeneratorInfo, Phase, RunRecord, Warning } from "./result.ts";
 import type { LoadGenerator } from "./types.ts";
+import type { HookTimeouts } from "./timeouts.ts";
 
 /** Everything a kind runner gets for one workload × variant × runtime. */
 export interface RecordContext<W extends Workload = Workload> {
@@ -34,6 +35,12 @@ export interface RecordContext<W extends Workload = Workload> {
   readonly nodeModules: string | undefined;
   /** CPU sets of server (code under test) and client (load generator). */
   readonly cpus: CpuSets;
+  /** Interface servers bind and the harness connects to (`--host`). @default {"127.0.0.1"} */
+  readonly host?: string;
+  /** Port every server listens on (`--port`); absent means a free port chosen per server. */
+  readonly port?: number;
+  /** Seconds each workload hook may take, over the defaults (`HOOK_TIMEOUTS_SEC`). */
+  readonly hookTimeoutsSec?: Partial<HookTimeouts>;
   /** The HTTP load generator. */
   readonly loadGenerator: LoadGenerator;
   /** Generators to choose from per workload (`--load-generator`); without it, `loadGenerator` is used. */

@@ -8,6 +8,7 @@
  */
 
 import { parseArgs } from "@std/cli/parse-args";
+import { runEntry } from "./_entry.ts";
 import { UsageError } from "./errors.ts";
 import { EXPORT_FORMATS, EXPORTERS, type ExportFormat, exportResult, parseFormat } from "./exporters/mod.ts";
 import { readResultFile } from "./read_result.ts";
@@ -20,6 +21,7 @@ Usage: deno task report <result.json> [flags]
   --format <name>  ${EXPORT_FORMATS.map((f) => `${f} (${EXPORTERS[f].description})`).join(",\n                   ")}
                    default: table
   --out <file>     write the report to a file instead of stdout
+  --debug          show stack traces
   --help, -h       this help
 
 Exit codes: 0 rendered, 2 bad input.`;
@@ -49,7 +51,7 @@ export function parseReportArgs(args: string[]): ReportRequest {
   const unknown: string[] = [];
   const flags = parseArgs(args, {
     string: ["format", "out"],
-    boolean: ["help"],
+    boolean: ["help", "debug"],
     alias: { h: "help" },
     unknown: (arg: string) => {
       if (arg.startsWith("-")) {
@@ -109,4 +111,4 @@ export async function reportMain(args: string[]): Promise<number> {
   }
 }
 
-if (import.meta.main) Deno.exit(await reportMain(Deno.args));
+if (import.meta.main) await runEntry("rtbench report", Deno.args, () => reportMain(Deno.args), { spawns: false });

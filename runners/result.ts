@@ -391,6 +391,12 @@ export interface SuiteSettings {
   readonly loadGenerator: string;
   /** Settings overrides given explicitly. */
   readonly overrides: Readonly<Partial<RunSettings>>;
+  /** Variants requested (`--variant`); null or absent means every variant. */
+  readonly variants?: readonly string[] | null;
+  /** Interface the servers bound and the load came through (`--host`); absent in files before it was recorded. */
+  readonly host?: string;
+  /** Port every server listened on (`--port`); null means a free port per server. */
+  readonly port?: number | null;
 }
 
 /**

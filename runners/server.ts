@@ -16,6 +16,28 @@ export function freePort(host = "127.0.0.1"): number {
   return port;
 }
 
+/**
+ * Why a server cannot listen on `host`:`port` right now (`port 3000 is in use`),
+ * or null when it can. Tried by listening there for a moment.
+ *
+ * @example
+ * ```ts
+ * import { cannotListen } from "./server.ts";
+ * console.log(cannotListen("127.0.0.1", 0)); // null
+ * ```
+ */
+export function cannotListen(host: string, port: number): string | null {
+  try {
+    Deno.listen({ hostname: host, port }).close();
+    return null;
+  } catch (error) {
+    if (error instanceof Deno.errors.AddrInUse) return `port ${port} is in use`;
+    if (error instanceof Deno.errors.AddrNotAvailable) return `address ${host} is not available here`;
+    if (error instanceof Deno.errors.PermissionDenied) return `port ${port} needs privileges`;
+    return (error as Error).message.split(" (os error")[0];
+  }
+}
+
 /** Options for {@linkcode startServer}. */
 export interface StartServerOptions {
   /** The runtime that runs the file. */
@@ -32,6 +54,8 @@ export interface StartServerOptions {
   cpus: string | null;
   /** Interface to bind. @default {"127.0.0.1"} */
   host?: string;
+  /** Port to listen on (`--port`); absent means a free port. */
+  port?: number;
   /** Milliseconds the server may take to accept connections. */
   timeoutMs: number;
   /** Stops the server when aborted. */
@@ -78,7 +102,15 @@ function tail(text: string): string {
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
-  const port = freePort(host);
+  let port: number;
+  if (options.port === undefined) {
+    port = freePort(host);
+  } else {
+    // A port someone else holds would look like a server that answers wrongly: refuse it by name.
+    const why = cannotListen(host, options.port);
+    if (why) throw new ServerStartError(`Cannot start server: ${why} (--port)`);
+    port = options.port;
+  }
   const command = options.runtime.adapter.command(options.runtime.binary, options.file, options.args);
   const group = spawnGroup(command, {
     cwd: options.cwd,
@@ -86,8 +118,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     cpus: options.cpus,
     signal: options.signal,
   });
+  // A server bound to every interface is reached over loopback.
+  const target = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
   const server: RunningServer = {
-    baseUrl: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    baseUrl: `http://${target.includes(":") ? `[${target}]` : target}:${port}`,
     port,
     command,
     group,
@@ -111,7 +145,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         );
       }
       try {
-        const conn = await Deno.connect({ hostname: host, port });
+        const conn = await Deno.connect({ hostname: target, port });
         conn.close();
         return server;
       } catch {
@@ -119,7 +153,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       }
       if (performance.now() > deadline) {
         throw new ServerStartError(
-          `Server did not accept connections on port ${port} within ${options.timeoutMs / 1000} s`,
+          `Server did not accept connections on port ${port} within ${options.timeoutMs / 1000} s (--start-timeout)`,
         );
       }
       await new Promise((r) => setTimeout(r, 20));

@@ -11,6 +11,7 @@ import { builtinAdapters, parseRuntimeSpecs, resolveRuntime } from "../adapters/
 import type { ResolvedRuntime, RuntimeAdapter, RuntimeSpec } from "../adapters/types.ts";
 import type { Fact, OptionValues, RunSettings, Workload, WorkloadSession } from "../workloads/types.ts";
 import { builtinWorkloads } from "../workloads/mod.ts";
+import { validateWorkload } from "../workloads/validate.ts";
 import { runPlan } from "./adaptive.ts";
 import { chooseLoadGenerators } from "./generators.ts";
 import { allowedCpus, splitCpus } from "./cpus.ts";
@@ -24,6 +25,16 @@ import { effectiveSettings, type Profile, PROFILES, resolveOptions, validateSett
 import { summarize } from "./stats.ts";
 import type { LoadGenerator } from "./types.ts";
 import { installDependencies } from "./workspace.ts";
+import { UsageError } from "./errors.ts";
+import { makeTempDir, removeTemp } from "./_temp.ts";
+import {
+  checkResumableEnvironment,
+  checkResumableRecord,
+  checkResumableRuntime,
+  checkResumableSettings,
+  doneRecords,
+} from "./resume.ts";
+import { type HookTimeouts, hookTimeouts, withinTime } from "./timeouts.ts";
 import denoConfig from "../deno.json" with { type: "json" };
 
 /**
@@ -114,6 +125,18 @@ export interface RunOptions {
   onProgress?(event: ProgressEvent): void;
   /** Receives the partial result at the start and after every finished record (write it to keep it). */
   onPartial?(partial: BenchResult): void | Promise<void>;
+  /** Interface servers bind and the load comes through (`--host`). @default {"127.0.0.1"} */
+  host?: string;
+  /** Port every server listens on (`--port`); absent means a free port chosen per server. */
+  port?: number;
+  /**
+   * An earlier, unfinished result of the same suite (`--resume`): its done records
+   * ({@linkcode DONE_STATUSES}) are kept and not measured again, the others are.
+   * Throws a {@linkcode UsageError} when it was measured with other settings or on another machine.
+   */
+  resume?: { readonly file: string; readonly result: BenchResult };
+  /** Seconds each workload hook may take, over the defaults (`HOOK_TIMEOUTS_SEC` in `runners/timeouts.ts`). */
+  hookTimeoutsSec?: Partial<HookTimeouts>;
 }
 
 interface Planned {
@@ -212,10 +235,14 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
   const specs = (options.runtimes ?? adapters.map((a) => a.name)).flatMap((r) =>
     typeof r === "string" ? parseRuntimeSpecs(r, adapters) : [r]
   );
-  const workloads = options.workloads ?? builtinWorkloads;
+  // Workloads can come from users' code: a malformed one is one clear error before anything runs.
+  const workloads = (options.workloads ?? builtinWorkloads).map((w) =>
+    validateWorkload(w, `workload ${w?.name ?? "?"}`)
+  );
   const generators = await chooseLoadGenerators(options.loadGenerator ?? "auto");
   const cache = options.cacheDir ?? defaultCacheDir();
   const signal = options.signal ?? new AbortController().signal;
+  const limits = hookTimeouts(options.hookTimeoutsSec);
 
   const plan: Planned[] = [];
   for (const workload of workloads) {
@@ -224,11 +251,36 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
     const variants = workload.variants.filter((v) => !options.variants || options.variants.includes(v.name));
     for (const v of variants) plan.push({ workload, variant: v.name, settings, options: resolved });
   }
-  const totalRecords = plan.length * specs.length;
+  const host = options.host ?? "127.0.0.1";
+  const suiteSettings: BenchResult["settings"] = {
+    profile,
+    workloads: workloads.map((w) => w.name),
+    runtimes: specs.map((s) => s.requested),
+    loadGenerator: generators.requested,
+    overrides,
+    variants: options.variants ? [...options.variants] : null,
+    host,
+    port: options.port ?? null,
+  };
+  const idOf = (p: Planned, spec: RuntimeSpec) => `${p.workload.name}/${p.variant}/${spec.requested}`;
+  // Resuming: records already done are kept as they are, provided they were measured the way this suite would.
+  const previous = options.resume?.result;
+  const done = previous ? doneRecords(previous) : new Map<string, BenchRecord>();
+  if (options.resume && previous) {
+    checkResumableSettings(options.resume.file, previous.settings, suiteSettings);
+    for (const p of plan) {
+      for (const spec of specs) {
+        const kept = done.get(idOf(p, spec));
+        if (kept) checkResumableRecord(options.resume.file, kept, p.settings, recordedOptions(p.workload, p.options));
+      }
+    }
+  }
+  const toMeasure = plan.map((p) => specs.filter((spec) => !done.has(idOf(p, spec))).length);
+  const totalRecords = toMeasure.reduce((a, n) => a + n, 0);
   options.onProgress?.({
     type: "suite-start",
     records: totalRecords,
-    estimatedSec: plan.reduce((a, p) => a + estimateSec(p.settings) * specs.length, 0),
+    estimatedSec: plan.reduce((a, p, i) => a + estimateSec(p.settings) * toMeasure[i], 0),
   });
 
   const environment = await fingerprint();
@@ -240,33 +292,45 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
       message: "server and load generator share CPUs (fewer than 2 CPUs allowed, or taskset missing): figures mix both",
     });
   }
-  const records: BenchRecord[] = [];
+  if (options.resume && previous) {
+    checkResumableEnvironment(options.resume.file, previous.environment, environment);
+    // The file keeps the suite's first start and machine; this warning says when it was taken up again.
+    warnings.splice(0, warnings.length, ...previous.warnings, {
+      code: "resumed",
+      message: `resumed at ${new Date().toISOString()} from ${done.size} done records; ${totalRecords} measured now`,
+    });
+  }
+  // A resumed file keeps every earlier record, errored ones too, until a new one replaces it.
+  const records: BenchRecord[] = previous ? [...previous.records] : [];
+  const order = new Map(plan.flatMap((p) => specs.map((spec) => idOf(p, spec))).map((id, i) => [id, i]));
   const result = (): BenchResult => ({
     schemaVersion: SCHEMA_VERSION,
     suite: { name: "rtbench", version: VERSION },
     startedAt,
     finishedAt: null,
-    settings: {
-      profile,
-      workloads: workloads.map((w) => w.name),
-      runtimes: specs.map((s) => s.requested),
-      loadGenerator: generators.requested,
-      overrides,
-    },
-    environment,
+    settings: suiteSettings,
+    environment: previous?.environment ?? environment,
     warnings,
     records: [...records],
   });
-  const startedAt = new Date().toISOString();
-  await options.onPartial?.(result());
-  const suiteTemp = await Deno.makeTempDir({ dir: options.tempDir, prefix: "rtbench-" });
+  const startedAt = previous?.startedAt ?? new Date().toISOString();
+  // A resumed file already holds all of this; it is rewritten once a record is measured, so a resume refused
+  // later (a runtime whose version changed) leaves it as it was.
+  if (!previous) await options.onPartial?.(result());
+  const suiteTemp = await makeTempDir({ dir: options.tempDir, prefix: "rtbench-" });
   try {
     const runtimes = new Map<string, ResolvedRuntime | Error>();
     for (const spec of specs) {
       signal.throwIfAborted();
       try {
-        runtimes.set(spec.requested, await resolveRuntime(spec, { adapters, cacheDir: cache, signal }));
+        const rt = await resolveRuntime(spec, { adapters, cacheDir: cache, signal });
+        for (const p of plan) {
+          const kept = done.get(idOf(p, spec));
+          if (kept && options.resume) checkResumableRuntime(options.resume.file, kept, rt.version);
+        }
+        runtimes.set(spec.requested, rt);
       } catch (error) {
+        if (error instanceof UsageError) throw error;
         signal.throwIfAborted();
         runtimes.set(spec.requested, error instanceof Error ? error : new Error(String(error)));
       }
@@ -274,16 +338,22 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
 
     let index = 0;
     const finish = async (record: BenchRecord) => {
-      records.push(record);
+      const earlier = records.findIndex((r) => r.id === record.id);
+      if (earlier >= 0) records[earlier] = record;
+      else records.push(record);
       options.onProgress?.({ type: "record-end", record });
       await options.onPartial?.(result());
     };
     const installed = new Map<Workload, Promise<string | undefined>>();
     for (const planned of plan) {
       const { workload, variant, settings } = planned;
+      // Nothing left to measure here: no setup, no server.
+      if (specs.every((spec) => done.has(idOf(planned, spec)))) continue;
       const tempDir = `${suiteTemp}/${workload.name}-${variant}`;
       await Deno.mkdir(tempDir, { recursive: true });
       const ctx = { variant, options: planned.options, settings, tempDir, signal, serverCpus: cpus.server };
+      // What every kind runner gets beyond the record itself: where servers listen, how long hooks may take.
+      const server = { host, port: options.port, hookTimeoutsSec: limits };
       let session: WorkloadSession = {};
       let setupError: PhaseError | undefined;
       try {
@@ -296,7 +366,14 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
           installed.set(workload, deps);
         }
         const nodeModules = await installed.get(workload);
-        if (workload.setup) session = await workload.setup({ ...ctx, nodeModules });
+        if (workload.setup) {
+          session = await withinTime(
+            "setup",
+            "the workload's setup",
+            limits.setup,
+            () => workload.setup!({ ...ctx, nodeModules }),
+          );
+        }
       } catch (error) {
         signal.throwIfAborted();
         setupError = new PhaseError("setup", (error as Error).message ?? String(error), { cause: error });
@@ -318,6 +395,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
             workDir: checkDir,
             nodeModules: await installed.get(workload),
             cpus,
+            ...server,
             signal,
           });
         } catch (error) {
@@ -333,7 +411,8 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
       try {
         for (const spec of specs) {
           signal.throwIfAborted();
-          const id = `${workload.name}/${variant}/${spec.requested}`;
+          const id = idOf(planned, spec);
+          if (done.has(id)) continue;
           // Counted outside the optional call: without a progress listener it would never run.
           const recordIndex = index++;
           options.onProgress?.({
@@ -371,6 +450,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
               workDir,
               nodeModules: await installed.get(workload),
               cpus,
+              ...server,
               loadGenerator: generators.candidates[0],
               loadGenerators: generators,
               signal,
@@ -421,11 +501,21 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
           });
         }
       } finally {
-        await session.dispose?.();
+        if (session.dispose) {
+          // A release that fails or hangs must not take the suite with it: the records stand, a warning says it.
+          await withinTime("cleanup", "the workload's dispose", limits.dispose, () => session.dispose!())
+            .catch((error) => {
+              warnings.push({
+                code: "dispose-failed",
+                message: `${workload.name}/${variant}: ${(error as Error).message ?? error}`,
+              });
+            });
+        }
       }
     }
+    records.sort((a, b) => (order.get(a.id) ?? order.size) - (order.get(b.id) ?? order.size));
     return { ...result(), finishedAt: new Date().toISOString() };
   } finally {
-    await Deno.remove(suiteTemp, { recursive: true }).catch(() => {});
+    await removeTemp(suiteTemp);
   }
 }

@@ -12,7 +12,9 @@
  * @module
  */
 
-import { parseArgs } from "@std/cli/parse-args";
+import { runEntry } from "./_entry.ts";
+import { numberFlag, strictFlags } from "./_flags.ts";
+import { UsageError } from "./errors.ts";
 import { builtinAdapters, parseRuntimeSpecs, resolveRuntime } from "../adapters/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { runCommand, stopAllGroups, which } from "./_process.ts";
@@ -22,11 +24,13 @@ import type { BenchResult, CpuSets } from "./result.ts";
 import { startServer } from "./server.ts";
 import { median } from "./stats.ts";
 import { stageServer } from "./workspace.ts";
+import { makeTempDir, removeTemp } from "./_temp.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const BENCH_PERMISSIONS = ["--allow-read", "--allow-write", "--allow-net", "--allow-env", "--allow-run", "--allow-sys"];
 
 interface Options {
+  signal: AbortSignal;
   durationSec: number;
   warmupSec: number;
   connections: number;
@@ -34,7 +38,7 @@ interface Options {
 
 /** One `deno task bench` run; returns the record's median requests/s and its warning codes. */
 async function rtbench(runtime: string, o: Options, generator: string): Promise<{ rps: number; warnings: string[] }> {
-  const dir = await Deno.makeTempDir({ prefix: "rtbench-vs-wrk-" });
+  const dir = await makeTempDir({ prefix: "rtbench-vs-wrk-" });
   try {
     const out = `${dir}/r.json`;
     const args = [
@@ -51,7 +55,11 @@ async function rtbench(runtime: string, o: Options, generator: string): Promise<
       `--out=${out}`,
       "--quiet",
     ];
-    const run = await runCommand([Deno.execPath(), ...args], { timeoutMs: 300_000, env: { NO_COLOR: "1" } });
+    const run = await runCommand([Deno.execPath(), ...args], {
+      timeoutMs: 300_000,
+      env: { NO_COLOR: "1" },
+      signal: o.signal,
+    });
     if (!run.success) throw new Error(`deno task bench failed: ${run.stderr.trim().split("\n").slice(-2).join(" ")}`);
     const result = JSON.parse(await Deno.readTextFile(out)) as BenchResult;
     const record = result.records[0];
@@ -59,7 +67,7 @@ async function rtbench(runtime: string, o: Options, generator: string): Promise<
     if (record.status !== "completed" || rps === undefined) throw new Error(`${runtime}: ${record.error?.message}`);
     return { rps, warnings: record.warnings.map((w) => w.code) };
   } finally {
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await removeTemp(dir);
   }
 }
 
@@ -69,15 +77,22 @@ async function plainWrk(runtime: string, o: Options, cpus: CpuSets): Promise<num
   const rt = await resolveRuntime(spec, { adapters: builtinAdapters });
   const source = httpJson.server(rt.name, "default");
   if ("skip" in source) throw new Error(source.skip);
-  const dir = await Deno.makeTempDir({ prefix: "rtbench-vs-wrk-" });
+  const dir = await makeTempDir({ prefix: "rtbench-vs-wrk-" });
   try {
     const file = await stageServer(source.entry, dir);
-    const server = await startServer({ runtime: rt, file, cwd: dir, cpus: cpus.server, timeoutMs: 30_000 });
+    const server = await startServer({
+      runtime: rt,
+      file,
+      cwd: dir,
+      cpus: cpus.server,
+      timeoutMs: 30_000,
+      signal: o.signal,
+    });
     try {
       const wrk = async (sec: number) => {
         const out = await runCommand(
           ["wrk", "-t1", `-c${o.connections}`, `-d${Math.max(1, Math.ceil(sec))}s`, `${server.baseUrl}/`],
-          { cpus: cpus.client, timeoutMs: (sec + 60) * 1000 },
+          { cpus: cpus.client, timeoutMs: (sec + 60) * 1000, signal: o.signal },
         );
         const rps = /Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1];
         if (!out.success || !rps) throw new Error(`wrk failed: ${out.stderr.trim() || out.stdout.trim()}`);
@@ -89,7 +104,7 @@ async function plainWrk(runtime: string, o: Options, cpus: CpuSets): Promise<num
       await server.stop();
     }
   } finally {
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await removeTemp(dir);
   }
 }
 
@@ -101,28 +116,33 @@ function load(): string {
   }
 }
 
-async function main(args: string[]): Promise<number> {
-  const flags = parseArgs(args, {
+const HELP = `Usage: deno task vs-wrk [flags]
+
+  --runtime <list>     runtimes (default: deno,node,bun)
+  --rounds <n>         alternating rounds (default: 3)
+  --duration <s>       measured seconds per run, at least 1 (default: 3)
+  --warmup <s>         warm-up seconds (default: 1)
+  --connections <n>    connections (default: 100)
+  --debug              show stack traces`;
+
+async function main(args: string[], signal: AbortSignal): Promise<number> {
+  const flags = strictFlags(args, {
     string: ["runtime", "rounds", "duration", "warmup", "connections"],
     default: { runtime: "deno,node,bun", rounds: "3", duration: "3", warmup: "1", connections: "100" },
   });
-  const rounds = Number(flags.rounds);
+  if (flags.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const rounds = numberFlag(flags, "rounds", { integer: true, min: 1, max: 1000 })!;
   const o: Options = {
-    durationSec: Number(flags.duration),
-    warmupSec: Number(flags.warmup),
-    connections: Number(flags.connections),
+    signal,
+    durationSec: numberFlag(flags, "duration", { min: 1, max: 3600 })!,
+    warmupSec: numberFlag(flags, "warmup", { min: 0, max: 3600 })!,
+    connections: numberFlag(flags, "connections", { integer: true, min: 1, max: 100_000 })!,
   };
-  if (
-    !Number.isInteger(rounds) || rounds < 1 || !(o.durationSec >= 1) || !(o.warmupSec >= 0) || !(o.connections >= 1)
-  ) {
-    console.error("rtbench vs-wrk: --rounds, --duration (≥ 1), --warmup and --connections must be numbers");
-    return 2;
-  }
-  if (!which("wrk")) {
-    console.error("rtbench vs-wrk: wrk is not installed (apt-get install wrk)");
-    return 2;
-  }
-  const runtimes = parseRuntimeSpecs(flags.runtime).map((s) => s.requested);
+  if (!which("wrk")) throw new UsageError("wrk is not installed (apt-get install wrk)");
+  const runtimes = parseRuntimeSpecs(String(flags.runtime)).map((s) => s.requested);
   const cpus = splitCpus(await allowedCpus());
   console.error(
     `vs-wrk · http-json · ${rounds} rounds × ${o.durationSec} s after ${o.warmupSec} s warm-up · ` +
@@ -134,6 +154,7 @@ async function main(args: string[]): Promise<number> {
   try {
     for (let round = 0; round < rounds; round++) {
       for (const runtime of runtimes) {
+        signal.throwIfAborted();
         const s = seen.get(runtime)!;
         // Alternate the order so that drift on a shared machine does not favour one side.
         const steps = [
@@ -170,12 +191,9 @@ async function main(args: string[]): Promise<number> {
     );
     console.log(`load average at the end: ${load()}`);
     return 0;
-  } catch (error) {
-    console.error(`rtbench vs-wrk: ${(error as Error).message}`);
-    return 1;
   } finally {
     await stopAllGroups();
   }
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) await runEntry("rtbench vs-wrk", Deno.args, ({ signal }) => main(Deno.args, signal));

@@ -19,6 +19,8 @@ import {
 } from "./record.ts";
 import type { LoadGeneratorInfo, RunRecord } from "./result.ts";
 import { startServer } from "./server.ts";
+import { serverExited } from "./http.ts";
+import { hookTimeouts, withinTime } from "./timeouts.ts";
 import {
   DEFAULT_WEBSOCKET_CLIENT,
   runWebSocketDriver,
@@ -227,6 +229,8 @@ export async function runWebSocketRecord(
         cwd: ctx.workDir,
         env: ctx.session.env,
         cpus: ctx.cpus.server,
+        host: ctx.host,
+        port: ctx.port,
         timeoutMs: ctx.settings.startTimeoutSec * 1000,
         signal: ctx.signal,
       }));
@@ -256,9 +260,7 @@ export async function runWebSocketRecord(
           timeoutSec: ctx.settings.requestTimeoutSec,
           serverPid: server.group.pid,
         }, { cpus: ctx.cpus.client, signal: ctx.signal }));
-      if (server.group.status) {
-        throw new PhaseError("measure", `Server exited with code ${server.group.status.code} during the run`);
-      }
+      if (server.group.status) throw serverExited(server, "measure", "the run");
     } finally {
       await server.stop();
     }
@@ -287,13 +289,18 @@ export async function runWebSocketRecord(
     }
     if (ctx.session.afterRun) {
       ctx.onPhase?.("cleanup", run);
-      const checks = await inPhase("cleanup", () =>
-        ctx.session.afterRun!({
-          runtime: ctx.runtime.name,
-          run,
-          validResponses: m.validMessages,
-          totalResponses: 2 + m.warmupMessages + m.receivedMessages,
-        }));
+      const checks = await withinTime(
+        "cleanup",
+        "afterRun",
+        hookTimeouts(ctx.hookTimeoutsSec).afterRun,
+        () =>
+          ctx.session.afterRun!({
+            runtime: ctx.runtime.name,
+            run,
+            validResponses: m.validMessages,
+            totalResponses: 2 + m.warmupMessages + m.receivedMessages,
+          }),
+      );
       outcome.checks.push(...checks);
       if (checks.some((c) => !c.passed)) throw new InvalidError("cleanup", describeFailures(checks));
     }

@@ -8,6 +8,7 @@
  */
 
 import { runCommand, which } from "./_process.ts";
+import { makeTempDir, removeTemp } from "./_temp.ts";
 
 async function hash(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -52,7 +53,7 @@ export async function installDependencies(
   const npm = which("npm");
   if (!npm) throw new Error("Cannot install server dependencies: npm is not on PATH (install Node.js and npm)");
   await Deno.mkdir(`${cache}/deps`, { recursive: true });
-  const staging = await Deno.makeTempDir({ dir: `${cache}/deps`, prefix: ".install-" });
+  const staging = await makeTempDir({ dir: `${cache}/deps`, prefix: ".install-" });
   try {
     await Deno.writeTextFile(`${staging}/package.json`, manifest);
     const out = await runCommand([npm, "install", "--no-audit", "--no-fund", "--loglevel=error"], {
@@ -73,7 +74,7 @@ export async function installDependencies(
       if (!(await exists(`${dir}/node_modules/.rtbench-complete`))) throw error;
     }
   } finally {
-    await Deno.remove(staging, { recursive: true }).catch(() => {});
+    await removeTemp(staging);
   }
   return `${dir}/node_modules`;
 }

@@ -7,6 +7,7 @@
 
 import type { BenchResult } from "./result.ts";
 import { SchemaError, validateResult } from "./schema.ts";
+import { disownTemp, ownTemp, removeTemp } from "./_temp.ts";
 
 /**
  * Validates `result` and writes it to `path` via a temporary sibling and a
@@ -30,12 +31,15 @@ import { SchemaError, validateResult } from "./schema.ts";
 export async function writeResult(path: string, result: BenchResult): Promise<void> {
   const issues = validateResult(result);
   if (issues.length > 0) throw new SchemaError(issues);
-  const tmp = `${path}.${Deno.pid}.tmp`;
-  await Deno.writeTextFile(tmp, JSON.stringify(result, null, 2) + "\n");
+  // A hidden sibling on the same file system (rename is atomic only there), removed however rtbench exits.
+  const slash = path.lastIndexOf("/");
+  const tmp = ownTemp(`${path.slice(0, slash + 1)}.rtbench-${path.slice(slash + 1)}.${Deno.pid}.tmp`);
   try {
+    await Deno.writeTextFile(tmp, JSON.stringify(result, null, 2) + "\n");
     await Deno.rename(tmp, path);
+    disownTemp(tmp);
   } catch (error) {
-    await Deno.remove(tmp).catch(() => {});
+    await removeTemp(tmp);
     throw error;
   }
 }

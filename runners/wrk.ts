@@ -18,6 +18,7 @@ import { RESULT_MARKER, wrkScript } from "./_wrk_script.ts";
 import { parseCpuList } from "./cpus.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "./latency.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
+import { makeTempFile, removeTemp } from "./_temp.ts";
 
 /** What wrk's `done()` prints, parsed. */
 export interface WrkOutput {
@@ -83,7 +84,7 @@ async function runWrk(
   seconds: number,
   checkResponses: boolean,
 ): Promise<WrkOutput> {
-  const script = await Deno.makeTempFile({ prefix: "rtbench-wrk-", suffix: ".lua" });
+  const script = await makeTempFile({ prefix: "rtbench-wrk-", suffix: ".lua" });
   try {
     await Deno.writeTextFile(
       script,
@@ -117,7 +118,7 @@ async function runWrk(
     }
     return parseWrkOutput(out.stdout);
   } finally {
-    await Deno.remove(script).catch(() => {});
+    await removeTemp(script);
   }
 }
 

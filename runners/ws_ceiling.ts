@@ -11,7 +11,8 @@
  * @module
  */
 
-import { parseArgs } from "@std/cli/parse-args";
+import { runEntry } from "./_entry.ts";
+import { numberFlag, strictFlags } from "./_flags.ts";
 import { cacheDir } from "../adapters/_cache.ts";
 import { parseRuntimeSpecs, resolveRuntime } from "../adapters/mod.ts";
 import type { ResolvedRuntime } from "../adapters/types.ts";
@@ -28,6 +29,7 @@ import {
   type WebSocketMeasurement,
 } from "./websocket_driver.ts";
 import { installDependencies, stageServer } from "./workspace.ts";
+import { makeTempDir, removeTemp } from "./_temp.ts";
 
 /** One measured configuration of the ceiling probe. */
 export interface CeilingRow {
@@ -100,7 +102,7 @@ export async function probeCeiling(options: {
   const cache = cacheDir();
   const cpus = splitCpus(await allowedCpus());
   const modules = await installDependencies(wsEcho.dependencies!, cache, signal);
-  const tmp = await Deno.makeTempDir({ prefix: "rtbench-ws-ceiling-" });
+  const tmp = await makeTempDir({ prefix: "rtbench-ws-ceiling-" });
   const base: WebSocketLoadJob = {
     url: "",
     client: "native",
@@ -155,29 +157,38 @@ export async function probeCeiling(options: {
     return rows;
   } finally {
     await stopAllGroups();
-    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+    await removeTemp(tmp);
   }
 }
 
-if (import.meta.main) {
-  // Servers and drivers lead their own process groups, so Ctrl-C would not reach them: stop them, then leave.
-  const controller = new AbortController();
-  Deno.addSignalListener("SIGINT", () => controller.abort(new DOMException("Interrupted", "AbortError")));
-  const flags = parseArgs(Deno.args, {
+const HELP = `Usage: deno task ws-ceiling [flags]
+
+  --runtime <list>       servers to try (default: deno,node,bun)
+  --duration <s>         measured seconds per configuration (default: 3)
+  --connections <n>      sockets (default: 100)
+  --message-size <n>     bytes per message, at least 8 (default: 64)
+  --debug                show stack traces`;
+
+async function main(args: string[], signal: AbortSignal): Promise<number> {
+  const flags = strictFlags(args, {
     string: ["runtime", "duration", "connections", "message-size"],
     default: { runtime: "deno,node,bun", duration: "3", connections: "100", "message-size": "64" },
   });
+  if (flags.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const durationSec = numberFlag(flags, "duration", { min: 0, exclusive: true, max: 3600 })!;
+  const connections = numberFlag(flags, "connections", { integer: true, min: 1, max: 100_000 })!;
+  const messageSize = numberFlag(flags, "message-size", { integer: true, min: 8, max: 16 << 20 })!;
+  parseRuntimeSpecs(String(flags.runtime));
   const rows = await probeCeiling({
-    runtimes: flags.runtime,
-    durationSec: Number(flags.duration),
-    connections: Number(flags.connections),
-    messageSize: Number(flags["message-size"]),
+    runtimes: String(flags.runtime),
+    durationSec,
+    connections,
+    messageSize,
     log: (line) => console.error(line),
-    signal: controller.signal,
-  }).catch((error) => {
-    if (!controller.signal.aborted) throw error;
-    console.error("ws-ceiling: interrupted");
-    Deno.exit(130);
+    signal,
   });
   const table = [
     [
@@ -203,9 +214,10 @@ if (import.meta.main) {
   const m = best.measurement;
   console.log(
     `\ndriver ceiling: ${formatCount(m.messagesPerSecond)} messages/s against ${best.runtime}, the fastest server` +
-      ` (${best.client} client, ${best.inFlight} in flight × ${flags.connections} sockets, ${
-        flags["message-size"]
-      } B)` +
+      ` (${best.client} client, ${best.inFlight} in flight × ${connections} sockets, ${messageSize} B)` +
       `; driver CPU ${m.clientCpuPercent ?? "n/a"} %, server CPU ${m.serverCpuPercent ?? "n/a"} %`,
   );
+  return 0;
 }
+
+if (import.meta.main) await runEntry("rtbench ws-ceiling", Deno.args, ({ signal }) => main(Deno.args, signal));

@@ -42,6 +42,20 @@ export async function processesMatching(marker: string): Promise<string[]> {
   });
 }
 
+/**
+ * Live processes started with `TMPDIR=<tmp>` in their environment: every process rtbench starts inherits it, so
+ * this finds what a run under `privateTmp()` left, including processes whose command lines do not name the
+ * directory (a measured `node -e`, the children reaper).
+ */
+export async function processesWithTmpdir(tmp: string): Promise<string[]> {
+  const out = await new Deno.Command("ps", { args: ["-ww", "-eo", "pid=,stat=,args=", "e"], stdout: "piped" }).output();
+  return new TextDecoder().decode(out.stdout).split("\n").filter((line) => {
+    const [pid, stat] = line.trim().split(/\s+/);
+    return (line.includes(`TMPDIR=${tmp} `) || line.endsWith(`TMPDIR=${tmp}`)) && !stat?.startsWith("Z") &&
+      Number(pid) !== Deno.pid;
+  }).map((line) => line.slice(0, 400));
+}
+
 /** Polls `fn` every 50 ms until it returns true or `ms` pass. */
 export async function waitFor(fn: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
   const end = Date.now() + ms;

@@ -13,6 +13,7 @@
 import { runCommand, spawnGroup, which } from "../runners/_process.ts";
 import { freePort } from "../runners/server.ts";
 import { stageServer } from "../runners/workspace.ts";
+import { makeTempDir, removeTemp } from "../runners/_temp.ts";
 
 const DRIVER = new URL("../servers/node/_embedded_postgres.mjs", import.meta.url);
 
@@ -83,8 +84,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       "Cannot start the embedded PostgreSQL: node is not on PATH (install Node.js, or pass --database-url)",
     );
   }
-  const dir = await Deno.makeTempDir({ prefix: "rtbench-postgres-" });
-  const remove = () => Deno.remove(dir, { recursive: true }).catch(() => {});
+  const dir = await makeTempDir({ prefix: "rtbench-postgres-" });
+  const remove = () => removeTemp(dir);
   try {
     const driverDir = `${dir}/driver`;
     const root = Deno.uid() === 0;

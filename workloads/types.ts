@@ -587,7 +587,7 @@ export interface ProcessPlan {
   readonly minDurationMs: number;
   /** Never more than this many measured runs. @default {1000} */
   readonly maxRuns?: number;
-  /** Milliseconds one run may take before it is killed and the record errors. @default {no limit} */
+  /** Milliseconds one run may take before it is killed and the record errors. @default {600000} */
   readonly runTimeoutMs?: number;
 }
 

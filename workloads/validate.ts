@@ -25,6 +25,9 @@ export const WORKLOAD_KINDS: readonly WorkloadKind[] = ["http", "websocket", "pr
 /** Functions each kind's contract requires, beyond the common fields. */
 const REQUIRED_FUNCTIONS: Readonly<Record<string, readonly string[]>> = {
   http: ["server", "traffic"],
+  websocket: ["server", "traffic"],
+  process: ["prepare"],
+  micro: ["script", "verify"],
 };
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -75,6 +78,12 @@ export function validateWorkload(value: unknown, source: string): Workload {
   }
   for (const fn of REQUIRED_FUNCTIONS[value.kind as string] ?? []) {
     if (typeof value[fn] !== "function") fail(`a ${value.kind} workload needs a "${fn}" function`);
+  }
+  if (value.kind === "process") {
+    const headline = value.headline as Record<string, unknown> | undefined;
+    if (!isObject(headline) || typeof headline.figure !== "string" || typeof headline.higherIsBetter !== "boolean") {
+      fail(`a process workload needs a "headline" with a "figure" name and "higherIsBetter"`);
+    }
   }
   for (const fn of ["setup", "verify"]) {
     if (value[fn] !== undefined && typeof value[fn] !== "function") fail(`"${fn}" must be a function when present`);

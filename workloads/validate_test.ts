@@ -20,6 +20,9 @@ Deno.test("each malformed field is named", () => {
       `variant "a" appears twice`,
     ],
     [{ ...httpJson, traffic: undefined }, `a http workload needs a "traffic" function`],
+    [{ ...httpJson, kind: "process" }, `a process workload needs a "prepare" function`],
+    [{ ...httpJson, kind: "process", prepare: () => {} }, `a process workload needs a "headline"`],
+    [{ ...httpJson, kind: "micro" }, `a micro workload needs a "script" function`],
     [{ ...httpJson, options: [{ name: "Cost", type: "number" }] }, `"options[0].name" must be a kebab-case flag name`],
     [{ ...httpJson, dependencies: { ws: 8 } }, `"dependencies" must map npm package names to version strings`],
   ];
@@ -50,4 +53,14 @@ Deno.test("a module exporting a malformed workload or none is rejected", async (
 Deno.test("a module's exported workloads are loaded and validated", async () => {
   const loaded = await loadWorkloadModule(new URL("wrong_body.ts", fixtures).href);
   assertEquals(loaded.map((w) => w.name), ["wrong-body"]);
+});
+
+Deno.test("run() refuses a malformed workload before measuring anything", async () => {
+  const { run } = await import("../runners/suite.ts");
+  const broken = { ...httpJson, name: "broken", traffic: undefined } as unknown as typeof httpJson;
+  await assertRejects(
+    () => run({ workloads: [broken], runtimes: ["deno"] }),
+    UsageError,
+    `workload broken: not a workload: a http workload needs a "traffic" function`,
+  );
 });

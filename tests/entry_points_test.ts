@@ -1,0 +1,120 @@
+// Bad input at every entry point (bench, report, compare, calibrate, vs-wrk, compare-startup, ws-ceiling):
+// one line naming the flag or file, exit 2, never a stack trace, nothing on stdout.
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { privateTmp, ROOT } from "./_helpers.ts";
+
+const TASKS: Record<string, string> = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
+
+/** Runs a task's program with the task's own permissions, as `deno task <name>` does. */
+async function task(name: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const words = TASKS[name].split(" ");
+  const permissions = words.filter((w) => w.startsWith("--allow-"));
+  const program = words.find((w) => w.endsWith(".ts"))!;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", ...permissions, `${ROOT}${program}`, ...args],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+const tmp = await privateTmp();
+const corrupted = `${tmp}/corrupted.json`;
+await Deno.writeTextFile(corrupted, '{"schemaVersion": 1, "records": [');
+const notResult = `${tmp}/not_result.json`;
+await Deno.writeTextFile(notResult, JSON.stringify({ hello: "world" }));
+
+const modules = "tests/fixtures/modules";
+const cases: [string, string[], RegExp][] = [
+  [
+    "bench",
+    ["--workload-file", `${modules}/throws_on_import.ts`],
+    /--workload-file .*throws_on_import\.ts: cannot import \(database password missing\)/,
+  ],
+  [
+    "bench",
+    ["--workload-file", `${modules}/not_a_workload.ts`],
+    /--workload-file .*not_a_workload\.ts \(export default\): not a workload: /,
+  ],
+  ["bench", ["--workload-file", `${modules}/no_workload.ts`], /--workload-file .*no_workload\.ts: exports no workload/],
+  ["bench", ["--workload-file", `${tmp}/missing.ts`], /--workload-file .*missing\.ts: cannot import/],
+  ["bench", ["--workload-file", `${modules}/duplicate_name.ts`], /a workload named "http-json" is already defined/],
+  ["bench", ["--workload-file"], /--workload-file needs a path/],
+  ["bench", ["--resume", corrupted], /--resume: .*corrupted\.json is not an rtbench result: /],
+  ["bench", ["--port", "abc"], /--port must be a number, got "abc"/],
+  ["bench", ["--port", "0"], /--port must be a whole number from 1 to 65535, got "0"/],
+  ["bench", ["--port", "6000"], /--port 6000 is a port fetch refuses to connect to/],
+  ["bench", ["--port", "10080"], /--port 10080 is a port fetch refuses to connect to/],
+  [
+    "bench",
+    ["--host", "192.0.2.77"],
+    /--host: cannot listen on 192\.0\.2\.77: address 192\.0\.2\.77 is not available here/,
+  ],
+  ["bench", ["--out", `${tmp}/no/such/dir/r.json`], /--out: cannot write .*no\/such\/dir\/r\.json/],
+  ["report", [corrupted], /corrupted\.json is not an rtbench result: .*not JSON/],
+  ["report", [notResult], /not_result\.json is not an rtbench result: /],
+  ["report", [`${tmp}/missing.json`], /Cannot read .*missing\.json: no such file/],
+  ["report", [tmp], /Cannot read .*: is a directory/],
+  ["report", [notResult, "--frobnicate"], /Unknown flag --frobnicate/],
+  ["compare", [corrupted, notResult], /is not an rtbench result/],
+  ["compare", [corrupted], /Expected two result files, base and head, got 1/],
+  [
+    "compare",
+    [notResult, notResult, "--fail-on-regression", "x"],
+    /--fail-on-regression must be a percentage ≥ 0, got "x"/,
+  ],
+  ["calibrate", ["--frobnicate"], /Unknown flag --frobnicate/],
+  ["calibrate", ["--duration", "x"], /--duration must be a number > 0/],
+  ["calibrate", ["--load-generator", "ab"], /--load-generator: unknown load generator "ab"/],
+  ["vs-wrk", ["--rounds", "0"], /--rounds must be a whole number ≥ 1/],
+  ["vs-wrk", ["stray"], /Unexpected argument "stray"/],
+  ["compare-startup", ["--batch", "1"], /--batch must be a whole number ≥ 2/],
+  ["compare-startup", ["--variant", "warm"], /--variant: unknown variant "warm"/],
+  ["ws-ceiling", ["--message-size", "2"], /--message-size must be a whole number ≥ 8/],
+  ["ws-ceiling", ["--frobnicate"], /Unknown flag --frobnicate/],
+];
+
+Deno.test("bad input at every entry point: one line, exit 2, no stack trace", async () => {
+  // Four at a time: each case is a process start, and the machine is small.
+  const results: string[] = [];
+  for (let i = 0; i < cases.length; i += 4) {
+    await Promise.all(
+      cases.slice(i, i + 4).map(async ([name, args, message]) => {
+        const run = await task(name, args);
+        const label = `deno task ${name} ${args.join(" ")}`;
+        assertEquals(run.code, 2, `${label}: ${run.stderr}`);
+        const lines = run.stderr.trim().split("\n");
+        assertEquals(lines.length, 1, `${label}: expected one line, got\n${run.stderr}`);
+        assertMatch(lines[0], new RegExp(`^rtbench( ${name === "bench" ? "" : name})?:? `), label);
+        assertMatch(lines[0], message, label);
+        assert(!run.stderr.includes("    at "), `${label}: no stack trace`);
+        assertEquals(run.stdout, "", label);
+        results.push(label);
+      }),
+    );
+  }
+  assertEquals(results.length, cases.length);
+});
+
+Deno.test("--debug shows the stack of a usage error", async () => {
+  const run = await task("bench", ["--workload-file", `${modules}/throws_on_import.ts`, "--debug"]);
+  assertEquals(run.code, 2);
+  assertMatch(run.stderr, /^rtbench: --workload-file .*cannot import/);
+  assert(run.stderr.includes("    at "), "a stack with --debug");
+});
+
+Deno.test("every entry point answers --help with exit 0", async () => {
+  for (const name of ["bench", "report", "compare", "calibrate", "vs-wrk", "compare-startup", "ws-ceiling"]) {
+    const run = await task(name, ["--help"]);
+    assertEquals(run.code, 0, `${name}: ${run.stderr}`);
+    assertMatch(run.stdout, /--/, name);
+  }
+});
+
+Deno.test("cleanup", async () => {
+  await Deno.remove(tmp, { recursive: true });
+});

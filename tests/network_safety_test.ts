@@ -1,0 +1,149 @@
+// Where servers listen: loopback unless --host says otherwise, on --port when given (refused by name when it is
+// taken), recorded in the result; and no process is spawned through a shell with a value interpolated into it.
+import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
+import { resolveRuntime } from "../adapters/mod.ts";
+import { startServer } from "../runners/server.ts";
+import { parseResult } from "../runners/schema.ts";
+import { httpJson } from "../workloads/http_json.ts";
+import { stageServer } from "../runners/workspace.ts";
+import { entries, privateTmp, processesWithTmpdir, ROOT, runCli } from "./_helpers.ts";
+import { isSkip } from "../workloads/types.ts";
+
+/** The http-json Deno server staged into `dir`. */
+async function stagedDenoServer(dir: string): Promise<string> {
+  const source = httpJson.server("deno", "default");
+  if (isSkip(source)) throw new Error(source.skip);
+  return await stageServer(source.entry, dir);
+}
+
+const SHORT = ["--workload", "http-json", "--runtime", "deno", "--duration", "1", "--warmup", "0", "--runs", "1"];
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+Deno.test("--port: servers listen there and the result records it", async () => {
+  const tmp = await privateTmp();
+  const port = freePort();
+  const cli = await runCli([...SHORT, "--port", String(port), "--out", `${tmp}/r.json`], { TMPDIR: tmp });
+  assertEquals(cli.code, 0, cli.stderr);
+  const result = parseResult(await Deno.readTextFile(`${tmp}/r.json`));
+  assertEquals(result.settings.port, port);
+  assertEquals(result.settings.host, "127.0.0.1");
+  assertEquals(result.records[0].status, "completed");
+  assertEquals(await processesWithTmpdir(tmp), []);
+  await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("--port in use: exit 2 naming the port, before anything runs", async () => {
+  const tmp = await privateTmp();
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (taken.addr as Deno.NetAddr).port;
+  try {
+    const cli = await runCli([...SHORT, "--port", String(port), "--out", `${tmp}/r.json`], { TMPDIR: tmp });
+    assertEquals(cli.code, 2);
+    assertEquals(cli.stderr.trim(), `rtbench: Cannot start server: port ${port} is in use (--port)`);
+    assertEquals(await entries(tmp), [], "no result file, nothing started");
+  } finally {
+    taken.close();
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("a port taken during the suite errors that record in start, naming the port", async () => {
+  const tmp = await privateTmp();
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (taken.addr as Deno.NetAddr).port;
+  try {
+    const file = await stagedDenoServer(tmp);
+    const runtime = await resolveRuntime({ name: "deno", requested: "deno" });
+    await assertRejects(
+      () =>
+        startServer({
+          runtime,
+          file,
+          cwd: tmp,
+          cpus: null,
+          port,
+          timeoutMs: 10_000,
+        }),
+      Error,
+      `Cannot start server: port ${port} is in use (--port)`,
+    );
+  } finally {
+    taken.close();
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+function nonLoopbackAddress(): string | undefined {
+  return Deno.networkInterfaces().find((i) => i.family === "IPv4" && !i.address.startsWith("127."))?.address;
+}
+
+const outside = nonLoopbackAddress();
+if (!outside) console.log("skipping the loopback check: this machine has no non-loopback IPv4 address");
+
+Deno.test({
+  name: "a server started without --host answers on loopback only",
+  ignore: !outside,
+  fn: async () => {
+    const tmp = await privateTmp();
+    const file = await stagedDenoServer(tmp);
+    const runtime = await resolveRuntime({ name: "deno", requested: "deno" });
+    const server = await startServer({ runtime, file, cwd: tmp, cpus: null, timeoutMs: 30_000 });
+    try {
+      assertEquals((await fetch(server.baseUrl)).status, 200);
+      await assertRejects(() => Deno.connect({ hostname: outside!, port: server.port }), Deno.errors.ConnectionRefused);
+    } finally {
+      await server.stop();
+      await Deno.remove(tmp, { recursive: true });
+    }
+  },
+});
+
+async function sources(dir: string): Promise<[string, string][]> {
+  const out: [string, string][] = [];
+  for await (const e of Deno.readDir(`${ROOT}${dir}`)) {
+    const path = `${dir}/${e.name}`;
+    if (e.isDirectory) out.push(...await sources(path));
+    else if (/\.(ts|mjs)$/.test(e.name) && !e.name.endsWith("_test.ts")) {
+      out.push([path, await Deno.readTextFile(`${ROOT}${path}`)]);
+    }
+  }
+  return out;
+}
+
+Deno.test("every server binds HOST, loopback by default", async () => {
+  for (const [path, text] of await sources("servers")) {
+    if (path.includes("/_")) continue; // helpers such as the embedded PostgreSQL driver, checked below
+    if (!/\.listen\(|serve\(/.test(text)) continue;
+    assertMatch(text, /(process\.env\.HOST|Deno\.env\.get\("HOST"\)) \?\? "127\.0\.0\.1"/, path);
+  }
+  const pg = await Deno.readTextFile(`${ROOT}servers/node/_embedded_postgres.mjs`);
+  assertMatch(pg, /"--listen_addresses=127\.0\.0\.1"/);
+  assertMatch(pg, /"--unix_socket_directories="/);
+});
+
+Deno.test("no child is spawned through a shell with a value in its script", async () => {
+  const files = [...await sources("runners"), ...await sources("workloads"), ...await sources("adapters")];
+  for (const [path, text] of files) {
+    // Every process goes through runners/_process.ts.
+    if (path !== "runners/_process.ts") assert(!text.includes("new Deno.Command("), `${path} spawns directly`);
+    assert(!/\bDeno\.run\(|child_process|shell:\s*true/.test(text), `${path} uses a shell-capable API`);
+    // A script handed to an interpreter (`sh -c`, `python -c`) is a constant without interpolation.
+    for (const m of text.matchAll(/"(?:sh|bash|\/bin\/sh)"|"-c",\s*([A-Za-z_0-9]+)\]/g)) {
+      if (m[0].startsWith('"-c"')) {
+        const name = m[1];
+        const all = files.map(([, t]) => t).join("\n");
+        const definition = new RegExp(`const ${name}\\s*=\\s*(\`[^\`]*\`|"[^"]*"(\\s*\\+\\s*"[^"]*")*)`).exec(all);
+        assert(definition, `${path}: ${name} is a constant string`);
+        assert(!definition![1].includes("${"), `${path}: ${name} interpolates nothing`);
+      } else {
+        assertMatch(text.slice(m.index!, m.index! + 40), /^"sh", "-c", SCRIPT\]/, `${path}: a shell runs only SCRIPT`);
+      }
+    }
+  }
+});
