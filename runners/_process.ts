@@ -356,3 +356,34 @@ export function killAllGroups(): void {
 export function liveGroupPids(): number[] {
   return [...live].map((g) => g.pid);
 }
+
+/**
+ * Runs a measuring tool (a load generator, a driver) to completion and returns
+ * its stdout. A failure becomes one message naming the tool and why: its last
+ * output lines, its exit code, or the time budget it overran. An abort is
+ * rethrown as the abort.
+ */
+export async function runTool(
+  name: string,
+  argv: string[],
+  options: SpawnOptions & { timeoutMs: number },
+): Promise<string> {
+  const out = await runCommand(argv, options);
+  options.signal?.throwIfAborted();
+  if (!out.success) {
+    const why = out.timedOut
+      ? `did not finish within ${options.timeoutMs / 1000} s`
+      : (out.stderr + out.stdout).trim().split("\n").slice(-3).join(" ") || `exit code ${out.code}`;
+    throw new Error(`${name} failed: ${why}`);
+  }
+  return out.stdout;
+}
+
+/** Parses the JSON object a tool printed (from its first `{`), or throws naming the tool and what it printed. */
+export function toolJson<T>(name: string, stdout: string): T {
+  try {
+    return JSON.parse(stdout.slice(stdout.indexOf("{"))) as T;
+  } catch {
+    throw new Error(`${name} printed no result: ${stdout.trim().slice(-200) || "(nothing)"}`);
+  }
+}

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { runCommand } from "./_process.ts";
+import { runTool, toolJson } from "./_process.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import type { AutocannonJob } from "./_autocannon_child.ts";
 import { pinnedVersion } from "./_pinned.ts";
@@ -59,26 +59,17 @@ export const autocannonGenerator: LoadGenerator = {
   async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
     const job: AutocannonJob = { target, settings };
     const budgetMs = (settings.warmupSec + settings.durationSec + settings.requestTimeoutSec + 60) * 1000;
-    const out = await runCommand([Deno.execPath(), ...childArgs(target.baseUrl)], {
-      cpus: options.cpus,
-      stdin: JSON.stringify(job),
-      timeoutMs: budgetMs,
-      signal: options.signal,
-      onSpawn: options.onSpawn,
-      keepBytes: 4 << 20,
-      env: { NO_COLOR: "1" },
-    });
-    options.signal?.throwIfAborted();
-    if (!out.success) {
-      const why = out.timedOut
-        ? `did not finish within ${budgetMs / 1000} s`
-        : out.stderr.trim().split("\n").slice(-3).join(" ") || `exit code ${out.code}`;
-      throw new Error(`autocannon failed: ${why}`);
-    }
-    try {
-      return JSON.parse(out.stdout) as LoadMeasurement;
-    } catch {
-      throw new Error(`autocannon printed no result: ${out.stdout.slice(0, 200) || out.stderr.slice(-200)}`);
-    }
+    return toolJson<LoadMeasurement>(
+      "autocannon",
+      await runTool("autocannon", [Deno.execPath(), ...childArgs(target.baseUrl)], {
+        cpus: options.cpus,
+        stdin: JSON.stringify(job),
+        timeoutMs: budgetMs,
+        signal: options.signal,
+        onSpawn: options.onSpawn,
+        keepBytes: 4 << 20,
+        env: { NO_COLOR: "1" },
+      }),
+    );
   },
 };

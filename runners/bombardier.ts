@@ -12,7 +12,7 @@
  */
 
 import * as hdr from "hdr-histogram-js";
-import { runCommand, which } from "./_process.ts";
+import { runCommand, runTool, toolJson, which } from "./_process.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "./latency.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import { makeTempFile, removeTemp } from "./_temp.ts";
@@ -90,28 +90,16 @@ async function runBombardier(
       new URL(spec.path, target.baseUrl).href,
     ];
     const budgetMs = (seconds + settings.requestTimeoutSec + 30) * 1000;
-    const out = await runCommand(args, {
-      cpus: options.cpus,
-      timeoutMs: budgetMs,
-      signal: options.signal,
-      onSpawn: options.onSpawn,
-      keepBytes: 1 << 20,
-    });
-    options.signal?.throwIfAborted();
-    if (!out.success) {
-      const why = out.timedOut
-        ? `did not finish within ${budgetMs / 1000} s`
-        : (out.stderr + out.stdout).trim().split("\n").slice(-2).join(" ") || `exit code ${out.code}`;
-      throw new Error(`bombardier failed: ${why}`);
-    }
-    const json = out.stdout.slice(out.stdout.indexOf("{"));
-    try {
-      return JSON.parse(json) as BombardierOutput;
-    } catch {
-      throw new Error(
-        `bombardier printed no result: ${out.stdout.trim().slice(-200) || out.stderr.trim().slice(-200)}`,
-      );
-    }
+    return toolJson<BombardierOutput>(
+      "bombardier",
+      await runTool("bombardier", args, {
+        cpus: options.cpus,
+        timeoutMs: budgetMs,
+        signal: options.signal,
+        onSpawn: options.onSpawn,
+        keepBytes: 1 << 20,
+      }),
+    );
   } finally {
     await removeTemp(template);
   }

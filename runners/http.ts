@@ -30,7 +30,7 @@ import { clientBoundWarning, type Saturation, saturation } from "./client_bound.
 import { pickLoadGenerator } from "./generators.ts";
 import { combineSummaries, type ResourceReport, startSampler } from "./resources.ts";
 import type { Phase, RunRecord } from "./result.ts";
-import { type RunningServer, ServerStartError, startServer } from "./server.ts";
+import { type RunningServer, startRecordServer } from "./server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadMeasurement } from "./types.ts";
 import { stageServer } from "./workspace.ts";
@@ -247,25 +247,7 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
         () => ctx.session.beforeRun!({ runtime: ctx.runtime.name, run }),
       );
     }
-    const server = await inPhase("start", () =>
-      startServer({
-        runtime: ctx.runtime,
-        file,
-        args: source.args,
-        cwd: ctx.workDir,
-        env: ctx.session.env,
-        cpus: ctx.cpus.server,
-        host: ctx.host,
-        port: ctx.port,
-        timeoutMs: ctx.settings.startTimeoutSec * 1000,
-        signal: ctx.signal,
-      })).catch((error) => {
-        // The server said its runtime cannot do this variant (see ServerSource).
-        if (error instanceof PhaseError && error.cause instanceof ServerStartError && error.cause.skipReason) {
-          throw new SkipRecord(error.cause.skipReason);
-        }
-        throw error;
-      });
+    const server = await startRecordServer(ctx, file, source.args);
     outcome.command = [...server.command];
     let measurement: LoadMeasurement;
     let resources: ResourceReport | undefined;

@@ -13,7 +13,7 @@
 
 import * as hdr from "hdr-histogram-js";
 import { DatabaseSync } from "node:sqlite";
-import { runCommand, which } from "./_process.ts";
+import { runCommand, runTool, toolJson, which } from "./_process.ts";
 import { parseCpuList } from "./cpus.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "./latency.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
@@ -79,26 +79,17 @@ async function runOha(
     new URL(spec.path, target.baseUrl).href,
   ];
   const budgetMs = (seconds + settings.requestTimeoutSec + 60) * 1000;
-  const out = await runCommand(args, {
-    cpus: options.cpus,
-    timeoutMs: budgetMs,
-    signal: options.signal,
-    onSpawn: options.onSpawn,
-    keepBytes: 1 << 20,
-    env: { NO_COLOR: "1" },
-  });
-  options.signal?.throwIfAborted();
-  if (!out.success) {
-    const why = out.timedOut
-      ? `did not finish within ${budgetMs / 1000} s`
-      : out.stderr.trim().split("\n").slice(-2).join(" ") || `exit code ${out.code}`;
-    throw new Error(`oha failed: ${why}`);
-  }
-  try {
-    return JSON.parse(out.stdout.slice(out.stdout.indexOf("{"))) as OhaOutput;
-  } catch {
-    throw new Error(`oha printed no result: ${out.stdout.trim().slice(-200) || out.stderr.trim().slice(-200)}`);
-  }
+  return toolJson<OhaOutput>(
+    "oha",
+    await runTool("oha", args, {
+      cpus: options.cpus,
+      timeoutMs: budgetMs,
+      signal: options.signal,
+      onSpawn: options.onSpawn,
+      keepBytes: 1 << 20,
+      env: { NO_COLOR: "1" },
+    }),
+  );
 }
 
 let cachedVersion: Promise<string> | undefined;

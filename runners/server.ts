@@ -7,6 +7,7 @@
 
 import type { ResolvedRuntime } from "../adapters/types.ts";
 import { type ProcessGroup, spawnGroup } from "./_process.ts";
+import { inPhase, PhaseError, type RecordContext, SkipRecord } from "./record.ts";
 
 /** Asks the OS for a free TCP port on `host`. */
 export function freePort(host = "127.0.0.1"): number {
@@ -162,4 +163,35 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await group.stop();
     throw error;
   }
+}
+
+/**
+ * Starts the server of one run of a record, in the `start` phase: pinned to
+ * the record's server CPUs, with the session's environment, host and port. A
+ * server that reports its runtime cannot do the variant (see `ServerSource`)
+ * turns the record into a skip.
+ */
+export function startRecordServer(
+  ctx: RecordContext,
+  file: string,
+  args: readonly string[] | undefined,
+): Promise<RunningServer> {
+  return inPhase("start", () =>
+    startServer({
+      runtime: ctx.runtime,
+      file,
+      args,
+      cwd: ctx.workDir,
+      env: ctx.session.env,
+      cpus: ctx.cpus.server,
+      host: ctx.host,
+      port: ctx.port,
+      timeoutMs: ctx.settings.startTimeoutSec * 1000,
+      signal: ctx.signal,
+    })).catch((error) => {
+      if (error instanceof PhaseError && error.cause instanceof ServerStartError && error.cause.skipReason) {
+        throw new SkipRecord(error.cause.skipReason);
+      }
+      throw error;
+    });
 }

@@ -18,7 +18,7 @@ import {
   SkipRecord,
 } from "./record.ts";
 import type { LoadGeneratorInfo, RunRecord } from "./result.ts";
-import { startServer } from "./server.ts";
+import { startRecordServer } from "./server.ts";
 import { serverExited } from "./http.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import {
@@ -221,19 +221,7 @@ export async function runWebSocketRecord(
 
   for (let run = 0; run < ctx.settings.runs; run++) {
     ctx.onPhase?.("start", run);
-    const server = await inPhase("start", () =>
-      startServer({
-        runtime: ctx.runtime,
-        file,
-        args: source.args,
-        cwd: ctx.workDir,
-        env: ctx.session.env,
-        cpus: ctx.cpus.server,
-        host: ctx.host,
-        port: ctx.port,
-        timeoutMs: ctx.settings.startTimeoutSec * 1000,
-        signal: ctx.signal,
-      }));
+    const server = await startRecordServer(ctx, file, source.args);
     outcome.command = [...server.command];
     const url = `${server.baseUrl.replace(/^http/, "ws")}${traffic.path}`;
     let m: WebSocketMeasurement;

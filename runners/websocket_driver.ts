@@ -5,7 +5,7 @@
  * @module
  */
 
-import { runCommand } from "./_process.ts";
+import { runTool, toolJson } from "./_process.ts";
 import type { LatencyPercentiles } from "./types.ts";
 import denoConfig from "../deno.json" with { type: "json" };
 
@@ -194,24 +194,15 @@ export async function runWebSocketDriver(
   // With a message count the child ends the run itself: every echo is bounded by the timeout.
   const windowSec = job.messages === null ? job.durationSec : 86_400;
   const budgetMs = (job.warmupSec + windowSec + 2 * job.timeoutSec + 60) * 1000;
-  const out = await runCommand([Deno.execPath(), ...childArgs(job.url)], {
-    cpus: options.cpus,
-    stdin: JSON.stringify(job),
-    timeoutMs: budgetMs,
-    signal: options.signal,
-    keepBytes: 1 << 20,
-    env: { NO_COLOR: "1" },
-  });
-  options.signal?.throwIfAborted();
-  if (!out.success) {
-    const why = out.timedOut
-      ? `did not finish within ${budgetMs / 1000} s`
-      : out.stderr.trim().split("\n").slice(-3).join(" ") || `exit code ${out.code}`;
-    throw new Error(`WebSocket driver failed: ${why}`);
-  }
-  try {
-    return JSON.parse(out.stdout) as WebSocketMeasurement;
-  } catch {
-    throw new Error(`WebSocket driver printed no result: ${out.stdout.slice(0, 200) || out.stderr.slice(-200)}`);
-  }
+  return toolJson<WebSocketMeasurement>(
+    "WebSocket driver",
+    await runTool("WebSocket driver", [Deno.execPath(), ...childArgs(job.url)], {
+      cpus: options.cpus,
+      stdin: JSON.stringify(job),
+      timeoutMs: budgetMs,
+      signal: options.signal,
+      keepBytes: 1 << 20,
+      env: { NO_COLOR: "1" },
+    }),
+  );
 }

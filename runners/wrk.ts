@@ -13,7 +13,7 @@
  */
 
 import * as hdr from "hdr-histogram-js";
-import { runCommand, which } from "./_process.ts";
+import { runCommand, runTool, which } from "./_process.ts";
 import { RESULT_MARKER, wrkScript } from "./_wrk_script.ts";
 import { parseCpuList } from "./cpus.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "./latency.ts";
@@ -102,21 +102,14 @@ async function runWrk(
       new URL(target.requests[0].path, target.baseUrl).origin + "/",
     ];
     const budgetMs = (Math.ceil(seconds) + settings.requestTimeoutSec + 30) * 1000;
-    const out = await runCommand(args, {
+    const stdout = await runTool("wrk", args, {
       cpus: options.cpus,
       timeoutMs: budgetMs,
       signal: options.signal,
       onSpawn: options.onSpawn,
       keepBytes: 8 << 20,
     });
-    options.signal?.throwIfAborted();
-    if (!out.success) {
-      const why = out.timedOut
-        ? `did not finish within ${budgetMs / 1000} s`
-        : (out.stderr + out.stdout).trim().split("\n").slice(-2).join(" ") || `exit code ${out.code}`;
-      throw new Error(`wrk failed: ${why}`);
-    }
-    return parseWrkOutput(out.stdout);
+    return parseWrkOutput(stdout);
   } finally {
     await removeTemp(script);
   }
