@@ -18,6 +18,7 @@
  */
 
 import { killAllGroups, startReaper, stopAllGroups } from "./_process.ts";
+import { readProcText } from "./_procfs.ts";
 import { removeAllTempsSync } from "./_temp.ts";
 import { UsageError } from "./errors.ts";
 
@@ -143,20 +144,38 @@ export async function runEntry(
 }
 
 /**
- * Under `deno task` (which sets `npm_config_user_agent` to `deno/...`), calls
- * `onGone` once the parent process has exited: the harness was orphaned.
- * Elsewhere a parent may exit on purpose (`nohup`), so nothing is watched.
+ * Under `deno task`, calls `onGone` once the parent process has exited: the
+ * harness was orphaned. Elsewhere a parent may exit on purpose (`nohup`), so
+ * nothing is watched.
  */
 function watchParent(onGone: () => void): void {
-  let agent: string | undefined;
+  // Read before anything awaits: a parent gone by then still counts.
+  const parent = Deno.ppid;
+  void underDenoTask(parent).then((yes) => {
+    if (yes) pollParent(parent, onGone);
+  });
+}
+
+/**
+ * Whether the parent is `deno task`: its command line where /proc shows it
+ * (`npx -y deno@2 task` keeps npm's user agent in the environment, so that
+ * alone is not enough), else the `npm_config_user_agent` deno task sets.
+ */
+async function underDenoTask(parent: number): Promise<boolean> {
+  const cmdline = await readProcText(`/proc/${parent}/cmdline`).catch(() => null);
+  if (cmdline) {
+    const argv = cmdline.split("\0");
+    return /(^|\/)deno$/.test(argv[0] ?? "") && argv[1] === "task";
+  }
   try {
-    agent = Deno.env.get("npm_config_user_agent");
+    return Deno.env.get("npm_config_user_agent")?.startsWith("deno/") ?? false;
   } catch {
     // No --allow-env (report, compare): such a command starts no process and ends on its own.
-    return;
+    return false;
   }
-  if (!agent?.startsWith("deno/")) return;
-  const parent = Deno.ppid;
+}
+
+function pollParent(parent: number, onGone: () => void): void {
   const timer = setInterval(() => {
     if (Deno.ppid === parent) return;
     clearInterval(timer);
