@@ -114,6 +114,11 @@ export function tellReaper(message: ReaperMessage): void {
   void reaper?.tell(message);
 }
 
+/** Like {@linkcode tellReaper}, resolving once the message is in the reaper's pipe (it survives the harness then). */
+export async function tellReaperNow(message: ReaperMessage): Promise<void> {
+  await reaper?.tell(message);
+}
+
 /**
  * Starts the command's children reaper (see {@linkcode spawnReaper}); from
  * then on every process group and temporary path is reported to it.

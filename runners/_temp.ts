@@ -7,7 +7,7 @@
  * @module
  */
 
-import { tellReaper } from "./_process.ts";
+import { tellReaper, tellReaperNow } from "./_process.ts";
 
 const owned = new Set<string>();
 
@@ -21,11 +21,11 @@ export interface TempOptions {
   readonly dir?: string;
 }
 
-function own(path: string): string {
+function own(path: string, announce = true): string {
   // Absolute, so that the reaper (and any later change of directory) names the same file.
   const absolute = path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
   owned.add(absolute);
-  tellReaper({ path: absolute });
+  if (announce) tellReaper({ path: absolute });
   return absolute;
 }
 
@@ -40,7 +40,10 @@ function own(path: string): string {
  * ```
  */
 export async function makeTempDir(options: TempOptions): Promise<string> {
-  return own(await Deno.makeTempDir(options));
+  const path = await reserve(options);
+  if (path === null) return own(await Deno.makeTempDir(options));
+  await Deno.mkdir(path, { mode: 0o700 });
+  return path;
 }
 
 /**
@@ -54,7 +57,31 @@ export async function makeTempDir(options: TempOptions): Promise<string> {
  * ```
  */
 export async function makeTempFile(options: TempOptions): Promise<string> {
-  return own(await Deno.makeTempFile(options));
+  const path = await reserve(options);
+  if (path === null) return own(await Deno.makeTempFile(options));
+  await Deno.writeFile(path, new Uint8Array(), { createNew: true, mode: 0o600 });
+  return path;
+}
+
+/**
+ * Picks a fresh temporary name and has the reaper learn it BEFORE the path
+ * exists, so that a harness killed at any moment leaves nothing behind; null
+ * where TMPDIR cannot be read (no --allow-env), in which case the path is
+ * created first and reported right after.
+ */
+async function reserve(options: TempOptions): Promise<string | null> {
+  let dir = options.dir;
+  if (dir === undefined) {
+    try {
+      dir = Deno.env.get("TMPDIR") || "/tmp";
+    } catch {
+      return null;
+    }
+  }
+  const random = [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const path = own(`${dir}/${options.prefix}${random}${options.suffix ?? ""}`, false);
+  await tellReaperNow({ path });
+  return path;
 }
 
 /**
