@@ -31,6 +31,7 @@ import { pickLoadGenerator } from "./generators.ts";
 import { combineSummaries, type ResourceReport, startSampler } from "./resources.ts";
 import type { Phase, RunRecord } from "./result.ts";
 import { type RunningServer, startRecordServer } from "./server.ts";
+import { afterServerRun, beforeServerRun } from "./run_hooks.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadMeasurement } from "./types.ts";
 import { stageServer } from "./workspace.ts";
@@ -239,14 +240,7 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
 
   for (let run = 0; needsAnotherRun(plan, headlines); run++) {
     ctx.onPhase?.("start", run);
-    if (ctx.session.beforeRun) {
-      await withinTime(
-        "start",
-        "beforeRun",
-        hookTimeouts(ctx.hookTimeoutsSec).beforeRun,
-        () => ctx.session.beforeRun!({ runtime: ctx.runtime.name, run }),
-      );
-    }
+    await beforeServerRun(ctx, run);
     const server = await startRecordServer(ctx, file, source.args);
     outcome.command = [...server.command];
     let measurement: LoadMeasurement;
@@ -331,23 +325,10 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
       saturations.push(saturation(resources.summary, ctx.cpus));
     }
     judge();
-    if (ctx.session.afterRun) {
-      ctx.onPhase?.("cleanup", run);
-      const checks = await withinTime(
-        "cleanup",
-        "afterRun",
-        hookTimeouts(ctx.hookTimeoutsSec).afterRun,
-        () =>
-          ctx.session.afterRun!({
-            runtime: ctx.runtime.name,
-            run,
-            validResponses: measurement.validResponses,
-            totalResponses: verifyRequests + measurement.warmupResponses + measurement.responses,
-          }),
-      );
-      outcome.checks.push(...checks);
-      if (checks.some((c) => !c.passed)) throw new InvalidError("cleanup", describeFailures(checks));
-    }
+    await afterServerRun(ctx, outcome, run, {
+      validResponses: measurement.validResponses,
+      totalResponses: verifyRequests + measurement.warmupResponses + measurement.responses,
+    });
   }
   const wide = ciWarning(plan, headlines, "requestsPerSecond");
   if (wide) outcome.warnings.push(wide);

@@ -19,8 +19,8 @@ import {
 } from "./record.ts";
 import type { LoadGeneratorInfo, RunRecord } from "./result.ts";
 import { startRecordServer } from "./server.ts";
+import { afterServerRun } from "./run_hooks.ts";
 import { serverExited } from "./http.ts";
-import { hookTimeouts, withinTime } from "./timeouts.ts";
 import {
   DEFAULT_WEBSOCKET_CLIENT,
   runWebSocketDriver,
@@ -275,22 +275,9 @@ export async function runWebSocketRecord(
           ": messagesPerSecond may measure the driver, not the server",
       });
     }
-    if (ctx.session.afterRun) {
-      ctx.onPhase?.("cleanup", run);
-      const checks = await withinTime(
-        "cleanup",
-        "afterRun",
-        hookTimeouts(ctx.hookTimeoutsSec).afterRun,
-        () =>
-          ctx.session.afterRun!({
-            runtime: ctx.runtime.name,
-            run,
-            validResponses: m.validMessages,
-            totalResponses: 2 + m.warmupMessages + m.receivedMessages,
-          }),
-      );
-      outcome.checks.push(...checks);
-      if (checks.some((c) => !c.passed)) throw new InvalidError("cleanup", describeFailures(checks));
-    }
+    await afterServerRun(ctx, outcome, run, {
+      validResponses: m.validMessages,
+      totalResponses: 2 + m.warmupMessages + m.receivedMessages,
+    });
   }
 }
