@@ -37,4 +37,4 @@
 export * from "./workloads/mod.ts";
 export * from "./adapters/mod.ts";
 export * from "./runners/mod.ts";
-export * from "./runners/schema.ts";
+export * from "./runners/schema/mod.ts";

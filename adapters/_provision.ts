@@ -5,9 +5,9 @@
  * @module
  */
 
-import { runCommand, which } from "../runners/_process.ts";
+import { runCommand, which } from "../runners/platform/process.ts";
 import type { RuntimeAdapter } from "./types.ts";
-import { makeTempDir, removeTemp } from "../runners/_temp.ts";
+import { makeTempDir, removeTemp } from "../runners/platform/temp.ts";
 
 /** A runtime binary found in, or freshly installed into, the cache. */
 export interface Provisioned {

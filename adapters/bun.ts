@@ -4,7 +4,7 @@
  * @module
  */
 
-import { which } from "../runners/_process.ts";
+import { which } from "../runners/platform/process.ts";
 import { probe } from "./_version.ts";
 import type { PackageManager, RuntimeAdapter, RuntimeVersion, TypeScriptRun } from "./types.ts";
 

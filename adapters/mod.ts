@@ -26,7 +26,7 @@
  * @module
  */
 
-import { UsageError } from "../runners/errors.ts";
+import { UsageError } from "../runners/platform/errors.ts";
 import { cacheDir } from "./_cache.ts";
 import { provisionFromNpm } from "./_provision.ts";
 import { bun } from "./bun.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { runCommand, which } from "../runners/_process.ts";
+import { runCommand, which } from "../runners/platform/process.ts";
 import { probe } from "./_version.ts";
 import { npmManager } from "./package_managers.ts";
 import type { PackageManager, RuntimeAdapter, RuntimeVersion, TypeScriptRun } from "./types.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { which } from "../runners/_process.ts";
+import { which } from "../runners/platform/process.ts";
 import { cacheDir } from "./_cache.ts";
 import { provisionFromNpm } from "./_provision.ts";
 import { probe } from "./_version.ts";

@@ -28,20 +28,20 @@
  * @module
  */
 
-export { type ProgressEvent, run, type RunOptions, VERSION } from "./suite.ts";
-export type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
-export { builtinLoadGenerators } from "./generators.ts";
-export { autocannonGenerator } from "./autocannon.ts";
-export { wrkCheckingGenerator, wrkGenerator } from "./wrk.ts";
-export { bombardierGenerator } from "./bombardier.ts";
-export { ohaGenerator } from "./oha.ts";
+export { type ProgressEvent, run, type RunOptions, VERSION } from "./suite/run.ts";
+export type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./drivers/types.ts";
+export { builtinLoadGenerators } from "./drivers/generators.ts";
+export { autocannonGenerator } from "./drivers/autocannon.ts";
+export { wrkCheckingGenerator, wrkGenerator } from "./drivers/wrk.ts";
+export { bombardierGenerator } from "./drivers/bombardier.ts";
+export { ohaGenerator } from "./drivers/oha.ts";
 export {
   runWebSocketDriver,
   type WebSocketClient,
   type WebSocketDriverOptions,
   type WebSocketLoadJob,
   type WebSocketMeasurement,
-} from "./websocket_driver.ts";
+} from "./drivers/websocket.ts";
 export {
   calibrate,
   type CalibrateOptions,
@@ -49,12 +49,12 @@ export {
   type CalibrationRow,
   type CalibrationVerdict,
   formatCalibration,
-} from "./calibrate.ts";
-export { type Profile, PROFILES } from "./settings.ts";
-export { DEFAULT_RUN_TIMEOUT_SEC, HOOK_TIMEOUTS_SEC, type HookTimeouts } from "./timeouts.ts";
-export { DONE_STATUSES } from "./resume.ts";
-export { summarize } from "./stats.ts";
-export { type WelchResult, welchTest } from "./welch.ts";
+} from "./selfcheck/calibrate.ts";
+export { type Profile, PROFILES } from "./suite/settings.ts";
+export { DEFAULT_RUN_TIMEOUT_SEC, HOOK_TIMEOUTS_SEC, type HookTimeouts } from "./kinds/timeouts.ts";
+export { DONE_STATUSES } from "./suite/resume.ts";
+export { summarize } from "./stats/summary.ts";
+export { type WelchResult, welchTest } from "./stats/welch.ts";
 export {
   type CompareOptions,
   compareResults,
@@ -63,8 +63,8 @@ export {
   formatComparison,
   regressions,
   type Verdict,
-} from "./compare.ts";
-export { formatTable } from "./table.ts";
+} from "./report/compare.ts";
+export { formatTable } from "./report/table.ts";
 export {
   EXPORT_FORMATS,
   type Exporter,
@@ -76,8 +76,8 @@ export {
   formatJson,
   formatMarkdown,
   parseFormat,
-} from "./exporters/mod.ts";
-export { readResultFile } from "./read_result.ts";
-export { writeResult } from "./write.ts";
-export { createProgress, type ProgressDisplay, type ProgressOptions } from "./progress.ts";
-export { UsageError } from "./errors.ts";
+} from "./report/mod.ts";
+export { readResultFile } from "./schema/read.ts";
+export { writeResult } from "./schema/write.ts";
+export { createProgress, type ProgressDisplay, type ProgressOptions } from "./report/progress.ts";
+export { UsageError } from "./platform/errors.ts";

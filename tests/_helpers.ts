@@ -17,7 +17,7 @@ export interface CliRun {
 /** Starts the CLI (as `deno task bench` does) with its own TMPDIR; returns the child. */
 export function spawnCli(args: string[], env: Record<string, string> = {}): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli.ts`, ...args],
+    args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli/bench.ts`, ...args],
     cwd: ROOT,
     env: { NO_COLOR: "1", ...env },
     stdout: "piped",

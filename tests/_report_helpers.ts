@@ -1,7 +1,7 @@
 // Helpers for the exporter tests: load the stored results, read numbers back
 // out of rendered text, parse CSV.
-import type { BenchResult } from "../runners/result.ts";
-import { parseResult } from "../runners/schema.ts";
+import type { BenchResult } from "../runners/schema/result.ts";
+import { parseResult } from "../runners/schema/mod.ts";
 import { ROOT } from "./_helpers.ts";
 
 /** The stored result pair (see fixtures/results/README.md). */

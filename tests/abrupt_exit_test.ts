@@ -2,7 +2,7 @@
 // temporary files), an uncaught exception or an unhandled rejection (global handlers clean up and exit 1 with
 // one line), and `deno task` killed under it (the orphaned harness stops itself).
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { parseResult } from "../runners/schema.ts";
+import { parseResult } from "../runners/schema/mod.ts";
 import { BENCH_PERMISSIONS, entries, privateTmp, processesWithTmpdir, ROOT, spawnCli, waitFor } from "./_helpers.ts";
 
 const LONG_RUN = ["--workload", "http-json", "--runtime", "deno", "--duration", "30", "--warmup", "0", "--runs", "1"];

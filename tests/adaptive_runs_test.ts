@@ -1,7 +1,7 @@
 // --min-runs/--max-runs: runs are added while the 95% CI is wider than the
 // target; at the maximum the record says the interval stayed wide.
 import { assert, assertEquals } from "@std/assert";
-import { run } from "../runners/suite.ts";
+import { run } from "../runners/suite/run.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { privateTmp } from "./_helpers.ts";
 

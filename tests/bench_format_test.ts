@@ -2,8 +2,8 @@
 // beside it; without --out the report is the only thing on stdout; clashing
 // flags exit 2 on one line.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { formatCsv, formatMarkdown } from "../runners/exporters/mod.ts";
-import { parseResult } from "../runners/schema.ts";
+import { formatCsv, formatMarkdown } from "../runners/report/mod.ts";
+import { parseResult } from "../runners/schema/mod.ts";
 import { BENCH_PERMISSIONS, entries, privateTmp, processesMatching, ROOT, runCli } from "./_helpers.ts";
 import { markdownRow, shows } from "./_report_helpers.ts";
 
@@ -36,7 +36,7 @@ Deno.test("bench --format csv without --out: the CSV is all of stdout; the resul
       "--config",
       `${ROOT}deno.json`,
       ...BENCH_PERMISSIONS,
-      `${ROOT}runners/cli.ts`,
+      `${ROOT}runners/cli/bench.ts`,
       ...QUICK,
       "--format",
       "csv",

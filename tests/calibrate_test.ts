@@ -1,12 +1,12 @@
 // deno task calibrate: one row per installed load generator with its rate,
 // client and server CPU and what limits it; bad flags exit 2.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { builtinLoadGenerators } from "../runners/generators.ts";
+import { builtinLoadGenerators } from "../runners/drivers/generators.ts";
 import { BENCH_PERMISSIONS, entries, privateTmp, processesMatching, ROOT } from "./_helpers.ts";
 
 async function calibrate(args: string[], env: Record<string, string> = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/calibrate.ts`, ...args],
+    args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/selfcheck/calibrate.ts`, ...args],
     cwd: ROOT,
     env: { NO_COLOR: "1", ...env },
     stdout: "piped",

@@ -2,9 +2,9 @@
 // like any other: one that burns its CPU between requests is flagged, one that
 // sleeps instead is not, and the table shows the warning next to the number.
 import { assert, assertEquals, assertExists } from "@std/assert";
-import { run } from "../runners/suite.ts";
-import { formatTable } from "../runners/table.ts";
-import { validateResult } from "../runners/schema.ts";
+import { run } from "../runners/suite/run.ts";
+import { formatTable } from "../runners/report/table.ts";
+import { validateResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { lazyGenerator, slowGenerator } from "./fixtures/fake_generators.ts";
 import { entries, privateTmp, processesMatching } from "./_helpers.ts";

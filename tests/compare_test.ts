@@ -2,10 +2,10 @@
 // right verdicts, direction is respected for lower-is-better figures,
 // --fail-on-regression sets the exit code, and bad input exits 2 on one line.
 import { assert, assertAlmostEquals, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { compareResults, type FigureComparison, formatComparison, regressions } from "../runners/compare.ts";
-import type { BenchRecord, BenchResult } from "../runners/result.ts";
-import { summarize } from "../runners/stats.ts";
-import { welchTest } from "../runners/welch.ts";
+import { compareResults, type FigureComparison, formatComparison, regressions } from "../runners/report/compare.ts";
+import type { BenchRecord, BenchResult } from "../runners/schema/result.ts";
+import { summarize } from "../runners/stats/summary.ts";
+import { welchTest } from "../runners/stats/welch.ts";
 import { BENCH_PERMISSIONS, privateTmp, ROOT } from "./_helpers.ts";
 import { BASE_PATH, HEAD_PATH, loadFixture } from "./_report_helpers.ts";
 
@@ -20,7 +20,7 @@ function find(figures: readonly FigureComparison[], runtime: string, figure: str
 
 async function compareCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/compare_cli.ts`, ...args],
+    args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli/compare.ts`, ...args],
     cwd: ROOT,
     env: { NO_COLOR: "1" },
     stdout: "piped",

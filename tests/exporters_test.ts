@@ -2,12 +2,12 @@
 // the numbers in the JSON, warnings and failures appear next to them, and
 // records of kinds other than HTTP render from their headline figure.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { CSV_COLUMNS, EXPORTERS, exportResult, formatHtml, formatMarkdown } from "../runners/exporters/mod.ts";
-import { formatCsv } from "../runners/exporters/csv.ts";
-import type { BenchRecord, BenchResult, RunRecord } from "../runners/result.ts";
-import type { RoleSeries } from "../runners/resources.ts";
-import { parseResult, validateResult } from "../runners/schema.ts";
-import { summarize } from "../runners/stats.ts";
+import { CSV_COLUMNS, EXPORTERS, exportResult, formatHtml, formatMarkdown } from "../runners/report/mod.ts";
+import { formatCsv } from "../runners/report/csv.ts";
+import type { BenchRecord, BenchResult, RunRecord } from "../runners/schema/result.ts";
+import type { RoleSeries } from "../runners/drivers/resources.ts";
+import { parseResult, validateResult } from "../runners/schema/mod.ts";
+import { summarize } from "../runners/stats/summary.ts";
 import { HEAD_PATH, loadFixture, markdownRow, parseCsv, readNumber, shows } from "./_report_helpers.ts";
 
 const head = await loadFixture(HEAD_PATH);

@@ -2,9 +2,9 @@
 // accepts connections and never answers. Each ends with that record errored in the phase the fault struck, the
 // reason saying what happened, the next runtime measured, and nothing left running or on disk.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { run } from "../runners/suite.ts";
-import { validateResult } from "../runners/schema.ts";
-import type { BenchResult, Phase } from "../runners/result.ts";
+import { run } from "../runners/suite/run.ts";
+import { validateResult } from "../runners/schema/mod.ts";
+import type { BenchResult, Phase } from "../runners/schema/result.ts";
 import type { RunSettings, Workload } from "../workloads/types.ts";
 import { crashes, exitsAtStart, hangsAtStart, hookHangs, neverAnswers } from "./fixtures/faults.ts";
 import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";

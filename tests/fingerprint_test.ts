@@ -2,10 +2,10 @@
 // schema, names the load generators with their versions, and warns about
 // frequency scaling, boost and a busy machine.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { environmentWarnings, fingerprint } from "../runners/environment.ts";
-import { builtinLoadGenerators } from "../runners/generators.ts";
-import { SCHEMA_VERSION } from "../runners/result.ts";
-import { validateResult } from "../runners/schema.ts";
+import { environmentWarnings, fingerprint } from "../runners/suite/environment.ts";
+import { builtinLoadGenerators } from "../runners/drivers/generators.ts";
+import { SCHEMA_VERSION } from "../runners/schema/result.ts";
+import { validateResult } from "../runners/schema/mod.ts";
 
 Deno.test("the fingerprint of this machine validates against the schema", async () => {
   const environment = await fingerprint();

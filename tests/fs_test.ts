@@ -2,8 +2,8 @@
 // API and with node:fs/promises, rtbench checks each file on disk, and no
 // directory is left behind; a script that writes the wrong bytes is caught.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { parseResult } from "../runners/schema.ts";
-import { run } from "../runners/suite.ts";
+import { parseResult } from "../runners/schema/mod.ts";
+import { run } from "../runners/suite/run.ts";
 import { faultyFs } from "./fixtures/faulty_process.ts";
 import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
 

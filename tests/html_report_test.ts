@@ -2,9 +2,9 @@
 // on three runtimes, then headless Chromium reads the page (DOM) and paints it
 // (screenshot); the bars it draws carry the result file's numbers.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { runCommand, which } from "../runners/_process.ts";
-import { RUNTIME_COLORS } from "../runners/exporters/mod.ts";
-import { parseResult } from "../runners/schema.ts";
+import { runCommand, which } from "../runners/platform/process.ts";
+import { RUNTIME_COLORS } from "../runners/report/mod.ts";
+import { parseResult } from "../runners/schema/mod.ts";
 import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
 import { countColor, decodePng } from "./_png.ts";
 

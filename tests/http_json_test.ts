@@ -2,7 +2,7 @@
 // the result file valid with raw runs, CI bounds, exact versions and CPU sets,
 // and nothing left running or lying around afterwards.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
-import { parseResult } from "../runners/schema.ts";
+import { parseResult } from "../runners/schema/mod.ts";
 import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
 
 Deno.test("bench --workload http-json on deno,node,bun writes a valid, complete result", async () => {

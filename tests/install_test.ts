@@ -4,7 +4,7 @@
 // verified; an unreachable registry errors with the reason; bad flags exit 2.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { cacheDir } from "../adapters/_cache.ts";
-import { parseResult } from "../runners/schema.ts";
+import { parseResult } from "../runners/schema/mod.ts";
 import { countPackages, tarballManifest } from "../workloads/_install_tree.ts";
 import { entries, privateTmp, processesMatching, ROOT, runCli } from "./_helpers.ts";
 

@@ -3,9 +3,9 @@
 // and gets sampled; wrk's warm-up check catches a server that goes wrong under
 // load. A generator that is not installed skips its test and says so.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
-import { which } from "../runners/_process.ts";
-import { validateResult } from "../runners/schema.ts";
-import { run } from "../runners/suite.ts";
+import { which } from "../runners/platform/process.ts";
+import { validateResult } from "../runners/schema/mod.ts";
+import { run } from "../runners/suite/run.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { flaky } from "./fixtures/flaky.ts";
 import { entries, privateTmp, processesMatching } from "./_helpers.ts";

@@ -2,9 +2,9 @@
 // verified, statistics mapped to figures that validate against the schema;
 // a script whose sample is wrong is caught.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { microFigures, parseMicroReport } from "../runners/micro.ts";
-import { validateResult } from "../runners/schema.ts";
-import { run } from "../runners/suite.ts";
+import { microFigures, parseMicroReport } from "../runners/kinds/micro.ts";
+import { validateResult } from "../runners/schema/mod.ts";
+import { run } from "../runners/suite/run.ts";
 import { micro, TINYBENCH_VERSION } from "../workloads/micro.ts";
 import type { MicroWorkload } from "../workloads/types.ts";
 import { entries, privateTmp } from "./_helpers.ts";

@@ -2,10 +2,10 @@
 // taken), recorded in the result; and no process is spawned through a shell with a value interpolated into it.
 import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { resolveRuntime } from "../adapters/mod.ts";
-import { startServer } from "../runners/server.ts";
-import { parseResult } from "../runners/schema.ts";
+import { startServer } from "../runners/kinds/server.ts";
+import { parseResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
-import { stageServer } from "../runners/workspace.ts";
+import { stageServer } from "../runners/platform/workspace.ts";
 import { entries, privateTmp, processesWithTmpdir, ROOT, runCli } from "./_helpers.ts";
 import { isSkip } from "../workloads/types.ts";
 
@@ -130,8 +130,8 @@ Deno.test("every server binds HOST, loopback by default", async () => {
 Deno.test("no child is spawned through a shell with a value in its script", async () => {
   const files = [...await sources("runners"), ...await sources("workloads"), ...await sources("adapters")];
   for (const [path, text] of files) {
-    // Every process goes through runners/_process.ts.
-    if (path !== "runners/_process.ts") assert(!text.includes("new Deno.Command("), `${path} spawns directly`);
+    // Every process goes through runners/platform/process.ts.
+    if (path !== "runners/platform/process.ts") assert(!text.includes("new Deno.Command("), `${path} spawns directly`);
     assert(!/\bDeno\.run\(|child_process|shell:\s*true/.test(text), `${path} uses a shell-capable API`);
     // A script handed to an interpreter (`sh -c`, `python -c`) is a constant without interpolation.
     for (const m of text.matchAll(/"(?:sh|bash|\/bin\/sh)"|"-c",\s*([A-Za-z_0-9]+)\]/g)) {

@@ -3,8 +3,8 @@
 // all three runtimes into a valid result. A broken expectation in the same user-defined workload is caught.
 
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { run } from "../runners/suite.ts";
-import { parseResult } from "../runners/schema.ts";
+import { run } from "../runners/suite/run.ts";
+import { parseResult } from "../runners/schema/mod.ts";
 import { validateWorkload } from "../workloads/validate.ts";
 import type { HttpWorkload } from "../workloads/types.ts";
 import { greet } from "./fixtures/own_workload/greet.ts";

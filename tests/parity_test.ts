@@ -2,9 +2,9 @@
 // differs from the other runtimes' is marked invalid and not measured, while
 // the runtimes that agree are measured; the odd one is picked by majority.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { judgeParity } from "../runners/parity.ts";
-import { validateResult } from "../runners/schema.ts";
-import { run } from "../runners/suite.ts";
+import { judgeParity } from "../runners/kinds/parity.ts";
+import { validateResult } from "../runners/schema/mod.ts";
+import { run } from "../runners/suite/run.ts";
 import type { HttpExchange, HttpRequestSpec } from "../workloads/types.ts";
 import { looseJson } from "./fixtures/loose_json.ts";
 import { entries, privateTmp, processesMatching } from "./_helpers.ts";

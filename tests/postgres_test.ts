@@ -3,9 +3,9 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import postgres from "postgres";
 import { cacheDir } from "../adapters/_cache.ts";
-import { parseResult } from "../runners/schema.ts";
-import { run } from "../runners/suite.ts";
-import { installDependencies } from "../runners/workspace.ts";
+import { parseResult } from "../runners/schema/mod.ts";
+import { run } from "../runners/suite/run.ts";
+import { installDependencies } from "../runners/platform/workspace.ts";
 import { startEmbeddedPostgres } from "../workloads/_embedded_postgres.ts";
 import { POSTGRES_JS_VERSION, postgresWorkload } from "../workloads/postgres.ts";
 import { noClamp, oneQuery } from "./fixtures/postgres_faults.ts";

@@ -2,9 +2,9 @@
 // learns from finished records; on a real terminal (a pty from `script`) the
 // CLI draws it, with --quiet or a pipe it draws nothing.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { which } from "../runners/_process.ts";
-import { clock, createProgress } from "../runners/progress.ts";
-import type { BenchRecord } from "../runners/result.ts";
+import { which } from "../runners/platform/process.ts";
+import { clock, createProgress } from "../runners/report/progress.ts";
+import type { BenchRecord } from "../runners/schema/result.ts";
 import { BENCH_PERMISSIONS, entries, privateTmp, processesMatching, ROOT } from "./_helpers.ts";
 import { HEAD_PATH, loadFixture } from "./_report_helpers.ts";
 
@@ -94,7 +94,8 @@ if (!SCRIPT) console.log("progress_test: terminal tests skipped: `script` is not
 /** Runs the bench CLI with stdout and stderr on a pseudo-terminal; returns everything it drew. */
 async function onTerminal(args: string[], tmp: string): Promise<{ code: number; screen: string }> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const command = [Deno.execPath(), "run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli.ts`, ...args].map(quote).join(" ");
+  const command = [Deno.execPath(), "run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli/bench.ts`, ...args].map(quote)
+    .join(" ");
   const out = await new Deno.Command(SCRIPT!, {
     args: ["-qefc", `stty cols 200 rows 50; exec ${command}`, "/dev/null"],
     cwd: ROOT,

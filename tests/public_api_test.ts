@@ -180,7 +180,7 @@ async function publishedFiles(): Promise<string[]> {
 
 Deno.test("the published package holds every file the CLI reads at run time, and no tests", async () => {
   const files = await publishedFiles();
-  assert(files.includes("runners/bench_result.schema.json"));
+  assert(files.includes("runners/schema/bench_result.schema.json"));
   assertEquals(files.filter((f) => f.startsWith("tests/") || f.endsWith("_test.ts") || f.startsWith(".")), []);
 
   // Servers and scripts the built-in workloads start, for every runtime and variant.

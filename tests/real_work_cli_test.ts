@@ -1,7 +1,7 @@
 // The command, shortened: uuid-file and bcrypt on every runtime from the
 // command line, a valid result file, a table per workload showing every runtime.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { parseResult } from "../runners/schema.ts";
+import { parseResult } from "../runners/schema/mod.ts";
 import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
 
 Deno.test("bench --workload uuid-file,bcrypt --bcrypt-cost 4 on deno,node,bun: all completed, tables show every runtime", async () => {

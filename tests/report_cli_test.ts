@@ -1,7 +1,7 @@
 // `deno task report <result.json> --format ...` renders a stored result with
 // every exporter, to stdout or a file, and refuses bad input on one line.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { EXPORT_FORMATS, exportResult } from "../runners/exporters/mod.ts";
+import { EXPORT_FORMATS, exportResult } from "../runners/report/mod.ts";
 import { entries, privateTmp, ROOT } from "./_helpers.ts";
 import { HEAD_PATH, loadFixture } from "./_report_helpers.ts";
 
@@ -11,7 +11,7 @@ async function reportCli(args: string[]): Promise<{ code: number; stdout: string
   const tasks = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
   const permissions = tasks.report.split(" ").filter((a: string) => a.startsWith("--allow-"));
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...permissions, `${ROOT}runners/report_cli.ts`, ...args],
+    args: ["run", ...permissions, `${ROOT}runners/cli/report.ts`, ...args],
     cwd: ROOT,
     env: { NO_COLOR: "1" },
     stdout: "piped",

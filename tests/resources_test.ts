@@ -2,8 +2,8 @@
 // child and a sleeper. The tree is found by session, its busiest thread wants
 // a whole CPU, and the sampler's own cost is reported. Nothing is left behind.
 import { assert, assertEquals, assertExists } from "@std/assert";
-import { spawnGroup } from "../runners/_process.ts";
-import { startSampler } from "../runners/resources.ts";
+import { spawnGroup } from "../runners/platform/process.ts";
+import { startSampler } from "../runners/drivers/resources.ts";
 import { processesMatching, waitFor } from "./_helpers.ts";
 
 Deno.test("the sampler follows a process tree's CPU, memory, threads and open files", async () => {

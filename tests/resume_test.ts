@@ -1,8 +1,8 @@
 // --resume: done records (completed, invalid, skipped) are kept as they are, errored and missing ones are
 // measured into the same file; a file measured with other settings is refused, one line, exit 2, untouched.
 import { assert, assertEquals, assertMatch, assertNotEquals } from "@std/assert";
-import { parseResult } from "../runners/schema.ts";
-import type { BenchRecord, BenchResult } from "../runners/result.ts";
+import { parseResult } from "../runners/schema/mod.ts";
+import type { BenchRecord, BenchResult } from "../runners/schema/result.ts";
 import { entries, privateTmp, processesWithTmpdir, runCli } from "./_helpers.ts";
 
 const SUITE = [

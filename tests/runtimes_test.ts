@@ -2,7 +2,7 @@
 // with reuse, and a runtime that cannot be had recorded as errored.
 import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { resolveRuntime } from "../adapters/mod.ts";
-import { run } from "../runners/suite.ts";
+import { run } from "../runners/suite/run.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { privateTmp } from "./_helpers.ts";
 

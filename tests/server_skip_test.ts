@@ -1,7 +1,7 @@
 // A server that reports its runtime cannot do the variant (the
 // `rtbench: skip: <reason>` line) makes its record skipped with that reason.
 import { assertEquals } from "@std/assert";
-import { run } from "../runners/suite.ts";
+import { run } from "../runners/suite/run.ts";
 import { cannotRun } from "./fixtures/cannot_run.ts";
 import { entries, privateTmp, processesMatching } from "./_helpers.ts";
 

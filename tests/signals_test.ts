@@ -2,8 +2,8 @@
 // after each, no process rtbench started is left, no temporary path, and the result file is valid and holds
 // every record that was in it just before the signal.
 import { assert, assertEquals } from "@std/assert";
-import { parseResult } from "../runners/schema.ts";
-import type { BenchRecord } from "../runners/result.ts";
+import { parseResult } from "../runners/schema/mod.ts";
+import type { BenchRecord } from "../runners/schema/result.ts";
 import { entries, privateTmp, processesWithTmpdir, spawnCli, waitFor } from "./_helpers.ts";
 
 const ITERATIONS = 20;

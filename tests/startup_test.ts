@@ -2,11 +2,11 @@
 // to exit with checked output, hyperfine-style plans honoured, the timer's own
 // cost recorded, and wrong exit codes or output making a record invalid.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
-import { which } from "../runners/_process.ts";
-import { outlierIndices } from "../runners/process.ts";
-import { spawnTimer, wait4Timer } from "../runners/process_timer.ts";
-import { parseResult } from "../runners/schema.ts";
-import { run } from "../runners/suite.ts";
+import { which } from "../runners/platform/process.ts";
+import { outlierIndices } from "../runners/kinds/process.ts";
+import { spawnTimer, wait4Timer } from "../runners/drivers/process_timer.ts";
+import { parseResult } from "../runners/schema/mod.ts";
+import { run } from "../runners/suite/run.ts";
 import { HELLO_OUTPUT, SCRIPT_OUTPUT } from "../workloads/startup.ts";
 import { faultyStartup, workDirProbe } from "./fixtures/faulty_process.ts";
 import { entries, privateTmp, processesMatching, runCli, spawnCli, waitFor } from "./_helpers.ts";

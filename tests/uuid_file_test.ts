@@ -2,9 +2,9 @@
 // watched; a server that names its keys wrong is invalid before any load; a
 // server that leaves files behind is invalid with the count, and the files go.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
-import { which } from "../runners/_process.ts";
-import { run } from "../runners/suite.ts";
-import { validateResult } from "../runners/schema.ts";
+import { which } from "../runners/platform/process.ts";
+import { run } from "../runners/suite/run.ts";
+import { validateResult } from "../runners/schema/mod.ts";
 import { uuidFile } from "../workloads/uuid_file.ts";
 import { uuidFileLeaky, uuidFileWrongKeys } from "./fixtures/uuid_file_faults.ts";
 import { entries, privateTmp, processesMatching } from "./_helpers.ts";

@@ -1,16 +1,16 @@
 // The ws workload: all three runtimes echo small and large messages under load with every echo verified; a server
 // that corrupts bytes or drops sockets under load is caught by the driver; nothing is left behind.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
-import { run } from "../runners/suite.ts";
-import { parseResult, validateResult } from "../runners/schema.ts";
-import type { BenchRecord } from "../runners/result.ts";
-import { CLIENT_BOUND_PERCENT } from "../runners/websocket.ts";
+import { run } from "../runners/suite/run.ts";
+import { parseResult, validateResult } from "../runners/schema/mod.ts";
+import type { BenchRecord } from "../runners/schema/result.ts";
+import { CLIENT_BOUND_PERCENT } from "../runners/kinds/websocket.ts";
 import { wsEcho } from "../workloads/ws_echo.ts";
 import { closingEcho, corruptingEcho } from "./fixtures/ws_faulty.ts";
 import { entries, privateTmp, processesMatching, ROOT, runCli, spawnCli, waitFor } from "./_helpers.ts";
 
 // The driver's command line names its script in this checkout, not the test's TMPDIR.
-const DRIVER = `${ROOT}runners/_websocket_child.ts`;
+const DRIVER = `${ROOT}runners/drivers/_websocket_child.ts`;
 
 function assertMeasured(record: BenchRecord, messageSize: number): void {
   assertEquals(record.status, "completed", JSON.stringify(record.error));

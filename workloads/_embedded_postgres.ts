@@ -10,10 +10,10 @@
  * @module
  */
 
-import { runCommand, spawnGroup, which } from "../runners/_process.ts";
-import { freePort } from "../runners/server.ts";
-import { stageServer } from "../runners/workspace.ts";
-import { makeTempDir, removeTemp } from "../runners/_temp.ts";
+import { runCommand, spawnGroup, which } from "../runners/platform/process.ts";
+import { freePort } from "../runners/kinds/server.ts";
+import { stageServer } from "../runners/platform/workspace.ts";
+import { makeTempDir, removeTemp } from "../runners/platform/temp.ts";
 
 const DRIVER = new URL("../servers/node/_embedded_postgres.mjs", import.meta.url);
 

@@ -1,7 +1,7 @@
 // The directory watchers see what another process does to a file: inotifywait
 // every step in order, Deno.watchFs at least that the file existed.
 import { assertEquals } from "@std/assert";
-import { which } from "../runners/_process.ts";
+import { which } from "../runners/platform/process.ts";
 import { directoryWatcher } from "./_file_events.ts";
 
 const WRITE_READ_DELETE = `

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { pinnedVersion } from "../runners/_pinned.ts";
+import { pinnedVersion } from "../runners/platform/pinned.ts";
 import bcryptjs from "bcryptjs";
 import { randomText, seededRandom } from "./_random.ts";
 import type {

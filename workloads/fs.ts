@@ -8,7 +8,7 @@
  * @module
  */
 
-import { stageServer } from "../runners/workspace.ts";
+import { stageServer } from "../runners/platform/workspace.ts";
 import type { Check, ProcessContext, ProcessTarget, ProcessWorkload, RunInspection, Skip } from "./types.ts";
 
 const IDIOMATIC: Record<string, string> = {

@@ -10,7 +10,7 @@
 
 import { nodePackageManager, PACKAGE_MANAGER_NAMES } from "../adapters/package_managers.ts";
 import type { PackageManager } from "../adapters/types.ts";
-import { runCommand, which } from "../runners/_process.ts";
+import { runCommand, which } from "../runners/platform/process.ts";
 import { checkDirectDependencies, countPackages, directDependencies } from "./_install_tree.ts";
 import type {
   ProcessContext,

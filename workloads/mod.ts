@@ -35,7 +35,7 @@
  * @module
  */
 
-import { UsageError } from "../runners/errors.ts";
+import { UsageError } from "../runners/platform/errors.ts";
 import { bcrypt } from "./bcrypt.ts";
 import { httpJson } from "./http_json.ts";
 import { uuidFile } from "./uuid_file.ts";

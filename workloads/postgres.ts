@@ -15,8 +15,8 @@
  * @module
  */
 
-import { pinnedVersion } from "../runners/_pinned.ts";
-import { checkExchange } from "../runners/http.ts";
+import { pinnedVersion } from "../runners/platform/pinned.ts";
+import { checkExchange } from "../runners/kinds/http.ts";
 import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./_embedded_postgres.ts";
 import { createWorldSchema } from "./_postgres_schema.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { readProcText } from "../runners/_procfs.ts";
+import { readProcText } from "../runners/platform/procfs.ts";
 import { type DirectoryWatcher, directoryWatcher, type FileEventKind } from "./_file_events.ts";
 import { randomText, seededRandom } from "./_random.ts";
 import type {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { UsageError } from "../runners/errors.ts";
+import { UsageError } from "../runners/platform/errors.ts";
 import type { Workload, WorkloadKind } from "./types.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { assertEquals, assertRejects, assertThrows } from "@std/assert";
-import { UsageError } from "../runners/errors.ts";
+import { UsageError } from "../runners/platform/errors.ts";
 import { httpJson } from "./http_json.ts";
 import { loadWorkloadModule, validateWorkload } from "./validate.ts";
 
@@ -56,7 +56,7 @@ Deno.test("a module's exported workloads are loaded and validated", async () => 
 });
 
 Deno.test("run() refuses a malformed workload before measuring anything", async () => {
-  const { run } = await import("../runners/suite.ts");
+  const { run } = await import("../runners/suite/run.ts");
   const broken = { ...httpJson, name: "broken", traffic: undefined } as unknown as typeof httpJson;
   await assertRejects(
     () => run({ workloads: [broken], runtimes: ["deno"] }),

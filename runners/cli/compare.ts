@@ -1,0 +1,146 @@
+/**
+ * `deno task compare <base.json> <head.json>`: prints, per workload ×
+ * variant × runtime × figure, the change in percent with its 95% CI and a
+ * verdict (Welch's t-test on the runs' raw values).
+ *
+ * Exit codes: 0 compared; 1 with `--fail-on-regression <pct>`, some figure got
+ * significantly worse by more than pct percent; 2 bad input (a file missing,
+ * corrupted, or with nothing in common with the other).
+ *
+ * @module
+ */
+
+import { parseArgs } from "@std/cli/parse-args";
+import { compareResults, formatComparison, regressions } from "../report/compare.ts";
+import { runEntry } from "../platform/entry.ts";
+import { UsageError } from "../platform/errors.ts";
+import { readResultFile } from "../schema/read.ts";
+
+const HELP = `rtbench compare: is head faster or slower than base, beyond run-to-run noise?
+
+Usage: deno task compare <base.json> <head.json> [flags]
+
+  --fail-on-regression <pct>  exit 1 when a figure got significantly worse by more than pct percent
+  --format <name>             table (default), md or json
+  --debug                     show stack traces
+  --help, -h                  this help
+
+Verdicts come from Welch's t-test on the per-run values of each figure (two-sided, 95%).
+Exit codes: 0 compared, 1 a regression beyond --fail-on-regression, 2 bad input.`;
+
+/** What the compare command line asked for. */
+export interface CompareRequest {
+  /** Show help. */
+  readonly help: boolean;
+  /** The base result file. */
+  readonly base: string;
+  /** The head result file. */
+  readonly head: string;
+  /** Output format. */
+  readonly format: "table" | "md" | "json";
+  /** Regression threshold in percent, when given. */
+  readonly failOnRegression: number | undefined;
+}
+
+/**
+ * Parses `compare` arguments; throws {@linkcode UsageError} naming the flag.
+ *
+ * @example
+ * ```ts
+ * import { parseCompareArgs } from "./compare.ts";
+ * console.log(parseCompareArgs(["a.json", "b.json", "--fail-on-regression", "5"]).failOnRegression); // 5
+ * ```
+ */
+export function parseCompareArgs(args: string[]): CompareRequest {
+  const unknown: string[] = [];
+  const flags = parseArgs(args, {
+    string: ["fail-on-regression", "format"],
+    boolean: ["help", "debug"],
+    alias: { h: "help" },
+    unknown: (arg: string) => {
+      if (arg.startsWith("-") && !/^-\d/.test(arg)) {
+        unknown.push(arg);
+        return false;
+      }
+      return true;
+    },
+  });
+  if (unknown.length > 0) throw new UsageError(`Unknown flag ${unknown[0].split("=")[0]} (see --help)`);
+  const empty = { base: "", head: "", format: "table" as const, failOnRegression: undefined };
+  if (flags.help) return { help: true, ...empty };
+  const files = flags._.map(String);
+  if (files.length !== 2) {
+    throw new UsageError(`Expected two result files, base and head, got ${files.length} (see --help)`);
+  }
+  const format = flags.format ?? "table";
+  if (!["table", "md", "json"].includes(format)) {
+    throw new UsageError(`--format: unknown format "${format}" (allowed: table, md, json)`);
+  }
+  let failOnRegression: number | undefined;
+  if (flags["fail-on-regression"] !== undefined) {
+    const raw = String(flags["fail-on-regression"]);
+    const n = raw.trim() === "" ? NaN : Number(raw);
+    if (!Number.isFinite(n) || n < 0) {
+      throw new UsageError(`--fail-on-regression must be a percentage ≥ 0, got "${raw}"`);
+    }
+    failOnRegression = n;
+  }
+  return {
+    help: false,
+    base: files[0],
+    head: files[1],
+    format: format as "table" | "md" | "json",
+    failOnRegression,
+  };
+}
+
+/**
+ * Runs `compare` with `args` and returns the exit code.
+ *
+ * @example
+ * ```ts ignore
+ * import { compareMain } from "./compare.ts";
+ * Deno.exit(await compareMain(["base.json", "head.json", "--fail-on-regression", "5"]));
+ * ```
+ */
+export async function compareMain(args: string[]): Promise<number> {
+  try {
+    const request = parseCompareArgs(args);
+    if (request.help) {
+      console.log(HELP);
+      return 0;
+    }
+    const [base, head] = await Promise.all([readResultFile(request.base), readResultFile(request.head)]);
+    let comparison;
+    try {
+      comparison = compareResults(base, head);
+    } catch (error) {
+      if (error instanceof UsageError) {
+        throw new UsageError(`${request.base} and ${request.head}: ${error.message}`);
+      }
+      throw error;
+    }
+    if (request.format === "json") console.log(JSON.stringify(comparison, null, 2));
+    else console.log(formatComparison(comparison, request.format, request.failOnRegression).trimEnd());
+    if (request.failOnRegression !== undefined) {
+      const worse = regressions(comparison, request.failOnRegression);
+      for (const f of worse) {
+        console.error(
+          `rtbench compare: regression: ${f.workload}/${f.variant}/${f.runtime} ${f.figure} ${
+            f.changePercent! > 0 ? "+" : ""
+          }${f.changePercent!.toFixed(1)}% (worse than ${request.failOnRegression}%)`,
+        );
+      }
+      if (worse.length > 0) return 1;
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`rtbench compare: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+if (import.meta.main) await runEntry("rtbench compare", Deno.args, () => compareMain(Deno.args), { spawns: false });

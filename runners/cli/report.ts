@@ -1,0 +1,114 @@
+/**
+ * `deno task report <result.json> [--format table|md|csv|json|html] [--out file]`:
+ * renders a stored result file with any exporter, to stdout or a file.
+ *
+ * Exit codes: 0 rendered; 2 bad input (unknown flag, missing or corrupted file).
+ *
+ * @module
+ */
+
+import { parseArgs } from "@std/cli/parse-args";
+import { runEntry } from "../platform/entry.ts";
+import { UsageError } from "../platform/errors.ts";
+import { EXPORT_FORMATS, EXPORTERS, type ExportFormat, exportResult, parseFormat } from "../report/mod.ts";
+import { readResultFile } from "../schema/read.ts";
+import { writeStdout } from "../platform/stdout.ts";
+
+const HELP = `rtbench report: render a stored result file
+
+Usage: deno task report <result.json> [flags]
+
+  --format <name>  ${EXPORT_FORMATS.map((f) => `${f} (${EXPORTERS[f].description})`).join(",\n                   ")}
+                   default: table
+  --out <file>     write the report to a file instead of stdout
+  --debug          show stack traces
+  --help, -h       this help
+
+Exit codes: 0 rendered, 2 bad input.`;
+
+/** What the report command line asked for. */
+export interface ReportRequest {
+  /** Show help. */
+  readonly help: boolean;
+  /** The result file to render. */
+  readonly input: string;
+  /** Output format. */
+  readonly format: ExportFormat;
+  /** Report file; absent means stdout. */
+  readonly out: string | undefined;
+}
+
+/**
+ * Parses `report` arguments; throws {@linkcode UsageError} naming the flag.
+ *
+ * @example
+ * ```ts
+ * import { parseReportArgs } from "./report.ts";
+ * console.log(parseReportArgs(["r.json", "--format", "html"]).format); // "html"
+ * ```
+ */
+export function parseReportArgs(args: string[]): ReportRequest {
+  const unknown: string[] = [];
+  const flags = parseArgs(args, {
+    string: ["format", "out"],
+    boolean: ["help", "debug"],
+    alias: { h: "help" },
+    unknown: (arg: string) => {
+      if (arg.startsWith("-")) {
+        unknown.push(arg);
+        return false;
+      }
+      return true;
+    },
+  });
+  if (unknown.length > 0) throw new UsageError(`Unknown flag ${unknown[0].split("=")[0]} (see --help)`);
+  if (flags.help) return { help: true, input: "", format: "table", out: undefined };
+  const files = flags._.map(String);
+  if (files.length !== 1) throw new UsageError(`Expected one result file, got ${files.length} (see --help)`);
+  if (flags.out !== undefined && flags.out.trim() === "") throw new UsageError("--out needs a file path");
+  return {
+    help: false,
+    input: files[0],
+    format: flags.format === undefined ? "table" : parseFormat(flags.format),
+    out: flags.out,
+  };
+}
+
+/**
+ * Runs `report` with `args` and returns the exit code.
+ *
+ * @example
+ * ```ts ignore
+ * import { reportMain } from "./report.ts";
+ * Deno.exit(await reportMain(["results/run.json", "--format", "md"]));
+ * ```
+ */
+export async function reportMain(args: string[]): Promise<number> {
+  try {
+    const request = parseReportArgs(args);
+    if (request.help) {
+      console.log(HELP);
+      return 0;
+    }
+    const text = exportResult(await readResultFile(request.input), request.format);
+    if (request.out === undefined) {
+      await writeStdout(text);
+      return 0;
+    }
+    try {
+      await Deno.writeTextFile(request.out, text);
+    } catch (error) {
+      throw new UsageError(`--out: cannot write ${request.out} (${(error as Error).message.split(":")[0]})`);
+    }
+    console.error(`Report written to ${request.out}`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`rtbench report: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+if (import.meta.main) await runEntry("rtbench report", Deno.args, () => reportMain(Deno.args), { spawns: false });

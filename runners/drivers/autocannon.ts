@@ -1,0 +1,75 @@
+/**
+ * autocannon as a {@linkcode LoadGenerator}: runs in its own Deno process
+ * (pinned apart from the server), verifies every response and reports
+ * microsecond latencies.
+ *
+ * @module
+ */
+
+import { runTool, toolJson } from "../platform/process.ts";
+import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
+import type { AutocannonJob } from "./_autocannon_child.ts";
+import { pinnedVersion } from "../platform/pinned.ts";
+
+const CHILD = new URL("./_autocannon_child.ts", import.meta.url);
+
+/** The autocannon version rtbench is pinned to, read from the import map. */
+export const AUTOCANNON_VERSION: string = pinnedVersion("autocannon");
+
+/** Deno flags for the child: loopback network to the target only, and its config when run from a checkout. */
+function childArgs(baseUrl: string): string[] {
+  const host = new URL(baseUrl).host;
+  const args = ["run", `--allow-net=${host}`, "--allow-env", "--allow-sys", "--allow-read", "--allow-run=cat"];
+  if (CHILD.protocol === "file:") args.push(`--config=${new URL("../../deno.json", import.meta.url).pathname}`);
+  return [...args, CHILD.href];
+}
+
+/**
+ * The default load generator.
+ *
+ * @example Load a server for one second
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { autocannonGenerator } from "@rtbench/rtbench/runners";
+ *
+ * await using server = Deno.serve(
+ *   { hostname: "127.0.0.1", port: 0, onListen() {} },
+ *   () => new Response("ok", { headers: { "content-type": "text/plain" } }),
+ * );
+ * const m = await autocannonGenerator.run(
+ *   {
+ *     baseUrl: `http://127.0.0.1:${server.addr.port}`,
+ *     requests: [{ path: "/", expect: { status: 200, contentType: "text/plain", body: "ok" } }],
+ *   },
+ *   { durationSec: 1, warmupSec: 0, connections: 10, pipelining: 1, requestTimeoutSec: 10 },
+ *   { cpus: null },
+ * );
+ * assertEquals([m.validResponses > 0, m.mismatches, m.non2xx], [true, 0, 0]);
+ * ```
+ */
+export const autocannonGenerator: LoadGenerator = {
+  name: "autocannon",
+  verifies: "status, content-type and body (exact or pattern) of every response, warm-up and measurement",
+  available(): Promise<boolean> {
+    return Promise.resolve(true);
+  },
+  version(): Promise<string> {
+    return Promise.resolve(AUTOCANNON_VERSION);
+  },
+  async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
+    const job: AutocannonJob = { target, settings };
+    const budgetMs = (settings.warmupSec + settings.durationSec + settings.requestTimeoutSec + 60) * 1000;
+    return toolJson<LoadMeasurement>(
+      "autocannon",
+      await runTool("autocannon", [Deno.execPath(), ...childArgs(target.baseUrl)], {
+        cpus: options.cpus,
+        stdin: JSON.stringify(job),
+        timeoutMs: budgetMs,
+        signal: options.signal,
+        onSpawn: options.onSpawn,
+        keepBytes: 4 << 20,
+        env: { NO_COLOR: "1" },
+      }),
+    );
+  },
+};

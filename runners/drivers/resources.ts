@@ -1,0 +1,573 @@
+/**
+ * Resource sampling of the server's and the load generator's process trees
+ * (CPU, busiest thread, resident memory, threads, open files) at a fixed
+ * interval, with the sampler's own cost measured alongside.
+ *
+ * Deno refuses `/proc` reads without `--allow-all`, and spawning one `cat` per
+ * file per tick would cost more than it measures. So one `sh` helper lives for
+ * the whole run: each tick the harness writes the pids it watches on the
+ * helper's stdin, and the helper answers with ONE `cat` of `/proc/uptime`,
+ * the watched processes' stat and per-thread stat and schedstat files, and
+ * file-descriptor counts taken with shell globbing (no process spawned). Once
+ * a second the `cat` reads every `/proc/<pid>/stat` too, to find processes
+ * that joined a watched tree (by session and parent ids); reading them all
+ * every tick would cost several times more on a machine with many processes. The helper's CPU time, its
+ * `cat` children included, is reported as `samplerCpuPercent`. A 2-CPU
+ * machine has no CPU to spare for it, so rtbench pins it to the load
+ * generator's CPUs (see {@linkcode SamplerOptions.cpus}).
+ *
+ * @module
+ */
+
+import { type ProcessGroup, spawnGroup } from "../platform/process.ts";
+import { parseSnapshot, type ProcStat, type Snapshot } from "../platform/proc_stat.ts";
+
+/**
+ * Which process tree a series describes.
+ *
+ * @example The two sides of a measurement
+ * ```ts
+ * import type { ResourceRole } from "@rtbench/rtbench/schema";
+ *
+ * const roles: ResourceRole[] = ["server", "client"];
+ * ```
+ */
+export type ResourceRole = "server" | "client";
+
+/**
+ * Sampled values of one process tree, one entry per interval.
+ *
+ * @example The peak memory of a series
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import type { RoleSeries } from "@rtbench/rtbench/schema";
+ *
+ * const server: RoleSeries = {
+ *   cpuPercent: [98, 101],
+ *   busiestThreadPercent: [97, 99],
+ *   demandPercent: [100, 102],
+ *   busiestThreadDemandPercent: [99, 100],
+ *   rssBytes: [48_000_000, 49_000_000],
+ *   threads: [6, 6],
+ *   openFiles: [126, 126],
+ *   processes: [1, 1],
+ * };
+ * assertEquals(Math.max(...server.rssBytes), 49_000_000);
+ * ```
+ */
+export interface RoleSeries {
+  /** CPU time of every thread of every process in the tree, in percent of one CPU. */
+  readonly cpuPercent: readonly (number | null)[];
+  /** The busiest single thread's CPU time in percent of one CPU (a single-threaded event loop saturates at 100). */
+  readonly busiestThreadPercent: readonly (number | null)[];
+  /**
+   * Demand: time the tree's threads were on a CPU or runnable and waiting for
+   * one, percent of one CPU (null where the kernel keeps no schedstat). Unlike
+   * CPU time it stays high for a saturated process that other work on a shared
+   * machine keeps off the CPU.
+   */
+  readonly demandPercent: readonly (number | null)[];
+  /** The most demanding single thread, percent of one CPU (null where unknown). */
+  readonly busiestThreadDemandPercent: readonly (number | null)[];
+  /** Resident memory of the tree. */
+  readonly rssBytes: readonly number[];
+  /** Threads in the tree. */
+  readonly threads: readonly number[];
+  /** Open file descriptors (sockets included) in the tree. */
+  readonly openFiles: readonly number[];
+  /** Processes in the tree. */
+  readonly processes: readonly number[];
+}
+
+/**
+ * The time series of one measured window.
+ *
+ * @example CPU of the server over a run
+ * ```ts
+ * import type { ResourceSeries } from "@rtbench/rtbench/schema";
+ *
+ * function serverCpu(series: ResourceSeries): [number, number | null][] {
+ *   return series.tMs.map((t, i) => [t, series.server?.cpuPercent[i] ?? null]);
+ * }
+ * ```
+ */
+export interface ResourceSeries {
+  /** Sampling interval asked for. */
+  readonly intervalMs: number;
+  /** End of each interval, in milliseconds since the first sample of the window. */
+  readonly tMs: readonly number[];
+  /** The server's process tree, or null when it was not found. */
+  readonly server: RoleSeries | null;
+  /** The load generator's process tree, or null when it was not found. */
+  readonly client: RoleSeries | null;
+}
+
+/**
+ * Mean and peak of one sampled quantity.
+ *
+ * @example Mean and peak of the server's CPU
+ * ```ts
+ * import type { MeanPeak } from "@rtbench/rtbench/schema";
+ *
+ * const cpu: MeanPeak = { mean: 98.4, peak: 104 };
+ * ```
+ */
+export interface MeanPeak {
+  /** Time-weighted mean over the window. */
+  readonly mean: number;
+  /** Largest single sample. */
+  readonly peak: number;
+}
+
+/**
+ * Summary of one process tree over a window.
+ *
+ * @example Is the load generator at its limit?
+ * ```ts
+ * import type { RoleSummary } from "@rtbench/rtbench/schema";
+ *
+ * function saturated(client: RoleSummary): boolean {
+ *   return client.busiestThreadPercent.mean >= 90;
+ * }
+ * ```
+ */
+export interface RoleSummary {
+  /** CPU of the whole tree, percent of one CPU. */
+  readonly cpuPercent: MeanPeak;
+  /** The busiest thread, percent of one CPU. */
+  readonly busiestThreadPercent: MeanPeak;
+  /** On a CPU or waiting for one, whole tree, percent of one CPU (null where the kernel keeps no schedstat). */
+  readonly demandPercent: MeanPeak | null;
+  /** On a CPU or waiting for one, the most demanding thread, percent of one CPU. */
+  readonly busiestThreadDemandPercent: MeanPeak | null;
+  /** Resident memory. */
+  readonly rssBytes: MeanPeak;
+  /** Threads. */
+  readonly threads: MeanPeak;
+  /** Open file descriptors. */
+  readonly openFiles: MeanPeak;
+}
+
+/**
+ * What the sampler measured over one window, and what sampling cost.
+ *
+ * @example Records whose server was sampled
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type ResourceSummary } from "@rtbench/rtbench/schema";
+ *
+ * const records = parseResult(await Deno.readTextFile("fixtures/results/base.json")).records;
+ * const sampled = records.flatMap((r) => r.resources?.server ? [r.resources as ResourceSummary] : []);
+ * assertEquals(sampled.length, 0); // this result predates resource sampling
+ * ```
+ */
+export interface ResourceSummary {
+  /** Sampling interval asked for. */
+  readonly intervalMs: number;
+  /** Samples inside the window. */
+  readonly samples: number;
+  /** The server's tree. */
+  readonly server: RoleSummary | null;
+  /** The load generator's tree. */
+  readonly client: RoleSummary | null;
+  /** CPU the sampler's helper and its `cat` children used, percent of one CPU. */
+  readonly samplerCpuPercent: number | null;
+  /** CPU the harness process used meanwhile (it parses the samples), percent of one CPU. */
+  readonly harnessCpuPercent: number | null;
+}
+
+/** A finished sampling: the series and summary of the measured window. */
+export interface ResourceReport {
+  /** Per-interval values. */
+  readonly series: ResourceSeries;
+  /** Means and peaks. */
+  readonly summary: ResourceSummary;
+}
+
+/** Options of {@linkcode startSampler}. */
+export interface SamplerOptions {
+  /** Milliseconds between samples. @default {250} */
+  readonly intervalMs?: number;
+  /** Process trees to watch from the start. */
+  readonly roots?: Partial<Record<ResourceRole, readonly number[]>>;
+  /**
+   * CPU list the helper is pinned to, or null for anywhere. rtbench gives it
+   * the load generator's CPUs: on a machine without a spare CPU its small cost
+   * then falls on the side that has headroom when the server is the bottleneck.
+   */
+  readonly cpus?: string | null;
+}
+
+/** Default sampling interval. */
+export const DEFAULT_INTERVAL_MS = 250;
+
+/** Milliseconds between reads of every process, to find new members of the watched trees. */
+const FULL_SCAN_MS = 1000;
+
+// One line per tick in ("full|part", pids to stat, pids to watch), one block out. `cat` is the only
+// process spawned per tick; globbing and `set --` are shell builtins. Each watched pid's own stat
+// line heads its threads' stat and schedstat lines.
+const SCRIPT = `echo "conf $(getconf CLK_TCK 2>/dev/null) $(getconf PAGESIZE 2>/dev/null)"
+while IFS='|' read -r mode spids pids; do
+  if [ "$mode" = full ]; then s="/proc/[0-9]*/stat"; else s=""; for p in $spids; do s="$s /proc/$p/stat"; done; fi
+  t=""
+  for p in $pids; do
+    t="$t /proc/$p/stat"
+    for d in /proc/$p/task/*; do t="$t $d/stat $d/schedstat"; done
+  done
+  cat /proc/uptime $s /proc/uptime $t 2>/dev/null
+  for p in $pids; do
+    set -- /proc/$p/fd/*
+    if [ -e "$1" ] || [ -L "$1" ]; then echo "fd $p $#"; fi
+  done
+  echo end
+done`;
+
+interface Tick {
+  /** Epoch milliseconds when the tick was asked for. */
+  atMs: number;
+  snapshot: Snapshot;
+}
+
+/** Samples process trees until stopped. */
+export class ResourceSampler {
+  readonly #intervalMs: number;
+  readonly #roots: Record<ResourceRole, Set<number>> = { server: new Set(), client: new Set() };
+  readonly #ticks: Tick[] = [];
+  /** The helper; null where there is no `/proc` to read (not Linux): nothing is sampled. */
+  #helper: ProcessGroup | null = null;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #buffer = "";
+  #pending: { atMs: number; watched: Set<number>; full: boolean; resolve: () => void; done: Promise<void> } | null =
+    null;
+  #lastFullMs = -Infinity;
+  #clockTicks = 100;
+  #pageBytes = 4096;
+  #stopped = false;
+
+  /** Use {@linkcode startSampler}. */
+  constructor(options: SamplerOptions = {}) {
+    this.#intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+    if (!(this.#intervalMs >= 10)) throw new RangeError(`Sampling interval must be ≥ 10 ms, got ${this.#intervalMs}`);
+    for (const role of ["server", "client"] as const) {
+      for (const pid of options.roots?.[role] ?? []) this.#roots[role].add(pid);
+    }
+    if (Deno.build.os !== "linux") return;
+    const decoder = new TextDecoder();
+    this.#helper = spawnGroup(["sh", "-c", SCRIPT], {
+      cpus: options.cpus ?? null,
+      interactive: true,
+      keepBytes: 1024,
+      onStdout: (chunk) => this.#receive(decoder.decode(chunk, { stream: true })),
+    });
+    this.#tick();
+    this.#timer = setInterval(() => this.#tick(), this.#intervalMs);
+  }
+
+  /** Watches one more process tree, for example a load generator once it is spawned. */
+  addRoot(role: ResourceRole, pid: number): void {
+    this.#roots[role].add(pid);
+  }
+
+  /** Samples taken so far. */
+  get samples(): number {
+    return this.#ticks.length;
+  }
+
+  #receive(text: string): void {
+    this.#buffer += text;
+    if (this.#buffer.startsWith("conf ")) {
+      const newline = this.#buffer.indexOf("\n");
+      if (newline === -1) return;
+      const [, hz, page] = this.#buffer.slice(0, newline).split(" ").map(Number);
+      if (hz > 0) this.#clockTicks = hz;
+      if (page > 0) this.#pageBytes = page;
+      this.#buffer = this.#buffer.slice(newline + 1);
+    }
+    let end: number;
+    while ((end = this.#buffer.indexOf("\nend\n")) !== -1 || this.#buffer.startsWith("end\n")) {
+      const block = end === -1 ? "" : this.#buffer.slice(0, end);
+      this.#buffer = this.#buffer.slice(end === -1 ? 4 : end + 5);
+      const pending = this.#pending;
+      this.#pending = null;
+      if (!pending) continue;
+      const snapshot = parseSnapshot(block, pending.watched, pending.full);
+      if (snapshot) this.#ticks.push({ atMs: pending.atMs, snapshot });
+      pending.resolve();
+    }
+  }
+
+  /** Asks for one sample unless the previous one is still being read (a busy machine skips ticks). */
+  #tick(): Promise<void> {
+    if (this.#pending) return this.#pending.done;
+    const helper = this.#helper;
+    if (!helper || helper.status) return Promise.resolve();
+    const watched = new Set<number>();
+    const last = this.#ticks.at(-1)?.snapshot;
+    for (const role of ["server", "client"] as const) {
+      for (const pid of this.#roots[role]) watched.add(pid);
+      if (last) { for (const pid of members(last, this.#roots[role])) watched.add(pid); }
+    }
+    const atMs = Date.now();
+    const full = atMs - this.#lastFullMs >= FULL_SCAN_MS;
+    if (full) this.#lastFullMs = atMs;
+    // The helper and the harness are read every tick to report what sampling cost.
+    const stat = new Set([...watched, helper.pid, Deno.pid]);
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.#pending = { atMs, watched, full, resolve, done: promise };
+    helper.write(`${full ? "full" : "part"}|${[...stat].join(" ")}|${[...watched].join(" ")}\n`);
+    return promise;
+  }
+
+  /**
+   * Takes a last sample, stops the helper and returns what was measured in
+   * the window from `fromMs` to `toMs` (epoch milliseconds; the whole sampling
+   * when absent).
+   */
+  async stop(window?: { fromMs: number; toMs: number }): Promise<ResourceReport> {
+    if (!this.#stopped) {
+      this.#stopped = true;
+      clearInterval(this.#timer);
+      // The pending answer, then a last one; bounded so a wedged helper cannot hang the run.
+      const settle = async (p: Promise<void>) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const exited = this.#helper?.exited ?? Promise.resolve();
+        await Promise.race([p, exited, new Promise((r) => timer = setTimeout(r, 2000))]);
+        clearTimeout(timer);
+      };
+      if (this.#pending) await settle(this.#pending.done);
+      await settle(this.#tick());
+      await this.#helper?.stop();
+    }
+    return this.#report(window);
+  }
+
+  #report(window?: { fromMs: number; toMs: number }): ResourceReport {
+    let ticks = window ? this.#ticks.filter((t) => t.atMs >= window.fromMs && t.atMs <= window.toMs) : this.#ticks;
+    // A window shorter than two intervals: use the samples around it.
+    if (ticks.length < 2) ticks = this.#ticks;
+    const tMs: number[] = [];
+    const series: Record<ResourceRole, MutableSeries> = { server: emptySeries(), client: emptySeries() };
+    let samplerTicks = 0;
+    let harnessTicks = 0;
+    for (let i = 1; i < ticks.length; i++) {
+      const a = ticks[i - 1].snapshot;
+      const b = ticks[i].snapshot;
+      const dt = b.uptimeSec - a.uptimeSec;
+      if (dt <= 0) continue;
+      tMs.push(Math.round((b.uptimeSec - ticks[0].snapshot.uptimeSec) * 1000));
+      for (const role of ["server", "client"] as const) {
+        this.#interval(series[role], a, b, dt, this.#roots[role]);
+      }
+      samplerTicks += selfDelta(a, b, this.#helper!.pid, true);
+      harnessTicks += selfDelta(a, b, Deno.pid, false);
+    }
+    const span = ticks.length > 1 ? ticks.at(-1)!.snapshot.uptimeSec - ticks[0].snapshot.uptimeSec : 0;
+    const percentOf = (t: number) => span > 0 ? round1((t / this.#clockTicks / span) * 100) : null;
+    const out = (role: ResourceRole) => series[role].processes.some((n) => n > 0) ? series[role] : null;
+    const s = out("server");
+    const c = out("client");
+    return {
+      series: { intervalMs: this.#intervalMs, tMs, server: s, client: c },
+      summary: {
+        intervalMs: this.#intervalMs,
+        samples: ticks.length,
+        server: s ? summarizeRole(s, tMs) : null,
+        client: c ? summarizeRole(c, tMs) : null,
+        samplerCpuPercent: percentOf(samplerTicks),
+        harnessCpuPercent: percentOf(harnessTicks),
+      },
+    };
+  }
+
+  #interval(out: MutableSeries, a: Snapshot, b: Snapshot, dt: number, roots: ReadonlySet<number>): void {
+    const now = members(b, roots);
+    let ticks = 0;
+    let rssPages = 0;
+    let threads = 0;
+    let openFiles = 0;
+    // Ticks since boot when snapshot `a` was taken: anything started later spent all its CPU time in the interval.
+    const aStart = a.uptimeSec * this.#clockTicks;
+    // A process or thread that joined the watched trees since `a` without being born since has no
+    // baseline: its earlier CPU time is not this interval's, so the interval's CPU is unknown.
+    let processesKnown = true;
+    let threadsKnown = true;
+    for (const pid of now) {
+      const p = b.procs.get(pid)!;
+      const before = a.procs.get(pid)?.ticks ?? (p.startTicks >= aStart ? 0 : undefined);
+      if (before === undefined) processesKnown = false;
+      else ticks += p.ticks - before;
+      rssPages += p.rssPages;
+      threads += p.threads;
+      openFiles += b.fds.get(pid) ?? 0;
+    }
+    let busiest = 0;
+    let demandNs = 0;
+    let busiestDemandNs = 0;
+    let schedstat = false;
+    for (const [tid, t] of b.threads) {
+      if (!now.has(t.pid)) continue;
+      const seen = a.threads.get(tid)?.pid === t.pid ? a.threads.get(tid) : undefined;
+      if (!seen && t.startTicks < aStart) {
+        threadsKnown = false;
+        continue;
+      }
+      busiest = Math.max(busiest, t.ticks - (seen?.ticks ?? 0));
+      if (t.runNs !== null && t.waitNs !== null) {
+        schedstat = true;
+        const d = t.runNs + t.waitNs - (seen?.runNs ?? 0) - (seen?.waitNs ?? 0);
+        demandNs += d;
+        busiestDemandNs = Math.max(busiestDemandNs, d);
+      }
+    }
+    const percent = (n: number) => round1((n / this.#clockTicks / dt) * 100);
+    const nsPercent = (n: number) => round1((n / 1e9 / dt) * 100);
+    out.cpuPercent.push(processesKnown ? percent(Math.max(0, ticks)) : null);
+    out.busiestThreadPercent.push(threadsKnown ? percent(Math.max(0, busiest)) : null);
+    out.demandPercent.push(threadsKnown && schedstat ? nsPercent(Math.max(0, demandNs)) : null);
+    out.busiestThreadDemandPercent.push(threadsKnown && schedstat ? nsPercent(Math.max(0, busiestDemandNs)) : null);
+    out.rssBytes.push(rssPages * this.#pageBytes);
+    out.threads.push(threads);
+    out.openFiles.push(openFiles);
+    out.processes.push(now.size);
+  }
+}
+
+type MutableSeries = { -readonly [K in keyof RoleSeries]: RoleSeries[K][number][] };
+
+function emptySeries(): MutableSeries {
+  return {
+    cpuPercent: [],
+    busiestThreadPercent: [],
+    demandPercent: [],
+    busiestThreadDemandPercent: [],
+    rssBytes: [],
+    threads: [],
+    openFiles: [],
+    processes: [],
+  };
+}
+
+/** CPU ticks a single process used between two snapshots, its waited-for children included when asked. */
+function selfDelta(a: Snapshot, b: Snapshot, pid: number, children: boolean): number {
+  const before = a.procs.get(pid);
+  const after = b.procs.get(pid);
+  if (!before || !after) return 0;
+  return after.ticks - before.ticks + (children ? after.childTicks - before.childTicks : 0);
+}
+
+/**
+ * The processes of the trees rooted at `roots`: a root, anything in a root's
+ * session (rtbench starts every child as a session leader), or a descendant by
+ * parent id.
+ */
+export function members(snapshot: Snapshot, roots: ReadonlySet<number>): Set<number> {
+  const out = new Set<number>();
+  if (roots.size === 0) return out;
+  const memo = new Map<number, boolean>();
+  const inTree = (p: ProcStat | undefined, depth: number): boolean => {
+    if (!p || depth > 64) return false;
+    const known = memo.get(p.pid);
+    if (known !== undefined) return known;
+    const yes = roots.has(p.pid) || roots.has(p.session) ||
+      (p.ppid > 1 && inTree(snapshot.procs.get(p.ppid), depth + 1));
+    memo.set(p.pid, yes);
+    return yes;
+  };
+  for (const p of snapshot.procs.values()) if (inTree(p, 0)) out.add(p.pid);
+  return out;
+}
+
+function summarizeRole(s: RoleSeries, tMs: readonly number[]): RoleSummary {
+  const weights = tMs.map((t, i) => t - (i === 0 ? 0 : tMs[i - 1]));
+  // Time-weighted over the intervals whose value is known; null when none is.
+  const known = (values: readonly (number | null)[]): MeanPeak | null => {
+    let total = 0;
+    let sum = 0;
+    let peak = 0;
+    values.forEach((v, i) => {
+      if (v === null) return;
+      total += weights[i];
+      sum += v * weights[i];
+      peak = Math.max(peak, v);
+    });
+    return total > 0 ? { mean: round1(sum / total), peak } : null;
+  };
+  const meanPeak = (values: readonly (number | null)[]): MeanPeak => known(values) ?? { mean: 0, peak: 0 };
+  return {
+    cpuPercent: meanPeak(s.cpuPercent),
+    busiestThreadPercent: meanPeak(s.busiestThreadPercent),
+    demandPercent: known(s.demandPercent),
+    busiestThreadDemandPercent: known(s.busiestThreadDemandPercent),
+    rssBytes: meanPeak(s.rssBytes),
+    threads: meanPeak(s.threads),
+    openFiles: meanPeak(s.openFiles),
+  };
+}
+
+function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+/**
+ * Starts sampling the given process trees every `intervalMs` (250 ms by
+ * default). Stop it with {@linkcode ResourceSampler.stop}; the helper process
+ * lives in its own process group and is stopped with the suite on interrupt.
+ *
+ * @example Sample a server while it is loaded
+ * ```ts ignore
+ * import { startSampler } from "./resources.ts";
+ * const sampler = startSampler({ roots: { server: [server.group.pid] } });
+ * // ... run the load generator, then:
+ * const { summary } = await sampler.stop();
+ * console.log(summary.server?.cpuPercent.mean);
+ * ```
+ */
+export function startSampler(options: SamplerOptions = {}): ResourceSampler {
+  return new ResourceSampler(options);
+}
+
+/**
+ * Combines the summaries of several runs: means of the runs' means, the
+ * largest peak, all samples counted.
+ *
+ * @example
+ * ```ts
+ * import { combineSummaries } from "./resources.ts";
+ * console.log(combineSummaries([])); // null
+ * ```
+ */
+export function combineSummaries(summaries: readonly ResourceSummary[]): ResourceSummary | null {
+  if (summaries.length === 0) return null;
+  const meanOf = (values: readonly (number | null)[]) => {
+    const known = values.filter((v): v is number => v !== null);
+    return known.length === 0 ? null : round1(known.reduce((a, b) => a + b, 0) / known.length);
+  };
+  const role = (pick: (s: ResourceSummary) => RoleSummary | null): RoleSummary | null => {
+    const roles = summaries.map(pick).filter((r): r is RoleSummary => r !== null);
+    if (roles.length === 0) return null;
+    const combine = (key: keyof RoleSummary): MeanPeak => {
+      const known = roles.map((r) => r[key]).filter((m): m is MeanPeak => m !== null);
+      return { mean: meanOf(known.map((m) => m.mean)) ?? 0, peak: Math.max(0, ...known.map((m) => m.peak)) };
+    };
+    const optional = (key: "demandPercent" | "busiestThreadDemandPercent") =>
+      roles.some((r) => r[key] !== null) ? combine(key) : null;
+    return {
+      cpuPercent: combine("cpuPercent"),
+      busiestThreadPercent: combine("busiestThreadPercent"),
+      demandPercent: optional("demandPercent"),
+      busiestThreadDemandPercent: optional("busiestThreadDemandPercent"),
+      rssBytes: combine("rssBytes"),
+      threads: combine("threads"),
+      openFiles: combine("openFiles"),
+    };
+  };
+  return {
+    intervalMs: summaries[0].intervalMs,
+    samples: summaries.reduce((a, s) => a + s.samples, 0),
+    server: role((s) => s.server),
+    client: role((s) => s.client),
+    samplerCpuPercent: meanOf(summaries.map((s) => s.samplerCpuPercent)),
+    harnessCpuPercent: meanOf(summaries.map((s) => s.harnessCpuPercent)),
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * The `LoadGenerator` contract: a tool that loads an HTTP server and reports
+ * raw, verified figures. autocannon is the default; native generators plug in
+ * the same way.
+ *
+ * @module
+ */
+
+import type { HttpRequestSpec } from "../../workloads/types.ts";
+
+/**
+ * Latency percentiles in microseconds; keys follow autocannon's table.
+ *
+ * @example The merged latency of a stored record
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { type LatencyPercentiles, parseResult } from "@rtbench/rtbench/schema";
+ *
+ * const result = parseResult(await Deno.readTextFile("fixtures/results/base.json"));
+ * const latency: LatencyPercentiles | null = result.records[0].latencyUs;
+ * assert(latency !== null && latency.p50 <= latency.p99);
+ * ```
+ */
+export interface LatencyPercentiles {
+  /** Fastest response. */
+  readonly min: number;
+  /** 2.5th percentile. */
+  readonly p2_5: number;
+  /** Median. */
+  readonly p50: number;
+  /** 90th percentile. */
+  readonly p90: number;
+  /** 97.5th percentile. */
+  readonly p97_5: number;
+  /** 99th percentile. */
+  readonly p99: number;
+  /** 99.9th percentile. */
+  readonly p99_9: number;
+  /** Slowest response. */
+  readonly max: number;
+  /** Arithmetic mean. */
+  readonly mean: number;
+  /** Standard deviation. */
+  readonly stdev: number;
+}
+
+/**
+ * What to load: the server's base URL and the requests to cycle through.
+ *
+ * @example One server, one request
+ * ```ts
+ * import type { LoadTarget } from "@rtbench/rtbench/runners";
+ *
+ * const target: LoadTarget = {
+ *   baseUrl: "http://127.0.0.1:3000",
+ *   requests: [{ path: "/", expect: { status: 200, contentType: "application/json", body: '{"ok":true}' } }],
+ * };
+ * ```
+ */
+export interface LoadTarget {
+  /** For example `http://127.0.0.1:41234`. */
+  readonly baseUrl: string;
+  /** Requests each connection sends in order, with the responses they must get. */
+  readonly requests: readonly HttpRequestSpec[];
+}
+
+/**
+ * Settings a load generator honours; recorded with every result.
+ *
+ * @example The quick profile's load
+ * ```ts
+ * import type { LoadSettings } from "@rtbench/rtbench/runners";
+ *
+ * const settings: LoadSettings = { durationSec: 3, warmupSec: 1, connections: 100, pipelining: 1, requestTimeoutSec: 10 };
+ * ```
+ */
+export interface LoadSettings {
+  /** Measured seconds. */
+  readonly durationSec: number;
+  /** Warm-up seconds before measuring, discarded. */
+  readonly warmupSec: number;
+  /** Concurrent connections. */
+  readonly connections: number;
+  /** Requests in flight per connection. */
+  readonly pipelining: number;
+  /** Seconds before a request counts as a timeout. */
+  readonly requestTimeoutSec: number;
+}
+
+/**
+ * Options for one {@linkcode LoadGenerator.run}.
+ *
+ * @example Pinned to CPU 1, with a way to stop
+ * ```ts
+ * import type { LoadRunOptions } from "@rtbench/rtbench/runners";
+ *
+ * const pids: number[] = [];
+ * const options: LoadRunOptions = { cpus: "1", signal: new AbortController().signal, onSpawn: (pid) => pids.push(pid) };
+ * ```
+ */
+export interface LoadRunOptions {
+  /** CPU list the generator is pinned to, or null. */
+  readonly cpus: string | null;
+  /** Stops the generator. */
+  readonly signal?: AbortSignal;
+  /** Called with the pid of every process the generator starts, so that its CPU can be sampled. */
+  onSpawn?(pid: number): void;
+}
+
+/**
+ * Raw figures of one measured window; failures are counted apart, never as samples.
+ *
+ * @example Valid responses only are samples
+ * ```ts
+ * import type { LoadMeasurement } from "@rtbench/rtbench/runners";
+ *
+ * function failures(m: LoadMeasurement): number {
+ *   return m.errors + m.non2xx + m.mismatches;
+ * }
+ * ```
+ */
+export interface LoadMeasurement {
+  /** Length of the measured window. */
+  readonly durationMs: number;
+  /** Responses received in the window, valid or not. */
+  readonly responses: number;
+  /** Responses with the expected status, content-type and body. */
+  readonly validResponses: number;
+  /** Valid responses per second. */
+  readonly requestsPerSecond: number;
+  /** Response bytes (headers and body) per second. */
+  readonly bytesPerSecond: number;
+  /** Connection errors (timeouts included). */
+  readonly errors: number;
+  /** Requests that timed out. */
+  readonly timeouts: number;
+  /** Responses whose status was not 2xx. */
+  readonly non2xx: number;
+  /** 2xx responses whose status, content-type or body differed from the expectation. */
+  readonly mismatches: number;
+  /** The first mismatching response, shortened, to say what differed. */
+  readonly firstMismatch: string | null;
+  /** Latency of valid responses. */
+  readonly latencyUs: LatencyPercentiles | null;
+  /** The latency histogram (HDR, compressed base64, microseconds), to merge runs exactly. */
+  readonly latencyHistogram: string | null;
+  /** Resolution of the latency figures. */
+  readonly latencyResolution: "us" | "ms";
+  /** Responses during warm-up (not measured, but work the server did). */
+  readonly warmupResponses: number;
+  /** CPU time the generator used in the window, as percent of one core. */
+  readonly clientCpuPercent: number | null;
+  /** When the measured window began (epoch milliseconds), to line resource samples up with it. */
+  readonly windowStartMs?: number;
+}
+
+/**
+ * An HTTP load generator.
+ *
+ * @example Which load generators are installed here
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { builtinLoadGenerators, type LoadGenerator } from "@rtbench/rtbench/runners";
+ *
+ * const installed: LoadGenerator[] = [];
+ * for (const g of builtinLoadGenerators) if (await g.available()) installed.push(g);
+ * assert(installed.some((g) => g.name === "autocannon"));
+ * ```
+ */
+export interface LoadGenerator {
+  /** Name used with `--load-generator`, for example `autocannon`. */
+  readonly name: string;
+  /** What it checks on every response under load, for the record. */
+  readonly verifies?: string;
+  /** Whether this generator can run on this machine. */
+  available(): Promise<boolean>;
+  /** Why it cannot send this traffic with these settings, or null when it can. */
+  unsupported?(target: LoadTarget, settings: LoadSettings): string | null;
+  /** The generator's exact version. */
+  version(): Promise<string>;
+  /** Warms up, then measures, one server; verifies every response. */
+  run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement>;
+}

@@ -1,0 +1,67 @@
+/**
+ * The HTTP parity pass: before any runtime of a variant is measured, each
+ * runtime's server is started once (pinned like a measured one), answers the
+ * first requests of the traffic, and is stopped; then {@linkcode judgeParity}
+ * compares the answers. A runtime whose server cannot be started here is left
+ * out; its own record reports why when it is measured.
+ *
+ * @module
+ */
+
+import type { HttpExchange, HttpWorkload } from "../../workloads/types.ts";
+import { isSkip } from "../../workloads/types.ts";
+import { checkExchange, exchange } from "./http.ts";
+import { judgeParity, type ParityObservation } from "./parity.ts";
+import type { VariantContext, VariantVerdict } from "./record.ts";
+import { startServer } from "./server.ts";
+import { stageServer } from "../platform/workspace.ts";
+
+/** Requests compared per runtime: the first distinct ones, as verification sends. */
+const COMPARED_REQUESTS = 3;
+
+/**
+ * Runs the parity pass for one HTTP workload × variant; a verdict per runtime
+ * that answered (none when fewer than two did).
+ */
+export async function checkHttpParity(ctx: VariantContext<HttpWorkload>): Promise<Map<string, VariantVerdict>> {
+  if (ctx.runtimes.size < 2) return new Map();
+  const traffic = ctx.workload.traffic(ctx);
+  const requests = traffic.requests.slice(0, COMPARED_REQUESTS);
+  if (requests.length === 0) return new Map();
+  const timeoutMs = ctx.settings.requestTimeoutSec * 1000;
+  const observations: ParityObservation[] = [];
+  const ownChecksPassed = new Set<string>();
+  let n = 0;
+  for (const [requested, runtime] of ctx.runtimes) {
+    ctx.signal.throwIfAborted();
+    const source = ctx.workload.server(runtime.name, ctx.variant);
+    if (isSkip(source)) continue;
+    try {
+      const file = await stageServer(source.entry, `${ctx.workDir}/${n++}`, ctx.nodeModules);
+      const server = await startServer({
+        runtime,
+        file,
+        args: source.args,
+        cwd: file.slice(0, file.lastIndexOf("/")),
+        env: ctx.session.env,
+        cpus: ctx.cpus.server,
+        host: ctx.host,
+        port: ctx.port,
+        timeoutMs: ctx.settings.startTimeoutSec * 1000,
+        signal: ctx.signal,
+      });
+      const exchanges: HttpExchange[] = [];
+      try {
+        for (const request of requests) exchanges.push(await exchange(server.baseUrl, request, timeoutMs, ctx.signal));
+      } finally {
+        await server.stop();
+      }
+      observations.push({ runtime: requested, exchanges });
+      if (exchanges.flatMap(checkExchange).every((c) => c.passed)) ownChecksPassed.add(requested);
+    } catch {
+      // Not comparable; the record's own start or verification says why.
+      ctx.signal.throwIfAborted();
+    }
+  }
+  return judgeParity(observations, (runtime) => ownChecksPassed.has(runtime));
+}

@@ -1,0 +1,130 @@
+/**
+ * The micro kind runner: runs a workload's tinybench script inside the
+ * runtime, one fresh process per run, checks the task's sample output, and
+ * maps tinybench's latency and throughput statistics into the run's figures.
+ *
+ * @module
+ */
+
+import type { Check, MicroReport, MicroWorkload } from "../../workloads/types.ts";
+import { isSkip } from "../../workloads/types.ts";
+import { runCommand } from "../platform/process.ts";
+import {
+  describeFailures,
+  inPhase,
+  InvalidError,
+  PhaseError,
+  type RecordContext,
+  type RecordOutcome,
+  SkipRecord,
+} from "./record.ts";
+import { stageServer } from "../platform/workspace.ts";
+
+const NUMBER_FIELDS = ["opsPerCall", "sink", "timeMs", "warmupTimeMs"] as const;
+
+/** Parses the last stdout line of a micro script; throws naming what is missing. */
+export function parseMicroReport(stdout: string): MicroReport {
+  const line = stdout.trim().split("\n").at(-1) ?? "";
+  let report: MicroReport;
+  try {
+    report = JSON.parse(line);
+  } catch {
+    throw new Error(`The benchmark script printed no JSON report (last line: ${JSON.stringify(line.slice(0, 200))})`);
+  }
+  for (const key of NUMBER_FIELDS) {
+    if (typeof report[key] !== "number") throw new Error(`The benchmark report has no number "${key}"`);
+  }
+  if (typeof report.latencyMs?.mean !== "number" || typeof report.throughput?.mean !== "number") {
+    throw new Error("The benchmark report has no latency or throughput statistics");
+  }
+  return report;
+}
+
+function round(n: number, digits = 3): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+/** Figures of one run: per operation throughput, per call latency (ns) and tinybench's margins of error. */
+export function microFigures(report: MicroReport): Record<string, number> {
+  const ns = (ms: number) => round(ms * 1e6, 1);
+  return {
+    opsPerSecond: round(report.throughput.mean * report.opsPerCall, 1),
+    callsPerSecond: round(report.throughput.mean, 1),
+    callLatencyMeanNs: ns(report.latencyMs.mean),
+    callLatencyP50Ns: ns(report.latencyMs.p50),
+    callLatencyP99Ns: ns(report.latencyMs.p99),
+    latencyRmePercent: round(report.latencyMs.rme),
+    throughputRmePercent: round(report.throughput.rme),
+    samples: report.latencyMs.samples,
+  };
+}
+
+/**
+ * Measures one micro-benchmark record. Fills `outcome` as it goes; throws
+ * {@linkcode PhaseError} or {@linkcode InvalidError} naming the phase.
+ */
+export async function runMicroRecord(ctx: RecordContext<MicroWorkload>, outcome: RecordOutcome): Promise<void> {
+  const source = ctx.workload.script(ctx.runtime.name, ctx.variant);
+  if (isSkip(source)) throw new SkipRecord(source.skip);
+  outcome.headline = { figure: "opsPerSecond", higherIsBetter: true };
+  outcome.cpus = { server: ctx.cpus.server, client: null };
+  const file = await inPhase("setup", async () => {
+    for (const asset of ctx.workload.assets ?? []) await stageServer(asset, ctx.workDir, ctx.nodeModules);
+    return await stageServer(source.entry, ctx.workDir, ctx.nodeModules);
+  });
+  const command = ctx.runtime.adapter.command(ctx.runtime.binary, file, source.args);
+  outcome.command = command;
+  const timeMs = Math.round(ctx.settings.durationSec * 1000);
+  const warmupTimeMs = Math.round(ctx.settings.warmupSec * 1000);
+  const env = {
+    RTBENCH_TASK: ctx.variant,
+    RTBENCH_TIME_MS: String(timeMs),
+    RTBENCH_WARMUP_MS: String(warmupTimeMs),
+    NO_COLOR: "1",
+  };
+  // tinybench stops a task after its time budget once it has 64 samples; a bcrypt-like
+  // task can take longer, so allow generous headroom before calling the run stuck.
+  const timeoutMs = ctx.settings.startTimeoutSec * 1000 + 20 * (timeMs + warmupTimeMs);
+
+  for (let run = 0; run < ctx.settings.runs; run++) {
+    ctx.onPhase?.("measure", run);
+    const startedAt = new Date().toISOString();
+    const out = await inPhase(
+      "measure",
+      () => runCommand(command, { cwd: ctx.workDir, env, cpus: ctx.cpus.server, timeoutMs, signal: ctx.signal }),
+    );
+    ctx.signal.throwIfAborted();
+    if (!out.success) {
+      const why = out.timedOut
+        ? `timed out after ${timeoutMs / 1000} s`
+        : `exited with code ${out.code}: ${out.stderr.trim().split("\n").at(-1)?.slice(0, 300) ?? ""}`;
+      throw new PhaseError("measure", `The benchmark script ${why}`);
+    }
+    const report = await inPhase("measure", () => Promise.resolve(parseMicroReport(out.stdout)));
+    const checks: Check[] = [
+      { name: "task", passed: report.task === ctx.variant, expected: ctx.variant, actual: report.task },
+      { name: "self-check", passed: report.selfCheck === true, expected: true, actual: report.selfCheck },
+      ...await inPhase("verify", () => Promise.resolve(ctx.workload.verify(report, ctx))),
+    ];
+    const failed = checks.filter((c) => !c.passed);
+    outcome.checks.push(...(run === 0 ? checks : failed));
+    if (failed.length > 0) throw new InvalidError("verify", `run ${run + 1}: ${describeFailures(failed)}`);
+    Object.assign(outcome.facts, {
+      timer: report.timer,
+      detectedResolutionNs: report.detectedResolutionMs === null ? null : round(report.detectedResolutionMs * 1e6, 1),
+      opsPerCall: report.opsPerCall,
+      tinybenchTimeMs: report.timeMs,
+      tinybenchWarmupTimeMs: report.warmupTimeMs,
+      tinybenchRuntime: `${report.runtime} ${report.runtimeVersion}`,
+    });
+    outcome.runs.push({
+      index: run,
+      startedAt,
+      figures: microFigures(report),
+      counts: { errors: 0, timeouts: 0, non2xx: 0, mismatches: 0 },
+      latencyUs: null,
+      latencyHistogram: null,
+    });
+  }
+}

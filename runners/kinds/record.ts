@@ -1,0 +1,141 @@
+/**
+ * What a kind runner hands back for one record, and the errors that end a
+ * record in a named phase. Shared by every kind runner and the suite.
+ *
+ * @module
+ */
+
+import type { ResolvedRuntime } from "../../adapters/types.ts";
+import type { Check, Fact, OptionValues, RunSettings, Workload, WorkloadSession } from "../../workloads/types.ts";
+import type { LoadGeneratorChoice } from "../drivers/generators.ts";
+import type { ResourceSummary } from "../drivers/resources.ts";
+import type { CpuSets, Headline, LoadGeneratorInfo, Phase, RunRecord, Warning } from "../schema/result.ts";
+import type { LoadGenerator } from "../drivers/types.ts";
+import type { HookTimeouts } from "./timeouts.ts";
+
+/** Everything a kind runner gets for one workload × variant × runtime. */
+export interface RecordContext<W extends Workload = Workload> {
+  /** The workload. */
+  readonly workload: W;
+  /** Variant being measured. */
+  readonly variant: string;
+  /** The runtime. */
+  readonly runtime: ResolvedRuntime;
+  /** Effective settings. */
+  readonly settings: RunSettings;
+  /** Workload options. */
+  readonly options: OptionValues;
+  /** The variant's session from `setup` (empty when there is none). */
+  readonly session: WorkloadSession;
+  /** The workload's private temporary directory, shared by the variant's runtimes. */
+  readonly tempDir: string;
+  /** A private, empty directory for this record only (staged servers, scratch files). */
+  readonly workDir: string;
+  /** `node_modules` holding the workload's dependencies, when it declares any. */
+  readonly nodeModules: string | undefined;
+  /** CPU sets of server (code under test) and client (load generator). */
+  readonly cpus: CpuSets;
+  /** Interface servers bind and the harness connects to (`--host`). @default {"127.0.0.1"} */
+  readonly host?: string;
+  /** Port every server listens on (`--port`); absent means a free port chosen per server. */
+  readonly port?: number;
+  /** Seconds each workload hook may take, over the defaults (`HOOK_TIMEOUTS_SEC`). */
+  readonly hookTimeoutsSec?: Partial<HookTimeouts>;
+  /** The HTTP load generator. */
+  readonly loadGenerator: LoadGenerator;
+  /** Generators to choose from per workload (`--load-generator`); without it, `loadGenerator` is used. */
+  readonly loadGenerators?: LoadGeneratorChoice;
+  /** Aborted when the suite is interrupted. */
+  readonly signal: AbortSignal;
+  /** Reports the phase and run being worked on. */
+  onPhase?(phase: Phase, run: number): void;
+}
+
+/** Everything a kind's variant check gets: one workload × variant, every runtime that could be had. */
+export interface VariantContext<W extends Workload = Workload>
+  extends Omit<RecordContext<W>, "runtime" | "loadGenerator" | "loadGenerators" | "onPhase"> {
+  /** The runtimes, keyed by what was requested (`bun@1.2.0`). */
+  readonly runtimes: ReadonlyMap<string, ResolvedRuntime>;
+}
+
+/** What a variant check concluded for one runtime: checks to record, and why it is invalid, if it is. */
+export interface VariantVerdict {
+  /** Checks recorded on the runtime's record. */
+  readonly checks: readonly Check[];
+  /** Why the runtime's record is invalid, or null. */
+  readonly invalid: string | null;
+}
+
+/** Thrown by a kind runner when the runtime cannot do this workload or variant. */
+export class SkipRecord extends Error {
+  /** Creates the signal; `reason` is recorded as the skip reason. */
+  constructor(reason: string) {
+    super(reason);
+    this.name = "SkipRecord";
+  }
+}
+
+/** The part of a record a kind runner fills in. */
+export interface RecordOutcome {
+  /** Server or process command, binary first. */
+  command: string[] | null;
+  /** Load generator or driver, for HTTP and WebSocket workloads. */
+  loadGenerator: LoadGeneratorInfo | null;
+  /** CPU sets used. */
+  cpus: CpuSets;
+  /** Verification checks, in order. */
+  checks: Check[];
+  /** Facts to record. */
+  facts: Record<string, Fact>;
+  /** The ranking figure. */
+  headline: Headline;
+  /** Finished runs. */
+  runs: RunRecord[];
+  /** Warnings. */
+  warnings: Warning[];
+  /** Resources of server and load generator over the measured runs. */
+  resources?: ResourceSummary | null;
+}
+
+/** A record failed: `errored` (something broke) in a phase. */
+export class PhaseError extends Error {
+  /** Phase the record was in. */
+  readonly phase: Phase;
+  /** Creates the error; `cause` keeps the original error. */
+  constructor(phase: Phase, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "PhaseError";
+    this.phase = phase;
+  }
+}
+
+/** A record is `invalid`: the server answered, but not what the workload demands. */
+export class InvalidError extends PhaseError {
+  /** Creates the error. */
+  constructor(phase: Phase, message: string) {
+    super(phase, message);
+    this.name = "InvalidError";
+  }
+}
+
+/**
+ * Runs `fn`, turning any failure that is not already a {@linkcode PhaseError}
+ * into one for `phase`. Interruptions (AbortError) pass through unchanged.
+ */
+export async function inPhase<T>(phase: Phase, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof PhaseError || (error instanceof DOMException && error.name === "AbortError")) throw error;
+    throw new PhaseError(phase, error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
+/** One line naming every failed check, for an error message. */
+export function describeFailures(checks: readonly Check[]): string {
+  return checks.filter((c) => !c.passed).map((c) => {
+    const seen = c.actual === undefined ? "" : `: got ${JSON.stringify(c.actual)}`;
+    const want = c.expected === undefined ? "" : `, expected ${JSON.stringify(c.expected)}`;
+    return `${c.name}${seen}${want}`;
+  }).join("; ");
+}

@@ -1,0 +1,197 @@
+/**
+ * Server lifecycle: start a server on a free loopback port in its own process
+ * group, declare it ready by polling its port, and stop the whole group.
+ *
+ * @module
+ */
+
+import type { ResolvedRuntime } from "../../adapters/types.ts";
+import { type ProcessGroup, spawnGroup } from "../platform/process.ts";
+import { inPhase, PhaseError, type RecordContext, SkipRecord } from "./record.ts";
+
+/** Asks the OS for a free TCP port on `host`. */
+export function freePort(host = "127.0.0.1"): number {
+  const listener = Deno.listen({ hostname: host, port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/**
+ * Why a server cannot listen on `host`:`port` right now (`port 3000 is in use`),
+ * or null when it can. Tried by listening there for a moment.
+ *
+ * @example
+ * ```ts
+ * import { cannotListen } from "./server.ts";
+ * console.log(cannotListen("127.0.0.1", 0)); // null
+ * ```
+ */
+export function cannotListen(host: string, port: number): string | null {
+  try {
+    Deno.listen({ hostname: host, port }).close();
+    return null;
+  } catch (error) {
+    if (error instanceof Deno.errors.AddrInUse) return `port ${port} is in use`;
+    if (error instanceof Deno.errors.AddrNotAvailable) return `address ${host} is not available here`;
+    if (error instanceof Deno.errors.PermissionDenied) return `port ${port} needs privileges`;
+    return (error as Error).message.split(" (os error")[0];
+  }
+}
+
+/** Options for {@linkcode startServer}. */
+export interface StartServerOptions {
+  /** The runtime that runs the file. */
+  runtime: ResolvedRuntime;
+  /** Staged server file. */
+  file: string;
+  /** Arguments after the file. */
+  args?: readonly string[];
+  /** Working directory (the workspace). */
+  cwd: string;
+  /** Extra environment; `PORT` and `HOST` are added. */
+  env?: Readonly<Record<string, string>>;
+  /** CPU list the server is pinned to, or null. */
+  cpus: string | null;
+  /** Interface to bind. @default {"127.0.0.1"} */
+  host?: string;
+  /** Port to listen on (`--port`); absent means a free port. */
+  port?: number;
+  /** Milliseconds the server may take to accept connections. */
+  timeoutMs: number;
+  /** Stops the server when aborted. */
+  signal?: AbortSignal;
+}
+
+/** A server that accepts connections. */
+export interface RunningServer {
+  /** For example `http://127.0.0.1:41234`. */
+  readonly baseUrl: string;
+  /** The port it listens on. */
+  readonly port: number;
+  /** The argv it was started with (pinning excluded). */
+  readonly command: readonly string[];
+  /** Its process group. */
+  readonly group: ProcessGroup;
+  /** Stops the server and everything it started. */
+  stop(): Promise<void>;
+}
+
+/** Why a server did not become ready, with its output. */
+export class ServerStartError extends Error {
+  /** The reason the server gave for not running (its `rtbench: skip: <reason>` line), if it gave one. */
+  readonly skipReason: string | undefined;
+  /** Creates the error. */
+  constructor(message: string, skipReason?: string) {
+    super(message);
+    this.name = "ServerStartError";
+    this.skipReason = skipReason;
+  }
+}
+
+/** The line a server prints on stderr, before exiting, when its runtime cannot do the variant. */
+const SKIP_LINE = /^rtbench: skip: (.+)$/m;
+
+function tail(text: string): string {
+  const lines = text.trim().split("\n").filter((l) => l.trim());
+  return lines.slice(-3).join(" | ").slice(0, 400);
+}
+
+/**
+ * Starts a server and resolves once its port accepts a TCP connection. Polls
+ * every 20 ms; fails fast when the process exits, and after `timeoutMs`.
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const host = options.host ?? "127.0.0.1";
+  let port: number;
+  if (options.port === undefined) {
+    port = freePort(host);
+  } else {
+    // A port someone else holds would look like a server that answers wrongly: refuse it by name.
+    const why = cannotListen(host, options.port);
+    if (why) throw new ServerStartError(`Cannot start server: ${why} (--port)`);
+    port = options.port;
+  }
+  const command = options.runtime.adapter.command(options.runtime.binary, options.file, options.args);
+  const group = spawnGroup(command, {
+    cwd: options.cwd,
+    env: { ...options.env, PORT: String(port), HOST: host, NO_COLOR: "1" },
+    cpus: options.cpus,
+    signal: options.signal,
+  });
+  // A server bound to every interface is reached over loopback.
+  const target = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
+  const server: RunningServer = {
+    baseUrl: `http://${target.includes(":") ? `[${target}]` : target}:${port}`,
+    port,
+    command,
+    group,
+    // Servers finish requests in flight on SIGTERM (uuid-file must not leave a file half-done); on a busy
+    // machine that can take longer than the default grace, and a prompt server costs nothing here.
+    stop: () => group.stop(5000),
+  };
+  const deadline = performance.now() + options.timeoutMs;
+  try {
+    while (true) {
+      options.signal?.throwIfAborted();
+      if (group.status) {
+        // Let the pipes drain so the last lines (a skip reason) are read; a descendant may hold them open.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([group.finished(), new Promise((r) => timer = setTimeout(r, 1000))]);
+        clearTimeout(timer);
+        const output = tail(group.stderr()) || tail(group.stdout());
+        throw new ServerStartError(
+          `Server exited with code ${group.status.code} before accepting connections${output ? `: ${output}` : ""}`,
+          SKIP_LINE.exec(group.stderr())?.[1].trim(),
+        );
+      }
+      try {
+        const conn = await Deno.connect({ hostname: target, port });
+        conn.close();
+        return server;
+      } catch {
+        // not listening yet
+      }
+      if (performance.now() > deadline) {
+        throw new ServerStartError(
+          `Server did not accept connections on port ${port} within ${options.timeoutMs / 1000} s (--start-timeout)`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } catch (error) {
+    await group.stop();
+    throw error;
+  }
+}
+
+/**
+ * Starts the server of one run of a record, in the `start` phase: pinned to
+ * the record's server CPUs, with the session's environment, host and port. A
+ * server that reports its runtime cannot do the variant (see `ServerSource`)
+ * turns the record into a skip.
+ */
+export function startRecordServer(
+  ctx: RecordContext,
+  file: string,
+  args: readonly string[] | undefined,
+): Promise<RunningServer> {
+  return inPhase("start", () =>
+    startServer({
+      runtime: ctx.runtime,
+      file,
+      args,
+      cwd: ctx.workDir,
+      env: ctx.session.env,
+      cpus: ctx.cpus.server,
+      host: ctx.host,
+      port: ctx.port,
+      timeoutMs: ctx.settings.startTimeoutSec * 1000,
+      signal: ctx.signal,
+    })).catch((error) => {
+      if (error instanceof PhaseError && error.cause instanceof ServerStartError && error.cause.skipReason) {
+        throw new SkipRecord(error.cause.skipReason);
+      }
+      throw error;
+    });
+}

@@ -1,0 +1,283 @@
+/**
+ * The WebSocket kind runner: for each run a fresh pinned server, a verified
+ * text and binary exchange, then the WebSocket driver in its own pinned
+ * process, which verifies every echo under load.
+ *
+ * @module
+ */
+
+import type { Check, WebSocketTraffic, WebSocketWorkload } from "../../workloads/types.ts";
+import { isSkip } from "../../workloads/types.ts";
+import {
+  describeFailures,
+  inPhase,
+  InvalidError,
+  PhaseError,
+  type RecordContext,
+  type RecordOutcome,
+  SkipRecord,
+} from "./record.ts";
+import type { LoadGeneratorInfo, RunRecord } from "../schema/result.ts";
+import { startRecordServer } from "./server.ts";
+import { afterServerRun } from "./run_hooks.ts";
+import { serverExited } from "./http.ts";
+import {
+  DEFAULT_WEBSOCKET_CLIENT,
+  runWebSocketDriver,
+  type WebSocketMeasurement,
+  WS_VERSION,
+} from "../drivers/websocket.ts";
+import { stageServer } from "../platform/workspace.ts";
+import denoConfig from "../../deno.json" with { type: "json" };
+
+/** Client CPU, in percent of one core, from which a run counts as measuring the driver rather than the server. */
+export const CLIENT_BOUND_PERCENT = 90;
+
+/** Text sent before load: multi-byte characters, so a server that mangles UTF-8 is caught. */
+const VERIFY_TEXT = "rtbench echo: héllo wörld ✓ 🚀";
+
+/** Describes the driver for the record's `loadGenerator`. */
+export function websocketDriverInfo(client = DEFAULT_WEBSOCKET_CLIENT): LoadGeneratorInfo {
+  return {
+    name: "rtbench-ws",
+    version: denoConfig.version,
+    latencyResolution: "us",
+    client: client === "ws" ? `ws ${WS_VERSION}` : `deno ${Deno.version.deno} WebSocket`,
+  };
+}
+
+/** Every byte value in turn, `size` bytes: binary that is not valid UTF-8, so it must travel as binary. */
+function binaryMessage(size: number): Uint8Array {
+  return Uint8Array.from({ length: size }, (_, i) => (i * 131 + 255) & 255);
+}
+
+function describeData(data: unknown): string {
+  if (typeof data === "string") return `text ${JSON.stringify(data.length > 60 ? data.slice(0, 57) + "..." : data)}`;
+  if (data instanceof ArrayBuffer) return `binary, ${data.byteLength} bytes`;
+  return String(data);
+}
+
+function sameBytes(data: unknown, expected: Uint8Array): string | null {
+  if (!(data instanceof ArrayBuffer)) return describeData(data);
+  const got = new Uint8Array(data);
+  if (got.length !== expected.length) return describeData(data);
+  const at = got.findIndex((b, i) => b !== expected[i]);
+  return at === -1 ? null : `byte ${at} is ${got[at]}, expected ${expected[at]}`;
+}
+
+/**
+ * Opens one socket, sends a text and a binary message (of the traffic's
+ * size) one after the other, and checks that each comes back unchanged and
+ * of the same type. Returns the checks; a socket that cannot be opened throws.
+ */
+export async function verifyEcho(
+  url: string,
+  traffic: WebSocketTraffic,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<Check[]> {
+  const socket = new WebSocket(url);
+  socket.binaryType = "arraybuffer";
+  const inbox: unknown[] = [];
+  let waiting: (() => void) | undefined;
+  let closed: string | undefined;
+  socket.onmessage = (event) => {
+    inbox.push(event.data);
+    waiting?.();
+  };
+  socket.onclose = (event) => {
+    closed = `the server closed the socket (code ${event.code})`;
+    waiting?.();
+  };
+  socket.onerror = (event) => {
+    closed = (event as ErrorEvent).message || "socket error";
+    waiting?.();
+  };
+  const next = async (what: string): Promise<unknown> => {
+    const deadline = Date.now() + timeoutMs;
+    while (inbox.length === 0) {
+      signal?.throwIfAborted();
+      if (closed !== undefined) throw new Error(`Cannot verify ${what}: ${closed}`);
+      if (Date.now() >= deadline) throw new Error(`Cannot verify ${what}: no answer within ${timeoutMs / 1000} s`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(100, timeoutMs));
+        waiting = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      waiting = undefined;
+    }
+    return inbox.shift();
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`No WebSocket handshake within ${timeoutMs / 1000} s`)),
+        timeoutMs,
+      );
+      socket.onopen = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      socket.addEventListener("close", () => {
+        clearTimeout(timer);
+        reject(new Error(`WebSocket handshake failed: ${closed}`));
+      });
+    });
+    const checks: Check[] = [];
+    socket.send(VERIFY_TEXT);
+    const text = await next("the text echo");
+    checks.push({
+      name: "text echo",
+      passed: text === VERIFY_TEXT,
+      expected: `text ${JSON.stringify(VERIFY_TEXT)}`,
+      actual: describeData(text),
+    });
+    const binary = binaryMessage(traffic.messageSize);
+    socket.send(binary);
+    const echo = await next("the binary echo");
+    const wrong = sameBytes(echo, binary);
+    checks.push({
+      name: `binary echo (${traffic.messageSize} bytes)`,
+      passed: wrong === null,
+      expected: `binary, ${binary.length} bytes, identical`,
+      actual: wrong ?? `binary, ${binary.length} bytes, identical`,
+    });
+    return checks;
+  } finally {
+    socket.close(1000);
+  }
+}
+
+function runRecord(index: number, startedAt: string, m: WebSocketMeasurement): RunRecord {
+  const figures: Record<string, number> = {
+    messagesPerSecond: m.messagesPerSecond,
+    sentMessagesPerSecond: m.sentMessagesPerSecond,
+    bytesPerSecond: m.bytesPerSecond,
+    validMessages: m.validMessages,
+    durationMs: m.durationMs,
+  };
+  if (m.connectMedianUs !== null) figures.connectMedianUs = m.connectMedianUs;
+  if (m.connectMaxUs !== null) figures.connectMaxUs = m.connectMaxUs;
+  if (m.clientCpuPercent !== null) figures.clientCpuPercent = m.clientCpuPercent;
+  if (m.serverCpuPercent !== null) figures.serverCpuPercent = m.serverCpuPercent;
+  if (m.droppedSockets > 0) figures.droppedSockets = m.droppedSockets;
+  if (m.failedConnections > 0) figures.failedConnections = m.failedConnections;
+  return {
+    index,
+    startedAt,
+    figures,
+    counts: {
+      errors: m.failedConnections + m.droppedSockets,
+      timeouts: m.timeouts,
+      non2xx: 0,
+      mismatches: m.mismatches,
+    },
+    latencyUs: m.latencyUs,
+    latencyHistogram: m.latencyHistogram,
+  };
+}
+
+/** One line naming every kind of failure the driver counted, or null when there was none. */
+export function describeLoadFailures(m: WebSocketMeasurement): string | null {
+  const parts = [
+    [m.mismatches, "mismatched echoes"],
+    [m.droppedSockets, "sockets dropped by the server"],
+    [m.timeouts, "echo timeouts"],
+    [m.failedConnections, "failed connections"],
+  ].filter(([n]) => (n as number) > 0).map(([n, what]) => `${n} ${what}`);
+  if (parts.length === 0) return null;
+  return `${parts.join(", ")} under load` + (m.firstFailure ? ` (first: ${m.firstFailure})` : "");
+}
+
+function checkTraffic(traffic: WebSocketTraffic): void {
+  if (!Number.isInteger(traffic.messageSize) || traffic.messageSize < 8) {
+    throw new PhaseError("setup", `--message-size must be a whole number ≥ 8, got ${traffic.messageSize}`);
+  }
+  if (!Number.isInteger(traffic.inFlight) || traffic.inFlight < 1) {
+    throw new PhaseError("setup", `--in-flight must be a whole number ≥ 1, got ${traffic.inFlight}`);
+  }
+}
+
+/**
+ * Measures one WebSocket record. Fills `outcome` as it goes, so that on
+ * failure the caller still has every finished run; throws
+ * {@linkcode PhaseError} or {@linkcode InvalidError} naming the phase.
+ */
+export async function runWebSocketRecord(
+  ctx: RecordContext<WebSocketWorkload>,
+  outcome: RecordOutcome,
+): Promise<void> {
+  const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
+  if (isSkip(source)) throw new SkipRecord(source.skip);
+  const file = await inPhase("setup", () => stageServer(source.entry, ctx.workDir, ctx.nodeModules));
+  outcome.headline = { figure: "messagesPerSecond", higherIsBetter: true };
+  outcome.cpus = ctx.cpus;
+  const traffic = ctx.workload.traffic(ctx);
+  checkTraffic(traffic);
+  outcome.loadGenerator = websocketDriverInfo();
+  const timeoutMs = ctx.settings.requestTimeoutSec * 1000;
+
+  for (let run = 0; run < ctx.settings.runs; run++) {
+    ctx.onPhase?.("start", run);
+    const server = await startRecordServer(ctx, file, source.args);
+    outcome.command = [...server.command];
+    const url = `${server.baseUrl.replace(/^http/, "ws")}${traffic.path}`;
+    let m: WebSocketMeasurement;
+    const startedAt = new Date().toISOString();
+    try {
+      ctx.onPhase?.("verify", run);
+      const checks = await inPhase("verify", () => verifyEcho(url, traffic, timeoutMs, ctx.signal));
+      if (run === 0) outcome.checks.push(...checks);
+      if (checks.some((c) => !c.passed)) {
+        if (run > 0) outcome.checks.push(...checks.filter((c) => !c.passed));
+        throw new InvalidError("verify", describeFailures(checks));
+      }
+      ctx.onPhase?.(ctx.settings.warmupSec > 0 ? "warmup" : "measure", run);
+      m = await inPhase("measure", () =>
+        runWebSocketDriver({
+          url,
+          client: DEFAULT_WEBSOCKET_CLIENT,
+          connections: ctx.settings.connections,
+          inFlight: traffic.inFlight,
+          messageSize: traffic.messageSize,
+          durationSec: ctx.settings.durationSec,
+          warmupSec: ctx.settings.warmupSec,
+          messages: traffic.messages ?? null,
+          timeoutSec: ctx.settings.requestTimeoutSec,
+          serverPid: server.group.pid,
+        }, { cpus: ctx.cpus.client, signal: ctx.signal }));
+      if (server.group.status) throw serverExited(server, "measure", "the run");
+    } finally {
+      await server.stop();
+    }
+    const failures = describeLoadFailures(m);
+    if (failures !== null && m.connected > 0) {
+      outcome.runs.push(runRecord(run, startedAt, m));
+      throw new InvalidError("measure", failures);
+    }
+    if (m.connected === 0) {
+      throw new PhaseError("measure", `No socket connected (${m.firstFailure ?? "no reason given"})`);
+    }
+    if (m.validMessages === 0) {
+      throw new PhaseError("measure", `No echo in ${m.durationMs / 1000} s`);
+    }
+    outcome.runs.push(runRecord(run, startedAt, m));
+    if (
+      m.clientCpuPercent !== null && m.clientCpuPercent >= CLIENT_BOUND_PERCENT &&
+      !outcome.warnings.some((w) => w.code === "client-bound")
+    ) {
+      outcome.warnings.push({
+        code: "client-bound",
+        message: `the WebSocket driver used ${Math.round(m.clientCpuPercent)} % of its CPU in run ${run + 1}` +
+          (m.serverCpuPercent === null ? "" : ` (the server ${Math.round(m.serverCpuPercent)} %)`) +
+          ": messagesPerSecond may measure the driver, not the server",
+      });
+    }
+    await afterServerRun(ctx, outcome, run, {
+      validResponses: m.validMessages,
+      totalResponses: 2 + m.warmupMessages + m.receivedMessages,
+    });
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Splits the CPUs this process may use between the server and the load
+ * generator, so they never compete for a core.
+ *
+ * @module
+ */
+
+import { canPin } from "./process.ts";
+import { readProcText } from "./procfs.ts";
+import type { CpuSets } from "../schema/result.ts";
+
+/** Expands a Linux CPU list such as `0-2,4` into `[0, 1, 2, 4]`. */
+export function parseCpuList(list: string): number[] {
+  const cpus: number[] = [];
+  for (const part of list.trim().split(",").filter(Boolean)) {
+    const [a, b] = part.split("-").map(Number);
+    if (!Number.isInteger(a) || (b !== undefined && !Number.isInteger(b))) {
+      throw new RangeError(`Cannot parse CPU list "${list}"`);
+    }
+    for (let c = a; c <= (b ?? a); c++) cpus.push(c);
+  }
+  return cpus;
+}
+
+/** The CPUs this process may run on (Linux `Cpus_allowed_list`), or null where unreadable. */
+export async function allowedCpus(): Promise<string | null> {
+  const status = await readProcText(`/proc/${Deno.pid}/status`);
+  return status ? /^Cpus_allowed_list:\s*(\S+)/m.exec(status)?.[1] ?? null : null;
+}
+
+/**
+ * Splits an allowed CPU list in two halves: the server gets the first half
+ * (rounded up), the client the rest. On a 2-core machine: server `0`, client `1`.
+ * Returns nulls when fewer than two CPUs are allowed (or the list is unknown)
+ * or `taskset` is missing.
+ *
+ * @example Split four CPUs
+ * ```ts
+ * import { splitCpus } from "./cpus.ts";
+ * console.log(splitCpus("0-3", true)); // { server: "0,1", client: "2,3" }
+ * ```
+ */
+export function splitCpus(allowed: string | null, pinning: boolean = canPin()): CpuSets {
+  if (!allowed || !pinning) return { server: null, client: null };
+  const cpus = parseCpuList(allowed);
+  if (cpus.length < 2) return { server: null, client: null };
+  const half = Math.ceil(cpus.length / 2);
+  return { server: cpus.slice(0, half).join(","), client: cpus.slice(half).join(",") };
+}

@@ -1,0 +1,394 @@
+/**
+ * Child processes in their own process group, so that stopping one stops
+ * everything it started. Every process rtbench spawns goes through here.
+ *
+ * @module
+ */
+
+const decoder = new TextDecoder();
+
+/** Options for {@linkcode spawnGroup}. */
+export interface SpawnOptions {
+  /** Extra environment variables (the parent's environment is inherited). */
+  env?: Record<string, string>;
+  /** Working directory. */
+  cwd?: string;
+  /** CPU list for `taskset -c`, or null for no pinning. */
+  cpus?: string | null;
+  /** Text written to the child's stdin, which is then closed. */
+  stdin?: string;
+  /** Bytes of stdout and stderr kept (the tail). @default {65536} */
+  keepBytes?: number;
+  /** Stops the group when aborted. */
+  signal?: AbortSignal;
+  /** Keeps stdin open for {@linkcode ProcessGroup.write} (a driven helper such as the resource sampler). */
+  interactive?: boolean;
+  /** Receives stdout as it arrives (the tail is kept as well). */
+  onStdout?(chunk: Uint8Array): void;
+  /** Called once the child exists, with its pid (also its process group id). */
+  onSpawn?(pid: number): void;
+}
+
+/** Keeps the last `limit` bytes written to it. */
+class Tail {
+  #chunks: Uint8Array[] = [];
+  #size = 0;
+  constructor(readonly limit: number) {}
+  push(chunk: Uint8Array): void {
+    this.#chunks.push(chunk);
+    this.#size += chunk.length;
+    while (this.#size > this.limit && this.#chunks.length > 1) {
+      this.#size -= this.#chunks.shift()!.length;
+    }
+  }
+  text(): string {
+    const all = new Uint8Array(this.#size);
+    let offset = 0;
+    for (const c of this.#chunks) {
+      all.set(c, offset);
+      offset += c.length;
+    }
+    const start = Math.max(0, all.length - this.limit);
+    return decoder.decode(all.subarray(start));
+  }
+}
+
+const live = new Set<ProcessGroup>();
+
+const REAPER = new URL("./_reaper_child.ts", import.meta.url);
+const encoder = new TextEncoder();
+
+/** What the reaper is told: a group or temporary path rtbench owns, or one it has released. */
+export type ReaperMessage = { group: number } | { released: number } | { path: string } | { removed: string };
+
+/** A running children reaper (`_reaper_child.ts`) and its pipe. */
+export interface Reaper {
+  /** Its process id. */
+  readonly pid: number;
+  /** Writes one message to its pipe; resolves once written (or the reaper is gone). */
+  tell(message: ReaperMessage): Promise<void>;
+  /** Closes its pipe, as the harness's exit would; resolves once closed, not when the reaper is done. */
+  close(): Promise<void>;
+}
+
+/**
+ * Spawns a children reaper: a process in its own session that learns, over
+ * its stdin, every process group and temporary path rtbench owns, and when
+ * that pipe reaches end-of-file — which the kernel guarantees however the
+ * harness ends, SIGKILL included — stops the groups and removes the paths
+ * still owned, then exits. Most code wants {@linkcode startReaper}.
+ *
+ * @example
+ * ```ts ignore
+ * import { spawnReaper } from "./process.ts";
+ * const reaper = spawnReaper();
+ * await reaper.tell({ path: "/tmp/rtbench-example" });
+ * await reaper.close(); // the reaper removes /tmp/rtbench-example and exits
+ * ```
+ */
+export function spawnReaper(): Reaper {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-config", "--quiet", "--allow-run", "--allow-write", REAPER.href],
+    stdin: "piped",
+    stdout: "null",
+    stderr: "null",
+    // Its own session: a Ctrl-C or a kill of the harness's process group does not reach it.
+    detached: true,
+  }).spawn();
+  // Its pipe, not its life, is what matters: the harness never waits for it.
+  child.unref();
+  child.status.catch(() => {});
+  const writer = child.stdin.getWriter();
+  return {
+    pid: child.pid,
+    tell: (message) =>
+      writer.write(encoder.encode(JSON.stringify(message) + "\n")).catch(() => {/* the reaper is gone */}),
+    close: () => writer.close().catch(() => {/* the reaper is gone */}),
+  };
+}
+
+let reaper: Reaper | undefined;
+
+/** Tells the command's reaper (when one runs) about a group or temporary path rtbench owns or has released. */
+export function tellReaper(message: ReaperMessage): void {
+  void reaper?.tell(message);
+}
+
+/** Like {@linkcode tellReaper}, resolving once the message is in the reaper's pipe (it survives the harness then). */
+export async function tellReaperNow(message: ReaperMessage): Promise<void> {
+  await reaper?.tell(message);
+}
+
+/**
+ * Starts the command's children reaper (see {@linkcode spawnReaper}); from
+ * then on every process group and temporary path is reported to it.
+ * Idempotent; call it once at the start of a command. Returns the reaper's
+ * pid, or null where process groups do not exist.
+ *
+ * @example
+ * ```ts ignore
+ * import { spawnGroup, startReaper } from "./process.ts";
+ * startReaper();
+ * spawnGroup(["sleep", "60"]); // gone within seconds of the harness, however it ends
+ * ```
+ */
+export function startReaper(): number | null {
+  if (Deno.build.os === "windows") return null;
+  if (!reaper) {
+    reaper = spawnReaper();
+    for (const group of live) tellReaper({ group: group.pid });
+  }
+  return reaper.pid;
+}
+
+/** A spawned child that leads its own process group. */
+export class ProcessGroup {
+  /** Process id, also the process group id. */
+  readonly pid: number;
+  /** The argv actually executed (after pinning). */
+  readonly argv: readonly string[];
+  /** Resolves when the group leader exits. */
+  readonly exited: Promise<Deno.CommandStatus>;
+  #stdout: Tail;
+  #stderr: Tail;
+  #drained: Promise<unknown>;
+  #status: Deno.CommandStatus | undefined;
+  #stdin: WritableStreamDefaultWriter<Uint8Array> | undefined;
+
+  constructor(argv: string[], options: SpawnOptions) {
+    const keep = options.keepBytes ?? 65536;
+    this.#stdout = new Tail(keep);
+    this.#stderr = new Tail(keep);
+    const child = new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      env: options.env,
+      cwd: options.cwd,
+      stdin: options.stdin === undefined && !options.interactive ? "null" : "piped",
+      stdout: "piped",
+      stderr: "piped",
+      // A new session makes the child a group leader: killing -pid reaches its descendants.
+      detached: true,
+    }).spawn();
+    this.pid = child.pid;
+    this.argv = argv;
+    live.add(this);
+    tellReaper({ group: this.pid });
+    if (options.interactive) {
+      this.#stdin = child.stdin.getWriter();
+      if (options.stdin !== undefined) this.write(options.stdin);
+    } else if (options.stdin !== undefined) {
+      const writer = child.stdin.getWriter();
+      writer.write(new TextEncoder().encode(options.stdin))
+        .then(() => writer.close())
+        .catch(() => {/* the child exited before reading; its status tells why */});
+    }
+    this.#drained = Promise.all([
+      pump(child.stdout, this.#stdout, options.onStdout),
+      pump(child.stderr, this.#stderr),
+    ]);
+    this.exited = child.status.then((status) => {
+      this.#status = status;
+      return status;
+    });
+    const signal = options.signal;
+    if (signal) {
+      const onAbort = () => void this.stop();
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.exited.finally(() => signal.removeEventListener("abort", onAbort));
+    }
+  }
+
+  /** Exit status once the leader has exited, else undefined. */
+  get status(): Deno.CommandStatus | undefined {
+    return this.#status;
+  }
+
+  /** Writes to the stdin of an `interactive` child; ignored once it has exited. */
+  write(text: string): void {
+    this.#stdin?.write(new TextEncoder().encode(text)).catch(() => {/* the child has exited; its status tells why */});
+  }
+
+  /** The kept tail of stdout. */
+  stdout(): string {
+    return this.#stdout.text();
+  }
+
+  /** The kept tail of stderr. */
+  stderr(): string {
+    return this.#stderr.text();
+  }
+
+  /** Waits for exit and for both output streams to be read to their end. */
+  async finished(): Promise<Deno.CommandStatus> {
+    const status = await this.exited;
+    await this.#drained;
+    return status;
+  }
+
+  /**
+   * Stops the whole group: SIGTERM, then SIGKILL after `graceMs`. Resolves when
+   * the leader has exited; descendants are signalled with it.
+   */
+  async stop(graceMs = 1000): Promise<void> {
+    if (this.#stdin) {
+      const writer = this.#stdin;
+      this.#stdin = undefined;
+      writer.close().catch(() => {/* already closed by the child's exit */});
+    }
+    if (this.#status === undefined) {
+      signalGroup(this.pid, "SIGTERM");
+      const timer = new Promise<"timeout">((r) => {
+        const id = setTimeout(() => r("timeout"), graceMs);
+        this.exited.finally(() => clearTimeout(id));
+      });
+      if (await Promise.race([this.exited, timer]) === "timeout") {
+        signalGroup(this.pid, "SIGKILL");
+        await this.exited;
+      }
+    }
+    // The leader may be gone while a descendant that ignored SIGTERM lives on.
+    signalGroup(this.pid, "SIGKILL");
+    if (live.delete(this)) tellReaper({ released: this.pid });
+  }
+}
+
+function signalGroup(pgid: number, signal: Deno.Signal): void {
+  try {
+    Deno.kill(-pgid, signal);
+  } catch {
+    // ESRCH: the group is already empty.
+  }
+}
+
+async function pump(
+  stream: ReadableStream<Uint8Array>,
+  tail: Tail,
+  listener?: (chunk: Uint8Array) => void,
+): Promise<void> {
+  try {
+    for await (const chunk of stream) {
+      tail.push(chunk);
+      listener?.(chunk);
+    }
+  } catch {
+    // The stream breaks when the process is killed; what was read is kept.
+  }
+}
+
+let tasksetPath: string | null | undefined;
+
+/** Whether `taskset` can pin processes on this machine (Linux with util-linux). */
+export function canPin(): boolean {
+  if (tasksetPath === undefined) tasksetPath = Deno.build.os === "linux" ? which("taskset") : null;
+  return tasksetPath !== null;
+}
+
+/** Finds an executable on `PATH`, or null. */
+export function which(name: string): string | null {
+  const path = Deno.env.get("PATH") ?? "";
+  for (const dir of path.split(":")) {
+    if (!dir) continue;
+    const candidate = `${dir}/${name}`;
+    try {
+      const info = Deno.statSync(candidate);
+      if (info.isFile && (info.mode ?? 0o111) & 0o111) return candidate;
+    } catch {
+      // not in this directory
+    }
+  }
+  return null;
+}
+
+/** Spawns `argv` as the leader of a new process group, pinned to `cpus` when given. */
+export function spawnGroup(argv: string[], options: SpawnOptions = {}): ProcessGroup {
+  const pinned = options.cpus && canPin() ? ["taskset", "-c", options.cpus, ...argv] : argv;
+  const group = new ProcessGroup(pinned, options);
+  options.onSpawn?.(group.pid);
+  return group;
+}
+
+/** Result of {@linkcode runCommand}. */
+export interface CommandOutput {
+  /** Exit code (128 + signal number when killed). */
+  code: number;
+  /** Whether the exit code was 0. */
+  success: boolean;
+  /** Captured stdout (tail). */
+  stdout: string;
+  /** Captured stderr (tail). */
+  stderr: string;
+  /** Whether the command was stopped because it ran out of time. */
+  timedOut: boolean;
+}
+
+/** Runs a command to completion in its own group; it is stopped after `timeoutMs`. */
+export async function runCommand(
+  argv: string[],
+  options: SpawnOptions & { timeoutMs?: number } = {},
+): Promise<CommandOutput> {
+  const group = spawnGroup(argv, options);
+  let timedOut = false;
+  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
+    timedOut = true;
+    void group.stop();
+  }, options.timeoutMs);
+  try {
+    const status = await group.finished();
+    return {
+      code: status.code,
+      success: status.success && !timedOut,
+      stdout: group.stdout(),
+      stderr: group.stderr(),
+      timedOut,
+    };
+  } finally {
+    clearTimeout(timer);
+    await group.stop();
+  }
+}
+
+/** Stops every process group still running; used when the harness is interrupted. */
+export async function stopAllGroups(): Promise<void> {
+  await Promise.all([...live].map((g) => g.stop(500)));
+}
+
+/** Sends SIGKILL to every process group still running, at once; for a last-moment exit that cannot wait. */
+export function killAllGroups(): void {
+  for (const group of live) signalGroup(group.pid, "SIGKILL");
+}
+
+/** Process ids of groups rtbench has started and not yet stopped. */
+export function liveGroupPids(): number[] {
+  return [...live].map((g) => g.pid);
+}
+
+/**
+ * Runs a measuring tool (a load generator, a driver) to completion and returns
+ * its stdout. A failure becomes one message naming the tool and why: its last
+ * output lines, its exit code, or the time budget it overran. An abort is
+ * rethrown as the abort.
+ */
+export async function runTool(
+  name: string,
+  argv: string[],
+  options: SpawnOptions & { timeoutMs: number },
+): Promise<string> {
+  const out = await runCommand(argv, options);
+  options.signal?.throwIfAborted();
+  if (!out.success) {
+    const why = out.timedOut
+      ? `did not finish within ${options.timeoutMs / 1000} s`
+      : (out.stderr + out.stdout).trim().split("\n").slice(-3).join(" ") || `exit code ${out.code}`;
+    throw new Error(`${name} failed: ${why}`);
+  }
+  return out.stdout;
+}
+
+/** Parses the JSON object a tool printed (from its first `{`), or throws naming the tool and what it printed. */
+export function toolJson<T>(name: string, stdout: string): T {
+  try {
+    return JSON.parse(stdout.slice(stdout.indexOf("{"))) as T;
+  } catch {
+    throw new Error(`${name} printed no result: ${stdout.trim().slice(-200) || "(nothing)"}`);
+  }
+}

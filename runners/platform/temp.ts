@@ -1,0 +1,160 @@
+/**
+ * Temporary files and directories rtbench creates, tracked so that every exit
+ * path removes them: `removeTemp` on the normal path, `removeAllTempsSync` when
+ * the harness leaves early (a signal, an uncaught error), and the children
+ * reaper when the harness is killed outright.
+ *
+ * @module
+ */
+
+import { tellReaper, tellReaperNow } from "./process.ts";
+
+const owned = new Set<string>();
+
+/** Options of {@linkcode makeTempDir} and {@linkcode makeTempFile}. */
+export interface TempOptions {
+  /** Name prefix; must start with `rtbench-` (or `.` for staging directories in the cache). */
+  readonly prefix: string;
+  /** File name suffix. */
+  readonly suffix?: string;
+  /** Parent directory. @default {the system's temporary directory (TMPDIR)} */
+  readonly dir?: string;
+}
+
+function own(path: string, announce = true): string {
+  // Absolute, so that the reaper (and any later change of directory) names the same file.
+  const absolute = path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
+  owned.add(absolute);
+  if (announce) tellReaper({ path: absolute });
+  return absolute;
+}
+
+/**
+ * Creates a private temporary directory that rtbench removes at exit, however it exits.
+ *
+ * @example
+ * ```ts ignore
+ * import { makeTempDir, removeTemp } from "./temp.ts";
+ * const dir = await makeTempDir({ prefix: "rtbench-example-" });
+ * await removeTemp(dir);
+ * ```
+ */
+export async function makeTempDir(options: TempOptions): Promise<string> {
+  const path = await reserve(options);
+  if (path === null) return own(await Deno.makeTempDir(options));
+  await Deno.mkdir(path, { mode: 0o700 });
+  return path;
+}
+
+/**
+ * Creates a temporary file that rtbench removes at exit, however it exits.
+ *
+ * @example
+ * ```ts ignore
+ * import { makeTempFile, removeTemp } from "./temp.ts";
+ * const file = await makeTempFile({ prefix: "rtbench-example-", suffix: ".lua" });
+ * await removeTemp(file);
+ * ```
+ */
+export async function makeTempFile(options: TempOptions): Promise<string> {
+  const path = await reserve(options);
+  if (path === null) return own(await Deno.makeTempFile(options));
+  await Deno.writeFile(path, new Uint8Array(), { createNew: true, mode: 0o600 });
+  return path;
+}
+
+/**
+ * Picks a fresh temporary name and has the reaper learn it BEFORE the path
+ * exists, so that a harness killed at any moment leaves nothing behind; null
+ * where TMPDIR cannot be read (no --allow-env), in which case the path is
+ * created first and reported right after.
+ */
+async function reserve(options: TempOptions): Promise<string | null> {
+  let dir = options.dir;
+  if (dir === undefined) {
+    try {
+      dir = Deno.env.get("TMPDIR") || "/tmp";
+    } catch {
+      return null;
+    }
+  }
+  const random = [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const path = own(`${dir}/${options.prefix}${random}${options.suffix ?? ""}`, false);
+  await tellReaperNow({ path });
+  return path;
+}
+
+/**
+ * Removes a temporary path made by {@linkcode makeTempDir} or
+ * {@linkcode makeTempFile} (recursively); a path already gone is fine.
+ *
+ * @example
+ * ```ts ignore
+ * import { makeTempDir, removeTemp } from "./temp.ts";
+ * await removeTemp(await makeTempDir({ prefix: "rtbench-example-" }));
+ * ```
+ */
+export async function removeTemp(path: string): Promise<void> {
+  await Deno.remove(path, { recursive: true }).catch(() => {/* already gone */});
+  // Forgotten only once gone, so that an exit during the removal still removes it.
+  if (owned.delete(path)) tellReaper({ removed: path });
+}
+
+/**
+ * Owns a path the caller is about to create beside a file it writes (its
+ * basename must start with `.rtbench-`), so that an exit before the caller
+ * removes or renames it still removes it. Returns the path.
+ *
+ * @example
+ * ```ts ignore
+ * import { disownTemp, ownTemp } from "./temp.ts";
+ * const tmp = ownTemp(`results/.rtbench-r.json.${Deno.pid}.tmp`);
+ * await Deno.writeTextFile(tmp, "{}");
+ * await Deno.rename(tmp, "results/r.json");
+ * disownTemp(tmp);
+ * ```
+ */
+export function ownTemp(path: string): string {
+  if (!/(^|\/)\.rtbench-[^/]*$/.test(path)) throw new RangeError(`Not a temporary sibling: ${path}`);
+  return own(path);
+}
+
+/**
+ * Forgets a path from {@linkcode ownTemp} that is gone or renamed, without touching it.
+ *
+ * @example
+ * ```ts ignore
+ * import { disownTemp } from "./temp.ts";
+ * disownTemp(`results/.rtbench-r.json.${Deno.pid}.tmp`);
+ * ```
+ */
+export function disownTemp(path: string): void {
+  if (owned.delete(path)) tellReaper({ removed: path });
+}
+
+/**
+ * Removes every temporary path still owned, synchronously; for exit paths
+ * that cannot wait (a signal, an uncaught error).
+ *
+ * @example
+ * ```ts ignore
+ * import { removeAllTempsSync } from "./temp.ts";
+ * removeAllTempsSync();
+ * ```
+ */
+export function removeAllTempsSync(): void {
+  for (const path of owned) {
+    try {
+      Deno.removeSync(path, { recursive: true });
+    } catch {
+      // Already gone.
+    }
+    owned.delete(path);
+    tellReaper({ removed: path });
+  }
+}
+
+/** Temporary paths currently owned, for tests. */
+export function ownedTemps(): string[] {
+  return [...owned];
+}

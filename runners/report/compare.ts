@@ -1,0 +1,451 @@
+/**
+ * Compares two results (a base and a head) record by record: per workload ×
+ * variant × runtime and figure, the change of the mean in percent with its
+ * 95% confidence interval and a verdict from Welch's t-test on the runs' raw
+ * per-run values — faster, slower, or no significant difference.
+ *
+ * Figures compared: the record's headline figure (direction from
+ * `record.headline`), every other rate (`*PerSecond`, higher is better), and
+ * the per-run latency percentiles p50 and p99 (lower is better). Counts,
+ * window lengths and client CPU describe the run, not the runtime, and are
+ * left out.
+ *
+ * @module
+ */
+
+import { alignTable, formatFigure } from "./format.ts";
+import { UsageError } from "../platform/errors.ts";
+import type { BenchRecord, BenchResult } from "../schema/result.ts";
+import { welchTest } from "../stats/welch.ts";
+
+/**
+ * What a figure's change means.
+ *
+ * @example Tally the verdicts of a comparison
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { compareResults, parseResult, type Verdict } from "@rtbench/rtbench";
+ *
+ * const base = parseResult(await Deno.readTextFile("fixtures/results/base.json"));
+ * const head = parseResult(await Deno.readTextFile("fixtures/results/head.json"));
+ * const tally = new Map<Verdict, number>();
+ * for (const f of compareResults(base, head).figures) tally.set(f.verdict, (tally.get(f.verdict) ?? 0) + 1);
+ * assertEquals(tally.has("slower"), true);
+ * ```
+ */
+export type Verdict = "faster" | "slower" | "no significant difference" | "not comparable";
+
+/**
+ * One workload × variant × runtime × figure in both results.
+ *
+ * @example Node.js got slower
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { compareResults, type FigureComparison, parseResult } from "@rtbench/rtbench";
+ *
+ * const base = parseResult(await Deno.readTextFile("fixtures/results/base.json"));
+ * const head = parseResult(await Deno.readTextFile("fixtures/results/head.json"));
+ * const node: FigureComparison | undefined = compareResults(base, head).figures
+ *   .find((f) => f.runtime === "node" && f.figure === "requestsPerSecond");
+ * assertEquals(node?.changePercent?.toFixed(0), "-30");
+ * ```
+ */
+export interface FigureComparison {
+  /** Workload name. */
+  readonly workload: string;
+  /** Variant name. */
+  readonly variant: string;
+  /** Runtime name (or `name@version` when a file holds several of one runtime). */
+  readonly runtime: string;
+  /** Runtime version in base and head (null when it could not be had). */
+  readonly versions: { readonly base: string | null; readonly head: string | null };
+  /** Figure name, with its unit (`requestsPerSecond`, `latencyUs.p99`). */
+  readonly figure: string;
+  /** Whether a larger value is better. */
+  readonly higherIsBetter: boolean;
+  /** Per-run values of base. */
+  readonly base: readonly number[];
+  /** Per-run values of head. */
+  readonly head: readonly number[];
+  /** Mean of base, null without values. */
+  readonly baseMean: number | null;
+  /** Mean of head, null without values. */
+  readonly headMean: number | null;
+  /** Change of the mean from base to head, in percent of base; null when not comparable. */
+  readonly changePercent: number | null;
+  /** 95% confidence interval of the change, in percent of base's mean; null when not comparable. */
+  readonly ci95Percent: { readonly low: number; readonly high: number } | null;
+  /** Two-sided p-value of Welch's t-test; null when not comparable. */
+  readonly p: number | null;
+  /** The verdict. */
+  readonly verdict: Verdict;
+  /** Why the figure is not comparable, or another remark. */
+  readonly note: string | null;
+}
+
+/**
+ * The comparison of two results.
+ *
+ * @example Records only one of the results has
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { compareResults, type Comparison, parseResult } from "@rtbench/rtbench";
+ *
+ * const base = parseResult(await Deno.readTextFile("fixtures/results/base.json"));
+ * const head = parseResult(await Deno.readTextFile("fixtures/results/head.json"));
+ * const c: Comparison = compareResults(base, head);
+ * assertEquals(c.onlyInHead, ["http-json/default/node@99"]);
+ * ```
+ */
+export interface Comparison {
+  /** Significance level of the verdicts (0.05: 95% confidence). */
+  readonly alpha: number;
+  /** When each result was started. */
+  readonly startedAt: { readonly base: string; readonly head: string };
+  /** Every compared figure, grouped by workload, variant and runtime in base's order. */
+  readonly figures: readonly FigureComparison[];
+  /** Records (`workload/variant/runtime`) in base but not in head. */
+  readonly onlyInBase: readonly string[];
+  /** Records (`workload/variant/runtime`) in head but not in base. */
+  readonly onlyInHead: readonly string[];
+  /** Differences in machine or settings that make the comparison less fair. */
+  readonly notes: readonly string[];
+}
+
+/**
+ * Options of {@linkcode compareResults}.
+ *
+ * @example 99% confidence
+ * ```ts
+ * import type { CompareOptions } from "@rtbench/rtbench/runners";
+ *
+ * const options: CompareOptions = { alpha: 0.01 };
+ * ```
+ */
+export interface CompareOptions {
+  /** Significance level. @default {0.05} */
+  readonly alpha?: number;
+}
+
+function keyOf(r: BenchRecord, all: readonly BenchRecord[]): string {
+  const same = all.filter((o) =>
+    o.workload === r.workload && o.variant === r.variant && o.runtime.name === r.runtime.name
+  );
+  return `${r.workload}/${r.variant}/${same.length > 1 ? r.runtime.requested : r.runtime.name}`;
+}
+
+function mean(values: readonly number[]): number | null {
+  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+function figuresOf(base: BenchRecord, head: BenchRecord): { figure: string; higherIsBetter: boolean }[] {
+  const out = [{ figure: base.headline.figure, higherIsBetter: base.headline.higherIsBetter }];
+  for (const figure of Object.keys(base.summary)) {
+    if (figure !== base.headline.figure && figure.endsWith("PerSecond") && figure in head.summary) {
+      out.push({ figure, higherIsBetter: true });
+    }
+  }
+  if (base.runs.some((r) => r.latencyUs) && head.runs.some((r) => r.latencyUs)) {
+    out.push({ figure: "latencyUs.p50", higherIsBetter: false }, { figure: "latencyUs.p99", higherIsBetter: false });
+  }
+  return out;
+}
+
+function samples(r: BenchRecord, figure: string): number[] {
+  if (figure.startsWith("latencyUs.")) {
+    const key = figure.slice("latencyUs.".length) as "p50" | "p99";
+    return r.runs.flatMap((run) => run.latencyUs ? [run.latencyUs[key]] : []);
+  }
+  return r.runs.flatMap((run) => typeof run.figures[figure] === "number" ? [run.figures[figure]] : []);
+}
+
+function compareFigure(
+  base: BenchRecord,
+  head: BenchRecord,
+  runtime: string,
+  figure: string,
+  higherIsBetter: boolean,
+  alpha: number,
+): FigureComparison {
+  const b = samples(base, figure);
+  const h = samples(head, figure);
+  const common = {
+    workload: base.workload,
+    variant: base.variant,
+    runtime,
+    versions: { base: base.runtime.version, head: head.runtime.version },
+    figure,
+    higherIsBetter,
+    base: b,
+    head: h,
+    baseMean: mean(b),
+    headMean: mean(h),
+  };
+  const notComparable = (note: string): FigureComparison => ({
+    ...common,
+    changePercent: null,
+    ci95Percent: null,
+    p: null,
+    verdict: "not comparable",
+    note,
+  });
+  if (base.status !== "completed" || head.status !== "completed") {
+    const side = base.status !== "completed" ? ["base", base] as const : ["head", head] as const;
+    const why = side[1].error ? `: ${side[1].error.phase}: ${side[1].error.message}` : "";
+    return notComparable(`${side[1].status} in ${side[0]}${why}`);
+  }
+  if (b.length < 2 || h.length < 2) {
+    return notComparable(`needs ≥ 2 runs on each side (base ${b.length}, head ${h.length})`);
+  }
+  if (common.baseMean === 0) return notComparable("base mean is 0");
+  const w = welchTest(b, h, alpha);
+  const pct = (v: number) => 100 * v / w.meanBase;
+  const significant = w.p < alpha;
+  const better = (w.difference > 0) === higherIsBetter;
+  return {
+    ...common,
+    changePercent: pct(w.difference),
+    ci95Percent: { low: pct(w.ci.low), high: pct(w.ci.high) },
+    p: w.p,
+    verdict: significant ? (better ? "faster" : "slower") : "no significant difference",
+    note: null,
+  };
+}
+
+function differences(base: BenchResult, head: BenchResult): string[] {
+  const notes: string[] = [];
+  const be = base.environment;
+  const he = head.environment;
+  const pairs: [string, unknown, unknown][] = [
+    ["CPU", be.cpuModel, he.cpuModel],
+    ["logical CPUs", be.logicalCores, he.logicalCores],
+    ["kernel", be.kernel, he.kernel],
+    ["CPU governor", be.cpuGovernor, he.cpuGovernor],
+    ["harness deno", be.harness.deno, he.harness.deno],
+    ["load generator", base.settings.loadGenerator, head.settings.loadGenerator],
+  ];
+  for (const [what, a, b] of pairs) if (a !== b) notes.push(`${what} differs: ${a ?? "unknown"} → ${b ?? "unknown"}`);
+  return notes;
+}
+
+function settingsNote(base: BenchRecord, head: BenchRecord): string | null {
+  const changed = (Object.keys(base.settings) as (keyof BenchRecord["settings"])[])
+    .filter((k) => base.settings[k] !== head.settings[k])
+    .map((k) => `${k} ${base.settings[k]} → ${head.settings[k]}`);
+  const genB = base.loadGenerator ? `${base.loadGenerator.name} ${base.loadGenerator.version}` : null;
+  const genH = head.loadGenerator ? `${head.loadGenerator.name} ${head.loadGenerator.version}` : null;
+  if (genB !== genH) changed.push(`load generator ${genB ?? "none"} → ${genH ?? "none"}`);
+  return changed.length > 0 ? `${base.workload}/${base.variant}/${base.runtime.name}: ${changed.join(", ")}` : null;
+}
+
+/**
+ * Compares `head` against `base`. Throws {@linkcode UsageError} when the two
+ * have no workload × variant × runtime in common.
+ *
+ * @param base The earlier result.
+ * @param head The later result, compared against `base`.
+ * @param options The significance level.
+ * @returns Every figure of every record in both results, with its change, interval, p-value and verdict.
+ *
+ * @example Compare two stored results
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { compareResults, readResultFile } from "@rtbench/rtbench/runners";
+ *
+ * const c = compareResults(
+ *   await readResultFile("fixtures/results/base.json"),
+ *   await readResultFile("fixtures/results/head.json"),
+ * );
+ * const rps = c.figures.filter((f) => f.figure === "requestsPerSecond");
+ * assertEquals(rps.map((f) => [f.runtime, f.verdict]), [
+ *   ["deno", "no significant difference"],
+ *   ["node", "slower"],
+ *   ["bun", "faster"],
+ * ]);
+ * ```
+ */
+export function compareResults(base: BenchResult, head: BenchResult, options: CompareOptions = {}): Comparison {
+  const alpha = options.alpha ?? 0.05;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be between 0 and 1, got ${alpha}`);
+  const headByKey = new Map(head.records.map((r) => [keyOf(r, head.records), r]));
+  const baseKeys = new Set(base.records.map((r) => keyOf(r, base.records)));
+  const figures: FigureComparison[] = [];
+  const notes = differences(base, head);
+  const onlyInBase: string[] = [];
+  for (const b of base.records) {
+    const key = keyOf(b, base.records);
+    const h = headByKey.get(key);
+    if (!h) {
+      onlyInBase.push(key);
+      continue;
+    }
+    const runtime = key.slice(`${b.workload}/${b.variant}/`.length);
+    const note = settingsNote(b, h);
+    if (note) notes.push(`settings differ for ${note}`);
+    if (b.headline.figure !== h.headline.figure) {
+      notes.push(`${key}: headline figure differs (${b.headline.figure} → ${h.headline.figure})`);
+    }
+    for (const { figure, higherIsBetter } of figuresOf(b, h)) {
+      figures.push(compareFigure(b, h, runtime, figure, higherIsBetter, alpha));
+    }
+  }
+  const onlyInHead = head.records.map((r) => keyOf(r, head.records)).filter((k) => !baseKeys.has(k));
+  if (figures.length === 0) {
+    throw new UsageError("Cannot compare: the two results have no workload × variant × runtime in common");
+  }
+  return {
+    alpha,
+    startedAt: { base: base.startedAt, head: head.startedAt },
+    figures,
+    onlyInBase,
+    onlyInHead,
+    notes,
+  };
+}
+
+/**
+ * The figures that got significantly worse by more than `thresholdPercent`
+ * (for a lower-is-better figure, worse means higher).
+ *
+ * @param comparison A comparison from {@linkcode compareResults}.
+ * @param thresholdPercent How much worse, in percent of base's mean, a figure must be to count.
+ * @returns The figures that are significantly worse by more than `thresholdPercent`.
+ *
+ * @example Fail a CI job on a regression of more than 5%
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { compareResults, readResultFile, regressions } from "@rtbench/rtbench/runners";
+ *
+ * const base = await readResultFile("fixtures/results/base.json");
+ * const head = await readResultFile("fixtures/results/head.json");
+ * const worse = regressions(compareResults(base, head), 5);
+ * assertEquals([...new Set(worse.map((f) => f.runtime))], ["node"]);
+ * ```
+ */
+export function regressions(comparison: Comparison, thresholdPercent: number): FigureComparison[] {
+  return comparison.figures.filter((f) =>
+    f.verdict === "slower" && f.changePercent !== null &&
+    (f.higherIsBetter ? -f.changePercent : f.changePercent) > thresholdPercent
+  );
+}
+
+function signed(n: number, digits = 1): string {
+  const text = Math.abs(n).toFixed(digits);
+  return n > 0 ? `+${text}%` : n < 0 ? `−${text}%` : `${text}%`;
+}
+
+function value(figure: string, v: number | null): string {
+  return v === null ? "–" : formatFigure(figure.split(".")[0], v);
+}
+
+function runtimeText(f: FigureComparison): string {
+  const { base, head } = f.versions;
+  if (base === head) return base ? `${f.runtime} ${base}` : f.runtime;
+  return `${f.runtime} ${base ?? "?"} → ${head ?? "?"}`;
+}
+
+function verdictText(f: FigureComparison): string {
+  if (f.verdict === "slower") return "✗ slower";
+  if (f.verdict === "faster") return "✓ faster";
+  if (f.verdict === "not comparable") return `not comparable: ${f.note}`;
+  return f.verdict;
+}
+
+function rows(comparison: Comparison, regressed: Set<FigureComparison>): string[][] {
+  return comparison.figures.map((f) => [
+    `${f.workload} (${f.variant})`,
+    runtimeText(f),
+    f.figure,
+    `${value(f.figure, f.baseMean)} (${f.base.length})`,
+    `${value(f.figure, f.headMean)} (${f.head.length})`,
+    f.changePercent === null ? "" : signed(f.changePercent),
+    f.ci95Percent ? `${signed(f.ci95Percent.low)} … ${signed(f.ci95Percent.high)}` : "",
+    f.p === null ? "" : f.p < 0.001 ? "<0.001" : f.p.toFixed(3),
+    verdictText(f) + (regressed.has(f) ? " (regression)" : ""),
+  ]);
+}
+
+const HEADER = [
+  "workload",
+  "runtime",
+  "figure",
+  "base mean (runs)",
+  "head mean (runs)",
+  "change",
+  "95% CI",
+  "p",
+  "verdict",
+];
+
+/**
+ * Renders a comparison as an aligned terminal table (`table`) or Markdown
+ * (`md`), with a method line, the verdict tally and any notes. Figures that
+ * regressed beyond `thresholdPercent` are marked.
+ *
+ * @param comparison A comparison from {@linkcode compareResults}.
+ * @param format `table` for a terminal, `md` for Markdown.
+ * @param thresholdPercent Marks figures that regressed by more than this percent.
+ * @returns The rendered comparison.
+ *
+ * @example A Markdown table for a pull request
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { compareResults, formatComparison, readResultFile } from "@rtbench/rtbench/runners";
+ *
+ * const base = await readResultFile("fixtures/results/base.json");
+ * const head = await readResultFile("fixtures/results/head.json");
+ * assert(formatComparison(compareResults(base, head), "md", 5).includes("| node"));
+ * ```
+ */
+export function formatComparison(
+  comparison: Comparison,
+  format: "table" | "md" = "table",
+  thresholdPercent?: number,
+): string {
+  const regressed = new Set(thresholdPercent === undefined ? [] : regressions(comparison, thresholdPercent));
+  const body = rows(comparison, regressed);
+  const method =
+    `Welch's t-test on per-run values, two-sided, α = ${comparison.alpha}; change = head mean vs base mean,` +
+    ` with its ${Math.round((1 - comparison.alpha) * 100)}% CI (in percent of the base mean)`;
+  const tally = (["faster", "slower", "no significant difference", "not comparable"] as const)
+    .map((v) => [v, comparison.figures.filter((f) => f.verdict === v).length] as const)
+    .filter(([, n]) => n > 0).map(([v, n]) => `${n} ${v}`).join(", ");
+  const extra = [
+    ...comparison.onlyInBase.map((k) => `only in base: ${k}`),
+    ...comparison.onlyInHead.map((k) => `only in head: ${k}`),
+    ...comparison.notes,
+  ];
+  const threshold = thresholdPercent === undefined ? [] : [
+    regressed.size > 0
+      ? `${regressed.size} regression${regressed.size > 1 ? "s" : ""} beyond ${thresholdPercent}%`
+      : `no regression beyond ${thresholdPercent}%`,
+  ];
+  if (format === "md") {
+    const cell = (t: string) => t.replace(/\|/g, "\\|");
+    const line = (r: readonly string[]) => `| ${r.map(cell).join(" | ")} |`;
+    return [
+      `**rtbench compare** · base ${comparison.startedAt.base} · head ${comparison.startedAt.head}`,
+      "",
+      line(HEADER),
+      `| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |`,
+      ...body.map(line),
+      "",
+      `${tally}${threshold.length > 0 ? ` · ${threshold[0]}` : ""}. ${method}.`,
+      ...(extra.length > 0 ? ["", ...extra.map((n) => `- ${n}`)] : []),
+    ].join("\n") + "\n";
+  }
+  const sections: string[] = [];
+  for (const group of new Set(body.map((r) => r[0]))) {
+    const own = body.filter((r) => r[0] === group).map((r) => r.slice(1));
+    sections.push(`${group}\n${alignTable([HEADER.slice(1), ...own], [2, 3, 4, 5, 6])}`);
+  }
+  return [
+    `base ${comparison.startedAt.base} · head ${comparison.startedAt.head}`,
+    "",
+    sections.join("\n\n"),
+    "",
+    tally + (threshold.length > 0 ? ` · ${threshold[0]}` : ""),
+    method,
+    ...extra.map((n) => `note: ${n}`),
+  ].join("\n") + "\n";
+}

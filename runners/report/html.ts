@@ -1,0 +1,347 @@
+/**
+ * The HTML exporter: one self-contained page (inline CSS and SVG, no script,
+ * no network) with, per workload and variant, a bar chart of the headline
+ * figure per runtime with 95% CI whiskers, latency percentile curves, the
+ * server process tree's CPU % and RSS over time (when the record carries
+ * resource samples), the results table with warnings, per-run figures, and
+ * the environment and settings.
+ *
+ * @module
+ */
+
+import { formatFigure, formatUs } from "./format.ts";
+import type { BenchRecord, BenchResult } from "../schema/result.ts";
+import {
+  ciText,
+  directionText,
+  environmentRows,
+  groupRecords,
+  type RecordGroup,
+  recordLabel,
+  relativeText,
+  runtimeRows,
+  settingsText,
+  whyText,
+} from "./_view.ts";
+import { serverResources } from "./_resources.ts";
+import { barChart, escapeXml, lineChart, type LineSeries } from "./_svg.ts";
+
+/** Colours of the built-in runtimes in every chart; others take from {@linkcode EXTRA_COLORS}. */
+export const RUNTIME_COLORS: Readonly<Record<string, string>> = {
+  deno: "#3b6fd8",
+  node: "#2f9e44",
+  bun: "#e8590c",
+};
+
+/** Colours for further runtimes (several versions of one runtime, native baselines), in order. */
+export const EXTRA_COLORS: readonly string[] = ["#7048e8", "#c2255c", "#0c8599", "#5c940d", "#e67700", "#495057"];
+
+function colorFor(keys: readonly string[], names: readonly string[]): Map<string, string> {
+  const colors = new Map<string, string>();
+  const used = new Set<string>();
+  keys.forEach((key, i) => {
+    const preferred = RUNTIME_COLORS[names[i]];
+    if (preferred && !used.has(preferred)) {
+      colors.set(key, preferred);
+      used.add(preferred);
+    }
+  });
+  let next = 0;
+  for (const key of keys) {
+    if (colors.has(key)) continue;
+    const color = EXTRA_COLORS[next++ % EXTRA_COLORS.length];
+    colors.set(key, color);
+  }
+  return colors;
+}
+
+const e = escapeXml;
+
+function htmlTable(header: readonly string[], rows: readonly (readonly string[])[], className: string): string {
+  const head = header.some(Boolean) ? `<thead><tr>${header.map((h) => `<th>${e(h)}</th>`).join("")}</tr></thead>` : "";
+  return `<table class="${className}">${head}` +
+    `<tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
+}
+
+function warningsHtml(r: BenchRecord): string {
+  return r.warnings.map((w) => `<span class="warning" title="${e(w.message)}">⚠ ${e(w.code)}: ${e(w.message)}</span>`)
+    .join(" ");
+}
+
+// Latency percentiles on a "nines" axis, so the tail gets room: x = -log10(1 - p).
+const NINES: readonly { key: "p50" | "p90" | "p97_5" | "p99" | "p99_9" | "max"; p: number; label: string }[] = [
+  { key: "p50", p: 50, label: "50%" },
+  { key: "p90", p: 90, label: "90%" },
+  { key: "p97_5", p: 97.5, label: "97.5%" },
+  { key: "p99", p: 99, label: "99%" },
+  { key: "p99_9", p: 99.9, label: "99.9%" },
+  { key: "max", p: 99.975, label: "max" },
+];
+
+function ninesX(p: number): number {
+  return -Math.log10(1 - p / 100);
+}
+
+function latencyChart(group: RecordGroup, colors: Map<string, string>): string {
+  const records = group.ranked.map((r) => r.record).filter((r) => r.latencyUs);
+  if (records.length === 0) return `<p class="empty">no latency figures for this workload</p>`;
+  const series: LineSeries[] = records.map((r) => ({
+    key: r.runtime.requested,
+    label: recordLabel(r),
+    color: colors.get(r.runtime.requested)!,
+    markers: true,
+    points: NINES.map((n) => ({
+      x: ninesX(n.p),
+      y: r.latencyUs![n.key],
+      tooltip: `${recordLabel(r)} ${n.label}: ${formatUs(r.latencyUs![n.key])}`,
+    })),
+  }));
+  const resolution = group.records.find((r) => r.loadGenerator)?.loadGenerator?.latencyResolution;
+  return lineChart({
+    className: "latency-chart",
+    title: "Latency by percentile",
+    subtitle: `merged over all runs${resolution === "ms" ? " · whole milliseconds" : ""} · log scale · lower is better`,
+    xLabel: "percentile",
+    series,
+    formatX: (x) => x.toFixed(1),
+    formatY: (us) => formatUs(us).replace(/\.0+ /, " "),
+    xTicks: NINES.map((n) => ({ value: ninesX(n.p), label: n.label })),
+    logY: true,
+  });
+}
+
+function resourceCharts(group: RecordGroup, colors: Map<string, string>): string {
+  const measured = group.records.filter((r) => r.status === "completed" || r.runs.length > 0);
+  const per = measured.map((r) => ({ record: r, runs: serverResources(r) })).filter((x) => x.runs.length > 0);
+  if (per.length === 0) return `<p class="empty">no resource samples</p>`;
+  const series = (pick: (p: { cpuPercent: number | null; rssBytes: number | null }) => number | null) =>
+    per.flatMap(({ record, runs }) =>
+      runs.map((run): LineSeries => ({
+        key: record.runtime.requested,
+        label: recordLabel(record),
+        color: colors.get(record.runtime.requested)!,
+        points: run.points.filter((p) => pick(p) !== null).map((p) => ({ x: p.tSec, y: pick(p)! })),
+      })).filter((s) => s.points.length > 0)
+    );
+  const cpu = series((p) => p.cpuPercent);
+  const rss = series((p) => p.rssBytes === null ? null : p.rssBytes / 1048576);
+  const runsNote = `every run drawn · ${per.map((x) => `${recordLabel(x.record)}: ${x.runs.length} runs`).join(", ")}`;
+  const charts: string[] = [];
+  charts.push(
+    cpu.length > 0
+      ? lineChart({
+        className: "cpu-chart",
+        title: "Server CPU over time (process tree, % of one core)",
+        subtitle: runsNote,
+        xLabel: "seconds into the run",
+        series: cpu,
+        formatX: (x) => `${x} s`,
+        formatY: (y) => `${y} %`,
+      })
+      : `<p class="empty">no CPU samples</p>`,
+  );
+  charts.push(
+    rss.length > 0
+      ? lineChart({
+        className: "rss-chart",
+        title: "Server memory over time (process tree RSS)",
+        subtitle: runsNote,
+        xLabel: "seconds into the run",
+        series: rss,
+        formatX: (x) => `${x} s`,
+        formatY: (y) => `${y} MiB`,
+      })
+      : `<p class="empty">no RSS samples</p>`,
+  );
+  return charts.map((c) => `<figure>${c}</figure>`).join("");
+}
+
+function headlineChart(group: RecordGroup, colors: Map<string, string>): string {
+  if (group.ranked.length === 0) return `<p class="empty">no completed record to chart</p>`;
+  const { figure } = group;
+  return barChart({
+    title: `${figure} by runtime`,
+    subtitle: `bar: median of ${group.ranked[0].headline.n} runs · whisker: 95% CI of the mean · ${
+      directionText(group.higherIsBetter)
+    }`,
+    formatTick: (v) => formatFigure(figure, v),
+    bars: group.ranked.map((r) => ({
+      key: r.record.runtime.requested,
+      label: recordLabel(r.record),
+      sublabel: relativeText(group, r) + (r.record.warnings.length > 0 ? " ⚠" : ""),
+      value: r.headline.median,
+      low: r.headline.ci95?.low ?? null,
+      high: r.headline.ci95?.high ?? null,
+      color: colors.get(r.record.runtime.requested)!,
+      display: formatFigure(figure, r.headline.median),
+      tooltip: `${recordLabel(r.record)}: median ${formatFigure(figure, r.headline.median)}, 95% CI ${
+        ciText(figure, r.headline)
+      }`,
+    })),
+  });
+}
+
+function resultsTable(group: RecordGroup): string {
+  const { figure } = group;
+  const rows: string[][] = group.ranked.map((r) => [
+    e(recordLabel(r.record)),
+    `<span class="num" data-figure="${e(figure)}" data-value="${r.headline.median}">${
+      e(formatFigure(figure, r.headline.median))
+    }</span>`,
+    e(ciText(figure, r.headline)),
+    e(relativeText(group, r)),
+    r.record.latencyUs ? e(formatUs(r.record.latencyUs.p50)) : "",
+    r.record.latencyUs ? e(formatUs(r.record.latencyUs.p99)) : "",
+    warningsHtml(r.record),
+  ]);
+  for (const r of group.others) {
+    rows.push([
+      e(recordLabel(r)),
+      `<strong class="status-${e(r.status)}">${e(r.status)}</strong>`,
+      "",
+      "",
+      "",
+      "",
+      [e(whyText(r)), warningsHtml(r)].filter(Boolean).join(" "),
+    ]);
+  }
+  return htmlTable(["runtime", `${figure} (median)`, "95% CI", "relative", "p50", "p99", "notes"], rows, "results");
+}
+
+function runsDetails(group: RecordGroup): string {
+  const parts: string[] = [];
+  for (const r of group.records) {
+    const figures = [...new Set(r.runs.flatMap((run) => Object.keys(run.figures)))];
+    const rows = r.runs.map((run) => [
+      String(run.index + 1),
+      ...figures.map((f) => run.figures[f] === undefined ? "" : e(formatFigure(f, run.figures[f]))),
+      e(`${run.counts.errors} / ${run.counts.timeouts} / ${run.counts.non2xx} / ${run.counts.mismatches}`),
+    ]);
+    const checks = r.verification.checks.map((c) => `${c.passed ? "✓" : "✗"} ${e(c.name)}`).join(" · ");
+    parts.push(
+      `<h4>${e(recordLabel(r))} · ${e(r.status)}</h4>` +
+        (r.command ? `<p class="command"><code>${e(r.command.join(" "))}</code></p>` : "") +
+        (checks ? `<p class="checks">verified: ${checks}</p>` : "") +
+        (rows.length > 0
+          ? htmlTable(["run", ...figures, "errors / timeouts / non-2xx / mismatches"], rows, "runs")
+          : `<p class="empty">no measured runs${r.status === "completed" ? "" : `: ${e(whyText(r))}`}</p>`),
+    );
+  }
+  return `<details><summary>Per-run figures, commands and verification</summary>${parts.join("")}</details>`;
+}
+
+function section(group: RecordGroup, index: number): string {
+  const keys = group.records.map((r) => r.runtime.requested);
+  const colors = colorFor(keys, group.records.map((r) => r.runtime.name));
+  return `<section class="workload" id="workload-${index + 1}" data-workload="${e(group.workload)}" data-variant="${
+    e(group.variant)
+  }">` +
+    `<h2>${e(group.workload)} <span class="variant">(${e(group.variant)})</span></h2>` +
+    `<p class="settings">${e(settingsText(group))}</p>` +
+    `<figure class="headline">${headlineChart(group, colors)}</figure>` +
+    resultsTable(group) +
+    `<h3>Latency</h3><figure>${latencyChart(group, colors)}</figure>` +
+    `<h3>Server resources</h3>${resourceCharts(group, colors)}` +
+    runsDetails(group) +
+    `</section>`;
+}
+
+const STYLE = `
+:root { color-scheme: light; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; margin: 0; background: #fff; }
+main { max-width: 980px; margin: 0 auto; padding: 24px; }
+h1 { margin: 0 0 4px; font-size: 26px; }
+h2 { margin: 40px 0 4px; font-size: 21px; border-bottom: 1px solid #d0d7de; padding-bottom: 4px; }
+h2 .variant { color: #59636e; font-weight: normal; }
+h3 { margin: 24px 0 6px; font-size: 16px; }
+h4 { margin: 16px 0 4px; font-size: 14px; }
+.meta, .settings, .command, .checks { color: #59636e; font-size: 13px; margin: 4px 0; }
+.command code { word-break: break-all; }
+figure { margin: 8px 0; }
+svg.chart { max-width: 100%; height: auto; display: block; }
+svg text { font: 12px system-ui, sans-serif; fill: #1f2328; }
+svg .chart-title { font-size: 14px; font-weight: 600; }
+svg .chart-subtitle, svg .tick, svg .sublabel, svg .axis-label { fill: #59636e; font-size: 11px; }
+svg .value { font-weight: 600; }
+svg .grid { stroke: #eaeef2; }
+svg .axis { stroke: #8c959f; }
+svg .whisker { stroke: #1f2328; stroke-width: 1.5; fill: none; }
+table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
+th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: right; vertical-align: top; white-space: nowrap; }
+td:last-child { white-space: normal; }
+th:first-child, td:first-child, td:last-child, th:last-child { text-align: left; }
+table.env td, table.env th { text-align: left; }
+.warning { color: #9a6700; }
+.warnings { background: #fff8c5; border: 1px solid #d4a72c; padding: 8px 12px; border-radius: 6px; }
+.empty { color: #59636e; font-style: italic; }
+.status-errored, .status-invalid { color: #cf222e; }
+.status-skipped { color: #59636e; }
+details { margin: 12px 0; }
+footer { margin-top: 40px; color: #59636e; font-size: 12px; }
+`;
+
+/**
+ * Renders a result as one self-contained HTML page with SVG charts.
+ *
+ * @param result A finished result.
+ * @returns One self-contained HTML page.
+ *
+ * @example Write a report next to a result
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { formatHtml, readResultFile } from "@rtbench/rtbench/runners";
+ *
+ * const html = formatHtml(await readResultFile("fixtures/results/base.json"));
+ * assert(!html.includes("<script"));
+ * ```
+ */
+export function formatHtml(result: BenchResult): string {
+  const env = result.environment;
+  const groups = groupRecords(result);
+  const when = result.startedAt.slice(0, 16).replace("T", " ") + " UTC";
+  const warnings = result.warnings.length > 0
+    ? `<div class="warnings">${
+      result.warnings.map((w) => `<p>⚠ <strong>${e(w.code)}</strong>: ${e(w.message)}</p>`)
+        .join("")
+    }</div>`
+    : "";
+  const records = result.records.length;
+  const flagged = result.records.filter((r) => r.warnings.length > 0).length;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>rtbench report · ${e(when)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<header>
+<h1>rtbench report</h1>
+<p class="meta">${e(when)} · ${e(env.cpuModel ?? env.arch)} · ${env.logicalCores} logical CPUs · ${
+    e(env.osName ?? env.os)
+  } · ${records} records${flagged > 0 ? ` · ${flagged} with warnings` : ""}${
+    result.finishedAt === null ? " · <strong>unfinished</strong>" : ""
+  }</p>
+</header>
+${warnings}
+${groups.length === 0 ? `<p class="empty">No records.</p>` : groups.map(section).join("\n")}
+<section id="environment">
+<h2>Environment and settings</h2>
+${
+    htmlTable(
+      ["", ""],
+      [...environmentRows(result), ...runtimeRows(result).map(([k, v]) => [`runtime ${k}`, v])].map((
+        [k, v],
+      ) => [e(k), e(v)]),
+      "env",
+    )
+  }
+</section>
+<footer>Made by rtbench ${e(result.suite.version)} from a result of schema version ${result.schemaVersion}.</footer>
+</main>
+</body>
+</html>
+`;
+}

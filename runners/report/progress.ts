@@ -1,0 +1,208 @@
+/**
+ * The progress display for a terminal: one line, redrawn in place, saying
+ * which workload, variant, runtime, run and phase is going on, with elapsed
+ * time and an estimate of the time left for the whole suite; plus one line
+ * kept per finished record. The CLI shows it only when stderr is a terminal.
+ *
+ * The estimate starts from the settings (runs × (warm-up + duration) plus
+ * start-up) and is corrected by the pace of the records finished so far.
+ *
+ * @module
+ */
+
+import { formatFigure, formatUs } from "./format.ts";
+import type { ProgressEvent } from "../suite/run.ts";
+
+/**
+ * Where and how a {@linkcode ProgressDisplay} draws.
+ *
+ * @example Draw to stderr
+ * ```ts
+ * import type { ProgressOptions } from "@rtbench/rtbench/runners";
+ *
+ * const encoder = new TextEncoder();
+ * const options: ProgressOptions = {
+ *   write: (text) => Deno.stderr.writeSync(encoder.encode(text)),
+ *   columns: () => 100,
+ * };
+ * ```
+ */
+export interface ProgressOptions {
+  /** Writes raw text (with `\r` and ANSI erase codes) to the terminal. */
+  write(text: string): void;
+  /** Milliseconds from a monotonic clock. @default {performance.now} */
+  now?(): number;
+  /** Terminal width in columns; lines are cut to fit so they redraw in place. @default {80} */
+  columns?(): number;
+}
+
+/**
+ * A live progress line fed with {@linkcode ProgressEvent}s.
+ *
+ * @example Show progress while a suite runs
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { createProgress, run } from "@rtbench/rtbench/runners";
+ * import { startup } from "@rtbench/rtbench/workloads";
+ *
+ * let screen = "";
+ * const progress = createProgress({ write: (text) => screen += text });
+ * const ticker = setInterval(() => progress.tick(), 1000);
+ * try {
+ *   await run({
+ *     workloads: [startup],
+ *     runtimes: ["deno"],
+ *     variants: ["hello"],
+ *     settings: { runs: 3, durationSec: 0.1 },
+ *     options: { "warmup-runs": 0 },
+ *     onProgress: progress.update,
+ *   });
+ * } finally {
+ *   clearInterval(ticker);
+ *   progress.stop();
+ * }
+ * assert(screen.includes("startup (hello)"));
+ * ```
+ */
+export interface ProgressDisplay {
+  /** Takes the next event from `run()`. */
+  update(event: ProgressEvent): void;
+  /** Redraws the line (elapsed and remaining time move on between events). */
+  tick(): void;
+  /** Erases the line; call before printing anything else. */
+  stop(): void;
+}
+
+const CLEAR = "\r\x1b[2K";
+
+/** `m:ss`, or `h:mm:ss` from an hour on. */
+export function clock(sec: number): string {
+  const s = Math.max(0, Math.round(sec));
+  const h = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
+}
+
+function bar(fraction: number, width = 12): string {
+  const filled = Math.round(Math.min(1, Math.max(0, fraction)) * width);
+  return "█".repeat(filled) + "░".repeat(width - filled);
+}
+
+function describeId(id: string): { what: string; runtime: string } {
+  const [workload, variant, ...rest] = id.split("/");
+  return { what: `${workload} (${variant})`, runtime: rest.join("/") };
+}
+
+function cut(text: string, columns: number): string {
+  const chars = [...text];
+  return chars.length < columns ? text : chars.slice(0, Math.max(1, columns - 2)).join("") + "…";
+}
+
+/**
+ * Creates a progress display that draws through `options.write`.
+ *
+ * @param options Where to write, the clock, and the terminal width.
+ * @returns A display to feed with `run()`'s progress events.
+ *
+ * @example Draw into a string
+ * ```ts
+ * import { createProgress } from "./progress.ts";
+ * let screen = "";
+ * const progress = createProgress({ write: (t) => screen += t, now: () => 0 });
+ * progress.update({ type: "suite-start", records: 3, estimatedSec: 30 });
+ * progress.update({ type: "record-start", index: 0, total: 3, id: "http-json/default/deno", estimatedSec: 10 });
+ * console.log(screen.includes("~0:30 left · 1/3 http-json (default) · deno")); // true
+ * ```
+ */
+export function createProgress(options: ProgressOptions): ProgressDisplay {
+  const now = options.now ?? (() => performance.now());
+  const columns = options.columns ?? (() => 80);
+  const started = now();
+  let total = 0;
+  let totalEstimate = 0;
+  let startedEstimate = 0;
+  let finishedEstimate = 0;
+  let finishedActual = 0;
+  let current: { index: number; id: string; estimate: number; since: number } | null = null;
+  let step = "";
+  let drawn = false;
+
+  const remainingSec = (): number => {
+    const pace = finishedEstimate > 0 ? finishedActual / finishedEstimate : 1;
+    const inRecord = current ? Math.max(0, current.estimate * pace - (now() - current.since) / 1000) : 0;
+    return (totalEstimate - startedEstimate) * pace + inRecord;
+  };
+
+  const draw = () => {
+    const elapsed = (now() - started) / 1000;
+    const left = remainingSec();
+    let text: string;
+    if (!current) {
+      text = `preparing ${total} records: resolving runtimes · ${clock(elapsed)} elapsed`;
+    } else {
+      const { what, runtime } = describeId(current.id);
+      // Times first: a narrow terminal cuts the end of the line.
+      text = `${bar(elapsed / (elapsed + left || 1))} ${clock(elapsed)} elapsed, ~${clock(left)} left · ` +
+        `${current.index + 1}/${total} ${what} · ${runtime}` + (step ? ` · ${step}` : "");
+    }
+    options.write(CLEAR + cut(text, columns()));
+    drawn = true;
+  };
+
+  const finished = (event: Extract<ProgressEvent, { type: "record-end" }>) => {
+    const r = event.record;
+    const { what } = describeId(r.id);
+    const label = r.runtime.version ? `${r.runtime.name} ${r.runtime.version}` : r.runtime.requested;
+    const s = r.summary[r.headline.figure];
+    let line: string;
+    if (r.status === "completed" && s) {
+      line = `✓ ${what} · ${label}: ${formatFigure(r.headline.figure, s.median)} ${r.headline.figure}` +
+        (r.latencyUs ? ` · p99 ${formatUs(r.latencyUs.p99)}` : "");
+    } else if (r.status === "skipped") {
+      line = `– ${what} · ${label}: skipped: ${r.skipReason ?? ""}`;
+    } else {
+      line = `✗ ${what} · ${label}: ${r.status}${r.error ? ` in ${r.error.phase}: ${r.error.message}` : ""}`;
+    }
+    if (r.warnings.length > 0) line += ` ⚠ ${r.warnings.map((w) => w.code).join(", ")}`;
+    options.write(CLEAR + cut(line, columns()) + "\n");
+    drawn = false;
+  };
+
+  return {
+    update(event) {
+      switch (event.type) {
+        case "suite-start":
+          total = event.records;
+          totalEstimate = event.estimatedSec;
+          break;
+        case "record-start":
+          current = { index: event.index, id: event.id, estimate: event.estimatedSec, since: now() };
+          startedEstimate += event.estimatedSec;
+          step = "";
+          break;
+        case "phase":
+          step = `run ${event.run + 1}/${event.runs} ${event.phase}`;
+          break;
+        case "record-end":
+          if (current) {
+            finishedEstimate += current.estimate;
+            finishedActual += (now() - current.since) / 1000;
+            // Until the next record starts, nothing of this one is left to wait for.
+            current = { ...current, estimate: 0 };
+            step = "done";
+          }
+          finished(event);
+          return;
+      }
+      draw();
+    },
+    tick() {
+      if (total > 0) draw();
+    },
+    stop() {
+      if (drawn) options.write(CLEAR);
+      drawn = false;
+    },
+  };
+}

@@ -1,0 +1,431 @@
+/**
+ * The `BenchResult` schema: one versioned JSON document per suite run, with an
+ * environment fingerprint and one record per workload × variant × runtime.
+ * Field names carry their units (`durationMs`, `latencyUs`, `requestsPerSecond`).
+ *
+ * @module
+ */
+
+import type { Check, Fact, RunSettings, WorkloadKind } from "../../workloads/types.ts";
+import type { ResourceSeries, ResourceSummary } from "../drivers/resources.ts";
+import type { LatencyPercentiles } from "../drivers/types.ts";
+
+/**
+ * Version of the result schema; bumped on any incompatible change.
+ *
+ * @example Check a file's schema version
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { SCHEMA_VERSION } from "@rtbench/rtbench/schema";
+ *
+ * const file = JSON.parse(await Deno.readTextFile("fixtures/results/base.json"));
+ * assertEquals(file.schemaVersion, SCHEMA_VERSION);
+ * ```
+ */
+export const SCHEMA_VERSION = 1;
+
+/**
+ * How a record ended; a union discriminated by this field.
+ *
+ * @example Count what did not complete
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type RecordStatus } from "@rtbench/rtbench/schema";
+ *
+ * const head = parseResult(await Deno.readTextFile("fixtures/results/head.json"));
+ * const failed: RecordStatus[] = ["errored", "invalid"];
+ * assertEquals(head.records.filter((r) => failed.includes(r.status)).map((r) => r.id), ["http-json/default/node@99"]);
+ * ```
+ */
+export type RecordStatus = "completed" | "errored" | "invalid" | "skipped";
+
+/**
+ * The phase a record was in when it failed.
+ *
+ * @example Where an errored record failed
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type Phase } from "@rtbench/rtbench/schema";
+ *
+ * const head = parseResult(await Deno.readTextFile("fixtures/results/head.json"));
+ * const phases: Phase[] = head.records.flatMap((r) => r.error ? [r.error.phase] : []);
+ * assertEquals(phases, ["provision"]);
+ * ```
+ */
+export type Phase = "provision" | "setup" | "start" | "verify" | "warmup" | "measure" | "cleanup";
+
+/**
+ * A typed warning attached to a result or a record.
+ *
+ * @example Records flagged client-bound
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type Warning } from "@rtbench/rtbench/schema";
+ *
+ * const head = parseResult(await Deno.readTextFile("fixtures/results/head.json"));
+ * const bound = head.records.filter((r) => r.warnings.some((w: Warning) => w.code === "client-bound"));
+ * assertEquals(bound.map((r) => r.runtime.name), ["bun"]);
+ * ```
+ */
+export interface Warning {
+  /** Stable code, for example `client-bound`, `not-pinned`. */
+  readonly code: string;
+  /** One sentence for people. */
+  readonly message: string;
+}
+
+/**
+ * A serialized error.
+ *
+ * @example The serialized error of a record
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type RecordError } from "@rtbench/rtbench/schema";
+ *
+ * const head = parseResult(await Deno.readTextFile("fixtures/results/head.json"));
+ * const error: RecordError | null = head.records[3].error;
+ * assertEquals(error?.message, "Cannot provision node@99: npm has no version matching 99");
+ * ```
+ */
+export interface RecordError {
+  /** Phase the record was in. */
+  readonly phase: Phase;
+  /** Error class name. */
+  readonly name: string;
+  /** What went wrong. */
+  readonly message: string;
+}
+
+/**
+ * The machine and software a result was produced on.
+ *
+ * @example The machine a result comes from
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type Environment, parseResult } from "@rtbench/rtbench/schema";
+ *
+ * const env: Environment = parseResult(await Deno.readTextFile("fixtures/results/base.json")).environment;
+ * assertEquals([env.os, env.logicalCores], ["linux", 2]);
+ * ```
+ */
+export interface Environment {
+  /** Operating system (`linux`, `darwin`, ...). */
+  readonly os: string;
+  /** Distribution or OS name and version when readable. */
+  readonly osName: string | null;
+  /** Kernel release. */
+  readonly kernel: string;
+  /** CPU architecture. */
+  readonly arch: string;
+  /** CPU model name when readable. */
+  readonly cpuModel: string | null;
+  /** Logical CPUs. */
+  readonly logicalCores: number;
+  /** CPUs this process may run on (the affinity list), for example `0-1`. */
+  readonly allowedCpus: string | null;
+  /** Total memory. */
+  readonly memoryBytes: number | null;
+  /** CPU frequency governor of cpu0 when readable. */
+  readonly cpuGovernor: string | null;
+  /** Whether turbo / boost is enabled, when readable. */
+  readonly cpuTurbo: boolean | null;
+  /** Versions of the Deno running the harness. */
+  readonly harness: { readonly deno: string; readonly v8: string; readonly typescript: string };
+  /** Git commit of rtbench's checkout, when it is one. */
+  readonly gitCommit: string | null;
+  /** Whether the checkout had uncommitted changes; null when not a git checkout. */
+  readonly gitDirty?: boolean | null;
+  /** Load average over 1, 5 and 15 minutes when the suite started, where readable. */
+  readonly loadAverage?: readonly number[] | null;
+  /** Every load generator rtbench knows, with its version, or null when it is not installed. */
+  readonly loadGenerators?: Readonly<Record<string, string | null>>;
+}
+
+/**
+ * Which CPUs the server and the client were pinned to.
+ *
+ * @example Server on CPU 0, load generator on CPU 1
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type CpuSets, parseResult } from "@rtbench/rtbench/schema";
+ *
+ * const cpus: CpuSets = parseResult(await Deno.readTextFile("fixtures/results/base.json")).records[0].cpus;
+ * assertEquals(cpus, { server: "0", client: "1" });
+ * ```
+ */
+export interface CpuSets {
+  /** Server CPU list for `taskset`, or null when not pinned. */
+  readonly server: string | null;
+  /** Load generator CPU list, or null when not pinned. */
+  readonly client: string | null;
+}
+
+/**
+ * A runtime as measured.
+ *
+ * @example The runtimes of a result
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type RuntimeInfo } from "@rtbench/rtbench/schema";
+ *
+ * const runtimes: RuntimeInfo[] = parseResult(await Deno.readTextFile("fixtures/results/base.json")).records
+ *   .map((r) => r.runtime);
+ * assertEquals(runtimes.map((r) => r.engine), ["V8", "V8", "JavaScriptCore"]);
+ * ```
+ */
+export interface RuntimeInfo {
+  /** Runtime name. */
+  readonly name: string;
+  /** What was asked for, for example `bun@1.2.0`. */
+  readonly requested: string;
+  /** Exact version; null when the runtime could not be had. */
+  readonly version: string | null;
+  /** Engine (`V8`, `JavaScriptCore`). */
+  readonly engine: string | null;
+  /** Engine version when reported. */
+  readonly engineVersion: string | null;
+  /** Binary path. */
+  readonly binary: string | null;
+  /** Where the binary came from (`harness`, `path`, `cache`, `provisioned`). */
+  readonly source: string | null;
+}
+
+/**
+ * Summary statistics of one figure over the measured runs.
+ *
+ * @example A median with its confidence interval
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { parseResult, type Summary } from "@rtbench/rtbench/schema";
+ *
+ * const record = parseResult(await Deno.readTextFile("fixtures/results/base.json")).records[0];
+ * const rps: Summary = record.summary[record.headline.figure];
+ * assert(rps.ci95 !== null && rps.ci95.low <= rps.mean && rps.mean <= rps.ci95.high);
+ * ```
+ */
+export interface Summary {
+  /** Number of runs. */
+  readonly n: number;
+  /** Median. */
+  readonly median: number;
+  /** Mean. */
+  readonly mean: number;
+  /** Sample standard deviation (0 for one run). */
+  readonly stdev: number;
+  /** Smallest run. */
+  readonly min: number;
+  /** Largest run. */
+  readonly max: number;
+  /** 95% confidence interval of the mean (Student's t), null for fewer than 2 runs. */
+  readonly ci95: { readonly low: number; readonly high: number } | null;
+}
+
+/**
+ * The raw figures of one measured run.
+ *
+ * @example Every run's raw figure
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type RunRecord } from "@rtbench/rtbench/schema";
+ *
+ * const runs: readonly RunRecord[] = parseResult(await Deno.readTextFile("fixtures/results/base.json")).records[0].runs;
+ * assertEquals(runs.length, 5);
+ * ```
+ */
+export interface RunRecord {
+  /** Zero-based run index. */
+  readonly index: number;
+  /** When the run started (ISO 8601). */
+  readonly startedAt: string;
+  /** Figures of this run, keyed by name with the unit in the name. */
+  readonly figures: Readonly<Record<string, number>>;
+  /** Failures counted apart from the samples. */
+  readonly counts: {
+    readonly errors: number;
+    readonly timeouts: number;
+    readonly non2xx: number;
+    readonly mismatches: number;
+  };
+  /** Latency percentiles of this run. */
+  readonly latencyUs: LatencyPercentiles | null;
+  /** This run's latency histogram (HDR compressed base64, microseconds). */
+  readonly latencyHistogram: string | null;
+  /** Resource samples of server and load generator over the measured window. */
+  readonly resources?: ResourceSeries | null;
+}
+
+/**
+ * The figure a record is ranked by.
+ *
+ * @example Rank records by their headline figure
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type Headline, parseResult } from "@rtbench/rtbench/schema";
+ *
+ * const records = parseResult(await Deno.readTextFile("fixtures/results/base.json")).records;
+ * const headline: Headline = records[0].headline;
+ * const sign = headline.higherIsBetter ? -1 : 1;
+ * const ranked = records.toSorted((a, b) =>
+ *   sign * (a.summary[headline.figure].median - b.summary[headline.figure].median)
+ * );
+ * assertEquals(ranked.length, 3);
+ * ```
+ */
+export interface Headline {
+  /** Figure name, a key of {@linkcode BenchRecord.summary}. */
+  readonly figure: string;
+  /** Whether larger is better (requests/s) or smaller is (milliseconds). */
+  readonly higherIsBetter: boolean;
+}
+
+/**
+ * The load generator that produced a record.
+ *
+ * @example Which load generator measured a record
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type LoadGeneratorInfo, parseResult } from "@rtbench/rtbench/schema";
+ *
+ * const info: LoadGeneratorInfo | null =
+ *   parseResult(await Deno.readTextFile("fixtures/results/base.json")).records[0].loadGenerator;
+ * assertEquals(info?.name, "autocannon");
+ * ```
+ */
+export interface LoadGeneratorInfo {
+  /** Name, for example `autocannon`. */
+  readonly name: string;
+  /** Exact version. */
+  readonly version: string;
+  /** Resolution of latency figures. */
+  readonly latencyResolution: "us" | "ms";
+  /** The client library a driver is built on, with its version, for example `deno 2.9.6 WebSocket`. */
+  readonly client?: string;
+  /** What it checked on every response under load, and how. */
+  readonly verifies?: string;
+  /** Why this generator was used (`--load-generator auto` picks the fastest available). */
+  readonly selectedBy?: string;
+}
+
+/**
+ * One workload × variant × runtime.
+ *
+ * @example The headline median of every completed record
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type BenchRecord, parseResult } from "@rtbench/rtbench/schema";
+ *
+ * const records: readonly BenchRecord[] = parseResult(await Deno.readTextFile("fixtures/results/base.json")).records;
+ * const medians = records.filter((r) => r.status === "completed").map((r) => r.summary[r.headline.figure].median);
+ * assertEquals(medians.length, 3);
+ * ```
+ */
+export interface BenchRecord {
+  /** `<workload>/<variant>/<runtime requested>`. */
+  readonly id: string;
+  /** Workload name. */
+  readonly workload: string;
+  /** Variant name. */
+  readonly variant: string;
+  /** Workload kind. */
+  readonly kind: WorkloadKind;
+  /** The runtime. */
+  readonly runtime: RuntimeInfo;
+  /** How it ended. */
+  readonly status: RecordStatus;
+  /** Why it errored or is invalid; null when completed. */
+  readonly error: RecordError | null;
+  /** Why it was skipped; null otherwise. */
+  readonly skipReason: string | null;
+  /** Start time (ISO 8601). */
+  readonly startedAt: string;
+  /** End time (ISO 8601). */
+  readonly finishedAt: string;
+  /** Settings used. */
+  readonly settings: RunSettings;
+  /** Workload options used. */
+  readonly options: Readonly<Record<string, Fact>>;
+  /** The server's command line, binary first; null when none was started. */
+  readonly command: readonly string[] | null;
+  /** The load generator or driver, for HTTP and WebSocket workloads. */
+  readonly loadGenerator: LoadGeneratorInfo | null;
+  /** CPU sets of server and client. */
+  readonly cpus: CpuSets;
+  /** What was verified before (and after) measuring. */
+  readonly verification: { readonly passed: boolean; readonly checks: readonly Check[] };
+  /** Facts the workload records (versions, costs, counts). */
+  readonly facts: Readonly<Record<string, Fact>>;
+  /** The figure the record is ranked by. */
+  readonly headline: Headline;
+  /** Every measured run's raw figures. */
+  readonly runs: readonly RunRecord[];
+  /** Per figure, statistics over the runs. */
+  readonly summary: Readonly<Record<string, Summary>>;
+  /** Latency percentiles over all runs, from merged histograms. */
+  readonly latencyUs: LatencyPercentiles | null;
+  /** Resources of server and load generator over all runs: means of the runs' means, largest peaks. */
+  readonly resources?: ResourceSummary | null;
+  /** Warnings about this record's trustworthiness. */
+  readonly warnings: readonly Warning[];
+}
+
+/**
+ * Settings the suite was asked to run with.
+ *
+ * @example What a suite was asked for
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type SuiteSettings } from "@rtbench/rtbench/schema";
+ *
+ * const settings: SuiteSettings = parseResult(await Deno.readTextFile("fixtures/results/base.json")).settings;
+ * assertEquals(settings.runtimes, ["deno", "node", "bun"]);
+ * ```
+ */
+export interface SuiteSettings {
+  /** Profile the defaults came from (`quick` or `full`). */
+  readonly profile: string;
+  /** Workloads requested. */
+  readonly workloads: readonly string[];
+  /** Runtimes requested. */
+  readonly runtimes: readonly string[];
+  /** Load generator requested. */
+  readonly loadGenerator: string;
+  /** Settings overrides given explicitly. */
+  readonly overrides: Readonly<Partial<RunSettings>>;
+  /** Variants requested (`--variant`); null or absent means every variant. */
+  readonly variants?: readonly string[] | null;
+  /** Interface the servers bound and the load came through (`--host`); absent in files before it was recorded. */
+  readonly host?: string;
+  /** Port every server listened on (`--port`); null means a free port per server. */
+  readonly port?: number | null;
+}
+
+/**
+ * One suite run: the document rtbench writes and other tools import.
+ *
+ * @example Read a result file, typed
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type BenchResult, parseResult } from "@rtbench/rtbench/schema";
+ *
+ * const result: BenchResult = parseResult(await Deno.readTextFile("fixtures/results/base.json"));
+ * assertEquals([result.suite.name, result.records.length], ["rtbench", 3]);
+ * ```
+ */
+export interface BenchResult {
+  /** Schema version, {@linkcode SCHEMA_VERSION}. */
+  readonly schemaVersion: typeof SCHEMA_VERSION;
+  /** The tool that wrote it. */
+  readonly suite: { readonly name: "rtbench"; readonly version: string };
+  /** Start time (ISO 8601). */
+  readonly startedAt: string;
+  /** End time (ISO 8601); null while the suite is still running. */
+  readonly finishedAt: string | null;
+  /** What was asked for. */
+  readonly settings: SuiteSettings;
+  /** The machine. */
+  readonly environment: Environment;
+  /** Suite-wide warnings (for example an unpinned machine). */
+  readonly warnings: readonly Warning[];
+  /** One record per workload × variant × runtime, in run order. */
+  readonly records: readonly BenchRecord[];
+}

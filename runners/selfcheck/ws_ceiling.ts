@@ -1,0 +1,223 @@
+/**
+ * `deno task ws-ceiling`: how fast the WebSocket driver itself can go. Finds
+ * the fastest of the `ws` echo servers, then loads it with both client
+ * libraries and rising in-flight counts, and prints the messages per second
+ * the driver reached with its own CPU use beside each figure. A driver near
+ * 100 % of its core is the bottleneck, not the server. "Per driver core" is
+ * messages per second divided by the driver's share of its core: what the
+ * driver would reach with its core to itself, a steadier figure than
+ * messages per second on a shared machine.
+ *
+ * @module
+ */
+
+import { runEntry } from "../platform/entry.ts";
+import { numberFlag, strictFlags } from "../cli/_flags.ts";
+import { cacheDir } from "../../adapters/_cache.ts";
+import { parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
+import type { ResolvedRuntime } from "../../adapters/types.ts";
+import { wsEcho } from "../../workloads/ws_echo.ts";
+import { isSkip } from "../../workloads/types.ts";
+import { stopAllGroups } from "../platform/process.ts";
+import { allowedCpus, splitCpus } from "../platform/cpus.ts";
+import { alignTable, formatCount, formatUs } from "../report/format.ts";
+import { startServer } from "../kinds/server.ts";
+import {
+  runWebSocketDriver,
+  type WebSocketClient,
+  type WebSocketLoadJob,
+  type WebSocketMeasurement,
+} from "../drivers/websocket.ts";
+import { installDependencies, stageServer } from "../platform/workspace.ts";
+import { makeTempDir, removeTemp } from "../platform/temp.ts";
+
+/** One measured configuration of the ceiling probe. */
+export interface CeilingRow {
+  /** Runtime of the server. */
+  readonly runtime: string;
+  /** Client library the driver used. */
+  readonly client: WebSocketClient;
+  /** Messages in flight per socket. */
+  readonly inFlight: number;
+  /** What the driver measured. */
+  readonly measurement: WebSocketMeasurement;
+}
+
+async function measure(
+  runtime: ResolvedRuntime,
+  file: string,
+  dir: string,
+  cpus: { server: string | null; client: string | null },
+  job: WebSocketLoadJob,
+  signal?: AbortSignal,
+): Promise<WebSocketMeasurement> {
+  const server = await startServer({ runtime, file, cwd: dir, cpus: cpus.server, timeoutMs: 30_000, signal });
+  try {
+    return await runWebSocketDriver(
+      { ...job, url: `ws://127.0.0.1:${server.port}/`, serverPid: server.group.pid },
+      { cpus: cpus.client, signal },
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+function row(r: CeilingRow): string[] {
+  const m = r.measurement;
+  const failures = m.failedConnections + m.droppedSockets + m.timeouts + m.mismatches;
+  return [
+    r.runtime,
+    r.client,
+    String(r.inFlight),
+    `${formatCount(m.messagesPerSecond)}/s`,
+    m.clientCpuPercent === null ? "n/a" : `${m.clientCpuPercent.toFixed(0)} %`,
+    m.serverCpuPercent === null ? "n/a" : `${m.serverCpuPercent.toFixed(0)} %`,
+    m.clientCpuPercent ? `${formatCount(m.messagesPerSecond / (m.clientCpuPercent / 100))}/s` : "n/a",
+    m.latencyUs ? formatUs(m.latencyUs.p50) : "",
+    m.latencyUs ? formatUs(m.latencyUs.p99) : "",
+    failures === 0 ? "" : `${failures} failures: ${m.firstFailure}`,
+  ];
+}
+
+/**
+ * Runs the probe and returns every measured row, printing progress as it goes.
+ *
+ * @example
+ * ```ts ignore
+ * import { probeCeiling } from "./ws_ceiling.ts";
+ * const rows = await probeCeiling({ runtimes: "deno,bun", durationSec: 2, connections: 100, messageSize: 64 });
+ * console.log(Math.max(...rows.map((r) => r.measurement.messagesPerSecond)));
+ * ```
+ */
+export async function probeCeiling(options: {
+  runtimes: string;
+  durationSec: number;
+  connections: number;
+  messageSize: number;
+  log?: (line: string) => void;
+  signal?: AbortSignal;
+}): Promise<CeilingRow[]> {
+  const signal = options.signal;
+  const log = options.log ?? (() => {});
+  const cache = cacheDir();
+  const cpus = splitCpus(await allowedCpus());
+  const modules = await installDependencies(wsEcho.dependencies!, cache, signal);
+  const tmp = await makeTempDir({ prefix: "rtbench-ws-ceiling-" });
+  const base: WebSocketLoadJob = {
+    url: "",
+    client: "native",
+    connections: options.connections,
+    inFlight: 1,
+    messageSize: options.messageSize,
+    durationSec: options.durationSec,
+    warmupSec: 1,
+    messages: null,
+    timeoutSec: 10,
+  };
+  try {
+    const servers: { runtime: ResolvedRuntime; file: string; dir: string }[] = [];
+    for (const spec of parseRuntimeSpecs(options.runtimes)) {
+      const runtime = await resolveRuntime(spec, { cacheDir: cache, signal });
+      const source = wsEcho.server(runtime.name, "default");
+      if (isSkip(source)) continue;
+      const dir = `${tmp}/${runtime.name}`;
+      servers.push({ runtime, dir, file: await stageServer(source.entry, dir, modules) });
+    }
+    log(`server cpu ${cpus.server ?? "any"}, driver cpu ${cpus.client ?? "any"}`);
+    const rows: CeilingRow[] = [];
+    for (const s of servers) {
+      const measurement = await measure(s.runtime, s.file, s.dir, cpus, base, signal);
+      rows.push({ runtime: s.runtime.name, client: "native", inFlight: 1, measurement });
+      log(`${s.runtime.name}: ${formatCount(measurement.messagesPerSecond)} msg/s`);
+    }
+    const fastest = servers[
+      rows.reduce(
+        (best, r, i) => r.measurement.messagesPerSecond > rows[best].measurement.messagesPerSecond ? i : best,
+        0,
+      )
+    ];
+    for (const client of ["native", "ws"] as const) {
+      for (const inFlight of [1, 8, 32]) {
+        if (client === "native" && inFlight === 1) {
+          continue;
+        }
+        const measurement = await measure(fastest.runtime, fastest.file, fastest.dir, cpus, {
+          ...base,
+          client,
+          inFlight,
+        }, signal);
+        rows.push({ runtime: fastest.runtime.name, client, inFlight, measurement });
+        log(
+          `${fastest.runtime.name} ${client} in-flight ${inFlight}: ${
+            formatCount(measurement.messagesPerSecond)
+          } msg/s`,
+        );
+      }
+    }
+    return rows;
+  } finally {
+    await stopAllGroups();
+    await removeTemp(tmp);
+  }
+}
+
+const HELP = `Usage: deno task ws-ceiling [flags]
+
+  --runtime <list>       servers to try (default: deno,node,bun)
+  --duration <s>         measured seconds per configuration (default: 3)
+  --connections <n>      sockets (default: 100)
+  --message-size <n>     bytes per message, at least 8 (default: 64)
+  --debug                show stack traces`;
+
+async function main(args: string[], signal: AbortSignal): Promise<number> {
+  const flags = strictFlags(args, {
+    string: ["runtime", "duration", "connections", "message-size"],
+    default: { runtime: "deno,node,bun", duration: "3", connections: "100", "message-size": "64" },
+  });
+  if (flags.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const durationSec = numberFlag(flags, "duration", { min: 0, exclusive: true, max: 3600 })!;
+  const connections = numberFlag(flags, "connections", { integer: true, min: 1, max: 100_000 })!;
+  const messageSize = numberFlag(flags, "message-size", { integer: true, min: 8, max: 16 << 20 })!;
+  parseRuntimeSpecs(String(flags.runtime));
+  const rows = await probeCeiling({
+    runtimes: String(flags.runtime),
+    durationSec,
+    connections,
+    messageSize,
+    log: (line) => console.error(line),
+    signal,
+  });
+  const table = [
+    [
+      "server",
+      "client",
+      "in-flight",
+      "messages/s",
+      "driver cpu",
+      "server cpu",
+      "per driver core",
+      "p50",
+      "p99",
+      "failures",
+    ],
+    ...rows.map(row),
+  ];
+  console.log(alignTable(table, [2, 3, 4, 5, 6, 7, 8]));
+  // The probe ends with the fastest server's rows.
+  const fastest = rows.at(-1)!.runtime;
+  const best = rows.filter((r) => r.runtime === fastest).reduce((a, b) =>
+    b.measurement.messagesPerSecond > a.measurement.messagesPerSecond ? b : a
+  );
+  const m = best.measurement;
+  console.log(
+    `\ndriver ceiling: ${formatCount(m.messagesPerSecond)} messages/s against ${best.runtime}, the fastest server` +
+      ` (${best.client} client, ${best.inFlight} in flight × ${connections} sockets, ${messageSize} B)` +
+      `; driver CPU ${m.clientCpuPercent ?? "n/a"} %, server CPU ${m.serverCpuPercent ?? "n/a"} %`,
+  );
+  return 0;
+}
+
+if (import.meta.main) await runEntry("rtbench ws-ceiling", Deno.args, ({ signal }) => main(Deno.args, signal));

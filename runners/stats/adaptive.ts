@@ -1,0 +1,91 @@
+/**
+ * How many runs a record gets: exactly `runs`, or with `--min-runs` /
+ * `--max-runs` as many as it takes for the 95% confidence interval of the
+ * headline figure (Student's t, see `stats.ts`) to be narrower than
+ * `--ci-target` percent of its mean on each side.
+ *
+ * @module
+ */
+
+import type { RunSettings } from "../../workloads/types.ts";
+import type { Warning } from "../schema/result.ts";
+import { summarize } from "./summary.ts";
+
+/** Fewest runs in adaptive mode when only `--max-runs` is given. */
+export const DEFAULT_MIN_RUNS = 3;
+/** Most runs in adaptive mode when only `--min-runs` is given. */
+export const DEFAULT_MAX_RUNS = 10;
+/** Target half-width of the 95% CI, percent of the mean. */
+export const DEFAULT_CI_TARGET_PERCENT = 3;
+
+/** The run plan a record follows. */
+export interface RunPlan {
+  /** Whether runs are added until the interval is narrow enough. */
+  readonly adaptive: boolean;
+  /** Fewest runs. */
+  readonly min: number;
+  /** Most runs. */
+  readonly max: number;
+  /** Target half-width, percent of the mean. */
+  readonly ciTargetPercent: number;
+}
+
+/**
+ * The plan for `settings`: adaptive when `minRuns` or `maxRuns` is set.
+ *
+ * @example
+ * ```ts
+ * import { runPlan } from "./adaptive.ts";
+ * const s = { durationSec: 3, warmupSec: 1, connections: 100, runs: 2, pipelining: 1, keepAlive: true,
+ *   requestTimeoutSec: 10, startTimeoutSec: 30, maxRuns: 8 };
+ * console.log(runPlan(s)); // { adaptive: true, min: 3, max: 8, ciTargetPercent: 3 }
+ * ```
+ */
+export function runPlan(settings: RunSettings): RunPlan {
+  const ciTargetPercent = settings.ciTargetPercent ?? DEFAULT_CI_TARGET_PERCENT;
+  if (settings.minRuns === undefined && settings.maxRuns === undefined) {
+    return { adaptive: false, min: settings.runs, max: settings.runs, ciTargetPercent };
+  }
+  const min = settings.minRuns ?? Math.min(DEFAULT_MIN_RUNS, settings.maxRuns!);
+  const max = settings.maxRuns ?? Math.max(min, DEFAULT_MAX_RUNS);
+  return { adaptive: true, min, max, ciTargetPercent };
+}
+
+/** Half-width of the 95% CI of the mean in percent of the mean; null for fewer than two values. */
+export function ciHalfWidthPercent(values: readonly number[]): number | null {
+  if (values.length < 2) return null;
+  const s = summarize(values);
+  if (!s.ci95 || s.mean === 0) return null;
+  // From the upper bound: the lower one is truncated at 0 and would understate the width.
+  return ((s.ci95.high - s.mean) / Math.abs(s.mean)) * 100;
+}
+
+/**
+ * Whether another run is due after `values` (the headline figure of each run so far).
+ *
+ * @example
+ * ```ts
+ * import { needsAnotherRun } from "./adaptive.ts";
+ * const plan = { adaptive: true, min: 3, max: 10, ciTargetPercent: 3 };
+ * console.log(needsAnotherRun(plan, [100, 101, 100])); // false
+ * console.log(needsAnotherRun(plan, [100, 130, 80])); // true
+ * ```
+ */
+export function needsAnotherRun(plan: RunPlan, values: readonly number[]): boolean {
+  if (values.length < plan.min) return true;
+  if (!plan.adaptive || values.length >= plan.max) return false;
+  const half = ciHalfWidthPercent(values);
+  return half === null || half > plan.ciTargetPercent;
+}
+
+/** A `ci-wide` warning when an adaptive record stopped at its maximum with the interval still too wide. */
+export function ciWarning(plan: RunPlan, values: readonly number[], figure: string): Warning | null {
+  if (!plan.adaptive || values.length < plan.max) return null;
+  const half = ciHalfWidthPercent(values);
+  if (half === null || half <= plan.ciTargetPercent) return null;
+  return {
+    code: "ci-wide",
+    message: `the 95% CI of ${figure} is still ±${half.toFixed(1)}% of the mean after ${values.length} runs ` +
+      `(target ±${plan.ciTargetPercent}%): the machine is noisy, or raise --max-runs`,
+  };
+}

@@ -1,0 +1,34 @@
+import { assertAlmostEquals, assertEquals, assertThrows } from "@std/assert";
+import { median, summarize, tQuantile95 } from "./summary.ts";
+
+Deno.test("summarize gives median, sample stdev and a t-based 95% CI", () => {
+  const s = summarize([10, 12, 14]);
+  assertEquals(s.median, 12);
+  assertEquals(s.mean, 12);
+  assertEquals(s.stdev, 2);
+  // mean ± t(0.975, 2) · s / √n = 12 ± 4.303 · 2 / √3
+  assertAlmostEquals(s.ci95!.low, 12 - 4.303 * 2 / Math.sqrt(3), 1e-3);
+  assertAlmostEquals(s.ci95!.high, 12 + 4.303 * 2 / Math.sqrt(3), 1e-3);
+});
+
+Deno.test("a lower bound below zero is truncated at zero; the upper bound is not", () => {
+  const s = summarize([1000, 9000]);
+  assertEquals(s.ci95!.low, 0);
+  assertAlmostEquals(s.ci95!.high, 5000 + 12.706 * Math.sqrt(32_000_000) / Math.sqrt(2), 1e-2);
+});
+
+Deno.test("one run has no confidence interval", () => {
+  assertEquals(summarize([5]).ci95, null);
+  assertThrows(() => summarize([]), RangeError);
+});
+
+Deno.test("median of an even count averages the middle pair", () => {
+  assertEquals(median([4, 1, 3, 2]), 2.5);
+});
+
+Deno.test("t quantiles: exact table, then the large-df expansion approaches 1.96", () => {
+  assertEquals(tQuantile95(1), 12.706);
+  assertEquals(tQuantile95(30), 2.042);
+  assertAlmostEquals(tQuantile95(60), 2.000, 2e-3);
+  assertAlmostEquals(tQuantile95(10_000), 1.960, 1e-3);
+});

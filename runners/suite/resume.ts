@@ -1,0 +1,190 @@
+/**
+ * Resuming a suite from its result file (`--resume <file>`): which records
+ * count as done, and whether the file was measured the way the resumed suite
+ * would measure, so that one file never mixes records of different settings
+ * or machines.
+ *
+ * Done, and kept: `completed`, `invalid` (the server answered, but wrongly:
+ * measuring again gives the same verdict) and `skipped` (the runtime cannot
+ * do the variant). Measured again: `errored` (a crash, a timeout, a runtime
+ * that could not be had — things that may go right next time) and every
+ * record the file does not have yet.
+ *
+ * @module
+ */
+
+import { UsageError } from "../platform/errors.ts";
+import { SETTING_FLAGS } from "./settings.ts";
+import type { BenchRecord, BenchResult, Environment, RecordStatus, SuiteSettings } from "../schema/result.ts";
+
+/**
+ * Statuses of records a resumed suite keeps; records of other statuses are measured again.
+ *
+ * @example `errored` records are measured again by `--resume`
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { DONE_STATUSES } from "@rtbench/rtbench/runners";
+ *
+ * assert(DONE_STATUSES.includes("completed") && !DONE_STATUSES.includes("errored"));
+ * ```
+ */
+export const DONE_STATUSES: readonly RecordStatus[] = ["completed", "invalid", "skipped"];
+
+/**
+ * The records of `previous` that a resumed suite keeps, by record id.
+ *
+ * @example
+ * ```ts ignore
+ * import { doneRecords } from "./resume.ts";
+ * const done = doneRecords(previous);
+ * console.log(done.has("http-json/default/deno"));
+ * ```
+ */
+export function doneRecords(previous: BenchResult): Map<string, BenchRecord> {
+  return new Map(previous.records.filter((r) => DONE_STATUSES.includes(r.status)).map((r) => [r.id, r]));
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => [k, sortKeys(v)]),
+    );
+  }
+  return value;
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return "(default)";
+  if (value === null) return "(all)";
+  return Array.isArray(value) ? value.join(",") : typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/**
+ * Throws a {@linkcode UsageError} naming the first suite setting in which
+ * `previous` differs from the suite about to run (`file` names the file in
+ * the message).
+ *
+ * @example
+ * ```ts ignore
+ * import { checkResumableSettings } from "./resume.ts";
+ * checkResumableSettings("r.json", previous.settings, { ...previous.settings, profile: "full" });
+ * // UsageError: --resume r.json: --profile full differs from the file's quick
+ * ```
+ */
+export function checkResumableSettings(file: string, previous: SuiteSettings, current: SuiteSettings): void {
+  const fields: [keyof SuiteSettings, string][] = [
+    ["profile", "--profile"],
+    ["workloads", "--workload"],
+    ["runtimes", "--runtime"],
+    ["variants", "--variant"],
+    ["loadGenerator", "--load-generator"],
+    ["host", "--host"],
+  ];
+  for (const [key, flag] of fields) {
+    // Files written before a field was recorded are taken to have used its default.
+    const before = previous[key] ?? (key === "host" ? "127.0.0.1" : key === "variants" ? null : undefined);
+    const now = current[key] ?? (key === "host" ? "127.0.0.1" : key === "variants" ? null : undefined);
+    if (!same(before, now)) {
+      throw new UsageError(
+        `--resume ${file}: ${flag} ${show(now)} differs from the file's ${show(before)} (resume with the same flags)`,
+      );
+    }
+  }
+  const was = previous.overrides as Record<string, unknown>;
+  const is = current.overrides as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(was), ...Object.keys(is)])) {
+    if (!same(was[key], is[key])) {
+      const flag = SETTING_FLAGS[key as keyof typeof SETTING_FLAGS] ?? key;
+      throw new UsageError(
+        `--resume ${file}: ${flag} ${show(is[key])} differs from the file's ${
+          show(was[key])
+        } (resume with the same flags)`,
+      );
+    }
+  }
+}
+
+/**
+ * Throws a {@linkcode UsageError} when `previous` was measured on another
+ * machine or with another harness Deno than `current`.
+ *
+ * @example
+ * ```ts ignore
+ * import { checkResumableEnvironment } from "./resume.ts";
+ * checkResumableEnvironment("r.json", previous.environment, await fingerprint());
+ * ```
+ */
+export function checkResumableEnvironment(file: string, previous: Environment, current: Environment): void {
+  const fields: [string, unknown, unknown][] = [
+    ["operating system", previous.os, current.os],
+    ["architecture", previous.arch, current.arch],
+    ["CPU model", previous.cpuModel, current.cpuModel],
+    ["logical CPUs", previous.logicalCores, current.logicalCores],
+    ["allowed CPUs", previous.allowedCpus, current.allowedCpus],
+    ["harness Deno", previous.harness.deno, current.harness.deno],
+  ];
+  for (const [what, before, now] of fields) {
+    if (!same(before, now)) {
+      throw new UsageError(
+        `--resume ${file}: measured with ${what} ${show(before)}, this machine has ${show(now)} (start a new file)`,
+      );
+    }
+  }
+}
+
+/**
+ * Throws a {@linkcode UsageError} when a kept record was measured with other
+ * effective settings or workload options than the resumed suite would use.
+ *
+ * @example
+ * ```ts ignore
+ * import { checkResumableRecord } from "./resume.ts";
+ * checkResumableRecord("r.json", kept, settings, options);
+ * ```
+ */
+export function checkResumableRecord(
+  file: string,
+  record: BenchRecord,
+  settings: BenchRecord["settings"],
+  options: BenchRecord["options"],
+): void {
+  if (!same(record.settings, settings)) {
+    throw new UsageError(
+      `--resume ${file}: ${record.id} was measured with other settings (${show(record.settings)}); start a new file`,
+    );
+  }
+  for (const name of new Set([...Object.keys(record.options), ...Object.keys(options)])) {
+    if (!same(record.options[name] ?? null, options[name] ?? null)) {
+      throw new UsageError(
+        `--resume ${file}: --${name} ${show(options[name])} differs from the file's ${
+          show(record.options[name])
+        } (resume with the same flags)`,
+      );
+    }
+  }
+}
+
+/**
+ * Throws a {@linkcode UsageError} when a kept record measured another version
+ * of its runtime than the one found now.
+ *
+ * @example
+ * ```ts ignore
+ * import { checkResumableRuntime } from "./resume.ts";
+ * checkResumableRuntime("r.json", kept, "20.20.2");
+ * ```
+ */
+export function checkResumableRuntime(file: string, record: BenchRecord, version: string | null): void {
+  if (record.runtime.version !== null && version !== null && record.runtime.version !== version) {
+    throw new UsageError(
+      `--resume ${file}: ${record.id} measured ${record.runtime.name} ${record.runtime.version}, ` +
+        `now ${record.runtime.name} ${version} is found (start a new file)`,
+    );
+  }
+}

@@ -1,0 +1,34 @@
+import { assertEquals, assertThrows } from "@std/assert";
+import { httpJson } from "../../workloads/http_json.ts";
+import type { Workload } from "../../workloads/types.ts";
+import { UsageError } from "../platform/errors.ts";
+import { effectiveSettings, PROFILES, resolveOptions, validateSettings } from "./settings.ts";
+
+const short: Workload = { ...httpJson, defaults: { durationSec: 1, runs: 1, connections: 4 } };
+
+Deno.test("a workload's budget shortens the quick profile only; its shape applies to both", () => {
+  const quick = effectiveSettings("quick", short, {});
+  assertEquals([quick.durationSec, quick.runs, quick.connections], [1, 1, 4]);
+  const full = effectiveSettings("full", short, {});
+  assertEquals([full.durationSec, full.runs, full.connections], [PROFILES.full.durationSec, PROFILES.full.runs, 4]);
+});
+
+Deno.test("explicit settings win over profile and workload", () => {
+  const s = effectiveSettings("full", short, { runs: 7, connections: undefined });
+  assertEquals([s.runs, s.connections], [7, 4]);
+});
+
+Deno.test("settings are validated with the flag named", () => {
+  assertThrows(() => validateSettings({ connections: 0 }), UsageError, "--connections must be a whole number ≥ 1");
+  assertThrows(() => validateSettings({ durationSec: Number.NaN }), UsageError, "--duration must be a number > 0");
+});
+
+Deno.test("workload options: flag, then environment, then default; bad numbers name the flag", () => {
+  const w: Workload = {
+    ...httpJson,
+    options: [{ name: "cost", description: "c", type: "number", default: 10, min: 4, max: 31, integer: true }],
+  };
+  assertEquals(resolveOptions(w, {}).cost, 10);
+  assertEquals(resolveOptions(w, { cost: "12" }).cost, 12);
+  assertThrows(() => resolveOptions(w, { cost: "3" }), UsageError, "--cost must be a whole number ≥ 4 and ≤ 31");
+});
