@@ -28,7 +28,7 @@
  * @module
  */
 
-export { type ProgressEvent, run, type RunOptions, VERSION } from "./suite/run.ts";
+export { run, type RunOptions, VERSION } from "./suite/run.ts";
 export type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./drivers/types.ts";
 export { builtinLoadGenerators } from "./drivers/generators.ts";
 export { autocannonGenerator } from "./drivers/autocannon.ts";
@@ -79,5 +79,5 @@ export {
 } from "./report/mod.ts";
 export { readResultFile } from "./schema/read.ts";
 export { writeResult } from "./schema/write.ts";
-export { createProgress, type ProgressDisplay, type ProgressOptions } from "./report/progress.ts";
+export { createProgress, type ProgressDisplay, type ProgressEvent, type ProgressOptions } from "./report/progress.ts";
 export { UsageError } from "./platform/errors.ts";

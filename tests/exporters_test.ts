@@ -5,7 +5,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/as
 import { CSV_COLUMNS, EXPORTERS, exportResult, formatHtml, formatMarkdown } from "../runners/report/mod.ts";
 import { formatCsv } from "../runners/report/csv.ts";
 import type { BenchRecord, BenchResult, RunRecord } from "../runners/schema/result.ts";
-import type { RoleSeries } from "../runners/drivers/resources.ts";
+import type { RoleSeries } from "../runners/schema/resources.ts";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import { summarize } from "../runners/stats/summary.ts";
 import { HEAD_PATH, loadFixture, markdownRow, parseCsv, readNumber, shows } from "./_report_helpers.ts";

@@ -3,7 +3,7 @@
 // cost recorded, and wrong exit codes or output making a record invalid.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
 import { which } from "../runners/platform/process.ts";
-import { outlierIndices } from "../runners/kinds/process.ts";
+import { outlierIndices } from "../runners/stats/outliers.ts";
 import { spawnTimer, wait4Timer } from "../runners/drivers/process_timer.ts";
 import { parseResult } from "../runners/schema/mod.ts";
 import { run } from "../runners/suite/run.ts";

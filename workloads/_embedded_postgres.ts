@@ -11,7 +11,7 @@
  */
 
 import { runCommand, spawnGroup, which } from "../runners/platform/process.ts";
-import { freePort } from "../runners/kinds/server.ts";
+import { freePort } from "../runners/platform/ports.ts";
 import { stageServer } from "../runners/platform/workspace.ts";
 import { makeTempDir, removeTemp } from "../runners/platform/temp.ts";
 

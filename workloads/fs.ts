@@ -10,6 +10,7 @@
 
 import { stageServer } from "../runners/platform/workspace.ts";
 import type { Check, ProcessContext, ProcessTarget, ProcessWorkload, RunInspection, Skip } from "./types.ts";
+import { round } from "../runners/stats/round.ts";
 
 const IDIOMATIC: Record<string, string> = {
   deno: "../servers/deno/fs.ts",
@@ -87,10 +88,6 @@ function parseReport(stdout: string): FsReport | null {
   } catch {
     return null;
   }
-}
-
-function round3(n: number): number {
-  return Math.round(n * 1000) / 1000;
 }
 
 /**
@@ -189,9 +186,9 @@ export const fsWorkload: ProcessWorkload = {
           return {
             checks,
             figures: {
-              writeMs: round3(report.writeMs),
-              readMs: round3(report.readMs),
-              writeReadMs: round3(report.writeMs + report.readMs),
+              writeMs: round(report.writeMs),
+              readMs: round(report.readMs),
+              writeReadMs: round(report.writeMs + report.readMs),
             },
           };
         } finally {

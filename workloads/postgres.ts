@@ -16,7 +16,7 @@
  */
 
 import { pinnedVersion } from "../runners/platform/pinned.ts";
-import { checkExchange } from "../runners/kinds/http.ts";
+import { checkExchange } from "./checks.ts";
 import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./_embedded_postgres.ts";
 import { createWorldSchema } from "./_postgres_schema.ts";

@@ -9,20 +9,9 @@
  */
 
 import type { ResolvedRuntime } from "../adapters/types.ts";
+import type { Check, Fact, RunSettings, WorkloadKind } from "../runners/schema/result.ts";
 
-/**
- * How a workload is driven; each kind has its own runner.
- *
- * @example Kinds of the built-in workloads
- * ```ts
- * import { assertEquals } from "@std/assert";
- * import { builtinWorkloads, type WorkloadKind } from "@rtbench/rtbench/workloads";
- *
- * const kinds = new Set<WorkloadKind>(builtinWorkloads.map((w) => w.kind));
- * assertEquals([...kinds].sort(), ["http", "micro", "process", "websocket"]);
- * ```
- */
-export type WorkloadKind = "http" | "websocket" | "process" | "micro";
+export type { Check, Fact, RunSettings, WorkloadKind };
 
 /**
  * One variant of a workload, for example `bcryptjs` or `native`.
@@ -100,81 +89,6 @@ export interface WorkloadOption {
  * ```
  */
 export type OptionValues = Readonly<Record<string, number | string | undefined>>;
-
-/**
- * Settings that shape a measurement; every record carries the ones it used.
- *
- * @example The quick profile's settings
- * ```ts
- * import { assertEquals } from "@std/assert";
- * import { PROFILES } from "@rtbench/rtbench/runners";
- * import type { RunSettings } from "@rtbench/rtbench/workloads";
- *
- * const quick: RunSettings = PROFILES.quick;
- * assertEquals([quick.durationSec, quick.runs, quick.connections], [3, 2, 100]);
- * ```
- */
-export interface RunSettings {
-  /** Measured seconds per run. @default {3} (quick profile) */
-  readonly durationSec: number;
-  /** Warm-up seconds before each measured run; its figures are discarded. @default {1} */
-  readonly warmupSec: number;
-  /** Concurrent connections held by the load generator. @default {100} */
-  readonly connections: number;
-  /** Measured runs, each with a fresh server. @default {2} (quick profile) */
-  readonly runs: number;
-  /** Requests in flight per connection (HTTP pipelining). @default {1} */
-  readonly pipelining: number;
-  /** Whether connections are kept alive between requests. @default {true} */
-  readonly keepAlive: boolean;
-  /** Seconds a single request may take before it counts as a timeout. @default {10} */
-  readonly requestTimeoutSec: number;
-  /** Seconds a server may take to accept connections after spawn. @default {30} */
-  readonly startTimeoutSec: number;
-  /** Adaptive runs: at least this many runs (`--min-runs`); unset means exactly `runs`. */
-  readonly minRuns?: number;
-  /** Adaptive runs: stop at this many runs even if the interval is still wide (`--max-runs`). */
-  readonly maxRuns?: number;
-  /** Adaptive runs: stop once the 95% CI half-width of the headline is below this percent of its mean. @default {3} */
-  readonly ciTargetPercent?: number;
-  /** Milliseconds between resource samples of server and load generator. @default {250} */
-  readonly sampleIntervalMs?: number;
-}
-
-/**
- * A fact a workload records beside its figures (a version, a cost, a count).
- *
- * @example Facts a workload records
- * ```ts
- * import type { Fact } from "@rtbench/rtbench/workloads";
- *
- * const facts: Record<string, Fact> = { hashCost: 10, implementation: "bcryptjs", native: false, addon: null };
- * ```
- */
-export type Fact = string | number | boolean | null;
-
-/**
- * One verification step: what was expected and what was seen.
- *
- * @example A passed check
- * ```ts
- * import { assert } from "@std/assert";
- * import type { Check } from "@rtbench/rtbench/workloads";
- *
- * const check: Check = { name: "content-type", passed: true, expected: "application/json", actual: "application/json" };
- * assert(check.passed);
- * ```
- */
-export interface Check {
-  /** What was checked, for example `content-type`. */
-  readonly name: string;
-  /** Whether the check passed. */
-  readonly passed: boolean;
-  /** The expected value, when there is one. */
-  readonly expected?: Fact;
-  /** The observed value. */
-  readonly actual?: Fact;
-}
 
 /**
  * Where a server's source file lives and how it is started.

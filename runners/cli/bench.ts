@@ -24,7 +24,7 @@ import { createProgress } from "../report/progress.ts";
 import { builtinLoadGenerators } from "../drivers/generators.ts";
 import type { BenchResult } from "../schema/result.ts";
 import { readResultFile } from "../schema/read.ts";
-import { cannotListen } from "../kinds/server.ts";
+import { cannotListen } from "../platform/ports.ts";
 import { type Profile, PROFILES } from "../suite/settings.ts";
 import { run, VERSION } from "../suite/run.ts";
 import { formatTable } from "../report/table.ts";

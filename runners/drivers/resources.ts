@@ -20,161 +20,17 @@
  */
 
 import { type ProcessGroup, spawnGroup } from "../platform/process.ts";
-import { parseSnapshot, type ProcStat, type Snapshot } from "../platform/proc_stat.ts";
-
-/**
- * Which process tree a series describes.
- *
- * @example The two sides of a measurement
- * ```ts
- * import type { ResourceRole } from "@rtbench/rtbench/schema";
- *
- * const roles: ResourceRole[] = ["server", "client"];
- * ```
- */
-export type ResourceRole = "server" | "client";
-
-/**
- * Sampled values of one process tree, one entry per interval.
- *
- * @example The peak memory of a series
- * ```ts
- * import { assertEquals } from "@std/assert";
- * import type { RoleSeries } from "@rtbench/rtbench/schema";
- *
- * const server: RoleSeries = {
- *   cpuPercent: [98, 101],
- *   busiestThreadPercent: [97, 99],
- *   demandPercent: [100, 102],
- *   busiestThreadDemandPercent: [99, 100],
- *   rssBytes: [48_000_000, 49_000_000],
- *   threads: [6, 6],
- *   openFiles: [126, 126],
- *   processes: [1, 1],
- * };
- * assertEquals(Math.max(...server.rssBytes), 49_000_000);
- * ```
- */
-export interface RoleSeries {
-  /** CPU time of every thread of every process in the tree, in percent of one CPU. */
-  readonly cpuPercent: readonly (number | null)[];
-  /** The busiest single thread's CPU time in percent of one CPU (a single-threaded event loop saturates at 100). */
-  readonly busiestThreadPercent: readonly (number | null)[];
-  /**
-   * Demand: time the tree's threads were on a CPU or runnable and waiting for
-   * one, percent of one CPU (null where the kernel keeps no schedstat). Unlike
-   * CPU time it stays high for a saturated process that other work on a shared
-   * machine keeps off the CPU.
-   */
-  readonly demandPercent: readonly (number | null)[];
-  /** The most demanding single thread, percent of one CPU (null where unknown). */
-  readonly busiestThreadDemandPercent: readonly (number | null)[];
-  /** Resident memory of the tree. */
-  readonly rssBytes: readonly number[];
-  /** Threads in the tree. */
-  readonly threads: readonly number[];
-  /** Open file descriptors (sockets included) in the tree. */
-  readonly openFiles: readonly number[];
-  /** Processes in the tree. */
-  readonly processes: readonly number[];
-}
-
-/**
- * The time series of one measured window.
- *
- * @example CPU of the server over a run
- * ```ts
- * import type { ResourceSeries } from "@rtbench/rtbench/schema";
- *
- * function serverCpu(series: ResourceSeries): [number, number | null][] {
- *   return series.tMs.map((t, i) => [t, series.server?.cpuPercent[i] ?? null]);
- * }
- * ```
- */
-export interface ResourceSeries {
-  /** Sampling interval asked for. */
-  readonly intervalMs: number;
-  /** End of each interval, in milliseconds since the first sample of the window. */
-  readonly tMs: readonly number[];
-  /** The server's process tree, or null when it was not found. */
-  readonly server: RoleSeries | null;
-  /** The load generator's process tree, or null when it was not found. */
-  readonly client: RoleSeries | null;
-}
-
-/**
- * Mean and peak of one sampled quantity.
- *
- * @example Mean and peak of the server's CPU
- * ```ts
- * import type { MeanPeak } from "@rtbench/rtbench/schema";
- *
- * const cpu: MeanPeak = { mean: 98.4, peak: 104 };
- * ```
- */
-export interface MeanPeak {
-  /** Time-weighted mean over the window. */
-  readonly mean: number;
-  /** Largest single sample. */
-  readonly peak: number;
-}
-
-/**
- * Summary of one process tree over a window.
- *
- * @example Is the load generator at its limit?
- * ```ts
- * import type { RoleSummary } from "@rtbench/rtbench/schema";
- *
- * function saturated(client: RoleSummary): boolean {
- *   return client.busiestThreadPercent.mean >= 90;
- * }
- * ```
- */
-export interface RoleSummary {
-  /** CPU of the whole tree, percent of one CPU. */
-  readonly cpuPercent: MeanPeak;
-  /** The busiest thread, percent of one CPU. */
-  readonly busiestThreadPercent: MeanPeak;
-  /** On a CPU or waiting for one, whole tree, percent of one CPU (null where the kernel keeps no schedstat). */
-  readonly demandPercent: MeanPeak | null;
-  /** On a CPU or waiting for one, the most demanding thread, percent of one CPU. */
-  readonly busiestThreadDemandPercent: MeanPeak | null;
-  /** Resident memory. */
-  readonly rssBytes: MeanPeak;
-  /** Threads. */
-  readonly threads: MeanPeak;
-  /** Open file descriptors. */
-  readonly openFiles: MeanPeak;
-}
-
-/**
- * What the sampler measured over one window, and what sampling cost.
- *
- * @example Records whose server was sampled
- * ```ts
- * import { assertEquals } from "@std/assert";
- * import { parseResult, type ResourceSummary } from "@rtbench/rtbench/schema";
- *
- * const records = parseResult(await Deno.readTextFile("fixtures/results/base.json")).records;
- * const sampled = records.flatMap((r) => r.resources?.server ? [r.resources as ResourceSummary] : []);
- * assertEquals(sampled.length, 0); // this result predates resource sampling
- * ```
- */
-export interface ResourceSummary {
-  /** Sampling interval asked for. */
-  readonly intervalMs: number;
-  /** Samples inside the window. */
-  readonly samples: number;
-  /** The server's tree. */
-  readonly server: RoleSummary | null;
-  /** The load generator's tree. */
-  readonly client: RoleSummary | null;
-  /** CPU the sampler's helper and its `cat` children used, percent of one CPU. */
-  readonly samplerCpuPercent: number | null;
-  /** CPU the harness process used meanwhile (it parses the samples), percent of one CPU. */
-  readonly harnessCpuPercent: number | null;
-}
+import { members, parseSnapshot, type Snapshot } from "../platform/proc_stat.ts";
+import type {
+  MeanPeak,
+  ResourceRole,
+  ResourceSeries,
+  ResourceSummary,
+  RoleSeries,
+  RoleSummary,
+} from "../schema/resources.ts";
+import { summarizeRole } from "../stats/resources.ts";
+import { round } from "../stats/round.ts";
 
 /** A finished sampling: the series and summary of the measured window. */
 export interface ResourceReport {
@@ -363,7 +219,7 @@ export class ResourceSampler {
       harnessTicks += selfDelta(a, b, Deno.pid, false);
     }
     const span = ticks.length > 1 ? ticks.at(-1)!.snapshot.uptimeSec - ticks[0].snapshot.uptimeSec : 0;
-    const percentOf = (t: number) => span > 0 ? round1((t / this.#clockTicks / span) * 100) : null;
+    const percentOf = (t: number) => span > 0 ? round((t / this.#clockTicks / span) * 100, 1) : null;
     const out = (role: ResourceRole) => series[role].processes.some((n) => n > 0) ? series[role] : null;
     const s = out("server");
     const c = out("client");
@@ -420,8 +276,8 @@ export class ResourceSampler {
         busiestDemandNs = Math.max(busiestDemandNs, d);
       }
     }
-    const percent = (n: number) => round1((n / this.#clockTicks / dt) * 100);
-    const nsPercent = (n: number) => round1((n / 1e9 / dt) * 100);
+    const percent = (n: number) => round((n / this.#clockTicks / dt) * 100, 1);
+    const nsPercent = (n: number) => round((n / 1e9 / dt) * 100, 1);
     out.cpuPercent.push(processesKnown ? percent(Math.max(0, ticks)) : null);
     out.busiestThreadPercent.push(threadsKnown ? percent(Math.max(0, busiest)) : null);
     out.demandPercent.push(threadsKnown && schedstat ? nsPercent(Math.max(0, demandNs)) : null);
@@ -457,59 +313,6 @@ function selfDelta(a: Snapshot, b: Snapshot, pid: number, children: boolean): nu
 }
 
 /**
- * The processes of the trees rooted at `roots`: a root, anything in a root's
- * session (rtbench starts every child as a session leader), or a descendant by
- * parent id.
- */
-export function members(snapshot: Snapshot, roots: ReadonlySet<number>): Set<number> {
-  const out = new Set<number>();
-  if (roots.size === 0) return out;
-  const memo = new Map<number, boolean>();
-  const inTree = (p: ProcStat | undefined, depth: number): boolean => {
-    if (!p || depth > 64) return false;
-    const known = memo.get(p.pid);
-    if (known !== undefined) return known;
-    const yes = roots.has(p.pid) || roots.has(p.session) ||
-      (p.ppid > 1 && inTree(snapshot.procs.get(p.ppid), depth + 1));
-    memo.set(p.pid, yes);
-    return yes;
-  };
-  for (const p of snapshot.procs.values()) if (inTree(p, 0)) out.add(p.pid);
-  return out;
-}
-
-function summarizeRole(s: RoleSeries, tMs: readonly number[]): RoleSummary {
-  const weights = tMs.map((t, i) => t - (i === 0 ? 0 : tMs[i - 1]));
-  // Time-weighted over the intervals whose value is known; null when none is.
-  const known = (values: readonly (number | null)[]): MeanPeak | null => {
-    let total = 0;
-    let sum = 0;
-    let peak = 0;
-    values.forEach((v, i) => {
-      if (v === null) return;
-      total += weights[i];
-      sum += v * weights[i];
-      peak = Math.max(peak, v);
-    });
-    return total > 0 ? { mean: round1(sum / total), peak } : null;
-  };
-  const meanPeak = (values: readonly (number | null)[]): MeanPeak => known(values) ?? { mean: 0, peak: 0 };
-  return {
-    cpuPercent: meanPeak(s.cpuPercent),
-    busiestThreadPercent: meanPeak(s.busiestThreadPercent),
-    demandPercent: known(s.demandPercent),
-    busiestThreadDemandPercent: known(s.busiestThreadDemandPercent),
-    rssBytes: meanPeak(s.rssBytes),
-    threads: meanPeak(s.threads),
-    openFiles: meanPeak(s.openFiles),
-  };
-}
-
-function round1(n: number): number {
-  return Math.round(n * 10) / 10;
-}
-
-/**
  * Starts sampling the given process trees every `intervalMs` (250 ms by
  * default). Stop it with {@linkcode ResourceSampler.stop}; the helper process
  * lives in its own process group and is stopped with the suite on interrupt.
@@ -525,49 +328,4 @@ function round1(n: number): number {
  */
 export function startSampler(options: SamplerOptions = {}): ResourceSampler {
   return new ResourceSampler(options);
-}
-
-/**
- * Combines the summaries of several runs: means of the runs' means, the
- * largest peak, all samples counted.
- *
- * @example
- * ```ts
- * import { combineSummaries } from "./resources.ts";
- * console.log(combineSummaries([])); // null
- * ```
- */
-export function combineSummaries(summaries: readonly ResourceSummary[]): ResourceSummary | null {
-  if (summaries.length === 0) return null;
-  const meanOf = (values: readonly (number | null)[]) => {
-    const known = values.filter((v): v is number => v !== null);
-    return known.length === 0 ? null : round1(known.reduce((a, b) => a + b, 0) / known.length);
-  };
-  const role = (pick: (s: ResourceSummary) => RoleSummary | null): RoleSummary | null => {
-    const roles = summaries.map(pick).filter((r): r is RoleSummary => r !== null);
-    if (roles.length === 0) return null;
-    const combine = (key: keyof RoleSummary): MeanPeak => {
-      const known = roles.map((r) => r[key]).filter((m): m is MeanPeak => m !== null);
-      return { mean: meanOf(known.map((m) => m.mean)) ?? 0, peak: Math.max(0, ...known.map((m) => m.peak)) };
-    };
-    const optional = (key: "demandPercent" | "busiestThreadDemandPercent") =>
-      roles.some((r) => r[key] !== null) ? combine(key) : null;
-    return {
-      cpuPercent: combine("cpuPercent"),
-      busiestThreadPercent: combine("busiestThreadPercent"),
-      demandPercent: optional("demandPercent"),
-      busiestThreadDemandPercent: optional("busiestThreadDemandPercent"),
-      rssBytes: combine("rssBytes"),
-      threads: combine("threads"),
-      openFiles: combine("openFiles"),
-    };
-  };
-  return {
-    intervalMs: summaries[0].intervalMs,
-    samples: summaries.reduce((a, s) => a + s.samples, 0),
-    server: role((s) => s.server),
-    client: role((s) => s.client),
-    samplerCpuPercent: meanOf(summaries.map((s) => s.samplerCpuPercent)),
-    harnessCpuPercent: meanOf(summaries.map((s) => s.harnessCpuPercent)),
-  };
 }

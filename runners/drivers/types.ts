@@ -6,43 +6,10 @@
  * @module
  */
 
+import type { LatencyPercentiles } from "../schema/result.ts";
 import type { HttpRequestSpec } from "../../workloads/types.ts";
 
-/**
- * Latency percentiles in microseconds; keys follow autocannon's table.
- *
- * @example The merged latency of a stored record
- * ```ts
- * import { assert } from "@std/assert";
- * import { type LatencyPercentiles, parseResult } from "@rtbench/rtbench/schema";
- *
- * const result = parseResult(await Deno.readTextFile("fixtures/results/base.json"));
- * const latency: LatencyPercentiles | null = result.records[0].latencyUs;
- * assert(latency !== null && latency.p50 <= latency.p99);
- * ```
- */
-export interface LatencyPercentiles {
-  /** Fastest response. */
-  readonly min: number;
-  /** 2.5th percentile. */
-  readonly p2_5: number;
-  /** Median. */
-  readonly p50: number;
-  /** 90th percentile. */
-  readonly p90: number;
-  /** 97.5th percentile. */
-  readonly p97_5: number;
-  /** 99th percentile. */
-  readonly p99: number;
-  /** 99.9th percentile. */
-  readonly p99_9: number;
-  /** Slowest response. */
-  readonly max: number;
-  /** Arithmetic mean. */
-  readonly mean: number;
-  /** Standard deviation. */
-  readonly stdev: number;
-}
+export type { LatencyPercentiles };
 
 /**
  * What to load: the server's base URL and the requests to cycle through.

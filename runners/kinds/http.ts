@@ -16,92 +16,25 @@ import type {
   WorkloadContext,
 } from "../../workloads/types.ts";
 import { isSkip } from "../../workloads/types.ts";
-import {
-  describeFailures,
-  inPhase,
-  InvalidError,
-  PhaseError,
-  type RecordContext,
-  type RecordOutcome,
-  SkipRecord,
-} from "./record.ts";
+import { checkExchange } from "../../workloads/checks.ts";
+import { exchange } from "../drivers/exchange.ts";
+import { type RecordContext, type RecordOutcome } from "./record.ts";
+import { describeFailures, inPhase, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
 import { ciWarning, needsAnotherRun, runPlan } from "../stats/adaptive.ts";
 import { clientBoundWarning, type Saturation, saturation } from "../stats/saturation.ts";
 import { pickLoadGenerator } from "../drivers/generators.ts";
-import { combineSummaries, type ResourceReport, startSampler } from "../drivers/resources.ts";
+import { type ResourceReport, startSampler } from "../drivers/resources.ts";
+import { combineSummaries } from "../stats/resources.ts";
 import type { Phase, RunRecord } from "../schema/result.ts";
-import { type RunningServer, startRecordServer } from "./server.ts";
+import { serverExited, startRecordServer } from "./server.ts";
 import { afterServerRun, beforeServerRun } from "./run_hooks.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadMeasurement } from "../drivers/types.ts";
 import { stageServer } from "../platform/workspace.ts";
 
 /** Sends one request and reads the whole response. */
-export async function exchange(
-  baseUrl: string,
-  request: HttpRequestSpec,
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<HttpExchange> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const label = `${request.method ?? "GET"} ${
-    request.path.length > 40 ? request.path.slice(0, 37) + "..." : request.path
-  }`;
-  let response: Response;
-  let bytes: Uint8Array;
-  try {
-    response = await fetch(new URL(request.path, baseUrl), {
-      method: request.method ?? "GET",
-      headers: request.headers as Record<string, string> | undefined,
-      body: request.body,
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
-    bytes = new Uint8Array(await response.arrayBuffer());
-  } catch (error) {
-    signal?.throwIfAborted();
-    // A server that accepts the connection and never answers ends here: say so, with the flag that sets the limit.
-    if (timeout.aborted) throw new Error(`${label}: no response within ${timeoutMs / 1000} s (--timeout)`);
-    throw new Error(`${label}: ${(error as Error).message}`, { cause: error });
-  }
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => headers[name] = value);
-  return { request, status: response.status, headers, body: new TextDecoder().decode(bytes), bodyBytes: bytes.length };
-}
 
 /** Checks one exchange against its request's expectation: status, content-type, content-length and body. */
-export function checkExchange(x: HttpExchange): Check[] {
-  const e = x.request.expect;
-  const label = `${x.request.method ?? "GET"} ${
-    x.request.path.length > 40 ? x.request.path.slice(0, 37) + "..." : x.request.path
-  }`;
-  const checks: Check[] = [
-    { name: `${label} status`, passed: x.status === e.status, expected: e.status, actual: x.status },
-    {
-      name: `${label} content-type`,
-      passed: x.headers["content-type"] === e.contentType,
-      expected: e.contentType,
-      actual: x.headers["content-type"] ?? null,
-    },
-    {
-      name: `${label} content-length`,
-      passed: x.headers["content-length"] === String(x.bodyBytes),
-      expected: x.bodyBytes,
-      actual: x.headers["content-length"] ?? null,
-    },
-  ];
-  if (e.body !== undefined) {
-    checks.push({ name: `${label} body`, passed: x.body === e.body, expected: e.body, actual: x.body.slice(0, 500) });
-  }
-  if (e.bodyPattern !== undefined) {
-    checks.push({
-      name: `${label} body pattern`,
-      passed: new RegExp(`^(?:${e.bodyPattern})$`).test(x.body),
-      expected: `/${e.bodyPattern}/`,
-      actual: x.body.slice(0, 500),
-    });
-  }
-  return checks;
-}
 
 const VERIFIED_REQUESTS = 3;
 
@@ -190,16 +123,6 @@ function runRecord(
 }
 
 /** The error for a server that exited while `during` (its exit code and its last lines of output). */
-export function serverExited(server: RunningServer, phase: Phase, during: string): PhaseError {
-  const status = server.group.status!;
-  const how = status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`;
-  const output = lastLines(server.group.stderr()) || lastLines(server.group.stdout());
-  return new PhaseError(phase, `Server ${how} during ${during}${output ? `: ${output}` : ""}`);
-}
-
-function lastLines(text: string): string {
-  return text.trim().split("\n").filter((l) => l.trim()).slice(-3).join(" | ").slice(0, 400);
-}
 
 /**
  * Measures one HTTP record. Fills `outcome` as it goes, so that on failure the

@@ -10,7 +10,8 @@
 
 import type { HttpExchange, HttpWorkload } from "../../workloads/types.ts";
 import { isSkip } from "../../workloads/types.ts";
-import { checkExchange, exchange } from "./http.ts";
+import { checkExchange } from "../../workloads/checks.ts";
+import { exchange } from "../drivers/exchange.ts";
 import { judgeParity, type ParityObservation } from "./parity.ts";
 import type { VariantContext, VariantVerdict } from "./record.ts";
 import { startServer } from "./server.ts";

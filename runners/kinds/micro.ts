@@ -9,16 +9,10 @@
 import type { Check, MicroReport, MicroWorkload } from "../../workloads/types.ts";
 import { isSkip } from "../../workloads/types.ts";
 import { runCommand } from "../platform/process.ts";
-import {
-  describeFailures,
-  inPhase,
-  InvalidError,
-  PhaseError,
-  type RecordContext,
-  type RecordOutcome,
-  SkipRecord,
-} from "./record.ts";
+import { type RecordContext, type RecordOutcome } from "./record.ts";
+import { describeFailures, inPhase, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
 import { stageServer } from "../platform/workspace.ts";
+import { round } from "../stats/round.ts";
 
 const NUMBER_FIELDS = ["opsPerCall", "sink", "timeMs", "warmupTimeMs"] as const;
 
@@ -38,11 +32,6 @@ export function parseMicroReport(stdout: string): MicroReport {
     throw new Error("The benchmark report has no latency or throughput statistics");
   }
   return report;
-}
-
-function round(n: number, digits = 3): number {
-  const f = 10 ** digits;
-  return Math.round(n * f) / f;
 }
 
 /** Figures of one run: per operation throughput, per call latency (ns) and tinybench's margins of error. */

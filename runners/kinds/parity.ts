@@ -17,7 +17,8 @@
  * @module
  */
 
-import type { Check, HttpExchange, HttpRequestSpec } from "../../workloads/types.ts";
+import type { Check, HttpExchange } from "../../workloads/types.ts";
+import { requestLabel } from "../../workloads/checks.ts";
 
 /** What one runtime answered, request by request. */
 export interface ParityObservation {
@@ -33,11 +34,6 @@ export interface ParityVerdict {
   readonly checks: Check[];
   /** Why the runtime is invalid, or null. */
   readonly invalid: string | null;
-}
-
-function label(request: HttpRequestSpec): string {
-  const path = request.path.length > 40 ? request.path.slice(0, 37) + "..." : request.path;
-  return `${request.method ?? "GET"} ${path}`;
 }
 
 function compared(x: HttpExchange): [string, string | number | boolean | null][] {
@@ -96,7 +92,7 @@ export function judgeParity(
     const rows = voters.map((o) => ({ runtime: o.runtime, fields: compared(o.exchanges[i]) }));
     const request = voters[0].exchanges[i].request;
     for (let f = 0; f < rows[0].fields.length; f++) {
-      const name = `parity ${label(request)} ${rows[0].fields[f][0]}`;
+      const name = `parity ${requestLabel(request)} ${rows[0].fields[f][0]}`;
       const groups = new Map<string, string[]>();
       for (const row of rows) {
         const key = JSON.stringify(row.fields[f][1]);

@@ -11,43 +11,15 @@ import type { Check, ProcessRun, ProcessTarget, ProcessWorkload } from "../../wo
 import { isSkip } from "../../workloads/types.ts";
 import { which } from "../platform/process.ts";
 import { defaultTimer, type ProcessTimer, type TimerRequest } from "../drivers/process_timer.ts";
-import {
-  describeFailures,
-  inPhase,
-  InvalidError,
-  PhaseError,
-  type RecordContext,
-  type RecordOutcome,
-  SkipRecord,
-} from "./record.ts";
+import { type RecordContext, type RecordOutcome } from "./record.ts";
+import { describeFailures, inPhase, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
 import type { RunRecord } from "../schema/result.ts";
 import { median } from "../stats/summary.ts";
+import { OUTLIER_Z, outlierIndices } from "../stats/outliers.ts";
 import { DEFAULT_RUN_TIMEOUT_SEC, hookTimeouts, withinTime } from "./timeouts.ts";
+import { round } from "../stats/round.ts";
 
 /** Modified Z-score above which a run is reported as an outlier (Iglewicz and Hoaglin). */
-export const OUTLIER_Z = 3.5;
-
-/**
- * Indices of outliers by modified Z-score, `0.6745 · (x − median) / MAD`;
- * none when the median absolute deviation is zero.
- *
- * @example
- * ```ts
- * import { outlierIndices } from "./process.ts";
- * console.log(outlierIndices([10, 11, 10, 12, 11, 90])); // [5]
- * ```
- */
-export function outlierIndices(values: readonly number[]): number[] {
-  if (values.length < 3) return [];
-  const m = median(values);
-  const mad = median(values.map((v) => Math.abs(v - m)));
-  if (mad === 0) return [];
-  return values.flatMap((v, i) => Math.abs(0.6745 * (v - m) / mad) > OUTLIER_Z ? [i] : []);
-}
-
-function round3(n: number): number {
-  return Math.round(n * 1000) / 1000;
-}
 
 /** The timer's cost per spawn: the same timer and pinning on `true`, a process that does nothing. */
 async function spawnOverheadMs(
@@ -64,7 +36,7 @@ async function spawnOverheadMs(
     signal: ctx.signal,
   });
   const timed = runs.filter((r) => !r.warmup && r.exitCode === 0).map((r) => r.wallMs);
-  return timed.length > 0 ? round3(median(timed)) : null;
+  return timed.length > 0 ? round(median(timed)) : null;
 }
 
 function exitCheck(run: ProcessRun): Check {
@@ -169,9 +141,9 @@ async function measure(ctx: RecordContext<ProcessWorkload>, target: ProcessTarge
   const keep = async (run: ProcessRun, at: string) => {
     const extra = await inspect(run);
     if (run.warmup) return;
-    const figures: Record<string, number> = { wallMs: round3(run.wallMs) };
-    if (run.userMs !== null) figures.userMs = round3(run.userMs);
-    if (run.systemMs !== null) figures.systemMs = round3(run.systemMs);
+    const figures: Record<string, number> = { wallMs: round(run.wallMs) };
+    if (run.userMs !== null) figures.userMs = round(run.userMs);
+    if (run.systemMs !== null) figures.systemMs = round(run.systemMs);
     if (run.maxRssBytes !== null) figures.maxRssBytes = run.maxRssBytes;
     timed.push({ run, startedAt: at, figures: { ...figures, ...extra } });
   };

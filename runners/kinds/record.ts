@@ -8,7 +8,7 @@
 import type { ResolvedRuntime } from "../../adapters/types.ts";
 import type { Check, Fact, OptionValues, RunSettings, Workload, WorkloadSession } from "../../workloads/types.ts";
 import type { LoadGeneratorChoice } from "../drivers/generators.ts";
-import type { ResourceSummary } from "../drivers/resources.ts";
+import type { ResourceSummary } from "../schema/resources.ts";
 import type { CpuSets, Headline, LoadGeneratorInfo, Phase, RunRecord, Warning } from "../schema/result.ts";
 import type { LoadGenerator } from "../drivers/types.ts";
 import type { HookTimeouts } from "./timeouts.ts";
@@ -67,13 +67,6 @@ export interface VariantVerdict {
 }
 
 /** Thrown by a kind runner when the runtime cannot do this workload or variant. */
-export class SkipRecord extends Error {
-  /** Creates the signal; `reason` is recorded as the skip reason. */
-  constructor(reason: string) {
-    super(reason);
-    this.name = "SkipRecord";
-  }
-}
 
 /** The part of a record a kind runner fills in. */
 export interface RecordOutcome {
@@ -98,44 +91,7 @@ export interface RecordOutcome {
 }
 
 /** A record failed: `errored` (something broke) in a phase. */
-export class PhaseError extends Error {
-  /** Phase the record was in. */
-  readonly phase: Phase;
-  /** Creates the error; `cause` keeps the original error. */
-  constructor(phase: Phase, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = "PhaseError";
-    this.phase = phase;
-  }
-}
 
 /** A record is `invalid`: the server answered, but not what the workload demands. */
-export class InvalidError extends PhaseError {
-  /** Creates the error. */
-  constructor(phase: Phase, message: string) {
-    super(phase, message);
-    this.name = "InvalidError";
-  }
-}
-
-/**
- * Runs `fn`, turning any failure that is not already a {@linkcode PhaseError}
- * into one for `phase`. Interruptions (AbortError) pass through unchanged.
- */
-export async function inPhase<T>(phase: Phase, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof PhaseError || (error instanceof DOMException && error.name === "AbortError")) throw error;
-    throw new PhaseError(phase, error instanceof Error ? error.message : String(error), { cause: error });
-  }
-}
 
 /** One line naming every failed check, for an error message. */
-export function describeFailures(checks: readonly Check[]): string {
-  return checks.filter((c) => !c.passed).map((c) => {
-    const seen = c.actual === undefined ? "" : `: got ${JSON.stringify(c.actual)}`;
-    const want = c.expected === undefined ? "" : `, expected ${JSON.stringify(c.expected)}`;
-    return `${c.name}${seen}${want}`;
-  }).join("; ");
-}

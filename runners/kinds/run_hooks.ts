@@ -7,7 +7,8 @@
  */
 
 import type { Workload } from "../../workloads/types.ts";
-import { describeFailures, InvalidError, type RecordContext, type RecordOutcome } from "./record.ts";
+import { type RecordContext, type RecordOutcome } from "./record.ts";
+import { describeFailures, InvalidError } from "./errors.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 
 /** Calls the session's `beforeRun`, if any, in the `start` phase. */

@@ -6,38 +6,13 @@
  */
 
 import type { ResolvedRuntime } from "../../adapters/types.ts";
+import { cannotListen, freePort } from "../platform/ports.ts";
+import type { Phase } from "../schema/result.ts";
 import { type ProcessGroup, spawnGroup } from "../platform/process.ts";
-import { inPhase, PhaseError, type RecordContext, SkipRecord } from "./record.ts";
+import { type RecordContext } from "./record.ts";
+import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
 
 /** Asks the OS for a free TCP port on `host`. */
-export function freePort(host = "127.0.0.1"): number {
-  const listener = Deno.listen({ hostname: host, port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
-
-/**
- * Why a server cannot listen on `host`:`port` right now (`port 3000 is in use`),
- * or null when it can. Tried by listening there for a moment.
- *
- * @example
- * ```ts
- * import { cannotListen } from "./server.ts";
- * console.log(cannotListen("127.0.0.1", 0)); // null
- * ```
- */
-export function cannotListen(host: string, port: number): string | null {
-  try {
-    Deno.listen({ hostname: host, port }).close();
-    return null;
-  } catch (error) {
-    if (error instanceof Deno.errors.AddrInUse) return `port ${port} is in use`;
-    if (error instanceof Deno.errors.AddrNotAvailable) return `address ${host} is not available here`;
-    if (error instanceof Deno.errors.PermissionDenied) return `port ${port} needs privileges`;
-    return (error as Error).message.split(" (os error")[0];
-  }
-}
 
 /** Options for {@linkcode startServer}. */
 export interface StartServerOptions {
@@ -194,4 +169,11 @@ export function startRecordServer(
       }
       throw error;
     });
+}
+
+export function serverExited(server: RunningServer, phase: Phase, during: string): PhaseError {
+  const status = server.group.status!;
+  const how = status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`;
+  const output = tail(server.group.stderr()) || tail(server.group.stdout());
+  return new PhaseError(phase, `Server ${how} during ${during}${output ? `: ${output}` : ""}`);
 }

@@ -8,7 +8,7 @@
  */
 
 import type { Phase } from "../schema/result.ts";
-import { PhaseError } from "./record.ts";
+import { PhaseError } from "./errors.ts";
 
 /**
  * Seconds per workload hook; see {@linkcode HOOK_TIMEOUTS_SEC}.

@@ -8,19 +8,11 @@
 
 import type { Check, WebSocketTraffic, WebSocketWorkload } from "../../workloads/types.ts";
 import { isSkip } from "../../workloads/types.ts";
-import {
-  describeFailures,
-  inPhase,
-  InvalidError,
-  PhaseError,
-  type RecordContext,
-  type RecordOutcome,
-  SkipRecord,
-} from "./record.ts";
+import { type RecordContext, type RecordOutcome } from "./record.ts";
+import { describeFailures, inPhase, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
 import type { LoadGeneratorInfo, RunRecord } from "../schema/result.ts";
-import { startRecordServer } from "./server.ts";
+import { serverExited, startRecordServer } from "./server.ts";
 import { afterServerRun } from "./run_hooks.ts";
-import { serverExited } from "./http.ts";
 import {
   DEFAULT_WEBSOCKET_CLIENT,
   runWebSocketDriver,

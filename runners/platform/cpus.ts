@@ -7,7 +7,14 @@
 
 import { canPin } from "./process.ts";
 import { readProcText } from "./procfs.ts";
-import type { CpuSets } from "../schema/result.ts";
+
+/** Which CPUs the code under test and the load generator run on; null where not pinned. */
+export interface CpuSplit {
+  /** CPU list for the server (the code under test), or null. */
+  readonly server: string | null;
+  /** CPU list for the load generator, or null. */
+  readonly client: string | null;
+}
 
 /** Expands a Linux CPU list such as `0-2,4` into `[0, 1, 2, 4]`. */
 export function parseCpuList(list: string): number[] {
@@ -40,7 +47,7 @@ export async function allowedCpus(): Promise<string | null> {
  * console.log(splitCpus("0-3", true)); // { server: "0,1", client: "2,3" }
  * ```
  */
-export function splitCpus(allowed: string | null, pinning: boolean = canPin()): CpuSets {
+export function splitCpus(allowed: string | null, pinning: boolean = canPin()): CpuSplit {
   if (!allowed || !pinning) return { server: null, client: null };
   const cpus = parseCpuList(allowed);
   if (cpus.length < 2) return { server: null, client: null };

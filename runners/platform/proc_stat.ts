@@ -129,3 +129,25 @@ export function parseSnapshot(text: string, watched: ReadonlySet<number>, full =
   const uptimeSec = uptimes.length === 2 ? (uptimes[0] + uptimes[1]) / 2 : uptimes[0];
   return { full, uptimeSec, procs, threads, fds };
 }
+
+/**
+ * The processes of the trees rooted at `roots`: a root, anything in a root's
+ * session (rtbench starts every child as a session leader), or a descendant by
+ * parent id.
+ */
+export function members(snapshot: Snapshot, roots: ReadonlySet<number>): Set<number> {
+  const out = new Set<number>();
+  if (roots.size === 0) return out;
+  const memo = new Map<number, boolean>();
+  const inTree = (p: ProcStat | undefined, depth: number): boolean => {
+    if (!p || depth > 64) return false;
+    const known = memo.get(p.pid);
+    if (known !== undefined) return known;
+    const yes = roots.has(p.pid) || roots.has(p.session) ||
+      (p.ppid > 1 && inTree(snapshot.procs.get(p.ppid), depth + 1));
+    memo.set(p.pid, yes);
+    return yes;
+  };
+  for (const p of snapshot.procs.values()) if (inTree(p, 0)) out.add(p.pid);
+  return out;
+}

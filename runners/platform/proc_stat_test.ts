@@ -1,6 +1,5 @@
 import { assertAlmostEquals, assertEquals } from "@std/assert";
-import { parseSnapshot, parseStatLine } from "./proc_stat.ts";
-import { members } from "../drivers/resources.ts";
+import { members, parseSnapshot, parseStatLine } from "./proc_stat.ts";
 
 // Fields after the command, as proc_pid_stat(5) orders them; only a few matter here.
 function stat(pid: number, comm: string, ppid: number, session: number, utime: number, threads = 1, rss = 100): string {

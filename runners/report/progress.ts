@@ -11,7 +11,31 @@
  */
 
 import { formatFigure, formatUs } from "./format.ts";
-import type { ProgressEvent } from "../suite/run.ts";
+import type { BenchRecord, Phase } from "../schema/result.ts";
+
+/**
+ * Progress of a suite, for displays; nothing is printed by `run()` itself.
+ *
+ * @example Log each finished record
+ * ```ts
+ * import type { ProgressEvent } from "@rtbench/rtbench/runners";
+ *
+ * function onProgress(event: ProgressEvent): void {
+ *   if (event.type === "record-end") console.error(event.record.id, event.record.status);
+ * }
+ * ```
+ */
+export type ProgressEvent =
+  | { readonly type: "suite-start"; readonly records: number; readonly estimatedSec: number }
+  | {
+    readonly type: "record-start";
+    readonly index: number;
+    readonly total: number;
+    readonly id: string;
+    readonly estimatedSec: number;
+  }
+  | { readonly type: "phase"; readonly id: string; readonly phase: Phase; readonly run: number; readonly runs: number }
+  | { readonly type: "record-end"; readonly record: BenchRecord };
 
 /**
  * Where and how a {@linkcode ProgressDisplay} draws.

@@ -7,7 +7,7 @@
  */
 
 import { alignTable } from "./format.ts";
-import type { MeanPeak } from "../drivers/resources.ts";
+import type { MeanPeak } from "../schema/resources.ts";
 import type { BenchRecord } from "../schema/result.ts";
 
 function percent(m: MeanPeak): string {

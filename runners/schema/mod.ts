@@ -33,30 +33,26 @@ import type { BenchResult } from "./result.ts";
 export {
   type BenchRecord,
   type BenchResult,
+  type Check,
   type CpuSets,
   type Environment,
+  type Fact,
   type Headline,
+  type LatencyPercentiles,
   type LoadGeneratorInfo,
   type Phase,
   type RecordError,
   type RecordStatus,
   type RunRecord,
+  type RunSettings,
   type RuntimeInfo,
   SCHEMA_VERSION,
   type SuiteSettings,
   type Summary,
   type Warning,
+  type WorkloadKind,
 } from "./result.ts";
-export type {
-  MeanPeak,
-  ResourceRole,
-  ResourceSeries,
-  ResourceSummary,
-  RoleSeries,
-  RoleSummary,
-} from "../drivers/resources.ts";
-export type { LatencyPercentiles } from "../drivers/types.ts";
-export type { Check, Fact, RunSettings, WorkloadKind } from "../../workloads/types.ts";
+export type { MeanPeak, ResourceRole, ResourceSeries, ResourceSummary, RoleSeries, RoleSummary } from "./resources.ts";
 
 /**
  * The JSON Schema (draft-07) of a result file, as an object.

@@ -11,8 +11,7 @@
 
 import { runEntry } from "../platform/entry.ts";
 import { numberFlag, strictFlags } from "../cli/_flags.ts";
-import { cacheDir as defaultCacheDir } from "../../adapters/_cache.ts";
-import { builtinAdapters, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
+import { builtinAdapters, cacheDir as defaultCacheDir, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
 import { httpJson } from "../../workloads/http_json.ts";
 import { stopAllGroups } from "../platform/process.ts";
 import { AT_LIMIT, saturation } from "../stats/saturation.ts";

@@ -44,7 +44,7 @@ async function rtbench(runtime: string, o: Options, generator: string): Promise<
     const args = [
       "run",
       ...BENCH_PERMISSIONS,
-      `${ROOT}runners/cli.ts`,
+      `${ROOT}runners/cli/bench.ts`,
       "--workload=http-json",
       `--runtime=${runtime}`,
       `--duration=${o.durationSec}`,

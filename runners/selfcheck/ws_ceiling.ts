@@ -13,8 +13,7 @@
 
 import { runEntry } from "../platform/entry.ts";
 import { numberFlag, strictFlags } from "../cli/_flags.ts";
-import { cacheDir } from "../../adapters/_cache.ts";
-import { parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
+import { cacheDir, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
 import type { ResolvedRuntime } from "../../adapters/types.ts";
 import { wsEcho } from "../../workloads/ws_echo.ts";
 import { isSkip } from "../../workloads/types.ts";

@@ -7,8 +7,7 @@
  * @module
  */
 
-import type { RunSettings } from "../../workloads/types.ts";
-import type { Warning } from "../schema/result.ts";
+import type { RunSettings, Warning } from "../schema/result.ts";
 import { summarize } from "./summary.ts";
 
 /** Fewest runs in adaptive mode when only `--max-runs` is given. */

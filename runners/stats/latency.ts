@@ -6,7 +6,8 @@
  */
 
 import * as hdr from "hdr-histogram-js";
-import type { LatencyPercentiles } from "../drivers/types.ts";
+import type { LatencyPercentiles } from "../schema/result.ts";
+import { round } from "./round.ts";
 
 /** Options every rtbench latency histogram is built with (microseconds, up to 60 s). */
 export const HISTOGRAM_OPTIONS = {
@@ -29,8 +30,8 @@ export function percentilesOf(h: hdr.Histogram): LatencyPercentiles | null {
     p99: at(99),
     p99_9: at(99.9),
     max: h.maxValue,
-    mean: round(h.mean),
-    stdev: round(h.stdDeviation),
+    mean: round(h.mean, 2),
+    stdev: round(h.stdDeviation, 2),
   };
 }
 
@@ -52,8 +53,4 @@ export function mergeLatency(encoded: readonly (string | null)[]): LatencyPercen
     total.add(h);
   }
   return percentilesOf(total);
-}
-
-function round(n: number): number {
-  return Math.round(n * 100) / 100;
 }

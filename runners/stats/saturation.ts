@@ -16,7 +16,7 @@
 
 import { parseCpuList } from "../platform/cpus.ts";
 import type { CpuSets, Warning } from "../schema/result.ts";
-import type { ResourceSummary, RoleSummary } from "../drivers/resources.ts";
+import type { ResourceSummary, RoleSummary } from "../schema/resources.ts";
 
 /** Share of its limit at which a process tree counts as saturated. */
 export const AT_LIMIT = 0.9;

@@ -6,59 +6,8 @@
  */
 
 import type { Summary } from "../schema/result.ts";
-
-// Two-sided 95% quantiles of Student's t, by degrees of freedom 1..30.
-const T95 = [
-  12.706,
-  4.303,
-  3.182,
-  2.776,
-  2.571,
-  2.447,
-  2.365,
-  2.306,
-  2.262,
-  2.228,
-  2.201,
-  2.179,
-  2.160,
-  2.145,
-  2.131,
-  2.120,
-  2.110,
-  2.101,
-  2.093,
-  2.086,
-  2.080,
-  2.074,
-  2.069,
-  2.064,
-  2.060,
-  2.056,
-  2.052,
-  2.048,
-  2.045,
-  2.042,
-];
-
-/**
- * The 0.975 quantile of Student's t with `df` degrees of freedom (exact table
- * up to 30, then a series expansion accurate to 1e-3).
- *
- * @example
- * ```ts
- * import { tQuantile95 } from "./summary.ts";
- * console.log(tQuantile95(2)); // 4.303
- * ```
- */
-export function tQuantile95(df: number): number {
-  if (!Number.isInteger(df) || df < 1) throw new RangeError(`Degrees of freedom must be a whole number ≥ 1, got ${df}`);
-  if (df <= 30) return T95[df - 1];
-  const z = 1.959964;
-  const g1 = (z ** 3 + z) / 4;
-  const g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96;
-  return z + g1 / df + g2 / df ** 2;
-}
+import { round } from "./round.ts";
+import { tQuantile } from "./student_t.ts";
 
 /** Median of a non-empty list. */
 export function median(values: readonly number[]): number {
@@ -88,7 +37,7 @@ export function summarize(values: readonly number[]): Summary {
   const n = values.length;
   const mean = values.reduce((a, b) => a + b, 0) / n;
   const stdev = n > 1 ? Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1)) : 0;
-  const half = n > 1 ? tQuantile95(n - 1) * stdev / Math.sqrt(n) : 0;
+  const half = n > 1 ? tQuantile(n - 1, 0.05) * stdev / Math.sqrt(n) : 0;
   return {
     n,
     median: round(median(values)),
@@ -98,8 +47,4 @@ export function summarize(values: readonly number[]): Summary {
     max: Math.max(...values),
     ci95: n > 1 ? { low: round(Math.max(0, mean - half)), high: round(mean + half) } : null,
   };
-}
-
-function round(n: number): number {
-  return Math.round(n * 1000) / 1000;
 }

@@ -6,8 +6,7 @@
  * @module
  */
 
-import { cacheDir as defaultCacheDir } from "../../adapters/_cache.ts";
-import { builtinAdapters, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
+import { builtinAdapters, cacheDir as defaultCacheDir, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
 import type { ResolvedRuntime, RuntimeAdapter, RuntimeSpec } from "../../adapters/types.ts";
 import type { Fact, OptionValues, RunSettings, Workload, WorkloadSession } from "../../workloads/types.ts";
 import { builtinWorkloads } from "../../workloads/mod.ts";
@@ -17,9 +16,11 @@ import { chooseLoadGenerators } from "../drivers/generators.ts";
 import { allowedCpus, splitCpus } from "../platform/cpus.ts";
 import { environmentWarnings, fingerprint } from "./environment.ts";
 import { mergeLatency } from "../stats/latency.ts";
-import { InvalidError, PhaseError, type RecordOutcome, SkipRecord, type VariantVerdict } from "../kinds/record.ts";
+import { type RecordOutcome, type VariantVerdict } from "../kinds/record.ts";
+import { InvalidError, PhaseError, SkipRecord } from "../kinds/errors.ts";
 import { checkVariant, runRecord } from "../kinds/mod.ts";
-import type { BenchRecord, BenchResult, CpuSets, Phase, RuntimeInfo, Summary, Warning } from "../schema/result.ts";
+import type { BenchRecord, BenchResult, CpuSets, RuntimeInfo, Summary, Warning } from "../schema/result.ts";
+import type { ProgressEvent } from "../report/progress.ts";
 import { SCHEMA_VERSION } from "../schema/result.ts";
 import { effectiveSettings, type Profile, PROFILES, resolveOptions, validateSettings } from "./settings.ts";
 import { summarize } from "../stats/summary.ts";
@@ -49,30 +50,6 @@ import denoConfig from "../../deno.json" with { type: "json" };
  * ```
  */
 export const VERSION: string = denoConfig.version;
-
-/**
- * Progress of a suite, for displays; nothing is printed by `run()` itself.
- *
- * @example Log each finished record
- * ```ts
- * import type { ProgressEvent } from "@rtbench/rtbench/runners";
- *
- * function onProgress(event: ProgressEvent): void {
- *   if (event.type === "record-end") console.error(event.record.id, event.record.status);
- * }
- * ```
- */
-export type ProgressEvent =
-  | { readonly type: "suite-start"; readonly records: number; readonly estimatedSec: number }
-  | {
-    readonly type: "record-start";
-    readonly index: number;
-    readonly total: number;
-    readonly id: string;
-    readonly estimatedSec: number;
-  }
-  | { readonly type: "phase"; readonly id: string; readonly phase: Phase; readonly run: number; readonly runs: number }
-  | { readonly type: "record-end"; readonly record: BenchRecord };
 
 /**
  * Options of {@linkcode run}.
@@ -135,7 +112,7 @@ export interface RunOptions {
    * Throws a {@linkcode UsageError} when it was measured with other settings or on another machine.
    */
   resume?: { readonly file: string; readonly result: BenchResult };
-  /** Seconds each workload hook may take, over the defaults (`HOOK_TIMEOUTS_SEC` in `runners/timeouts.ts`). */
+  /** Seconds each workload hook may take, over the defaults ({@linkcode HOOK_TIMEOUTS_SEC}). */
   hookTimeoutsSec?: Partial<HookTimeouts>;
 }
 

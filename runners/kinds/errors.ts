@@ -1,0 +1,57 @@
+/**
+ * How a record ends early: skipped (the runtime cannot do the variant),
+ * errored in a named phase, or invalid (the server answered, but wrongly).
+ * Every kind and the suite throw and catch these.
+ *
+ * @module
+ */
+
+import type { Check, Phase } from "../schema/result.ts";
+
+export class SkipRecord extends Error {
+  /** Creates the signal; `reason` is recorded as the skip reason. */
+  constructor(reason: string) {
+    super(reason);
+    this.name = "SkipRecord";
+  }
+}
+
+export class PhaseError extends Error {
+  /** Phase the record was in. */
+  readonly phase: Phase;
+  /** Creates the error; `cause` keeps the original error. */
+  constructor(phase: Phase, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "PhaseError";
+    this.phase = phase;
+  }
+}
+
+export class InvalidError extends PhaseError {
+  /** Creates the error. */
+  constructor(phase: Phase, message: string) {
+    super(phase, message);
+    this.name = "InvalidError";
+  }
+}
+
+/**
+ * Runs `fn`, turning any failure that is not already a {@linkcode PhaseError}
+ * into one for `phase`. Interruptions (AbortError) pass through unchanged.
+ */
+export async function inPhase<T>(phase: Phase, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof PhaseError || (error instanceof DOMException && error.name === "AbortError")) throw error;
+    throw new PhaseError(phase, error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
+export function describeFailures(checks: readonly Check[]): string {
+  return checks.filter((c) => !c.passed).map((c) => {
+    const seen = c.actual === undefined ? "" : `: got ${JSON.stringify(c.actual)}`;
+    const want = c.expected === undefined ? "" : `, expected ${JSON.stringify(c.expected)}`;
+    return `${c.name}${seen}${want}`;
+  }).join("; ");
+}

@@ -1,0 +1,56 @@
+// rtbench's code is in layers where every import points down (README "How rtbench is built"): the table is
+// LAYERS in tests/_layering.ts, read against the real module graph.
+import { assert, assertEquals } from "@std/assert";
+import { importGraph, layerOf, LAYERS, sourceFiles, violations } from "./_layering.ts";
+import { privateTmp, ROOT } from "./_helpers.ts";
+
+Deno.test("every import points down a layer, no private file is used from outside its folder, no cycle", async () => {
+  const graph = await importGraph(ROOT);
+  // The graph really is the repository's: the entry points and a layer's files are in it.
+  for (const file of ["mod.ts", "runners/cli/bench.ts", "runners/platform/process.ts", "workloads/mod.ts"]) {
+    assert(graph.has(file), `${file} is missing from the import graph`);
+  }
+  assert(graph.get("runners/suite/run.ts")!.length > 5);
+  assertEquals(violations(graph), []);
+});
+
+Deno.test("every source folder has a row in the layer table", async () => {
+  const folders = new Set((await sourceFiles(ROOT)).map((f) => f.includes("/") ? f.slice(0, f.lastIndexOf("/")) : "."));
+  for (const folder of folders) assert(layerOf(folder) !== null, `${folder} has no layer`);
+});
+
+/** A copy of the repository's deno.json and the given files in a private directory. */
+async function plant(files: Record<string, string>): Promise<string> {
+  const root = await privateTmp();
+  await Deno.copyFile(`${ROOT}deno.json`, `${root}/deno.json`);
+  for (const [path, text] of Object.entries(files)) {
+    await Deno.mkdir(`${root}/${path.slice(0, path.lastIndexOf("/"))}`, { recursive: true });
+    await Deno.writeTextFile(`${root}/${path}`, text);
+  }
+  return root;
+}
+
+Deno.test("a planted upward import, private import and cycle each fail the check, naming the files", async () => {
+  const root = await plant({
+    "runners/platform/ports.ts": 'import { run } from "../suite/run.ts";\nexport const p = run;\n',
+    "runners/suite/run.ts": 'import { view } from "../report/_view.ts";\nexport const run = view;\n',
+    "runners/report/_view.ts": "export const view = 1;\n",
+    "runners/stats/a.ts": 'import { b } from "./b.ts";\nexport const a = () => b;\n',
+    "runners/stats/b.ts": 'import { a } from "./a.ts";\nexport const b = () => a;\n',
+    "workloads/ok.ts": 'import { a } from "../runners/stats/a.ts";\nexport const ok = a;\n',
+  });
+  const found = violations(await importGraph(root));
+  assertEquals(found.sort(), [
+    "cycle: runners/stats/a.ts → runners/stats/b.ts → runners/stats/a.ts",
+    "private: runners/suite/run.ts imports runners/report/_view.ts",
+    "upward: runners/platform/ports.ts (runners/platform) imports runners/suite/run.ts (runners/suite)",
+  ]);
+});
+
+Deno.test("the layer table itself points down: no layer allows one that allows it back", () => {
+  for (const [layer, allowed] of Object.entries(LAYERS)) {
+    for (const below of allowed) {
+      assert(!(LAYERS[below] ?? []).includes(layer), `${layer} and ${below} allow each other`);
+    }
+  }
+});

@@ -1,0 +1,60 @@
+/**
+ * Checks of a real HTTP exchange against its request's expectation, shared by
+ * verification before load, the parity check across runtimes and workloads'
+ * own `verify` hooks.
+ *
+ * @module
+ */
+
+import type { Check, HttpExchange, HttpRequestSpec } from "./types.ts";
+
+/**
+ * `GET /users?page=2`: how a request is named in checks and errors (long paths cut at 40 characters).
+ *
+ * @param request The request.
+ * @returns Method and path.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { requestLabel } from "./checks.ts";
+ *
+ * assertEquals(requestLabel({ path: "/", expect: { status: 200, contentType: "text/plain" } }), "GET /");
+ * ```
+ */
+export function requestLabel(request: HttpRequestSpec): string {
+  const path = request.path.length > 40 ? request.path.slice(0, 37) + "..." : request.path;
+  return `${request.method ?? "GET"} ${path}`;
+}
+
+export function checkExchange(x: HttpExchange): Check[] {
+  const e = x.request.expect;
+  const label = requestLabel(x.request);
+  const checks: Check[] = [
+    { name: `${label} status`, passed: x.status === e.status, expected: e.status, actual: x.status },
+    {
+      name: `${label} content-type`,
+      passed: x.headers["content-type"] === e.contentType,
+      expected: e.contentType,
+      actual: x.headers["content-type"] ?? null,
+    },
+    {
+      name: `${label} content-length`,
+      passed: x.headers["content-length"] === String(x.bodyBytes),
+      expected: x.bodyBytes,
+      actual: x.headers["content-length"] ?? null,
+    },
+  ];
+  if (e.body !== undefined) {
+    checks.push({ name: `${label} body`, passed: x.body === e.body, expected: e.body, actual: x.body.slice(0, 500) });
+  }
+  if (e.bodyPattern !== undefined) {
+    checks.push({
+      name: `${label} body pattern`,
+      passed: new RegExp(`^(?:${e.bodyPattern})$`).test(x.body),
+      expected: `/${e.bodyPattern}/`,
+      actual: x.body.slice(0, 500),
+    });
+  }
+  return checks;
+}
