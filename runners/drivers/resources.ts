@@ -21,14 +21,7 @@
 
 import { type ProcessGroup, spawnGroup } from "../platform/process.ts";
 import { members, parseSnapshot, type Snapshot } from "../platform/proc_stat.ts";
-import type {
-  MeanPeak,
-  ResourceRole,
-  ResourceSeries,
-  ResourceSummary,
-  RoleSeries,
-  RoleSummary,
-} from "../schema/resources.ts";
+import type { ResourceRole, ResourceSeries, ResourceSummary, RoleSeries } from "../schema/resources.ts";
 import { summarizeRole } from "../stats/resources.ts";
 import { round } from "../stats/round.ts";
 

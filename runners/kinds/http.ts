@@ -9,7 +9,6 @@
 import type {
   Check,
   HttpExchange,
-  HttpRequestSpec,
   HttpTraffic,
   HttpWorkload,
   VerifyContext,
@@ -18,14 +17,14 @@ import type {
 import { isSkip } from "../../workloads/types.ts";
 import { checkExchange } from "../../workloads/checks.ts";
 import { exchange } from "../drivers/exchange.ts";
-import { type RecordContext, type RecordOutcome } from "./record.ts";
+import type { RecordContext, RecordOutcome } from "./record.ts";
 import { describeFailures, inPhase, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
 import { ciWarning, needsAnotherRun, runPlan } from "../stats/adaptive.ts";
 import { clientBoundWarning, type Saturation, saturation } from "../stats/saturation.ts";
 import { pickLoadGenerator } from "../drivers/generators.ts";
 import { type ResourceReport, startSampler } from "../drivers/resources.ts";
 import { combineSummaries } from "../stats/resources.ts";
-import type { Phase, RunRecord } from "../schema/result.ts";
+import type { RunRecord } from "../schema/result.ts";
 import { serverExited, startRecordServer } from "./server.ts";
 import { afterServerRun, beforeServerRun } from "./run_hooks.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";

@@ -9,7 +9,7 @@
 import type { Check, MicroReport, MicroWorkload } from "../../workloads/types.ts";
 import { isSkip } from "../../workloads/types.ts";
 import { runCommand } from "../platform/process.ts";
-import { type RecordContext, type RecordOutcome } from "./record.ts";
+import type { RecordContext, RecordOutcome } from "./record.ts";
 import { describeFailures, inPhase, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
 import { stageServer } from "../platform/workspace.ts";
 import { round } from "../stats/round.ts";

@@ -11,7 +11,7 @@ import type { Check, ProcessRun, ProcessTarget, ProcessWorkload } from "../../wo
 import { isSkip } from "../../workloads/types.ts";
 import { which } from "../platform/process.ts";
 import { defaultTimer, type ProcessTimer, type TimerRequest } from "../drivers/process_timer.ts";
-import { type RecordContext, type RecordOutcome } from "./record.ts";
+import type { RecordContext, RecordOutcome } from "./record.ts";
 import { describeFailures, inPhase, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
 import type { RunRecord } from "../schema/result.ts";
 import { median } from "../stats/summary.ts";

@@ -7,7 +7,7 @@
  */
 
 import type { Workload } from "../../workloads/types.ts";
-import { type RecordContext, type RecordOutcome } from "./record.ts";
+import type { RecordContext, RecordOutcome } from "./record.ts";
 import { describeFailures, InvalidError } from "./errors.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 

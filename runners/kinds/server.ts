@@ -9,7 +9,7 @@ import type { ResolvedRuntime } from "../../adapters/types.ts";
 import { cannotListen, freePort } from "../platform/ports.ts";
 import type { Phase } from "../schema/result.ts";
 import { type ProcessGroup, spawnGroup } from "../platform/process.ts";
-import { type RecordContext } from "./record.ts";
+import type { RecordContext } from "./record.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
 
 /** Asks the OS for a free TCP port on `host`. */

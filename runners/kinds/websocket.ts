@@ -8,7 +8,7 @@
 
 import type { Check, WebSocketTraffic, WebSocketWorkload } from "../../workloads/types.ts";
 import { isSkip } from "../../workloads/types.ts";
-import { type RecordContext, type RecordOutcome } from "./record.ts";
+import type { RecordContext, RecordOutcome } from "./record.ts";
 import { describeFailures, inPhase, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
 import type { LoadGeneratorInfo, RunRecord } from "../schema/result.ts";
 import { serverExited, startRecordServer } from "./server.ts";

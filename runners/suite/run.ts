@@ -16,7 +16,7 @@ import { chooseLoadGenerators } from "../drivers/generators.ts";
 import { allowedCpus, splitCpus } from "../platform/cpus.ts";
 import { environmentWarnings, fingerprint } from "./environment.ts";
 import { mergeLatency } from "../stats/latency.ts";
-import { type RecordOutcome, type VariantVerdict } from "../kinds/record.ts";
+import type { RecordOutcome, VariantVerdict } from "../kinds/record.ts";
 import { InvalidError, PhaseError, SkipRecord } from "../kinds/errors.ts";
 import { checkVariant, runRecord } from "../kinds/mod.ts";
 import type { BenchRecord, BenchResult, CpuSets, RuntimeInfo, Summary, Warning } from "../schema/result.ts";
