@@ -27,6 +27,7 @@ export function requestLabel(request: HttpRequestSpec): string {
   return `${request.method ?? "GET"} ${path}`;
 }
 
+/** Checks one exchange against its request's expectation: status, content-type, content-length and body. */
 export function checkExchange(x: HttpExchange): Check[] {
   const e = x.request.expect;
   const label = requestLabel(x.request);

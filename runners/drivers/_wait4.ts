@@ -3,14 +3,15 @@
  * resource usage of its children, Python's `os.wait4` can. It times each run
  * the way hyperfine does (a monotonic clock read just before spawn and just
  * after the child is reaped), and reads user and system CPU time (µs) and
- * peak RSS of that child from `wait4`. The loop (warm-ups, minimum runs,
- * minimum time) runs inside it so no harness work sits between runs.
+ * peak RSS of that child from `wait4`. The timer stays up between runs, so
+ * starting it is never near a timed span, and runs of several records can be
+ * interleaved, each record with a timer of its own.
  *
- * Input on stdin, one JSON object: `argv`, `cpus` (list or null), `outDir`,
- * `warmupRuns`, `minRuns`, `minNs`, `maxRuns`, `expectExit`, `keepBytes`, `timeoutSec`
- * (0: none; a run taking longer is killed and reported with `timedOut`).
- * Output: one JSON line per run; it stops after the first run whose exit
- * code is not `expectExit`.
+ * Input on stdin, one JSON object per line: first the session, `argv`,
+ * `cpus` (list or null), `outDir`, `keepBytes`, `timeoutSec` (0: none; a run
+ * taking longer is killed and reported with `timedOut`); then one line per
+ * run, `{"index": n, "warmup": bool}`. Output: one JSON line per run. End of
+ * input ends the timer.
  *
  * @module
  */
@@ -18,7 +19,7 @@
 /** Python 3.8+ source of the timer. */
 export const WAIT4_TIMER_PY = `
 import json, os, signal, sys, time
-p = json.load(sys.stdin)
+p = json.loads(sys.stdin.readline())
 argv = p["argv"]
 if p.get("cpus"):
     os.sched_setaffinity(0, p["cpus"])
@@ -66,19 +67,11 @@ def once(index, warmup):
     }
     sys.stdout.write(json.dumps(run) + "\\n")
     sys.stdout.flush()
-    return run["exitCode"] == p["expectExit"], t1 - t0
 
-for i in range(p["warmupRuns"]):
-    if not once(i, True)[0]:
-        sys.exit(0)
-n = 0
-total = 0
-while n < p["maxRuns"] and (n < p["minRuns"] or total < p["minNs"]):
-    ok, wall = once(n, False)
-    n += 1
-    total += wall
-    if not ok:
-        break
+for line in sys.stdin:
+    if line.strip():
+        req = json.loads(line)
+        once(req["index"], req["warmup"])
 `;
 
 /** Checks that this Python has what the timer uses. */

@@ -8,6 +8,7 @@
 import type { HttpExchange, HttpRequestSpec } from "../../workloads/types.ts";
 import { requestLabel } from "../../workloads/checks.ts";
 
+/** Sends one request and reads the whole response. */
 export async function exchange(
   baseUrl: string,
   request: HttpRequestSpec,

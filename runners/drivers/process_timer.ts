@@ -1,29 +1,46 @@
 /**
- * Timers that run a process repeatedly and time each run from spawn to exit:
- * `wait4` (a small Python helper that reads each child's CPU time and peak
- * RSS, as hyperfine does) and `spawn` (Deno alone: wall time only).
+ * Timers that run a process and time each run from spawn to exit: `wait4` (a
+ * small Python helper that reads each child's CPU time and peak RSS, as
+ * hyperfine does) and `spawn` (Deno alone: wall time only). A timer is opened
+ * once per command and then times one run at a time, so the runs of several
+ * records can be interleaved; {@linkcode timeRuns} is hyperfine's loop (warm-ups,
+ * minimum runs, minimum time) on top of it.
  *
  * @module
  */
 
 import type { ProcessCommand, ProcessPlan, ProcessRun } from "../../workloads/types.ts";
-import { runCommand, spawnGroup, which } from "../platform/process.ts";
+import { type ProcessGroup, runCommand, spawnGroup, which } from "../platform/process.ts";
 import { WAIT4_PROBE_PY, WAIT4_TIMER_PY } from "./_wait4.ts";
 
-/** What one call of {@linkcode ProcessTimer.time} runs. */
-export interface TimerRequest {
+/** What a timer session runs: one command, pinned, with a time limit per run. */
+export interface TimerSessionRequest {
   /** The process. */
   readonly command: ProcessCommand;
-  /** Warm-ups, minimum runs, minimum time. */
-  readonly plan: ProcessPlan;
   /** CPU list the process is pinned to, or null. */
   readonly cpus: string | null;
   /** A directory the timer may write scratch files to. */
   readonly scratchDir: string;
+  /** Milliseconds one run may take before it is killed and reported `timedOut`; absent means no limit. */
+  readonly runTimeoutMs?: number;
+  /** Stops the session. */
+  readonly signal?: AbortSignal;
+}
+
+/** An open timer: times one run of its command per call, in the order asked. */
+export interface TimerSession {
+  /** Times one run; `index` and `warmup` are copied into the result. */
+  run(index: number, warmup: boolean): Promise<ProcessRun>;
+  /** Stops the timer and removes its scratch files. */
+  close(): Promise<void>;
+}
+
+/** What {@linkcode timeRuns} runs: a session and hyperfine's plan. */
+export interface TimerRequest extends Omit<TimerSessionRequest, "runTimeoutMs"> {
+  /** Warm-ups, minimum runs, minimum time, and the limit per run. */
+  readonly plan: ProcessPlan;
   /** Runs stop after the first run that exits with another code. @default {0} */
   readonly expectExitCode?: number;
-  /** Stops the runs. */
-  readonly signal?: AbortSignal;
 }
 
 /** Runs and times a process. */
@@ -34,7 +51,9 @@ export interface ProcessTimer {
   readonly description: string;
   /** Whether it reads user and system CPU time and peak RSS. */
   readonly rusage: boolean;
-  /** Runs the warm-ups, then the measured runs; stops early after an unexpected exit code. */
+  /** Opens a session for one command. */
+  open(request: TimerSessionRequest): Promise<TimerSession>;
+  /** Runs the warm-ups, then the measured runs; stops early after an unexpected exit code ({@linkcode timeRuns}). */
   time(request: TimerRequest): Promise<ProcessRun[]>;
 }
 
@@ -42,6 +61,57 @@ export interface ProcessTimer {
 const KEEP_STDOUT = 4096;
 /** Measured runs when the plan sets no maximum. */
 export const DEFAULT_MAX_RUNS = 1000;
+
+/**
+ * hyperfine's loop over a timer session: `plan.warmupRuns` warm-ups, then
+ * measured runs until both `plan.minRuns` and `plan.minDurationMs` are
+ * reached (at most `plan.maxRuns`); stops after the first run whose exit code
+ * is not `expectExitCode`.
+ *
+ * @param timer The timer.
+ * @param request The command, pinning, scratch directory and plan.
+ * @returns Every run, warm-ups first.
+ *
+ * @example Time `true` five times after one warm-up
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { spawnTimer, timeRuns } from "./process_timer.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const runs = await timeRuns(spawnTimer, {
+ *   command: { argv: ["true"], cwd: dir },
+ *   plan: { warmupRuns: 1, minRuns: 5, minDurationMs: 0 },
+ *   cpus: null,
+ *   scratchDir: dir,
+ * });
+ * assertEquals(runs.map((r) => r.warmup), [true, false, false, false, false, false]);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function timeRuns(timer: ProcessTimer, request: TimerRequest): Promise<ProcessRun[]> {
+  const { plan } = request;
+  const expect = request.expectExitCode ?? 0;
+  const session = await timer.open({ ...request, runTimeoutMs: plan.runTimeoutMs });
+  const runs: ProcessRun[] = [];
+  try {
+    for (let i = 0; i < plan.warmupRuns; i++) {
+      const run = await session.run(i, true);
+      runs.push(run);
+      if (run.exitCode !== expect) return runs;
+    }
+    let total = 0;
+    const max = plan.maxRuns ?? DEFAULT_MAX_RUNS;
+    for (let n = 0; n < max && (n < plan.minRuns || total < plan.minDurationMs); n++) {
+      const run = await session.run(n, false);
+      runs.push(run);
+      total += run.wallMs;
+      if (run.exitCode !== expect) break;
+    }
+    return runs;
+  } finally {
+    await session.close();
+  }
+}
 
 interface Wait4Line {
   index: number;
@@ -65,15 +135,102 @@ function cpuList(cpus: string | null): number[] | null {
   });
 }
 
+/** The Python side of a wait4 session: one JSON line in per run, one out. */
+class Wait4Session implements TimerSession {
+  readonly #group: ProcessGroup;
+  readonly #scratchDir: string;
+  readonly #signal?: AbortSignal;
+  #buffer = "";
+  #waiting: ((line: string | null) => void)[] = [];
+  #lines: string[] = [];
+
+  constructor(python: string, request: TimerSessionRequest) {
+    this.#scratchDir = request.scratchDir;
+    this.#signal = request.signal;
+    const decoder = new TextDecoder();
+    this.#group = spawnGroup([python, "-I", "-c", WAIT4_TIMER_PY], {
+      cwd: request.command.cwd,
+      env: { ...request.command.env },
+      interactive: true,
+      keepBytes: 64 * 1024,
+      signal: request.signal,
+      onStdout: (chunk) => this.#receive(decoder.decode(chunk, { stream: true })),
+    });
+    this.#group.exited.then(() => {
+      for (const wake of this.#waiting.splice(0)) wake(null);
+    });
+    this.#group.write(
+      JSON.stringify({
+        argv: request.command.argv,
+        cpus: cpuList(request.cpus),
+        outDir: request.scratchDir,
+        keepBytes: KEEP_STDOUT,
+        timeoutSec: (request.runTimeoutMs ?? 0) / 1000,
+      }) + "\n",
+    );
+  }
+
+  #receive(text: string): void {
+    this.#buffer += text;
+    let newline: number;
+    while ((newline = this.#buffer.indexOf("\n")) !== -1) {
+      const line = this.#buffer.slice(0, newline);
+      this.#buffer = this.#buffer.slice(newline + 1);
+      const wake = this.#waiting.shift();
+      if (wake) wake(line);
+      else this.#lines.push(line);
+    }
+  }
+
+  #next(): Promise<string | null> {
+    const line = this.#lines.shift();
+    if (line !== undefined) return Promise.resolve(line);
+    if (this.#group.status) return Promise.resolve(null);
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  async run(index: number, warmup: boolean): Promise<ProcessRun> {
+    this.#signal?.throwIfAborted();
+    this.#group.write(JSON.stringify({ index, warmup }) + "\n");
+    const line = await this.#next();
+    this.#signal?.throwIfAborted();
+    if (line === null) {
+      await this.#group.finished();
+      const why = this.#group.stderr().trim().split("\n").at(-1) ?? "";
+      throw new Error(`The wait4 timer exited with code ${this.#group.status?.code}${why ? `: ${why}` : ""}`);
+    }
+    const r = JSON.parse(line) as Wait4Line;
+    return {
+      index: r.index,
+      warmup: r.warmup,
+      wallMs: r.wallNs / 1e6,
+      userMs: r.userUs / 1000,
+      systemMs: r.systemUs / 1000,
+      maxRssBytes: r.maxRssKiB * 1024,
+      exitCode: r.exitCode,
+      signal: r.signal,
+      timedOut: r.timedOut,
+      stdout: r.stdout,
+      stderr: r.stderr,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.#group.stop();
+    await Deno.remove(`${this.#scratchDir}/.rtbench-stdout`).catch(() => {});
+    await Deno.remove(`${this.#scratchDir}/.rtbench-stderr`).catch(() => {});
+  }
+}
+
 /**
  * The `wait4` timer: Python's `os.posix_spawnp` and `os.wait4` around each
- * run, with the loop inside one Python process. Pinning is applied to the
- * timer itself (children inherit it), so no `taskset` sits in the timed span.
+ * run, in one Python process per session. Pinning is applied to the timer
+ * itself (children inherit it), so no `taskset` sits in the timed span.
  *
  * @example
  * ```ts ignore
- * import { wait4Timer } from "./process_timer.ts";
- * const runs = await wait4Timer("python3").time({
+ * import { timeRuns, wait4Timer } from "./process_timer.ts";
+ * const runs = await timeRuns(wait4Timer("python3"), {
  *   command: { argv: ["true"], cwd: "/tmp" },
  *   plan: { warmupRuns: 1, minRuns: 5, minDurationMs: 0 },
  *   cpus: null,
@@ -83,61 +240,14 @@ function cpuList(cpus: string | null): number[] | null {
  * ```
  */
 export function wait4Timer(python: string): ProcessTimer {
-  return {
+  const timer: ProcessTimer = {
     name: "wait4",
     description: "python3 os.posix_spawnp + os.wait4: monotonic clock around spawn and reap; rusage of the child",
     rusage: true,
-    async time(request: TimerRequest): Promise<ProcessRun[]> {
-      const { plan } = request;
-      const input = {
-        argv: request.command.argv,
-        cpus: cpuList(request.cpus),
-        outDir: request.scratchDir,
-        warmupRuns: plan.warmupRuns,
-        minRuns: plan.minRuns,
-        minNs: Math.round(plan.minDurationMs * 1e6),
-        maxRuns: plan.maxRuns ?? DEFAULT_MAX_RUNS,
-        expectExit: request.expectExitCode ?? 0,
-        keepBytes: KEEP_STDOUT,
-        timeoutSec: (plan.runTimeoutMs ?? 0) / 1000,
-      };
-      const group = spawnGroup([python, "-I", "-c", WAIT4_TIMER_PY], {
-        cwd: request.command.cwd,
-        env: { ...request.command.env },
-        stdin: JSON.stringify(input),
-        keepBytes: 64 * 1024 * 1024,
-        signal: request.signal,
-      });
-      try {
-        const status = await group.finished();
-        request.signal?.throwIfAborted();
-        if (!status.success) {
-          const why = group.stderr().trim().split("\n").at(-1) ?? "";
-          throw new Error(`The wait4 timer failed with exit code ${status.code}${why ? `: ${why}` : ""}`);
-        }
-        return group.stdout().split("\n").filter((l) => l.trim()).map((line) => {
-          const r = JSON.parse(line) as Wait4Line;
-          return {
-            index: r.index,
-            warmup: r.warmup,
-            wallMs: r.wallNs / 1e6,
-            userMs: r.userUs / 1000,
-            systemMs: r.systemUs / 1000,
-            maxRssBytes: r.maxRssKiB * 1024,
-            exitCode: r.exitCode,
-            signal: r.signal,
-            timedOut: r.timedOut,
-            stdout: r.stdout,
-            stderr: r.stderr,
-          };
-        });
-      } finally {
-        await group.stop();
-        await Deno.remove(`${request.scratchDir}/.rtbench-stdout`).catch(() => {});
-        await Deno.remove(`${request.scratchDir}/.rtbench-stderr`).catch(() => {});
-      }
-    },
+    open: (request) => Promise.resolve(new Wait4Session(python, request)),
+    time: (request) => timeRuns(timer, request),
   };
+  return timer;
 }
 
 /**
@@ -148,12 +258,9 @@ export function wait4Timer(python: string): ProcessTimer {
  * @example
  * ```ts ignore
  * import { spawnTimer } from "./process_timer.ts";
- * const [run] = await spawnTimer.time({
- *   command: { argv: ["true"], cwd: "/tmp" },
- *   plan: { warmupRuns: 0, minRuns: 1, minDurationMs: 0 },
- *   cpus: null,
- *   scratchDir: "/tmp",
- * });
+ * const session = await spawnTimer.open({ command: { argv: ["true"], cwd: "/tmp" }, cpus: null, scratchDir: "/tmp" });
+ * const run = await session.run(0, false);
+ * await session.close();
  * console.log(run.userMs); // null
  * ```
  */
@@ -161,63 +268,52 @@ export const spawnTimer: ProcessTimer = {
   name: "spawn",
   description: "Deno.Command: performance.now() around spawn and exit; no rusage",
   rusage: false,
-  async time(request: TimerRequest): Promise<ProcessRun[]> {
-    const { plan, command } = request;
-    const expect = request.expectExitCode ?? 0;
-    const runs: ProcessRun[] = [];
-    const once = async (index: number, warmup: boolean): Promise<ProcessRun> => {
-      request.signal?.throwIfAborted();
-      const t0 = performance.now();
-      const group = spawnGroup([...command.argv], {
-        cwd: command.cwd,
-        env: { ...command.env },
-        cpus: request.cpus,
-        keepBytes: KEEP_STDOUT,
-        signal: request.signal,
-      });
-      let timedOut = false;
-      const timer = plan.runTimeoutMs === undefined ? undefined : setTimeout(() => {
-        timedOut = true;
-        void group.stop(0);
-      }, plan.runTimeoutMs);
-      try {
-        const status = await group.exited;
-        const wallMs = performance.now() - t0;
-        clearTimeout(timer);
-        await group.finished();
+  open(request: TimerSessionRequest): Promise<TimerSession> {
+    const { command } = request;
+    return Promise.resolve({
+      async run(index: number, warmup: boolean): Promise<ProcessRun> {
         request.signal?.throwIfAborted();
-        const run: ProcessRun = {
-          index,
-          warmup,
-          wallMs,
-          userMs: null,
-          systemMs: null,
-          maxRssBytes: null,
-          exitCode: status.signal ? null : status.code,
-          signal: status.signal ? status.code - 128 : null,
-          timedOut,
-          stdout: group.stdout(),
-          stderr: group.stderr(),
-        };
-        runs.push(run);
-        return run;
-      } finally {
-        clearTimeout(timer);
-        await group.stop();
-      }
-    };
-    for (let i = 0; i < plan.warmupRuns; i++) {
-      if ((await once(i, true)).exitCode !== expect) return runs;
-    }
-    let total = 0;
-    const max = plan.maxRuns ?? DEFAULT_MAX_RUNS;
-    for (let n = 0; n < max && (n < plan.minRuns || total < plan.minDurationMs); n++) {
-      const run = await once(n, false);
-      total += run.wallMs;
-      if (run.exitCode !== expect) break;
-    }
-    return runs;
+        const t0 = performance.now();
+        const group = spawnGroup([...command.argv], {
+          cwd: command.cwd,
+          env: { ...command.env },
+          cpus: request.cpus,
+          keepBytes: KEEP_STDOUT,
+          signal: request.signal,
+        });
+        let timedOut = false;
+        const timer = request.runTimeoutMs === undefined ? undefined : setTimeout(() => {
+          timedOut = true;
+          void group.stop(0);
+        }, request.runTimeoutMs);
+        try {
+          const status = await group.exited;
+          const wallMs = performance.now() - t0;
+          clearTimeout(timer);
+          await group.finished();
+          request.signal?.throwIfAborted();
+          return {
+            index,
+            warmup,
+            wallMs,
+            userMs: null,
+            systemMs: null,
+            maxRssBytes: null,
+            exitCode: status.signal ? null : status.code,
+            signal: status.signal ? status.code - 128 : null,
+            timedOut,
+            stdout: group.stdout(),
+            stderr: group.stderr(),
+          };
+        } finally {
+          clearTimeout(timer);
+          await group.stop();
+        }
+      },
+      close: () => Promise.resolve(),
+    });
   },
+  time: (request) => timeRuns(spawnTimer, request),
 };
 
 let chosen: Promise<ProcessTimer> | undefined;

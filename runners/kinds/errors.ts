@@ -8,6 +8,7 @@
 
 import type { Check, Phase } from "../schema/result.ts";
 
+/** Thrown by a kind runner when the runtime cannot do this workload or variant. */
 export class SkipRecord extends Error {
   /** Creates the signal; `reason` is recorded as the skip reason. */
   constructor(reason: string) {
@@ -16,6 +17,7 @@ export class SkipRecord extends Error {
   }
 }
 
+/** A record failed: `errored` (something broke) in a phase. */
 export class PhaseError extends Error {
   /** Phase the record was in. */
   readonly phase: Phase;
@@ -27,6 +29,7 @@ export class PhaseError extends Error {
   }
 }
 
+/** A record is `invalid`: the server answered, but not what the workload demands. */
 export class InvalidError extends PhaseError {
   /** Creates the error. */
   constructor(phase: Phase, message: string) {
@@ -48,6 +51,7 @@ export async function inPhase<T>(phase: Phase, fn: () => Promise<T>): Promise<T>
   }
 }
 
+/** One line naming every failed check, for an error message. */
 export function describeFailures(checks: readonly Check[]): string {
   return checks.filter((c) => !c.passed).map((c) => {
     const seen = c.actual === undefined ? "" : `: got ${JSON.stringify(c.actual)}`;

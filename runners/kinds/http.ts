@@ -1,7 +1,7 @@
 /**
- * The HTTP kind runner: for each run a fresh pinned server, one verified
- * exchange per distinct request, warm-up and measurement by the load
- * generator, then side-effect checks with the server stopped.
+ * The HTTP kind: for each run a fresh pinned server, one verified exchange
+ * per distinct request, warm-up and measurement by the load generator, then
+ * (in the run loop) side-effect checks with the server stopped.
  *
  * @module
  */
@@ -19,21 +19,16 @@ import { checkExchange } from "../../workloads/checks.ts";
 import { exchange } from "../drivers/exchange.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { describeFailures, inPhase, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
-import { ciWarning, needsAnotherRun, runPlan } from "../stats/adaptive.ts";
+import type { Kind, RunOutput } from "./kind.ts";
+import { checkHttpParity } from "./http_parity.ts";
 import { clientBoundWarning, type Saturation, saturation } from "../stats/saturation.ts";
 import { pickLoadGenerator } from "../drivers/generators.ts";
 import { type ResourceReport, startSampler } from "../drivers/resources.ts";
 import { combineSummaries } from "../stats/resources.ts";
-import type { RunRecord } from "../schema/result.ts";
-import { serverExited, startRecordServer } from "./server.ts";
-import { afterServerRun, beforeServerRun } from "./run_hooks.ts";
+import { type RunningServer, serverExited, startRecordServer } from "./server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
-import type { LoadMeasurement } from "../drivers/types.ts";
+import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
 import { stageServer } from "../platform/workspace.ts";
-
-/** Sends one request and reads the whole response. */
-
-/** Checks one exchange against its request's expectation: status, content-type, content-length and body. */
 
 const VERIFIED_REQUESTS = 3;
 
@@ -84,14 +79,14 @@ async function verify(
   return [checks, sent];
 }
 
-function runRecord(
+function runFigures(
   index: number,
   startedAt: string,
   m: LoadMeasurement,
   workload: HttpWorkload,
   ctx: WorkloadContext,
   resources?: ResourceReport,
-): RunRecord {
+): RunOutput["run"] {
   const figures: Record<string, number> = {
     requestsPerSecond: m.requestsPerSecond,
     bytesPerSecond: m.bytesPerSecond,
@@ -121,14 +116,25 @@ function runRecord(
   };
 }
 
-/** The error for a server that exited while `during` (its exit code and its last lines of output). */
+/** One HTTP record: its staged server, traffic and load generator, and what its runs measured so far. */
+interface HttpState {
+  readonly ctx: RecordContext<HttpWorkload>;
+  readonly outcome: RecordOutcome;
+  readonly file: string;
+  readonly args: readonly string[] | undefined;
+  readonly traffic: HttpTraffic;
+  readonly generator: LoadGenerator;
+  readonly saturations: (Saturation | null)[];
+  readonly sampled: ResourceReport[];
+}
 
-/**
- * Measures one HTTP record. Fills `outcome` as it goes, so that on failure the
- * caller still has every finished run; throws {@linkcode PhaseError} or
- * {@linkcode InvalidError} naming the phase.
- */
-export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): Promise<void> {
+/** What the load generator measured in one run, with the resources sampled meanwhile. */
+interface Loaded {
+  readonly measurement: LoadMeasurement;
+  readonly resources: ResourceReport | undefined;
+}
+
+async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): Promise<HttpState> {
   const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
   Object.assign(outcome.facts, source.facts);
@@ -149,109 +155,124 @@ export async function runHttpRecord(ctx: RecordContext<HttpWorkload>, outcome: R
     ...(generator.verifies ? { verifies: generator.verifies } : {}),
     selectedBy,
   };
-  const plan = runPlan(ctx.settings);
-  const headlines: number[] = [];
-  const saturations: (Saturation | null)[] = [];
-  const sampled: ResourceReport[] = [];
-  const judge = () => {
-    outcome.resources = combineSummaries(sampled.map((r) => r.summary));
-    outcome.warnings = outcome.warnings.filter((w) => w.code !== "client-bound");
-    const warning = clientBoundWarning(saturations, generator.name, ctx.cpus);
-    if (warning) outcome.warnings.push(warning);
-  };
+  return { ctx, outcome, file, args: source.args, traffic, generator, saturations: [], sampled: [] };
+}
 
-  for (let run = 0; needsAnotherRun(plan, headlines); run++) {
-    ctx.onPhase?.("start", run);
-    await beforeServerRun(ctx, run);
-    const server = await startRecordServer(ctx, file, source.args);
-    outcome.command = [...server.command];
-    let measurement: LoadMeasurement;
-    let resources: ResourceReport | undefined;
-    let verifyRequests: number;
-    const startedAt = new Date().toISOString();
-    try {
-      ctx.onPhase?.("verify", run);
-      const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, traffic)).catch((error) => {
-        throw server.group.status ? serverExited(server, "verify", "verification") : error;
-      });
-      verifyRequests = sent;
-      if (run === 0) outcome.checks.push(...checks);
-      if (checks.some((c) => !c.passed)) {
-        if (run > 0) outcome.checks.push(...checks.filter((c) => !c.passed));
-        throw new InvalidError("verify", describeFailures(checks));
-      }
-      ctx.onPhase?.(ctx.settings.warmupSec > 0 ? "warmup" : "measure", run);
-      const sampler = startSampler({
-        intervalMs: ctx.settings.sampleIntervalMs,
-        roots: { server: [server.group.pid] },
-        cpus: ctx.cpus.client,
-      });
-      let measured: LoadMeasurement | undefined;
-      // When the server dies under load, its exit (not the generator's complaint about it) is the reason, in the
-      // phase it died in: the warm-up when it exited before warm-up seconds had passed since the generator started.
-      const loadStart = Date.now();
-      let exitedAt = Infinity;
-      server.group.exited.then(() => exitedAt = Date.now());
-      const crashed = () => {
-        const phase = exitedAt - loadStart < ctx.settings.warmupSec * 1000 ? "warmup" : "measure";
-        return serverExited(server, phase, phase === "warmup" ? "the warm-up" : "the measurement");
-      };
-      try {
-        measured = await inPhase(
-          "measure",
-          () =>
-            generator.run({ baseUrl: server.baseUrl, requests: traffic.requests }, ctx.settings, {
-              cpus: ctx.cpus.client,
-              signal: ctx.signal,
-              onSpawn: (pid) => sampler.addRoot("client", pid),
-            }),
-        ).catch((error) => {
-          throw server.group.status ? crashed() : error;
-        });
-      } finally {
-        // Stopped on every path: its helper is a process of its own.
-        const report = await sampler.stop(measured && windowOf(measured));
-        if (measured) resources = report;
-      }
-      measurement = measured;
-      if (server.group.status) throw crashed();
-    } finally {
-      await server.stop();
-    }
-    if (measurement.mismatches > 0 || measurement.non2xx > 0) {
-      outcome.runs.push(runRecord(run, startedAt, measurement, ctx.workload, ctx, resources));
-      throw new InvalidError(
-        "measure",
-        `${measurement.mismatches} mismatched and ${measurement.non2xx} non-2xx responses under load` +
-          (measurement.firstMismatch ? ` (first: ${measurement.firstMismatch})` : ""),
-      );
-    }
-    if (measurement.validResponses === 0) {
-      throw new PhaseError(
-        "measure",
-        `No valid response in ${ctx.settings.durationSec} s (${measurement.errors} errors)`,
-      );
-    }
-    if (measurement.errors > 0) {
-      outcome.warnings.push({
-        code: "request-errors",
-        message: `run ${
-          run + 1
-        }: ${measurement.errors} connection errors (${measurement.timeouts} timeouts), not counted as samples`,
-      });
-    }
-    outcome.runs.push(runRecord(run, startedAt, measurement, ctx.workload, ctx, resources));
-    headlines.push(measurement.requestsPerSecond);
-    if (resources) {
-      sampled.push(resources);
-      saturations.push(saturation(resources.summary, ctx.cpus));
-    }
-    judge();
-    await afterServerRun(ctx, outcome, run, {
-      validResponses: measurement.validResponses,
-      totalResponses: verifyRequests + measurement.warmupResponses + measurement.responses,
+/** Verifies the fresh server of run `run`; returns how many requests verification sent. */
+async function verifyServer(state: HttpState, server: RunningServer, run: number): Promise<number> {
+  const { ctx, outcome } = state;
+  ctx.onPhase?.("verify", run);
+  const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, state.traffic)).catch((error) => {
+    throw server.group.status ? serverExited(server, "verify", "verification") : error;
+  });
+  if (run === 0) outcome.checks.push(...checks);
+  if (checks.some((c) => !c.passed)) {
+    if (run > 0) outcome.checks.push(...checks.filter((c) => !c.passed));
+    throw new InvalidError("verify", describeFailures(checks));
+  }
+  return sent;
+}
+
+/** Warm-up and measurement by the load generator, with the server and the client sampled. */
+async function load(state: HttpState, server: RunningServer, run: number): Promise<Loaded> {
+  const { ctx } = state;
+  ctx.onPhase?.(ctx.settings.warmupSec > 0 ? "warmup" : "measure", run);
+  const sampler = startSampler({
+    intervalMs: ctx.settings.sampleIntervalMs,
+    roots: { server: [server.group.pid] },
+    cpus: ctx.cpus.client,
+  });
+  // When the server dies under load, its exit (not the generator's complaint about it) is the reason, in the
+  // phase it died in: the warm-up when it exited before warm-up seconds had passed since the generator started.
+  const loadStart = Date.now();
+  let exitedAt = Infinity;
+  server.group.exited.then(() => exitedAt = Date.now());
+  const crashed = () => {
+    const phase = exitedAt - loadStart < ctx.settings.warmupSec * 1000 ? "warmup" : "measure";
+    return serverExited(server, phase, phase === "warmup" ? "the warm-up" : "the measurement");
+  };
+  let measured: LoadMeasurement | undefined;
+  let resources: ResourceReport | undefined;
+  try {
+    measured = await inPhase(
+      "measure",
+      () =>
+        state.generator.run({ baseUrl: server.baseUrl, requests: state.traffic.requests }, ctx.settings, {
+          cpus: ctx.cpus.client,
+          signal: ctx.signal,
+          onSpawn: (pid) => sampler.addRoot("client", pid),
+        }),
+    ).catch((error) => {
+      throw server.group.status ? crashed() : error;
+    });
+  } finally {
+    // Stopped on every path: its helper is a process of its own.
+    const report = await sampler.stop(measured && windowOf(measured));
+    if (measured) resources = report;
+  }
+  if (server.group.status) throw crashed();
+  return { measurement: measured, resources };
+}
+
+/** One run: a fresh pinned server, verified, loaded, stopped. */
+async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
+  const { ctx, outcome } = state;
+  const server = await startRecordServer(ctx, state.file, state.args);
+  outcome.command = [...server.command];
+  const startedAt = new Date().toISOString();
+  let verifyRequests: number;
+  let loaded: Loaded;
+  try {
+    verifyRequests = await verifyServer(state, server, run);
+    loaded = await load(state, server, run);
+  } finally {
+    await server.stop();
+  }
+  const { measurement: m, resources } = loaded;
+  const record = runFigures(run, startedAt, m, ctx.workload, ctx, resources);
+  if (m.mismatches > 0 || m.non2xx > 0) {
+    const first = m.firstMismatch ? ` (first: ${m.firstMismatch})` : "";
+    return { run: record, invalid: `${m.mismatches} mismatched and ${m.non2xx} non-2xx responses under load${first}` };
+  }
+  if (m.validResponses === 0) {
+    throw new PhaseError("measure", `No valid response in ${ctx.settings.durationSec} s (${m.errors} errors)`);
+  }
+  if (m.errors > 0) {
+    outcome.warnings.push({
+      code: "request-errors",
+      message: `run ${run + 1}: ${m.errors} connection errors (${m.timeouts} timeouts), not counted as samples`,
     });
   }
-  const wide = ciWarning(plan, headlines, "requestsPerSecond");
-  if (wide) outcome.warnings.push(wide);
+  if (resources) {
+    state.sampled.push(resources);
+    state.saturations.push(saturation(resources.summary, ctx.cpus));
+  }
+  return {
+    run: record,
+    responses: { valid: m.validResponses, total: verifyRequests + m.warmupResponses + m.responses },
+  };
 }
+
+/**
+ * The HTTP kind: each run a fresh pinned server, verified before load, then
+ * warm-up and measurement by the load generator; before any record, the
+ * variant's runtimes are checked for answering alike (parity).
+ *
+ * @example Wire it into the run loop
+ * ```ts ignore
+ * import { RecordRun } from "./loop.ts";
+ * import { httpKind } from "./http.ts";
+ * const record = new RecordRun(httpKind, ctx, outcome);
+ * ```
+ */
+export const httpKind: Kind<HttpWorkload, HttpState> = {
+  open,
+  run: runOnce,
+  judge(state, outcome) {
+    outcome.resources = combineSummaries(state.sampled.map((r) => r.summary));
+    outcome.warnings = outcome.warnings.filter((w) => w.code !== "client-bound");
+    const warning = clientBoundWarning(state.saturations, state.generator.name, state.ctx.cpus);
+    if (warning) outcome.warnings.push(warning);
+  },
+  checkVariant: checkHttpParity,
+};

@@ -12,6 +12,7 @@ import { runCommand } from "../platform/process.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { describeFailures, inPhase, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
 import { stageServer } from "../platform/workspace.ts";
+import type { Kind, RunOutput } from "./kind.ts";
 import { round } from "../stats/round.ts";
 
 const NUMBER_FIELDS = ["opsPerCall", "sink", "timeMs", "warmupTimeMs"] as const;
@@ -49,11 +50,16 @@ export function microFigures(report: MicroReport): Record<string, number> {
   };
 }
 
-/**
- * Measures one micro-benchmark record. Fills `outcome` as it goes; throws
- * {@linkcode PhaseError} or {@linkcode InvalidError} naming the phase.
- */
-export async function runMicroRecord(ctx: RecordContext<MicroWorkload>, outcome: RecordOutcome): Promise<void> {
+/** One micro record: the staged script, the command that runs it and its environment. */
+interface MicroState {
+  readonly ctx: RecordContext<MicroWorkload>;
+  readonly outcome: RecordOutcome;
+  readonly command: string[];
+  readonly env: Record<string, string>;
+  readonly timeoutMs: number;
+}
+
+async function open(ctx: RecordContext<MicroWorkload>, outcome: RecordOutcome): Promise<MicroState> {
   const source = ctx.workload.script(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
   outcome.headline = { figure: "opsPerSecond", higherIsBetter: true };
@@ -75,45 +81,64 @@ export async function runMicroRecord(ctx: RecordContext<MicroWorkload>, outcome:
   // tinybench stops a task after its time budget once it has 64 samples; a bcrypt-like
   // task can take longer, so allow generous headroom before calling the run stuck.
   const timeoutMs = ctx.settings.startTimeoutSec * 1000 + 20 * (timeMs + warmupTimeMs);
+  return { ctx, outcome, command, env, timeoutMs };
+}
 
-  for (let run = 0; run < ctx.settings.runs; run++) {
-    ctx.onPhase?.("measure", run);
-    const startedAt = new Date().toISOString();
-    const out = await inPhase(
-      "measure",
-      () => runCommand(command, { cwd: ctx.workDir, env, cpus: ctx.cpus.server, timeoutMs, signal: ctx.signal }),
-    );
-    ctx.signal.throwIfAborted();
-    if (!out.success) {
-      const why = out.timedOut
-        ? `timed out after ${timeoutMs / 1000} s`
-        : `exited with code ${out.code}: ${out.stderr.trim().split("\n").at(-1)?.slice(0, 300) ?? ""}`;
-      throw new PhaseError("measure", `The benchmark script ${why}`);
-    }
-    const report = await inPhase("measure", () => Promise.resolve(parseMicroReport(out.stdout)));
-    const checks: Check[] = [
-      { name: "task", passed: report.task === ctx.variant, expected: ctx.variant, actual: report.task },
-      { name: "self-check", passed: report.selfCheck === true, expected: true, actual: report.selfCheck },
-      ...await inPhase("verify", () => Promise.resolve(ctx.workload.verify(report, ctx))),
-    ];
-    const failed = checks.filter((c) => !c.passed);
-    outcome.checks.push(...(run === 0 ? checks : failed));
-    if (failed.length > 0) throw new InvalidError("verify", `run ${run + 1}: ${describeFailures(failed)}`);
-    Object.assign(outcome.facts, {
-      timer: report.timer,
-      detectedResolutionNs: report.detectedResolutionMs === null ? null : round(report.detectedResolutionMs * 1e6, 1),
-      opsPerCall: report.opsPerCall,
-      tinybenchTimeMs: report.timeMs,
-      tinybenchWarmupTimeMs: report.warmupTimeMs,
-      tinybenchRuntime: `${report.runtime} ${report.runtimeVersion}`,
-    });
-    outcome.runs.push({
+/** One run: a fresh process runs the tinybench script; its report is checked and mapped to figures. */
+async function runOnce(state: MicroState, run: number): Promise<RunOutput> {
+  const { ctx, outcome, command, env, timeoutMs } = state;
+  ctx.onPhase?.("measure", run);
+  const startedAt = new Date().toISOString();
+  const out = await inPhase(
+    "measure",
+    () => runCommand(command, { cwd: ctx.workDir, env, cpus: ctx.cpus.server, timeoutMs, signal: ctx.signal }),
+  );
+  ctx.signal.throwIfAborted();
+  if (!out.success) {
+    const why = out.timedOut
+      ? `timed out after ${timeoutMs / 1000} s`
+      : `exited with code ${out.code}: ${out.stderr.trim().split("\n").at(-1)?.slice(0, 300) ?? ""}`;
+    throw new PhaseError("measure", `The benchmark script ${why}`);
+  }
+  const report = await inPhase("measure", () => Promise.resolve(parseMicroReport(out.stdout)));
+  const checks: Check[] = [
+    { name: "task", passed: report.task === ctx.variant, expected: ctx.variant, actual: report.task },
+    { name: "self-check", passed: report.selfCheck === true, expected: true, actual: report.selfCheck },
+    ...await inPhase("verify", () => Promise.resolve(ctx.workload.verify(report, ctx))),
+  ];
+  const failed = checks.filter((c) => !c.passed);
+  outcome.checks.push(...(run === 0 ? checks : failed));
+  if (failed.length > 0) throw new InvalidError("verify", `run ${run + 1}: ${describeFailures(failed)}`);
+  Object.assign(outcome.facts, {
+    timer: report.timer,
+    detectedResolutionNs: report.detectedResolutionMs === null ? null : round(report.detectedResolutionMs * 1e6, 1),
+    opsPerCall: report.opsPerCall,
+    tinybenchTimeMs: report.timeMs,
+    tinybenchWarmupTimeMs: report.warmupTimeMs,
+    tinybenchRuntime: `${report.runtime} ${report.runtimeVersion}`,
+  });
+  return {
+    run: {
       index: run,
       startedAt,
       figures: microFigures(report),
       counts: { errors: 0, timeouts: 0, non2xx: 0, mismatches: 0 },
       latencyUs: null,
       latencyHistogram: null,
-    });
-  }
+    },
+  };
 }
+
+/**
+ * The micro kind: each run a fresh process of the runtime runs the
+ * workload's tinybench script; the task's sample output is checked and
+ * tinybench's statistics become the run's figures.
+ *
+ * @example Wire it into the run loop
+ * ```ts ignore
+ * import { RecordRun } from "./loop.ts";
+ * import { microKind } from "./micro.ts";
+ * const record = new RecordRun(microKind, ctx, outcome);
+ * ```
+ */
+export const microKind: Kind<MicroWorkload, MicroState> = { open, run: runOnce };

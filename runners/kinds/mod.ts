@@ -1,43 +1,74 @@
 /**
- * Which runner drives which workload kind: the one place a new kind is wired in.
+ * Which kind drives which workload: the one place a new kind is wired in.
+ * The table is checked against `WorkloadKind`, so a kind without an entry
+ * fails the type check.
  *
  * @module
  */
 
-import type { HttpWorkload, MicroWorkload, ProcessWorkload, WebSocketWorkload } from "../../workloads/types.ts";
-import { runHttpRecord } from "./http.ts";
-import { runMicroRecord } from "./micro.ts";
-import { runProcessRecord } from "./process.ts";
-import { checkHttpParity } from "./http_parity.ts";
+import type { Workload, WorkloadKind } from "../../workloads/types.ts";
+import { httpKind } from "./http.ts";
+import type { Kind } from "./kind.ts";
+import { RecordRun } from "./loop.ts";
+import { microKind } from "./micro.ts";
+import { processKind } from "./process.ts";
 import type { RecordContext, RecordOutcome, VariantContext, VariantVerdict } from "./record.ts";
-import { runWebSocketRecord } from "./websocket.ts";
+import { websocketKind } from "./websocket.ts";
 
-/** Measures one record with the runner for its workload's kind. */
-export function runRecord(ctx: RecordContext, outcome: RecordOutcome): Promise<void> {
-  const kind = ctx.workload.kind;
-  switch (kind) {
-    case "http":
-      return runHttpRecord(ctx as RecordContext<HttpWorkload>, outcome);
-    case "process":
-      return runProcessRecord(ctx as RecordContext<ProcessWorkload>, outcome);
-    case "micro":
-      return runMicroRecord(ctx as RecordContext<MicroWorkload>, outcome);
-    case "websocket":
-      return runWebSocketRecord(ctx as RecordContext<WebSocketWorkload>, outcome);
-    default:
-      throw new TypeError(`No runner for workload kind "${kind}"`);
-  }
+/** Every kind, by the `kind` field of the workloads it drives. */
+const KINDS = {
+  http: httpKind,
+  websocket: websocketKind,
+  process: processKind,
+  micro: microKind,
+} satisfies Record<WorkloadKind, unknown>;
+
+/** The kind of a workload, typed for the loop. */
+function kindOf(workload: Workload): Kind<Workload, unknown> {
+  const kind = KINDS[workload.kind] as Kind<Workload, unknown> | undefined;
+  if (!kind) throw new TypeError(`No runner for workload kind "${workload.kind}"`);
+  return kind;
+}
+
+/**
+ * A record of `ctx.workload`, ready to be opened and stepped by the suite's scheduler.
+ *
+ * @param ctx Everything the record is measured with.
+ * @param outcome The part of the record the kind and the loop fill in.
+ * @returns The record, not yet opened.
+ *
+ * @example
+ * ```ts ignore
+ * import { recordRun } from "./mod.ts";
+ * const record = recordRun(ctx, outcome);
+ * await record.open();
+ * while (record.wantsRun) await record.step({ round: record.runs, slot: 0 });
+ * const ending = await record.close();
+ * ```
+ */
+export function recordRun(ctx: RecordContext, outcome: RecordOutcome): RecordRun {
+  return new RecordRun(kindOf(ctx.workload), ctx, outcome);
 }
 
 /**
  * Checks that need every runtime of a variant before any is measured (HTTP:
  * parity across runtimes); a verdict per runtime, none for kinds without such a check.
+ *
+ * @param ctx The workload, variant and every runtime that could be had.
+ * @returns A verdict per runtime, keyed as requested.
+ *
+ * @example
+ * ```ts ignore
+ * import { checkVariant } from "./mod.ts";
+ * const verdicts = await checkVariant(variantContext);
+ * ```
  */
 export function checkVariant(ctx: VariantContext): Promise<Map<string, VariantVerdict>> {
-  switch (ctx.workload.kind) {
-    case "http":
-      return checkHttpParity(ctx as VariantContext<HttpWorkload>);
-    default:
-      return Promise.resolve(new Map());
-  }
+  return kindOf(ctx.workload).checkVariant?.(ctx) ?? Promise.resolve(new Map());
 }
+
+export { type Ending, endingOf, RecordRun, type Slot } from "./loop.ts";
+export type { Kind, RunOutput } from "./kind.ts";
+export type { RecordContext, RecordOutcome, VariantContext, VariantVerdict } from "./record.ts";
+export { InvalidError, PhaseError, SkipRecord } from "./errors.ts";
+export { type HookTimeouts, hookTimeouts, withinTime } from "./timeouts.ts";

@@ -66,8 +66,6 @@ export interface VariantVerdict {
   readonly invalid: string | null;
 }
 
-/** Thrown by a kind runner when the runtime cannot do this workload or variant. */
-
 /** The part of a record a kind runner fills in. */
 export interface RecordOutcome {
   /** Server or process command, binary first. */
@@ -89,9 +87,3 @@ export interface RecordOutcome {
   /** Resources of server and load generator over the measured runs. */
   resources?: ResourceSummary | null;
 }
-
-/** A record failed: `errored` (something broke) in a phase. */
-
-/** A record is `invalid`: the server answered, but not what the workload demands. */
-
-/** One line naming every failed check, for an error message. */

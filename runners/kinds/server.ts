@@ -12,8 +12,6 @@ import { type ProcessGroup, spawnGroup } from "../platform/process.ts";
 import type { RecordContext } from "./record.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
 
-/** Asks the OS for a free TCP port on `host`. */
-
 /** Options for {@linkcode startServer}. */
 export interface StartServerOptions {
   /** The runtime that runs the file. */
@@ -171,6 +169,7 @@ export function startRecordServer(
     });
 }
 
+/** The error for a server that exited while `during` (its exit code and its last lines of output). */
 export function serverExited(server: RunningServer, phase: Phase, during: string): PhaseError {
   const status = server.group.status!;
   const how = status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`;

@@ -1,7 +1,7 @@
 /**
- * The WebSocket kind runner: for each run a fresh pinned server, a verified
- * text and binary exchange, then the WebSocket driver in its own pinned
- * process, which verifies every echo under load.
+ * The WebSocket kind: for each run a fresh pinned server, a verified text
+ * and binary exchange, then the WebSocket driver in its own pinned process,
+ * which verifies every echo under load.
  *
  * @module
  */
@@ -10,9 +10,9 @@ import type { Check, WebSocketTraffic, WebSocketWorkload } from "../../workloads
 import { isSkip } from "../../workloads/types.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { describeFailures, inPhase, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
-import type { LoadGeneratorInfo, RunRecord } from "../schema/result.ts";
+import type { LoadGeneratorInfo } from "../schema/result.ts";
 import { serverExited, startRecordServer } from "./server.ts";
-import { afterServerRun } from "./run_hooks.ts";
+import type { Kind, RunOutput } from "./kind.ts";
 import {
   DEFAULT_WEBSOCKET_CLIENT,
   runWebSocketDriver,
@@ -142,7 +142,7 @@ export async function verifyEcho(
   }
 }
 
-function runRecord(index: number, startedAt: string, m: WebSocketMeasurement): RunRecord {
+function runFigures(index: number, startedAt: string, m: WebSocketMeasurement): RunOutput["run"] {
   const figures: Record<string, number> = {
     messagesPerSecond: m.messagesPerSecond,
     sentMessagesPerSecond: m.sentMessagesPerSecond,
@@ -192,15 +192,16 @@ function checkTraffic(traffic: WebSocketTraffic): void {
   }
 }
 
-/**
- * Measures one WebSocket record. Fills `outcome` as it goes, so that on
- * failure the caller still has every finished run; throws
- * {@linkcode PhaseError} or {@linkcode InvalidError} naming the phase.
- */
-export async function runWebSocketRecord(
-  ctx: RecordContext<WebSocketWorkload>,
-  outcome: RecordOutcome,
-): Promise<void> {
+/** One WebSocket record: its staged server and traffic. */
+interface WebSocketState {
+  readonly ctx: RecordContext<WebSocketWorkload>;
+  readonly outcome: RecordOutcome;
+  readonly file: string;
+  readonly args: readonly string[] | undefined;
+  readonly traffic: WebSocketTraffic;
+}
+
+async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcome): Promise<WebSocketState> {
   const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
   const file = await inPhase("setup", () => stageServer(source.entry, ctx.workDir, ctx.nodeModules));
@@ -209,67 +210,77 @@ export async function runWebSocketRecord(
   const traffic = ctx.workload.traffic(ctx);
   checkTraffic(traffic);
   outcome.loadGenerator = websocketDriverInfo();
-  const timeoutMs = ctx.settings.requestTimeoutSec * 1000;
+  return { ctx, outcome, file, args: source.args, traffic };
+}
 
-  for (let run = 0; run < ctx.settings.runs; run++) {
-    ctx.onPhase?.("start", run);
-    const server = await startRecordServer(ctx, file, source.args);
-    outcome.command = [...server.command];
-    const url = `${server.baseUrl.replace(/^http/, "ws")}${traffic.path}`;
-    let m: WebSocketMeasurement;
-    const startedAt = new Date().toISOString();
-    try {
-      ctx.onPhase?.("verify", run);
-      const checks = await inPhase("verify", () => verifyEcho(url, traffic, timeoutMs, ctx.signal));
-      if (run === 0) outcome.checks.push(...checks);
-      if (checks.some((c) => !c.passed)) {
-        if (run > 0) outcome.checks.push(...checks.filter((c) => !c.passed));
-        throw new InvalidError("verify", describeFailures(checks));
-      }
-      ctx.onPhase?.(ctx.settings.warmupSec > 0 ? "warmup" : "measure", run);
-      m = await inPhase("measure", () =>
-        runWebSocketDriver({
-          url,
-          client: DEFAULT_WEBSOCKET_CLIENT,
-          connections: ctx.settings.connections,
-          inFlight: traffic.inFlight,
-          messageSize: traffic.messageSize,
-          durationSec: ctx.settings.durationSec,
-          warmupSec: ctx.settings.warmupSec,
-          messages: traffic.messages ?? null,
-          timeoutSec: ctx.settings.requestTimeoutSec,
-          serverPid: server.group.pid,
-        }, { cpus: ctx.cpus.client, signal: ctx.signal }));
-      if (server.group.status) throw serverExited(server, "measure", "the run");
-    } finally {
-      await server.stop();
+/** One run: a fresh pinned server, a verified text and binary echo, then the driver under load. */
+async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
+  const { ctx, outcome, traffic } = state;
+  const timeoutMs = ctx.settings.requestTimeoutSec * 1000;
+  const server = await startRecordServer(ctx, state.file, state.args);
+  outcome.command = [...server.command];
+  const url = `${server.baseUrl.replace(/^http/, "ws")}${traffic.path}`;
+  let m: WebSocketMeasurement;
+  const startedAt = new Date().toISOString();
+  try {
+    ctx.onPhase?.("verify", run);
+    const checks = await inPhase("verify", () => verifyEcho(url, traffic, timeoutMs, ctx.signal));
+    if (run === 0) outcome.checks.push(...checks);
+    if (checks.some((c) => !c.passed)) {
+      if (run > 0) outcome.checks.push(...checks.filter((c) => !c.passed));
+      throw new InvalidError("verify", describeFailures(checks));
     }
-    const failures = describeLoadFailures(m);
-    if (failures !== null && m.connected > 0) {
-      outcome.runs.push(runRecord(run, startedAt, m));
-      throw new InvalidError("measure", failures);
-    }
-    if (m.connected === 0) {
-      throw new PhaseError("measure", `No socket connected (${m.firstFailure ?? "no reason given"})`);
-    }
-    if (m.validMessages === 0) {
-      throw new PhaseError("measure", `No echo in ${m.durationMs / 1000} s`);
-    }
-    outcome.runs.push(runRecord(run, startedAt, m));
-    if (
-      m.clientCpuPercent !== null && m.clientCpuPercent >= CLIENT_BOUND_PERCENT &&
-      !outcome.warnings.some((w) => w.code === "client-bound")
-    ) {
-      outcome.warnings.push({
-        code: "client-bound",
-        message: `the WebSocket driver used ${Math.round(m.clientCpuPercent)} % of its CPU in run ${run + 1}` +
-          (m.serverCpuPercent === null ? "" : ` (the server ${Math.round(m.serverCpuPercent)} %)`) +
-          ": messagesPerSecond may measure the driver, not the server",
-      });
-    }
-    await afterServerRun(ctx, outcome, run, {
-      validResponses: m.validMessages,
-      totalResponses: 2 + m.warmupMessages + m.receivedMessages,
+    ctx.onPhase?.(ctx.settings.warmupSec > 0 ? "warmup" : "measure", run);
+    m = await inPhase("measure", () =>
+      runWebSocketDriver({
+        url,
+        client: DEFAULT_WEBSOCKET_CLIENT,
+        connections: ctx.settings.connections,
+        inFlight: traffic.inFlight,
+        messageSize: traffic.messageSize,
+        durationSec: ctx.settings.durationSec,
+        warmupSec: ctx.settings.warmupSec,
+        messages: traffic.messages ?? null,
+        timeoutSec: ctx.settings.requestTimeoutSec,
+        serverPid: server.group.pid,
+      }, { cpus: ctx.cpus.client, signal: ctx.signal }));
+    if (server.group.status) throw serverExited(server, "measure", "the run");
+  } finally {
+    await server.stop();
+  }
+  const failures = describeLoadFailures(m);
+  if (failures !== null && m.connected > 0) return { run: runFigures(run, startedAt, m), invalid: failures };
+  if (m.connected === 0) {
+    throw new PhaseError("measure", `No socket connected (${m.firstFailure ?? "no reason given"})`);
+  }
+  if (m.validMessages === 0) throw new PhaseError("measure", `No echo in ${m.durationMs / 1000} s`);
+  if (
+    m.clientCpuPercent !== null && m.clientCpuPercent >= CLIENT_BOUND_PERCENT &&
+    !outcome.warnings.some((w) => w.code === "client-bound")
+  ) {
+    outcome.warnings.push({
+      code: "client-bound",
+      message: `the WebSocket driver used ${Math.round(m.clientCpuPercent)} % of its CPU in run ${run + 1}` +
+        (m.serverCpuPercent === null ? "" : ` (the server ${Math.round(m.serverCpuPercent)} %)`) +
+        ": messagesPerSecond may measure the driver, not the server",
     });
   }
+  return {
+    run: runFigures(run, startedAt, m),
+    responses: { valid: m.validMessages, total: 2 + m.warmupMessages + m.receivedMessages },
+  };
 }
+
+/**
+ * The WebSocket kind: each run a fresh pinned server, a verified text and
+ * binary echo, then the WebSocket driver in its own pinned process, which
+ * verifies every echo under load.
+ *
+ * @example Wire it into the run loop
+ * ```ts ignore
+ * import { RecordRun } from "./loop.ts";
+ * import { websocketKind } from "./websocket.ts";
+ * const record = new RecordRun(websocketKind, ctx, outcome);
+ * ```
+ */
+export const websocketKind: Kind<WebSocketWorkload, WebSocketState> = { open, run: runOnce };

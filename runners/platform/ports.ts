@@ -5,6 +5,7 @@
  * @module
  */
 
+/** Asks the OS for a free TCP port on `host`. */
 export function freePort(host = "127.0.0.1"): number {
   const listener = Deno.listen({ hostname: host, port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;

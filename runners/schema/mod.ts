@@ -43,6 +43,7 @@ export {
   type Phase,
   type RecordError,
   type RecordStatus,
+  type RunOrder,
   type RunRecord,
   type RunSettings,
   type RuntimeInfo,

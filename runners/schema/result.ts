@@ -360,6 +360,10 @@ export interface RunRecord {
   readonly index: number;
   /** When the run started (ISO 8601). */
   readonly startedAt: string;
+  /** Scheduler round: run i of every runtime of a variant is measured in round i (absent in older files). */
+  readonly round?: number;
+  /** Position of this run within its round, 0 first (see {@linkcode SuiteSettings.order}). */
+  readonly slot?: number;
   /** Figures of this run, keyed by name with the unit in the name. */
   readonly figures: Readonly<Record<string, number>>;
   /** Failures counted apart from the samples. */
@@ -520,7 +524,30 @@ export interface SuiteSettings {
   readonly host?: string;
   /** Port every server listened on (`--port`); null means a free port per server. */
   readonly port?: number | null;
+  /**
+   * Order of one variant's runtimes within each round of runs (`--order`): `rotate` moves the first to the
+   * end each round, `shuffle` draws a seeded random order each round, `blocked` measures every run of one
+   * runtime before the next. Absent in files written before runs were interleaved (they were blocked).
+   */
+  readonly order?: RunOrder;
+  /** Seed of the `shuffle` order (`--seed`); null for the other orders. */
+  readonly seed?: number | null;
 }
+
+/**
+ * How the runs of one variant's runtimes are ordered within each round.
+ *
+ * @example Every run of a stored result in the order it was measured
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, type RunOrder } from "@rtbench/rtbench/schema";
+ *
+ * const result = parseResult(await Deno.readTextFile("fixtures/results/base.json"));
+ * const order: RunOrder = result.settings.order ?? "blocked";
+ * assertEquals(["rotate", "shuffle", "blocked"].includes(order), true);
+ * ```
+ */
+export type RunOrder = "rotate" | "shuffle" | "blocked";
 
 /**
  * One suite run: the document rtbench writes and other tools import.

@@ -8,6 +8,7 @@
 
 import { median } from "./summary.ts";
 
+/** Modified Z-score above which a run is reported as an outlier (Iglewicz and Hoaglin). */
 export const OUTLIER_Z = 3.5;
 
 /**

@@ -188,3 +188,37 @@ export function checkResumableRuntime(file: string, record: BenchRecord, version
     );
   }
 }
+
+/**
+ * The records a resumed suite keeps, by id, after checking that the file was
+ * measured the way this suite measures: the same suite settings, and for
+ * every kept record the same effective settings and options. Empty without
+ * `resume`. Throws a {@linkcode UsageError} naming the first difference.
+ *
+ * @param resume The earlier file and its path, or undefined.
+ * @param settings The suite settings of the suite about to run.
+ * @param planned Every record the suite plans: its id, effective settings and recorded options.
+ * @returns The kept records by id.
+ *
+ * @example Nothing to keep without a file
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { keptRecords } from "./resume.ts";
+ *
+ * assertEquals(keptRecords(undefined, {} as never, []).size, 0);
+ * ```
+ */
+export function keptRecords(
+  resume: { readonly file: string; readonly result: BenchResult } | undefined,
+  settings: SuiteSettings,
+  planned: readonly { id: string; settings: BenchRecord["settings"]; options: BenchRecord["options"] }[],
+): Map<string, BenchRecord> {
+  if (!resume) return new Map();
+  const done = doneRecords(resume.result);
+  checkResumableSettings(resume.file, resume.result.settings, settings);
+  for (const p of planned) {
+    const kept = done.get(p.id);
+    if (kept) checkResumableRecord(resume.file, kept, p.settings, p.options);
+  }
+  return done;
+}

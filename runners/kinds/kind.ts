@@ -1,0 +1,48 @@
+/**
+ * The contract every workload kind implements for the one run loop
+ * (`loop.ts`): open a record once, measure one run at a time, judge the runs
+ * so far, close. The loop owns everything else: the session's hooks, the
+ * adaptive stop, the order of runs across runtimes, and how a record ends.
+ *
+ * @module
+ */
+
+import type { RunRecord } from "../schema/result.ts";
+import type { Workload } from "../../workloads/types.ts";
+import type { RunPlan } from "../stats/adaptive.ts";
+import type { RecordContext, RecordOutcome, VariantContext, VariantVerdict } from "./record.ts";
+
+/** One finished run, as a kind measured it. */
+export interface RunOutput {
+  /** The run's figures and counts; the loop adds where it stood in the schedule. */
+  readonly run: Omit<RunRecord, "round" | "slot">;
+  /** What the server answered in this run, for the session's `afterRun`; absent for kinds without a server. */
+  readonly responses?: { readonly valid: number; readonly total: number };
+  /** Set when the run was measured but broke the workload's rules (a wrong body under load): the record is invalid. */
+  readonly invalid?: string;
+}
+
+/**
+ * A workload kind: how one record of it is opened, run and closed. `S` is the
+ * kind's own state for one record (staged files, chosen tools, runs so far).
+ */
+export interface Kind<W extends Workload, S> {
+  /**
+   * Once per record, before its first run: stage files, choose tools, and fill
+   * the outcome's fixed fields (headline, CPU sets, load generator, facts).
+   * Throws `SkipRecord` when the runtime cannot do the variant.
+   */
+  open(ctx: RecordContext<W>, outcome: RecordOutcome): Promise<S>;
+  /** Measures one run (`run` counts from 0 for this record); throws a `PhaseError` naming the phase. */
+  run(state: S, run: number): Promise<RunOutput>;
+  /** The run plan of this record, when the kind's own plan differs from the settings' (a process's ≥N runs). */
+  plan?(state: S, fromSettings: RunPlan): RunPlan;
+  /** Whether the kind wants another run beyond the plan's minimum for its own reason (a minimum measured time). */
+  wantsMore?(state: S): boolean;
+  /** After every run: warnings and summaries judged over the runs so far (client-bound, outliers). */
+  judge?(state: S, outcome: RecordOutcome): void;
+  /** Releases what `open` acquired; always called once `open` succeeded. */
+  close?(state: S): Promise<void>;
+  /** Checks that need every runtime of a variant before any record opens (HTTP parity); a verdict per runtime. */
+  checkVariant?(ctx: VariantContext<W>): Promise<Map<string, VariantVerdict>>;
+}

@@ -1,0 +1,211 @@
+/**
+ * The one run loop every workload kind shares. A {@linkcode RecordRun} is one
+ * record being measured: opened once, then stepped one run at a time (the
+ * suite's scheduler decides the order of runs across runtimes), then closed.
+ * Each step is: the session's `beforeRun` → the kind's run (start, verify,
+ * measure) → the session's `afterRun` → the kind's judgement over the runs so
+ * far. The record wants another run until its plan is met: `--runs`, or with
+ * `--min-runs/--max-runs` until the headline's 95% CI is within `--ci-target`.
+ *
+ * @module
+ */
+
+import type { RecordError, RecordStatus, RunRecord } from "../schema/result.ts";
+import type { Workload } from "../../workloads/types.ts";
+import { ciWarning, needsAnotherRun, type RunPlan, runPlan } from "../stats/adaptive.ts";
+import { describeFailures, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
+import type { Kind } from "./kind.ts";
+import type { RecordContext, RecordOutcome } from "./record.ts";
+import { hookTimeouts, withinTime } from "./timeouts.ts";
+
+/** How a record ended. */
+export interface Ending {
+  /** `completed`, `errored`, `invalid` or `skipped`. */
+  readonly status: RecordStatus;
+  /** Why it errored or is invalid; null otherwise. */
+  readonly error: RecordError | null;
+  /** Why it was skipped; null otherwise. */
+  readonly skipReason: string | null;
+}
+
+/** Where a run stands in the suite's schedule. */
+export interface Slot {
+  /** Round: run i of every runtime of a variant is measured in round i. */
+  readonly round: number;
+  /** Position within the round, 0 first. */
+  readonly slot: number;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === "AbortError";
+}
+
+/**
+ * The ending a failure gives a record: skipped, invalid or errored in its phase.
+ *
+ * @param error What a kind or hook threw.
+ * @returns The record's status, error and skip reason.
+ *
+ * @example An invalid server
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { InvalidError } from "./errors.ts";
+ * import { endingOf } from "./loop.ts";
+ *
+ * const ending = endingOf(new InvalidError("verify", "GET / body: got \"{}\""));
+ * assertEquals([ending.status, ending.error?.phase], ["invalid", "verify"]);
+ * ```
+ */
+export function endingOf(error: unknown): Ending {
+  if (error instanceof SkipRecord) return { status: "skipped", error: null, skipReason: error.message };
+  const phaseError = error instanceof PhaseError
+    ? error
+    : new PhaseError("measure", error instanceof Error ? error.message : String(error), { cause: error });
+  return {
+    status: error instanceof InvalidError ? "invalid" : "errored",
+    error: {
+      phase: phaseError.phase,
+      name: phaseError.cause instanceof Error ? phaseError.cause.name : phaseError.name,
+      message: phaseError.message,
+    },
+    skipReason: null,
+  };
+}
+
+/** One record being measured by its kind; see the module documentation. */
+export class RecordRun<W extends Workload = Workload, S = unknown> {
+  /** What the record holds so far; the suite turns it into a `BenchRecord`. */
+  readonly outcome: RecordOutcome;
+  readonly #kind: Kind<W, S>;
+  readonly #ctx: RecordContext<W>;
+  #state: S | undefined;
+  #opened = false;
+  #plan: RunPlan;
+  #ending: Ending | null = null;
+
+  /**
+   * A record of `kind` for `ctx`, filling `outcome`.
+   *
+   * @param kind The workload's kind.
+   * @param ctx Everything the record is measured with.
+   * @param outcome The part of the record the kind and the loop fill in.
+   */
+  constructor(kind: Kind<W, S>, ctx: RecordContext<W>, outcome: RecordOutcome) {
+    this.#kind = kind;
+    this.#ctx = ctx;
+    this.outcome = outcome;
+    this.#plan = runPlan(ctx.settings);
+  }
+
+  /** Runs measured so far. */
+  get runs(): number {
+    return this.outcome.runs.length;
+  }
+
+  /** The plan this record follows (known once opened). */
+  get plan(): RunPlan {
+    return this.#plan;
+  }
+
+  /** Whether the record has ended early (skipped, errored or invalid). */
+  get ended(): boolean {
+    return this.#ending !== null;
+  }
+
+  /** Whether the record wants another run: opened, not ended, and its plan not met. */
+  get wantsRun(): boolean {
+    if (!this.#opened || this.#ending) return false;
+    // Counted in runs, not headline values: a run without the headline figure still counts towards the plan.
+    if (this.runs < this.#plan.min) return true;
+    if (this.runs >= this.#plan.max) return false;
+    return (this.#plan.adaptive && needsAnotherRun(this.#plan, this.#headlines())) ||
+      (this.#kind.wantsMore?.(this.#state!) ?? false);
+  }
+
+  #headlines(): number[] {
+    const figure = this.outcome.headline.figure;
+    return this.outcome.runs.map((r) => r.figures[figure]).filter((v) => Number.isFinite(v));
+  }
+
+  /** Opens the record: the kind stages what it needs. A failure ends the record; an interruption is thrown. */
+  async open(): Promise<void> {
+    try {
+      this.#state = await this.#kind.open(this.#ctx, this.outcome);
+      this.#opened = true;
+      if (this.#kind.plan) this.#plan = this.#kind.plan(this.#state, this.#plan);
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  /**
+   * Measures the record's next run at `slot` of the schedule. A failure ends
+   * the record (its finished runs stay); an interruption is thrown.
+   *
+   * @param slot Where this run stands in the suite's schedule.
+   */
+  async step(slot: Slot): Promise<void> {
+    const ctx = this.#ctx;
+    const run = this.runs;
+    try {
+      ctx.onPhase?.("start", run);
+      if (ctx.session.beforeRun) {
+        await withinTime(
+          "start",
+          "beforeRun",
+          hookTimeouts(ctx.hookTimeoutsSec).beforeRun,
+          () => ctx.session.beforeRun!({ runtime: ctx.runtime.name, run }),
+        );
+      }
+      const output = await this.#kind.run(this.#state!, run);
+      this.outcome.runs.push({ ...output.run, ...slot } as RunRecord);
+      if (output.invalid) throw new InvalidError("measure", output.invalid);
+      await this.#afterRun(run, output.responses ?? { valid: 1, total: 1 });
+      this.#kind.judge?.(this.#state!, this.outcome);
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  async #afterRun(run: number, responses: { readonly valid: number; readonly total: number }): Promise<void> {
+    const ctx = this.#ctx;
+    if (!ctx.session.afterRun) return;
+    ctx.onPhase?.("cleanup", run);
+    const checks = await withinTime(
+      "cleanup",
+      "afterRun",
+      hookTimeouts(ctx.hookTimeoutsSec).afterRun,
+      () =>
+        ctx.session.afterRun!({
+          runtime: ctx.runtime.name,
+          run,
+          validResponses: responses.valid,
+          totalResponses: responses.total,
+        }),
+    );
+    this.outcome.checks.push(...checks);
+    if (checks.some((c) => !c.passed)) throw new InvalidError("cleanup", describeFailures(checks));
+  }
+
+  #fail(error: unknown): void {
+    if (this.#ctx.signal.aborted || isAbort(error)) throw this.#ctx.signal.reason ?? error;
+    this.#ending ??= endingOf(error);
+  }
+
+  /** Closes the record: the kind releases what it holds; returns how the record ended. */
+  async close(): Promise<Ending> {
+    if (this.#opened) {
+      if (!this.#ending) {
+        const wide = ciWarning(this.#plan, this.#headlines(), this.outcome.headline.figure);
+        if (wide) this.outcome.warnings.push(wide);
+      }
+      try {
+        await this.#kind.close?.(this.#state!);
+      } catch (error) {
+        this.#fail(error);
+      }
+    }
+    if (!this.#ending && this.runs === 0) this.#ending = endingOf(new PhaseError("measure", "No measured run"));
+    return this.#ending ?? { status: "completed", error: null, skipReason: null };
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * A record as the result file holds it, assembled from what the run loop
+ * measured (`RecordOutcome`) and how the record ended.
+ *
+ * @module
+ */
+
+import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/types.ts";
+import type { Fact, OptionValues, Workload } from "../../workloads/types.ts";
+import type { Ending, RecordOutcome } from "../kinds/mod.ts";
+import type { BenchRecord, CpuSets, RunRecord, RuntimeInfo, Summary } from "../schema/result.ts";
+import { mergeLatency } from "../stats/latency.ts";
+import { summarize } from "../stats/summary.ts";
+import type { Planned } from "./plan.ts";
+
+/** The runtime as recorded; its version and binary are null when it could not be had. */
+export function runtimeInfo(spec: RuntimeSpec, rt?: ResolvedRuntime): RuntimeInfo {
+  return {
+    name: spec.name,
+    requested: spec.requested,
+    version: rt?.version ?? null,
+    engine: rt?.engine ?? null,
+    engineVersion: rt?.engineVersion ?? null,
+    binary: rt?.binary ?? null,
+    source: rt?.source ?? null,
+  };
+}
+
+/** Statistics of every figure over the runs that have it. */
+export function summaries(runs: readonly RunRecord[]): Record<string, Summary> {
+  const keys = [...new Set(runs.flatMap((r) => Object.keys(r.figures)))];
+  const out: Record<string, Summary> = {};
+  for (const key of keys) {
+    const values = runs.map((r) => r.figures[key]).filter((v) => typeof v === "number");
+    if (values.length > 0) out[key] = summarize(values);
+  }
+  return out;
+}
+
+/** Option values as recorded; a secret (a password in a URL) is never written to a result. */
+export function recordedOptions(workload: Workload, values: OptionValues): Record<string, Fact> {
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => {
+      const secret = value !== undefined && workload.options?.find((o) => o.name === name)?.secret;
+      return [name, secret ? "<secret>" : value ?? null];
+    }),
+  );
+}
+
+/** An outcome with nothing measured yet, carrying the session's facts. */
+export function emptyOutcome(cpus: CpuSets, facts: Readonly<Record<string, Fact>> = {}): RecordOutcome {
+  return {
+    command: null,
+    loadGenerator: null,
+    cpus,
+    checks: [],
+    facts: { ...facts },
+    headline: { figure: "requestsPerSecond", higherIsBetter: true },
+    runs: [],
+    warnings: [],
+  };
+}
+
+/** Everything a finished record is assembled from. */
+export interface RecordParts {
+  /** The record's id. */
+  readonly id: string;
+  /** Its workload × variant. */
+  readonly planned: Planned;
+  /** The runtime as requested. */
+  readonly spec: RuntimeSpec;
+  /** The runtime as found, or undefined when it could not be had. */
+  readonly runtime: ResolvedRuntime | undefined;
+  /** When the record opened (ISO 8601). */
+  readonly startedAt: string;
+  /** What the run loop measured. */
+  readonly outcome: RecordOutcome;
+  /** How it ended. */
+  readonly ending: Ending;
+}
+
+/** The record as the result file holds it. */
+export function assembleRecord(parts: RecordParts): BenchRecord {
+  const { planned, outcome, ending } = parts;
+  return {
+    id: parts.id,
+    workload: planned.workload.name,
+    variant: planned.variant,
+    kind: planned.workload.kind,
+    runtime: runtimeInfo(parts.spec, parts.runtime),
+    status: ending.status,
+    error: ending.error,
+    skipReason: ending.skipReason,
+    startedAt: parts.startedAt,
+    finishedAt: new Date().toISOString(),
+    settings: planned.settings,
+    options: recordedOptions(planned.workload, planned.options),
+    command: outcome.command,
+    loadGenerator: outcome.loadGenerator,
+    cpus: outcome.cpus,
+    verification: { passed: outcome.checks.every((c) => c.passed), checks: outcome.checks },
+    facts: outcome.facts,
+    headline: outcome.headline,
+    runs: outcome.runs,
+    summary: summaries(outcome.runs),
+    latencyUs: mergeLatency(outcome.runs.map((r) => r.latencyHistogram)),
+    resources: outcome.resources ?? null,
+    warnings: outcome.warnings,
+  };
+}

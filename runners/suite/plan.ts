@@ -1,0 +1,70 @@
+/**
+ * What a suite will measure: one planned group per workload × variant, each
+ * with its effective settings and options, measured on every runtime.
+ *
+ * @module
+ */
+
+import type { RuntimeSpec } from "../../adapters/types.ts";
+import type { OptionValues, RunSettings, Workload } from "../../workloads/types.ts";
+import { runPlan } from "../stats/adaptive.ts";
+import { effectiveSettings, type Profile, resolveOptions } from "./settings.ts";
+
+/** One workload × variant, as the suite will measure it on every runtime. */
+export interface Planned {
+  /** The workload. */
+  readonly workload: Workload;
+  /** The variant's name. */
+  readonly variant: string;
+  /** Effective settings: profile, then the workload's preferences, then explicit overrides. */
+  readonly settings: RunSettings;
+  /** The workload's option values. */
+  readonly options: OptionValues;
+}
+
+/**
+ * The groups of a suite, in suite order: every variant of every workload
+ * (only `variants` when given).
+ *
+ * @param workloads The workloads.
+ * @param profile The profile defaults come from.
+ * @param overrides Explicit settings.
+ * @param options Workload option values by name, raw.
+ * @param variants Variants to keep, by name; absent means all.
+ * @returns One entry per workload × variant.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { httpJson } from "../../workloads/http_json.ts";
+ * import { planGroups } from "./plan.ts";
+ *
+ * const [group] = planGroups([httpJson], "quick", { runs: 3 }, {});
+ * assertEquals([group.variant, group.settings.runs], ["default", 3]);
+ * ```
+ */
+export function planGroups(
+  workloads: readonly Workload[],
+  profile: Profile,
+  overrides: Partial<RunSettings>,
+  options: Readonly<Record<string, unknown>>,
+  variants?: readonly string[],
+): Planned[] {
+  return workloads.flatMap((workload) => {
+    const resolved = resolveOptions(workload, options);
+    const settings = effectiveSettings(profile, workload, overrides);
+    return workload.variants.filter((v) => !variants || variants.includes(v.name))
+      .map((v) => ({ workload, variant: v.name, settings, options: resolved }));
+  });
+}
+
+/** `<workload>/<variant>/<runtime requested>`, a record's id. */
+export function recordId(planned: Planned, spec: RuntimeSpec): string {
+  return `${planned.workload.name}/${planned.variant}/${spec.requested}`;
+}
+
+/** Seconds one record is expected to take, for progress displays. */
+export function estimateSec(s: RunSettings): number {
+  // Server start, verification and the generator's own start take about 1.5 s per run here.
+  return runPlan(s).min * (s.warmupSec + s.durationSec + 1.5);
+}

@@ -1,0 +1,259 @@
+/**
+ * One workload × variant on every runtime: the workload's dependencies and
+ * session are set up once, the runtimes are checked against each other
+ * (parity), then every runtime's record is opened and their runs are
+ * interleaved; the session is released however that ends.
+ *
+ * @module
+ */
+
+import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/types.ts";
+import type { Workload, WorkloadSession } from "../../workloads/types.ts";
+import {
+  checkVariant,
+  type Ending,
+  endingOf,
+  type HookTimeouts,
+  InvalidError,
+  PhaseError,
+  type RecordOutcome,
+  type RecordRun,
+  recordRun,
+  type VariantVerdict,
+  withinTime,
+} from "../kinds/mod.ts";
+import type { LoadGeneratorChoice } from "../drivers/generators.ts";
+import { installDependencies } from "../platform/workspace.ts";
+import type { ProgressEvent } from "../report/progress.ts";
+import type { BenchRecord, CpuSets, Warning } from "../schema/result.ts";
+import { runPlan } from "../stats/adaptive.ts";
+import { assembleRecord, emptyOutcome } from "./assemble.ts";
+import { estimateSec, type Planned, recordId } from "./plan.ts";
+import { interleave, type Schedule } from "./schedule.ts";
+
+/** What every variant of a suite is measured with. */
+export interface SuiteContext {
+  /** The runtimes, as requested. */
+  readonly specs: readonly RuntimeSpec[];
+  /** Each runtime as found, or why it could not be had, keyed as requested. */
+  readonly runtimes: ReadonlyMap<string, ResolvedRuntime | Error>;
+  /** Records kept from a resumed file, by id: not measured again. */
+  readonly done: ReadonlyMap<string, BenchRecord>;
+  /** CPU sets of server and client. */
+  readonly cpus: CpuSets;
+  /** Interface servers bind. */
+  readonly host: string;
+  /** Port every server listens on, or undefined for a free one each. */
+  readonly port: number | undefined;
+  /** Hook time limits in effect. */
+  readonly limits: HookTimeouts;
+  /** The HTTP load generators to choose from. */
+  readonly generators: LoadGeneratorChoice;
+  /** Cache of server dependencies. */
+  readonly cacheDir: string;
+  /** The suite's private temporary directory. */
+  readonly suiteTemp: string;
+  /** Interrupts the suite. */
+  readonly signal: AbortSignal;
+  /** The order of runs within rounds. */
+  readonly schedule: Schedule;
+  /** Records to measure in the whole suite, for progress. */
+  readonly totalRecords: number;
+  /** Receives progress events. */
+  onProgress?(event: ProgressEvent): void;
+  /** Adds a suite-wide warning. */
+  warn(warning: Warning): void;
+  /** Takes a finished record (written to the partial result at once). */
+  finish(record: BenchRecord): Promise<void>;
+  /** The next record's index in the suite, from 0. */
+  nextIndex(): number;
+}
+
+/** The workload's dependencies, installed once per workload and shared by its variants. */
+const installs = new WeakMap<SuiteContext, Map<Workload, Promise<string | undefined>>>();
+
+function dependencies(workload: Workload, suite: SuiteContext): Promise<string | undefined> {
+  let byWorkload = installs.get(suite);
+  if (!byWorkload) installs.set(suite, byWorkload = new Map());
+  let installed = byWorkload.get(workload);
+  if (!installed) {
+    const required = workload.dependencies ?? {};
+    const optional = workload.optionalDependencies ?? {};
+    installed = Object.keys(required).length + Object.keys(optional).length > 0
+      ? installDependencies(required, suite.cacheDir, suite.signal, optional)
+      : Promise.resolve(undefined);
+    byWorkload.set(workload, installed);
+  }
+  return installed;
+}
+
+/** The variant's shared state: its session, dependencies and what setting them up broke. */
+interface Prepared {
+  readonly tempDir: string;
+  readonly session: WorkloadSession;
+  readonly nodeModules: string | undefined;
+  readonly setupError: PhaseError | undefined;
+}
+
+async function prepare(planned: Planned, suite: SuiteContext): Promise<Prepared> {
+  const { workload, variant, settings } = planned;
+  const tempDir = `${suite.suiteTemp}/${workload.name}-${variant}`;
+  await Deno.mkdir(tempDir, { recursive: true });
+  let nodeModules: string | undefined;
+  try {
+    nodeModules = await dependencies(workload, suite);
+    const ctx = { variant, options: planned.options, settings, tempDir, signal: suite.signal };
+    const session = workload.setup
+      ? await withinTime(
+        "setup",
+        "the workload's setup",
+        suite.limits.setup,
+        () => workload.setup!({ ...ctx, serverCpus: suite.cpus.server, nodeModules }),
+      )
+      : {};
+    return { tempDir, session, nodeModules, setupError: undefined };
+  } catch (error) {
+    suite.signal.throwIfAborted();
+    const setupError = new PhaseError("setup", (error as Error).message ?? String(error), { cause: error });
+    return { tempDir, session: {}, nodeModules, setupError };
+  }
+}
+
+/** What a record of this variant is measured with, but for its runtime and private directory. */
+function contextBase(planned: Planned, prepared: Prepared, suite: SuiteContext) {
+  return {
+    workload: planned.workload,
+    variant: planned.variant,
+    settings: planned.settings,
+    options: planned.options,
+    session: prepared.session,
+    tempDir: prepared.tempDir,
+    nodeModules: prepared.nodeModules,
+    cpus: suite.cpus,
+    host: suite.host,
+    port: suite.port,
+    hookTimeoutsSec: suite.limits,
+    signal: suite.signal,
+  };
+}
+
+/** The parity verdicts of the runtimes that could be had; a check that cannot run is a suite warning. */
+async function parity(planned: Planned, prepared: Prepared, suite: SuiteContext): Promise<Map<string, VariantVerdict>> {
+  if (prepared.setupError) return new Map();
+  const ready = new Map<string, ResolvedRuntime>();
+  for (const [requested, rt] of suite.runtimes) if (!(rt instanceof Error)) ready.set(requested, rt);
+  const workDir = `${suite.suiteTemp}/variant-checks/${planned.workload.name}-${planned.variant}`;
+  try {
+    return await checkVariant({ ...contextBase(planned, prepared, suite), runtimes: ready, workDir });
+  } catch (error) {
+    suite.signal.throwIfAborted();
+    suite.warn({
+      code: "parity-unchecked",
+      message: `${planned.workload.name}/${planned.variant}: runtimes could not be compared (${
+        (error as Error).message
+      })`,
+    });
+    return new Map();
+  } finally {
+    await Deno.remove(workDir, { recursive: true }).catch(() => {});
+  }
+}
+
+/** One runtime's record of the variant: opened, or ended before its first run. */
+interface Opened {
+  readonly spec: RuntimeSpec;
+  readonly id: string;
+  readonly startedAt: string;
+  readonly runtime: ResolvedRuntime | undefined;
+  readonly outcome: RecordOutcome;
+  /** The record to step; absent when it ended before opening (`early`). */
+  readonly record?: RecordRun;
+  readonly early?: Ending;
+}
+
+async function openRecord(
+  planned: Planned,
+  prepared: Prepared,
+  verdict: VariantVerdict | undefined,
+  spec: RuntimeSpec,
+  suite: SuiteContext,
+): Promise<Opened> {
+  const id = recordId(planned, spec);
+  const index = suite.nextIndex();
+  suite.onProgress?.({
+    type: "record-start",
+    index,
+    total: suite.totalRecords,
+    id,
+    estimatedSec: estimateSec(planned.settings),
+  });
+  const base = { spec, id, startedAt: new Date().toISOString() };
+  const rt = suite.runtimes.get(spec.requested)!;
+  const outcome = emptyOutcome(suite.cpus, prepared.session.facts);
+  if (verdict) outcome.checks.push(...verdict.checks);
+  if (rt instanceof Error) {
+    return { ...base, runtime: undefined, outcome, early: endingOf(new PhaseError("provision", rt.message)) };
+  }
+  const refused = prepared.setupError ?? (verdict?.invalid ? new InvalidError("verify", verdict.invalid) : undefined);
+  if (refused) return { ...base, runtime: rt, outcome, early: endingOf(refused) };
+  const workDir = `${suite.suiteTemp}/records/${index}`;
+  await Deno.mkdir(workDir, { recursive: true });
+  const record = recordRun({
+    ...contextBase(planned, prepared, suite),
+    runtime: rt,
+    workDir,
+    loadGenerator: suite.generators.candidates[0],
+    loadGenerators: suite.generators,
+    onPhase: (phase, run) => suite.onProgress?.({ type: "phase", id, phase, run, runs: runPlan(planned.settings).max }),
+  }, outcome);
+  await record.open();
+  return { ...base, runtime: rt, outcome, record };
+}
+
+/**
+ * Measures every runtime's record of one workload × variant (those not kept
+ * from a resumed file): set-up, parity, interleaved runs, release.
+ *
+ * @param planned The workload × variant.
+ * @param suite What the suite measures with, and where finished records go.
+ *
+ * @example
+ * ```ts ignore
+ * import { measureVariant } from "./variant.ts";
+ * for (const planned of groups) await measureVariant(planned, suite);
+ * ```
+ */
+export async function measureVariant(planned: Planned, suite: SuiteContext): Promise<void> {
+  const specs = suite.specs.filter((spec) => !suite.done.has(recordId(planned, spec)));
+  // Nothing left to measure here: no setup, no server.
+  if (specs.length === 0) return;
+  const prepared = await prepare(planned, suite);
+  try {
+    const verdicts = await parity(planned, prepared, suite);
+    const opened: Opened[] = [];
+    for (const spec of specs) {
+      suite.signal.throwIfAborted();
+      opened.push(await openRecord(planned, prepared, verdicts.get(spec.requested), spec, suite));
+    }
+    const assemble = (o: Opened, ending: Ending) => assembleRecord({ ...o, planned, ending });
+    for (const o of opened) if (o.early) await suite.finish(assemble(o, o.early));
+    const running = opened.filter((o) => o.record);
+    await interleave(running.map((o) => o.record!), suite.schedule, async (record) => {
+      await suite.finish(assemble(running.find((o) => o.record === record)!, await record.close()));
+    });
+  } finally {
+    await release(planned, prepared.session, suite);
+  }
+}
+
+/** Releases the session; a release that fails or hangs must not take the suite with it. */
+async function release(planned: Planned, session: WorkloadSession, suite: SuiteContext): Promise<void> {
+  if (!session.dispose) return;
+  await withinTime("cleanup", "the workload's dispose", suite.limits.dispose, () => session.dispose!())
+    .catch((error) => {
+      suite.warn({
+        code: "dispose-failed",
+        message: `${planned.workload.name}/${planned.variant}: ${(error as Error).message ?? error}`,
+      });
+    });
+}
