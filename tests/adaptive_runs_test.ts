@@ -3,6 +3,9 @@
 import { assert, assertEquals } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
 import { httpJson } from "../workloads/http_json.ts";
+import { micro } from "../workloads/micro.ts";
+import { startup } from "../workloads/startup.ts";
+import { wsEcho } from "../workloads/ws_echo.ts";
 import { privateTmp } from "./_helpers.ts";
 
 Deno.test("an unreachable CI target runs up to --max-runs and warns", async () => {
@@ -22,3 +25,41 @@ Deno.test("an unreachable CI target runs up to --max-runs and warns", async () =
   assertEquals(record.settings.maxRuns, 3);
   await Deno.remove(tmp, { recursive: true });
 });
+
+// The same rule holds for every kind: the run loop is shared, not each kind's own.
+const ADAPTIVE = { minRuns: 3, maxRuns: 5, ciTargetPercent: 1e-9 };
+for (
+  const [workload, variant, settings] of [
+    [wsEcho, "default", { durationSec: 0.3, warmupSec: 0, connections: 4 }],
+    [micro, "uuid", { durationSec: 0.05, warmupSec: 0 }],
+    [startup, "hello", { durationSec: 0.001 }],
+  ] as const
+) {
+  Deno.test(`--min-runs 3 --max-runs 5 adds runs on ${workload.kind} (${workload.name}) as on HTTP`, async () => {
+    const tmp = await privateTmp();
+    const result = await run({
+      workloads: [workload],
+      runtimes: ["deno"],
+      variants: [variant],
+      settings: { ...settings, ...ADAPTIVE },
+      options: workload === startup ? { "warmup-runs": 0 } : {},
+      tempDir: tmp,
+    });
+    const [record] = result.records;
+    assertEquals(record.status, "completed", JSON.stringify(record.error));
+    assertEquals(record.runs.length, 5, "added runs up to --max-runs");
+    assertEquals(record.summary[record.headline.figure].n, 5);
+    assert(record.warnings.some((w) => w.code === "ci-wide"), JSON.stringify(record.warnings));
+    // And with a target every run meets, it stops at --min-runs.
+    const easy = await run({
+      workloads: [workload],
+      runtimes: ["deno"],
+      variants: [variant],
+      settings: { ...settings, ...ADAPTIVE, ciTargetPercent: 100 },
+      options: workload === startup ? { "warmup-runs": 0 } : {},
+      tempDir: tmp,
+    });
+    assertEquals(easy.records[0].runs.length, 3, JSON.stringify(easy.records[0].error));
+    await Deno.remove(tmp, { recursive: true });
+  });
+}

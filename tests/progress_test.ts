@@ -37,9 +37,9 @@ Deno.test("progress shows workload, runtime, run and phase with elapsed and rema
   assertMatch(lastLine(term.take()), /preparing 3 records/);
   term.advance(2);
   progress.update({ type: "record-start", index: 0, total: 3, id: "http-json/default/deno", estimatedSec: 20 });
-  progress.update({ type: "phase", id: "http-json/default/deno", phase: "measure", run: 1, runs: 2 });
+  progress.update({ type: "phase", id: "http-json/default/deno", phase: "measure", run: 0, runs: 2 });
   const line = lastLine(term.take());
-  assertStringIncludes(line, "1/3 http-json (default) · deno · run 2/2 measure");
+  assertStringIncludes(line, "1/3 http-json (default) · deno · run 1/2 measure");
   assertStringIncludes(line, "0:02 elapsed, ~1:00 left");
   term.advance(5);
   progress.tick();
@@ -59,6 +59,24 @@ Deno.test("the time left is corrected by the pace of finished records", () => {
   progress.update({ type: "record-start", index: 1, total: 3, id: "http-json/default/node", estimatedSec: 10 });
   // 20 s of estimates left, at twice the pace: 40 s.
   assertStringIncludes(lastLine(term.take()), "0:20 elapsed, ~0:40 left · 2/3");
+});
+
+Deno.test("interleaved records: the line follows the run being measured, and time left counts runs done", () => {
+  const term = fakeTerminal();
+  const { progress } = term;
+  progress.update({ type: "suite-start", records: 2, estimatedSec: 40 });
+  for (const [index, runtime] of ["deno", "node"].entries()) {
+    progress.update({ type: "record-start", index, total: 2, id: `http-json/default/${runtime}`, estimatedSec: 20 });
+  }
+  progress.update({ type: "phase", id: "http-json/default/deno", phase: "measure", run: 0, runs: 2 });
+  assertStringIncludes(lastLine(term.take()), "1/2 http-json (default) · deno · run 1/2 measure");
+  term.advance(10);
+  progress.update({ type: "phase", id: "http-json/default/node", phase: "warmup", run: 0, runs: 2 });
+  assertStringIncludes(lastLine(term.take()), "~0:30 left · 2/2 http-json (default) · node · run 1/2 warmup");
+  term.advance(10);
+  progress.update({ type: "phase", id: "http-json/default/deno", phase: "measure", run: 1, runs: 2 });
+  // Deno's first run is done: 10 of 40 estimated seconds, 20 s since the work began.
+  assertStringIncludes(lastLine(term.take()), "~0:30 left · 1/2 http-json (default) · deno · run 2/2 measure");
 });
 
 Deno.test("finished records keep a line each: errors, skips and warnings say so", () => {

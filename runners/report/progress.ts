@@ -145,30 +145,40 @@ export function createProgress(options: ProgressOptions): ProgressDisplay {
   const started = now();
   let total = 0;
   let totalEstimate = 0;
-  let startedEstimate = 0;
-  let finishedEstimate = 0;
-  let finishedActual = 0;
-  let current: { index: number; id: string; estimate: number; since: number } | null = null;
+  // The runs of a variant's runtimes interleave, so work done is counted per record in runs, not in whole records.
+  const records = new Map<string, { index: number; estimate: number; done: number }>();
+  let doneEstimate = 0;
+  let doneAt: number | null = null;
+  let workStart: number | null = null;
+  let pace = 1;
+  let current: string | null = null;
   let step = "";
   let drawn = false;
 
-  const remainingSec = (): number => {
-    const pace = finishedEstimate > 0 ? finishedActual / finishedEstimate : 1;
-    const inRecord = current ? Math.max(0, current.estimate * pace - (now() - current.since) / 1000) : 0;
-    return (totalEstimate - startedEstimate) * pace + inRecord;
+  const progressTo = (id: string, fraction: number) => {
+    const r = records.get(id);
+    if (!r || fraction <= r.done) return;
+    doneEstimate += r.estimate * (Math.min(1, fraction) - r.done);
+    r.done = Math.min(1, fraction);
+    doneAt = now();
   };
+
+  // Seconds of estimated work left at the pace learned from finished records, less the time since work was last done.
+  const remainingSec = (): number =>
+    Math.max(0, (totalEstimate - doneEstimate) * pace - (now() - (doneAt ?? workStart ?? now())) / 1000);
 
   const draw = () => {
     const elapsed = (now() - started) / 1000;
     const left = remainingSec();
     let text: string;
-    if (!current) {
+    const shown = current === null ? undefined : records.get(current);
+    if (current === null || !shown) {
       text = `preparing ${total} records: resolving runtimes · ${clock(elapsed)} elapsed`;
     } else {
-      const { what, runtime } = describeId(current.id);
+      const { what, runtime } = describeId(current);
       // Times first: a narrow terminal cuts the end of the line.
       text = `${bar(elapsed / (elapsed + left || 1))} ${clock(elapsed)} elapsed, ~${clock(left)} left · ` +
-        `${current.index + 1}/${total} ${what} · ${runtime}` + (step ? ` · ${step}` : "");
+        `${shown.index + 1}/${total} ${what} · ${runtime}` + (step ? ` · ${step}` : "");
     }
     options.write(CLEAR + cut(text, columns()));
     drawn = true;
@@ -201,23 +211,31 @@ export function createProgress(options: ProgressOptions): ProgressDisplay {
           totalEstimate = event.estimatedSec;
           break;
         case "record-start":
-          current = { index: event.index, id: event.id, estimate: event.estimatedSec, since: now() };
-          startedEstimate += event.estimatedSec;
+          workStart ??= now();
+          records.set(event.id, { index: event.index, estimate: event.estimatedSec, done: 0 });
+          current = event.id;
           step = "";
           break;
         case "phase":
+          current = event.id;
+          progressTo(event.id, event.run / event.runs);
           step = `run ${event.run + 1}/${event.runs} ${event.phase}`;
           break;
-        case "record-end":
-          if (current) {
-            finishedEstimate += current.estimate;
-            finishedActual += (now() - current.since) / 1000;
-            // Until the next record starts, nothing of this one is left to wait for.
-            current = { ...current, estimate: 0 };
-            step = "done";
+        case "record-end": {
+          const r = records.get(event.record.id);
+          if (r && event.record.runs.length === 0) {
+            // Ended before measuring (a runtime that could not be had): its work is gone, not done.
+            totalEstimate -= r.estimate * (1 - r.done);
+            r.done = 1;
+          } else {
+            progressTo(event.record.id, 1);
           }
+          // The pace is learned from finished work: elapsed work time over the estimate of what is done.
+          if (workStart !== null && doneEstimate > 0) pace = (now() - workStart) / 1000 / doneEstimate;
+          if (current === event.record.id) step = "done";
           finished(event);
           return;
+        }
       }
       draw();
     },
