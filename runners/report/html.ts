@@ -14,15 +14,14 @@ import type { BenchRecord, BenchResult } from "../schema/result.ts";
 import {
   ciText,
   directionText,
-  environmentRows,
   groupRecords,
   type RecordGroup,
   recordLabel,
   relativeText,
-  runtimeRows,
-  settingsText,
   whyText,
-} from "./_view.ts";
+} from "./_groups.ts";
+import { environmentRows, runtimeRows } from "./_environment.ts";
+import { settingsText } from "./_view.ts";
 import { serverResources } from "./_resources.ts";
 import { barChart, escapeXml, lineChart, type LineSeries } from "./_svg.ts";
 

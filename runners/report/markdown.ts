@@ -13,15 +13,14 @@ import type { BenchResult } from "../schema/result.ts";
 import {
   ciText,
   directionText,
-  environmentRows,
   groupRecords,
   type RecordGroup,
   recordLabel,
   relativeText,
-  runtimeRows,
-  settingsText,
   whyText,
-} from "./_view.ts";
+} from "./_groups.ts";
+import { environmentRows, runtimeRows } from "./_environment.ts";
+import { settingsText } from "./_view.ts";
 
 function cell(text: string): string {
   return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
