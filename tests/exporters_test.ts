@@ -8,7 +8,7 @@ import type { BenchRecord, BenchResult, RunRecord } from "../runners/schema/resu
 import type { RoleSeries } from "../runners/schema/resources.ts";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import { summarize } from "../runners/stats/summary.ts";
-import { HEAD_PATH, loadFixture, markdownRow, parseCsv, readNumber, shows } from "./_report_helpers.ts";
+import { BASE_PATH, HEAD_PATH, loadFixture, markdownRow, parseCsv, readNumber, shows } from "./_report_helpers.ts";
 
 const head = await loadFixture(HEAD_PATH);
 const completed = head.records.filter((r) => r.status === "completed");
@@ -112,6 +112,50 @@ Deno.test("terminal table exporter lists every runtime with its median and warni
   }
   assertStringIncludes(text, "⚠ client-bound");
   assertMatch(text, /node@99\s+ERRORED/);
+});
+
+Deno.test("terminal table and markdown show one view: ranking, relative speed, run count and warnings agree", async () => {
+  for (const result of [await loadFixture(BASE_PATH), head]) {
+    const text = exportResult(result, "table");
+    const md = formatMarkdown(result);
+    const titles = [...new Set(result.records.map((r) => `${r.workload} (${r.variant})`))];
+    assert(titles.length > 0);
+    for (const title of titles) {
+      const records = result.records.filter((r) => `${r.workload} (${r.variant})` === title);
+      // The section: the terminal heading is the title and the line Markdown puts under it.
+      const mdSection = md.slice(md.indexOf(`## ${title}\n`)).split(/\n## /)[0];
+      const settings = mdSection.split("\n")[2];
+      const termSection = text.slice(text.indexOf(`${title} · `)).split(/\n\n(?=\S+ \(\S+\) · )/)[0];
+      assertEquals(termSection.split("\n")[0], `${title} · ${settings}`);
+      for (const r of records.filter((r) => r.status === "completed")) {
+        assertStringIncludes(settings, `${r.settings.durationSec} s × ${r.settings.runs} runs`, "the run count");
+      }
+      // The same rows in the same order, with the same median, CI and relative speed.
+      const mdRows = mdSection.split("\n").filter((l) => l.startsWith("| ")).map((l) => l.slice(2, -2).split(" | "));
+      const ranked = mdRows.filter((row) => row[3]?.includes("×"));
+      assertEquals(ranked.length, records.filter((r) => r.status === "completed").length);
+      const termLines = termSection.split("\n");
+      const positions = ranked.map(([name, median, ci, relative]) => {
+        const at = termLines.findIndex((l) => l.startsWith(`${name}  `));
+        assert(at > 0, `${title}: a terminal row for ${name}`);
+        for (const cell of [median, ci, relative]) assertStringIncludes(termLines[at], cell, `${name}: ${cell}`);
+        return at;
+      });
+      assertEquals(positions, positions.toSorted((a, b) => a - b), `${title}: the same ranking`);
+      assertEquals(ranked.filter((row) => row[3] === "1.0× (slowest)").length, ranked.length > 1 ? 1 : 0);
+      // Every warning next to its record in both, with its message.
+      for (const r of records) {
+        const termRow = termLines.find((l) => l.startsWith(`${label(r)}  `))!;
+        const notes = markdownRow(mdSection, label(r)).at(-1)!;
+        for (const w of r.warnings) {
+          assertStringIncludes(termRow, `⚠ ${w.code}`);
+          assertStringIncludes(termSection, `⚠ ${r.runtime.name}: ${w.message}`);
+          assertStringIncludes(notes, `⚠ ${w.code}: ${w.message}`);
+        }
+        if (r.warnings.length === 0) assert(!termRow.includes("⚠") && !notes.includes("⚠"), label(r));
+      }
+    }
+  }
 });
 
 function bars(html: string): Map<string, { value: number; low: number; high: number }> {

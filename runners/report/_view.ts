@@ -1,162 +1,213 @@
-// What every human-readable exporter shows, computed once: records grouped by
-// workload and variant, ranked by their headline figure, with relative speed,
-// plus the environment and settings as label/value pairs. Nothing here
-// assumes a workload kind: figures come from `record.headline` and `summary`.
+// The view model: what every human-readable exporter (terminal table,
+// Markdown, HTML) shows, built once per result. Per workload × variant: the
+// title, the settings line, the results table (ranked, with relative speed,
+// CI, the kind's own columns and notes), the latency and resources tables,
+// notes and warnings. The exporters only add their syntax (hyperfine's
+// `src/export/markup.rs` model).
 
-import { formatFigure } from "./format.ts";
-import type { BenchRecord, BenchResult, Summary } from "../schema/result.ts";
+import { formatFigure, formatUs } from "./format.ts";
+import type { BenchRecord, BenchResult, CpuSets, Warning } from "../schema/result.ts";
+import { kindView } from "./_kinds.ts";
+import {
+  ciText,
+  directionText,
+  groupRecords,
+  type RecordGroup,
+  recordLabel,
+  relativeText,
+  whyText,
+} from "./_groups.ts";
+import { resourcesTable } from "./_resources.ts";
+import { environmentRows, machineText, runtimeRows } from "./_environment.ts";
+import type { ViewCell, ViewColumn, ViewTable } from "./_view_table.ts";
 
-/** One completed record with its headline figure and relative speed. */
-export interface RankedRecord {
-  readonly record: BenchRecord;
-  readonly headline: Summary;
-  /** How many times better than the group's worst completed record (1 for the worst). */
-  readonly relative: number;
-  readonly isBaseline: boolean;
+/** A warning of one record, with the runtime it belongs to. */
+export interface RecordWarning {
+  /** The record's runtime name. */
+  readonly runtime: string;
+  /** The warning. */
+  readonly warning: Warning;
 }
 
-/** Records of one workload × variant. */
-export interface RecordGroup {
-  readonly workload: string;
-  readonly variant: string;
-  readonly kind: string;
-  /** The headline figure of the group (the first record's). */
-  readonly figure: string;
-  readonly higherIsBetter: boolean;
-  /** Completed records with the headline figure, best first. */
-  readonly ranked: readonly RankedRecord[];
-  /** Every other record (errored, invalid, skipped, or without the figure), in run order. */
-  readonly others: readonly BenchRecord[];
-  readonly records: readonly BenchRecord[];
+/** Everything reports show of one workload × variant. */
+export interface SectionView {
+  /** The records, grouped and ranked. */
+  readonly group: RecordGroup;
+  /** `http-json (default)`. */
+  readonly title: string;
+  /** How the records ran: {@linkcode settingsText}. */
+  readonly settings: string;
+  /** How many runs the ranked records measured: `5 runs`, or `3–8 runs` when they differ. */
+  readonly measured: string;
+  /** Runtimes best first, then the records without a figure; the notes cell last. */
+  readonly results: ViewTable;
+  /** Merged latency percentiles of the ranked records that have them, or null. */
+  readonly latency: ViewTable | null;
+  /** Sampled resources of the ranked records, or null when none was sampled. */
+  readonly resources: ViewTable | null;
+  /** Lines the kind adds under the tables (the process timer's own cost). */
+  readonly notes: readonly string[];
+  /** Every record's warnings, in run order. */
+  readonly warnings: readonly RecordWarning[];
 }
 
-/** `deno 2.9.6`, or what was asked for when the runtime could not be had. */
-export function recordLabel(r: BenchRecord): string {
-  return r.runtime.version ? `${r.runtime.name} ${r.runtime.version}` : r.runtime.requested;
+/** Everything reports show of one result. */
+export interface ResultView {
+  /** The result itself. */
+  readonly result: BenchResult;
+  /** One section per workload × variant, in first-seen order. */
+  readonly sections: readonly SectionView[];
+  /** CPU, logical CPUs and OS in one line. */
+  readonly machine: string;
+  /** Suite-wide warnings. */
+  readonly warnings: readonly Warning[];
+  /** The machine and suite settings as label/value pairs. */
+  readonly environment: readonly [string, string][];
+  /** Each runtime requested, with what was measured. */
+  readonly runtimes: readonly [string, string][];
 }
 
-/** Groups records by workload × variant (in first-seen order) and ranks each group. */
-export function groupRecords(result: BenchResult): RecordGroup[] {
-  const byKey = new Map<string, BenchRecord[]>();
-  for (const r of result.records) {
-    const key = `${r.workload}\u0000${r.variant}`;
-    byKey.set(key, [...(byKey.get(key) ?? []), r]);
-  }
-  return [...byKey.values()].map((records) => {
-    const measured = records.find((r) => r.status === "completed") ?? records[0];
-    const { figure, higherIsBetter } = measured.headline;
-    const done = records.filter((r) => r.status === "completed" && r.summary[figure] !== undefined);
-    const sign = higherIsBetter ? -1 : 1;
-    done.sort((a, b) => sign * (a.summary[figure].median - b.summary[figure].median));
-    const worst = done.at(-1)?.summary[figure].median;
-    const ranked = done.map((record, i): RankedRecord => {
-      const median = record.summary[figure].median;
-      const relative = worst === undefined || worst === 0 || median === 0
-        ? 1
-        : higherIsBetter
-        ? median / worst
-        : worst / median;
-      return { record, headline: record.summary[figure], relative, isBaseline: i === done.length - 1 };
-    });
-    return {
-      workload: measured.workload,
-      variant: measured.variant,
-      kind: measured.kind,
-      figure,
-      higherIsBetter,
-      ranked,
-      others: records.filter((r) => !done.includes(r)),
-      records,
-    };
-  });
+function pinningText(cpus: CpuSets): string {
+  if (cpus.server === null) return "not pinned";
+  return cpus.client === null ? `pinned to cpu ${cpus.server}` : `server cpu ${cpus.server}, client cpu ${cpus.client}`;
 }
 
-/** `1.18× deno` (better than the worst by), or `1.0× (slowest)` for the worst itself. */
-export function relativeText(group: RecordGroup, r: RankedRecord): string {
-  if (r.isBaseline) return group.ranked.length > 1 ? "1.0× (slowest)" : "1.0×";
-  return `${r.relative.toFixed(2)}× ${group.ranked.at(-1)!.record.runtime.name}`;
+/** The group's records, completed ones first: the first holds the settings the group ran with. */
+function byRank(group: RecordGroup): BenchRecord[] {
+  return [...group.ranked.map((r) => r.record), ...group.others];
 }
 
-/** `44,505/s – 75,909/s`, or a note when there was one run. */
-export function ciText(figure: string, s: Summary): string {
-  return s.ci95 ? `${formatFigure(figure, s.ci95.low)} – ${formatFigure(figure, s.ci95.high)}` : "n/a (1 run)";
-}
-
-/** Why a record has no figure: the skip reason or the phase and error. */
-export function whyText(r: BenchRecord): string {
-  if (r.status === "skipped") return r.skipReason ?? "";
-  if (r.error) return `${r.error.phase}: ${r.error.message}`;
-  if (r.status === "completed") return `no ${r.headline.figure} figure`;
-  return "";
-}
-
-/** The settings that shaped a group, as one line: only what applies to its kind. */
+/**
+ * How a group ran, in one line: what its kind says (load generator,
+ * connections and duration × runs, fixed or until the CI is narrow enough;
+ * a process timer's runs and warm-ups; tinybench's time per run), the CPU
+ * pinning, the workload's options, and the headline figure's direction.
+ *
+ * @example The stored results
+ * ```ts
+ * import { settingsText } from "./_view.ts";
+ * import { groupRecords } from "./_groups.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const [group] = groupRecords(await readResultFile("fixtures/results/base.json"));
+ * console.log(settingsText(group));
+ * // "autocannon 9.0.0 · 100 connections · pipelining 1 · 1 s × 5 runs · warm-up 0.5 s · server cpu 0, client cpu 1 · requestsPerSecond: higher is better"
+ * ```
+ */
 export function settingsText(group: RecordGroup): string {
-  const first = group.records.find((r) => r.status === "completed") ?? group.records[0];
-  const s = first.settings;
-  const gen = group.records.find((r) => r.loadGenerator)?.loadGenerator;
-  const parts = [`${group.kind} workload`];
-  if (gen) {
-    parts.push(`${gen.name} ${gen.version}`, `${s.connections} connections`, `pipelining ${s.pipelining}`);
-  }
-  parts.push(`${s.durationSec} s × ${s.runs} runs`, `warm-up ${s.warmupSec} s`);
-  parts.push(
-    first.cpus.server !== null ? `server cpu ${first.cpus.server}, client cpu ${first.cpus.client}` : "not pinned",
-  );
-  const options = Object.entries(first.options).filter(([, v]) => v !== null);
-  if (options.length > 0) parts.push(options.map(([k, v]) => `--${k} ${v}`).join(" "));
-  return parts.join(" · ");
-}
-
-/** Direction of a figure in words. */
-export function directionText(higherIsBetter: boolean): string {
-  return higherIsBetter ? "higher is better" : "lower is better";
-}
-
-function bytes(n: number | null): string {
-  return n === null ? "unknown" : `${(n / 1024 ** 3).toFixed(1)} GiB`;
-}
-
-/** The machine and suite settings as label/value pairs, for environment tables. */
-export function environmentRows(result: BenchResult): [string, string][] {
-  const env = result.environment;
-  const s = result.settings;
-  const overrides = Object.entries(s.overrides).map(([k, v]) => `${k}=${v}`).join(", ");
+  const records = byRank(group);
+  const kind = kindView(group.kind);
+  const options = Object.entries(records[0].options).filter(([k, v]) => v !== null && !kind.described.includes(k));
   return [
-    ["rtbench", `${result.suite.version} (result schema ${result.schemaVersion})`],
-    ["started", result.startedAt],
-    ["finished", result.finishedAt ?? "unfinished (interrupted or still running)"],
-    ["profile", s.profile + (overrides ? ` with ${overrides}` : "")],
-    ["workloads", s.workloads.join(", ")],
-    ["runtimes", s.runtimes.join(", ")],
-    ["load generator", s.loadGenerator],
-    ["OS", `${env.osName ?? env.os} (${env.os}, kernel ${env.kernel}, ${env.arch})`],
-    ["CPU", `${env.cpuModel ?? "unknown model"}, ${env.logicalCores} logical CPUs, allowed ${env.allowedCpus ?? "?"}`],
-    [
-      "CPU frequency",
-      `governor ${env.cpuGovernor ?? "unknown"}, turbo ${
-        env.cpuTurbo === null ? "unknown" : env.cpuTurbo ? "on" : "off"
-      }`,
-    ],
-    ["memory", bytes(env.memoryBytes)],
-    ["harness", `deno ${env.harness.deno}, V8 ${env.harness.v8}, TypeScript ${env.harness.typescript}`],
-    ["git commit", env.gitCommit ?? "unknown"],
-  ];
+    ...kind.settings(records),
+    pinningText(records[0].cpus),
+    ...(options.length > 0 ? [options.map(([k, v]) => `--${k} ${v}`).join(" ")] : []),
+    `${group.figure}: ${directionText(group.higherIsBetter)}`,
+  ].join(" · ");
 }
 
-/** Runtimes of the result with version, engine and where the binary came from. */
-export function runtimeRows(result: BenchResult): [string, string][] {
-  const seen = new Map<string, string>();
-  for (const r of result.records) {
-    const rt = r.runtime;
-    if (seen.has(rt.requested)) continue;
-    seen.set(
-      rt.requested,
-      rt.version
-        ? `${rt.name} ${rt.version} · ${rt.engine ?? "?"} ${rt.engineVersion ?? ""}`.trim() +
-          ` · ${rt.source ?? "?"} · ${rt.binary ?? "?"}`
-        : "not available",
-    );
+function measuredText(group: RecordGroup): string {
+  const counts = group.ranked.map((r) => r.headline.n);
+  if (counts.length === 0) return "no runs";
+  const [low, high] = [Math.min(...counts), Math.max(...counts)];
+  return low === high ? `${low} run${low === 1 ? "" : "s"}` : `${low}–${high} runs`;
+}
+
+function resultsTable(group: RecordGroup): ViewTable {
+  const kind = kindView(group.kind);
+  const cells = group.ranked.map((r) => kind.cells(r.record));
+  // A column of the kind with nothing in it says nothing (no latency without a latency figure).
+  const shown = kind.columns.map((_, i) => i).filter((i) => cells.some((row) => row[i] !== ""));
+  const columns: ViewColumn[] = [
+    { header: "runtime", numeric: false },
+    { header: `${group.figure} (median)`, numeric: true },
+    { header: "95% CI", numeric: true },
+    { header: "relative", numeric: true },
+    ...shown.map((i) => kind.columns[i]),
+    { header: "notes", numeric: false },
+  ];
+  const rows: ViewCell[][] = group.ranked.map((r, k) => [
+    recordLabel(r.record),
+    {
+      type: "figure",
+      text: formatFigure(group.figure, r.headline.median),
+      figure: group.figure,
+      value: r.headline.median,
+    },
+    ciText(group.figure, r.headline),
+    relativeText(group, r),
+    ...shown.map((i) => cells[k][i]),
+    { type: "notes", reason: "", warnings: r.record.warnings },
+  ]);
+  for (const r of group.others) {
+    rows.push([
+      recordLabel(r),
+      { type: "status", status: r.status },
+      "",
+      "",
+      ...shown.map(() => ""),
+      { type: "notes", reason: whyText(r), warnings: r.warnings },
+    ]);
   }
-  return [...seen.entries()];
+  return { columns, rows };
+}
+
+function latencyTable(group: RecordGroup): ViewTable | null {
+  const { latency } = kindView(group.kind);
+  const records = group.ranked.map((r) => r.record).filter((r) => r.latencyUs);
+  if (records.length === 0 || latency.length === 0) return null;
+  return {
+    columns: [
+      { header: "latency", numeric: false },
+      ...latency.map(([, header]) => ({ header, numeric: true })),
+    ],
+    rows: records.map((r) => [recordLabel(r), ...latency.map(([key]) => formatUs(r.latencyUs![key]))]),
+  };
+}
+
+/**
+ * The view of one group of records.
+ *
+ * @example The heading of a section
+ * ```ts
+ * import { sectionView } from "./_view.ts";
+ * import { groupRecords } from "./_groups.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const [group] = groupRecords(await readResultFile("fixtures/results/head.json"));
+ * console.log(sectionView(group).title); // "http-json (default)"
+ * ```
+ */
+export function sectionView(group: RecordGroup): SectionView {
+  return {
+    group,
+    title: `${group.workload} (${group.variant})`,
+    settings: settingsText(group),
+    measured: measuredText(group),
+    results: resultsTable(group),
+    latency: latencyTable(group),
+    resources: resourcesTable(group.ranked.map((r) => r.record), recordLabel),
+    notes: kindView(group.kind).notes(group.records),
+    warnings: group.records.flatMap((r) => r.warnings.map((warning) => ({ runtime: r.runtime.name, warning }))),
+  };
+}
+
+/**
+ * Builds the view of a result: what every human-readable exporter shows.
+ *
+ * @example One section per workload and variant
+ * ```ts
+ * import { buildView } from "./_view.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const view = buildView(await readResultFile("fixtures/results/head.json"));
+ * console.log(view.sections.map((s) => s.title)); // ["http-json (default)"]
+ * ```
+ */
+export function buildView(result: BenchResult): ResultView {
+  return {
+    result,
+    sections: groupRecords(result).map(sectionView),
+    machine: machineText(result.environment),
+    warnings: result.warnings,
+    environment: environmentRows(result),
+    runtimes: runtimeRows(result),
+  };
 }

@@ -10,7 +10,7 @@
  */
 
 import type { BenchRecord, BenchResult } from "../schema/result.ts";
-import { whyText } from "./_view.ts";
+import { whyText } from "./_groups.ts";
 
 /** The CSV header, in column order. */
 export const CSV_COLUMNS: readonly string[] = [

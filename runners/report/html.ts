@@ -10,19 +10,10 @@
  */
 
 import { formatFigure, formatUs } from "./format.ts";
-import type { BenchRecord, BenchResult } from "../schema/result.ts";
-import {
-  ciText,
-  directionText,
-  environmentRows,
-  groupRecords,
-  type RecordGroup,
-  recordLabel,
-  relativeText,
-  runtimeRows,
-  settingsText,
-  whyText,
-} from "./_view.ts";
+import type { BenchResult, Warning } from "../schema/result.ts";
+import { ciText, directionText, type RecordGroup, recordLabel, relativeText, whyText } from "./_groups.ts";
+import { buildView, type SectionView } from "./_view.ts";
+import { type CellSyntax, renderCell, type ViewColumn, type ViewTable } from "./_view_table.ts";
 import { serverResources } from "./_resources.ts";
 import { barChart, escapeXml, lineChart, type LineSeries } from "./_svg.ts";
 
@@ -57,15 +48,33 @@ function colorFor(keys: readonly string[], names: readonly string[]): Map<string
 
 const e = escapeXml;
 
-function htmlTable(header: readonly string[], rows: readonly (readonly string[])[], className: string): string {
-  const head = header.some(Boolean) ? `<thead><tr>${header.map((h) => `<th>${e(h)}</th>`).join("")}</tr></thead>` : "";
-  return `<table class="${className}">${head}` +
-    `<tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
+function warningsHtml(warnings: readonly Warning[]): string {
+  return warnings.map((w) => `<span class="warning" title="${e(w.message)}">⚠ ${e(w.code)}: ${e(w.message)}</span>`)
+    .join(" ");
 }
 
-function warningsHtml(r: BenchRecord): string {
-  return r.warnings.map((w) => `<span class="warning" title="${e(w.message)}">⚠ ${e(w.code)}: ${e(w.message)}</span>`)
-    .join(" ");
+function column(header: string, numeric = false): ViewColumn {
+  return { header, numeric };
+}
+
+const HTML: CellSyntax = {
+  text: e,
+  status: (status) => `<strong class="status-${e(status)}">${e(status)}</strong>`,
+  figure: (cell) =>
+    `<span class="num" data-figure="${e(cell.figure)}" data-value="${cell.value}">${e(cell.text)}</span>`,
+  notes: (cell) => [e(cell.reason), warningsHtml(cell.warnings)].filter(Boolean).join(" "),
+};
+
+function htmlTable(table: ViewTable, className: string): string {
+  // Numbers align right (the style sheet's default), text left.
+  const open = table.columns.map((c) => c.numeric ? "" : ` class="text"`);
+  const head = table.columns.some((c) => c.header)
+    ? `<thead><tr>${table.columns.map((c, i) => `<th${open[i]}>${e(c.header)}</th>`).join("")}</tr></thead>`
+    : "";
+  const rows = table.rows.map((r) =>
+    `<tr>${r.map((c, i) => `<td${open[i]}>${renderCell(c, HTML)}</td>`).join("")}</tr>`
+  );
+  return `<table class="${className}">${head}<tbody>${rows.join("")}</tbody></table>`;
 }
 
 // Latency percentiles on a "nines" axis, so the tail gets room: x = -log10(1 - p).
@@ -110,10 +119,10 @@ function latencyChart(group: RecordGroup, colors: Map<string, string>): string {
   });
 }
 
-function resourceCharts(group: RecordGroup, colors: Map<string, string>): string {
+function resourceCharts(group: RecordGroup, colors: Map<string, string>, summarized: boolean): string {
   const measured = group.records.filter((r) => r.status === "completed" || r.runs.length > 0);
   const per = measured.map((r) => ({ record: r, runs: serverResources(r) })).filter((x) => x.runs.length > 0);
-  if (per.length === 0) return `<p class="empty">no resource samples</p>`;
+  if (per.length === 0) return `<p class="empty">${summarized ? "no resource time series" : "no resource samples"}</p>`;
   const series = (pick: (p: { cpuPercent: number | null; rssBytes: number | null }) => number | null) =>
     per.flatMap(({ record, runs }) =>
       runs.map((run): LineSeries => ({
@@ -156,14 +165,13 @@ function resourceCharts(group: RecordGroup, colors: Map<string, string>): string
   return charts.map((c) => `<figure>${c}</figure>`).join("");
 }
 
-function headlineChart(group: RecordGroup, colors: Map<string, string>): string {
+function headlineChart(view: SectionView, colors: Map<string, string>): string {
+  const { group } = view;
   if (group.ranked.length === 0) return `<p class="empty">no completed record to chart</p>`;
   const { figure } = group;
   return barChart({
     title: `${figure} by runtime`,
-    subtitle: `bar: median of ${group.ranked[0].headline.n} runs · whisker: 95% CI of the mean · ${
-      directionText(group.higherIsBetter)
-    }`,
+    subtitle: `bar: median of ${view.measured} · whisker: 95% CI of the mean · ${directionText(group.higherIsBetter)}`,
     formatTick: (v) => formatFigure(figure, v),
     bars: group.ranked.map((r) => ({
       key: r.record.runtime.requested,
@@ -181,41 +189,14 @@ function headlineChart(group: RecordGroup, colors: Map<string, string>): string 
   });
 }
 
-function resultsTable(group: RecordGroup): string {
-  const { figure } = group;
-  const rows: string[][] = group.ranked.map((r) => [
-    e(recordLabel(r.record)),
-    `<span class="num" data-figure="${e(figure)}" data-value="${r.headline.median}">${
-      e(formatFigure(figure, r.headline.median))
-    }</span>`,
-    e(ciText(figure, r.headline)),
-    e(relativeText(group, r)),
-    r.record.latencyUs ? e(formatUs(r.record.latencyUs.p50)) : "",
-    r.record.latencyUs ? e(formatUs(r.record.latencyUs.p99)) : "",
-    warningsHtml(r.record),
-  ]);
-  for (const r of group.others) {
-    rows.push([
-      e(recordLabel(r)),
-      `<strong class="status-${e(r.status)}">${e(r.status)}</strong>`,
-      "",
-      "",
-      "",
-      "",
-      [e(whyText(r)), warningsHtml(r)].filter(Boolean).join(" "),
-    ]);
-  }
-  return htmlTable(["runtime", `${figure} (median)`, "95% CI", "relative", "p50", "p99", "notes"], rows, "results");
-}
-
 function runsDetails(group: RecordGroup): string {
   const parts: string[] = [];
   for (const r of group.records) {
     const figures = [...new Set(r.runs.flatMap((run) => Object.keys(run.figures)))];
     const rows = r.runs.map((run) => [
       String(run.index + 1),
-      ...figures.map((f) => run.figures[f] === undefined ? "" : e(formatFigure(f, run.figures[f]))),
-      e(`${run.counts.errors} / ${run.counts.timeouts} / ${run.counts.non2xx} / ${run.counts.mismatches}`),
+      ...figures.map((f) => run.figures[f] === undefined ? "" : formatFigure(f, run.figures[f])),
+      `${run.counts.errors} / ${run.counts.timeouts} / ${run.counts.non2xx} / ${run.counts.mismatches}`,
     ]);
     const checks = r.verification.checks.map((c) => `${c.passed ? "✓" : "✗"} ${e(c.name)}`).join(" · ");
     parts.push(
@@ -223,25 +204,39 @@ function runsDetails(group: RecordGroup): string {
         (r.command ? `<p class="command"><code>${e(r.command.join(" "))}</code></p>` : "") +
         (checks ? `<p class="checks">verified: ${checks}</p>` : "") +
         (rows.length > 0
-          ? htmlTable(["run", ...figures, "errors / timeouts / non-2xx / mismatches"], rows, "runs")
+          ? htmlTable(
+            {
+              columns: [
+                column("run"),
+                ...figures.map((f) => column(f, true)),
+                column("errors / timeouts / non-2xx / mismatches"),
+              ],
+              rows,
+            },
+            "runs",
+          )
           : `<p class="empty">no measured runs${r.status === "completed" ? "" : `: ${e(whyText(r))}`}</p>`),
     );
   }
   return `<details><summary>Per-run figures, commands and verification</summary>${parts.join("")}</details>`;
 }
 
-function section(group: RecordGroup, index: number): string {
+function section(view: SectionView, index: number): string {
+  const { group } = view;
   const keys = group.records.map((r) => r.runtime.requested);
   const colors = colorFor(keys, group.records.map((r) => r.runtime.name));
   return `<section class="workload" id="workload-${index + 1}" data-workload="${e(group.workload)}" data-variant="${
     e(group.variant)
   }">` +
     `<h2>${e(group.workload)} <span class="variant">(${e(group.variant)})</span></h2>` +
-    `<p class="settings">${e(settingsText(group))}</p>` +
-    `<figure class="headline">${headlineChart(group, colors)}</figure>` +
-    resultsTable(group) +
+    `<p class="settings">${e(view.settings)}</p>` +
+    `<figure class="headline">${headlineChart(view, colors)}</figure>` +
+    htmlTable(view.results, "results") +
+    view.notes.map((note) => `<p class="note">${e(note)}</p>`).join("") +
     `<h3>Latency</h3><figure>${latencyChart(group, colors)}</figure>` +
-    `<h3>Server resources</h3>${resourceCharts(group, colors)}` +
+    (view.latency ? htmlTable(view.latency, "latency") : "") +
+    `<h3>Server resources</h3>` + (view.resources ? htmlTable(view.resources, "resources") : "") +
+    resourceCharts(group, colors, view.resources !== null) +
     runsDetails(group) +
     `</section>`;
 }
@@ -255,7 +250,7 @@ h2 { margin: 40px 0 4px; font-size: 21px; border-bottom: 1px solid #d0d7de; padd
 h2 .variant { color: #59636e; font-weight: normal; }
 h3 { margin: 24px 0 6px; font-size: 16px; }
 h4 { margin: 16px 0 4px; font-size: 14px; }
-.meta, .settings, .command, .checks { color: #59636e; font-size: 13px; margin: 4px 0; }
+.meta, .settings, .note, .command, .checks { color: #59636e; font-size: 13px; margin: 4px 0; }
 .command code { word-break: break-all; }
 figure { margin: 8px 0; }
 svg.chart { max-width: 100%; height: auto; display: block; }
@@ -268,9 +263,8 @@ svg .axis { stroke: #8c959f; }
 svg .whisker { stroke: #1f2328; stroke-width: 1.5; fill: none; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
 th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: right; vertical-align: top; white-space: nowrap; }
-td:last-child { white-space: normal; }
-th:first-child, td:first-child, td:last-child, th:last-child { text-align: left; }
-table.env td, table.env th { text-align: left; }
+th.text, td.text { text-align: left; }
+td.text:last-child { white-space: normal; }
 .warning { color: #9a6700; }
 .warnings { background: #fff8c5; border: 1px solid #d4a72c; padding: 8px 12px; border-radius: 6px; }
 .empty { color: #59636e; font-style: italic; }
@@ -296,12 +290,11 @@ footer { margin-top: 40px; color: #59636e; font-size: 12px; }
  * ```
  */
 export function formatHtml(result: BenchResult): string {
-  const env = result.environment;
-  const groups = groupRecords(result);
+  const view = buildView(result);
   const when = result.startedAt.slice(0, 16).replace("T", " ") + " UTC";
-  const warnings = result.warnings.length > 0
+  const warnings = view.warnings.length > 0
     ? `<div class="warnings">${
-      result.warnings.map((w) => `<p>⚠ <strong>${e(w.code)}</strong>: ${e(w.message)}</p>`)
+      view.warnings.map((w) => `<p>⚠ <strong>${e(w.code)}</strong>: ${e(w.message)}</p>`)
         .join("")
     }</div>`
     : "";
@@ -319,24 +312,19 @@ export function formatHtml(result: BenchResult): string {
 <main>
 <header>
 <h1>rtbench report</h1>
-<p class="meta">${e(when)} · ${e(env.cpuModel ?? env.arch)} · ${env.logicalCores} logical CPUs · ${
-    e(env.osName ?? env.os)
-  } · ${records} records${flagged > 0 ? ` · ${flagged} with warnings` : ""}${
-    result.finishedAt === null ? " · <strong>unfinished</strong>" : ""
-  }</p>
+<p class="meta">${e(when)} · ${e(view.machine)} · ${records} records${
+    flagged > 0 ? ` · ${flagged} with warnings` : ""
+  }${result.finishedAt === null ? " · <strong>unfinished</strong>" : ""}</p>
 </header>
 ${warnings}
-${groups.length === 0 ? `<p class="empty">No records.</p>` : groups.map(section).join("\n")}
+${view.sections.length === 0 ? `<p class="empty">No records.</p>` : view.sections.map(section).join("\n")}
 <section id="environment">
 <h2>Environment and settings</h2>
 ${
-    htmlTable(
-      ["", ""],
-      [...environmentRows(result), ...runtimeRows(result).map(([k, v]) => [`runtime ${k}`, v])].map((
-        [k, v],
-      ) => [e(k), e(v)]),
-      "env",
-    )
+    htmlTable({
+      columns: [column(""), column("")],
+      rows: [...view.environment, ...view.runtimes.map(([k, v]) => [`runtime ${k}`, v])],
+    }, "env")
   }
 </section>
 <footer>Made by rtbench ${e(result.suite.version)} from a result of schema version ${result.schemaVersion}.</footer>

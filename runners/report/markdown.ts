@@ -8,90 +8,39 @@
  * @module
  */
 
-import { formatFigure, formatUs } from "./format.ts";
 import type { BenchResult } from "../schema/result.ts";
-import {
-  ciText,
-  directionText,
-  environmentRows,
-  groupRecords,
-  type RecordGroup,
-  recordLabel,
-  relativeText,
-  runtimeRows,
-  settingsText,
-  whyText,
-} from "./_view.ts";
+import { buildView, type SectionView } from "./_view.ts";
+import { type CellSyntax, renderCell, type ViewTable } from "./_view_table.ts";
 
-function cell(text: string): string {
+function escape(text: string): string {
   return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 }
 
-function table(header: readonly string[], align: readonly ("l" | "r")[], rows: readonly (readonly string[])[]): string {
-  const line = (cells: readonly string[]) => `| ${cells.map(cell).join(" | ")} |`;
+const MARKDOWN: CellSyntax = {
+  text: escape,
+  status: (status) => `**${status}**`,
+  figure: (cell) => escape(cell.text),
+  notes: (cell) =>
+    escape([cell.reason, ...cell.warnings.map((w) => `⚠ ${w.code}: ${w.message}`)].filter(Boolean).join("; ")),
+};
+
+function table(t: ViewTable): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
   return [
-    line(header),
-    `|${align.map((a) => (a === "r" ? " ---: " : " --- ")).join("|")}|`,
-    ...rows.map(line),
+    line(t.columns.map((c) => escape(c.header))),
+    `|${t.columns.map((c) => (c.numeric ? " ---: " : " --- ")).join("|")}|`,
+    ...t.rows.map((row) => line(row.map((c) => renderCell(c, MARKDOWN)))),
   ].join("\n");
 }
 
-function section(group: RecordGroup): string {
-  const { figure } = group;
-  const withLatency = group.ranked.some((r) => r.record.latencyUs);
-  const header = [
-    "runtime",
-    `${figure} (median)`,
-    "95% CI",
-    "relative",
-    ...(withLatency ? ["p50", "p99"] : []),
-    "notes",
-  ];
-  const align: ("l" | "r")[] = ["l", "r", "r", "r", ...(withLatency ? ["r", "r"] as const : []), "l"];
-  const rows: string[][] = [];
-  for (const r of group.ranked) {
-    const l = r.record.latencyUs;
-    rows.push([
-      recordLabel(r.record),
-      formatFigure(figure, r.headline.median),
-      ciText(figure, r.headline),
-      relativeText(group, r),
-      ...(withLatency ? [l ? formatUs(l.p50) : "", l ? formatUs(l.p99) : ""] : []),
-      r.record.warnings.map((w) => `⚠ ${w.code}: ${w.message}`).join("; "),
-    ]);
-  }
-  for (const r of group.others) {
-    rows.push([
-      recordLabel(r),
-      `**${r.status}**`,
-      "",
-      "",
-      ...(withLatency ? ["", ""] : []),
-      [whyText(r), ...r.warnings.map((w) => `⚠ ${w.code}: ${w.message}`)].filter(Boolean).join("; "),
-    ]);
-  }
-  const parts = [
-    `## ${group.workload} (${group.variant})`,
-    `${settingsText(group)} · ${figure}: ${directionText(group.higherIsBetter)}`,
-    table(header, align, rows),
-  ];
-  const latency = group.ranked.filter((r) => r.record.latencyUs);
-  if (latency.length > 0) {
-    parts.push(
-      table(
-        ["latency", "min", "2.5%", "50%", "90%", "97.5%", "99%", "99.9%", "max", "mean", "stdev"],
-        ["l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r"],
-        latency.map(({ record }) => {
-          const l = record.latencyUs!;
-          return [
-            recordLabel(record),
-            ...[l.min, l.p2_5, l.p50, l.p90, l.p97_5, l.p99, l.p99_9, l.max, l.mean, l.stdev].map(formatUs),
-          ];
-        }),
-      ),
-    );
-  }
-  return parts.join("\n\n");
+function section(view: SectionView): string {
+  const tables = [view.results, view.latency, view.resources].filter((t) => t !== null).map(table);
+  return [
+    `## ${view.title}`,
+    view.settings,
+    ...tables,
+    ...(view.notes.length > 0 ? [view.notes.map((note) => `- ${note}`).join("\n")] : []),
+  ].join("\n\n");
 }
 
 /**
@@ -110,24 +59,21 @@ function section(group: RecordGroup): string {
  * ```
  */
 export function formatMarkdown(result: BenchResult): string {
-  const parts = ["# rtbench results"];
-  const env = result.environment;
-  parts.push(
-    `${result.startedAt.slice(0, 16).replace("T", " ")} UTC · ${
-      env.cpuModel ?? env.arch
-    } · ${env.logicalCores} logical CPUs` +
-      ` · ${env.osName ?? env.os} · rtbench ${result.suite.version}` +
-      (result.finishedAt === null ? " · **unfinished**" : ""),
-  );
-  if (result.warnings.length > 0) {
-    parts.push(result.warnings.map((w) => `> ⚠ **${w.code}**: ${w.message}`).join("\n>\n"));
+  const view = buildView(result);
+  const parts = [
+    "# rtbench results",
+    `${result.startedAt.slice(0, 16).replace("T", " ")} UTC · ${view.machine} · rtbench ${result.suite.version}` +
+    (result.finishedAt === null ? " · **unfinished**" : ""),
+  ];
+  if (view.warnings.length > 0) {
+    parts.push(view.warnings.map((w) => `> ⚠ **${w.code}**: ${w.message}`).join("\n>\n"));
   }
-  const groups = groupRecords(result);
-  if (groups.length === 0) parts.push("No records.");
-  parts.push(...groups.map(section));
+  if (view.sections.length === 0) parts.push("No records.");
+  parts.push(...view.sections.map(section));
+  const environment = [...view.environment, ...view.runtimes].map(([k, v]) => [`**${k}**`, v]);
   parts.push(
     "## Environment",
-    table(["", ""], ["l", "l"], [...environmentRows(result), ...runtimeRows(result)].map(([k, v]) => [`**${k}**`, v])),
+    table({ columns: [{ header: "", numeric: false }, { header: "", numeric: false }], rows: environment }),
   );
   return parts.join("\n\n") + "\n";
 }

@@ -1,0 +1,186 @@
+// What each workload kind adds to its section of a report: how it ran (the
+// settings line, with the number of runs said the way the kind counts them),
+// the columns after the headline figure, the latency percentiles it shows, and
+// notes under the tables. HTTP and WebSocket show their load generator,
+// connections and latency (WebSocket's per message, tail first); process
+// workloads show spread, CPU time and peak memory with the timer's own cost;
+// micro-benchmarks show tinybench's per-call latency and margin of error.
+
+import { runPlan } from "../stats/adaptive.ts";
+import { formatFigure, formatUs } from "./format.ts";
+import type { BenchRecord, LatencyPercentiles } from "../schema/result.ts";
+import type { ViewColumn } from "./_view_table.ts";
+
+/** What one workload kind adds to its section. */
+export interface KindView {
+  /** How the records ran, as parts of the settings line (pinning, options and direction follow). */
+  settings(records: readonly BenchRecord[]): string[];
+  /** Options that {@linkcode KindView.settings} already says in words. */
+  readonly described: readonly string[];
+  /** The columns after the headline figure, its CI and relative speed. */
+  readonly columns: readonly ViewColumn[];
+  /** The cells of one completed record under {@linkcode KindView.columns}. */
+  cells(record: BenchRecord): string[];
+  /** Latency percentiles to show (key and header), for kinds whose records carry them. */
+  readonly latency: readonly (readonly [keyof LatencyPercentiles, string])[];
+  /** Lines under the section's tables. */
+  notes(records: readonly BenchRecord[]): string[];
+}
+
+function fact(records: readonly BenchRecord[], name: string): unknown {
+  return records.find((r) => r.facts[name] !== undefined && r.facts[name] !== null)?.facts[name];
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** `5 runs`, or `3–10 runs (until the 95% CI is ±3%)` when runs are added until the interval is narrow. */
+function planText(s: BenchRecord["settings"]): string {
+  const plan = runPlan(s);
+  return plan.adaptive
+    ? `${plan.min}–${plan.max} runs (until the 95% CI is ±${plan.ciTargetPercent}%)`
+    : `${s.runs} runs`;
+}
+
+function generatorText(records: readonly BenchRecord[]): string[] {
+  const gen = records.find((r) => r.loadGenerator)?.loadGenerator;
+  if (!gen) return [];
+  const auto = gen.selectedBy?.startsWith("auto") ? " (auto)" : "";
+  return [`${gen.name} ${gen.version}${auto}${gen.client ? ` (${gen.client})` : ""}`];
+}
+
+/** Every merged percentile, from the fastest request to the slowest. */
+const HTTP_LATENCY: KindView["latency"] = [
+  ["min", "min"],
+  ["p2_5", "2.5%"],
+  ["p50", "50%"],
+  ["p90", "90%"],
+  ["p97_5", "97.5%"],
+  ["p99", "99%"],
+  ["p99_9", "99.9%"],
+  ["max", "max"],
+  ["mean", "mean"],
+  ["stdev", "stdev"],
+];
+
+/** WebSocket latencies are per message, where the tail (p99.9) is what users feel. */
+const WEBSOCKET_LATENCY: KindView["latency"] = [
+  ["p50", "50%"],
+  ["p90", "90%"],
+  ["p99", "99%"],
+  ["p99_9", "99.9%"],
+  ["max", "max"],
+  ["mean", "mean"],
+  ["stdev", "stdev"],
+];
+
+const HTTP: KindView = {
+  settings(records) {
+    const s = records[0].settings;
+    return [
+      ...generatorText(records),
+      `${s.connections} connections`,
+      `pipelining ${s.pipelining}`,
+      // Only HTTP records follow an adaptive plan; the other kinds run `runs` times.
+      `${s.durationSec} s × ${planText(s)}`,
+      `warm-up ${s.warmupSec} s`,
+    ];
+  },
+  described: [],
+  columns: [{ header: "p50", numeric: true }, { header: "p99", numeric: true }],
+  cells: (r) => r.latencyUs ? [formatUs(r.latencyUs.p50), formatUs(r.latencyUs.p99)] : ["", ""],
+  latency: HTTP_LATENCY,
+  notes: () => [],
+};
+
+// Connections and latency as HTTP; messages instead of requests, and no adaptive plan.
+const WEBSOCKET: KindView = {
+  ...HTTP,
+  settings(records) {
+    const { settings: s, options } = records[0];
+    return [
+      ...generatorText(records),
+      `${s.connections} connections × ${options["in-flight"] ?? 1} in flight`,
+      `${options["message-size"] ?? "?"} B messages`,
+      typeof options.messages === "number"
+        ? `${options.messages} messages × ${s.runs} runs`
+        : `${s.durationSec} s × ${s.runs} runs`,
+      `warm-up ${s.warmupSec} s`,
+    ];
+  },
+  described: ["in-flight", "message-size", "messages"],
+  latency: WEBSOCKET_LATENCY,
+};
+
+const PROCESS: KindView = {
+  settings(records) {
+    const timer = fact(records, "timer");
+    const warmups = Number(fact(records, "warmupRuns") ?? 0);
+    const minMs = Number(fact(records, "minDurationMs") ?? 0);
+    const runs = `≥${fact(records, "minRuns") ?? records[0].settings.runs} runs` +
+      (minMs > 0 ? ` and ≥${minMs / 1000} s` : "") + ` after ${plural(warmups, "warm-up")}`;
+    return [...(timer ? [`timer ${timer}`] : []), runs];
+  },
+  described: ["warmup-runs"],
+  columns: ["mean ± σ", "min … max", "user", "system", "peak RSS", "runs"].map((header) => ({ header, numeric: true })),
+  cells(r) {
+    const f = r.headline.figure;
+    const s = r.summary[f];
+    const median = (name: string) => r.summary[name] ? formatFigure(name, r.summary[name].median) : "n/a";
+    return [
+      `${formatFigure(f, s.mean)} ± ${formatFigure(f, s.stdev)}`,
+      `${formatFigure(f, s.min)} … ${formatFigure(f, s.max)}`,
+      median("userMs"),
+      median("systemMs"),
+      median("maxRssBytes"),
+      String(s.n),
+    ];
+  },
+  latency: [],
+  notes(records) {
+    const costs = records.filter((r) => typeof r.facts.spawnOverheadMs === "number")
+      .map((r) => `${r.runtime.name} ${(r.facts.spawnOverheadMs as number).toFixed(2)} ms`);
+    if (costs.length === 0) return [];
+    return [`timer overhead per spawn (median of \`true\`, included in every figure): ${costs.join(", ")}`];
+  },
+};
+
+const MICRO: KindView = {
+  settings(records) {
+    const s = records[0].settings;
+    return ["tinybench", `${s.durationSec} s per run after ${s.warmupSec} s warm-up × ${s.runs} runs`];
+  },
+  described: [],
+  columns: [
+    { header: "call p50", numeric: true },
+    { header: "call p99", numeric: true },
+    { header: "± rme", numeric: true },
+    { header: "timer", numeric: false },
+  ],
+  cells(r) {
+    const ns = (name: string) => r.summary[name] ? formatUs(r.summary[name].median / 1000) : "";
+    const rme = r.summary.throughputRmePercent;
+    return [
+      ns("callLatencyP50Ns"),
+      ns("callLatencyP99Ns"),
+      rme ? `${rme.median.toFixed(2)} %` : "",
+      String(r.facts.timer ?? ""),
+    ];
+  },
+  latency: [],
+  notes: () => [],
+};
+
+/**
+ * What a kind adds to its section; unknown kinds are shown as HTTP.
+ *
+ * @example The columns of a process workload
+ * ```ts
+ * import { kindView } from "./_kinds.ts";
+ * console.log(kindView("process").columns.map((c) => c.header)[0]); // "mean ± σ"
+ * ```
+ */
+export function kindView(kind: string): KindView {
+  return kind === "process" ? PROCESS : kind === "micro" ? MICRO : kind === "websocket" ? WEBSOCKET : HTTP;
+}
