@@ -136,3 +136,20 @@ export function violations(graph: ReadonlyMap<string, readonly string[]>): strin
   for (const file of [...graph.keys()].sort()) if (!state.has(file)) visit(file);
   return found;
 }
+
+/** A function declared in `text` (top level or a method) that is longer than `max` lines: `name (n lines)`. */
+export function longFunctions(text: string, max: number): string[] {
+  const lines = text.split("\n");
+  const opens =
+    /^(\s*)(?:export\s+)?(?:async\s+)?(?:function\*?\s+(\w+)|(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?\(.*=>\s*\{$|(?:(?:static|private|public|readonly|get|set|async)\s+)*#?(\w+)\s*\(.*\)\s*(?::\s*[^{]*)?\{$)/;
+  const found: string[] = [];
+  lines.forEach((line, i) => {
+    const m = opens.exec(line);
+    if (!m || /^\s*(if|for|while|switch|catch|return|else)\b/.test(line)) return;
+    const indent = m[1];
+    const end = lines.findIndex((l, j) => j > i && l.startsWith(`${indent}}`) && !l.startsWith(`${indent} `));
+    const length = (end === -1 ? lines.length : end) - i + 1;
+    if (length > max) found.push(`${m[2] ?? m[3] ?? m[4]} (${length} lines)`);
+  });
+  return found;
+}

@@ -108,7 +108,10 @@ function hooked(workload: Workload, seen: string[]): Workload {
 Deno.test("a session's beforeRun and afterRun run around every run of every kind", async () => {
   const tmp = await privateTmp();
   for (
-    const [workload, variant] of [[wsEcho, "default"], [micro, "uuid"], [startup, "hello"], [httpJson, "default"]] as const
+    const [workload, variant] of [[wsEcho, "default"], [micro, "uuid"], [startup, "hello"], [
+      httpJson,
+      "default",
+    ]] as const
   ) {
     const seen: string[] = [];
     const result = await run({

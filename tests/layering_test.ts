@@ -1,7 +1,7 @@
 // rtbench's code is in layers where every import points down (README "How rtbench is built"): the table is
 // LAYERS in tests/_layering.ts, read against the real module graph.
 import { assert, assertEquals } from "@std/assert";
-import { importGraph, layerOf, LAYERS, sourceFiles, violations } from "./_layering.ts";
+import { importGraph, layerOf, LAYERS, longFunctions, sourceFiles, violations } from "./_layering.ts";
 import { privateTmp, ROOT } from "./_helpers.ts";
 
 Deno.test("every import points down a layer, no private file is used from outside its folder, no cycle", async () => {
@@ -53,4 +53,17 @@ Deno.test("the layer table itself points down: no layer allows one that allows i
       assert(!(LAYERS[below] ?? []).includes(layer), `${layer} and ${below} allow each other`);
     }
   }
+});
+
+Deno.test("no function in the suite or kinds layers is longer than 80 lines", async () => {
+  const files = (await sourceFiles(ROOT)).filter((f) => /^runners\/(suite|kinds)\//.test(f));
+  assert(files.length > 10);
+  const long = [];
+  for (const file of files) {
+    for (const f of longFunctions(await Deno.readTextFile(`${ROOT}${file}`), 80)) long.push(`${file}: ${f}`);
+  }
+  assertEquals(long, []);
+  // The scanner finds a long one when there is one.
+  const body = Array.from({ length: 81 }, (_, i) => `  const a${i} = ${i};`).join("\n");
+  assertEquals(longFunctions(`export async function big(): Promise<void> {\n${body}\n}\n`, 80), ["big (83 lines)"]);
 });
