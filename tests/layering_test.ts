@@ -3,6 +3,7 @@
 import { assert, assertEquals } from "@std/assert";
 import { importGraph, layerOf, LAYERS, longFunctions, sourceFiles, violations } from "./_layering.ts";
 import { privateTmp, ROOT } from "./_helpers.ts";
+import { WORKLOAD_KINDS } from "../workloads/validate.ts";
 
 Deno.test("every import points down a layer, no private file is used from outside its folder, no cycle", async () => {
   const graph = await importGraph(ROOT);
@@ -66,4 +67,9 @@ Deno.test("no function in the suite or kinds layers is longer than 80 lines", as
   // The scanner finds a long one when there is one.
   const body = Array.from({ length: 81 }, (_, i) => `  const a${i} = ${i};`).join("\n");
   assertEquals(longFunctions(`export async function big(): Promise<void> {\n${body}\n}\n`, 80), ["big (83 lines)"]);
+});
+
+Deno.test("the result schema knows exactly the kinds workloads can have", async () => {
+  const schema = JSON.parse(await Deno.readTextFile(`${ROOT}runners/schema/bench_result.schema.json`));
+  assertEquals(schema.definitions.record.properties.kind.enum, [...WORKLOAD_KINDS]);
 });

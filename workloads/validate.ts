@@ -22,13 +22,14 @@ import type { Workload, WorkloadKind } from "./types.ts";
  */
 export const WORKLOAD_KINDS: readonly WorkloadKind[] = ["http", "websocket", "process", "micro"];
 
-/** Functions each kind's contract requires, beyond the common fields. */
-const REQUIRED_FUNCTIONS: Readonly<Record<string, readonly string[]>> = {
+/** Functions each kind's contract requires, beyond the common fields; a kind missing here fails the type check. */
+const REQUIRED_FUNCTIONS = {
   http: ["server", "traffic"],
   websocket: ["server", "traffic"],
   process: ["prepare"],
   micro: ["script", "verify"],
-};
+} satisfies Record<WorkloadKind, readonly string[]>;
+
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -76,7 +77,7 @@ export function validateWorkload(value: unknown, source: string): Workload {
     if (names.has(name)) fail(`variant "${name}" appears twice`);
     names.add(name);
   }
-  for (const fn of REQUIRED_FUNCTIONS[value.kind as string] ?? []) {
+  for (const fn of REQUIRED_FUNCTIONS[value.kind as WorkloadKind] ?? []) {
     if (typeof value[fn] !== "function") fail(`a ${value.kind} workload needs a "${fn}" function`);
   }
   if (value.kind === "process") {
