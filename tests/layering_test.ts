@@ -73,3 +73,22 @@ Deno.test("the result schema knows exactly the kinds workloads can have", async 
   const schema = JSON.parse(await Deno.readTextFile(`${ROOT}runners/schema/bench_result.schema.json`));
   assertEquals(schema.definitions.record.properties.kind.enum, [...WORKLOAD_KINDS]);
 });
+
+Deno.test("the servers under test import nothing of rtbench", async () => {
+  const imports: string[] = [];
+  const walk = async (dir: string) => {
+    for await (const e of Deno.readDir(`${ROOT}${dir}`)) {
+      const path = `${dir}/${e.name}`;
+      if (e.isDirectory) await walk(path);
+      else if (/\.(ts|mjs|js)$/.test(e.name)) {
+        const text = await Deno.readTextFile(`${ROOT}${path}`);
+        for (const m of text.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']*)["']/g)) {
+          const target = new URL(m[1], `file:///${path}`).pathname.slice(1);
+          if (!target.startsWith("servers/")) imports.push(`${path} imports ${m[1]}`);
+        }
+      }
+    }
+  };
+  await walk("servers");
+  assertEquals(imports, []);
+});
