@@ -30,7 +30,6 @@ const REQUIRED_FUNCTIONS = {
   micro: ["script", "verify"],
 } satisfies Record<WorkloadKind, readonly string[]>;
 
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

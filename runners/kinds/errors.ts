@@ -59,3 +59,35 @@ export function describeFailures(checks: readonly Check[]): string {
     return `${c.name}${seen}${want}`;
   }).join("; ");
 }
+
+/**
+ * Keeps a run's checks on the record — every check of the record's first
+ * checked run, only the failed ones of later runs — and throws an
+ * {@linkcode InvalidError} in `phase` when one failed.
+ *
+ * @param outcome Where the record's checks are kept.
+ * @param checks This run's checks.
+ * @param first Whether this is the first run whose checks the record keeps.
+ * @param phase The phase a failure makes the record invalid in.
+ * @param describe Turns the failures' description into the error message.
+ *
+ * @example A failed check ends the record
+ * ```ts
+ * import { assertThrows } from "@std/assert";
+ * import { InvalidError, keepChecks } from "./errors.ts";
+ *
+ * const outcome = { checks: [] };
+ * assertThrows(() => keepChecks(outcome, [{ name: "body", passed: false }], true, "verify"), InvalidError, "body");
+ * ```
+ */
+export function keepChecks(
+  outcome: { checks: Check[] },
+  checks: readonly Check[],
+  first: boolean,
+  phase: Phase,
+  describe: (failures: string) => string = (failures) => failures,
+): void {
+  const failed = checks.filter((c) => !c.passed);
+  outcome.checks.push(...(first ? checks : failed));
+  if (failed.length > 0) throw new InvalidError(phase, describe(describeFailures(failed)));
+}

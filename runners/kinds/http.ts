@@ -18,7 +18,7 @@ import { isSkip } from "../../workloads/types.ts";
 import { checkExchange } from "../../workloads/checks.ts";
 import { exchange } from "../drivers/exchange.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
-import { describeFailures, inPhase, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
+import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { checkHttpParity } from "./http_parity.ts";
 import { clientBoundWarning, type Saturation, saturation } from "../stats/saturation.ts";
@@ -165,11 +165,7 @@ async function verifyServer(state: HttpState, server: RunningServer, run: number
   const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, state.traffic)).catch((error) => {
     throw server.group.status ? serverExited(server, "verify", "verification") : error;
   });
-  if (run === 0) outcome.checks.push(...checks);
-  if (checks.some((c) => !c.passed)) {
-    if (run > 0) outcome.checks.push(...checks.filter((c) => !c.passed));
-    throw new InvalidError("verify", describeFailures(checks));
-  }
+  keepChecks(outcome, checks, run === 0, "verify");
   return sent;
 }
 

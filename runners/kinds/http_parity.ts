@@ -14,7 +14,7 @@ import { checkExchange } from "../../workloads/checks.ts";
 import { exchange } from "../drivers/exchange.ts";
 import { judgeParity, type ParityObservation } from "./parity.ts";
 import type { VariantContext, VariantVerdict } from "./record.ts";
-import { startServer } from "./server.ts";
+import { serverOptions, startServer } from "./server.ts";
 import { stageServer } from "../platform/workspace.ts";
 
 /** Requests compared per runtime: the first distinct ones, as verification sends. */
@@ -39,18 +39,9 @@ export async function checkHttpParity(ctx: VariantContext<HttpWorkload>): Promis
     if (isSkip(source)) continue;
     try {
       const file = await stageServer(source.entry, `${ctx.workDir}/${n++}`, ctx.nodeModules);
-      const server = await startServer({
-        runtime,
-        file,
-        args: source.args,
-        cwd: file.slice(0, file.lastIndexOf("/")),
-        env: ctx.session.env,
-        cpus: ctx.cpus.server,
-        host: ctx.host,
-        port: ctx.port,
-        timeoutMs: ctx.settings.startTimeoutSec * 1000,
-        signal: ctx.signal,
-      });
+      const server = await startServer(
+        serverOptions(ctx, runtime, file, source.args, file.slice(0, file.lastIndexOf("/"))),
+      );
       const exchanges: HttpExchange[] = [];
       try {
         for (const request of requests) exchanges.push(await exchange(server.baseUrl, request, timeoutMs, ctx.signal));

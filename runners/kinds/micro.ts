@@ -10,7 +10,7 @@ import type { Check, MicroReport, MicroWorkload } from "../../workloads/types.ts
 import { isSkip } from "../../workloads/types.ts";
 import { runCommand } from "../platform/process.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
-import { describeFailures, inPhase, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
+import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import { stageServer } from "../platform/workspace.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { round } from "../stats/round.ts";
@@ -106,9 +106,7 @@ async function runOnce(state: MicroState, run: number): Promise<RunOutput> {
     { name: "self-check", passed: report.selfCheck === true, expected: true, actual: report.selfCheck },
     ...await inPhase("verify", () => Promise.resolve(ctx.workload.verify(report, ctx))),
   ];
-  const failed = checks.filter((c) => !c.passed);
-  outcome.checks.push(...(run === 0 ? checks : failed));
-  if (failed.length > 0) throw new InvalidError("verify", `run ${run + 1}: ${describeFailures(failed)}`);
+  keepChecks(outcome, checks, run === 0, "verify", (failures) => `run ${run + 1}: ${failures}`);
   Object.assign(outcome.facts, {
     timer: report.timer,
     detectedResolutionNs: report.detectedResolutionMs === null ? null : round(report.detectedResolutionMs * 1e6, 1),

@@ -19,7 +19,7 @@ import {
 } from "../drivers/process_timer.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
-import { describeFailures, inPhase, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
+import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import { median } from "../stats/summary.ts";
 import { OUTLIER_Z, outlierIndices } from "../stats/outliers.ts";
 import { DEFAULT_RUN_TIMEOUT_SEC, hookTimeouts, withinTime } from "./timeouts.ts";
@@ -162,13 +162,14 @@ async function timeAndInspect(state: ProcessState, index: number, warmup: boolea
     hookTimeouts(ctx.hookTimeoutsSec).afterRun,
     () => Promise.resolve(target.inspect(run)),
   );
-  const checks = [exitCheck(run), ...result.checks];
-  const failed = checks.filter((c) => !c.passed);
-  outcome.checks.push(...(state.inspected++ === 0 ? checks : failed));
-  if (failed.length > 0) {
-    const stderr = lastLine(run.stderr);
-    throw new InvalidError(checkPhase, `${which}: ${describeFailures(failed)}${stderr ? ` (stderr: ${stderr})` : ""}`);
-  }
+  const stderr = lastLine(run.stderr);
+  keepChecks(
+    outcome,
+    [exitCheck(run), ...result.checks],
+    state.inspected++ === 0,
+    checkPhase,
+    (failures) => `${which}: ${failures}${stderr ? ` (stderr: ${stderr})` : ""}`,
+  );
   return [run, result.figures ?? {}];
 }
 

@@ -139,6 +139,32 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 }
 
 /**
+ * How a server of this record's (or variant's) runtime starts: pinned to the
+ * server CPUs, with the session's environment, on the suite's host and port,
+ * within `--start-timeout`.
+ */
+export function serverOptions(
+  ctx: Pick<RecordContext, "session" | "cpus" | "host" | "port" | "settings" | "signal">,
+  runtime: ResolvedRuntime,
+  file: string,
+  args: readonly string[] | undefined,
+  cwd: string,
+): StartServerOptions {
+  return {
+    runtime,
+    file,
+    args,
+    cwd,
+    env: ctx.session.env,
+    cpus: ctx.cpus.server,
+    host: ctx.host,
+    port: ctx.port,
+    timeoutMs: ctx.settings.startTimeoutSec * 1000,
+    signal: ctx.signal,
+  };
+}
+
+/**
  * Starts the server of one run of a record, in the `start` phase: pinned to
  * the record's server CPUs, with the session's environment, host and port. A
  * server that reports its runtime cannot do the variant (see `ServerSource`)
@@ -149,24 +175,14 @@ export function startRecordServer(
   file: string,
   args: readonly string[] | undefined,
 ): Promise<RunningServer> {
-  return inPhase("start", () =>
-    startServer({
-      runtime: ctx.runtime,
-      file,
-      args,
-      cwd: ctx.workDir,
-      env: ctx.session.env,
-      cpus: ctx.cpus.server,
-      host: ctx.host,
-      port: ctx.port,
-      timeoutMs: ctx.settings.startTimeoutSec * 1000,
-      signal: ctx.signal,
-    })).catch((error) => {
+  return inPhase("start", () => startServer(serverOptions(ctx, ctx.runtime, file, args, ctx.workDir))).catch(
+    (error) => {
       if (error instanceof PhaseError && error.cause instanceof ServerStartError && error.cause.skipReason) {
         throw new SkipRecord(error.cause.skipReason);
       }
       throw error;
-    });
+    },
+  );
 }
 
 /** The error for a server that exited while `during` (its exit code and its last lines of output). */

@@ -9,7 +9,7 @@
 import type { Check, WebSocketTraffic, WebSocketWorkload } from "../../workloads/types.ts";
 import { isSkip } from "../../workloads/types.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
-import { describeFailures, inPhase, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
+import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { LoadGeneratorInfo } from "../schema/result.ts";
 import { serverExited, startRecordServer } from "./server.ts";
 import type { Kind, RunOutput } from "./kind.ts";
@@ -225,11 +225,7 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   try {
     ctx.onPhase?.("verify", run);
     const checks = await inPhase("verify", () => verifyEcho(url, traffic, timeoutMs, ctx.signal));
-    if (run === 0) outcome.checks.push(...checks);
-    if (checks.some((c) => !c.passed)) {
-      if (run > 0) outcome.checks.push(...checks.filter((c) => !c.passed));
-      throw new InvalidError("verify", describeFailures(checks));
-    }
+    keepChecks(outcome, checks, run === 0, "verify");
     ctx.onPhase?.(ctx.settings.warmupSec > 0 ? "warmup" : "measure", run);
     m = await inPhase("measure", () =>
       runWebSocketDriver({

@@ -12,6 +12,7 @@
 import type { RecordRun } from "../kinds/mod.ts";
 import type { RunOrder } from "../schema/result.ts";
 import { UsageError } from "../platform/errors.ts";
+import { seededRandom } from "../stats/random.ts";
 
 /** How the suite orders runs; recorded in the result's settings. */
 export interface Schedule {
@@ -19,18 +20,6 @@ export interface Schedule {
   readonly order: RunOrder;
   /** The seed of `shuffle`; null for the other orders. */
   readonly seed: number | null;
-}
-
-/** A small, fast, seedable generator (mulberry32): the same seed gives the same orders on every machine. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
@@ -57,7 +46,7 @@ export function roundOrder<T>(items: readonly T[], round: number, schedule: Sche
     const k = round % items.length;
     return [...items.slice(k), ...items.slice(0, k)];
   }
-  const random = mulberry32((schedule.seed ?? 0) * 1_000_003 + round);
+  const random = seededRandom((schedule.seed ?? 0) * 1_000_003 + round);
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
