@@ -6,7 +6,7 @@ import { BENCH_PERMISSIONS, entries, privateTmp, processesMatching, ROOT } from 
 
 async function calibrate(args: string[], env: Record<string, string> = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/selfcheck/calibrate.ts`, ...args],
+    args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli/calibrate.ts`, ...args],
     cwd: ROOT,
     env: { NO_COLOR: "1", ...env },
     stdout: "piped",

@@ -24,6 +24,10 @@ const cases: [string[], RegExp][] = [
   [["--runs", "3", "--max-runs", "5"], /--runs: give either a fixed --runs or --min-runs\/--max-runs/],
   [["--ci-target", "2"], /--ci-target needs --min-runs or --max-runs/],
   [["--sample-interval", "1"], /--sample-interval must be a number ≥ 10/],
+  [["--order", "random"], /--order must be one of rotate, shuffle, blocked, got "random"/],
+  [["--seed", "1.5"], /--seed must be a whole number from 0 to 4294967295, got 1.5/],
+  [["--seed", "x"], /--seed must be a number, got "x"/],
+  [["--order", "rotate", "--seed", "3"], /--seed orders runs only with --order shuffle, not rotate/],
 ];
 
 for (const [args, message] of cases) {
@@ -43,7 +47,18 @@ Deno.test("--help and --list exit 0 and describe flags, workloads and runtimes",
   const help = await runCli(["--help"]);
   assertEquals(help.code, 0);
   for (
-    const flag of ["--workload", "--runtime", "--duration", "--connections", "--runs", "--warmup", "--out", "--json"]
+    const flag of [
+      "--workload",
+      "--runtime",
+      "--duration",
+      "--connections",
+      "--runs",
+      "--warmup",
+      "--out",
+      "--json",
+      "--order",
+      "--seed",
+    ]
   ) {
     assert(help.stdout.includes(flag), `help mentions ${flag}`);
   }

@@ -11,7 +11,7 @@ import { micro } from "../workloads/micro.ts";
 import { startup } from "../workloads/startup.ts";
 import { wsEcho } from "../workloads/ws_echo.ts";
 import type { AfterRunContext, BeforeRunContext, Workload } from "../workloads/types.ts";
-import { privateTmp } from "./_helpers.ts";
+import { privateTmp, runCli } from "./_helpers.ts";
 
 const RUNTIMES = ["deno", "node", "bun"];
 
@@ -133,5 +133,21 @@ Deno.test("a session's beforeRun and afterRun run around every run of every kind
     );
     assert(record.verification.checks.some((c) => c.name === "afterRun saw the run"));
   }
+  await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("the CLI's --seed shuffles and records it; --resume keeps the file's order", async () => {
+  const tmp = await privateTmp();
+  const out = `${tmp}/r.json`;
+  const common = ["--workload", "startup", "--variant", "hello", "--runs", "2", "--duration", "0.001"];
+  const first = await runCli([...common, "--runtime", "deno", "--warmup-runs", "0", "--seed", "5", "--out", out]);
+  assertEquals(first.code, 0, first.stderr);
+  const written: BenchResult = JSON.parse(await Deno.readTextFile(out));
+  assertEquals([written.settings.order, written.settings.seed], ["shuffle", 5]);
+  // Resumed with no --order or --seed: the rest of the suite keeps the file's.
+  const resumed = await runCli(["--resume", out, "--warmup-runs", "0", "--quiet"]);
+  assertEquals(resumed.code, 0, resumed.stderr);
+  const again: BenchResult = JSON.parse(await Deno.readTextFile(out));
+  assertEquals([again.settings.order, again.settings.seed], ["shuffle", 5]);
   await Deno.remove(tmp, { recursive: true });
 });

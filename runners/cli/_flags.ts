@@ -1,7 +1,8 @@
 /**
- * Strict flag parsing for rtbench's smaller commands (`calibrate`, `vs-wrk`,
- * `compare-startup`, `ws-ceiling`): an unknown flag, a stray argument or a
- * bad number is a {@linkcode UsageError} naming the flag, never ignored.
+ * The one flag parser of every rtbench command (`bench`, `report`, `compare`,
+ * `calibrate`, `vs-wrk`, `compare-startup`, `ws-ceiling`, `reaper-cost`): an
+ * unknown flag, a stray argument or a bad number is a {@linkcode UsageError}
+ * naming the flag, never ignored.
  *
  * @module
  */
@@ -19,31 +20,57 @@ export interface FlagSpec {
   readonly alias?: Readonly<Record<string, string>>;
   /** Values of flags that are absent. */
   readonly default?: Readonly<Record<string, string>>;
+  /** Flags that may be given more than once; their values are joined with commas. */
+  readonly collect?: readonly string[];
+  /** Whether arguments that are not flags (file names) are accepted. @default {false} */
+  readonly positional?: boolean;
 }
 
 /** Parsed flags: values by name; `_` holds no stray arguments (they are refused). */
 export type Flags = Record<string, string | boolean | undefined>;
 
+/** Joins `--flag value` into `--flag=value` for value flags, so that values such as `-1` reach validation. */
+function joinValues(args: readonly string[], valueFlags: readonly string[], alias: Readonly<Record<string, string>>) {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const name = a.startsWith("--") ? a.slice(2) : /^-\w$/.test(a) ? alias[a.slice(1)] : undefined;
+    if (name && !a.includes("=") && valueFlags.includes(name) && i + 1 < args.length && !args[i + 1].startsWith("--")) {
+      out.push(`--${name}=${args[++i]}`);
+    } else {
+      out.push(a);
+    }
+  }
+  return out;
+}
+
 /**
- * Parses `args` against `spec`; throws {@linkcode UsageError} on the first
- * unknown flag or stray argument.
+ * Parses `args` against `spec`, with the arguments that are not flags apart;
+ * throws {@linkcode UsageError} on the first unknown flag, and on a stray
+ * argument unless `spec.positional`.
  *
- * @example
+ * @example A file and a flag
  * ```ts
- * import { strictFlags } from "./_flags.ts";
- * const flags = strictFlags(["--rounds", "3"], { string: ["rounds"] });
- * console.log(flags.rounds); // "3"
+ * import { assertEquals } from "@std/assert";
+ * import { strictArgs } from "./_flags.ts";
+ *
+ * const { flags, positionals } = strictArgs(["r.json", "--format", "md"], { string: ["format"], positional: true });
+ * assertEquals([flags.format, positionals], ["md", ["r.json"]]);
  * ```
  */
-export function strictFlags(args: readonly string[], spec: FlagSpec): Flags {
+export function strictArgs(args: readonly string[], spec: FlagSpec): { flags: Flags; positionals: string[] } {
   const unknown: string[] = [];
   const strings = [...(spec.string ?? [])];
-  const flags = parseArgs([...args], {
+  const alias = { h: "help", ...spec.alias };
+  const flags = parseArgs(joinValues(args, strings, alias), {
     string: strings,
     boolean: [...(spec.boolean ?? []), "help", "debug"],
-    alias: { h: "help", ...spec.alias },
+    collect: [...(spec.collect ?? [])],
+    alias,
     default: { ...spec.default },
     unknown: (arg: string) => {
+      // A number is a value, not a flag: `-1` is refused by the flag it was given to.
+      if (spec.positional && !(arg.startsWith("-") && !/^-\d/.test(arg))) return true;
       unknown.push(arg);
       return false;
     },
@@ -57,11 +84,30 @@ export function strictFlags(args: readonly string[], spec: FlagSpec): Flags {
     );
   }
   for (const name of strings) {
-    const value = flags[name];
-    if (Array.isArray(value)) throw new UsageError(`--${name} given twice`);
+    let value = flags[name] as unknown;
+    if (Array.isArray(value)) {
+      if (!spec.collect?.includes(name)) throw new UsageError(`--${name} given twice`);
+      value = value.length === 0 ? undefined : value.join(",");
+      (flags as Record<string, unknown>)[name] = value;
+    }
     if (typeof value === "string" && value.trim() === "") throw new UsageError(`--${name} needs a value`);
   }
-  return flags as unknown as Flags;
+  return { flags: flags as unknown as Flags, positionals: flags._.map(String) };
+}
+
+/**
+ * Parses `args` against `spec`; throws {@linkcode UsageError} on the first
+ * unknown flag or stray argument.
+ *
+ * @example
+ * ```ts
+ * import { strictFlags } from "./_flags.ts";
+ * const flags = strictFlags(["--rounds", "3"], { string: ["rounds"] });
+ * console.log(flags.rounds); // "3"
+ * ```
+ */
+export function strictFlags(args: readonly string[], spec: FlagSpec): Flags {
+  return strictArgs(args, { ...spec, positional: false }).flags;
 }
 
 /** Bounds of {@linkcode numberFlag}. */

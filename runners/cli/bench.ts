@@ -10,22 +10,23 @@
  * @module
  */
 
-import { parseArgs } from "@std/cli/parse-args";
 import { builtinAdapters, parseRuntimeSpecs } from "../../adapters/mod.ts";
 import { builtinWorkloads, selectWorkloads } from "../../workloads/mod.ts";
 import { loadWorkloadModule } from "../../workloads/validate.ts";
 import type { RunSettings, Workload } from "../../workloads/types.ts";
 import { errorLine, runEntry } from "../platform/entry.ts";
+import { strictFlags } from "./_flags.ts";
 import { ownTemp, removeTemp } from "../platform/temp.ts";
 import { writeStdout } from "../platform/stdout.ts";
 import { UsageError } from "../platform/errors.ts";
 import { EXPORT_FORMATS, type ExportFormat, exportResult, parseFormat } from "../report/mod.ts";
 import { createProgress } from "../report/progress.ts";
 import { builtinLoadGenerators } from "../drivers/generators.ts";
-import type { BenchResult } from "../schema/result.ts";
+import type { BenchResult, RunOrder } from "../schema/result.ts";
 import { readResultFile } from "../schema/read.ts";
 import { cannotListen } from "../platform/ports.ts";
 import { type Profile, PROFILES } from "../suite/settings.ts";
+import { scheduleOf } from "../suite/schedule.ts";
 import { run, VERSION } from "../suite/run.ts";
 import { formatTable } from "../report/table.ts";
 import { writeResult } from "../schema/write.ts";
@@ -55,6 +56,8 @@ const STRINGS = [
   "port",
   "host",
   "workload-file",
+  "order",
+  "seed",
   ...Object.keys(NUMERIC),
 ];
 /** Ports the Fetch standard blocks (https://fetch.spec.whatwg.org/#bad-port). */
@@ -101,6 +104,8 @@ function helpText(workloads: readonly Workload[]): string {
     ["--port <n>", "port every server listens on (default: a free port per server)"],
     ["--host <address>", "interface servers bind and the load goes through (default: 127.0.0.1, loopback only)"],
     ["--workload-file <path>", "also load the workloads a module exports (repeatable)"],
+    ["--order <name>", "order of runtimes within each round of runs: rotate (default), shuffle or blocked"],
+    ["--seed <n>", "seed of the shuffled order (a seed alone means --order shuffle; recorded in the result)"],
     ["--resume <file>", "continue the suite in this result file: keep its done records, measure the rest into it"],
     ...options as [string, string][],
     ["--format <name>", `report format: ${EXPORT_FORMATS.join(", ")} (default: table)`],
@@ -154,21 +159,6 @@ function toNumber(flag: string, raw: unknown): number {
   return n;
 }
 
-/** Joins `--flag value` into `--flag=value` for value flags, so that values such as `-1` reach validation. */
-function joinValues(args: string[], valueFlags: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const name = a.startsWith("--") ? a.slice(2) : a === "-w" ? "workload" : a === "-r" ? "runtime" : null;
-    if (name && !a.includes("=") && valueFlags.includes(name) && i + 1 < args.length && !args[i + 1].startsWith("--")) {
-      out.push(`--${name}=${args[++i]}`);
-    } else {
-      out.push(a);
-    }
-  }
-  return out;
-}
-
 /**
  * What the command line asked for.
  *
@@ -214,6 +204,10 @@ export interface CliRequest {
   port?: number;
   /** Interface servers bind (`--host`). */
   host?: string;
+  /** Order of runtimes within each round of runs (`--order`). */
+  order?: RunOrder;
+  /** Seed of the shuffled order (`--seed`). */
+  seed?: number;
   /** Flags given on the command line, by name without dashes (what `--resume` must not take from the file). */
   given?: readonly string[];
 }
@@ -236,25 +230,12 @@ export interface CliRequest {
 export function parseCli(args: string[], workloads: readonly Workload[] = builtinWorkloads): CliRequest {
   const optionFlags = [...new Set(workloads.flatMap((w) => (w.options ?? []).map((o) => o.name)))];
   const valueFlags = [...STRINGS, ...optionFlags];
-  const unknown: string[] = [];
-  const flags = parseArgs(joinValues(args, valueFlags), {
+  const flags = strictFlags(args, {
     string: valueFlags,
     boolean: BOOLEANS,
     collect: ["workload", "runtime", "workload-file"],
-    alias: { h: "help", w: "workload", r: "runtime" },
-    unknown: (arg: string) => {
-      unknown.push(arg);
-      return false;
-    },
+    alias: { w: "workload", r: "runtime" },
   });
-  if (unknown.length > 0) {
-    const first = unknown[0];
-    throw new UsageError(
-      first.startsWith("-")
-        ? `Unknown flag ${first.split("=")[0]} (see --help)`
-        : `Unexpected argument "${first}" (see --help)`,
-    );
-  }
   const debug = flags.debug === true;
   const base = {
     loadGenerator: "auto",
@@ -301,11 +282,11 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   }
   const options: Record<string, string> = {};
   for (const name of optionFlags) if (flags[name] !== undefined) options[name] = String(flags[name]);
-  if (flags.out !== undefined && String(flags.out).trim() === "") throw new UsageError("--out needs a file path");
+  const out = flags.out === undefined ? undefined : String(flags.out);
   const format = flags.format === undefined ? undefined : parseFormat(String(flags.format));
-  if (format !== undefined && format !== "json" && flags.out !== undefined && resultPathFor(flags.out) === flags.out) {
+  if (format !== undefined && format !== "json" && out !== undefined && resultPathFor(out) === out) {
     throw new UsageError(
-      `--out: ${flags.out} would be both the ${format} report and the result file; name it .${format}`,
+      `--out: ${out} would be both the ${format} report and the result file; name it .${format}`,
     );
   }
   if (flags.json === true && format !== undefined && format !== "json" && flags.out === undefined) {
@@ -331,6 +312,9 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     throw new UsageError(`--out: with --resume, results go to ${resume}; --out may only name a --format report`);
   }
   const loadGenerator = joined(flags["load-generator"], "load-generator") ?? "auto";
+  const seed = flags.seed === undefined ? undefined : toNumber("seed", flags.seed);
+  // Checked here so that a bad --order or --seed is refused before anything runs.
+  const { order } = scheduleOf(flags.order === undefined ? undefined : String(flags.order), seed);
   const generatorNames = builtinLoadGenerators.map((g) => g.name);
   if (loadGenerator !== "auto" && !generatorNames.includes(loadGenerator)) {
     throw new UsageError(
@@ -346,7 +330,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     settings: settings as Partial<RunSettings>,
     options,
     loadGenerator,
-    out: flags.out,
+    out,
     format,
     json: flags.json === true,
     quiet: flags.quiet === true,
@@ -354,6 +338,8 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     resume,
     port,
     host,
+    order: flags.order === undefined && seed === undefined ? undefined : order,
+    seed,
     given: givenFlags(args),
   };
 }
@@ -428,6 +414,11 @@ async function resumeRequest(request: CliRequest, known: readonly Workload[]): P
   if (!given.has("load-generator")) next.loadGenerator = s.loadGenerator;
   if (!given.has("host") && s.host !== undefined) next.host = s.host;
   if (!given.has("port") && s.port != null) next.port = s.port;
+  // The rest of the suite keeps the file's order of runs (and its seed).
+  if (!given.has("order") && !given.has("seed") && s.order !== undefined) {
+    next.order = s.order;
+    next.seed = s.seed ?? undefined;
+  }
   return [next, previous];
 }
 
@@ -589,6 +580,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       loadGenerator: request.loadGenerator,
       host: request.host,
       port: request.port,
+      order: request.order,
+      seed: request.seed,
       resume: previous && { file: out, result: previous },
       signal,
       onProgress: progress?.update,

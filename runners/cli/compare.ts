@@ -10,9 +10,9 @@
  * @module
  */
 
-import { parseArgs } from "@std/cli/parse-args";
 import { compareResults, formatComparison, regressions } from "../report/compare.ts";
 import { runEntry } from "../platform/entry.ts";
+import { strictArgs } from "./_flags.ts";
 import { UsageError } from "../platform/errors.ts";
 import { readResultFile } from "../schema/read.ts";
 
@@ -52,27 +52,14 @@ export interface CompareRequest {
  * ```
  */
 export function parseCompareArgs(args: string[]): CompareRequest {
-  const unknown: string[] = [];
-  const flags = parseArgs(args, {
-    string: ["fail-on-regression", "format"],
-    boolean: ["help", "debug"],
-    alias: { h: "help" },
-    unknown: (arg: string) => {
-      if (arg.startsWith("-") && !/^-\d/.test(arg)) {
-        unknown.push(arg);
-        return false;
-      }
-      return true;
-    },
-  });
-  if (unknown.length > 0) throw new UsageError(`Unknown flag ${unknown[0].split("=")[0]} (see --help)`);
+  const { flags, positionals } = strictArgs(args, { string: ["fail-on-regression", "format"], positional: true });
   const empty = { base: "", head: "", format: "table" as const, failOnRegression: undefined };
   if (flags.help) return { help: true, ...empty };
-  const files = flags._.map(String);
+  const files = positionals;
   if (files.length !== 2) {
     throw new UsageError(`Expected two result files, base and head, got ${files.length} (see --help)`);
   }
-  const format = flags.format ?? "table";
+  const format = String(flags.format ?? "table");
   if (!["table", "md", "json"].includes(format)) {
     throw new UsageError(`--format: unknown format "${format}" (allowed: table, md, json)`);
   }

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { parseArgs } from "@std/cli/parse-args";
 import { runEntry } from "../platform/entry.ts";
+import { strictArgs } from "./_flags.ts";
 import { UsageError } from "../platform/errors.ts";
 import { EXPORT_FORMATS, EXPORTERS, type ExportFormat, exportResult, parseFormat } from "../report/mod.ts";
 import { readResultFile } from "../schema/read.ts";
@@ -48,29 +48,15 @@ export interface ReportRequest {
  * ```
  */
 export function parseReportArgs(args: string[]): ReportRequest {
-  const unknown: string[] = [];
-  const flags = parseArgs(args, {
-    string: ["format", "out"],
-    boolean: ["help", "debug"],
-    alias: { h: "help" },
-    unknown: (arg: string) => {
-      if (arg.startsWith("-")) {
-        unknown.push(arg);
-        return false;
-      }
-      return true;
-    },
-  });
-  if (unknown.length > 0) throw new UsageError(`Unknown flag ${unknown[0].split("=")[0]} (see --help)`);
+  const { flags, positionals } = strictArgs(args, { string: ["format", "out"], positional: true });
   if (flags.help) return { help: true, input: "", format: "table", out: undefined };
-  const files = flags._.map(String);
+  const files = positionals;
   if (files.length !== 1) throw new UsageError(`Expected one result file, got ${files.length} (see --help)`);
-  if (flags.out !== undefined && flags.out.trim() === "") throw new UsageError("--out needs a file path");
   return {
     help: false,
     input: files[0],
-    format: flags.format === undefined ? "table" : parseFormat(flags.format),
-    out: flags.out,
+    format: flags.format === undefined ? "table" : parseFormat(String(flags.format)),
+    out: flags.out as string | undefined,
   };
 }
 

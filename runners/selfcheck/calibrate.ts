@@ -1,5 +1,5 @@
 /**
- * `deno task calibrate`: how fast each installed load generator can go on
+ * Calibration (`deno task calibrate`): how fast each installed load generator can go on
  * this machine, measured against the fastest server rtbench has (Deno.serve
  * answering `http-json`) on the same CPU split as a real run, with the
  * resource sampler watching both sides. A generator whose CPU is at its limit
@@ -9,11 +9,8 @@
  * @module
  */
 
-import { runEntry } from "../platform/entry.ts";
-import { numberFlag, strictFlags } from "../cli/_flags.ts";
 import { builtinAdapters, cacheDir as defaultCacheDir, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
 import { httpJson } from "../../workloads/http_json.ts";
-import { stopAllGroups } from "../platform/process.ts";
 import { AT_LIMIT, saturation } from "../stats/saturation.ts";
 import { allowedCpus, splitCpus } from "../platform/cpus.ts";
 import { UsageError } from "../platform/errors.ts";
@@ -333,64 +330,3 @@ export function formatCalibration(c: Calibration): string {
   const note = "demand: time on a CPU or waiting for one; a side at 90% of its CPUs is saturated";
   return [head, alignTable(rows, [2, 3, 4]), foot, note].filter(Boolean).join("\n") + "\n";
 }
-
-async function main(args: string[], signal: AbortSignal): Promise<number> {
-  const flags = strictFlags(args, {
-    string: ["runtime", "duration", "warmup", "connections", "load-generator"],
-    boolean: ["json"],
-    alias: { r: "runtime" },
-  });
-  if (flags.help) {
-    console.log([
-      "Usage: deno task calibrate [flags]",
-      "",
-      "  --runtime <name>          runtime serving http-json (default: deno, the fastest)",
-      "  --duration <s>            measured seconds per generator (default: 3)",
-      "  --warmup <s>              warm-up seconds (default: 1)",
-      "  --connections <n>         connections (default: 100)",
-      "  --load-generator <list>   generators to measure (default: every installed one, and wrk+check)",
-      "  --json                    print the calibration as JSON on stdout",
-      "  --debug                   show stack traces",
-    ].join("\n"));
-    return 0;
-  }
-  const settings: Partial<LoadSettings> = {};
-  const number = (flag: string, key: keyof LoadSettings, integer: boolean, zero = false) => {
-    const n = numberFlag(flags, flag, { integer, min: 0, exclusive: !zero, max: integer ? 100_000 : 3600 });
-    if (n !== undefined) (settings as Record<string, number>)[key] = n;
-  };
-  try {
-    number("duration", "durationSec", false);
-    number("warmup", "warmupSec", false, true);
-    number("connections", "connections", true);
-    let generators: LoadGenerator[] | undefined;
-    if (flags["load-generator"] !== undefined) {
-      const all = [...builtinLoadGenerators, wrkCheckingGenerator];
-      generators = [];
-      for (const name of String(flags["load-generator"]).split(",").map((s: string) => s.trim()).filter(Boolean)) {
-        const g = all.find((g) => g.name === name);
-        if (!g) {
-          throw new UsageError(
-            `--load-generator: unknown load generator "${name}" (allowed: ${all.map((g) => g.name).join(", ")})`,
-          );
-        }
-        if (!(await g.available())) throw new UsageError(`--load-generator: ${name} is not installed`);
-        generators.push(g);
-      }
-    }
-    const result = await calibrate({
-      runtime: flags.runtime as string | undefined,
-      settings,
-      generators,
-      signal,
-      onRow: (r) => console.error(`✓ ${r.generator}: ${formatCount(r.requestsPerSecond)}/s`),
-    });
-    if (flags.json) console.log(JSON.stringify(result, null, 2));
-    else console.log(formatCalibration(result));
-    return result.rows.some((r) => r.error) ? 1 : 0;
-  } finally {
-    await stopAllGroups();
-  }
-}
-
-if (import.meta.main) await runEntry("rtbench calibrate", Deno.args, ({ signal }) => main(Deno.args, signal));

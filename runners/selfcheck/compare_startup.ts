@@ -1,28 +1,23 @@
 /**
- * `deno task compare-startup`: times the `startup` workload's exact commands
+ * rtbench's process timer against hyperfine (`deno task compare-startup`): times the `startup` workload's exact commands
  * with rtbench's process timer and with hyperfine on the same CPU, and prints
  * each median and their ratio (rtbench / hyperfine). rtbench aims to agree
  * within 5% of hyperfine's median. The two alternate in small batches (one
  * warm-up and `--batch` runs each, `--rounds` times) so that load from
  * elsewhere on the machine falls on both alike.
  *
- * Flags: `--runtime deno,node,bun`, `--variant hello,script`, `--rounds 20`, `--batch 5`.
- *
  * @module
  */
 
-import { runEntry } from "../platform/entry.ts";
-import { numberFlag, strictFlags } from "../cli/_flags.ts";
-import { parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
+import { resolveRuntime } from "../../adapters/mod.ts";
+import type { RuntimeSpec } from "../../adapters/types.ts";
 import { startup } from "../../workloads/startup.ts";
-import type { ProcessTarget } from "../../workloads/types.ts";
+import type { ProcessTarget, RunSettings } from "../../workloads/types.ts";
 import { isSkip } from "../../workloads/types.ts";
-import { runCommand, which } from "../platform/process.ts";
+import { runCommand } from "../platform/process.ts";
 import { allowedCpus, splitCpus } from "../platform/cpus.ts";
-import { UsageError } from "../platform/errors.ts";
 import { alignTable, formatFigure } from "../report/format.ts";
-import { defaultTimer } from "../drivers/process_timer.ts";
-import { PROFILES } from "../suite/settings.ts";
+import { defaultTimer, timeRuns } from "../drivers/process_timer.ts";
 import { median } from "../stats/summary.ts";
 import { makeTempDir, removeTemp } from "../platform/temp.ts";
 
@@ -72,60 +67,98 @@ async function hyperfineTimes(
   return (json.results[0].times as number[]).map((s) => s * 1000);
 }
 
-const HELP = `Usage: deno task compare-startup [flags]
-
-  --runtime <list>   runtimes (default: deno,node,bun)
-  --variant <list>   startup variants: hello, script (default: both)
-  --rounds <n>       alternating rounds, 2 to 1000 (default: 20)
-  --batch <n>        runs per batch, 2 to 1000 (default: 5)
-  --debug            show stack traces`;
+/**
+ * What {@linkcode compareStartup} compares.
+ *
+ * @example Both variants on Deno, 20 rounds of 5
+ * ```ts
+ * import type { StartupComparisonOptions } from "./compare_startup.ts";
+ * import { PROFILES } from "@rtbench/rtbench/runners";
+ *
+ * const options: StartupComparisonOptions = {
+ *   runtimes: [{ name: "deno", requested: "deno" }],
+ *   variants: ["hello", "script"],
+ *   rounds: 20,
+ *   batch: 5,
+ *   hyperfine: "/usr/bin/hyperfine",
+ *   settings: PROFILES.quick,
+ *   signal: new AbortController().signal,
+ * };
+ * ```
+ */
+export interface StartupComparisonOptions {
+  /** The runtimes. */
+  readonly runtimes: readonly RuntimeSpec[];
+  /** `startup` variants: `hello`, `script`. */
+  readonly variants: readonly string[];
+  /** Alternating rounds. */
+  readonly rounds: number;
+  /** Runs per batch, after one warm-up. */
+  readonly batch: number;
+  /** The hyperfine binary. */
+  readonly hyperfine: string;
+  /** The settings `startup` prepares its commands with. */
+  readonly settings: RunSettings;
+  /** Stops the comparison. */
+  readonly signal: AbortSignal;
+  /** Called with each finished row. */
+  readonly onRow?: (row: StartupComparisonRow) => void;
+}
 
 /**
- * Runs the comparison and returns the exit code; bad input throws
- * {@linkcode UsageError} naming the flag.
+ * One command, timed both ways.
+ *
+ * @example Does it agree?
+ * ```ts
+ * import { AGREEMENT, type StartupComparisonRow } from "./compare_startup.ts";
+ *
+ * const agrees = (row: StartupComparisonRow) => Math.abs(row.rtbenchMs / row.hyperfineMs - 1) <= AGREEMENT;
+ * ```
+ */
+export interface StartupComparisonRow {
+  /** `deno 2.9.6 hello`. */
+  readonly command: string;
+  /** rtbench's median. */
+  readonly rtbenchMs: number;
+  /** hyperfine's median. */
+  readonly hyperfineMs: number;
+  /** Measured runs each. */
+  readonly runs: { readonly rtbench: number; readonly hyperfine: number };
+}
+
+/**
+ * Times the `startup` workload's commands with rtbench's timer and with
+ * hyperfine, alternating in batches on the same pinned CPU.
+ *
+ * @param options Runtimes, variants, rounds, batch size, hyperfine and settings.
+ * @returns One row per runtime × variant, and the timer that was used.
  *
  * @example
  * ```ts ignore
- * import { main } from "./compare_startup.ts";
- * Deno.exit(await main(["--runtime", "deno", "--rounds", "2"]));
+ * import { compareStartup, formatStartupComparison } from "./compare_startup.ts";
+ * const result = await compareStartup(options);
+ * console.log(formatStartupComparison(result.rows));
  * ```
  */
-export async function main(args: string[], signal: AbortSignal = new AbortController().signal): Promise<number> {
-  const flags = strictFlags(args, { string: ["runtime", "variant", "rounds", "batch"] });
-  if (flags.help) {
-    console.log(HELP);
-    return 0;
-  }
-  const specs = parseRuntimeSpecs(String(flags.runtime ?? "deno,node,bun"));
-  const variants: string[] = String(flags.variant ?? "hello,script").split(",").filter(Boolean);
-  const bad = variants.find((v) => !startup.variants.some((known) => known.name === v));
-  if (bad) throw new UsageError(`--variant: unknown variant "${bad}" (allowed: hello, script)`);
-  const rounds = numberFlag(flags, "rounds", { integer: true, min: 2, max: 1000 }) ?? 20;
-  const batch = numberFlag(flags, "batch", { integer: true, min: 2, max: 1000 }) ?? 5;
-  const hyperfine = which("hyperfine");
-  if (!hyperfine) throw new UsageError("hyperfine is not on PATH (Debian: apt-get install hyperfine)");
-  const version = (await runCommand([hyperfine, "--version"])).stdout.trim();
+export async function compareStartup(
+  options: StartupComparisonOptions,
+): Promise<{ readonly timer: string; readonly cpus: string | null; readonly rows: StartupComparisonRow[] }> {
+  const { signal, batch } = options;
   const timer = await defaultTimer();
   const cpus = splitCpus(await allowedCpus()).server;
   const scratch = await makeTempDir({ prefix: "rtbench-compare-" });
-  const rows: string[][] = [["command", "rtbench median", "hyperfine median", "ratio", "runs", "agree (±5%)"]];
-  let disagreements = 0;
+  const rows: StartupComparisonRow[] = [];
   try {
-    console.error(
-      `rtbench timer ${timer.name} vs ${version}: the startup workload's commands, ${rounds} alternating rounds ` +
-        `of 1 warm-up and ${batch} runs each, ` +
-        (cpus ? `both pinned to cpu ${cpus}` : "unpinned"),
-    );
-    for (const spec of specs) {
+    for (const spec of options.runtimes) {
       const runtime = await resolveRuntime(spec);
-      for (const variant of variants) {
+      for (const variant of options.variants) {
         signal.throwIfAborted();
         const workDir = `${scratch}/${runtime.name}-${variant}`;
         await Deno.mkdir(workDir, { recursive: true });
         const target = await startup.prepare({
           variant,
           options: { "warmup-runs": 3 },
-          settings: { ...PROFILES.quick, ...startup.defaults },
+          settings: options.settings,
           tempDir: scratch,
           signal,
           runtime,
@@ -136,40 +169,72 @@ export async function main(args: string[], signal: AbortSignal = new AbortContro
         const batched = { ...target, plan: { warmupRuns: 1, minRuns: batch, minDurationMs: 0, maxRuns: batch } };
         const ours: number[] = [];
         const theirs: number[] = [];
-        for (let r = 0; r < rounds; r++) {
+        for (let r = 0; r < options.rounds; r++) {
           signal.throwIfAborted();
-          const runs = await timer.time({ command: batched.command, plan: batched.plan, cpus, scratchDir: workDir });
+          const runs = await timeRuns(timer, {
+            command: batched.command,
+            plan: batched.plan,
+            cpus,
+            scratchDir: workDir,
+          });
           const failed = runs.find((r) => r.exitCode !== 0);
           if (failed) throw new Error(`${runtime.name} ${variant} exited with ${failed.exitCode}: ${failed.stderr}`);
           ours.push(...runs.filter((r) => !r.warmup).map((r) => r.wallMs));
-          theirs.push(...await hyperfineTimes(hyperfine, batched, cpus, workDir));
+          theirs.push(...await hyperfineTimes(options.hyperfine, batched, cpus, workDir));
         }
-        const a = median(ours);
-        const b = median(theirs);
-        const ratio = a / b;
-        const agrees = Math.abs(ratio - 1) <= AGREEMENT;
-        if (!agrees) disagreements++;
-        rows.push([
-          `${runtime.name} ${runtime.version} ${variant}`,
-          formatFigure("wallMs", a),
-          formatFigure("wallMs", b),
-          ratio.toFixed(3),
-          `${ours.length} / ${theirs.length}`,
-          agrees ? "yes" : "NO",
-        ]);
-        console.error(`  ${rows.at(-1)!.join("  ")}`);
+        const row = {
+          command: `${runtime.name} ${runtime.version} ${variant}`,
+          rtbenchMs: median(ours),
+          hyperfineMs: median(theirs),
+          runs: { rtbench: ours.length, hyperfine: theirs.length },
+        };
+        rows.push(row);
+        options.onRow?.(row);
       }
     }
   } finally {
     await removeTemp(scratch);
   }
-  console.log(alignTable(rows, [1, 2, 3, 4]));
-  console.log(
-    `ratio = rtbench median / hyperfine median over all measured runs; ${
-      disagreements === 0 ? "every command agrees" : `${disagreements} command(s) differ by more than 5%`
-    }. On a shared, noisy machine rerun before concluding.`,
-  );
-  return 0;
+  return { timer: timer.name, cpus, rows };
 }
 
-if (import.meta.main) await runEntry("rtbench compare-startup", Deno.args, ({ signal }) => main(Deno.args, signal));
+/**
+ * The rows as `deno task compare-startup` prints them: both medians, their
+ * ratio, runs, and whether they agree within {@linkcode AGREEMENT}.
+ *
+ * @param rows What {@linkcode compareStartup} measured.
+ * @returns The table and a closing line.
+ *
+ * @example
+ * ```ts
+ * import { assertStringIncludes } from "@std/assert";
+ * import { formatStartupComparison } from "./compare_startup.ts";
+ *
+ * const text = formatStartupComparison([
+ *   { command: "deno 2.9.6 hello", rtbenchMs: 19.3, hyperfineMs: 19.11, runs: { rtbench: 100, hyperfine: 100 } },
+ * ]);
+ * assertStringIncludes(text, "1.010");
+ * assertStringIncludes(text, "every command agrees");
+ * ```
+ */
+export function formatStartupComparison(rows: readonly StartupComparisonRow[]): string {
+  const table: string[][] = [["command", "rtbench median", "hyperfine median", "ratio", "runs", "agree (±5%)"]];
+  let disagreements = 0;
+  for (const row of rows) {
+    const ratio = row.rtbenchMs / row.hyperfineMs;
+    const agrees = Math.abs(ratio - 1) <= AGREEMENT;
+    if (!agrees) disagreements++;
+    table.push([
+      row.command,
+      formatFigure("wallMs", row.rtbenchMs),
+      formatFigure("wallMs", row.hyperfineMs),
+      ratio.toFixed(3),
+      `${row.runs.rtbench} / ${row.runs.hyperfine}`,
+      agrees ? "yes" : "NO",
+    ]);
+  }
+  return `${alignTable(table, [1, 2, 3, 4])}\n` +
+    `ratio = rtbench median / hyperfine median over all measured runs; ${
+      disagreements === 0 ? "every command agrees" : `${disagreements} command(s) differ by more than 5%`
+    }. On a shared, noisy machine rerun before concluding.`;
+}

@@ -1,19 +1,14 @@
 /**
- * `deno task reaper-cost`: what the children reaper costs. Starts it the way
- * every command does, then reports how long it takes to start, its resident
- * memory and CPU time while it waits, the CPU it spends per message (one per
- * process group or temporary path rtbench starts or ends), and how long it
- * takes, once its pipe closes, to stop groups and remove paths it still owns.
- *
- * Flags: `--groups <n>` processes left to it at the end (default 20),
- * `--messages <n>` messages sent (default 20000), `--idle <s>` seconds
- * watched while idle (default 3).
+ * What the children reaper costs (`deno task reaper-cost`). Starts one the
+ * way every command does, then measures how long it takes to start, its
+ * resident memory and CPU time while it waits, the CPU it spends per message
+ * (one per process group or temporary path rtbench starts or ends), and how
+ * long it takes, once its pipe closes, to stop groups and remove paths it
+ * still owns.
  *
  * @module
  */
 
-import { runEntry } from "../platform/entry.ts";
-import { numberFlag, strictFlags } from "../cli/_flags.ts";
 import { runCommand, spawnGroup, spawnReaper } from "../platform/process.ts";
 import { readProcText } from "../platform/procfs.ts";
 import { alignTable } from "../report/format.ts";
@@ -48,17 +43,73 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
   return performance.now() - start;
 }
 
-async function main(args: string[]): Promise<number> {
-  if (Deno.build.os !== "linux") throw new Error("reaper-cost reads /proc: Linux only");
-  const flags = strictFlags(args, { string: ["groups", "messages", "idle"] });
-  if (flags.help) {
-    console.log("Usage: deno task reaper-cost [--groups 20] [--messages 20000] [--idle 3]");
-    return 0;
-  }
-  const groups = numberFlag(flags, "groups", { integer: true, min: 0, max: 500 }) ?? 20;
-  const messages = numberFlag(flags, "messages", { integer: true, min: 0, max: 10_000_000 }) ?? 20_000;
-  const idleSec = numberFlag(flags, "idle", { min: 0, max: 600 }) ?? 3;
+/**
+ * What {@linkcode reaperCost} measures: the processes and messages it hands a reaper.
+ *
+ * @example The defaults of `deno task reaper-cost`
+ * ```ts
+ * import type { ReaperCostOptions } from "./reaper_cost.ts";
+ *
+ * const options: ReaperCostOptions = { groups: 20, messages: 20_000, idleSec: 3 };
+ * ```
+ */
+export interface ReaperCostOptions {
+  /** Process groups left to the reaper when its pipe closes. */
+  readonly groups: number;
+  /** Messages sent to it (half own a group, half release it). */
+  readonly messages: number;
+  /** Seconds it is watched while idle. */
+  readonly idleSec: number;
+}
 
+/**
+ * What a reaper cost, in the units of each field's name.
+ *
+ * @example Nothing left behind
+ * ```ts
+ * import type { ReaperCost } from "./reaper_cost.ts";
+ *
+ * const clean = (cost: ReaperCost) => cost.processesLeft === 0 && !cost.directoryLeft;
+ * ```
+ */
+export interface ReaperCost {
+  /** The options it was measured with. */
+  readonly options: ReaperCostOptions;
+  /** Time of the spawn call in the harness. */
+  readonly spawnMs: number;
+  /** CPU time in its first second (loading its runtime and script). */
+  readonly startCpuMs: number;
+  /** Resident memory while it waits. */
+  readonly rssBytes: number;
+  /** CPU time while idle for `idleSec`. */
+  readonly idleCpuMs: number;
+  /** CPU time for all messages. */
+  readonly messagesCpuMs: number;
+  /** From closing its pipe until it had stopped every group and removed the directory it owned. */
+  readonly closeMs: number;
+  /** From closing its pipe until it had exited. */
+  readonly exitMs: number;
+  /** Processes still alive afterwards (0 when it did its job). */
+  readonly processesLeft: number;
+  /** Whether the temporary directory it owned is still there. */
+  readonly directoryLeft: boolean;
+}
+
+/**
+ * Starts a reaper of its own and measures what it costs (Linux: it reads `/proc`).
+ *
+ * @param options Groups, messages and idle seconds.
+ * @returns What it cost.
+ *
+ * @example
+ * ```ts ignore
+ * import { formatReaperCost, reaperCost } from "./reaper_cost.ts";
+ * console.log(formatReaperCost(await reaperCost({ groups: 20, messages: 20_000, idleSec: 3 })));
+ * ```
+ */
+export async function reaperCost(options: ReaperCostOptions): Promise<ReaperCost> {
+  if (Deno.build.os !== "linux") throw new Error("reaper-cost reads /proc: Linux only");
+  const { groups, messages, idleSec } = options;
   const t0 = performance.now();
   // A reaper of its own, told only what this measurement sends (this command starts none for itself).
   const reaper = spawnReaper();
@@ -107,26 +158,53 @@ async function main(args: string[]): Promise<number> {
     dirLeft = false;
   }
 
-  const perMessageUs = messages > 0 ? ((busy.cpuMs - idle.cpuMs) * 1000) / messages : 0;
-  console.log(alignTable([
-    ["what", "cost"],
-    ["spawn call in the harness", `${spawnMs.toFixed(1)} ms`],
-    ["CPU to start (its first second)", `${started.cpuMs.toFixed(1)} ms`],
-    ["resident memory while waiting", `${(started.rssBytes / 2 ** 20).toFixed(1)} MiB`],
-    [`CPU while waiting ${idleSec} s`, `${(idle.cpuMs - started.cpuMs).toFixed(2)} ms`],
-    [`CPU for ${messages} messages`, `${(busy.cpuMs - idle.cpuMs).toFixed(1)} ms (${perMessageUs.toFixed(1)} µs each)`],
-    [
-      `pipe closed → ${groups} groups stopped, 1 dir removed`,
-      `${closeMs.toFixed(0)} ms (exit seen after ${exitMs.toFixed(0)} ms)`,
-    ],
-    ["left behind", `${stillThere} processes, ${dirLeft ? "the directory" : "no directory"}`],
-  ], [1]));
-  console.log(
-    "measure on an idle machine, or quote the load average:",
-    Deno.loadavg().map((n) => n.toFixed(2)).join(" "),
-  );
-  return stillThere === 0 && !dirLeft ? 0 : 1;
+  return {
+    options,
+    spawnMs,
+    startCpuMs: started.cpuMs,
+    rssBytes: started.rssBytes,
+    idleCpuMs: idle.cpuMs - started.cpuMs,
+    messagesCpuMs: busy.cpuMs - idle.cpuMs,
+    closeMs,
+    exitMs,
+    processesLeft: stillThere,
+    directoryLeft: dirLeft,
+  };
 }
 
-// The reaper is started by main itself, to time it.
-if (import.meta.main) await runEntry("rtbench reaper-cost", Deno.args, () => main(Deno.args), { spawns: false });
+/**
+ * The cost as `deno task reaper-cost` prints it, one row per figure.
+ *
+ * @param cost What {@linkcode reaperCost} measured.
+ * @returns The table.
+ *
+ * @example
+ * ```ts
+ * import { assertStringIncludes } from "@std/assert";
+ * import { formatReaperCost } from "./reaper_cost.ts";
+ *
+ * const text = formatReaperCost({
+ *   options: { groups: 20, messages: 20_000, idleSec: 3 },
+ *   spawnMs: 1.2, startCpuMs: 20, rssBytes: 32 * 2 ** 20, idleCpuMs: 0, messagesCpuMs: 40,
+ *   closeMs: 89, exitMs: 90, processesLeft: 0, directoryLeft: false,
+ * });
+ * assertStringIncludes(text, "2.0 µs each");
+ * ```
+ */
+export function formatReaperCost(cost: ReaperCost): string {
+  const { groups, messages, idleSec } = cost.options;
+  const perMessageUs = messages > 0 ? (cost.messagesCpuMs * 1000) / messages : 0;
+  return alignTable([
+    ["what", "cost"],
+    ["spawn call in the harness", `${cost.spawnMs.toFixed(1)} ms`],
+    ["CPU to start (its first second)", `${cost.startCpuMs.toFixed(1)} ms`],
+    ["resident memory while waiting", `${(cost.rssBytes / 2 ** 20).toFixed(1)} MiB`],
+    [`CPU while waiting ${idleSec} s`, `${cost.idleCpuMs.toFixed(2)} ms`],
+    [`CPU for ${messages} messages`, `${cost.messagesCpuMs.toFixed(1)} ms (${perMessageUs.toFixed(1)} µs each)`],
+    [
+      `pipe closed → ${groups} groups stopped, 1 dir removed`,
+      `${cost.closeMs.toFixed(0)} ms (exit seen after ${cost.exitMs.toFixed(0)} ms)`,
+    ],
+    ["left behind", `${cost.processesLeft} processes, ${cost.directoryLeft ? "the directory" : "no directory"}`],
+  ], [1]);
+}

@@ -1,5 +1,5 @@
 /**
- * `deno task vs-wrk`: does rtbench report what plain `wrk -t1 -c100` measures?
+ * rtbench against plain wrk (`deno task vs-wrk`): does rtbench report what `wrk -t1 -c100` measures?
  * For each runtime and round, `deno task bench --workload http-json` (one run)
  * and a plain wrk against a fresh server of the same runtime, on the same
  * pinned CPUs with the same warm-up, alternating which goes first; then the
@@ -12,12 +12,9 @@
  * @module
  */
 
-import { runEntry } from "../platform/entry.ts";
-import { numberFlag, strictFlags } from "../cli/_flags.ts";
-import { UsageError } from "../platform/errors.ts";
 import { builtinAdapters, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
 import { httpJson } from "../../workloads/http_json.ts";
-import { runCommand, stopAllGroups, which } from "../platform/process.ts";
+import { runCommand, stopAllGroups } from "../platform/process.ts";
 import { allowedCpus, splitCpus } from "../platform/cpus.ts";
 import { alignTable, formatCount } from "../report/format.ts";
 import type { BenchResult, CpuSets } from "../schema/result.ts";
@@ -29,12 +26,66 @@ import { makeTempDir, removeTemp } from "../platform/temp.ts";
 const ROOT = new URL("../..", import.meta.url).pathname;
 const BENCH_PERMISSIONS = ["--allow-read", "--allow-write", "--allow-net", "--allow-env", "--allow-run", "--allow-sys"];
 
-interface Options {
-  signal: AbortSignal;
-  durationSec: number;
-  warmupSec: number;
-  connections: number;
+/**
+ * What {@linkcode vsWrk} measures.
+ *
+ * @example Three rounds on two runtimes
+ * ```ts
+ * import type { VsWrkOptions } from "./vs_wrk.ts";
+ *
+ * const options: VsWrkOptions = {
+ *   runtimes: ["deno", "node"],
+ *   rounds: 3,
+ *   durationSec: 3,
+ *   warmupSec: 1,
+ *   connections: 100,
+ *   signal: AbortSignal.timeout(600_000),
+ * };
+ * ```
+ */
+export interface VsWrkOptions {
+  /** Runtimes, as requested (`deno`, `node@22`). */
+  readonly runtimes: readonly string[];
+  /** Alternating rounds; the side that goes first alternates too. */
+  readonly rounds: number;
+  /** Measured seconds per run. */
+  readonly durationSec: number;
+  /** Warm-up seconds before each run. */
+  readonly warmupSec: number;
+  /** Connections of both. */
+  readonly connections: number;
+  /** Stops the comparison. */
+  readonly signal: AbortSignal;
+  /** Called after every round of one runtime. */
+  readonly onRound?: (round: number, runtime: string, rtbench: number, wrk: number) => void;
 }
+
+/**
+ * What {@linkcode vsWrk} measured: per runtime, every round's requests/s by
+ * `deno task bench` and by plain wrk; and autocannon's figure on Deno.
+ *
+ * @example The ratio of medians
+ * ```ts
+ * import type { VsWrk } from "./vs_wrk.ts";
+ *
+ * function ratio(result: VsWrk, runtime: string): number {
+ *   const { rtbench, wrk } = result.runtimes.find((r) => r.runtime === runtime)!;
+ *   return rtbench.toSorted()[rtbench.length >> 1] / wrk.toSorted()[wrk.length >> 1];
+ * }
+ * ```
+ */
+export interface VsWrk {
+  /** Per runtime, requests/s of every round. */
+  readonly runtimes: readonly { readonly runtime: string; readonly rtbench: number[]; readonly wrk: number[] }[];
+  /** `--load-generator autocannon` on Deno: requests/s and the record's warning codes. */
+  readonly autocannon: { readonly rps: number; readonly warnings: readonly string[] };
+  /** The CPU split both ran on. */
+  readonly cpus: CpuSets;
+  /** Load average when the comparison started and when it ended. */
+  readonly load: { readonly before: string; readonly after: string };
+}
+
+type Options = Pick<VsWrkOptions, "signal" | "durationSec" | "warmupSec" | "connections">;
 
 /** One `deno task bench` run; returns the record's median requests/s and its warning codes. */
 async function rtbench(runtime: string, o: Options, generator: string): Promise<{ rps: number; warnings: string[] }> {
@@ -116,84 +167,85 @@ function load(): string {
   }
 }
 
-const HELP = `Usage: deno task vs-wrk [flags]
-
-  --runtime <list>     runtimes (default: deno,node,bun)
-  --rounds <n>         alternating rounds (default: 3)
-  --duration <s>       measured seconds per run, at least 1 (default: 3)
-  --warmup <s>         warm-up seconds (default: 1)
-  --connections <n>    connections (default: 100)
-  --debug              show stack traces`;
-
-async function main(args: string[], signal: AbortSignal): Promise<number> {
-  const flags = strictFlags(args, {
-    string: ["runtime", "rounds", "duration", "warmup", "connections"],
-    default: { runtime: "deno,node,bun", rounds: "3", duration: "3", warmup: "1", connections: "100" },
-  });
-  if (flags.help) {
-    console.log(HELP);
-    return 0;
-  }
-  const rounds = numberFlag(flags, "rounds", { integer: true, min: 1, max: 1000 })!;
-  const o: Options = {
-    signal,
-    durationSec: numberFlag(flags, "duration", { min: 1, max: 3600 })!,
-    warmupSec: numberFlag(flags, "warmup", { min: 0, max: 3600 })!,
-    connections: numberFlag(flags, "connections", { integer: true, min: 1, max: 100_000 })!,
-  };
-  if (!which("wrk")) throw new UsageError("wrk is not installed (apt-get install wrk)");
-  const runtimes = parseRuntimeSpecs(String(flags.runtime)).map((s) => s.requested);
+/**
+ * Alternates `deno task bench --workload http-json` (one run) and plain wrk
+ * against a fresh server of the same runtime, on the same pinned CPUs, for
+ * every runtime and round; then measures `--load-generator autocannon` on Deno.
+ *
+ * @param options Runtimes, rounds and load settings.
+ * @returns Every round's figures. wrk must be installed.
+ *
+ * @example
+ * ```ts ignore
+ * import { formatVsWrk, vsWrk } from "./vs_wrk.ts";
+ * const result = await vsWrk({ runtimes: ["deno"], rounds: 3, durationSec: 3, warmupSec: 1, connections: 100,
+ *   signal: new AbortController().signal });
+ * console.log(formatVsWrk(result));
+ * ```
+ */
+export async function vsWrk(options: VsWrkOptions): Promise<VsWrk> {
   const cpus = splitCpus(await allowedCpus());
-  console.error(
-    `vs-wrk · http-json · ${rounds} rounds × ${o.durationSec} s after ${o.warmupSec} s warm-up · ` +
-      `server cpu ${cpus.server ?? "any"}, client cpu ${cpus.client ?? "any"} · load average ${load()}`,
-  );
-  const seen = new Map<string, { rtbench: number[]; wrk: number[] }>(
-    runtimes.map((r) => [r, { rtbench: [], wrk: [] }]),
-  );
+  const before = load();
+  const seen = options.runtimes.map((runtime) => ({ runtime, rtbench: [] as number[], wrk: [] as number[] }));
   try {
-    for (let round = 0; round < rounds; round++) {
-      for (const runtime of runtimes) {
-        signal.throwIfAborted();
-        const s = seen.get(runtime)!;
+    for (let round = 0; round < options.rounds; round++) {
+      for (const s of seen) {
+        options.signal.throwIfAborted();
         // Alternate the order so that drift on a shared machine does not favour one side.
         const steps = [
-          async () => s.rtbench.push((await rtbench(runtime, o, "wrk")).rps),
-          async () => s.wrk.push(await plainWrk(runtime, o, cpus)),
+          async () => s.rtbench.push((await rtbench(s.runtime, options, "wrk")).rps),
+          async () => s.wrk.push(await plainWrk(s.runtime, options, cpus)),
         ];
         if (round % 2 === 1) steps.reverse();
         for (const step of steps) await step();
-        console.error(
-          `  round ${round + 1} ${runtime}: rtbench ${formatCount(s.rtbench.at(-1)!)}/s, wrk ${
-            formatCount(s.wrk.at(-1)!)
-          }/s`,
-        );
+        options.onRound?.(round, s.runtime, s.rtbench.at(-1)!, s.wrk.at(-1)!);
       }
     }
-    const rows = [["runtime", "deno task bench (median)", "wrk -t1 (median)", "ratio", "rounds (rtbench / wrk)"]];
-    for (const [runtime, s] of seen) {
-      const a = median(s.rtbench);
-      const b = median(s.wrk);
-      rows.push([
-        runtime,
-        `${formatCount(a)}/s`,
-        `${formatCount(b)}/s`,
-        (a / b).toFixed(3),
-        s.rtbench.map((v, i) => `${formatCount(v)}/${formatCount(s.wrk[i])}`).join(" "),
-      ]);
-    }
-    console.log(alignTable(rows, [1, 2, 3]));
-    const ac = await rtbench("deno", o, "autocannon");
-    console.log(
-      `\n--load-generator autocannon on deno: ${formatCount(ac.rps)}/s, warnings: ${
-        ac.warnings.join(", ") || "none"
-      } (client-bound ${ac.warnings.includes("client-bound") ? "flagged" : "NOT flagged"})`,
-    );
-    console.log(`load average at the end: ${load()}`);
-    return 0;
+    const autocannon = await rtbench("deno", options, "autocannon");
+    return { runtimes: seen, autocannon, cpus, load: { before, after: load() } };
   } finally {
     await stopAllGroups();
   }
 }
 
-if (import.meta.main) await runEntry("rtbench vs-wrk", Deno.args, ({ signal }) => main(Deno.args, signal));
+/**
+ * The comparison as `deno task vs-wrk` prints it: medians, their ratio and
+ * every round, then autocannon on Deno and whether it was flagged `client-bound`.
+ *
+ * @param result What {@linkcode vsWrk} measured.
+ * @returns The text.
+ *
+ * @example
+ * ```ts
+ * import { assertStringIncludes } from "@std/assert";
+ * import { formatVsWrk } from "./vs_wrk.ts";
+ *
+ * const text = formatVsWrk({
+ *   runtimes: [{ runtime: "deno", rtbench: [99_000, 101_000], wrk: [100_000, 100_000] }],
+ *   autocannon: { rps: 70_000, warnings: ["client-bound"] },
+ *   cpus: { server: "0", client: "1" },
+ *   load: { before: "0.50 0.40 0.30", after: "1.00 0.60 0.40" },
+ * });
+ * assertStringIncludes(text, "1.000");
+ * assertStringIncludes(text, "client-bound flagged");
+ * ```
+ */
+export function formatVsWrk(result: VsWrk): string {
+  const rows = [["runtime", "deno task bench (median)", "wrk -t1 (median)", "ratio", "rounds (rtbench / wrk)"]];
+  for (const s of result.runtimes) {
+    const a = median(s.rtbench);
+    const b = median(s.wrk);
+    rows.push([
+      s.runtime,
+      `${formatCount(a)}/s`,
+      `${formatCount(b)}/s`,
+      (a / b).toFixed(3),
+      s.rtbench.map((v, i) => `${formatCount(v)}/${formatCount(s.wrk[i])}`).join(" "),
+    ]);
+  }
+  const ac = result.autocannon;
+  return `${alignTable(rows, [1, 2, 3])}\n\n` +
+    `--load-generator autocannon on deno: ${formatCount(ac.rps)}/s, warnings: ${ac.warnings.join(", ") || "none"}` +
+    ` (client-bound ${ac.warnings.includes("client-bound") ? "flagged" : "NOT flagged"})\n` +
+    `load average at the end: ${result.load.after}`;
+}

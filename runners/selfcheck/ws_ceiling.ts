@@ -1,5 +1,5 @@
 /**
- * `deno task ws-ceiling`: how fast the WebSocket driver itself can go. Finds
+ * The WebSocket driver's ceiling (`deno task ws-ceiling`): how fast the driver itself can go. Finds
  * the fastest of the `ws` echo servers, then loads it with both client
  * libraries and rising in-flight counts, and prints the messages per second
  * the driver reached with its own CPU use beside each figure. A driver near
@@ -11,8 +11,6 @@
  * @module
  */
 
-import { runEntry } from "../platform/entry.ts";
-import { numberFlag, strictFlags } from "../cli/_flags.ts";
 import { cacheDir, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
 import type { ResolvedRuntime } from "../../adapters/types.ts";
 import { wsEcho } from "../../workloads/ws_echo.ts";
@@ -160,35 +158,22 @@ export async function probeCeiling(options: {
   }
 }
 
-const HELP = `Usage: deno task ws-ceiling [flags]
-
-  --runtime <list>       servers to try (default: deno,node,bun)
-  --duration <s>         measured seconds per configuration (default: 3)
-  --connections <n>      sockets (default: 100)
-  --message-size <n>     bytes per message, at least 8 (default: 64)
-  --debug                show stack traces`;
-
-async function main(args: string[], signal: AbortSignal): Promise<number> {
-  const flags = strictFlags(args, {
-    string: ["runtime", "duration", "connections", "message-size"],
-    default: { runtime: "deno,node,bun", duration: "3", connections: "100", "message-size": "64" },
-  });
-  if (flags.help) {
-    console.log(HELP);
-    return 0;
-  }
-  const durationSec = numberFlag(flags, "duration", { min: 0, exclusive: true, max: 3600 })!;
-  const connections = numberFlag(flags, "connections", { integer: true, min: 1, max: 100_000 })!;
-  const messageSize = numberFlag(flags, "message-size", { integer: true, min: 8, max: 16 << 20 })!;
-  parseRuntimeSpecs(String(flags.runtime));
-  const rows = await probeCeiling({
-    runtimes: String(flags.runtime),
-    durationSec,
-    connections,
-    messageSize,
-    log: (line) => console.error(line),
-    signal,
-  });
+/**
+ * The probe's rows as a table, then the ceiling: the best row against the fastest server.
+ *
+ * @param rows What {@linkcode probeCeiling} returned (it ends with the fastest server's rows).
+ * @param connections Sockets per configuration.
+ * @param messageSize Bytes per message.
+ * @returns The text `deno task ws-ceiling` prints.
+ *
+ * @example
+ * ```ts ignore
+ * import { formatCeiling, probeCeiling } from "./ws_ceiling.ts";
+ * const rows = await probeCeiling({ runtimes: "deno", durationSec: 1, connections: 10, messageSize: 64 });
+ * console.log(formatCeiling(rows, 10, 64));
+ * ```
+ */
+export function formatCeiling(rows: readonly CeilingRow[], connections: number, messageSize: number): string {
   const table = [
     [
       "server",
@@ -204,19 +189,13 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
     ],
     ...rows.map(row),
   ];
-  console.log(alignTable(table, [2, 3, 4, 5, 6, 7, 8]));
-  // The probe ends with the fastest server's rows.
   const fastest = rows.at(-1)!.runtime;
   const best = rows.filter((r) => r.runtime === fastest).reduce((a, b) =>
     b.measurement.messagesPerSecond > a.measurement.messagesPerSecond ? b : a
   );
   const m = best.measurement;
-  console.log(
-    `\ndriver ceiling: ${formatCount(m.messagesPerSecond)} messages/s against ${best.runtime}, the fastest server` +
-      ` (${best.client} client, ${best.inFlight} in flight × ${connections} sockets, ${messageSize} B)` +
-      `; driver CPU ${m.clientCpuPercent ?? "n/a"} %, server CPU ${m.serverCpuPercent ?? "n/a"} %`,
-  );
-  return 0;
+  return `${alignTable(table, [2, 3, 4, 5, 6, 7, 8])}\n\n` +
+    `driver ceiling: ${formatCount(m.messagesPerSecond)} messages/s against ${best.runtime}, the fastest server` +
+    ` (${best.client} client, ${best.inFlight} in flight × ${connections} sockets, ${messageSize} B)` +
+    `; driver CPU ${m.clientCpuPercent ?? "n/a"} %, server CPU ${m.serverCpuPercent ?? "n/a"} %`;
 }
-
-if (import.meta.main) await runEntry("rtbench ws-ceiling", Deno.args, ({ signal }) => main(Deno.args, signal));

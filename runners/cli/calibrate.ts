@@ -1,0 +1,83 @@
+/**
+ * `deno task calibrate [flags]`: each installed load generator's ceiling on
+ * this machine ({@linkcode calibrate}), printed as a table or as JSON.
+ *
+ * Exit codes: 0 every generator measured; 1 one failed; 2 bad input.
+ *
+ * @module
+ */
+
+import { runEntry } from "../platform/entry.ts";
+import { stopAllGroups } from "../platform/process.ts";
+import { UsageError } from "../platform/errors.ts";
+import { formatCount } from "../report/format.ts";
+import { builtinLoadGenerators } from "../drivers/generators.ts";
+import type { LoadGenerator, LoadSettings } from "../drivers/types.ts";
+import { wrkCheckingGenerator } from "../drivers/wrk.ts";
+import { calibrate, formatCalibration } from "../selfcheck/calibrate.ts";
+import { numberFlag, strictFlags } from "./_flags.ts";
+
+/** The generators `--load-generator` names, each installed; throws a {@linkcode UsageError} naming the flag. */
+async function namedGenerators(list: string): Promise<LoadGenerator[]> {
+  const all = [...builtinLoadGenerators, wrkCheckingGenerator];
+  const generators: LoadGenerator[] = [];
+  for (const name of list.split(",").map((s) => s.trim()).filter(Boolean)) {
+    const g = all.find((g) => g.name === name);
+    if (!g) {
+      throw new UsageError(
+        `--load-generator: unknown load generator "${name}" (allowed: ${all.map((g) => g.name).join(", ")})`,
+      );
+    }
+    if (!(await g.available())) throw new UsageError(`--load-generator: ${name} is not installed`);
+    generators.push(g);
+  }
+  return generators;
+}
+
+async function main(args: string[], signal: AbortSignal): Promise<number> {
+  const flags = strictFlags(args, {
+    string: ["runtime", "duration", "warmup", "connections", "load-generator"],
+    boolean: ["json"],
+    alias: { r: "runtime" },
+  });
+  if (flags.help) {
+    console.log([
+      "Usage: deno task calibrate [flags]",
+      "",
+      "  --runtime <name>          runtime serving http-json (default: deno, the fastest)",
+      "  --duration <s>            measured seconds per generator (default: 3)",
+      "  --warmup <s>              warm-up seconds (default: 1)",
+      "  --connections <n>         connections (default: 100)",
+      "  --load-generator <list>   generators to measure (default: every installed one, and wrk+check)",
+      "  --json                    print the calibration as JSON on stdout",
+      "  --debug                   show stack traces",
+    ].join("\n"));
+    return 0;
+  }
+  const settings: Partial<LoadSettings> = {};
+  const number = (flag: string, key: keyof LoadSettings, integer: boolean, zero = false) => {
+    const n = numberFlag(flags, flag, { integer, min: 0, exclusive: !zero, max: integer ? 100_000 : 3600 });
+    if (n !== undefined) (settings as Record<string, number>)[key] = n;
+  };
+  try {
+    number("duration", "durationSec", false);
+    number("warmup", "warmupSec", false, true);
+    number("connections", "connections", true);
+    const list = flags["load-generator"];
+    const generators = list === undefined ? undefined : await namedGenerators(String(list));
+    const result = await calibrate({
+      runtime: flags.runtime as string | undefined,
+      settings,
+      generators,
+      signal,
+      onRow: (r) => console.error(`✓ ${r.generator}: ${formatCount(r.requestsPerSecond)}/s`),
+    });
+    if (flags.json) console.log(JSON.stringify(result, null, 2));
+    else console.log(formatCalibration(result));
+    return result.rows.some((r) => r.error) ? 1 : 0;
+  } finally {
+    await stopAllGroups();
+  }
+}
+
+if (import.meta.main) await runEntry("rtbench calibrate", Deno.args, ({ signal }) => main(Deno.args, signal));

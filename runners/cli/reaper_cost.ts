@@ -1,0 +1,34 @@
+/**
+ * `deno task reaper-cost [--groups 20] [--messages 20000] [--idle 3]`: what
+ * the children reaper costs ({@linkcode reaperCost}).
+ *
+ * Exit codes: 0 measured and nothing left behind; 1 something was left or it failed; 2 bad input.
+ *
+ * @module
+ */
+
+import { runEntry } from "../platform/entry.ts";
+import { formatReaperCost, reaperCost } from "../selfcheck/reaper_cost.ts";
+import { numberFlag, strictFlags } from "./_flags.ts";
+
+async function main(args: string[]): Promise<number> {
+  const flags = strictFlags(args, { string: ["groups", "messages", "idle"] });
+  if (flags.help) {
+    console.log("Usage: deno task reaper-cost [--groups 20] [--messages 20000] [--idle 3]");
+    return 0;
+  }
+  const cost = await reaperCost({
+    groups: numberFlag(flags, "groups", { integer: true, min: 0, max: 500 }) ?? 20,
+    messages: numberFlag(flags, "messages", { integer: true, min: 0, max: 10_000_000 }) ?? 20_000,
+    idleSec: numberFlag(flags, "idle", { min: 0, max: 600 }) ?? 3,
+  });
+  console.log(formatReaperCost(cost));
+  console.log(
+    "measure on an idle machine, or quote the load average:",
+    Deno.loadavg().map((n) => n.toFixed(2)).join(" "),
+  );
+  return cost.processesLeft === 0 && !cost.directoryLeft ? 0 : 1;
+}
+
+// The reaper is started by main itself, to time it.
+if (import.meta.main) await runEntry("rtbench reaper-cost", Deno.args, () => main(Deno.args), { spawns: false });

@@ -1,0 +1,63 @@
+/**
+ * `deno task vs-wrk [flags]`: does rtbench report what plain `wrk -t1 -c100`
+ * measures? ({@linkcode vsWrk})
+ *
+ * Exit codes: 0 measured; 1 failed; 2 bad input.
+ *
+ * @module
+ */
+
+import { parseRuntimeSpecs } from "../../adapters/mod.ts";
+import { runEntry } from "../platform/entry.ts";
+import { UsageError } from "../platform/errors.ts";
+import { which } from "../platform/process.ts";
+import { allowedCpus, splitCpus } from "../platform/cpus.ts";
+import { formatCount } from "../report/format.ts";
+import { formatVsWrk, vsWrk } from "../selfcheck/vs_wrk.ts";
+import { numberFlag, strictFlags } from "./_flags.ts";
+
+const HELP = `Usage: deno task vs-wrk [flags]
+
+  --runtime <list>     runtimes (default: deno,node,bun)
+  --rounds <n>         alternating rounds (default: 3)
+  --duration <s>       measured seconds per run, at least 1 (default: 3)
+  --warmup <s>         warm-up seconds (default: 1)
+  --connections <n>    connections (default: 100)
+  --debug              show stack traces`;
+
+async function main(args: string[], signal: AbortSignal): Promise<number> {
+  const flags = strictFlags(args, {
+    string: ["runtime", "rounds", "duration", "warmup", "connections"],
+    default: { runtime: "deno,node,bun", rounds: "3", duration: "3", warmup: "1", connections: "100" },
+  });
+  if (flags.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const rounds = numberFlag(flags, "rounds", { integer: true, min: 1, max: 1000 })!;
+  const durationSec = numberFlag(flags, "duration", { min: 1, max: 3600 })!;
+  const warmupSec = numberFlag(flags, "warmup", { min: 0, max: 3600 })!;
+  const connections = numberFlag(flags, "connections", { integer: true, min: 1, max: 100_000 })!;
+  if (!which("wrk")) throw new UsageError("wrk is not installed (apt-get install wrk)");
+  const runtimes = parseRuntimeSpecs(String(flags.runtime)).map((s) => s.requested);
+  const cpus = splitCpus(await allowedCpus());
+  console.error(
+    `vs-wrk · http-json · ${rounds} rounds × ${durationSec} s after ${warmupSec} s warm-up · ` +
+      `server cpu ${cpus.server ?? "any"}, client cpu ${cpus.client ?? "any"} · load average ` +
+      Deno.loadavg().map((n) => n.toFixed(2)).join(" "),
+  );
+  const result = await vsWrk({
+    runtimes,
+    rounds,
+    durationSec,
+    warmupSec,
+    connections,
+    signal,
+    onRound: (round, runtime, ours, wrk) =>
+      console.error(`  round ${round + 1} ${runtime}: rtbench ${formatCount(ours)}/s, wrk ${formatCount(wrk)}/s`),
+  });
+  console.log(formatVsWrk(result));
+  return 0;
+}
+
+if (import.meta.main) await runEntry("rtbench vs-wrk", Deno.args, ({ signal }) => main(Deno.args, signal));
