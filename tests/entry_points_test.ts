@@ -76,6 +76,8 @@ const cases: [string, string[], RegExp][] = [
   ["compare-startup", ["--variant", "warm"], /--variant: unknown variant "warm"/],
   ["ws-ceiling", ["--message-size", "2"], /--message-size must be a whole number ≥ 8/],
   ["ws-ceiling", ["--frobnicate"], /Unknown flag --frobnicate/],
+  ["order-drift", ["--runtime", "deno"], /--runtime needs exactly two runtimes, got 1/],
+  ["order-drift", ["--runs", "1"], /--runs must be a whole number ≥ 2/],
 ];
 
 Deno.test("bad input at every entry point: one line, exit 2, no stack trace", async () => {

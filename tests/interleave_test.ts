@@ -11,7 +11,7 @@ import { micro } from "../workloads/micro.ts";
 import { startup } from "../workloads/startup.ts";
 import { wsEcho } from "../workloads/ws_echo.ts";
 import type { AfterRunContext, BeforeRunContext, Workload } from "../workloads/types.ts";
-import { privateTmp, runCli } from "./_helpers.ts";
+import { privateTmp, ROOT, runCli } from "./_helpers.ts";
 
 const RUNTIMES = ["deno", "node", "bun"];
 
@@ -150,4 +150,21 @@ Deno.test("the CLI's --seed shuffles and records it; --resume keeps the file's o
   const again: BenchResult = JSON.parse(await Deno.readTextFile(out));
   assertEquals([again.settings.order, again.settings.seed], ["shuffle", 5]);
   await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("deno task order-drift compares the ratio's spread under rotate and blocked orders", async () => {
+  const tasks = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
+  const words: string[] = tasks["order-drift"].split(" ");
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [...words.slice(1, -1), `${ROOT}${words.at(-1)}`, "--runs", "2", "--repeats", "1", "--duration", "0.3"],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+  const rows = stdout.trim().split("\n").slice(2);
+  assertEquals(rows.map((r) => r.split(/\s+/)[0]), ["rotate", "blocked"]);
+  for (const row of rows) assert(/\d+\.\d+%/.test(row) && row.includes("2 ("), row);
 });

@@ -17,14 +17,12 @@ import { httpJson } from "../../workloads/http_json.ts";
 import { runCommand, stopAllGroups } from "../platform/process.ts";
 import { allowedCpus, splitCpus } from "../platform/cpus.ts";
 import { alignTable, formatCount } from "../report/format.ts";
-import type { BenchResult, CpuSets } from "../schema/result.ts";
+import type { CpuSets } from "../schema/result.ts";
+import { benchProcess } from "./bench_process.ts";
 import { startServer } from "../kinds/server.ts";
 import { median } from "../stats/summary.ts";
 import { stageServer } from "../platform/workspace.ts";
 import { makeTempDir, removeTemp } from "../platform/temp.ts";
-
-const ROOT = new URL("../..", import.meta.url).pathname;
-const BENCH_PERMISSIONS = ["--allow-read", "--allow-write", "--allow-net", "--allow-env", "--allow-run", "--allow-sys"];
 
 /**
  * What {@linkcode vsWrk} measures.
@@ -89,37 +87,19 @@ type Options = Pick<VsWrkOptions, "signal" | "durationSec" | "warmupSec" | "conn
 
 /** One `deno task bench` run; returns the record's median requests/s and its warning codes. */
 async function rtbench(runtime: string, o: Options, generator: string): Promise<{ rps: number; warnings: string[] }> {
-  const dir = await makeTempDir({ prefix: "rtbench-vs-wrk-" });
-  try {
-    const out = `${dir}/r.json`;
-    const args = [
-      "run",
-      ...BENCH_PERMISSIONS,
-      `${ROOT}runners/cli/bench.ts`,
-      "--workload=http-json",
-      `--runtime=${runtime}`,
-      `--duration=${o.durationSec}`,
-      `--warmup=${o.warmupSec}`,
-      `--connections=${o.connections}`,
-      "--runs=1",
-      `--load-generator=${generator}`,
-      `--out=${out}`,
-      "--quiet",
-    ];
-    const run = await runCommand([Deno.execPath(), ...args], {
-      timeoutMs: 300_000,
-      env: { NO_COLOR: "1" },
-      signal: o.signal,
-    });
-    if (!run.success) throw new Error(`deno task bench failed: ${run.stderr.trim().split("\n").slice(-2).join(" ")}`);
-    const result = JSON.parse(await Deno.readTextFile(out)) as BenchResult;
-    const record = result.records[0];
-    const rps = record.summary.requestsPerSecond?.median;
-    if (record.status !== "completed" || rps === undefined) throw new Error(`${runtime}: ${record.error?.message}`);
-    return { rps, warnings: record.warnings.map((w) => w.code) };
-  } finally {
-    await removeTemp(dir);
-  }
+  const result = await benchProcess([
+    "--workload=http-json",
+    `--runtime=${runtime}`,
+    `--duration=${o.durationSec}`,
+    `--warmup=${o.warmupSec}`,
+    `--connections=${o.connections}`,
+    "--runs=1",
+    `--load-generator=${generator}`,
+  ], o.signal);
+  const record = result.records[0];
+  const rps = record.summary.requestsPerSecond?.median;
+  if (record.status !== "completed" || rps === undefined) throw new Error(`${runtime}: ${record.error?.message}`);
+  return { rps, warnings: record.warnings.map((w) => w.code) };
 }
 
 /** Plain `wrk -t1 -c<n>` against a fresh pinned server, after the same warm-up. */
