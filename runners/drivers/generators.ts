@@ -7,6 +7,7 @@
  */
 
 import { autocannonGenerator } from "./autocannon.ts";
+import { engineGenerator } from "./engine.ts";
 import { bombardierGenerator } from "./bombardier.ts";
 import { ohaGenerator } from "./oha.ts";
 import { UsageError } from "../platform/errors.ts";
@@ -21,10 +22,11 @@ import { wrkGenerator } from "./wrk.ts";
  * @example List the generators, fastest first
  * ```ts
  * import { builtinLoadGenerators } from "./generators.ts";
- * console.log(builtinLoadGenerators.map((g) => g.name)); // ["wrk", "bombardier", "oha", "autocannon"]
+ * console.log(builtinLoadGenerators.map((g) => g.name)); // ["rtbench", "wrk", "bombardier", "oha", "autocannon"]
  * ```
  */
 export const builtinLoadGenerators: readonly LoadGenerator[] = [
+  engineGenerator,
   wrkGenerator,
   bombardierGenerator,
   ohaGenerator,

@@ -145,6 +145,8 @@ export interface LoadGenerator {
   unsupported?(target: LoadTarget, settings: LoadSettings): string | null;
   /** The generator's exact version. */
   version(): Promise<string>;
+  /** What it runs on, with its version, when that is not the generator itself (`bun 1.4.5`). */
+  client?(): Promise<string>;
   /** Warms up, then measures, one server; verifies every response. */
   run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement>;
 }

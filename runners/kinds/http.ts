@@ -152,6 +152,7 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
     name: generator.name,
     version: await generator.version(),
     latencyResolution: "us",
+    ...(generator.client ? { client: await generator.client() } : {}),
     ...(generator.verifies ? { verifies: generator.verifies } : {}),
     selectedBy,
   };

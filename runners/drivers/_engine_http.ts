@@ -1,0 +1,304 @@
+// The load engine's HTTP/1.1 side, free of I/O so that it runs the same on Bun and on Deno and can be tested on
+// bytes: requests encoded once, responses parsed strictly (content-length and chunked framing, pipelined responses
+// back to back, responses split across reads) and every one checked against its request's expectation.
+// Nothing is allocated per response unless a response straddles two reads or its body must be matched by a pattern.
+
+/** What one request must get back, with the bytes it is compared against. */
+export interface EngineExpectation {
+  /** Exact status. */
+  readonly status: number;
+  /** Exact content-type value. */
+  readonly contentType: string;
+  /** Exact body, when fixed. */
+  readonly body?: string;
+  /** A regular expression (source) the whole body must match, when it varies. */
+  readonly bodyPattern?: string;
+}
+
+/** One request as the engine sends it: the whole request, encoded once, and its expectation. */
+export interface EngineRequest {
+  /** The request bytes as text (ASCII headers, UTF-8 body). */
+  readonly raw: string;
+  /** What its response must be. */
+  readonly expect: EngineExpectation;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * An HTTP/1.1 request as bytes: request line, `Host`, the request's own
+ * headers, `Content-Length` when it has a body, then the body.
+ */
+export function encodeRequest(
+  host: string,
+  method: string,
+  path: string,
+  headers: Readonly<Record<string, string>> = {},
+  body?: string,
+): string {
+  let head = `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\n`;
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() !== "host" && name.toLowerCase() !== "content-length") head += `${name}: ${value}\r\n`;
+  }
+  if (body !== undefined) head += `Content-Length: ${encoder.encode(body).length}\r\n`;
+  return `${head}\r\n${body ?? ""}`;
+}
+
+/** How a response compared with its expectation. */
+export const VALID = 0, NON_2XX = 1, MISMATCH = 2;
+
+/** An expectation compiled for comparison on bytes. */
+interface Compiled {
+  readonly status: number;
+  readonly contentType: Uint8Array;
+  readonly body: Uint8Array | null;
+  readonly pattern: RegExp | null;
+  readonly expect: EngineExpectation;
+}
+
+function compile(e: EngineExpectation): Compiled {
+  return {
+    status: e.status,
+    contentType: encoder.encode(e.contentType),
+    body: e.body === undefined ? null : encoder.encode(e.body),
+    pattern: e.bodyPattern === undefined ? null : new RegExp(`^(?:${e.bodyPattern})$`),
+    expect: e,
+  };
+}
+
+/** Receives every parsed response of a connection, in order. */
+export interface ResponseSink {
+  /** One response to request `index` of the rotation: its verdict and size in bytes (headers and body). */
+  response(index: number, verdict: number, bytes: number): void;
+  /** Describes the first mismatch (called until it returns false, so a description is built once). */
+  wantsMismatch(): boolean;
+  /** The description of a mismatching response. */
+  mismatch(text: string): void;
+}
+
+const CR = 13, LF = 10, COLON = 58, SPACE = 32, TAB = 9;
+
+function lower(b: number): number {
+  return b >= 65 && b <= 90 ? b + 32 : b;
+}
+
+/** Whether `buf[at..]` starts with the lower-case ASCII `name` followed by a colon, case-insensitively. */
+function headerIs(buf: Uint8Array, at: number, end: number, name: Uint8Array): boolean {
+  if (at + name.length >= end || buf[at + name.length] !== COLON) return false;
+  for (let i = 0; i < name.length; i++) if (lower(buf[at + i]) !== name[i]) return false;
+  return true;
+}
+
+const CONTENT_LENGTH = encoder.encode("content-length");
+const CONTENT_TYPE = encoder.encode("content-type");
+const TRANSFER_ENCODING = encoder.encode("transfer-encoding");
+
+/** Thrown for bytes that are not HTTP/1.1: the connection cannot be trusted any more. */
+export class ProtocolError extends Error {}
+
+/**
+ * Parses the responses of one connection as they arrive and checks each
+ * against the expectation of the request it answers. `expected(i)` names the
+ * rotation index of the i-th response (the connection's requests in order).
+ */
+export class ResponseParser {
+  readonly #compiled: readonly Compiled[];
+  #pending = new Uint8Array(0);
+  #pendingLength = 0;
+
+  /** Bytes of a response that has begun but is not complete. */
+  get partial(): number {
+    return this.#pendingLength;
+  }
+
+  /** A parser for responses to `requests` (their expectations, by rotation index). */
+  constructor(requests: readonly EngineRequest[]) {
+    this.#compiled = requests.map((r) => compile(r.expect));
+  }
+
+  /**
+   * Feeds the next bytes of the connection; calls `sink.response` for every
+   * complete response, taking request indices from `next()` in order.
+   * Returns the number of complete responses.
+   */
+  feed(chunk: Uint8Array, next: () => number, sink: ResponseSink): number {
+    let buf = chunk;
+    let start = 0;
+    let end = chunk.length;
+    if (this.#pendingLength > 0) {
+      this.#append(chunk);
+      buf = this.#pending;
+      end = this.#pendingLength;
+    }
+    let count = 0;
+    while (start < end) {
+      const used = this.#one(buf, start, end, next, sink);
+      if (used === 0) break;
+      start += used;
+      count++;
+    }
+    // Keep what is left of an incomplete response (copied: the chunk's memory may be reused by the transport).
+    if (buf === this.#pending) {
+      this.#pending.copyWithin(0, start, end);
+      this.#pendingLength = end - start;
+    } else if (start < end) {
+      this.#pendingLength = 0;
+      this.#append(chunk.subarray(start, end));
+    }
+    return count;
+  }
+
+  #append(bytes: Uint8Array): void {
+    const need = this.#pendingLength + bytes.length;
+    if (need > this.#pending.length) {
+      const grown = new Uint8Array(Math.max(need, this.#pending.length * 2, 4096));
+      grown.set(this.#pending.subarray(0, this.#pendingLength));
+      this.#pending = grown;
+    }
+    this.#pending.set(bytes, this.#pendingLength);
+    this.#pendingLength = need;
+  }
+
+  /** Parses one response at `start`; returns its length, or 0 when it is not complete yet. */
+  #one(buf: Uint8Array, start: number, end: number, next: () => number, sink: ResponseSink): number {
+    // Status line: "HTTP/1.x SSS ..."
+    if (end - start < 16) return 0;
+    if (buf[start] !== 72 || buf[start + 4] !== 47 || buf[start + 8] !== SPACE) {
+      throw new ProtocolError(
+        `not an HTTP/1.1 response: ${JSON.stringify(decoder.decode(buf.subarray(start, start + 20)))}`,
+      );
+    }
+    const status = (buf[start + 9] - 48) * 100 + (buf[start + 10] - 48) * 10 + (buf[start + 11] - 48);
+    let line = start;
+    while (line < end - 1 && !(buf[line] === CR && buf[line + 1] === LF)) line++;
+    if (line >= end - 1) return 0;
+    let contentLength = -1;
+    let chunked = false;
+    let typeStart = -1, typeEnd = -1;
+    let at = line + 2;
+    // Header lines until the empty line.
+    while (true) {
+      if (at + 1 >= end) return 0;
+      if (buf[at] === CR && buf[at + 1] === LF) {
+        at += 2;
+        break;
+      }
+      let eol = at;
+      while (eol < end - 1 && !(buf[eol] === CR && buf[eol + 1] === LF)) eol++;
+      if (eol >= end - 1) return 0;
+      const first = lower(buf[at]);
+      if (first === 99 /* c */) {
+        if (headerIs(buf, at, eol, CONTENT_LENGTH)) {
+          let v = at + CONTENT_LENGTH.length + 1;
+          while (v < eol && (buf[v] === SPACE || buf[v] === TAB)) v++;
+          contentLength = 0;
+          for (; v < eol && buf[v] >= 48 && buf[v] <= 57; v++) contentLength = contentLength * 10 + buf[v] - 48;
+        } else if (headerIs(buf, at, eol, CONTENT_TYPE)) {
+          typeStart = at + CONTENT_TYPE.length + 1;
+          while (typeStart < eol && (buf[typeStart] === SPACE || buf[typeStart] === TAB)) typeStart++;
+          typeEnd = eol;
+          while (typeEnd > typeStart && (buf[typeEnd - 1] === SPACE || buf[typeEnd - 1] === TAB)) typeEnd--;
+        }
+      } else if (first === 116 /* t */ && headerIs(buf, at, eol, TRANSFER_ENCODING)) {
+        // Any transfer coding but chunked alone would need decoding rtbench does not do: refuse it plainly.
+        const value = decoder.decode(buf.subarray(at + TRANSFER_ENCODING.length + 1, eol)).trim().toLowerCase();
+        if (value !== "chunked") throw new ProtocolError(`unsupported transfer-encoding: ${value}`);
+        chunked = true;
+      }
+      at = eol + 2;
+    }
+    let bodyStart = at;
+    let bodyEnd: number;
+    let total: number;
+    let body: Uint8Array | null = null;
+    if (chunked) {
+      // Chunks are joined into a body of their own (rare for benchmark servers; correctness over speed here).
+      const parts: Uint8Array[] = [];
+      let p = at;
+      while (true) {
+        let eol = p;
+        while (eol < end - 1 && !(buf[eol] === CR && buf[eol + 1] === LF)) eol++;
+        if (eol >= end - 1) return 0;
+        const size = parseInt(decoder.decode(buf.subarray(p, eol)).split(";")[0], 16);
+        if (!Number.isFinite(size)) throw new ProtocolError("bad chunk size");
+        p = eol + 2;
+        if (size === 0) {
+          if (p + 1 >= end) return 0;
+          if (!(buf[p] === CR && buf[p + 1] === LF)) throw new ProtocolError("chunked trailers are not supported");
+          p += 2;
+          break;
+        }
+        if (p + size + 2 > end) return 0;
+        parts.push(buf.subarray(p, p + size));
+        p += size + 2;
+      }
+      const joined = new Uint8Array(parts.reduce((a, c) => a + c.length, 0));
+      let o = 0;
+      for (const c of parts) {
+        joined.set(c, o);
+        o += c.length;
+      }
+      body = joined;
+      bodyStart = 0;
+      bodyEnd = joined.length;
+      total = p - start;
+    } else {
+      const length = contentLength < 0 ? 0 : contentLength;
+      if (at + length > end) return 0;
+      bodyEnd = at + length;
+      total = bodyEnd - start;
+    }
+    const index = next();
+    const e = this.#compiled[index];
+    const bytes = body ?? buf;
+    let verdict = VALID;
+    if (status < 200 || status > 299) verdict = NON_2XX;
+    else if (
+      status !== e.status || !sameBytes(buf, typeStart, typeEnd, e.contentType) ||
+      !bodyMatches(bytes, bodyStart, bodyEnd, e)
+    ) {
+      verdict = MISMATCH;
+    }
+    if (verdict !== VALID && sink.wantsMismatch()) {
+      sink.mismatch(
+        describe(
+          status,
+          typeStart < 0 ? null : decoder.decode(buf.subarray(typeStart, typeEnd)),
+          bytes,
+          bodyStart,
+          bodyEnd,
+          e,
+        ),
+      );
+    }
+    sink.response(index, verdict, total);
+    return total;
+  }
+}
+
+function sameBytes(buf: Uint8Array, from: number, to: number, expected: Uint8Array): boolean {
+  if (from < 0 || to - from !== expected.length) return false;
+  for (let i = 0; i < expected.length; i++) if (buf[from + i] !== expected[i]) return false;
+  return true;
+}
+
+function bodyMatches(buf: Uint8Array, from: number, to: number, e: Compiled): boolean {
+  if (e.body !== null && !sameBytes(buf, from, to, e.body)) return false;
+  if (e.pattern !== null && !e.pattern.test(decoder.decode(buf.subarray(from, to)))) return false;
+  return true;
+}
+
+function describe(
+  status: number,
+  contentType: string | null,
+  buf: Uint8Array,
+  from: number,
+  to: number,
+  e: Compiled,
+): string {
+  const body = decoder.decode(buf.subarray(from, Math.min(to, from + 200)));
+  const want = e.expect.body !== undefined ? JSON.stringify(e.expect.body.slice(0, 80)) : `/${e.expect.bodyPattern}/`;
+  return `status ${status}, content-type ${JSON.stringify(contentType)}, body ${JSON.stringify(body)}; expected ` +
+    `${e.expect.status}, ${JSON.stringify(e.expect.contentType)}, ${want}`;
+}

@@ -1,0 +1,98 @@
+import { assertEquals, assertThrows } from "@std/assert";
+import {
+  encodeRequest,
+  type EngineRequest,
+  MISMATCH,
+  NON_2XX,
+  ProtocolError,
+  ResponseParser,
+  type ResponseSink,
+  VALID,
+} from "./_engine_http.ts";
+
+const enc = new TextEncoder();
+const BODY = '{"message":"Hello, World!"}';
+const requests: EngineRequest[] = [
+  { raw: "", expect: { status: 200, contentType: "application/json", body: BODY } },
+  { raw: "", expect: { status: 201, contentType: "application/json", bodyPattern: '\\{"id":"[0-9a-f]{8}"\\}' } },
+];
+
+function response(status: string, type: string, body: string, extra = ""): string {
+  return `HTTP/1.1 ${status}\r\nContent-Type: ${type}\r\n${extra}content-length: ${enc.encode(body).length}\r\n` +
+    `date: Sun, 22 Nov 2026 00:00:00 GMT\r\n\r\n${body}`;
+}
+
+/** Feeds `chunks` to a parser whose requests go 0, 1, 0, 1, ...; returns the verdicts and the first mismatch. */
+function parse(chunks: readonly string[]): { verdicts: number[]; bytes: number[]; mismatch: string | null } {
+  const parser = new ResponseParser(requests);
+  let next = 0;
+  const verdicts: number[] = [];
+  const bytes: number[] = [];
+  let mismatch: string | null = null;
+  const sink: ResponseSink = {
+    response: (_i, v, b) => {
+      verdicts.push(v);
+      bytes.push(b);
+    },
+    wantsMismatch: () => mismatch === null,
+    mismatch: (text) => mismatch = text,
+  };
+  for (const c of chunks) parser.feed(enc.encode(c), () => next++ % 2, sink);
+  return { verdicts, bytes, mismatch };
+}
+
+const GOOD = response("200 OK", "application/json", BODY);
+const CREATED = response("201 Created", "application/json", '{"id":"0a1b2c3d"}');
+
+Deno.test("responses are parsed back to back, and split at every byte boundary", () => {
+  const both = GOOD + CREATED;
+  assertEquals(parse([both]).verdicts, [VALID, VALID]);
+  for (let cut = 1; cut < both.length; cut++) {
+    const got = parse([both.slice(0, cut), both.slice(cut)]);
+    assertEquals(got.verdicts, [VALID, VALID], `cut at ${cut}`);
+    assertEquals(got.bytes, [GOOD.length, CREATED.length]);
+  }
+});
+
+Deno.test("a wrong body, content-type or status is a mismatch; a non-2xx status is counted apart", () => {
+  const cases: [string, number][] = [
+    [response("200 OK", "application/json", BODY.replace("!", "?")), MISMATCH],
+    [response("200 OK", "application/json; charset=utf-8", BODY), MISMATCH],
+    [response("204 No Content", "application/json", BODY), MISMATCH],
+    [response("500 Internal Server Error", "text/plain", "boom"), NON_2XX],
+  ];
+  for (const [text, verdict] of cases) {
+    const got = parse([text]);
+    assertEquals(got.verdicts, [verdict], text);
+    assertEquals(got.mismatch !== null, true);
+  }
+  // A body that does not match the pattern, and one that does.
+  assertEquals(parse([GOOD, response("201 Created", "application/json", '{"id":"nothex!!"}')]).verdicts, [
+    VALID,
+    MISMATCH,
+  ]);
+});
+
+Deno.test("a truncated response is not counted until it is complete", () => {
+  const got = parse([GOOD.slice(0, -3)]);
+  assertEquals(got.verdicts, []);
+});
+
+Deno.test("chunked responses are joined before their body is checked", () => {
+  const head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+  const chunked = `${head}5\r\n{"mes\r\n16\r\nsage":"Hello, World!"}\r\n0\r\n\r\n`;
+  assertEquals(parse([chunked, CREATED]).verdicts, [VALID, VALID]);
+  assertEquals(parse([chunked.slice(0, 40), chunked.slice(40), CREATED]).verdicts, [VALID, VALID]);
+});
+
+Deno.test("bytes that are not HTTP/1.1 stop the connection", () => {
+  assertThrows(() => parse(["garbage garbage garbage\r\n\r\n"]), ProtocolError);
+});
+
+Deno.test("requests are encoded with Host, their headers and a content-length for a body", () => {
+  assertEquals(encodeRequest("127.0.0.1:8080", "GET", "/"), "GET / HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n");
+  assertEquals(
+    encodeRequest("h", "POST", "/users", { "content-type": "application/json" }, '{"n":"é"}'),
+    'POST /users HTTP/1.1\r\nHost: h\r\ncontent-type: application/json\r\nContent-Length: 10\r\n\r\n{"n":"é"}',
+  );
+});

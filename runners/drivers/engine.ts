@@ -1,0 +1,187 @@
+/**
+ * rtbench's own load engine as a {@linkcode LoadGenerator}: raw TCP, HTTP/1.1
+ * keep-alive with pipelining, every request of the workload's traffic encoded
+ * once and rotated, every response — in the warm-up and in the measured window
+ * — parsed strictly and checked for status, content-type and exact body or
+ * pattern, latency per response in microseconds. It runs in processes of its
+ * own on Bun (pinned to its own version, from npm like the Bun under test), one
+ * per client CPU, each pinned to its CPU, with the connections spread over
+ * them and their histograms merged. Where Bun cannot be had it runs on Deno.
+ *
+ * @module
+ */
+
+import * as hdr from "hdr-histogram-js";
+import { cacheDir, resolveRuntime } from "../../adapters/mod.ts";
+import { parseCpuList } from "../platform/cpus.ts";
+import { runTool, toolJson } from "../platform/process.ts";
+import { makeTempDir } from "../platform/temp.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
+import type { EngineCounts, EngineJob } from "./_engine_child.ts";
+import { bucketValue } from "./_engine_histogram.ts";
+import { encodeRequest } from "./_engine_http.ts";
+import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
+import denoConfig from "../../deno.json" with { type: "json" };
+
+/** The Bun the engine runs on, whichever Bun is under test. */
+export const ENGINE_BUN_VERSION = "1.4.5";
+
+const FILES = ["_engine_child.ts", "_engine_http.ts", "_engine_histogram.ts"];
+
+/** The runtime the engine's processes run on: its binary, argv prefix and how records name it. */
+interface EngineRuntime {
+  readonly argv: (child: string, host: string) => string[];
+  readonly client: string;
+}
+
+let chosen: Promise<EngineRuntime> | undefined;
+
+/** The engine's program as a local file (copied out of the package when rtbench runs from a remote URL). */
+async function childFile(): Promise<string> {
+  const here = new URL("./_engine_child.ts", import.meta.url);
+  if (here.protocol === "file:") return here.pathname;
+  const dir = await makeTempDir({ prefix: "rtbench-engine-" });
+  for (const name of FILES) {
+    const response = await fetch(new URL(`./${name}`, import.meta.url));
+    if (!response.ok) throw new Error(`Cannot read the load engine's ${name}: HTTP ${response.status}`);
+    await Deno.writeTextFile(`${dir}/${name}`, await response.text());
+  }
+  return `${dir}/_engine_child.ts`;
+}
+
+/** Bun at the engine's version (provisioned from npm once, then cached), else the Deno running rtbench. */
+function engineRuntime(signal?: AbortSignal): Promise<EngineRuntime> {
+  chosen ??= (async () => {
+    try {
+      // Forcing Deno tries the fallback where Bun is available (and is how it is tested).
+      if (Deno.env.get("RTBENCH_ENGINE_RUNTIME") === "deno") throw new Error("RTBENCH_ENGINE_RUNTIME=deno");
+      const bun = await resolveRuntime({
+        name: "bun",
+        requested: `bun@${ENGINE_BUN_VERSION}`,
+        version: ENGINE_BUN_VERSION,
+      }, {
+        cacheDir: cacheDir(),
+        signal,
+      });
+      return { argv: (child) => [bun.binary, child], client: `bun ${bun.version}` };
+    } catch (error) {
+      signal?.throwIfAborted();
+      const why = (error as Error).message.split("\n")[0].slice(0, 160);
+      return {
+        argv: (child, host) => [Deno.execPath(), "run", `--allow-net=${host}`, "--allow-read", child],
+        client: `deno ${Deno.version.deno} (Bun ${ENGINE_BUN_VERSION} could not be had: ${why})`,
+      };
+    }
+  })();
+  return chosen;
+}
+
+/** Splits `total` connections over `parts` processes as evenly as possible. */
+function spread(total: number, parts: number): number[] {
+  return Array.from({ length: parts }, (_, i) => Math.floor(total / parts) + (i < total % parts ? 1 : 0))
+    .filter((n) => n > 0);
+}
+
+/** Sums the counts of the engine's processes and merges their histograms into one measurement. */
+function merge(parts: readonly EngineCounts[]): LoadMeasurement {
+  const h = hdr.build(HISTOGRAM_OPTIONS);
+  for (const p of parts) {
+    for (const [index, count] of p.histogram) {
+      h.recordValueWithCount(Math.min(Math.max(1, bucketValue(index)), HISTOGRAM_OPTIONS.highestTrackableValue), count);
+    }
+  }
+  const sum = (key: keyof EngineCounts) => parts.reduce((a, p) => a + (p[key] as number), 0);
+  const durationMs = Math.max(...parts.map((p) => p.durationMs));
+  const validResponses = sum("validResponses");
+  return {
+    durationMs,
+    responses: sum("responses"),
+    validResponses,
+    requestsPerSecond: validResponses / (durationMs / 1000),
+    bytesPerSecond: sum("bytes") / (durationMs / 1000),
+    errors: sum("errors"),
+    timeouts: sum("timeouts"),
+    non2xx: sum("non2xx"),
+    mismatches: sum("mismatches"),
+    firstMismatch: parts.find((p) => p.firstMismatch !== null)?.firstMismatch ?? null,
+    latencyUs: percentilesOf(h),
+    latencyHistogram: h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null,
+    latencyResolution: "us",
+    warmupResponses: sum("warmupResponses"),
+    clientCpuPercent: null,
+    windowStartMs: Math.min(...parts.map((p) => p.windowStartMs)),
+  };
+}
+
+/**
+ * rtbench's load engine, the default `--load-generator`.
+ *
+ * @example Load a server for one second, every response checked
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { engineGenerator } from "@rtbench/rtbench/runners";
+ *
+ * await using server = Deno.serve(
+ *   { hostname: "127.0.0.1", port: 0, onListen() {} },
+ *   () => new Response("ok", { headers: { "content-type": "text/plain" } }),
+ * );
+ * const m = await engineGenerator.run(
+ *   {
+ *     baseUrl: `http://127.0.0.1:${server.addr.port}`,
+ *     requests: [{ path: "/", expect: { status: 200, contentType: "text/plain", body: "ok" } }],
+ *   },
+ *   { durationSec: 1, warmupSec: 0, connections: 10, pipelining: 1, requestTimeoutSec: 10 },
+ *   { cpus: null },
+ * );
+ * assertEquals([m.validResponses > 0, m.mismatches, m.non2xx], [true, 0, 0]);
+ * ```
+ */
+export const engineGenerator: LoadGenerator = {
+  name: "rtbench",
+  verifies: "status, content-type and exact body or pattern of every response, in the warm-up and the measured window",
+  available: () => Promise.resolve(true),
+  version: () => Promise.resolve(denoConfig.version),
+  client: async () => (await engineRuntime()).client,
+  unsupported(target: LoadTarget): string | null {
+    return new URL(target.baseUrl || "http://127.0.0.1").protocol === "http:" || target.baseUrl === ""
+      ? null
+      : "only http:// targets";
+  },
+  async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
+    const url = new URL(target.baseUrl);
+    const runtime = await engineRuntime(options.signal);
+    const child = await childFile();
+    const requests = target.requests.map((r) => ({
+      raw: encodeRequest(url.host, r.method ?? "GET", r.path, r.headers, r.body),
+      expect: r.expect,
+    }));
+    const cpus = options.cpus ? parseCpuList(options.cpus) : [null];
+    const shares = spread(settings.connections, cpus.length);
+    const budgetMs = (settings.warmupSec + settings.durationSec + settings.requestTimeoutSec + 60) * 1000;
+    let first = 0;
+    const parts = await Promise.all(shares.map((connections, i) => {
+      const job: EngineJob = {
+        hostname: url.hostname.replace(/^\[|\]$/g, ""),
+        port: Number(url.port || 80),
+        requests,
+        connections,
+        pipelining: settings.pipelining,
+        warmupSec: settings.warmupSec,
+        durationSec: settings.durationSec,
+        timeoutSec: settings.requestTimeoutSec,
+        firstRequest: first,
+      };
+      first += connections;
+      return runTool("rtbench engine", runtime.argv(child, url.host), {
+        cpus: cpus[i] === null ? null : String(cpus[i]),
+        stdin: JSON.stringify(job),
+        timeoutMs: budgetMs,
+        signal: options.signal,
+        onSpawn: options.onSpawn,
+        keepBytes: 8 << 20,
+        env: { NO_COLOR: "1" },
+      }).then((out) => toolJson<EngineCounts>("rtbench engine", out));
+    }));
+    return merge(parts);
+  },
+};

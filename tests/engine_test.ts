@@ -1,0 +1,104 @@
+// rtbench's own load engine (README "The load engine"): the default generator, it checks every response in the
+// warm-up and in the measured window — a server that goes wrong seconds into the load makes the record invalid with
+// the count — spreads connections over one process per client CPU, and runs on Deno where Bun cannot be had.
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { engineGenerator } from "../runners/drivers/engine.ts";
+import { run } from "../runners/suite/run.ts";
+import { validateResult } from "../runners/schema/mod.ts";
+import { httpJson } from "../workloads/http_json.ts";
+import { goesWrong } from "./fixtures/goes_wrong.ts";
+import { privateTmp } from "./_helpers.ts";
+
+for (const fault of ["body", "type", "truncate"]) {
+  Deno.test(`a server whose ${fault} goes wrong seconds into the measured window is invalid, with the count`, async () => {
+    const tmp = await privateTmp();
+    const result = await run({
+      workloads: [goesWrong],
+      runtimes: ["deno"],
+      variants: [fault],
+      settings: { durationSec: 3, warmupSec: 0.5, runs: 1, connections: 10 },
+      loadGenerator: "rtbench",
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    const [record] = result.records;
+    assertEquals(record.loadGenerator?.name, "rtbench");
+    assertEquals([record.status, record.error?.phase], ["invalid", "measure"], JSON.stringify(record.error));
+    assert(record.runs[0].counts.mismatches > 0, JSON.stringify(record.runs[0].counts));
+    assertMatch(record.error!.message, /^\d+ mismatched and \d+ non-2xx responses under load \(first: /);
+    assertMatch(record.error!.message, fault === "truncate" ? /truncated response/ : /expected 200/);
+    await Deno.remove(tmp, { recursive: true });
+  });
+}
+
+Deno.test("http-json on deno, node and bun through the engine: every measured response is checked and valid", async () => {
+  const tmp = await privateTmp();
+  const result = await run({
+    workloads: [httpJson],
+    runtimes: ["deno", "node", "bun"],
+    settings: { durationSec: 1, warmupSec: 0.5, runs: 1 },
+    tempDir: tmp,
+  });
+  assertEquals(validateResult(result), []);
+  for (const r of result.records) {
+    assertEquals(r.status, "completed", `${r.id}: ${JSON.stringify(r.error)}`);
+    assertEquals(r.loadGenerator?.name, "rtbench", "auto picks the engine");
+    assertMatch(r.loadGenerator?.client ?? "", /^bun \d+\.\d+\.\d+$/);
+    const [run0] = r.runs;
+    assertEquals(run0.counts.mismatches + run0.counts.non2xx, 0);
+    assertEquals(run0.figures.validResponses, r.summary.validResponses.median);
+    assert(r.latencyUs!.min > 0 && r.latencyUs!.p50 >= r.latencyUs!.min);
+  }
+  await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("connections are spread over one engine process per client CPU, and their counts merged", async () => {
+  let served = 0;
+  const ports = new Set<number>();
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (_req, info) => {
+    served++;
+    ports.add((info.remoteAddr as Deno.NetAddr).port);
+    return new Response("ok", { headers: { "content-type": "text/plain" } });
+  });
+  const pids: number[] = [];
+  const m = await engineGenerator.run(
+    {
+      baseUrl: `http://127.0.0.1:${server.addr.port}`,
+      requests: [{ path: "/", expect: { status: 200, contentType: "text/plain", body: "ok" } }],
+    },
+    { durationSec: 1, warmupSec: 0.2, connections: 5, pipelining: 1, requestTimeoutSec: 10 },
+    { cpus: "0,1", onSpawn: (pid) => pids.push(pid) },
+  );
+  assertEquals(pids.length, 2, "one process per client CPU");
+  assertEquals(ports.size, 5, "five connections in all");
+  assertEquals(m.mismatches + m.non2xx + m.errors, 0);
+  // Every response the server sent was counted, in the warm-up or the measured window, but for those still in flight
+  // or arriving after the window closed (a few milliseconds' worth).
+  const counted = m.warmupResponses + m.responses;
+  assert(counted <= served && served - counted < served / 100, `${served} served, ${counted} counted`);
+  assertEquals(m.validResponses, m.responses, "every counted response was checked and valid");
+});
+
+Deno.test("with RTBENCH_ENGINE_RUNTIME=deno the engine runs on Deno and the record says so", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `import { engineGenerator } from "${new URL("../runners/drivers/engine.ts", import.meta.url)}";
+      await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} },
+        () => new Response("ok", { headers: { "content-type": "text/plain" } }));
+      const m = await engineGenerator.run(
+        { baseUrl: "http://127.0.0.1:" + server.addr.port,
+          requests: [{ path: "/", expect: { status: 200, contentType: "text/plain", body: "ok" } }] },
+        { durationSec: 0.5, warmupSec: 0, connections: 4, pipelining: 2, requestTimeoutSec: 10 }, { cpus: null });
+      console.log(JSON.stringify({ client: await engineGenerator.client(), valid: m.validResponses, bad: m.mismatches }));`,
+    ],
+    env: { RTBENCH_ENGINE_RUNTIME: "deno" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+  const seen = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!);
+  assertMatch(seen.client, /^deno \d+\.\d+\.\d+ \(Bun .* could not be had: RTBENCH_ENGINE_RUNTIME=deno\)$/);
+  assert(seen.valid > 0);
+  assertEquals(seen.bad, 0);
+});
