@@ -2,6 +2,7 @@
 // target; at the maximum the record says the interval stayed wide.
 import { assert, assertEquals } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
+import { summarize } from "../runners/stats/summary.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { micro } from "../workloads/micro.ts";
 import { startup } from "../workloads/startup.ts";
@@ -50,7 +51,8 @@ for (
     assertEquals(record.runs.length, 5, "added runs up to --max-runs");
     assertEquals(record.summary[record.headline.figure].n, 5);
     assert(record.warnings.some((w) => w.code === "ci-wide"), JSON.stringify(record.warnings));
-    // And with a target every run meets, it stops at --min-runs.
+    // And with a target the runs meet, it stops at --min-runs (±100% of the mean: a shared machine can make even a
+    // ±50% target unreachable in three runs).
     const easy = await run({
       workloads: [workload],
       runtimes: ["deno"],
@@ -59,7 +61,11 @@ for (
       options: workload === startup ? { "warmup-runs": 0 } : {},
       tempDir: tmp,
     });
-    assertEquals(easy.records[0].runs.length, 3, JSON.stringify(easy.records[0].error));
+    const [first] = easy.records;
+    const three = summarize(first.runs.slice(0, 3).map((r) => r.figures[first.headline.figure]));
+    const within = three.ci95 !== null && three.ci95.high - three.mean <= three.mean;
+    if (within) assertEquals(first.runs.length, 3, JSON.stringify(three));
+    else assert(first.runs.length > 3, "a run is added while the interval is wider than the target");
     await Deno.remove(tmp, { recursive: true });
   });
 }

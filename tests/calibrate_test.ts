@@ -22,7 +22,7 @@ Deno.test("calibrate prints every installed generator's ceiling", async () => {
   assertEquals(run.code, 0, run.stderr);
   const installed = [];
   for (const g of builtinLoadGenerators) if (await g.available()) installed.push(g.name);
-  if (installed.includes("wrk")) installed.splice(1, 0, "wrk+check");
+  if (installed.includes("wrk")) installed.splice(installed.indexOf("wrk") + 1, 0, "wrk+check");
   const rows = run.stdout.split("\n").filter((l) => /^\S+\s+\S+\s+[\d,]+\/s/.test(l));
   assertEquals(rows.map((l) => l.split(/\s+/)[0]), installed);
   for (const row of rows) assertMatch(row, /\d+% \(\d+%\)\s+\d+% \(\d+%\)\s+(\S.*(ceiling|projected|matched)|unknown)/);

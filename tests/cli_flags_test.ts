@@ -18,7 +18,10 @@ const cases: [string[], RegExp][] = [
   [["--variant", "turbo"], /--variant: unknown variant "turbo"/],
   [["stray"], /Unexpected argument "stray"/],
   [["--out", "/nonexistent-dir/r.json", "--runtime", "deno"], /--out: cannot write \/nonexistent-dir\/r.json/],
-  [["--load-generator", "ab"], /--load-generator: unknown load generator "ab" \(allowed: auto, wrk, bombardier/],
+  [
+    ["--load-generator", "ab"],
+    /--load-generator: unknown load generator "ab" \(allowed: auto, rtbench, wrk, bombardier/,
+  ],
   [["--min-runs", "1"], /--min-runs must be a whole number ≥ 2/],
   [["--min-runs", "5", "--max-runs", "3"], /--max-runs must be ≥ --min-runs \(5\), got 3/],
   [["--runs", "3", "--max-runs", "5"], /--runs: give either a fixed --runs or --min-runs\/--max-runs/],

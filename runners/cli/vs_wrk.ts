@@ -1,6 +1,6 @@
 /**
- * `deno task vs-wrk [flags]`: does rtbench report what plain `wrk -t1 -c100`
- * measures? ({@linkcode vsWrk})
+ * `deno task vs-wrk [flags]`: does rtbench's load engine, checking every
+ * response, report what plain `wrk -t1 -c100` measures? ({@linkcode vsWrk})
  *
  * Exit codes: 0 measured; 1 failed; 2 bad input.
  *
@@ -19,7 +19,7 @@ import { numberFlag, strictFlags } from "./_flags.ts";
 const HELP = `Usage: deno task vs-wrk [flags]
 
   --runtime <list>     runtimes (default: deno,node,bun)
-  --rounds <n>         alternating rounds (default: 3)
+  --rounds <n>         alternating rounds (default: 5)
   --duration <s>       measured seconds per run, at least 1 (default: 3)
   --warmup <s>         warm-up seconds (default: 1)
   --connections <n>    connections (default: 100)
@@ -28,7 +28,7 @@ const HELP = `Usage: deno task vs-wrk [flags]
 async function main(args: string[], signal: AbortSignal): Promise<number> {
   const flags = strictFlags(args, {
     string: ["runtime", "rounds", "duration", "warmup", "connections"],
-    default: { runtime: "deno,node,bun", rounds: "3", duration: "3", warmup: "1", connections: "100" },
+    default: { runtime: "deno,node,bun", rounds: "5", duration: "3", warmup: "1", connections: "100" },
   });
   if (flags.help) {
     console.log(HELP);

@@ -23,7 +23,17 @@ import { encodeRequest } from "./_engine_http.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
-/** The Bun the engine runs on, whichever Bun is under test. */
+/**
+ * The Bun the engine runs on, whichever Bun is under test (provisioned from npm once, then cached).
+ *
+ * @example The engine's Bun is a fixed release
+ * ```ts
+ * import { assertMatch } from "@std/assert";
+ * import { ENGINE_BUN_VERSION } from "@rtbench/rtbench/runners";
+ *
+ * assertMatch(ENGINE_BUN_VERSION, /^\d+\.\d+\.\d+$/);
+ * ```
+ */
 export const ENGINE_BUN_VERSION = "1.4.5";
 
 const FILES = ["_engine_child.ts", "_engine_http.ts", "_engine_histogram.ts"];

@@ -110,9 +110,10 @@ export function pickLoadGenerator(
     const reason = generator.unsupported?.(target, settings) ?? null;
     if (reason === null) {
       const because = choice.requested === "auto"
-        ? `auto: the fastest installed generator that can send this traffic (installed, fastest first: ${
-          choice.candidates.map((g) => g.name).join(", ")
-        })${passed.length > 0 ? `; passed over: ${passed.join("; ")}` : ""}`
+        ? `auto: the first generator that can send this traffic, rtbench's engine (every response checked) first ` +
+          `(in order: ${choice.candidates.map((g) => g.name).join(", ")})${
+            passed.length > 0 ? `; passed over: ${passed.join("; ")}` : ""
+          }`
         : `--load-generator ${choice.requested}`;
       return { generator, selectedBy: because };
     }

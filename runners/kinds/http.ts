@@ -29,6 +29,7 @@ import { type RunningServer, serverExited, startRecordServer } from "./server.ts
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
 import { stageServer } from "../platform/workspace.ts";
+import { round } from "../stats/round.ts";
 
 const VERIFIED_REQUESTS = 3;
 
@@ -96,7 +97,13 @@ function runFigures(
   const sampled = resources?.summary;
   // The sampler watches every generator the same way; a generator's own figure is the fallback.
   const clientCpu = sampled?.client?.cpuPercent.mean ?? m.clientCpuPercent;
-  if (clientCpu !== null) figures.clientCpuPercent = clientCpu;
+  if (clientCpu !== null) {
+    figures.clientCpuPercent = clientCpu;
+    // The client's own cost per response: its headroom is what one of its CPUs could do at this cost.
+    if (m.responses > 0) {
+      figures.clientCpuUsPerResponse = round((clientCpu / 100) * m.durationMs * 1000 / m.responses, 2);
+    }
+  }
   if (sampled?.server) {
     figures.serverCpuPercent = sampled.server.cpuPercent.mean;
     figures.serverRssPeakBytes = sampled.server.rssBytes.peak;

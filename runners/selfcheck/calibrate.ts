@@ -326,7 +326,7 @@ export function formatCalibration(c: Calibration): string {
     `${s.warmupSec} s warm-up · ` +
     (c.cpus.server !== null ? `server cpu ${c.cpus.server}, client cpu ${c.cpus.client}` : "not pinned");
   const best = c.rows.filter((r) => !r.error && r.generator !== wrkCheckingGenerator.name)[0];
-  const foot = best ? `--load-generator auto uses ${best.generator} (the fastest installed)` : "";
+  const foot = best ? `--load-generator auto uses ${best.generator} (the first that can send the traffic)` : "";
   const note = "demand: time on a CPU or waiting for one; a side at 90% of its CPUs is saturated";
   return [head, alignTable(rows, [2, 3, 4]), foot, note].filter(Boolean).join("\n") + "\n";
 }

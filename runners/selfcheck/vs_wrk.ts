@@ -1,7 +1,9 @@
 /**
- * rtbench against plain wrk (`deno task vs-wrk`): does rtbench report what `wrk -t1 -c100` measures?
- * For each runtime and round, `deno task bench --workload http-json` (one run)
- * and a plain wrk against a fresh server of the same runtime, on the same
+ * rtbench's engine against plain wrk (`deno task vs-wrk`): does `deno task
+ * bench`, with its own load engine checking every response, report what a
+ * plain `wrk -t1 -c100` (checking nothing) measures? For each runtime and
+ * round, `deno task bench --workload http-json --load-generator rtbench` (one
+ * run) and plain wrk against a fresh server of the same runtime, on the same
  * pinned CPUs with the same warm-up, alternating which goes first; then the
  * medians and their ratio. Last, `--load-generator autocannon` on Deno, to
  * show whether it is flagged `client-bound`.
@@ -173,7 +175,7 @@ export async function vsWrk(options: VsWrkOptions): Promise<VsWrk> {
         options.signal.throwIfAborted();
         // Alternate the order so that drift on a shared machine does not favour one side.
         const steps = [
-          async () => s.rtbench.push((await rtbench(s.runtime, options, "wrk")).rps),
+          async () => s.rtbench.push((await rtbench(s.runtime, options, "rtbench")).rps),
           async () => s.wrk.push(await plainWrk(s.runtime, options, cpus)),
         ];
         if (round % 2 === 1) steps.reverse();
@@ -211,7 +213,7 @@ export async function vsWrk(options: VsWrkOptions): Promise<VsWrk> {
  * ```
  */
 export function formatVsWrk(result: VsWrk): string {
-  const rows = [["runtime", "deno task bench (median)", "wrk -t1 (median)", "ratio", "rounds (rtbench / wrk)"]];
+  const rows = [["runtime", "rtbench engine (median)", "plain wrk -t1 (median)", "ratio", "rounds (rtbench / wrk)"]];
   for (const s of result.runtimes) {
     const a = median(s.rtbench);
     const b = median(s.wrk);

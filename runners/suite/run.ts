@@ -82,7 +82,7 @@ export interface RunOptions {
   /** Workload options by name (for example `{ "bcrypt-cost": 10 }`). */
   options?: Readonly<Record<string, unknown>>;
   /**
-   * Load generator for HTTP workloads: `"auto"` (the fastest installed one that
+   * Load generator for HTTP workloads: `"auto"` (rtbench's engine, or the first installed one that
    * can send the workload's traffic), a name (`"wrk"`, `"bombardier"`, `"oha"`,
    * `"autocannon"`) or a {@linkcode LoadGenerator}. @default {"auto"}
    */
