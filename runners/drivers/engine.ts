@@ -17,7 +17,7 @@ import { parseCpuList } from "../platform/cpus.ts";
 import { runTool, toolJson } from "../platform/process.ts";
 import { makeTempDir } from "../platform/temp.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
-import type { EngineCounts, EngineJob } from "./_engine_child.ts";
+import type { EngineCounts, EngineJob } from "./_engine_http_load.ts";
 import { bucketValue } from "./_engine_histogram.ts";
 import { encodeRequest } from "./_engine_http.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
@@ -36,7 +36,13 @@ import denoConfig from "../../deno.json" with { type: "json" };
  */
 export const ENGINE_BUN_VERSION = "1.4.5";
 
-const FILES = ["_engine_child.ts", "_engine_http.ts", "_engine_histogram.ts"];
+const FILES = [
+  "_engine_child.ts",
+  "_engine_transport.ts",
+  "_engine_http_load.ts",
+  "_engine_http.ts",
+  "_engine_histogram.ts",
+];
 
 /** The runtime the engine's processes run on: its binary, argv prefix and how records name it. */
 interface EngineRuntime {
@@ -171,6 +177,7 @@ export const engineGenerator: LoadGenerator = {
     let first = 0;
     const parts = await Promise.all(shares.map((connections, i) => {
       const job: EngineJob = {
+        kind: "http",
         hostname: url.hostname.replace(/^\[|\]$/g, ""),
         port: Number(url.port || 80),
         requests,
