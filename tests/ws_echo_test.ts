@@ -10,7 +10,7 @@ import { closingEcho, corruptingEcho } from "./fixtures/ws_faulty.ts";
 import { entries, privateTmp, processesMatching, ROOT, runCli, spawnCli, waitFor } from "./_helpers.ts";
 
 // The driver's command line names its script in this checkout, not the test's TMPDIR.
-const DRIVER = `${ROOT}runners/drivers/_websocket_child.ts`;
+const DRIVER = `${ROOT}runners/drivers/_engine_child.ts`;
 
 function assertMeasured(record: BenchRecord, messageSize: number): void {
   assertEquals(record.status, "completed", JSON.stringify(record.error));

@@ -3,9 +3,11 @@
 // where Bun cannot be had, on Deno; the transport is the only difference.
 
 import { driveHttp, type EngineJob } from "./_engine_http_load.ts";
+import { driveWebSocket, type EngineWsJob } from "./_engine_ws_load.ts";
 import { readStdin, writeStdoutAndExit } from "./_engine_transport.ts";
 
 if (import.meta.main) {
-  const job = JSON.parse(await readStdin()) as EngineJob;
-  await writeStdoutAndExit(JSON.stringify(await driveHttp(job)) + "\n");
+  const job = JSON.parse(await readStdin()) as EngineJob | EngineWsJob;
+  const counts = job.kind === "websocket" ? await driveWebSocket(job) : await driveHttp(job);
+  await writeStdoutAndExit(JSON.stringify(counts) + "\n");
 }

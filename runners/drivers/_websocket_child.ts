@@ -18,9 +18,7 @@ import * as hdr from "hdr-histogram-js";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
 import { readProcText } from "../platform/procfs.ts";
 import type { WebSocketLoadJob, WebSocketMeasurement } from "./websocket.ts";
-
-/** Bytes at the start of every message holding its socket and sequence numbers. */
-export const HEADER_BYTES = 8;
+import { echoMismatch, HEADER_BYTES, messagePattern } from "./_engine_ws.ts";
 
 /** How one socket reports to the driver, whichever client library carries it. */
 interface Events {
@@ -65,35 +63,6 @@ function openNative(url: string, on: Events): ClientSocket {
   };
 }
 
-/** The fixed part of every message: byte i is `(i * 7 + 13) & 255`, so every byte value occurs. */
-export function messagePattern(size: number): Buffer {
-  const pattern = Buffer.allocUnsafe(size);
-  for (let i = 0; i < size; i++) pattern[i] = (i * 7 + 13) & 255;
-  return pattern;
-}
-
-/** Says how an echo differs from the message it answers, or null when it is identical. */
-export function echoMismatch(
-  data: Buffer | string,
-  pattern: Buffer,
-  socket: number,
-  sequence: number,
-): string | null {
-  if (typeof data === "string") return `a text message came back for a binary one`;
-  if (data.length !== pattern.length) return `${data.length} bytes came back for ${pattern.length}`;
-  const gotSocket = data.readUInt32LE(0);
-  const gotSequence = data.readUInt32LE(4);
-  if (gotSocket !== socket || gotSequence !== sequence) {
-    return `the echo of message ${gotSequence} of socket ${gotSocket} came where message ${sequence} of socket ${socket} was due`;
-  }
-  if (data.compare(pattern, HEADER_BYTES, pattern.length, HEADER_BYTES, data.length) === 0) return null;
-  let at = HEADER_BYTES;
-  while (data[at] === pattern[at]) at++;
-  return `byte ${at} of ${data.length} is 0x${data[at].toString(16).padStart(2, "0")}, expected 0x${
-    pattern[at].toString(16).padStart(2, "0")
-  }`;
-}
-
 async function cpuSeconds(pid: number | undefined): Promise<number | null> {
   if (pid === undefined) return null;
   const stat = await readProcText(`/proc/${pid}/stat`);
@@ -126,7 +95,7 @@ class Conn {
 
 /** Runs the job and returns the measurement. */
 export async function drive(job: WebSocketLoadJob): Promise<WebSocketMeasurement> {
-  const pattern = messagePattern(job.messageSize);
+  const pattern = Buffer.from(messagePattern(job.messageSize));
   const timeoutMs = job.timeoutSec * 1000;
   const open = job.client === "ws" ? openWs : openNative;
   const histogram = hdr.build(HISTOGRAM_OPTIONS);

@@ -38,6 +38,8 @@ export const ENGINE_BUN_VERSION = "1.4.5";
 
 const FILES = [
   "_engine_child.ts",
+  "_engine_ws_load.ts",
+  "_engine_ws.ts",
   "_engine_transport.ts",
   "_engine_http_load.ts",
   "_engine_http.ts",
@@ -63,6 +65,11 @@ async function childFile(): Promise<string> {
     await Deno.writeTextFile(`${dir}/${name}`, await response.text());
   }
   return `${dir}/_engine_child.ts`;
+}
+
+/** What the engine runs on, for records: `bun 1.4.5`, or Deno and why Bun could not be had. */
+export async function engineClient(signal?: AbortSignal): Promise<string> {
+  return (await engineRuntime(signal)).client;
 }
 
 /** Bun at the engine's version (provisioned from npm once, then cached), else the Deno running rtbench. */
@@ -93,19 +100,54 @@ function engineRuntime(signal?: AbortSignal): Promise<EngineRuntime> {
 }
 
 /** Splits `total` connections over `parts` processes as evenly as possible. */
-function spread(total: number, parts: number): number[] {
+export function spread(total: number, parts: number): number[] {
   return Array.from({ length: parts }, (_, i) => Math.floor(total / parts) + (i < total % parts ? 1 : 0))
     .filter((n) => n > 0);
 }
 
-/** Sums the counts of the engine's processes and merges their histograms into one measurement. */
-function merge(parts: readonly EngineCounts[]): LoadMeasurement {
+/**
+ * Runs one engine process per job, the i-th pinned to `cpus[i]`, and returns
+ * what each printed. `host` is the only address the Deno fallback may reach.
+ */
+export async function runEngine<T>(
+  jobs: readonly object[],
+  cpus: readonly (number | null)[],
+  host: string,
+  budgetMs: number,
+  options: { readonly signal?: AbortSignal; onSpawn?(pid: number): void },
+): Promise<T[]> {
+  const runtime = await engineRuntime(options.signal);
+  const child = await childFile();
+  return await Promise.all(jobs.map(async (job, i) =>
+    toolJson<T>(
+      "rtbench engine",
+      await runTool("rtbench engine", runtime.argv(child, host), {
+        cpus: cpus[i] === null || cpus[i] === undefined ? null : String(cpus[i]),
+        stdin: JSON.stringify(job),
+        timeoutMs: budgetMs,
+        signal: options.signal,
+        onSpawn: options.onSpawn,
+        keepBytes: 8 << 20,
+        env: { NO_COLOR: "1" },
+      }),
+    )
+  ));
+}
+
+/** The latency histograms of the engine's processes, merged into one HdrHistogram (exactly: same buckets). */
+export function histogramOf(parts: readonly { readonly histogram: readonly [number, number][] }[]): hdr.Histogram {
   const h = hdr.build(HISTOGRAM_OPTIONS);
   for (const p of parts) {
     for (const [index, count] of p.histogram) {
       h.recordValueWithCount(Math.min(Math.max(1, bucketValue(index)), HISTOGRAM_OPTIONS.highestTrackableValue), count);
     }
   }
+  return h;
+}
+
+/** Sums the counts of the engine's processes and merges their histograms into one measurement. */
+function merge(parts: readonly EngineCounts[]): LoadMeasurement {
+  const h = histogramOf(parts);
   const sum = (key: keyof EngineCounts) => parts.reduce((a, p) => a + (p[key] as number), 0);
   const durationMs = Math.max(...parts.map((p) => p.durationMs));
   const validResponses = sum("validResponses");
@@ -157,7 +199,7 @@ export const engineGenerator: LoadGenerator = {
   verifies: "status, content-type and exact body or pattern of every response, in the warm-up and the measured window",
   available: () => Promise.resolve(true),
   version: () => Promise.resolve(denoConfig.version),
-  client: async () => (await engineRuntime()).client,
+  client: () => engineClient(),
   unsupported(target: LoadTarget): string | null {
     return new URL(target.baseUrl || "http://127.0.0.1").protocol === "http:" || target.baseUrl === ""
       ? null
@@ -165,17 +207,13 @@ export const engineGenerator: LoadGenerator = {
   },
   async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
     const url = new URL(target.baseUrl);
-    const runtime = await engineRuntime(options.signal);
-    const child = await childFile();
     const requests = target.requests.map((r) => ({
       raw: encodeRequest(url.host, r.method ?? "GET", r.path, r.headers, r.body),
       expect: r.expect,
     }));
     const cpus = options.cpus ? parseCpuList(options.cpus) : [null];
-    const shares = spread(settings.connections, cpus.length);
-    const budgetMs = (settings.warmupSec + settings.durationSec + settings.requestTimeoutSec + 60) * 1000;
     let first = 0;
-    const parts = await Promise.all(shares.map((connections, i) => {
+    const jobs = spread(settings.connections, cpus.length).map((connections): EngineJob => {
       const job: EngineJob = {
         kind: "http",
         hostname: url.hostname.replace(/^\[|\]$/g, ""),
@@ -189,16 +227,10 @@ export const engineGenerator: LoadGenerator = {
         firstRequest: first,
       };
       first += connections;
-      return runTool("rtbench engine", runtime.argv(child, url.host), {
-        cpus: cpus[i] === null ? null : String(cpus[i]),
-        stdin: JSON.stringify(job),
-        timeoutMs: budgetMs,
-        signal: options.signal,
-        onSpawn: options.onSpawn,
-        keepBytes: 8 << 20,
-        env: { NO_COLOR: "1" },
-      }).then((out) => toolJson<EngineCounts>("rtbench engine", out));
-    }));
+      return job;
+    });
+    const budgetMs = (settings.warmupSec + settings.durationSec + settings.requestTimeoutSec + 60) * 1000;
+    const parts = await runEngine<EngineCounts>(jobs, cpus, url.host, budgetMs, options);
     return merge(parts);
   },
 };

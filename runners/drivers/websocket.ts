@@ -1,11 +1,20 @@
 /**
- * The WebSocket load driver: runs `_websocket_child.ts` in its own Deno
- * process, pinned apart from the server, and returns its verified figures.
+ * The WebSocket load driver: rtbench's load engine (raw frames, one process
+ * per client CPU), or `_websocket_child.ts` in a Deno process with Deno's own
+ * WebSocket or the `ws` package; pinned apart from the server, every echo
+ * verified byte for byte.
  *
  * @module
  */
 
+import * as hdr from "hdr-histogram-js";
+import { parseCpuList } from "../platform/cpus.ts";
 import { runTool, toolJson } from "../platform/process.ts";
+import { percentilesOf } from "../stats/latency.ts";
+import { round } from "../stats/round.ts";
+import { WS_GUID } from "./_engine_ws.ts";
+import type { EngineWsCounts, EngineWsJob } from "./_engine_ws_load.ts";
+import { histogramOf, runEngine, spread } from "./engine.ts";
 import type { LatencyPercentiles } from "./types.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
@@ -15,9 +24,10 @@ const CHILD = new URL("./_websocket_child.ts", import.meta.url);
 export const WS_VERSION: string = /(\d+\.\d+\.\d+)/.exec(denoConfig.imports.ws)?.[1] ?? "unknown";
 
 /**
- * Which WebSocket client the driver uses: `native` is the WebSocket built
- * into the Deno running the driver, `ws` the npm package under Deno's Node
- * compatibility layer.
+ * Which WebSocket client the driver uses: `engine` is rtbench's load engine
+ * (raw frames over TCP on Bun, one process per client CPU), `native` the
+ * WebSocket built into the Deno running the driver, `ws` the npm package
+ * under Deno's Node compatibility layer.
  *
  * @example Measure with the `ws` package instead of Deno's own client
  * ```ts
@@ -26,10 +36,10 @@ export const WS_VERSION: string = /(\d+\.\d+\.\d+)/.exec(denoConfig.imports.ws)?
  * const client: WebSocketClient = "ws";
  * ```
  */
-export type WebSocketClient = "native" | "ws";
+export type WebSocketClient = "engine" | "native" | "ws";
 
-/** The client the driver uses unless told otherwise: the faster of the two, measured by `deno task ws-ceiling`. */
-export const DEFAULT_WEBSOCKET_CLIENT: WebSocketClient = "native";
+/** The client the driver uses unless told otherwise: the cheapest per message, measured by `deno task ws-ceiling`. */
+export const DEFAULT_WEBSOCKET_CLIENT: WebSocketClient = "engine";
 
 /**
  * What the driver does in one run.
@@ -129,6 +139,8 @@ export interface WebSocketMeasurement {
   readonly clientCpuPercent: number | null;
   /** CPU time of the job's `serverPid` over the same window, as percent of one core; null without one. */
   readonly serverCpuPercent: number | null;
+  /** When the measured window began (epoch milliseconds), to line resource samples up with it. */
+  readonly windowStartMs?: number;
 }
 
 /**
@@ -142,10 +154,12 @@ export interface WebSocketMeasurement {
  * ```
  */
 export interface WebSocketDriverOptions {
-  /** CPU list the driver is pinned to, or null. */
+  /** CPU list the driver is pinned to, or null; the engine runs one process per CPU of it. */
   readonly cpus: string | null;
   /** Stops the driver. */
   readonly signal?: AbortSignal;
+  /** Called with the pid of every process the driver starts, so that its CPU can be sampled. */
+  onSpawn?(pid: number): void;
 }
 
 /** Deno flags for the child: network to the target only, and its config when run from a checkout. */
@@ -194,6 +208,7 @@ export async function runWebSocketDriver(
   // With a message count the child ends the run itself: every echo is bounded by the timeout.
   const windowSec = job.messages === null ? job.durationSec : 86_400;
   const budgetMs = (job.warmupSec + windowSec + 2 * job.timeoutSec + 60) * 1000;
+  if (job.client === "engine") return await onEngine(job, options, budgetMs);
   return toolJson<WebSocketMeasurement>(
     "WebSocket driver",
     await runTool("WebSocket driver", [Deno.execPath(), ...childArgs(job.url)], {
@@ -201,8 +216,88 @@ export async function runWebSocketDriver(
       stdin: JSON.stringify(job),
       timeoutMs: budgetMs,
       signal: options.signal,
+      onSpawn: options.onSpawn,
       keepBytes: 1 << 20,
       env: { NO_COLOR: "1" },
     }),
   );
+}
+
+/** A handshake key and the `Sec-WebSocket-Accept` a server must answer it with (RFC 6455 §4.2.2). */
+async function handshakeKey(): Promise<{ key: string; accept: string }> {
+  const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+  const key = base64(crypto.getRandomValues(new Uint8Array(16)));
+  const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(key + WS_GUID));
+  return { key, accept: base64(new Uint8Array(digest)) };
+}
+
+/** The job on rtbench's load engine: one process per client CPU, sockets and messages shared out, counts merged. */
+async function onEngine(
+  job: WebSocketLoadJob,
+  options: WebSocketDriverOptions,
+  budgetMs: number,
+): Promise<WebSocketMeasurement> {
+  const url = new URL(job.url);
+  const cpus = options.cpus ? parseCpuList(options.cpus) : [null];
+  const shares = spread(job.connections, cpus.length);
+  const { key, accept } = await handshakeKey();
+  let first = 0;
+  const jobs = shares.map((connections): EngineWsJob => {
+    const part: EngineWsJob = {
+      kind: "websocket",
+      hostname: url.hostname.replace(/^\[|\]$/g, ""),
+      port: Number(url.port || 80),
+      path: `${url.pathname}${url.search}`,
+      key,
+      accept,
+      connections,
+      firstSocket: first,
+      inFlight: job.inFlight,
+      messageSize: job.messageSize,
+      warmupSec: job.warmupSec,
+      durationSec: job.durationSec,
+      // Each process ends its window after its share of the messages.
+      messages: job.messages === null ? null : Math.ceil(job.messages * connections / job.connections),
+      timeoutSec: job.timeoutSec,
+    };
+    first += connections;
+    return part;
+  });
+  const parts = await runEngine<EngineWsCounts>(jobs, cpus, url.host, budgetMs, options);
+  return mergeWebSocket(job, parts);
+}
+
+/** Sums the counts of the engine's processes and merges their histograms. */
+function mergeWebSocket(job: WebSocketLoadJob, parts: readonly EngineWsCounts[]): WebSocketMeasurement {
+  const sum = (key: keyof EngineWsCounts) => parts.reduce((a, p) => a + (p[key] as number), 0);
+  const h = histogramOf(parts);
+  const connect = parts.flatMap((p) => p.connectUs).sort((a, b) => a - b);
+  const durationMs = Math.max(...parts.map((p) => p.durationMs));
+  const seconds = durationMs / 1000;
+  const valid = sum("validMessages");
+  const cpu = parts.every((p) => p.cpuUs !== null) ? sum("cpuUs") : null;
+  return {
+    durationMs,
+    connections: job.connections,
+    connected: connect.length,
+    connectMedianUs: connect.length > 0 ? connect[Math.floor((connect.length - 1) / 2)] : null,
+    connectMaxUs: connect.length > 0 ? connect.at(-1)! : null,
+    sentMessages: sum("sentMessages"),
+    receivedMessages: sum("receivedMessages"),
+    validMessages: valid,
+    messagesPerSecond: seconds > 0 ? round(valid / seconds, 2) : 0,
+    sentMessagesPerSecond: seconds > 0 ? round(sum("sentMessages") / seconds, 2) : 0,
+    bytesPerSecond: seconds > 0 ? Math.round((valid * job.messageSize) / seconds) : 0,
+    failedConnections: sum("failedConnections"),
+    droppedSockets: sum("droppedSockets"),
+    timeouts: sum("timeouts"),
+    mismatches: sum("mismatches"),
+    firstFailure: parts.find((p) => p.firstFailure !== null)?.firstFailure ?? null,
+    latencyUs: percentilesOf(h),
+    latencyHistogram: h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null,
+    warmupMessages: sum("warmupMessages"),
+    clientCpuPercent: cpu === null || durationMs <= 0 ? null : round(cpu / 1000 / durationMs * 100, 1),
+    serverCpuPercent: null,
+    windowStartMs: Math.min(...parts.map((p) => p.windowStartMs)),
+  };
 }

@@ -23,7 +23,8 @@ import type { Kind, RunOutput } from "./kind.ts";
 import { checkHttpParity } from "./http_parity.ts";
 import { clientBoundWarning, type Saturation, saturation } from "../stats/saturation.ts";
 import { pickLoadGenerator } from "../drivers/generators.ts";
-import { type ResourceReport, startSampler } from "../drivers/resources.ts";
+import type { ResourceReport } from "../drivers/resources.ts";
+import { underLoad } from "./under_load.ts";
 import { combineSummaries } from "../stats/resources.ts";
 import { type RunningServer, serverExited, startRecordServer } from "./server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
@@ -32,12 +33,6 @@ import { stageServer } from "../platform/workspace.ts";
 import { round } from "../stats/round.ts";
 
 const VERIFIED_REQUESTS = 3;
-
-/** The measured window in epoch milliseconds, for lining resource samples up with it. */
-function windowOf(m: LoadMeasurement): { fromMs: number; toMs: number } {
-  const fromMs = m.windowStartMs ?? Date.now() - m.durationMs;
-  return { fromMs, toMs: fromMs + m.durationMs };
-}
 
 async function verify(
   ctx: RecordContext<HttpWorkload>,
@@ -180,41 +175,17 @@ async function verifyServer(state: HttpState, server: RunningServer, run: number
 /** Warm-up and measurement by the load generator, with the server and the client sampled. */
 async function load(state: HttpState, server: RunningServer, run: number): Promise<Loaded> {
   const { ctx } = state;
-  ctx.onPhase?.(ctx.settings.warmupSec > 0 ? "warmup" : "measure", run);
-  const sampler = startSampler({
-    intervalMs: ctx.settings.sampleIntervalMs,
-    roots: { server: [server.group.pid] },
-    cpus: ctx.cpus.client,
-  });
-  // When the server dies under load, its exit (not the generator's complaint about it) is the reason, in the
-  // phase it died in: the warm-up when it exited before warm-up seconds had passed since the generator started.
-  const loadStart = Date.now();
-  let exitedAt = Infinity;
-  server.group.exited.then(() => exitedAt = Date.now());
-  const crashed = () => {
-    const phase = exitedAt - loadStart < ctx.settings.warmupSec * 1000 ? "warmup" : "measure";
-    return serverExited(server, phase, phase === "warmup" ? "the warm-up" : "the measurement");
-  };
-  let measured: LoadMeasurement | undefined;
-  let resources: ResourceReport | undefined;
-  try {
-    measured = await inPhase(
-      "measure",
-      () =>
-        state.generator.run({ baseUrl: server.baseUrl, requests: state.traffic.requests }, ctx.settings, {
-          cpus: ctx.cpus.client,
-          signal: ctx.signal,
-          onSpawn: (pid) => sampler.addRoot("client", pid),
-        }),
-    ).catch((error) => {
-      throw server.group.status ? crashed() : error;
-    });
-  } finally {
-    // Stopped on every path: its helper is a process of its own.
-    const report = await sampler.stop(measured && windowOf(measured));
-    if (measured) resources = report;
-  }
-  if (server.group.status) throw crashed();
+  const { measured, resources } = await underLoad(
+    ctx,
+    server,
+    run,
+    (onSpawn) =>
+      state.generator.run({ baseUrl: server.baseUrl, requests: state.traffic.requests }, ctx.settings, {
+        cpus: ctx.cpus.client,
+        signal: ctx.signal,
+        onSpawn,
+      }),
+  );
   return { measurement: measured, resources };
 }
 

@@ -11,7 +11,12 @@ import { isSkip } from "../../workloads/types.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { LoadGeneratorInfo } from "../schema/result.ts";
-import { serverExited, startRecordServer } from "./server.ts";
+import { startRecordServer } from "./server.ts";
+import { underLoad } from "./under_load.ts";
+import { engineClient } from "../drivers/engine.ts";
+import type { ResourceReport } from "../drivers/resources.ts";
+import { combineSummaries } from "../stats/resources.ts";
+import { round } from "../stats/round.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import {
   DEFAULT_WEBSOCKET_CLIENT,
@@ -28,13 +33,18 @@ export const CLIENT_BOUND_PERCENT = 90;
 /** Text sent before load: multi-byte characters, so a server that mangles UTF-8 is caught. */
 const VERIFY_TEXT = "rtbench echo: héllo wörld ✓ 🚀";
 
-/** Describes the driver for the record's `loadGenerator`. */
-export function websocketDriverInfo(client = DEFAULT_WEBSOCKET_CLIENT): LoadGeneratorInfo {
+/** Describes the driver for the record's `loadGenerator`: its client, and what that runs on. */
+export async function websocketDriverInfo(client = DEFAULT_WEBSOCKET_CLIENT): Promise<LoadGeneratorInfo> {
   return {
     name: "rtbench-ws",
     version: denoConfig.version,
     latencyResolution: "us",
-    client: client === "ws" ? `ws ${WS_VERSION}` : `deno ${Deno.version.deno} WebSocket`,
+    client: client === "ws"
+      ? `ws ${WS_VERSION}`
+      : client === "native"
+      ? `deno ${Deno.version.deno} WebSocket`
+      : `rtbench engine, raw frames on ${await engineClient()}`,
+    verifies: "every echo, byte for byte, with its socket and sequence numbers, in the warm-up and the measured window",
   };
 }
 
@@ -142,7 +152,12 @@ export async function verifyEcho(
   }
 }
 
-function runFigures(index: number, startedAt: string, m: WebSocketMeasurement): RunOutput["run"] {
+function runFigures(
+  index: number,
+  startedAt: string,
+  m: WebSocketMeasurement,
+  resources: ResourceReport | undefined,
+): RunOutput["run"] {
   const figures: Record<string, number> = {
     messagesPerSecond: m.messagesPerSecond,
     sentMessagesPerSecond: m.sentMessagesPerSecond,
@@ -156,6 +171,11 @@ function runFigures(index: number, startedAt: string, m: WebSocketMeasurement): 
   if (m.serverCpuPercent !== null) figures.serverCpuPercent = m.serverCpuPercent;
   if (m.droppedSockets > 0) figures.droppedSockets = m.droppedSockets;
   if (m.failedConnections > 0) figures.failedConnections = m.failedConnections;
+  if (m.clientCpuPercent !== null && m.receivedMessages > 0) {
+    // The driver's own cost per echo: its headroom is what one of its CPUs could do at this cost.
+    figures.clientCpuUsPerMessage = round((m.clientCpuPercent / 100) * m.durationMs * 1000 / m.receivedMessages, 2);
+  }
+  if (resources?.summary.server) figures.serverRssPeakBytes = resources.summary.server.rssBytes.peak;
   return {
     index,
     startedAt,
@@ -168,6 +188,7 @@ function runFigures(index: number, startedAt: string, m: WebSocketMeasurement): 
     },
     latencyUs: m.latencyUs,
     latencyHistogram: m.latencyHistogram,
+    resources: resources?.series ?? null,
   };
 }
 
@@ -199,6 +220,8 @@ interface WebSocketState {
   readonly file: string;
   readonly args: readonly string[] | undefined;
   readonly traffic: WebSocketTraffic;
+  /** Resources sampled in each finished run. */
+  readonly sampled: ResourceReport[];
 }
 
 async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcome): Promise<WebSocketState> {
@@ -209,8 +232,8 @@ async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcom
   outcome.cpus = ctx.cpus;
   const traffic = ctx.workload.traffic(ctx);
   checkTraffic(traffic);
-  outcome.loadGenerator = websocketDriverInfo();
-  return { ctx, outcome, file, args: source.args, traffic };
+  outcome.loadGenerator = await websocketDriverInfo();
+  return { ctx, outcome, file, args: source.args, traffic, sampled: [] };
 }
 
 /** One run: a fresh pinned server, a verified text and binary echo, then the driver under load. */
@@ -221,13 +244,13 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   outcome.command = [...server.command];
   const url = `${server.baseUrl.replace(/^http/, "ws")}${traffic.path}`;
   let m: WebSocketMeasurement;
+  let resources: ResourceReport | undefined;
   const startedAt = new Date().toISOString();
   try {
     ctx.onPhase?.("verify", run);
     const checks = await inPhase("verify", () => verifyEcho(url, traffic, timeoutMs, ctx.signal));
     keepChecks(outcome, checks, run === 0, "verify");
-    ctx.onPhase?.(ctx.settings.warmupSec > 0 ? "warmup" : "measure", run);
-    m = await inPhase("measure", () =>
+    const loaded = await underLoad(ctx, server, run, (onSpawn) =>
       runWebSocketDriver({
         url,
         client: DEFAULT_WEBSOCKET_CLIENT,
@@ -239,13 +262,20 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
         messages: traffic.messages ?? null,
         timeoutSec: ctx.settings.requestTimeoutSec,
         serverPid: server.group.pid,
-      }, { cpus: ctx.cpus.client, signal: ctx.signal }));
-    if (server.group.status) throw serverExited(server, "measure", "the run");
+      }, { cpus: ctx.cpus.client, signal: ctx.signal, onSpawn }));
+    resources = loaded.resources;
+    // The sampler watches every driver and the server the same way; the driver's own reading is the fallback.
+    const sampled = resources?.summary;
+    m = {
+      ...loaded.measured,
+      clientCpuPercent: sampled?.client?.cpuPercent.mean ?? loaded.measured.clientCpuPercent,
+      serverCpuPercent: sampled?.server?.cpuPercent.mean ?? loaded.measured.serverCpuPercent,
+    };
   } finally {
     await server.stop();
   }
   const failures = describeLoadFailures(m);
-  if (failures !== null && m.connected > 0) return { run: runFigures(run, startedAt, m), invalid: failures };
+  if (failures !== null && m.connected > 0) return { run: runFigures(run, startedAt, m, resources), invalid: failures };
   if (m.connected === 0) {
     throw new PhaseError("measure", `No socket connected (${m.firstFailure ?? "no reason given"})`);
   }
@@ -261,8 +291,9 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
         ": messagesPerSecond may measure the driver, not the server",
     });
   }
+  if (resources) state.sampled.push(resources);
   return {
-    run: runFigures(run, startedAt, m),
+    run: runFigures(run, startedAt, m, resources),
     responses: { valid: m.validMessages, total: 2 + m.warmupMessages + m.receivedMessages },
   };
 }
@@ -279,4 +310,10 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
  * const record = new RecordRun(websocketKind, ctx, outcome);
  * ```
  */
-export const websocketKind: Kind<WebSocketWorkload, WebSocketState> = { open, run: runOnce };
+export const websocketKind: Kind<WebSocketWorkload, WebSocketState> = {
+  open,
+  run: runOnce,
+  judge(state, outcome) {
+    outcome.resources = combineSummaries(state.sampled.map((r) => r.summary));
+  },
+};

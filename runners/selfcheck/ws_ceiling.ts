@@ -1,8 +1,10 @@
 /**
- * The WebSocket driver's ceiling (`deno task ws-ceiling`): how fast the driver itself can go. Finds
- * the fastest of the `ws` echo servers, then loads it with both client
- * libraries and rising in-flight counts, and prints the messages per second
- * the driver reached with its own CPU use beside each figure. A driver near
+ * The WebSocket driver's ceiling (`deno task ws-ceiling`): how fast the
+ * driver itself can go. Finds the fastest of the `ws` echo servers, then
+ * loads it with every client — the load engine's raw frames, Deno's own
+ * WebSocket, the `ws` package — at rising in-flight counts, and prints the
+ * messages per second reached with both sides' CPU use (sampled the same
+ * way for every client) beside each figure. A driver near
  * 100 % of its core is the bottleneck, not the server. "Per driver core" is
  * messages per second divided by the driver's share of its core: what the
  * driver would reach with its core to itself, a steadier figure than
@@ -19,7 +21,9 @@ import { stopAllGroups } from "../platform/process.ts";
 import { allowedCpus, splitCpus } from "../platform/cpus.ts";
 import { alignTable, formatCount, formatUs } from "../report/format.ts";
 import { startServer } from "../kinds/server.ts";
+import { startSampler } from "../drivers/resources.ts";
 import {
+  DEFAULT_WEBSOCKET_CLIENT,
   runWebSocketDriver,
   type WebSocketClient,
   type WebSocketLoadJob,
@@ -49,14 +53,27 @@ async function measure(
   signal?: AbortSignal,
 ): Promise<WebSocketMeasurement> {
   const server = await startServer({ runtime, file, cwd: dir, cpus: cpus.server, timeoutMs: 30_000, signal });
+  // Both sides sampled the same way for every client, as a record's runs are.
+  const sampler = startSampler({ roots: { server: [server.group.pid] }, cpus: cpus.client });
+  let m: WebSocketMeasurement | undefined;
   try {
-    return await runWebSocketDriver(
+    m = await runWebSocketDriver(
       { ...job, url: `ws://127.0.0.1:${server.port}/`, serverPid: server.group.pid },
-      { cpus: cpus.client, signal },
+      { cpus: cpus.client, signal, onSpawn: (pid) => sampler.addRoot("client", pid) },
     );
   } finally {
+    const from = m?.windowStartMs ?? Date.now() - (m?.durationMs ?? 0);
+    const report = await sampler.stop(m && { fromMs: from, toMs: from + m.durationMs });
     await server.stop();
+    if (m) {
+      m = {
+        ...m,
+        clientCpuPercent: report.summary.client?.cpuPercent.mean ?? m.clientCpuPercent,
+        serverCpuPercent: report.summary.server?.cpuPercent.mean ?? m.serverCpuPercent,
+      };
+    }
   }
+  return m;
 }
 
 function row(r: CeilingRow): string[] {
@@ -102,7 +119,7 @@ export async function probeCeiling(options: {
   const tmp = await makeTempDir({ prefix: "rtbench-ws-ceiling-" });
   const base: WebSocketLoadJob = {
     url: "",
-    client: "native",
+    client: DEFAULT_WEBSOCKET_CLIENT,
     connections: options.connections,
     inFlight: 1,
     messageSize: options.messageSize,
@@ -124,7 +141,7 @@ export async function probeCeiling(options: {
     const rows: CeilingRow[] = [];
     for (const s of servers) {
       const measurement = await measure(s.runtime, s.file, s.dir, cpus, base, signal);
-      rows.push({ runtime: s.runtime.name, client: "native", inFlight: 1, measurement });
+      rows.push({ runtime: s.runtime.name, client: base.client, inFlight: 1, measurement });
       log(`${s.runtime.name}: ${formatCount(measurement.messagesPerSecond)} msg/s`);
     }
     const fastest = servers[
@@ -133,11 +150,9 @@ export async function probeCeiling(options: {
         0,
       )
     ];
-    for (const client of ["native", "ws"] as const) {
+    for (const client of ["engine", "native", "ws"] as const) {
       for (const inFlight of [1, 8, 32]) {
-        if (client === "native" && inFlight === 1) {
-          continue;
-        }
+        if (client === base.client && inFlight === 1) continue;
         const measurement = await measure(fastest.runtime, fastest.file, fastest.dir, cpus, {
           ...base,
           client,

@@ -1,0 +1,80 @@
+/**
+ * A load on a record's server, with its resources sampled: the sampler watches
+ * the server's process tree and every process the load starts, over the
+ * measured window; a server that dies under load is the reason the run ends,
+ * in the phase it died in. Shared by every kind that loads a server.
+ *
+ * @module
+ */
+
+import { type ResourceReport, startSampler } from "../drivers/resources.ts";
+import { inPhase, type PhaseError } from "./errors.ts";
+import type { RecordContext } from "./record.ts";
+import { type RunningServer, serverExited } from "./server.ts";
+
+/** What a load reports about its measured window, to line resource samples up with it. */
+export interface Window {
+  /** Length of the measured window. */
+  readonly durationMs: number;
+  /** When it began (epoch milliseconds); absent means it ended just now. */
+  readonly windowStartMs?: number;
+}
+
+/**
+ * Runs `drive` against `server` (run `run` of the record) with the server and
+ * the load sampled; returns what it measured and the resources of its window.
+ *
+ * @param ctx The record.
+ * @param server The run's server.
+ * @param run The run, from 0.
+ * @param drive Starts the load; passes every process it starts to `onSpawn`.
+ * @returns The measurement, and the resources sampled over its window.
+ *
+ * @example
+ * ```ts ignore
+ * import { underLoad } from "./under_load.ts";
+ * const { measured, resources } = await underLoad(ctx, server, 0, (onSpawn) => generator.run(target, settings, {
+ *   cpus: ctx.cpus.client, signal: ctx.signal, onSpawn,
+ * }));
+ * ```
+ */
+export async function underLoad<M extends Window>(
+  ctx: RecordContext,
+  server: RunningServer,
+  run: number,
+  drive: (onSpawn: (pid: number) => void) => Promise<M>,
+): Promise<{ measured: M; resources: ResourceReport | undefined }> {
+  ctx.onPhase?.(ctx.settings.warmupSec > 0 ? "warmup" : "measure", run);
+  const sampler = startSampler({
+    intervalMs: ctx.settings.sampleIntervalMs,
+    roots: { server: [server.group.pid] },
+    cpus: ctx.cpus.client,
+  });
+  // When the server dies under load, its exit (not the load's complaint about it) is the reason, in the phase it
+  // died in: the warm-up when it exited before warm-up seconds had passed since the load started.
+  const loadStart = Date.now();
+  let exitedAt = Infinity;
+  server.group.exited.then(() => exitedAt = Date.now());
+  const crashed = (): PhaseError => {
+    const phase = exitedAt - loadStart < ctx.settings.warmupSec * 1000 ? "warmup" : "measure";
+    return serverExited(server, phase, phase === "warmup" ? "the warm-up" : "the measurement");
+  };
+  let measured: M | undefined;
+  let resources: ResourceReport | undefined;
+  try {
+    measured = await inPhase("measure", () => drive((pid) => sampler.addRoot("client", pid))).catch((error) => {
+      throw server.group.status ? crashed() : error;
+    });
+  } finally {
+    // Stopped on every path: its helper is a process of its own.
+    const report = await sampler.stop(measured && windowOf(measured));
+    if (measured) resources = report;
+  }
+  if (server.group.status) throw crashed();
+  return { measured, resources };
+}
+
+function windowOf(m: Window): { fromMs: number; toMs: number } {
+  const fromMs = m.windowStartMs ?? Date.now() - m.durationMs;
+  return { fromMs, toMs: fromMs + m.durationMs };
+}
