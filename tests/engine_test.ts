@@ -2,7 +2,7 @@
 // warm-up and in the measured window — a server that goes wrong seconds into the load makes the record invalid with
 // the count — spreads connections over one process per client CPU, and runs on Deno where Bun cannot be had.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { engineGenerator } from "../runners/drivers/engine.ts";
+import { ENGINE_BUN_VERSION, engineGenerator } from "../runners/drivers/engine.ts";
 import { run } from "../runners/suite/run.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
@@ -43,11 +43,14 @@ Deno.test("http-json on deno, node and bun through the engine: every measured re
   for (const r of result.records) {
     assertEquals(r.status, "completed", `${r.id}: ${JSON.stringify(r.error)}`);
     assertEquals(r.loadGenerator?.name, "rtbench", "auto picks the engine");
-    assertMatch(r.loadGenerator?.client ?? "", /^bun \d+\.\d+\.\d+$/);
+    assert(!r.warnings.some((w) => w.code === "status-only"), "the engine checks every response, not only statuses");
+    assertEquals(r.loadGenerator?.client, `bun ${ENGINE_BUN_VERSION}`, "the engine's own Bun, whichever is measured");
     const [run0] = r.runs;
     assertEquals(run0.counts.mismatches + run0.counts.non2xx, 0);
     assertEquals(run0.figures.validResponses, r.summary.validResponses.median);
     assert(r.latencyUs!.min > 0 && r.latencyUs!.p50 >= r.latencyUs!.min);
+    // The client's own cost per response is in every run.
+    assert(run0.figures.clientCpuUsPerResponse > 0, JSON.stringify(run0.figures));
   }
   await Deno.remove(tmp, { recursive: true });
 });
@@ -101,4 +104,26 @@ Deno.test("with RTBENCH_ENGINE_RUNTIME=deno the engine runs on Deno and the reco
   assertMatch(seen.client, /^deno \d+\.\d+\.\d+ \(Bun .* could not be had: RTBENCH_ENGINE_RUNTIME=deno\)$/);
   assert(seen.valid > 0);
   assertEquals(seen.bad, 0);
+});
+
+Deno.test("the engine rotates through every request of the traffic, checking each against its own expectation", async () => {
+  const seen = new Map<string, number>();
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    seen.set(path, (seen.get(path) ?? 0) + 1);
+    return new Response(path.slice(1), { headers: { "content-type": "text/plain" } });
+  });
+  const paths = ["/a", "/bb", "/ccc"];
+  const m = await engineGenerator.run(
+    {
+      baseUrl: `http://127.0.0.1:${server.addr.port}`,
+      requests: paths.map((p) => ({ path: p, expect: { status: 200, contentType: "text/plain", body: p.slice(1) } })),
+    },
+    { durationSec: 0.5, warmupSec: 0, connections: 2, pipelining: 4, requestTimeoutSec: 10 },
+    { cpus: null },
+  );
+  assertEquals([...seen.keys()].sort(), paths);
+  assertEquals(m.mismatches + m.non2xx, 0, m.firstMismatch ?? "");
+  const counts = [...seen.values()];
+  assert(Math.max(...counts) - Math.min(...counts) <= 2 * 4, `rotation keeps them even: ${counts}`);
 });

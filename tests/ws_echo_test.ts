@@ -29,6 +29,7 @@ function assertMeasured(record: BenchRecord, messageSize: number): void {
     assertEquals(r.counts, { errors: 0, timeouts: 0, non2xx: 0, mismatches: 0 });
     assertExists(r.latencyHistogram);
     assert(r.figures.connectMedianUs > 0);
+    assert(r.figures.clientCpuUsPerMessage > 0, "the driver's own cost per echo is recorded");
   }
   assertEquals(record.headline.figure, "messagesPerSecond");
   // The driver's CPU is sampled on every run, and a driver at its limit is flagged.

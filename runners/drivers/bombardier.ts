@@ -121,6 +121,7 @@ let cachedVersion: Promise<string> | undefined;
  */
 export const bombardierGenerator: LoadGenerator = {
   name: "bombardier",
+  statusOnly: true,
   verifies: "status class of every response (bombardier counts 1xx to 5xx and reads no bodies), warm-up and " +
     "measurement",
   available(): Promise<boolean> {

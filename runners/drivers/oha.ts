@@ -107,6 +107,7 @@ let cachedVersion: Promise<string> | undefined;
  */
 export const ohaGenerator: LoadGenerator = {
   name: "oha",
+  statusOnly: true,
   verifies: "exact status of every response, warm-up and measurement (oha reads no bodies)",
   available(): Promise<boolean> {
     return Promise.resolve(which("oha") !== null);

@@ -139,6 +139,8 @@ export interface LoadGenerator {
   readonly name: string;
   /** What it checks on every response under load, for the record. */
   readonly verifies?: string;
+  /** Whether, in the measured window, it checks no more than each response's status (no body, no content-type). */
+  readonly statusOnly?: boolean;
   /** Whether this generator can run on this machine. */
   available(): Promise<boolean>;
   /** Why it cannot send this traffic with these settings, or null when it can. */

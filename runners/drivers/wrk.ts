@@ -163,6 +163,7 @@ export const wrkCheckingGenerator: LoadGenerator = wrkWith(true);
 function wrkWith(checkMeasured: boolean): LoadGenerator {
   return {
     name: checkMeasured ? "wrk+check" : "wrk",
+    statusOnly: !checkMeasured,
     verifies: checkMeasured
       ? `warm-up and measured window: ${CHECKED}`
       : `warm-up: ${CHECKED}; measured window: status of every response (wrk counts 4xx and 5xx), without the hook, ` +

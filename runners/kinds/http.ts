@@ -158,6 +158,14 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
     ...(generator.verifies ? { verifies: generator.verifies } : {}),
     selectedBy,
   };
+  if (generator.statusOnly) {
+    outcome.warnings.push({
+      code: "status-only",
+      message: `${generator.name} checked no more than the status of each response in the measured window ` +
+        `(${generator.verifies ?? "see loadGenerator.verifies"}): a wrong body there would not be noticed; ` +
+        "--load-generator rtbench checks every response",
+    });
+  }
   return { ctx, outcome, file, args: source.args, traffic, generator, saturations: [], sampled: [] };
 }
 
