@@ -2,7 +2,7 @@
 // warm-up and in the measured window — a server that goes wrong seconds into the load makes the record invalid with
 // the count — spreads connections over one process per client CPU, and runs on Deno where Bun cannot be had.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { ENGINE_BUN_VERSION, engineGenerator } from "../runners/drivers/engine.ts";
+import { ENGINE_BUN_VERSION, ENGINE_FILES, engineGenerator } from "../runners/drivers/engine.ts";
 import { run } from "../runners/suite/run.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
@@ -126,4 +126,18 @@ Deno.test("the engine rotates through every request of the traffic, checking eac
   assertEquals(m.mismatches + m.non2xx, 0, m.firstMismatch ?? "");
   const counts = [...seen.values()];
   assert(Math.max(...counts) - Math.min(...counts) <= 2 * 4, `rotation keeps them even: ${counts}`);
+});
+
+Deno.test("the engine's file list holds everything its program imports, so a copy of it runs on its own", async () => {
+  const base = new URL("../runners/drivers/", import.meta.url);
+  const seen = new Set<string>();
+  const visit = async (href: string) => {
+    if (seen.has(href)) return;
+    seen.add(href);
+    const text = await Deno.readTextFile(new URL(href));
+    for (const m of text.matchAll(/^(?:import|export)[^;]*?from "(\.[^"]+)"/gms)) await visit(new URL(m[1], href).href);
+  };
+  await visit(new URL("./_engine_child.ts", base).href);
+  const listed = new Set(ENGINE_FILES.map((f) => new URL(f, base).href));
+  assertEquals([...seen].filter((f) => !listed.has(f)), []);
 });

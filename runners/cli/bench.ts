@@ -43,6 +43,9 @@ const NUMERIC: Record<string, keyof RunSettings> = {
   "max-runs": "maxRuns",
   "ci-target": "ciTargetPercent",
   "sample-interval": "sampleIntervalMs",
+  rate: "rate",
+  "sweep-steps": "sweepSteps",
+  "slo-p99": "sloP99Ms",
 };
 const STRINGS = [
   "workload",
@@ -59,6 +62,8 @@ const STRINGS = [
   "order",
   "seed",
   ...Object.keys(NUMERIC),
+  "phases",
+  "arrival",
 ];
 /** Ports the Fetch standard blocks (https://fetch.spec.whatwg.org/#bad-port). */
 const FETCH_BAD_PORTS = new Set([
@@ -67,7 +72,9 @@ const FETCH_BAD_PORTS = new Set([
   ..."532 540 548 554 556 563 587 601 636 989 990 993 995 1719 1720 1723 2049 3659 4045 4190".split(" "),
   ..."5060 5061 6000 6566 6665 6666 6667 6668 6669 6679 6697 10080".split(" "),
 ].map(Number));
-const BOOLEANS = ["json", "list", "help", "quiet", "debug", "version"];
+const BOOLEANS = ["json", "list", "help", "quiet", "debug", "version", "sweep"];
+/** Every flag that sets a run setting (what `--resume` takes from the file when none is given). */
+const SETTING_FLAGS = [...Object.keys(NUMERIC), "phases", "arrival", "sweep"];
 
 function helpText(workloads: readonly Workload[]): string {
   const q = PROFILES.quick;
@@ -101,6 +108,15 @@ function helpText(workloads: readonly Workload[]): string {
     ["--ci-target <%>", "adaptive runs: stop when the 95% CI half-width is below this % of the mean (default 3)"],
     ["--load-generator <name>", "auto (default: rtbench's engine), rtbench, wrk, bombardier, oha or autocannon"],
     ["--sample-interval <ms>", "milliseconds between resource samples of server and client (default 250)"],
+    [
+      "--rate <n>",
+      "open model: requests (ws: messages) per second on a fixed schedule; latency from when each was due",
+    ],
+    ["--phases <list>", 'open model: constant and ramping rates, "10s@1000,30s@1000->8000,10s@8000"'],
+    ["--arrival <name>", "open model: uniform (default) or poisson arrivals"],
+    ["--sweep", "latency-throughput sweep: a closed-model peak, then rates from 10% to 110% of it"],
+    ["--sweep-steps <n>", "rates of the sweep (default 10)"],
+    ["--slo-p99 <ms>", "the sweep's knee: highest rate whose p99 stays at or under this (default 50)"],
     ["--port <n>", "port every server listens on (default: a free port per server)"],
     ["--host <address>", "interface servers bind and the load goes through (default: 127.0.0.1, loopback only)"],
     ["--workload-file <path>", "also load the workloads a module exports (repeatable)"],
@@ -268,10 +284,13 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   if (!(profile in PROFILES)) {
     throw new UsageError(`--profile: unknown profile "${profile}" (allowed: ${Object.keys(PROFILES).join(", ")})`);
   }
-  const settings: Record<string, number> = {};
+  const settings: Record<string, number | string | boolean> = {};
   for (const [flag, key] of Object.entries(NUMERIC)) {
     if (flags[flag] !== undefined) settings[key] = toNumber(flag, flags[flag]);
   }
+  if (flags.phases !== undefined) settings.phases = String(flags.phases);
+  if (flags.arrival !== undefined) settings.arrival = String(flags.arrival);
+  if (flags.sweep === true) settings.sweep = true;
   let variants: string[] | undefined;
   const variantList = joined(flags.variant, "variant");
   if (variantList !== undefined) {
@@ -410,7 +429,7 @@ async function resumeRequest(request: CliRequest, known: readonly Workload[]): P
     if (!(s.profile in PROFILES)) throw new UsageError(`--resume ${file}: unknown profile "${s.profile}"`);
     next.profile = s.profile as Profile;
   }
-  if (!Object.keys(NUMERIC).some((flag) => given.has(flag))) next.settings = { ...s.overrides };
+  if (!SETTING_FLAGS.some((flag) => given.has(flag))) next.settings = { ...s.overrides };
   if (!given.has("load-generator")) next.loadGenerator = s.loadGenerator;
   if (!given.has("host") && s.host !== undefined) next.host = s.host;
   if (!given.has("port") && s.port != null) next.port = s.port;

@@ -20,6 +20,9 @@ import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
 import type { EngineCounts, EngineJob } from "./_engine_http_load.ts";
 import { bucketValue } from "./_engine_histogram.ts";
 import { encodeRequest } from "./_engine_http.ts";
+import type { RatePhase } from "./_engine_schedule.ts";
+import { type OpenModel, openModelOf } from "./open_model.ts";
+import { round } from "../stats/round.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
@@ -36,14 +39,17 @@ import denoConfig from "../../deno.json" with { type: "json" };
  */
 export const ENGINE_BUN_VERSION = "1.4.5";
 
-const FILES = [
-  "_engine_child.ts",
-  "_engine_ws_load.ts",
-  "_engine_ws.ts",
-  "_engine_transport.ts",
-  "_engine_http_load.ts",
-  "_engine_http.ts",
-  "_engine_histogram.ts",
+/** The engine's program: its files, relative to this one (all it imports, so that a copy runs on its own). */
+export const ENGINE_FILES: readonly string[] = [
+  "./_engine_child.ts",
+  "./_engine_transport.ts",
+  "./_engine_http_load.ts",
+  "./_engine_http.ts",
+  "./_engine_schedule.ts",
+  "./_engine_ws_load.ts",
+  "./_engine_ws.ts",
+  "./_engine_histogram.ts",
+  "../stats/random.ts",
 ];
 
 /** The runtime the engine's processes run on: its binary, argv prefix and how records name it. */
@@ -59,12 +65,15 @@ async function childFile(): Promise<string> {
   const here = new URL("./_engine_child.ts", import.meta.url);
   if (here.protocol === "file:") return here.pathname;
   const dir = await makeTempDir({ prefix: "rtbench-engine-" });
-  for (const name of FILES) {
-    const response = await fetch(new URL(`./${name}`, import.meta.url));
+  for (const name of ENGINE_FILES) {
+    const response = await fetch(new URL(name, import.meta.url));
     if (!response.ok) throw new Error(`Cannot read the load engine's ${name}: HTTP ${response.status}`);
-    await Deno.writeTextFile(`${dir}/${name}`, await response.text());
+    // The same layout as in the package: drivers/ beside stats/.
+    const path = `${dir}/drivers/${name}`;
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(path, await response.text());
   }
-  return `${dir}/_engine_child.ts`;
+  return `${dir}/drivers/_engine_child.ts`;
 }
 
 /** What the engine runs on, for records: `bun 1.4.5`, or Deno and why Bun could not be had. */
@@ -145,6 +154,30 @@ export function histogramOf(parts: readonly { readonly histogram: readonly [numb
   return h;
 }
 
+/**
+ * One process's share of an open model: every phase at `1/processes` of its
+ * rate, after a warm-up at the first phase's starting rate; Poisson seeds
+ * differ per process so that their arrivals do not coincide.
+ */
+function openJob(model: OpenModel, warmupSec: number, processes: number, seed: number): NonNullable<EngineJob["open"]> {
+  const share = (rate: number) => rate / processes;
+  const measured: RatePhase[] = model.phases.map((p) => ({
+    durationMs: p.durationSec * 1000,
+    fromRate: share(p.fromRate),
+    toRate: share(p.toRate),
+    measured: true,
+  }));
+  const warmup: RatePhase[] = warmupSec > 0
+    ? [{
+      durationMs: warmupSec * 1000,
+      fromRate: measured[0].fromRate || measured[0].toRate,
+      toRate: measured[0].fromRate || measured[0].toRate,
+      measured: false,
+    }]
+    : [];
+  return { phases: [...warmup, ...measured], arrival: model.arrival, seed: seed + 1 };
+}
+
 /** Sums the counts of the engine's processes and merges their histograms into one measurement. */
 function merge(parts: readonly EngineCounts[]): LoadMeasurement {
   const h = histogramOf(parts);
@@ -168,7 +201,35 @@ function merge(parts: readonly EngineCounts[]): LoadMeasurement {
     warmupResponses: sum("warmupResponses"),
     clientCpuPercent: null,
     windowStartMs: Math.min(...parts.map((p) => p.windowStartMs)),
+    coordinatedOmission: parts[0].phases ? "avoided" : "uncorrected",
+    ...(parts[0].phases ? { phases: mergePhases(parts) } : {}),
   };
+}
+
+/** The open model's phases of every process, phase by phase: counts summed, histograms merged. */
+function mergePhases(parts: readonly EngineCounts[]): NonNullable<LoadMeasurement["phases"]> {
+  return parts[0].phases!.map((first, i) => {
+    const same = parts.map((p) => p.phases![i]);
+    const sum = (key: "scheduled" | "responses" | "validResponses" | "missedConnections" | "missedClient") =>
+      same.reduce((a, p) => a + p[key], 0);
+    const h = histogramOf(same);
+    const valid = sum("validResponses");
+    return {
+      durationMs: first.durationMs,
+      // Each process ran its share of the rate.
+      fromRate: same.reduce((a, p) => a + p.fromRate, 0),
+      toRate: same.reduce((a, p) => a + p.toRate, 0),
+      scheduled: sum("scheduled"),
+      responses: sum("responses"),
+      validResponses: valid,
+      missed: sum("missedConnections") + sum("missedClient"),
+      missedConnections: sum("missedConnections"),
+      missedClient: sum("missedClient"),
+      achievedRate: round(valid / (first.durationMs / 1000), 2),
+      latencyUs: percentilesOf(h),
+      latencyHistogram: h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null,
+    };
+  });
 }
 
 /**
@@ -196,6 +257,7 @@ function merge(parts: readonly EngineCounts[]): LoadMeasurement {
  */
 export const engineGenerator: LoadGenerator = {
   name: "rtbench",
+  openModel: true,
   verifies: "status, content-type and exact body or pattern of every response, in the warm-up and the measured window",
   available: () => Promise.resolve(true),
   version: () => Promise.resolve(denoConfig.version),
@@ -212,8 +274,10 @@ export const engineGenerator: LoadGenerator = {
       expect: r.expect,
     }));
     const cpus = options.cpus ? parseCpuList(options.cpus) : [null];
+    const model = openModelOf(settings);
+    const shares = spread(settings.connections, cpus.length);
     let first = 0;
-    const jobs = spread(settings.connections, cpus.length).map((connections): EngineJob => {
+    const jobs = shares.map((connections): EngineJob => {
       const job: EngineJob = {
         kind: "http",
         hostname: url.hostname.replace(/^\[|\]$/g, ""),
@@ -225,11 +289,13 @@ export const engineGenerator: LoadGenerator = {
         durationSec: settings.durationSec,
         timeoutSec: settings.requestTimeoutSec,
         firstRequest: first,
+        ...(model ? { open: openJob(model, settings.warmupSec, shares.length, first) } : {}),
       };
       first += connections;
       return job;
     });
-    const budgetMs = (settings.warmupSec + settings.durationSec + settings.requestTimeoutSec + 60) * 1000;
+    const loadSec = model ? model.phases.reduce((a, p) => a + p.durationSec, 0) : settings.durationSec;
+    const budgetMs = (settings.warmupSec + loadSec + settings.requestTimeoutSec + 60) * 1000;
     const parts = await runEngine<EngineCounts>(jobs, cpus, url.host, budgetMs, options);
     return merge(parts);
   },

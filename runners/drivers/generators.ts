@@ -107,7 +107,10 @@ export function pickLoadGenerator(
 ): { generator: LoadGenerator; selectedBy: string } {
   const passed: string[] = [];
   for (const generator of choice.candidates) {
-    const reason = generator.unsupported?.(target, settings) ?? null;
+    const open = settings.rate !== undefined || settings.phases !== undefined;
+    const reason = open && !generator.openModel
+      ? "it cannot send on a schedule (--rate, --phases)"
+      : generator.unsupported?.(target, settings) ?? null;
     if (reason === null) {
       const because = choice.requested === "auto"
         ? `auto: the first generator that can send this traffic, rtbench's engine (every response checked) first ` +

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { LatencyPercentiles } from "../schema/result.ts";
+import type { LatencyPercentiles, LoadPhase } from "../schema/result.ts";
 import type { HttpRequestSpec } from "../../workloads/types.ts";
 
 export type { LatencyPercentiles };
@@ -52,6 +52,12 @@ export interface LoadSettings {
   readonly pipelining: number;
   /** Seconds before a request counts as a timeout. */
   readonly requestTimeoutSec: number;
+  /** Open model: requests per second on a fixed schedule; absent means the closed model. */
+  readonly rate?: number;
+  /** Open model: phases of constant and ramping rates (`10s@1000,30s@1000->8000`); over `rate`. */
+  readonly phases?: string;
+  /** Open model: evenly spaced arrivals or a Poisson process. @default {"uniform"} */
+  readonly arrival?: "uniform" | "poisson";
 }
 
 /**
@@ -119,6 +125,10 @@ export interface LoadMeasurement {
   readonly clientCpuPercent: number | null;
   /** When the measured window began (epoch milliseconds), to line resource samples up with it. */
   readonly windowStartMs?: number;
+  /** Open model: the measured phases, with their latency histograms to merge runs exactly. */
+  readonly phases?: readonly (LoadPhase & { readonly latencyHistogram: string | null })[];
+  /** How latency treats coordinated omission (see `LoadGeneratorInfo.coordinatedOmission`). */
+  readonly coordinatedOmission?: "uncorrected" | "corrected" | "avoided";
 }
 
 /**
@@ -141,6 +151,8 @@ export interface LoadGenerator {
   readonly verifies?: string;
   /** Whether, in the measured window, it checks no more than each response's status (no body, no content-type). */
   readonly statusOnly?: boolean;
+  /** Whether it can send on a schedule (`--rate`, `--phases`); only rtbench's engine can. */
+  readonly openModel?: boolean;
   /** Whether this generator can run on this machine. */
   available(): Promise<boolean>;
   /** Why it cannot send this traffic with these settings, or null when it can. */

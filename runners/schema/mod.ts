@@ -40,6 +40,7 @@ export {
   type Headline,
   type LatencyPercentiles,
   type LoadGeneratorInfo,
+  type LoadPhase,
   type Phase,
   type RecordError,
   type RecordStatus,
@@ -50,6 +51,7 @@ export {
   SCHEMA_VERSION,
   type SuiteSettings,
   type Summary,
+  type SweepStep,
   type Warning,
   type WorkloadKind,
 } from "./result.ts";

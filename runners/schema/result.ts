@@ -60,6 +60,18 @@ export interface RunSettings {
   readonly ciTargetPercent?: number;
   /** Milliseconds between resource samples of server and load generator. @default {250} */
   readonly sampleIntervalMs?: number;
+  /** Open model: requests (or messages) per second on a fixed schedule (`--rate`); absent means the closed model. */
+  readonly rate?: number;
+  /** Open model: phases of constant and ramping rates, as given (`--phases "10s@1000,30s@1000->8000"`). */
+  readonly phases?: string;
+  /** Open model: evenly spaced arrivals or a Poisson process (`--arrival`). @default {"uniform"} */
+  readonly arrival?: "uniform" | "poisson";
+  /** A latency–throughput sweep (`--sweep`): a closed-model peak, then fixed rates from 10% to 110% of it. */
+  readonly sweep?: boolean;
+  /** Rates of the sweep (`--sweep-steps`). @default {10} */
+  readonly sweepSteps?: number;
+  /** The sweep's knee is the highest rate whose p99 stays at or under this many ms (`--slo-p99`). @default {50} */
+  readonly sloP99Ms?: number;
 }
 
 /**
@@ -379,6 +391,64 @@ export interface RunRecord {
   readonly latencyHistogram: string | null;
   /** Resource samples of server and load generator over the measured window. */
   readonly resources?: ResourceSeries | null;
+  /** Open model: the measured phases, in order. */
+  readonly phases?: readonly LoadPhase[];
+  /** Sweep: every rate, in order. */
+  readonly steps?: readonly SweepStep[];
+}
+
+/**
+ * One measured phase of an open-model run (`--rate` is one phase).
+ *
+ * @example Did a phase hold its rate?
+ * ```ts
+ * import type { LoadPhase } from "@rtbench/rtbench/schema";
+ *
+ * const held = (p: LoadPhase) => p.missed <= p.scheduled / 100 && p.validResponses === p.scheduled;
+ * ```
+ */
+export interface LoadPhase {
+  /** Length of the phase. */
+  readonly durationMs: number;
+  /** Its rate at start and at end, per second. */
+  readonly fromRate: number;
+  readonly toRate: number;
+  /** Requests (or messages) due in it. */
+  readonly scheduled: number;
+  /** Of those: answered, and answered validly. */
+  readonly responses: number;
+  readonly validResponses: number;
+  /** Of those due, how many went out later than due (no free connection, or the engine behind). */
+  readonly missed: number;
+  /** Valid answers per second. */
+  readonly achievedRate: number;
+  /** Latency from when each was due. */
+  readonly latencyUs: LatencyPercentiles | null;
+}
+
+/**
+ * One rate of a latency–throughput sweep.
+ *
+ * @example The p99 of every step
+ * ```ts
+ * import type { SweepStep } from "@rtbench/rtbench/schema";
+ *
+ * const curve = (steps: readonly SweepStep[]) => steps.map((s) => [s.achievedRate, s.latencyUs?.p99 ?? null]);
+ * ```
+ */
+export interface SweepStep {
+  /** The rate asked for, per second. */
+  readonly targetRate: number;
+  /** Valid answers per second. */
+  readonly achievedRate: number;
+  /** Requests that went out later than due. */
+  readonly missed: number;
+  /** Connection errors and timeouts, non-2xx and mismatched answers. */
+  readonly errors: number;
+  readonly non2xx: number;
+  readonly mismatches: number;
+  /** Latency from when each request was due. */
+  readonly latencyUs: LatencyPercentiles | null;
 }
 
 /**
@@ -431,6 +501,12 @@ export interface LoadGeneratorInfo {
   readonly verifies?: string;
   /** Why this generator was used (`--load-generator auto` picks the fastest available). */
   readonly selectedBy?: string;
+  /**
+   * How latency treats coordinated omission: `uncorrected` (closed model, from each send: a stalled server's
+   * queued requests are never sent, so the stall is under-counted), `corrected` (estimated after the fact, as
+   * wrk does), `avoided` (open model, from when each request was due).
+   */
+  readonly coordinatedOmission?: "uncorrected" | "corrected" | "avoided";
 }
 
 /**

@@ -7,6 +7,7 @@
 
 import type { OptionValues, RunSettings, Workload } from "../../workloads/types.ts";
 import { UsageError } from "../platform/errors.ts";
+import { parsePhases } from "../drivers/open_model.ts";
 
 /**
  * A named set of default settings.
@@ -70,6 +71,12 @@ export const SETTING_FLAGS: Readonly<Record<keyof RunSettings, string>> = {
   maxRuns: "--max-runs",
   ciTargetPercent: "--ci-target",
   sampleIntervalMs: "--sample-interval",
+  rate: "--rate",
+  phases: "--phases",
+  arrival: "--arrival",
+  sweep: "--sweep",
+  sweepSteps: "--sweep-steps",
+  sloP99Ms: "--slo-p99",
 };
 
 type Rule = { integer: boolean; min: number; exclusive: boolean; max: number };
@@ -86,6 +93,9 @@ const RULES: Partial<Record<keyof RunSettings, Rule>> = {
   maxRuns: { integer: true, min: 2, exclusive: false, max: 1000 },
   ciTargetPercent: { integer: false, min: 0, exclusive: true, max: 100 },
   sampleIntervalMs: { integer: false, min: 10, exclusive: false, max: 60_000 },
+  rate: { integer: false, min: 0, exclusive: true, max: 10_000_000 },
+  sweepSteps: { integer: true, min: 2, exclusive: false, max: 100 },
+  sloP99Ms: { integer: false, min: 0, exclusive: true, max: 600_000 },
 };
 
 /** Checks explicit settings; throws {@linkcode UsageError} naming the flag. */
@@ -98,6 +108,24 @@ export function validateSettings(settings: Partial<RunSettings>): void {
       if (value !== true) throw new UsageError(`${flag}: only keep-alive connections are supported`);
       continue;
     }
+    if (key === "sweep") {
+      if (typeof value !== "boolean") throw new UsageError(`${flag} is on or off, got ${JSON.stringify(value)}`);
+      continue;
+    }
+    if (key === "arrival") {
+      if (value !== "uniform" && value !== "poisson") {
+        throw new UsageError(`${flag} must be uniform or poisson, got ${JSON.stringify(value)}`);
+      }
+      continue;
+    }
+    if (key === "phases") {
+      try {
+        parsePhases(String(value));
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      continue;
+    }
     const rule = RULES[key]!;
     const kind = rule.integer ? "a whole number" : "a number";
     const bound = rule.exclusive ? `> ${rule.min}` : `≥ ${rule.min}`;
@@ -108,6 +136,7 @@ export function validateSettings(settings: Partial<RunSettings>): void {
       throw new UsageError(`${flag} must be ${kind} ${bound} and ≤ ${rule.max}, got ${JSON.stringify(value)}`);
     }
   }
+  validateOpenModel(settings);
   const { runs, minRuns, maxRuns, ciTargetPercent } = settings;
   if (runs !== undefined && (minRuns !== undefined || maxRuns !== undefined)) {
     throw new UsageError("--runs: give either a fixed --runs or --min-runs/--max-runs, not both");
@@ -117,6 +146,22 @@ export function validateSettings(settings: Partial<RunSettings>): void {
   }
   if (ciTargetPercent !== undefined && minRuns === undefined && maxRuns === undefined) {
     throw new UsageError("--ci-target needs --min-runs or --max-runs (it decides when to stop adding runs)");
+  }
+}
+
+/** The open model's flags go together only in some ways; say which way is wrong, naming the flag. */
+function validateOpenModel(s: Partial<RunSettings>): void {
+  if (s.rate !== undefined && s.phases !== undefined) {
+    throw new UsageError("--phases: give either a constant --rate or --phases, not both");
+  }
+  if (s.sweep && (s.rate !== undefined || s.phases !== undefined)) {
+    throw new UsageError("--sweep chooses its own rates; leave out --rate and --phases");
+  }
+  if (!s.sweep && (s.sweepSteps !== undefined || s.sloP99Ms !== undefined)) {
+    throw new UsageError(`${s.sweepSteps !== undefined ? "--sweep-steps" : "--slo-p99"} needs --sweep`);
+  }
+  if (s.arrival !== undefined && s.rate === undefined && s.phases === undefined && !s.sweep) {
+    throw new UsageError("--arrival needs an open model: --rate, --phases or --sweep");
   }
 }
 
