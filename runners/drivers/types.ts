@@ -126,9 +126,19 @@ export interface LoadMeasurement {
   /** When the measured window began (epoch milliseconds), to line resource samples up with it. */
   readonly windowStartMs?: number;
   /** Open model: the measured phases, with their latency histograms to merge runs exactly. */
-  readonly phases?: readonly (LoadPhase & { readonly latencyHistogram: string | null })[];
+  readonly phases?: readonly MeasuredPhase[];
   /** How latency treats coordinated omission (see `LoadGeneratorInfo.coordinatedOmission`). */
   readonly coordinatedOmission?: "uncorrected" | "corrected" | "avoided";
+}
+
+/** One measured phase of an open-model run, with why requests were late and its histogram to merge runs exactly. */
+export interface MeasuredPhase extends LoadPhase {
+  /** Requests that went out late because every connection was waiting for an answer. */
+  readonly missedConnections: number;
+  /** Requests that went out late because the load itself fell behind its schedule. */
+  readonly missedClient: number;
+  /** The phase's latency histogram (HDR, compressed base64, microseconds). */
+  readonly latencyHistogram: string | null;
 }
 
 /**

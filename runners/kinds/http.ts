@@ -18,6 +18,9 @@ import { isSkip } from "../../workloads/types.ts";
 import { checkExchange } from "../../workloads/checks.ts";
 import { exchange } from "../drivers/exchange.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
+import { meanRate, openModelOf } from "../drivers/open_model.ts";
+import type { Headline, RunSettings, Warning } from "../schema/result.ts";
+import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, kneeOf, MISSED_LIMIT, type Sweep, sweep } from "./http_sweep.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { checkHttpParity } from "./http_parity.ts";
@@ -134,6 +137,18 @@ interface HttpState {
 interface Loaded {
   readonly measurement: LoadMeasurement;
   readonly resources: ResourceReport | undefined;
+  /** With `--sweep`: every rate after the peak (`measurement`). */
+  readonly sweep?: Sweep;
+}
+
+/**
+ * What a record is ranked by: requests/s (closed model); the sustainable rate at the p99 objective (`--sweep`);
+ * p99 latency at the rate asked for (`--rate`, `--phases`).
+ */
+function headlineOf(settings: RunSettings): Headline {
+  if (settings.sweep) return { figure: "sustainableRequestsPerSecond", higherIsBetter: true };
+  if (openModelOf(settings)) return { figure: "latencyP99Us", higherIsBetter: false };
+  return { figure: "requestsPerSecond", higherIsBetter: true };
 }
 
 async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): Promise<HttpState> {
@@ -141,7 +156,7 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
   if (isSkip(source)) throw new SkipRecord(source.skip);
   Object.assign(outcome.facts, source.facts);
   const file = await inPhase("setup", () => stageServer(source.entry, ctx.workDir, ctx.nodeModules));
-  outcome.headline = { figure: "requestsPerSecond", higherIsBetter: true };
+  outcome.headline = headlineOf(ctx.settings);
   outcome.cpus = ctx.cpus;
   const traffic = ctx.workload.traffic(ctx);
   if (traffic.requests.length === 0) throw new PhaseError("setup", `${ctx.workload.name} has no requests to send`);
@@ -183,18 +198,80 @@ async function verifyServer(state: HttpState, server: RunningServer, run: number
 /** Warm-up and measurement by the load generator, with the server and the client sampled. */
 async function load(state: HttpState, server: RunningServer, run: number): Promise<Loaded> {
   const { ctx } = state;
-  const { measured, resources } = await underLoad(
-    ctx,
-    server,
-    run,
-    (onSpawn) =>
-      state.generator.run({ baseUrl: server.baseUrl, requests: state.traffic.requests }, ctx.settings, {
-        cpus: ctx.cpus.client,
-        signal: ctx.signal,
-        onSpawn,
-      }),
-  );
-  return { measurement: measured, resources };
+  const target = { baseUrl: server.baseUrl, requests: state.traffic.requests };
+  const options = { cpus: ctx.cpus.client, signal: ctx.signal };
+  if (!ctx.settings.sweep) {
+    const { measured, resources } = await underLoad(
+      ctx,
+      server,
+      run,
+      (onSpawn) => state.generator.run(target, ctx.settings, { ...options, onSpawn }),
+    );
+    return { measurement: measured, resources };
+  }
+  const steps = ctx.settings.sweepSteps ?? DEFAULT_SWEEP_STEPS;
+  let done: Sweep | undefined;
+  const { resources } = await underLoad(ctx, server, run, async (onSpawn) => {
+    done = await sweep(state.generator, target, ctx.settings, steps, { ...options, onSpawn });
+    // Resources are sampled over the whole sweep.
+    const start = done.peak.windowStartMs ?? Date.now();
+    return { durationMs: Date.now() - start, windowStartMs: start };
+  });
+  return { measurement: done!.peak, resources, sweep: done };
+}
+
+/**
+ * The open model's figures over the closed model's: the rate asked for and what was late (`--rate`, `--phases`,
+ * with each phase), or the sweep's peak, knee and steps (`--sweep`).
+ */
+function withModel(
+  run: RunOutput["run"],
+  m: LoadMeasurement,
+  swept: Sweep | undefined,
+  settings: RunSettings,
+): RunOutput["run"] {
+  const figures: Record<string, number> = { ...run.figures };
+  if (swept) {
+    const knee = kneeOf(swept.steps.map((s) => s.step), settings.sloP99Ms ?? DEFAULT_SLO_P99_MS);
+    figures.peakRequestsPerSecond = m.requestsPerSecond;
+    figures.sustainableRequestsPerSecond = knee?.achievedRate ?? 0;
+    if (knee?.latencyUs) figures.kneeLatencyP99Us = knee.latencyUs.p99;
+    return { ...run, figures, steps: swept.steps.map((s) => s.step) };
+  }
+  const model = openModelOf(settings);
+  if (!model || !m.phases) return run;
+  const scheduled = m.phases.reduce((a, p) => a + p.scheduled, 0);
+  const missed = m.phases.reduce((a, p) => a + p.missed, 0);
+  figures.targetRequestsPerSecond = round(meanRate(model.phases), 2);
+  figures.missedRequests = missed;
+  figures.missedPercent = scheduled > 0 ? round(missed / scheduled * 100, 3) : 0;
+  if (m.latencyUs) {
+    figures.latencyP50Us = m.latencyUs.p50;
+    figures.latencyP90Us = m.latencyUs.p90;
+    figures.latencyP99Us = m.latencyUs.p99;
+    figures.latencyP999Us = m.latencyUs.p99_9;
+  }
+  const phases = m.phases.map(({ latencyHistogram: _, missedConnections: _c, missedClient: _l, ...p }) => p);
+  return { ...run, figures, phases };
+}
+
+/** A warning when more than 1% of the requests due went out late, saying why: connections, or the client itself. */
+function rateNotHeld(m: LoadMeasurement, settings: RunSettings): Warning | null {
+  if (!m.phases) return null;
+  const scheduled = m.phases.reduce((a, p) => a + p.scheduled, 0);
+  const connections = m.phases.reduce((a, p) => a + (p.missedConnections ?? 0), 0);
+  const client = m.phases.reduce((a, p) => a + (p.missedClient ?? 0), 0);
+  if (scheduled === 0 || connections + client <= MISSED_LIMIT * scheduled) return null;
+  const why = connections >= client
+    ? `all ${settings.connections} connections were waiting for answers (raise --connections, or the server is ` +
+      "saturated at this rate)"
+    : "the load engine itself fell behind its schedule (its CPU: see clientCpuPercent)";
+  return {
+    code: "rate-not-held",
+    message: `${connections + client} of ${scheduled} requests (${
+      (100 * (connections + client) / scheduled).toFixed(1)
+    }%) went out more than 10 ms after they were due: ${why}`,
+  };
 }
 
 /** One run: a fresh pinned server, verified, loaded, stopped. */
@@ -211,12 +288,19 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   } finally {
     await server.stop();
   }
-  const { measurement: m, resources } = loaded;
-  const record = runFigures(run, startedAt, m, ctx.workload, ctx, resources);
-  if (m.mismatches > 0 || m.non2xx > 0) {
-    const first = m.firstMismatch ? ` (first: ${m.firstMismatch})` : "";
-    return { run: record, invalid: `${m.mismatches} mismatched and ${m.non2xx} non-2xx responses under load${first}` };
+  const { measurement: m, resources, sweep: swept } = loaded;
+  const record = withModel(runFigures(run, startedAt, m, ctx.workload, ctx, resources), m, swept, ctx.settings);
+  const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? [])];
+  const mismatches = all.reduce((a, x) => a + x.mismatches, 0);
+  const non2xx = all.reduce((a, x) => a + x.non2xx, 0);
+  if (mismatches > 0 || non2xx > 0) {
+    const firstMismatch = all.find((x) => x.firstMismatch)?.firstMismatch;
+    const first = firstMismatch ? ` (first: ${firstMismatch})` : "";
+    return { run: record, invalid: `${mismatches} mismatched and ${non2xx} non-2xx responses under load${first}` };
   }
+  outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
+  const late = rateNotHeld(m, ctx.settings);
+  if (late && !outcome.warnings.some((w) => w.code === "rate-not-held")) outcome.warnings.push(late);
   if (m.validResponses === 0) {
     throw new PhaseError("measure", `No valid response in ${ctx.settings.durationSec} s (${m.errors} errors)`);
   }

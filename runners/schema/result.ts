@@ -441,6 +441,8 @@ export interface SweepStep {
   readonly targetRate: number;
   /** Valid answers per second. */
   readonly achievedRate: number;
+  /** Requests due. */
+  readonly scheduled: number;
   /** Requests that went out later than due. */
   readonly missed: number;
   /** Connection errors and timeouts, non-2xx and mismatched answers. */

@@ -1,0 +1,49 @@
+// The open model (README "Open model: fixed rates, phases and the latency-throughput curve"): requests go out on a
+// schedule and latency runs from when each was due, so a fixed rate is held and a stalled server shows its stall;
+// the sweep finds the knee.
+import { assert, assertEquals } from "@std/assert";
+import { run } from "../runners/suite/run.ts";
+import { validateResult } from "../runners/schema/mod.ts";
+import { httpJson } from "../workloads/http_json.ts";
+import { stall } from "./fixtures/stall.ts";
+import { privateTmp } from "./_helpers.ts";
+
+Deno.test("--rate 2000 on http-json holds 2,000 ± 1% requests/s on deno, node and bun, every response checked", async () => {
+  const tmp = await privateTmp();
+  const result = await run({
+    workloads: [httpJson],
+    runtimes: ["deno", "node", "bun"],
+    settings: { rate: 2000, durationSec: 3, warmupSec: 1, runs: 1 },
+    tempDir: tmp,
+  });
+  assertEquals(validateResult(result), []);
+  for (const r of result.records) {
+    assertEquals(r.status, "completed", `${r.id}: ${JSON.stringify(r.error)}`);
+    assertEquals(r.headline, { figure: "latencyP99Us", higherIsBetter: false });
+    assertEquals(r.loadGenerator?.coordinatedOmission, "avoided");
+    const [phase] = r.runs[0].phases!;
+    assertEquals(phase.scheduled, 6000);
+    assertEquals(phase.validResponses, phase.scheduled, `${r.id}: every request due was answered validly`);
+    assert(Math.abs(phase.achievedRate - 2000) <= 20, `${r.id}: ${phase.achievedRate}/s`);
+    assert(phase.missed <= 60, `${r.id}: ${phase.missed} late`);
+    assertEquals(r.runs[0].figures.targetRequestsPerSecond, 2000);
+    assert(!r.warnings.some((w) => w.code === "rate-not-held"), JSON.stringify(r.warnings));
+  }
+  await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("a server that stalls 200 ms a second: the open model's p90 shows it, the closed model's p50 does not", async () => {
+  const tmp = await privateTmp();
+  const common = { workloads: [stall], runtimes: ["deno"], tempDir: tmp };
+  const open = await run({ ...common, settings: { rate: 1000, durationSec: 4, warmupSec: 0.5, runs: 1 } });
+  const closed = await run({ ...common, settings: { durationSec: 4, warmupSec: 0.5, runs: 1, connections: 50 } });
+  const [o] = open.records;
+  const [c] = closed.records;
+  assertEquals([o.status, c.status], ["completed", "completed"], JSON.stringify([o.error, c.error]));
+  // A fifth of the time the server answers nothing: every request due then waits, up to 200 ms.
+  assert(o.latencyUs!.p90 >= 20_000, `open model p90 ${o.latencyUs!.p90} µs`);
+  assertEquals(c.loadGenerator?.coordinatedOmission, "uncorrected");
+  // The closed model's connections wait with the server and send nothing meanwhile: the stall hides in a few.
+  assert(c.latencyUs!.p50 < 10_000, `closed model p50 ${c.latencyUs!.p50} µs`);
+  await Deno.remove(tmp, { recursive: true });
+});
