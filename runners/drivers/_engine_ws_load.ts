@@ -4,6 +4,8 @@
 // handshake that fails, a socket the server drops, an echo that never comes, a wrong echo — are counted apart.
 
 import { EngineHistogram } from "./_engine_histogram.ts";
+import type { PhaseCounts } from "./_engine_http_load.ts";
+import { type Arrival, type RatePhase, Schedule } from "./_engine_schedule.ts";
 import { connect, runtime, type Transport } from "./_engine_transport.ts";
 import {
   closeFrame,
@@ -41,6 +43,8 @@ export interface EngineWsJob {
   readonly messages: number | null;
   /** A handshake or an echo taking longer is a timeout. */
   readonly timeoutSec: number;
+  /** The open model: messages due on a schedule (the warm-up first, not measured), spread over the sockets. */
+  readonly open?: { readonly phases: readonly RatePhase[]; readonly arrival: Arrival; readonly seed: number };
 }
 
 /** What one engine process measured on a WebSocket server. */
@@ -61,9 +65,14 @@ export interface EngineWsCounts {
   readonly cpuUs: number | null;
   readonly histogram: [number, number][];
   readonly runtime: string;
+  /** Open model: the measured phases (`responses` are echoes). */
+  readonly phases?: PhaseCounts[];
 }
 
 type Phase = "connect" | "warmup" | "measure" | "done";
+
+/** A message sent more than this after it was due is missed (the load fell behind; see the HTTP load). */
+const MISSED_AFTER_MS = 10;
 
 /** CPU time of this process in microseconds, where the runtime can tell. */
 function cpuUs(): number | null {
@@ -85,6 +94,22 @@ export async function driveWebSocket(job: EngineWsJob): Promise<EngineWsCounts> 
   let firstFailure: string | null = null;
   let endWindow: () => void = () => {};
   const fail = (what: string) => firstFailure ??= what;
+  const open = job.open;
+  const measured = (p: number) => open ? open.phases[p].measured : true;
+  const phases = (open?.phases ?? []).map((p) => ({
+    counts: {
+      durationMs: p.durationMs,
+      fromRate: p.fromRate,
+      toRate: p.toRate,
+      scheduled: 0,
+      responses: 0,
+      validResponses: 0,
+      missedConnections: 0,
+      missedClient: 0,
+      histogram: [] as [number, number][],
+    },
+    histogram: new EngineHistogram(),
+  }));
   let pending = job.connections;
   let settled!: () => void;
   const allSettled = new Promise<void>((resolve) => settled = resolve);
@@ -105,6 +130,10 @@ export async function driveWebSocket(job: EngineWsJob): Promise<EngineWsCounts> 
     nextSend = 0;
     nextEcho = 0;
     started = performance.now();
+    /** Open model: when each outstanding message was due, and its phase, oldest first. */
+    readonly dueAt: number[] = [];
+    readonly duePhase: number[] = [];
+    dueHead = 0;
     #head = new Uint8Array(0);
 
     constructor(id: number) {
@@ -113,6 +142,21 @@ export async function driveWebSocket(job: EngineWsJob): Promise<EngineWsCounts> 
 
     get outstanding(): number {
       return this.nextSend - this.nextEcho;
+    }
+
+    /** When the oldest outstanding message went out (closed model) or was due (open model). */
+    get oldest(): number {
+      return open ? this.dueAt[this.dueHead] : this.sentAt[this.nextEcho % job.inFlight];
+    }
+
+    /** Open model: sends a message due at `at`. */
+    sendDue(at: number, p: number): void {
+      this.dueAt.push(at);
+      this.duePhase.push(p);
+      const frame = this.frames.frame(this.id, this.nextSend >>> 0);
+      this.nextSend++;
+      if (measured(p)) sent++;
+      this.transport?.write(frame);
     }
 
     send(): void {
@@ -151,6 +195,10 @@ export async function driveWebSocket(job: EngineWsJob): Promise<EngineWsCounts> 
       }
       const seq = this.nextEcho++;
       const wrong = echoMismatch(text ? new TextDecoder().decode(data) : data, pattern, this.id, seq >>> 0);
+      if (open) {
+        this.#dueEcho(wrong);
+        return;
+      }
       if (phase === "measure") received++;
       if (wrong !== null) {
         mismatches++;
@@ -163,6 +211,33 @@ export async function driveWebSocket(job: EngineWsJob): Promise<EngineWsCounts> 
         warmupMessages++;
       }
       if (phase === "warmup" || phase === "measure") this.send();
+    }
+
+    /** Open model: an echo of the oldest message due; its latency runs from when it was due. */
+    #dueEcho(wrong: string | null): void {
+      const at = this.dueAt[this.dueHead];
+      const p = this.duePhase[this.dueHead++];
+      if (this.dueHead > 1024 && this.dueHead * 2 > this.dueAt.length) {
+        this.dueAt.splice(0, this.dueHead);
+        this.duePhase.splice(0, this.dueHead);
+        this.dueHead = 0;
+      }
+      if (wrong !== null) {
+        mismatches++;
+        fail(`socket ${this.id} message ${this.nextEcho - 1}: ${wrong}`);
+      }
+      if (!measured(p)) {
+        if (wrong === null) warmupMessages++;
+        return;
+      }
+      received++;
+      phases[p].counts.responses++;
+      if (wrong !== null) return;
+      const us = Math.round((performance.now() - at) * 1000);
+      valid++;
+      histogram.record(us);
+      phases[p].counts.validResponses++;
+      phases[p].histogram.record(us);
     }
 
     ping(data: Uint8Array): void {
@@ -220,7 +295,7 @@ export async function driveWebSocket(job: EngineWsJob): Promise<EngineWsCounts> 
     const now = performance.now();
     for (const s of sockets) {
       if (s.gone || s.closing || s.outstanding === 0) continue;
-      if (now - s.sentAt[s.nextEcho % job.inFlight] > timeoutMs) {
+      if (now - s.oldest > timeoutMs) {
         timeouts++;
         fail(`socket ${s.id} message ${s.nextEcho}: no echo within ${job.timeoutSec} s`);
         s.closing = true;
@@ -228,6 +303,94 @@ export async function driveWebSocket(job: EngineWsJob): Promise<EngineWsCounts> 
       }
     }
   }, Math.min(250, timeoutMs / 4));
+
+  /** Open model: sends every message when due, round-robin over the live sockets, then waits for the last echoes. */
+  const runSchedule = (
+    model: NonNullable<EngineWsJob["open"]>,
+    live: Socket[],
+    measuredFrom: number,
+  ): Promise<{ startedAt: number; windowStartMs: number }> =>
+    new Promise((resolve) => {
+      const schedule = new Schedule(model.phases, model.arrival, model.seed);
+      const startedAt = performance.now();
+      let windowStartMs = 0;
+      let next = schedule.next();
+      let nextPhase = schedule.phase;
+      let turn = 0;
+      phase = "measure";
+      const pump = () => {
+        const now = performance.now() - startedAt;
+        if (windowStartMs === 0 && now >= measuredFrom) windowStartMs = Date.now();
+        while (next !== null && next <= now) {
+          let s: Socket | undefined;
+          for (let i = 0; i < live.length && !s; i++) {
+            const candidate = live[(turn + i) % live.length];
+            if (!candidate.gone) {
+              s = candidate;
+              turn = (turn + i + 1) % live.length;
+            }
+          }
+          if (!s) break;
+          if (measured(nextPhase)) {
+            phases[nextPhase].counts.scheduled++;
+            if (now - next > MISSED_AFTER_MS) phases[nextPhase].counts.missedClient++;
+          }
+          s.sendDue(startedAt + next, nextPhase);
+          next = schedule.next();
+          nextPhase = schedule.phase;
+        }
+        if (next !== null && live.some((s) => !s.gone)) {
+          setTimeout(pump, Math.max(0, next - (performance.now() - startedAt) - 1));
+          return;
+        }
+        const graceUntil = performance.now() + Math.min(timeoutMs, 2000);
+        const settleEchoes = () => {
+          if (live.every((s) => s.gone || s.outstanding === 0) || performance.now() >= graceUntil) {
+            resolve({ startedAt, windowStartMs: windowStartMs || Date.now() });
+          } else setTimeout(settleEchoes, 5);
+        };
+        settleEchoes();
+      };
+      pump();
+    });
+
+  /** Open model: messages of measured phases still unanswered count as timeouts; the counts, phase by phase. */
+  const finishOpen = (
+    _startedAt: number,
+    windowStartMs: number,
+    durationMs: number,
+    cpuBefore: number | null,
+    cpuAfter: number | null,
+  ): EngineWsCounts => {
+    phase = "done";
+    clearInterval(watchdog);
+    for (const s of sockets) {
+      for (let i = s.dueHead; i < s.duePhase.length; i++) if (measured(s.duePhase[i])) timeouts++;
+      if (s.gone) continue;
+      s.closing = true;
+      s.transport?.write(closeFrame(s.mask));
+      s.gone = true;
+      s.transport?.close();
+    }
+    return {
+      connectUs,
+      failedConnections,
+      droppedSockets: dropped,
+      timeouts,
+      mismatches,
+      firstFailure,
+      sentMessages: sent,
+      receivedMessages: received,
+      validMessages: valid,
+      warmupMessages,
+      durationMs: Math.round(durationMs),
+      windowStartMs,
+      cpuUs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+      histogram: histogram.sparse(),
+      runtime,
+      phases: phases.filter((_, i) => measured(i)).map((p) => ({ ...p.counts, histogram: p.histogram.sparse() })),
+    };
+  };
 
   const live = sockets.filter((s) => s.open && !s.gone);
   // Ending a window sets the phase at once: echoes already queued in this turn of the event loop must not count.
@@ -243,6 +406,14 @@ export async function driveWebSocket(job: EngineWsJob): Promise<EngineWsCounts> 
       endWindow = finish;
       if (sockets.every((s) => s.gone)) finish();
     });
+  if (open && live.length > 0) {
+    const measuredFrom = open.phases.filter((p) => !p.measured).reduce((a, p) => a + p.durationMs, 0);
+    const cpuBefore = cpuUs();
+    const { startedAt, windowStartMs } = await runSchedule(open, live, measuredFrom);
+    const durationMs = open.phases.filter((p) => p.measured).reduce((a, p) => a + p.durationMs, 0);
+    const cpuAfter = cpuUs();
+    return finishOpen(startedAt, windowStartMs, durationMs, cpuBefore, cpuAfter);
+  }
   if (live.length > 0 && job.warmupSec > 0) {
     phase = "warmup";
     for (const s of live) for (let i = 0; i < job.inFlight; i++) s.send();

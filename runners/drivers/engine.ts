@@ -17,7 +17,7 @@ import { parseCpuList } from "../platform/cpus.ts";
 import { runTool, toolJson } from "../platform/process.ts";
 import { makeTempDir } from "../platform/temp.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
-import type { EngineCounts, EngineJob } from "./_engine_http_load.ts";
+import type { EngineCounts, EngineJob, PhaseCounts } from "./_engine_http_load.ts";
 import { bucketValue } from "./_engine_histogram.ts";
 import { encodeRequest } from "./_engine_http.ts";
 import type { RatePhase } from "./_engine_schedule.ts";
@@ -159,7 +159,12 @@ export function histogramOf(parts: readonly { readonly histogram: readonly [numb
  * rate, after a warm-up at the first phase's starting rate; Poisson seeds
  * differ per process so that their arrivals do not coincide.
  */
-function openJob(model: OpenModel, warmupSec: number, processes: number, seed: number): NonNullable<EngineJob["open"]> {
+export function openJob(
+  model: OpenModel,
+  warmupSec: number,
+  processes: number,
+  seed: number,
+): NonNullable<EngineJob["open"]> {
   const share = (rate: number) => rate / processes;
   const measured: RatePhase[] = model.phases.map((p) => ({
     durationMs: p.durationSec * 1000,
@@ -207,7 +212,9 @@ function merge(parts: readonly EngineCounts[]): LoadMeasurement {
 }
 
 /** The open model's phases of every process, phase by phase: counts summed, histograms merged. */
-function mergePhases(parts: readonly EngineCounts[]): NonNullable<LoadMeasurement["phases"]> {
+export function mergePhases(
+  parts: readonly { readonly phases?: readonly PhaseCounts[] }[],
+): NonNullable<LoadMeasurement["phases"]> {
   return parts[0].phases!.map((first, i) => {
     const same = parts.map((p) => p.phases![i]);
     const sum = (key: "scheduled" | "responses" | "validResponses" | "missedConnections" | "missedClient") =>

@@ -14,7 +14,9 @@ import { percentilesOf } from "../stats/latency.ts";
 import { round } from "../stats/round.ts";
 import { WS_GUID } from "./_engine_ws.ts";
 import type { EngineWsCounts, EngineWsJob } from "./_engine_ws_load.ts";
-import { histogramOf, runEngine, spread } from "./engine.ts";
+import { histogramOf, mergePhases, openJob, runEngine, spread } from "./engine.ts";
+import { openModelOf } from "./open_model.ts";
+import type { MeasuredPhase } from "./types.ts";
 import type { LatencyPercentiles } from "./types.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
@@ -82,6 +84,12 @@ export interface WebSocketLoadJob {
   readonly timeoutSec: number;
   /** A process whose CPU use is sampled over the same window as the driver's own, usually the server's. */
   readonly serverPid?: number;
+  /** Open model (the engine only): messages per second on a fixed schedule, instead of `inFlight` per socket. */
+  readonly rate?: number;
+  /** Open model: phases of constant and ramping rates (`10s@20000,10s@20000->40000`); over `rate`. */
+  readonly phases?: string;
+  /** Open model: evenly spaced arrivals or a Poisson process. @default {"uniform"} */
+  readonly arrival?: "uniform" | "poisson";
 }
 
 /**
@@ -141,6 +149,10 @@ export interface WebSocketMeasurement {
   readonly serverCpuPercent: number | null;
   /** When the measured window began (epoch milliseconds), to line resource samples up with it. */
   readonly windowStartMs?: number;
+  /** Open model: the measured phases (`responses` are echoes). */
+  readonly phases?: readonly MeasuredPhase[];
+  /** How latency treats coordinated omission: `uncorrected` (closed model) or `avoided` (open model). */
+  readonly coordinatedOmission?: "uncorrected" | "avoided";
 }
 
 /**
@@ -206,7 +218,12 @@ export async function runWebSocketDriver(
   options: WebSocketDriverOptions,
 ): Promise<WebSocketMeasurement> {
   // With a message count the child ends the run itself: every echo is bounded by the timeout.
-  const windowSec = job.messages === null ? job.durationSec : 86_400;
+  const model = openModelOf(job);
+  const windowSec = model
+    ? model.phases.reduce((a, p) => a + p.durationSec, 0)
+    : job.messages === null
+    ? job.durationSec
+    : 86_400;
   const budgetMs = (job.warmupSec + windowSec + 2 * job.timeoutSec + 60) * 1000;
   if (job.client === "engine") return await onEngine(job, options, budgetMs);
   return toolJson<WebSocketMeasurement>(
@@ -241,6 +258,8 @@ async function onEngine(
   const cpus = options.cpus ? parseCpuList(options.cpus) : [null];
   const shares = spread(job.connections, cpus.length);
   const { key, accept } = await handshakeKey();
+  const model = openModelOf(job);
+  if (model && job.client !== "engine") throw new TypeError("--rate and --phases need the engine's WebSocket client");
   let first = 0;
   const jobs = shares.map((connections): EngineWsJob => {
     const part: EngineWsJob = {
@@ -259,6 +278,7 @@ async function onEngine(
       // Each process ends its window after its share of the messages.
       messages: job.messages === null ? null : Math.ceil(job.messages * connections / job.connections),
       timeoutSec: job.timeoutSec,
+      ...(model ? { open: openJob(model, job.warmupSec, shares.length, first) } : {}),
     };
     first += connections;
     return part;
@@ -299,5 +319,7 @@ function mergeWebSocket(job: WebSocketLoadJob, parts: readonly EngineWsCounts[])
     clientCpuPercent: cpu === null || durationMs <= 0 ? null : round(cpu / 1000 / durationMs * 100, 1),
     serverCpuPercent: null,
     windowStartMs: Math.min(...parts.map((p) => p.windowStartMs)),
+    coordinatedOmission: parts[0].phases ? "avoided" : "uncorrected",
+    ...(parts[0].phases ? { phases: mergePhases(parts) } : {}),
   };
 }

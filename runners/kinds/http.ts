@@ -18,9 +18,10 @@ import { isSkip } from "../../workloads/types.ts";
 import { checkExchange } from "../../workloads/checks.ts";
 import { exchange } from "../drivers/exchange.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
-import { meanRate, openModelOf } from "../drivers/open_model.ts";
-import type { Headline, RunSettings, Warning } from "../schema/result.ts";
-import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, kneeOf, MISSED_LIMIT, type Sweep, sweep } from "./http_sweep.ts";
+import { openModelOf } from "../drivers/open_model.ts";
+import type { Headline, RunSettings } from "../schema/result.ts";
+import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, kneeOf, type Sweep, sweep } from "./http_sweep.ts";
+import { openFigures, rateNotHeld } from "./open_figures.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { checkHttpParity } from "./http_parity.ts";
@@ -240,38 +241,8 @@ function withModel(
   }
   const model = openModelOf(settings);
   if (!model || !m.phases) return run;
-  const scheduled = m.phases.reduce((a, p) => a + p.scheduled, 0);
-  const missed = m.phases.reduce((a, p) => a + p.missed, 0);
-  figures.targetRequestsPerSecond = round(meanRate(model.phases), 2);
-  figures.missedRequests = missed;
-  figures.missedPercent = scheduled > 0 ? round(missed / scheduled * 100, 3) : 0;
-  if (m.latencyUs) {
-    figures.latencyP50Us = m.latencyUs.p50;
-    figures.latencyP90Us = m.latencyUs.p90;
-    figures.latencyP99Us = m.latencyUs.p99;
-    figures.latencyP999Us = m.latencyUs.p99_9;
-  }
-  const phases = m.phases.map(({ latencyHistogram: _, missedConnections: _c, missedClient: _l, ...p }) => p);
-  return { ...run, figures, phases };
-}
-
-/** A warning when more than 1% of the requests due went out late, saying why: connections, or the client itself. */
-function rateNotHeld(m: LoadMeasurement, settings: RunSettings): Warning | null {
-  if (!m.phases) return null;
-  const scheduled = m.phases.reduce((a, p) => a + p.scheduled, 0);
-  const connections = m.phases.reduce((a, p) => a + (p.missedConnections ?? 0), 0);
-  const client = m.phases.reduce((a, p) => a + (p.missedClient ?? 0), 0);
-  if (scheduled === 0 || connections + client <= MISSED_LIMIT * scheduled) return null;
-  const why = connections >= client
-    ? `all ${settings.connections} connections were waiting for answers (raise --connections, or the server is ` +
-      "saturated at this rate)"
-    : "the load engine itself fell behind its schedule (its CPU: see clientCpuPercent)";
-  return {
-    code: "rate-not-held",
-    message: `${connections + client} of ${scheduled} requests (${
-      (100 * (connections + client) / scheduled).toFixed(1)
-    }%) went out more than 10 ms after they were due: ${why}`,
-  };
+  const open = openFigures(model, m.phases, m.latencyUs, "Requests");
+  return { ...run, figures: { ...figures, ...open.figures }, phases: open.phases };
 }
 
 /** One run: a fresh pinned server, verified, loaded, stopped. */
@@ -299,7 +270,7 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
     return { run: record, invalid: `${mismatches} mismatched and ${non2xx} non-2xx responses under load${first}` };
   }
   outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
-  const late = rateNotHeld(m, ctx.settings);
+  const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;
   if (late && !outcome.warnings.some((w) => w.code === "rate-not-held")) outcome.warnings.push(late);
   if (m.validResponses === 0) {
     throw new PhaseError("measure", `No valid response in ${ctx.settings.durationSec} s (${m.errors} errors)`);

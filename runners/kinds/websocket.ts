@@ -13,6 +13,9 @@ import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { LoadGeneratorInfo } from "../schema/result.ts";
 import { startRecordServer } from "./server.ts";
 import { underLoad } from "./under_load.ts";
+import { openModelOf } from "../drivers/open_model.ts";
+import { openFigures, rateNotHeld } from "./open_figures.ts";
+import type { RunSettings } from "../schema/result.ts";
 import { engineClient } from "../drivers/engine.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
 import { combineSummaries } from "../stats/resources.ts";
@@ -192,6 +195,14 @@ function runFigures(
   };
 }
 
+/** The open model's figures and phases over the closed model's (`--rate`, `--phases` in messages per second). */
+function withOpenModel(run: RunOutput["run"], m: WebSocketMeasurement, settings: RunSettings): RunOutput["run"] {
+  const model = openModelOf(settings);
+  if (!model || !m.phases) return run;
+  const open = openFigures(model, m.phases, m.latencyUs, "Messages");
+  return { ...run, figures: { ...run.figures, ...open.figures }, phases: open.phases };
+}
+
 /** One line naming every kind of failure the driver counted, or null when there was none. */
 export function describeLoadFailures(m: WebSocketMeasurement): string | null {
   const parts = [
@@ -228,7 +239,10 @@ async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcom
   const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
   const file = await inPhase("setup", () => stageServer(source.entry, ctx.workDir, ctx.nodeModules));
-  outcome.headline = { figure: "messagesPerSecond", higherIsBetter: true };
+  // At a fixed rate the question is latency; otherwise, how many echoes a second.
+  outcome.headline = openModelOf(ctx.settings)
+    ? { figure: "latencyP99Us", higherIsBetter: false }
+    : { figure: "messagesPerSecond", higherIsBetter: true };
   outcome.cpus = ctx.cpus;
   const traffic = ctx.workload.traffic(ctx);
   checkTraffic(traffic);
@@ -262,6 +276,9 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
         messages: traffic.messages ?? null,
         timeoutSec: ctx.settings.requestTimeoutSec,
         serverPid: server.group.pid,
+        rate: ctx.settings.rate,
+        phases: ctx.settings.phases,
+        arrival: ctx.settings.arrival,
       }, { cpus: ctx.cpus.client, signal: ctx.signal, onSpawn }));
     resources = loaded.resources;
     // The sampler watches every driver and the server the same way; the driver's own reading is the fallback.
@@ -292,8 +309,11 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
     });
   }
   if (resources) state.sampled.push(resources);
+  outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
+  const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;
+  if (late && !outcome.warnings.some((w) => w.code === "rate-not-held")) outcome.warnings.push(late);
   return {
-    run: runFigures(run, startedAt, m, resources),
+    run: withOpenModel(runFigures(run, startedAt, m, resources), m, ctx.settings),
     responses: { valid: m.validMessages, total: 2 + m.warmupMessages + m.receivedMessages },
   };
 }
