@@ -70,3 +70,39 @@ Deno.test("--workload ws --rate 20000 holds its rate with every echo verified", 
   }
   await Deno.remove(tmp, { recursive: true });
 });
+
+Deno.test("--sweep on http-json for deno, node and bun: a peak, ten rates from 10% to 110% of it, and a knee", async () => {
+  const tmp = await privateTmp();
+  const result = await run({
+    workloads: [httpJson],
+    runtimes: ["deno", "node", "bun"],
+    settings: { sweep: true, durationSec: 0.5, warmupSec: 0.2, runs: 1 },
+    tempDir: tmp,
+  });
+  assertEquals(validateResult(result), []);
+  for (const r of result.records) {
+    assertEquals(r.status, "completed", `${r.id}: ${JSON.stringify(r.error)}`);
+    assertEquals(r.headline, { figure: "sustainableRequestsPerSecond", higherIsBetter: true });
+    const [run0] = r.runs;
+    const steps = run0.steps!;
+    assert(steps.length >= 8, `${r.id}: ${steps.length} steps`);
+    const peak = run0.figures.peakRequestsPerSecond;
+    assertEquals(steps[0].targetRate, Math.round(peak * 0.1));
+    assertEquals(steps.at(-1)!.targetRate, Math.round(peak * 1.1));
+    for (const s of steps) assertEquals(s.mismatches + s.non2xx, 0, `${r.id}: every response checked at every rate`);
+    // The knee is a step that held its rate within the objective, and no higher step did.
+    const knee = run0.figures.sustainableRequestsPerSecond;
+    const at = steps.find((s) => s.achievedRate === knee);
+    assert(
+      at && at.latencyUs!.p99 <= 50_000,
+      `${r.id}: knee ${knee} among ${JSON.stringify(steps.map((s) => s.targetRate))}`,
+    );
+    assert(
+      steps.filter((s) => s.targetRate > at!.targetRate).every((s) =>
+        s.latencyUs === null || s.latencyUs.p99 > 50_000 || s.missed > s.scheduled / 100 ||
+        s.achievedRate < s.targetRate * 0.99 || s.errors > 0
+      ),
+    );
+  }
+  await Deno.remove(tmp, { recursive: true });
+});
