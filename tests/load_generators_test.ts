@@ -40,6 +40,8 @@ for (const [name, absent] of [["wrk", noWrk], ["bombardier", noBombardier], ["oh
       assertMatch(record.loadGenerator!.version, /\d|unspecified/);
       assertEquals(result.environment.loadGenerators?.[name], record.loadGenerator!.version);
       assert(record.loadGenerator!.verifies!.includes("status"));
+      // How its latency treats coordinated omission is in the record: wrk corrects after the fact, the others do not.
+      assertEquals(record.loadGenerator?.coordinatedOmission, name === "wrk" ? "corrected" : "uncorrected");
       // It checks only statuses in the measured window, and the record (so every report) says so.
       assertMatch(record.warnings.find((w) => w.code === "status-only")?.message ?? "", new RegExp(`^${name} checked`));
       const [r] = record.runs;
