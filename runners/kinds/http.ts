@@ -29,6 +29,7 @@ import { clientBoundWarning, type Saturation, saturation } from "../stats/satura
 import { pickLoadGenerator } from "../drivers/generators.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
 import { underLoad } from "./under_load.ts";
+import { engineOnDeno } from "./engine_fallback.ts";
 import { combineSummaries } from "../stats/resources.ts";
 import { type RunningServer, serverExited, startRecordServer } from "./server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
@@ -311,6 +312,8 @@ export const httpKind: Kind<HttpWorkload, HttpState> = {
     outcome.warnings = outcome.warnings.filter((w) => w.code !== "client-bound");
     const warning = clientBoundWarning(state.saturations, state.generator.name, state.ctx.cpus);
     if (warning) outcome.warnings.push(warning);
+    const fallback = engineOnDeno(outcome, "clientCpuUsPerResponse", "responses");
+    if (fallback) outcome.warnings.push(fallback);
   },
   checkVariant: checkHttpParity,
 };
