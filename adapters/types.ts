@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { Fact } from "../runners/schema/result.ts";
+
 /**
  * A runtime binary and what it reports about itself.
  *
@@ -81,6 +83,42 @@ export interface RuntimeAdapter {
   typeScriptCommand?(binary: string, file: string): Promise<TypeScriptRun>;
   /** The runtime's own package manager (npm for Node.js, `bun install`, `deno install`). */
   packageManager?(binary: string): Promise<PackageManager>;
+  /**
+   * Whether this is a native baseline (Go, Rust) that JavaScript runtimes are judged against rather than a
+   * runtime under comparison: not in the default `--runtime` list, and grouped apart in reports. @default {false}
+   */
+  readonly baseline?: boolean;
+  /** How to get the runtime when it is missing; set for toolchains rtbench does not provision from npm. */
+  readonly howToGet?: string;
+  /**
+   * Compiles the server project that holds `entry` (a native toolchain's servers), into rtbench's cache keyed
+   * by a hash of its sources, or finds it there. When present, servers run from the build instead of a staged
+   * copy of `entry`: {@linkcode RuntimeAdapter.command} gets the executable as its file.
+   */
+  build?(binary: string, entry: URL, signal?: AbortSignal): Promise<ServerBuild>;
+}
+
+/**
+ * A compiled server program, from {@linkcode RuntimeAdapter.build}.
+ *
+ * @example The Go build of http-json
+ * ```ts
+ * import type { ServerBuild } from "@rtbench/rtbench/adapters";
+ *
+ * const build: ServerBuild = {
+ *   executable: "/root/.cache/rtbench/native/go-0123abcd/server",
+ *   args: ["http_json"],
+ *   facts: { toolchain: "go1.26.8", build: "cached" },
+ * };
+ * ```
+ */
+export interface ServerBuild {
+  /** Absolute path of the compiled program. */
+  readonly executable: string;
+  /** Arguments that choose the entry's server, before the workload's own. */
+  readonly args: readonly string[];
+  /** What records say about the build: toolchain, dependency versions, whether it came from the cache. */
+  readonly facts: Readonly<Record<string, Fact>>;
 }
 
 /**

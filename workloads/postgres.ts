@@ -48,6 +48,8 @@ const SERVERS: Record<string, string> = {
   deno: "../servers/deno/postgres.ts",
   node: "../servers/node/postgres.mjs",
   bun: "../servers/bun/postgres.ts",
+  go: "../servers/go/postgres.go",
+  rust: "../servers/rust/postgres.rs",
 };
 
 const NUMBER = `(?:[1-9][0-9]{0,3}|10000)`;

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { builtinAdapters, parseRuntimeSpecs } from "../../adapters/mod.ts";
+import { builtinAdapters, defaultRuntimeNames, parseRuntimeSpecs } from "../../adapters/mod.ts";
 import { builtinWorkloads, selectWorkloads } from "../../workloads/mod.ts";
 import { loadWorkloadModule } from "../../workloads/validate.ts";
 import type { RunSettings, Workload } from "../../workloads/types.ts";
@@ -93,7 +93,10 @@ function helpText(workloads: readonly Workload[]): string {
       "--workload, -w <list>",
       `workloads to run, comma-separated (default: all: ${workloads.map((w) => w.name).join(", ")})`,
     ],
-    ["--runtime, -r <list>", "runtimes, comma-separated, each optionally name@version (default: deno,node,bun)"],
+    [
+      "--runtime, -r <list>",
+      "runtimes, comma-separated, each optionally name@version; native baselines go, rust (default: deno,node,bun)",
+    ],
     ["--variant <list>", "only these variants (default: every variant)"],
     ["--profile <name>", "quick (default) or full: defaults for the settings below"],
     ["--duration <s>", `measured seconds per run (quick: ${q.durationSec}, full: ${PROFILES.full.durationSec})`],
@@ -161,7 +164,7 @@ async function listText(workloads: readonly Workload[]): Promise<string> {
     const found = await a.detect();
     lines.push(
       `  ${a.name.padEnd(6)} ${a.description}; ${
-        found ? `found: ${found}` : "not installed: fetched from npm on first use"
+        found ? `found: ${found}` : `not installed: ${a.howToGet ?? "fetched from npm on first use"}`
       }`,
     );
   }
@@ -277,7 +280,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   const picked = workloadList === undefined ? [...workloads] : selectWorkloads(workloadList, workloads);
   const runtimeList = joined(flags.runtime, "runtime");
   const runtimes = runtimeList === undefined
-    ? builtinAdapters.map((a) => a.name)
+    ? defaultRuntimeNames()
     : parseRuntimeSpecs(runtimeList).map((s) => s.requested);
 
   const profile = (flags.profile ?? "quick") as string;

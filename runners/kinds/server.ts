@@ -6,11 +6,42 @@
  */
 
 import type { ResolvedRuntime } from "../../adapters/types.ts";
+import type { ServerSource } from "../../workloads/types.ts";
+import type { Fact } from "../schema/result.ts";
+import { stageServer } from "../platform/workspace.ts";
 import { cannotListen, freePort } from "../platform/ports.ts";
 import type { Phase } from "../schema/result.ts";
 import { type ProcessGroup, spawnGroup } from "../platform/process.ts";
 import type { RecordContext } from "./record.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
+
+/** A server ready to start: the file its runtime runs, the arguments after it, and facts about how it was made. */
+export interface StagedServer {
+  /** The staged source file, or a native runtime's built program. */
+  readonly file: string;
+  /** Arguments after the file. */
+  readonly args: readonly string[] | undefined;
+  /** What the build says about itself (toolchain, dependencies, cached or built); empty for staged sources. */
+  readonly facts: Readonly<Record<string, Fact>>;
+}
+
+/**
+ * Makes a workload's server ready to run on `runtime`: a native runtime builds it (or takes the cached build),
+ * any other gets a copy of the source in `dir`, next to the workload's `node_modules`.
+ */
+export async function stageServerFor(
+  runtime: ResolvedRuntime,
+  source: ServerSource,
+  dir: string,
+  nodeModules: string | undefined,
+  signal?: AbortSignal,
+): Promise<StagedServer> {
+  if (runtime.adapter.build) {
+    const built = await runtime.adapter.build(runtime.binary, source.entry, signal);
+    return { file: built.executable, args: [...built.args, ...(source.args ?? [])], facts: built.facts };
+  }
+  return { file: await stageServer(source.entry, dir, nodeModules), args: source.args, facts: {} };
+}
 
 /** Options for {@linkcode startServer}. */
 export interface StartServerOptions {

@@ -6,7 +6,13 @@
  * @module
  */
 
-import { builtinAdapters, cacheDir as defaultCacheDir, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
+import {
+  builtinAdapters,
+  cacheDir as defaultCacheDir,
+  defaultRuntimeNames,
+  parseRuntimeSpecs,
+  resolveRuntime,
+} from "../../adapters/mod.ts";
 import type { ResolvedRuntime, RuntimeAdapter, RuntimeSpec } from "../../adapters/types.ts";
 import type { RunSettings, Workload } from "../../workloads/types.ts";
 import { builtinWorkloads } from "../../workloads/mod.ts";
@@ -140,7 +146,7 @@ function request(options: RunOptions): Request {
   const overrides = options.settings ?? {};
   validateSettings(overrides);
   const adapters = options.adapters ?? builtinAdapters;
-  const specs = (options.runtimes ?? adapters.map((a) => a.name)).flatMap((r) =>
+  const specs = (options.runtimes ?? defaultRuntimeNames(adapters)).flatMap((r) =>
     typeof r === "string" ? parseRuntimeSpecs(r, adapters) : [r]
   );
   // Workloads can come from users' code: a malformed one is one clear error before anything runs.
