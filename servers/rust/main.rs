@@ -30,6 +30,25 @@ pub type Reply = Response<Full<Bytes>>;
 /// One workload's server: a request in, a response out.
 pub type Handler = Arc<dyn Fn(Request<Incoming>) -> Pin<Box<dyn Future<Output = Reply> + Send>> + Send + Sync>;
 
+/// Requests being answered; on SIGTERM the server waits for them (uuid-file must not leave a file behind).
+static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts one request as in flight for as long as it lives, however it ends (a closed connection drops it).
+pub struct InFlight;
+
+impl InFlight {
+    pub fn new() -> Self {
+        IN_FLIGHT.fetch_add(1, Ordering::AcqRel);
+        InFlight
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        IN_FLIGHT.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 /// A response with an exact content-type and content-length, as the other runtimes send.
 pub fn send(status: StatusCode, content_type: &'static str, body: impl Into<Bytes>) -> Reply {
     let body = body.into();
@@ -82,34 +101,31 @@ async fn serve(name: &str) -> i32 {
     };
     // rtbench reads this line to check how many CPUs the server runs on.
     println!("rtbench: workers {}", tokio::runtime::Handle::current().metrics().num_workers());
-    let in_flight = Arc::new(AtomicUsize::new(0));
     let mut terminate = signal(SignalKind::terminate()).expect("a SIGTERM handler");
     loop {
         tokio::select! {
             accepted = listener.accept() => {
                 let Ok((stream, _)) = accepted else { continue };
                 let _ = stream.set_nodelay(true);
-                tokio::spawn(connection(stream, handler.clone(), in_flight.clone()));
+                tokio::spawn(connection(stream, handler.clone()));
             }
             _ = terminate.recv() => break,
         }
     }
     // On stop, finish the requests in flight so that none leaves its file behind.
     let deadline = Instant::now() + Duration::from_secs(5);
-    while in_flight.load(Ordering::Acquire) > 0 && Instant::now() < deadline {
+    while IN_FLIGHT.load(Ordering::Acquire) > 0 && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     0
 }
 
-async fn connection(stream: tokio::net::TcpStream, handler: Handler, in_flight: Arc<AtomicUsize>) {
+async fn connection(stream: tokio::net::TcpStream, handler: Handler) {
     let service = service_fn(move |request| {
-        let (handler, in_flight) = (handler.clone(), in_flight.clone());
+        let handler = handler.clone();
         async move {
-            in_flight.fetch_add(1, Ordering::AcqRel);
-            let reply = handler(request).await;
-            in_flight.fetch_sub(1, Ordering::AcqRel);
-            Ok::<_, Infallible>(reply)
+            let _busy = InFlight::new();
+            Ok::<_, Infallible>(handler(request).await)
         }
     });
     let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), service).with_upgrades().await;

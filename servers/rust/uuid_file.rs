@@ -7,16 +7,22 @@ use std::sync::Arc;
 use hyper::StatusCode;
 use uuid::Uuid;
 
-use crate::{send, Handler};
+use crate::{send, Handler, InFlight};
 
 pub fn handler() -> Result<Handler, String> {
     let dir = Arc::new(PathBuf::from(std::env::var("RTBENCH_DATA_DIR").map_err(|_| "RTBENCH_DATA_DIR is not set")?));
     Ok(Arc::new(move |request| {
         let dir = dir.clone();
+        let query = request.uri().query().unwrap_or("").to_owned();
+        // A task of its own: hyper drops a request whose client has gone, and a file must never be left half-done.
+        let task = tokio::spawn(async move {
+            let _busy = InFlight::new();
+            round_trip(&dir, &query).await
+        });
         Box::pin(async move {
-            match round_trip(&dir, request.uri().query().unwrap_or("")).await {
-                Ok(body) => send(StatusCode::OK, "application/json", body),
-                Err(_) => send(StatusCode::INTERNAL_SERVER_ERROR, "text/plain", "Internal Server Error"),
+            match task.await {
+                Ok(Ok(body)) => send(StatusCode::OK, "application/json", body),
+                _ => send(StatusCode::INTERNAL_SERVER_ERROR, "text/plain", "Internal Server Error"),
             }
         })
     }))
