@@ -67,6 +67,12 @@ export function firstExecutable(paths: readonly string[]): string | undefined {
   });
 }
 
+/** The path of a file shipped beside rtbench (a multi-core launcher in `servers/`), which a runtime must run. */
+export function localPath(url: URL): string {
+  if (url.protocol !== "file:") throw new Error(`Cannot run ${url.href}: servers must be local files`);
+  return decodeURIComponent(url.pathname);
+}
+
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }

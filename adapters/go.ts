@@ -8,7 +8,7 @@
 import { which } from "../runners/platform/process.ts";
 import { buildNative, firstExecutable, type NativeToolchain } from "./_native_build.ts";
 import { probe } from "./_version.ts";
-import type { RuntimeAdapter, RuntimeVersion, ServerBuild } from "./types.ts";
+import type { ParallelServer, RuntimeAdapter, RuntimeVersion, ServerBuild } from "./types.ts";
 
 /** Where Go's own installer puts it, for a `go` that is not on `PATH`. */
 const KNOWN_PLACES = ["/usr/local/go/bin/go", "/usr/lib/go/bin/go"];
@@ -62,6 +62,15 @@ export const go: RuntimeAdapter = {
   },
   command(_binary: string, file: string, args: readonly string[] = []): string[] {
     return [file, ...args];
+  },
+  parallel(_binary: string, file: string, args: readonly string[] = [], workers: number): ParallelServer {
+    return {
+      argv: [file, ...args],
+      env: { GOMAXPROCS: String(workers) },
+      form: "GOMAXPROCS",
+      processes: 1,
+      announces: /^rtbench: workers (\d+)$/m,
+    };
   },
   evalCommand(binary: string): string[] {
     throw new TypeError(`Cannot evaluate code with ${binary}: go runs built servers only`);

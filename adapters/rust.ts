@@ -9,7 +9,7 @@
 import { which } from "../runners/platform/process.ts";
 import { buildNative, firstExecutable, type NativeToolchain } from "./_native_build.ts";
 import { probe } from "./_version.ts";
-import type { RuntimeAdapter, RuntimeVersion, ServerBuild } from "./types.ts";
+import type { ParallelServer, RuntimeAdapter, RuntimeVersion, ServerBuild } from "./types.ts";
 
 /** Where rustup puts cargo, for a `cargo` that is not on `PATH`. */
 function knownPlaces(): string[] {
@@ -84,6 +84,15 @@ export const rust: RuntimeAdapter = {
   },
   command(_binary: string, file: string, args: readonly string[] = []): string[] {
     return [file, ...args];
+  },
+  parallel(_binary: string, file: string, args: readonly string[] = [], workers: number): ParallelServer {
+    return {
+      argv: [file, ...args],
+      env: { RTBENCH_WORKERS: String(workers) },
+      form: "tokio multi-thread runtime, one worker per CPU",
+      processes: 1,
+      announces: /^rtbench: workers (\d+)$/m,
+    };
   },
   evalCommand(binary: string): string[] {
     throw new TypeError(`Cannot evaluate code with ${binary}: rust runs built servers only`);

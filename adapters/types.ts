@@ -96,6 +96,53 @@ export interface RuntimeAdapter {
    * copy of `entry`: {@linkcode RuntimeAdapter.command} gets the executable as its file.
    */
   build?(binary: string, entry: URL, signal?: AbortSignal): Promise<ServerBuild>;
+  /**
+   * The runtime's own way to serve on `workers` CPUs (`--server-cpus`): `node:cluster`, Bun processes sharing
+   * the port with `reusePort`, `deno serve --parallel`, `GOMAXPROCS`, tokio's worker threads.
+   */
+  parallel?(binary: string, file: string, args: readonly string[], workers: number, listen: Listen): ParallelServer;
+}
+
+/**
+ * Where a server listens.
+ *
+ * @example Loopback, port 3000
+ * ```ts
+ * import type { Listen } from "@rtbench/rtbench/adapters";
+ *
+ * const listen: Listen = { host: "127.0.0.1", port: 3000 };
+ * ```
+ */
+export interface Listen {
+  /** Interface to bind. */
+  readonly host: string;
+  /** Port to listen on. */
+  readonly port: number;
+}
+
+/**
+ * A server in its runtime's multi-core form, from {@linkcode RuntimeAdapter.parallel}.
+ *
+ * @example Node.js on two CPUs
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { node, type ParallelServer } from "@rtbench/rtbench/adapters";
+ *
+ * const server: ParallelServer = node.parallel!("node", "/tmp/s/http_json.mjs", [], 2, { host: "127.0.0.1", port: 3000 });
+ * assertEquals([server.form, server.processes, server.env.RTBENCH_WORKERS], ["node:cluster", 3, "2"]);
+ * ```
+ */
+export interface ParallelServer {
+  /** The argv, binary first. */
+  readonly argv: string[];
+  /** Environment variables the form needs (worker counts). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Which form this is, for records: `node:cluster`, `deno serve --parallel`, `GOMAXPROCS`... */
+  readonly form: string;
+  /** Processes the server's tree holds once every worker runs (a primary or launcher counts). */
+  readonly processes: number;
+  /** A line the server prints with its worker count in the first group, when it prints one. */
+  readonly announces?: RegExp;
 }
 
 /**

@@ -48,6 +48,7 @@ const NUMERIC: Record<string, keyof RunSettings> = {
   "slo-p99": "sloP99Ms",
 };
 const STRINGS = [
+  "server-cpus",
   "workload",
   "runtime",
   "variant",
@@ -120,6 +121,10 @@ function helpText(workloads: readonly Workload[]): string {
     ["--sweep", "latency-throughput sweep: a closed-model peak, then rates from 10% to 110% of it"],
     ["--sweep-steps <n>", "rates of the sweep (default 10)"],
     ["--slo-p99 <ms>", "the sweep's knee: highest rate whose p99 stays at or under this (default 50)"],
+    [
+      "--server-cpus <n|all>",
+      "CPUs for the server, the rest for the load generator; each runtime serves on all of them its own way",
+    ],
     ["--port <n>", "port every server listens on (default: a free port per server)"],
     ["--host <address>", "interface servers bind and the load goes through (default: 127.0.0.1, loopback only)"],
     ["--workload-file <path>", "also load the workloads a module exports (repeatable)"],
@@ -169,6 +174,15 @@ async function listText(workloads: readonly Workload[]): Promise<string> {
     );
   }
   return lines.join("\n");
+}
+
+function serverCpusOf(raw: unknown): number | "all" {
+  if (raw === "all") return "all";
+  const n = toNumber("server-cpus", raw);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new UsageError(`--server-cpus must be a whole number of CPUs or all, got "${raw}"`);
+  }
+  return n;
 }
 
 function toNumber(flag: string, raw: unknown): number {
@@ -294,6 +308,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   if (flags.phases !== undefined) settings.phases = String(flags.phases);
   if (flags.arrival !== undefined) settings.arrival = String(flags.arrival);
   if (flags.sweep === true) settings.sweep = true;
+  if (flags["server-cpus"] !== undefined) settings.serverCpus = serverCpusOf(flags["server-cpus"]);
   let variants: string[] | undefined;
   const variantList = joined(flags.variant, "variant");
   if (variantList !== undefined) {

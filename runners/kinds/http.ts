@@ -29,6 +29,7 @@ import { clientBoundWarning, type Saturation, saturation } from "../stats/satura
 import { pickLoadGenerator } from "../drivers/generators.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
 import { underLoad } from "./under_load.ts";
+import { multiCoreRun } from "./multicore.ts";
 import { combineSummaries } from "../stats/resources.ts";
 import { type RunningServer, serverExited, stageServerFor, startRecordServer } from "./server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
@@ -288,10 +289,10 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
     state.sampled.push(resources);
     state.saturations.push(saturation(resources.summary, ctx.cpus));
   }
-  return {
+  return multiCoreRun(outcome, server, resources, ctx.cpus, {
     run: record,
     responses: { valid: m.validResponses, total: verifyRequests + m.warmupResponses + m.responses },
-  };
+  });
 }
 
 /**

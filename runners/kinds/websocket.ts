@@ -12,6 +12,7 @@ import type { RecordContext, RecordOutcome } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { LoadGeneratorInfo } from "../schema/result.ts";
 import { stageServerFor, startRecordServer } from "./server.ts";
+import { multiCoreRun } from "./multicore.ts";
 import { underLoad } from "./under_load.ts";
 import { openModelOf } from "../drivers/open_model.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
@@ -315,10 +316,10 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
   const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;
   if (late && !outcome.warnings.some((w) => w.code === "rate-not-held")) outcome.warnings.push(late);
-  return {
+  return multiCoreRun(outcome, server, resources, ctx.cpus, {
     run: withOpenModel(runFigures(run, startedAt, m, resources), m, ctx.settings),
     responses: { valid: m.validMessages, total: 2 + m.warmupMessages + m.receivedMessages },
-  };
+  });
 }
 
 /**

@@ -158,6 +158,15 @@ function request(options: RunOptions): Request {
   return { profile, overrides, adapters, specs, workloads, schedule, groups };
 }
 
+/** The CPU split; `--server-cpus` beyond the CPUs allowed here is bad input. */
+function cpuSplit(allowed: string | null, serverCpus: number | "all" | undefined): CpuSets {
+  try {
+    return splitCpus(allowed, undefined, serverCpus);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 /** Every runtime as found, or why it could not be had; a kept record whose runtime changed refuses the resume. */
 async function resolveRuntimes(
   req: Request,
@@ -317,7 +326,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
     estimatedSec: req.groups.reduce((a, p, i) => a + estimateSec(p.settings) * toMeasure[i], 0),
   });
   const environment = await fingerprint();
-  const cpus = options.cpus ?? splitCpus(await allowedCpus());
+  const cpus = options.cpus ?? cpuSplit(await allowedCpus(), req.overrides.serverCpus);
   const previous = options.resume?.result;
   const result = new GrowingResult({
     schemaVersion: SCHEMA_VERSION,
