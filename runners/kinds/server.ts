@@ -39,7 +39,9 @@ export async function stageServerFor(
 ): Promise<StagedServer> {
   if (runtime.adapter.build) {
     const built = await runtime.adapter.build(runtime.binary, source.entry, signal);
-    return { file: built.executable, args: [...built.args, ...(source.args ?? [])], facts: built.facts };
+    // `baseline` tells reports to show the record apart from the runtimes under comparison.
+    const facts = { ...built.facts, ...(runtime.adapter.baseline ? { baseline: true } : {}) };
+    return { file: built.executable, args: [...built.args, ...(source.args ?? [])], facts };
   }
   return { file: await stageServer(source.entry, dir, nodeModules), args: source.args, facts: {} };
 }
