@@ -12,9 +12,25 @@ import { makeTempDir, removeTemp } from "../runners/platform/temp.ts";
 import { cacheDir } from "./_cache.ts";
 import type { ServerBuild } from "./types.ts";
 
-/** A runtime a native toolchain is missing for: its records are `skipped`, with how to get it. */
+/**
+ * A runtime a native toolchain is missing for: its records are `skipped`, with how to get it.
+ *
+ * @example Tell a missing toolchain from a failure
+ * ```ts
+ * import { assertInstanceOf, assertRejects } from "@std/assert";
+ * import { go, MissingToolchainError, resolveRuntime } from "@rtbench/rtbench/adapters";
+ *
+ * const noGo = { ...go, detect: () => Promise.resolve(undefined) };
+ * const error = await assertRejects(() => resolveRuntime({ name: "go", requested: "go" }, { adapters: [noGo] }));
+ * assertInstanceOf(error, MissingToolchainError);
+ * ```
+ */
 export class MissingToolchainError extends Error {
-  /** Creates the error; `message` says what is missing and how to get it. */
+  /**
+   * Creates the error.
+   *
+   * @param message What is missing and how to get it.
+   */
   constructor(message: string) {
     super(message);
     this.name = "MissingToolchainError";

@@ -11,7 +11,7 @@
  * import { builtinAdapters, parseRuntimeSpecs } from "@rtbench/rtbench/adapters";
  *
  * assertEquals(parseRuntimeSpecs("deno,node@22").map((s) => s.version), [undefined, "22"]);
- * assertEquals(builtinAdapters.map((a) => a.engine), ["V8", "V8", "JavaScriptCore"]);
+ * assertEquals(builtinAdapters.map((a) => a.engine), ["V8", "V8", "JavaScriptCore", "Go (gc)", "Rust (rustc, LLVM)"]);
  * ```
  *
  * @example Resolve the Deno running this code
@@ -39,7 +39,9 @@ import type { ResolvedRuntime, RuntimeAdapter, RuntimeSource, RuntimeSpec } from
 
 export type {
   InstallCommand,
+  Listen,
   PackageManager,
+  ParallelServer,
   ResolvedRuntime,
   RuntimeAdapter,
   RuntimeSource,
