@@ -1,3 +1,4 @@
+// README "Native baselines: go and rust": each of its sentences is shown here (reports: server_cpus_test).
 // The native baselines: Go and Rust servers built with the machine's toolchains into rtbench's cache, measured
 // and verified like the JavaScript runtimes, byte for byte the same responses, and skipped with how to get the
 // toolchain when it is missing.
@@ -6,6 +7,7 @@ import { go, MissingToolchainError, resolveRuntime, rust } from "../adapters/mod
 import { run } from "../runners/suite/run.ts";
 import { parseResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
+import { startup } from "../workloads/startup.ts";
 import { privateTmp, processesMatching, runCli } from "./_helpers.ts";
 
 const SHORT = ["--duration", "1", "--warmup", "0.5", "--runs", "1"];
@@ -96,4 +98,13 @@ Deno.test("--runtime go@1.22: exit 2, one line naming the flag (rtbench builds w
   assertEquals(cli.code, 2);
   assertEquals(cli.stderr.trim().split("\n").length, 1, cli.stderr);
   assertMatch(cli.stderr, /--runtime: go@1\.22: rtbench builds go servers with this machine's toolchain/);
+});
+
+Deno.test("a native baseline skips the workloads that run scripts rather than servers", async () => {
+  const result = await run({ workloads: [startup], runtimes: ["go"], settings: { runs: 1 } });
+  assertEquals(result.records.length, startup.variants.length);
+  for (const record of result.records) {
+    assertEquals(record.status, "skipped");
+    assertMatch(record.skipReason!, /go is a native baseline: it runs servers only/);
+  }
 });

@@ -1,3 +1,4 @@
+// README "Every core: --server-cpus" (and the reports of "Native baselines"): each sentence is shown here.
 // --server-cpus: each runtime serves in its own multi-core form on the CPUs it is given, and every form is
 // verified like the single-process servers. On a 2-core machine the client shares the server's CPUs and the
 // records say so.
