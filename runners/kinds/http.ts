@@ -30,11 +30,11 @@ import { pickLoadGenerator } from "../drivers/generators.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
 import { underLoad } from "./under_load.ts";
 import { engineOnDeno } from "./engine_fallback.ts";
+import { multiCoreRun } from "./multicore.ts";
 import { combineSummaries } from "../stats/resources.ts";
-import { type RunningServer, serverExited, startRecordServer } from "./server.ts";
+import { type RunningServer, serverExited, stageServerFor, startRecordServer } from "./server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
-import { stageServer } from "../platform/workspace.ts";
 import { round } from "../stats/round.ts";
 
 const VERIFIED_REQUESTS = 3;
@@ -157,7 +157,11 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
   const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
   Object.assign(outcome.facts, source.facts);
-  const file = await inPhase("setup", () => stageServer(source.entry, ctx.workDir, ctx.nodeModules));
+  const staged = await inPhase(
+    "setup",
+    () => stageServerFor(ctx.runtime, source, ctx.workDir, ctx.nodeModules, ctx.signal),
+  );
+  Object.assign(outcome.facts, staged.facts);
   outcome.headline = headlineOf(ctx.settings);
   outcome.cpus = ctx.cpus;
   const traffic = ctx.workload.traffic(ctx);
@@ -183,7 +187,7 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
         "--load-generator rtbench checks every response",
     });
   }
-  return { ctx, outcome, file, args: source.args, traffic, generator, saturations: [], sampled: [] };
+  return { ctx, outcome, file: staged.file, args: staged.args, traffic, generator, saturations: [], sampled: [] };
 }
 
 /** Verifies the fresh server of run `run`; returns how many requests verification sent. */
@@ -286,10 +290,10 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
     state.sampled.push(resources);
     state.saturations.push(saturation(resources.summary, ctx.cpus));
   }
-  return {
+  return multiCoreRun(outcome, server, resources, ctx.cpus, {
     run: record,
     responses: { valid: m.validResponses, total: verifyRequests + m.warmupResponses + m.responses },
-  };
+  });
 }
 
 /**

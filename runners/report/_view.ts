@@ -112,16 +112,25 @@ function measuredText(group: RecordGroup): string {
   return low === high ? `${low} run${low === 1 ? "" : "s"}` : `${low}–${high} runs`;
 }
 
+function perCoreText(figure: string, record: BenchRecord): string {
+  const perCore = record.summary[`${figure}PerCore`];
+  const workers = record.facts.serverWorkers;
+  return perCore ? `${formatFigure(figure, perCore.median)} × ${workers}` : "";
+}
+
 function resultsTable(group: RecordGroup): ViewTable {
   const kind = kindView(group.kind, group.records);
   const cells = group.ranked.map((r) => kind.cells(r.record));
   // A column of the kind with nothing in it says nothing (no latency without a latency figure).
   const shown = kind.columns.map((_, i) => i).filter((i) => cells.some((row) => row[i] !== ""));
+  // A server on several CPUs (--server-cpus) is also shown per core.
+  const perCore = group.ranked.some((r) => r.record.summary[`${group.figure}PerCore`] !== undefined);
   const columns: ViewColumn[] = [
     { header: "runtime", numeric: false },
     { header: `${group.figure} (median)`, numeric: true },
     { header: "95% CI", numeric: true },
     { header: "relative", numeric: true },
+    ...(perCore ? [{ header: "per server core", numeric: true }] : []),
     ...shown.map((i) => kind.columns[i]),
     { header: "notes", numeric: false },
   ];
@@ -135,6 +144,7 @@ function resultsTable(group: RecordGroup): ViewTable {
     },
     ciText(group.figure, r.headline),
     relativeText(group, r),
+    ...(perCore ? [perCoreText(group.figure, r.record)] : []),
     ...shown.map((i) => cells[k][i]),
     { type: "notes", reason: "", warnings: r.record.warnings },
   ]);
@@ -144,6 +154,7 @@ function resultsTable(group: RecordGroup): ViewTable {
       { type: "status", status: r.status },
       "",
       "",
+      ...(perCore ? [""] : []),
       ...shown.map(() => ""),
       { type: "notes", reason: whyText(r), warnings: r.warnings },
     ]);

@@ -72,6 +72,12 @@ export interface RunSettings {
   readonly sweepSteps?: number;
   /** The sweep's knee is the highest rate whose p99 stays at or under this many ms (`--slo-p99`). @default {50} */
   readonly sloP99Ms?: number;
+  /**
+   * CPUs the server gets (`--server-cpus`), the rest going to the load generator, and the runtime's own
+   * multi-core form serving on all of them (`node:cluster`, `deno serve --parallel`, ...). Absent: one process
+   * on half the CPUs, as each runtime runs by default.
+   */
+  readonly serverCpus?: number | "all";
 }
 
 /**

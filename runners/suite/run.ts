@@ -6,7 +6,13 @@
  * @module
  */
 
-import { builtinAdapters, cacheDir as defaultCacheDir, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
+import {
+  builtinAdapters,
+  cacheDir as defaultCacheDir,
+  defaultRuntimeNames,
+  parseRuntimeSpecs,
+  resolveRuntime,
+} from "../../adapters/mod.ts";
 import type { ResolvedRuntime, RuntimeAdapter, RuntimeSpec } from "../../adapters/types.ts";
 import type { RunSettings, Workload } from "../../workloads/types.ts";
 import { builtinWorkloads } from "../../workloads/mod.ts";
@@ -140,7 +146,7 @@ function request(options: RunOptions): Request {
   const overrides = options.settings ?? {};
   validateSettings(overrides);
   const adapters = options.adapters ?? builtinAdapters;
-  const specs = (options.runtimes ?? adapters.map((a) => a.name)).flatMap((r) =>
+  const specs = (options.runtimes ?? defaultRuntimeNames(adapters)).flatMap((r) =>
     typeof r === "string" ? parseRuntimeSpecs(r, adapters) : [r]
   );
   // Workloads can come from users' code: a malformed one is one clear error before anything runs.
@@ -150,6 +156,15 @@ function request(options: RunOptions): Request {
   const schedule = scheduleOf(options.order, options.seed);
   const groups = planGroups(workloads, profile, overrides, options.options ?? {}, options.variants);
   return { profile, overrides, adapters, specs, workloads, schedule, groups };
+}
+
+/** The CPU split; `--server-cpus` beyond the CPUs allowed here is bad input. */
+function cpuSplit(allowed: string | null, serverCpus: number | "all" | undefined): CpuSets {
+  try {
+    return splitCpus(allowed, undefined, serverCpus);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /** Every runtime as found, or why it could not be had; a kept record whose runtime changed refuses the resume. */
@@ -311,7 +326,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
     estimatedSec: req.groups.reduce((a, p, i) => a + estimateSec(p.settings) * toMeasure[i], 0),
   });
   const environment = await fingerprint();
-  const cpus = options.cpus ?? splitCpus(await allowedCpus());
+  const cpus = options.cpus ?? cpuSplit(await allowedCpus(), req.overrides.serverCpus);
   const previous = options.resume?.result;
   const result = new GrowingResult({
     schemaVersion: SCHEMA_VERSION,

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { MissingToolchainError } from "../../adapters/mod.ts";
 import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/types.ts";
 import type { Workload, WorkloadSession } from "../../workloads/types.ts";
 import {
@@ -19,6 +20,7 @@ import {
   type RecordOutcome,
   type RecordRun,
   recordRun,
+  SkipRecord,
   type VariantVerdict,
   withinTime,
 } from "../kinds/mod.ts";
@@ -192,7 +194,11 @@ async function openRecord(
   const outcome = emptyOutcome(suite.cpus, prepared.session.facts);
   if (verdict) outcome.checks.push(...verdict.checks);
   if (rt instanceof Error) {
-    return { ...base, runtime: undefined, outcome, early: endingOf(new PhaseError("provision", rt.message)) };
+    // A native toolchain that is not installed is not a failure of the suite: the record says how to get it.
+    const why = rt instanceof MissingToolchainError
+      ? new SkipRecord(rt.message)
+      : new PhaseError("provision", rt.message);
+    return { ...base, runtime: undefined, outcome, early: endingOf(why) };
   }
   const refused = prepared.setupError ?? (verdict?.invalid ? new InvalidError("verify", verdict.invalid) : undefined);
   if (refused) return { ...base, runtime: rt, outcome, early: endingOf(refused) };
