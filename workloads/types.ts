@@ -301,7 +301,36 @@ export interface HttpRequestSpec {
   readonly body?: string;
   /** The response every exchange must produce. */
   readonly expect: HttpExpectation;
+  /**
+   * The endpoint this request belongs to, for figures per endpoint (`GET /users/:id`); requests with the same
+   * label are counted together. Absent on every request: no figures per endpoint.
+   */
+  readonly endpoint?: string;
+  /**
+   * A regular expression (source) with one group, applied to this request's valid responses: the group's text is
+   * kept by the connection and replaces {@linkcode CAPTURE} in the `path` and `expect.bodyPattern` of the requests
+   * after it, so that a connection can create a resource and then read, change and delete that one. A request that
+   * uses the capture goes out only when its connection holds one and has nothing else in flight; without one it is
+   * passed over. Only rtbench's load engine sends such traffic.
+   */
+  readonly capture?: string;
 }
+
+/**
+ * The placeholder a request's `path` and expected `bodyPattern` hold for the value its connection captured
+ * (see {@linkcode HttpRequestSpec.capture}).
+ *
+ * @example Read back the resource this connection created
+ * ```ts
+ * import { CAPTURE, type HttpRequestSpec } from "@rtbench/rtbench/workloads";
+ *
+ * const readBack: HttpRequestSpec = {
+ *   path: `/users/${CAPTURE}`,
+ *   expect: { status: 200, contentType: "application/json", bodyPattern: `\\{"id":${CAPTURE},.*` },
+ * };
+ * ```
+ */
+export const CAPTURE = "{{capture}}";
 
 /**
  * The traffic of an HTTP workload: requests cycled through by every connection.
