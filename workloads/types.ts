@@ -110,6 +110,8 @@ export interface ServerSource {
   readonly entry: URL;
   /** Arguments after the file. */
   readonly args?: readonly string[];
+  /** Modules the entry imports by relative path, staged next to it (a data layer shared by several servers). */
+  readonly assets?: readonly URL[];
   /** Facts recorded on the records this server measures (which implementation it runs, on which thread). */
   readonly facts?: Readonly<Record<string, Fact>>;
 }
@@ -250,6 +252,11 @@ export interface AfterRunContext {
   readonly validResponses: number;
   /** Every response the server sent, warm-up and verification included. */
   readonly totalResponses: number;
+  /**
+   * Valid responses per endpoint label (see {@linkcode HttpRequestSpec.endpoint}), warm-up and measured window
+   * together, verification excluded; absent when the traffic labels no endpoint or the generator cannot count them.
+   */
+  readonly endpoints?: Readonly<Record<string, number>>;
 }
 
 /**

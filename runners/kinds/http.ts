@@ -156,7 +156,10 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
   const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
   Object.assign(outcome.facts, source.facts);
-  const file = await inPhase("setup", () => stageServer(source.entry, ctx.workDir, ctx.nodeModules));
+  const file = await inPhase("setup", async () => {
+    for (const asset of source.assets ?? []) await stageServer(asset, ctx.workDir, ctx.nodeModules);
+    return await stageServer(source.entry, ctx.workDir, ctx.nodeModules);
+  });
   outcome.headline = headlineOf(ctx.settings);
   outcome.cpus = ctx.cpus;
   const traffic = ctx.workload.traffic(ctx);
@@ -287,7 +290,17 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   }
   return {
     run: record,
-    responses: { valid: m.validResponses, total: verifyRequests + m.warmupResponses + m.responses },
+    responses: {
+      valid: m.validResponses,
+      total: verifyRequests + m.warmupResponses + m.responses,
+      ...(m.endpoints
+        ? {
+          endpoints: Object.fromEntries(
+            Object.entries(m.endpoints).map(([name, e]) => [name, e.validResponses + e.warmupValidResponses]),
+          ),
+        }
+        : {}),
+    },
   };
 }
 

@@ -38,7 +38,9 @@ export async function checkHttpParity(ctx: VariantContext<HttpWorkload>): Promis
     const source = ctx.workload.server(runtime.name, ctx.variant);
     if (isSkip(source)) continue;
     try {
-      const file = await stageServer(source.entry, `${ctx.workDir}/${n++}`, ctx.nodeModules);
+      const dir = `${ctx.workDir}/${n++}`;
+      for (const asset of source.assets ?? []) await stageServer(asset, dir, ctx.nodeModules);
+      const file = await stageServer(source.entry, dir, ctx.nodeModules);
       const server = await startServer(
         serverOptions(ctx, runtime, file, source.args, file.slice(0, file.lastIndexOf("/"))),
       );

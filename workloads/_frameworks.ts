@@ -1,0 +1,82 @@
+/**
+ * The framework axis of the HTTP workloads: each runtime's own server
+ * (`default`), then the web frameworks people deploy, each at an exact
+ * version from npm, each server written the way its framework's guide writes
+ * it (its router, its JSON helper). A framework's server is one file run on
+ * every runtime; a combination that does not run is skipped with the reason
+ * found by trying it.
+ *
+ * @module
+ */
+
+import { driverVersion } from "./postgres.ts";
+import type { Fact, ServerSource, Skip } from "./types.ts";
+
+/** One framework: what it is, what its JSON helper sends as content-type, and its npm packages. */
+export interface Framework {
+  /** One line for the variant. */
+  readonly description: string;
+  /** The `content-type` its JSON helper sends (bodies are byte-identical across frameworks; this header is not). */
+  readonly contentType: string;
+  /** Its npm packages, the first being the framework itself. */
+  readonly packages: readonly string[];
+  /** Runtimes it does not run on, with what happened when it was tried. */
+  readonly skip?: Readonly<Record<string, string>>;
+}
+
+/** The runtime's own server for `default`, by runtime. */
+const OWN: Readonly<Record<string, string>> = { deno: "Deno.serve", node: "node:http", bun: "Bun.serve" };
+
+/** The frameworks, `default` (no framework) first. */
+export const FRAMEWORKS: Readonly<Record<string, Framework>> = {
+  default: { description: "the runtime's own HTTP server", contentType: "application/json", packages: [] },
+};
+
+/** Exact versions of every framework package, installed with the workloads that have framework variants. */
+export const FRAMEWORK_DEPENDENCIES: Readonly<Record<string, string>> = {};
+
+/** The facts a variant's records carry: the framework and the exact version installed. */
+export async function frameworkVersions(
+  variant: string,
+  nodeModules: string | undefined,
+): Promise<Record<string, Fact>> {
+  const framework = FRAMEWORKS[variant];
+  if (!framework || framework.packages.length === 0) return { framework: variant === "default" ? "none" : variant };
+  const versions: Record<string, Fact> = { framework: variant };
+  for (const name of framework.packages) {
+    versions[`${name}Version`] = nodeModules ? await driverVersion(nodeModules, name) : null;
+  }
+  versions.frameworkVersion = versions[`${framework.packages[0]}Version`];
+  return versions;
+}
+
+/**
+ * The server of `workload` (`rest_api`, `http_json`) for a runtime and variant: the runtime's own under
+ * `servers/<runtime>/`, a framework's under `servers/frameworks/<framework>/`, run on every runtime.
+ */
+export function frameworkServer(
+  workload: string,
+  runtime: string,
+  variant: string,
+  assets: readonly URL[] = [],
+): ServerSource | Skip {
+  const framework = FRAMEWORKS[variant];
+  if (!framework) return { skip: `no ${variant} server` };
+  if (variant === "default") {
+    if (!OWN[runtime]) return { skip: `no ${workload} server for ${runtime}` };
+    const ext = runtime === "node" ? "mjs" : "ts";
+    return {
+      entry: new URL(`../servers/${runtime}/${workload}.${ext}`, import.meta.url),
+      assets,
+      facts: { server: OWN[runtime] },
+    };
+  }
+  const why = framework.skip?.[runtime];
+  if (why) return { skip: why };
+  if (!OWN[runtime]) return { skip: `no ${variant} server for ${runtime}` };
+  return {
+    entry: new URL(`../servers/frameworks/${variant}/${workload}.mjs`, import.meta.url),
+    assets,
+    facts: { server: variant },
+  };
+}
