@@ -30,10 +30,43 @@ const OWN: Readonly<Record<string, string>> = { deno: "Deno.serve", node: "node:
 /** The frameworks, `default` (no framework) first. */
 export const FRAMEWORKS: Readonly<Record<string, Framework>> = {
   default: { description: "the runtime's own HTTP server", contentType: "application/json", packages: [] },
+  express: {
+    description: "Express 5: its router, express.json() and res.json()",
+    contentType: "application/json; charset=utf-8",
+    packages: ["express"],
+  },
+  fastify: {
+    description: "Fastify 5: its router, body parser and reply serializer",
+    contentType: "application/json; charset=utf-8",
+    packages: ["fastify"],
+  },
+  hono: {
+    description: "Hono: app.fetch on Deno.serve and Bun.serve, @hono/node-server on Node.js",
+    contentType: "application/json",
+    packages: ["hono", "@hono/node-server"],
+  },
+  elysia: {
+    description: "Elysia: native on Bun, @elysiajs/node on Node.js, app.fetch on Deno.serve",
+    contentType: "application/json",
+    packages: ["elysia", "@elysiajs/node"],
+  },
+  oak: {
+    description: "Oak: its Router and Application, ctx.response.body",
+    contentType: "application/json; charset=UTF-8",
+    packages: ["@oakserver/oak"],
+  },
 };
 
 /** Exact versions of every framework package, installed with the workloads that have framework variants. */
-export const FRAMEWORK_DEPENDENCIES: Readonly<Record<string, string>> = {};
+export const FRAMEWORK_DEPENDENCIES: Readonly<Record<string, string>> = {
+  express: "5.3.0",
+  fastify: "5.12.8",
+  hono: "4.13.19",
+  "@hono/node-server": "2.1.9",
+  elysia: "1.4.30",
+  "@elysiajs/node": "1.4.5",
+  "@oakserver/oak": "14.1.0",
+};
 
 /** The facts a variant's records carry: the framework and the exact version installed. */
 export async function frameworkVersions(

@@ -1,0 +1,46 @@
+// rest-api on Oak: its Router and Application, ctx.response.body for JSON; the same file on every runtime
+// (Oak serves through Deno.serve on Deno, Bun.serve on Bun and node:http on Node.js).
+import { Application, Router } from "@oakserver/oak";
+import { createUser, deleteUser, getUser, INVALID, listUsers, NOT_FOUND, updateUser } from "./users_db.mjs";
+
+const body = (ctx) => ctx.request.body.json().catch(() => null);
+const reply = (ctx, status, value) => {
+  ctx.response.status = status;
+  ctx.response.body = value;
+};
+
+const router = new Router()
+  .get("/users", async (ctx) => {
+    const q = ctx.request.url.searchParams;
+    reply(ctx, 200, await listUsers(q.get("page"), q.get("limit")));
+  })
+  .post("/users", async (ctx) => {
+    const user = await createUser(await body(ctx));
+    user ? reply(ctx, 201, user) : reply(ctx, 400, INVALID);
+  })
+  .get("/users/:id", async (ctx) => {
+    const user = await getUser(ctx.params.id);
+    user ? reply(ctx, 200, user) : reply(ctx, 404, NOT_FOUND);
+  })
+  .put("/users/:id", async (ctx) => {
+    const user = await updateUser(ctx.params.id, await body(ctx));
+    if (user === "invalid") reply(ctx, 400, INVALID);
+    else user ? reply(ctx, 200, user) : reply(ctx, 404, NOT_FOUND);
+  })
+  .delete("/users/:id", async (ctx) => {
+    (await deleteUser(ctx.params.id)) ? ctx.response.status = 204 : reply(ctx, 404, NOT_FOUND);
+  });
+
+const app = new Application();
+app.use(async (ctx, next) => {
+  try {
+    await next();
+  } catch (error) {
+    console.error(error);
+    reply(ctx, 500, { error: "internal" });
+  }
+});
+app.use(router.routes());
+app.use((ctx) => reply(ctx, 404, NOT_FOUND));
+
+await app.listen({ port: Number(process.env.PORT ?? 3000), hostname: process.env.HOST ?? "127.0.0.1" });
