@@ -22,38 +22,54 @@ export interface Framework {
   readonly packages: readonly string[];
   /** Runtimes it does not run on, with what happened when it was tried. */
   readonly skip?: Readonly<Record<string, string>>;
+  /** The HTTP server underneath on each runtime, recorded as the `server` fact. */
+  readonly serves: Readonly<Record<string, string>>;
 }
 
 /** The runtime's own server for `default`, by runtime. */
 const OWN: Readonly<Record<string, string>> = { deno: "Deno.serve", node: "node:http", bun: "Bun.serve" };
 
+/** Express and Fastify sit on node:http: Node's own, Deno's and Bun's implementations of it. */
+const NODE_HTTP: Readonly<Record<string, string>> = {
+  deno: "node:http (Deno's)",
+  node: "node:http",
+  bun: "node:http (Bun's)",
+};
+
 /** The frameworks, `default` (no framework) first. */
 export const FRAMEWORKS: Readonly<Record<string, Framework>> = {
-  default: { description: "the runtime's own HTTP server", contentType: "application/json", packages: [] },
+  default: { description: "the runtime's own HTTP server", contentType: "application/json", packages: [], serves: OWN },
   express: {
     description: "Express 5: its router, express.json() and res.json()",
     contentType: "application/json; charset=utf-8",
     packages: ["express"],
+    serves: NODE_HTTP,
   },
   fastify: {
     description: "Fastify 5: its router, body parser and reply serializer",
     contentType: "application/json; charset=utf-8",
     packages: ["fastify"],
+    serves: NODE_HTTP,
   },
   hono: {
     description: "Hono: app.fetch on Deno.serve and Bun.serve, @hono/node-server on Node.js",
     contentType: "application/json",
     packages: ["hono", "@hono/node-server"],
+    serves: { deno: "Deno.serve(app.fetch)", node: "@hono/node-server", bun: "Bun.serve(app.fetch)" },
   },
   elysia: {
     description: "Elysia: native on Bun, @elysiajs/node on Node.js, app.fetch on Deno.serve",
     contentType: "application/json",
     packages: ["elysia", "@elysiajs/node"],
+    serves: { deno: "Deno.serve(app.fetch)", node: "@elysiajs/node", bun: "Bun.serve (Elysia's own)" },
   },
   oak: {
     description: "Oak: its Router and Application, ctx.response.body",
     contentType: "application/json; charset=UTF-8",
     packages: ["@oakserver/oak"],
+    // npm's build of Oak takes its Node.js path wherever `process` exists, Deno 2 included (JSR's Oak, which
+    // serves through Deno.serve, is not reachable from every machine).
+    serves: { deno: "node:http (npm build of Oak)", node: "node:http", bun: "Bun.serve" },
   },
 };
 
@@ -110,6 +126,6 @@ export function frameworkServer(
   return {
     entry: new URL(`../servers/frameworks/${variant}/${workload}.mjs`, import.meta.url),
     assets,
-    facts: { server: variant },
+    facts: { server: framework.serves[runtime] ?? variant },
   };
 }

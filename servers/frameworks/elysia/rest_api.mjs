@@ -5,7 +5,14 @@ import { createUser, deleteUser, getUser, INVALID, listUsers, NOT_FOUND, updateU
 
 const adapter = globalThis.Bun || globalThis.Deno ? {} : { adapter: (await import("@elysiajs/node")).node() };
 
+// Elysia's JSON is Response.json on Bun ("application/json;charset=utf-8") and "application/json" elsewhere: one
+// content-type for the variant on every runtime, so that the runtimes answer alike.
+const JSON_TYPE = "application/json";
+
 const app = new Elysia(adapter)
+  .onAfterHandle(({ response, set }) => {
+    if (!(response instanceof Response)) set.headers["content-type"] = JSON_TYPE;
+  })
   .get("/users", ({ query }) => listUsers(query.page, query.limit))
   .post("/users", async ({ body, status }) => {
     const user = await createUser(body);
@@ -17,9 +24,13 @@ const app = new Elysia(adapter)
     if (user === "invalid") return status(400, INVALID);
     return user ?? status(404, NOT_FOUND);
   })
-  .delete("/users/:id", async ({ params, status }) =>
-    (await deleteUser(params.id)) ? new Response(null, { status: 204 }) : status(404, NOT_FOUND))
-  .onError(({ code, error, status }) => {
+  .delete(
+    "/users/:id",
+    async ({ params, status }) =>
+      (await deleteUser(params.id)) ? new Response(null, { status: 204 }) : status(404, NOT_FOUND),
+  )
+  .onError(({ code, error, set, status }) => {
+    set.headers["content-type"] = JSON_TYPE;
     if (code === "NOT_FOUND") return status(404, NOT_FOUND);
     console.error(error);
     return status(500, { error: "internal" });

@@ -20,7 +20,10 @@ app.put("/users/:id", async (c) => {
   if (user === "invalid") return c.json(INVALID, 400);
   return user ? c.json(user) : c.json(NOT_FOUND, 404);
 });
-app.delete("/users/:id", async (c) => (await deleteUser(c.req.param("id"))) ? c.body(null, 204) : c.json(NOT_FOUND, 404));
+app.delete(
+  "/users/:id",
+  async (c) => (await deleteUser(c.req.param("id"))) ? c.body(null, 204) : c.json(NOT_FOUND, 404),
+);
 app.notFound((c) => c.json(NOT_FOUND, 404));
 app.onError((error, c) => {
   console.error(error);

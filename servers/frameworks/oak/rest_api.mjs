@@ -39,6 +39,14 @@ app.use(async (ctx, next) => {
     console.error(error);
     reply(ctx, 500, { error: "internal" });
   }
+  // npm's Oak serves through node:http on Node.js and on Deno, and streams every body there, chunked; a JSON body
+  // sent whole with its content-length frames the response as on Bun and as every other server does.
+  if (ctx.response.body !== undefined && ctx.response.body !== null) {
+    const text = JSON.stringify(ctx.response.body);
+    ctx.response.body = text;
+    ctx.response.type = "json";
+    ctx.response.headers.set("content-length", String(new TextEncoder().encode(text).length));
+  }
 });
 app.use(router.routes());
 app.use((ctx) => reply(ctx, 404, NOT_FOUND));
