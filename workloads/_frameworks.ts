@@ -90,13 +90,15 @@ export async function frameworkVersions(
   nodeModules: string | undefined,
 ): Promise<Record<string, Fact>> {
   const framework = FRAMEWORKS[variant];
-  if (!framework || framework.packages.length === 0) return { framework: variant === "default" ? "none" : variant };
-  const versions: Record<string, Fact> = { framework: variant };
-  for (const name of framework.packages) {
-    versions[`${name}Version`] = nodeModules ? await driverVersion(nodeModules, name) : null;
-  }
-  versions.frameworkVersion = versions[`${framework.packages[0]}Version`];
-  return versions;
+  if (!framework || framework.packages.length === 0) return { framework: "none" };
+  const versions = await Promise.all(
+    framework.packages.map(async (name) => nodeModules ? await driverVersion(nodeModules, name) : null),
+  );
+  return {
+    framework: variant,
+    frameworkVersion: versions[0],
+    frameworkPackages: framework.packages.map((name, i) => `${name}@${versions[i] ?? "?"}`).join(" "),
+  };
 }
 
 /**

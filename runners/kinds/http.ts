@@ -119,6 +119,19 @@ function runFigures(
     latencyUs: m.latencyUs,
     latencyHistogram: m.latencyHistogram,
     resources: resources?.series ?? null,
+    ...(m.endpoints
+      ? {
+        endpoints: Object.fromEntries(
+          Object.entries(m.endpoints).map(([name, e]) => [name, {
+            requestsPerSecond: round(e.requestsPerSecond, 2),
+            responses: e.responses,
+            validResponses: e.validResponses,
+            latencyUs: e.latencyUs,
+            latencyHistogram: e.latencyHistogram,
+          }]),
+        ),
+      }
+      : {}),
   };
 }
 
