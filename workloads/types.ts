@@ -30,6 +30,8 @@ export interface Variant {
   readonly name: string;
   /** One line saying what differs in this variant. */
   readonly description: string;
+  /** Measured only when named with `--variant` (`variants` of `run()`), not by default. @default {false} */
+  readonly optional?: boolean;
 }
 
 /**
