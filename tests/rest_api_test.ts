@@ -5,6 +5,9 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/as
 import { parseResult } from "../runners/schema/mod.ts";
 import { run } from "../runners/suite/run.ts";
 import { restApi } from "../workloads/rest_api.ts";
+import { httpJson } from "../workloads/http_json.ts";
+import { planGroups } from "../runners/suite/plan.ts";
+import { FRAMEWORK_DEPENDENCIES, FRAMEWORKS } from "../workloads/_frameworks.ts";
 import { deleteNothing, deleteNothingLater, updateNotPersisted, wrongPage } from "./fixtures/rest_api_faults.ts";
 import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
 
@@ -19,7 +22,10 @@ Deno.test("bench --workload rest-api on deno,node,bun completes every variant th
   const tmp = await databaseTmp();
   const out = `${tmp}/r.json`;
   const cli = await runCli(
-    ["--workload", "rest-api", "--runtime", "deno,node,bun", "--duration", "1", "--warmup", "0.5", "--out", out],
+    [
+      ...["--workload", "rest-api", "--runtime", "deno,node,bun"],
+      ...["--duration", "0.5", "--warmup", "0.3", "--connections", "20", "--out", out],
+    ],
     { TMPDIR: tmp },
   );
   assertEquals(cli.code, 0, cli.stderr + cli.stdout);
@@ -46,6 +52,34 @@ Deno.test("bench --workload rest-api on deno,node,bun completes every variant th
     assert(Number(record.summary.requestsPerSecond?.median) > 0, record.id);
   }
   assert(result.records.some((r) => r.status === "completed"));
+  // Each framework's exact version is recorded, the one rtbench pins; the runtime's own server says which it is.
+  for (const record of result.records.filter((r) => r.variant !== "default")) {
+    const pinned = FRAMEWORK_DEPENDENCIES[FRAMEWORKS[record.variant].packages[0]];
+    assertEquals([record.facts.framework, record.facts.frameworkVersion], [record.variant, pinned], record.id);
+  }
+  assertEquals(
+    result.records.filter((r) => r.variant === "default").map((r) => r.facts.server),
+    ["Deno.serve", "node:http", "Bun.serve"],
+  );
+  // Figures per endpoint: the five endpoints, each with its rate and latency, in the record and in the table.
+  for (const record of result.records.filter((r) => r.status === "completed")) {
+    assertEquals(Object.keys(record.endpoints ?? {}).sort(), [
+      "DELETE /users/:id",
+      "GET /users",
+      "GET /users/:id",
+      "POST /users",
+      "PUT /users/:id",
+    ]);
+    // The mix: three reads of one user for every page, five of those for every write.
+    const e = record.endpoints!;
+    const ratio = e["GET /users/:id"].validResponses / e["POST /users"].validResponses;
+    assert(ratio > 8 && ratio < 16, `${record.id}: GET /users/:id per POST ${ratio}`);
+  }
+  assertMatch(cli.stdout, /^endpoint\s+\S+ \S+ req\/s\s+p99/m);
+  // The framework × runtime matrix: framework rows, runtime columns.
+  assertStringIncludes(cli.stdout, "rest-api: requestsPerSecond (median), variant × runtime");
+  assertMatch(cli.stdout, /^variant\s+deno\s+node\s+bun$/m);
+  for (const variant of restApi.variants) assertMatch(cli.stdout, new RegExp(`^${variant.name}\\s+\\S`, "m"));
   // Nothing survives: no server, no load generator, no PostgreSQL, no data directory; only the result.
   assertEquals(await processesMatching(tmp), []);
   assertEquals(await entries(tmp), ["r.json"]);
@@ -95,4 +129,26 @@ Deno.test("rest-api: a lost update, a wrong page and a DELETE that deleted nothi
   assertEquals(await processesMatching(tmp), []);
   assertEquals(await entries(tmp), []);
   await Deno.remove(tmp);
+});
+
+Deno.test("http-json on Express, Fastify, Hono, Elysia and Oak: every framework answers alike on deno, node and bun", async () => {
+  const tmp = await privateTmp();
+  const out = `${tmp}/r.json`;
+  const variants = Object.keys(FRAMEWORKS).filter((v) => v !== "default");
+  const cli = await runCli([
+    ...["--workload", "http-json", "--variant", variants.join(","), "--runtime", "deno,node,bun"],
+    ...["--duration", "0.5", "--warmup", "0.2", "--connections", "10", "--out", out],
+  ]);
+  assertEquals(cli.code, 0, cli.stderr + cli.stdout);
+  const result = parseResult(await Deno.readTextFile(out));
+  assertEquals(result.records.map((r) => r.variant), variants.flatMap((v) => [v, v, v]));
+  for (const record of result.records) {
+    assertEquals(record.status, "completed", `${record.id}: ${JSON.stringify(record.error)}`);
+    // Parity held: the same status, content-type, content-length and body from every runtime.
+    assert(record.verification.checks.some((c) => c.name.startsWith("parity") && c.passed), record.id);
+    assertEquals(record.facts.frameworkVersion, FRAMEWORK_DEPENDENCIES[FRAMEWORKS[record.variant].packages[0]]);
+  }
+  // Without --variant, http-json stays one record per runtime: its own server.
+  assertEquals(planGroups([httpJson], "quick", {}, {}).map((g) => g.variant), ["default"]);
+  await Deno.remove(tmp, { recursive: true });
 });
