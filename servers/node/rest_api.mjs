@@ -1,15 +1,25 @@
 // rest-api on Node.js: node:http with its own routing over the shared users data layer (postgres.js).
 import { createServer } from "node:http";
-import { createUser, deleteUser, getUser, INVALID, listUsers, NOT_FOUND, updateUser } from "./users_db.mjs";
+import {
+  createUser,
+  deleteUser,
+  gate,
+  getUser,
+  INVALID,
+  listUsers,
+  NOT_FOUND,
+  STACK_HEADERS,
+  updateUser,
+} from "./users_db.mjs";
 
-function send(res, status, value) {
+function send(res, status, value, headers = {}) {
   if (value === undefined) {
-    res.writeHead(status);
+    res.writeHead(status, { ...STACK_HEADERS, ...headers });
     res.end();
     return;
   }
   const body = Buffer.from(JSON.stringify(value));
-  res.writeHead(status, { "content-type": "application/json", "content-length": body.length });
+  res.writeHead(status, { ...STACK_HEADERS, "content-type": "application/json", "content-length": body.length });
   res.end(body);
 }
 
@@ -24,6 +34,8 @@ async function body(req) {
 }
 
 async function route(req, res) {
+  const early = await gate(req.method, req.headers.authorization);
+  if (early) return send(res, early.status, early.body, early.headers);
   const url = new URL(req.url, "http://localhost");
   if (url.pathname === "/users") {
     if (req.method === "GET") {

@@ -1,6 +1,7 @@
 // The rest-api workload's data layer, the same on every runtime and framework: postgres.js over the `users` table,
 // input checks and the JSON every server sends. Servers differ in routing and HTTP only; bodies are byte-identical.
 import postgres from "postgres";
+import { jwtVerify } from "jose";
 
 const env = globalThis.process?.env ?? globalThis.Deno.env.toObject();
 
@@ -82,3 +83,39 @@ export async function deleteUser(id) {
 /** The bodies of the error answers. */
 export const NOT_FOUND = { error: "not found" };
 export const INVALID = { error: "invalid user" };
+
+// The production stack (REST_STACK=production), the same under every framework: CORS headers on every response, a
+// preflight answered, and a JWT bearer token verified with jose on every other request before any route runs.
+const STACK = env.REST_STACK === "production";
+const SECRET = new TextEncoder().encode(env.JWT_SECRET ?? "");
+
+/** Headers every response carries: CORS for the one allowed origin, or none without the stack. */
+export const STACK_HEADERS = STACK ? { "access-control-allow-origin": env.CORS_ORIGIN, "vary": "Origin" } : {};
+
+const PREFLIGHT = {
+  "access-control-allow-methods": "GET, POST, PUT, DELETE",
+  "access-control-allow-headers": "authorization, content-type",
+  "access-control-max-age": "600",
+};
+
+/** The 401 body. */
+export const UNAUTHORIZED = { error: "unauthorized" };
+
+/**
+ * What the stack answers before routing: a preflight (204 with the CORS headers), a request without a valid
+ * bearer token (401, `UNAUTHORIZED`), or null to go on.
+ */
+export async function gate(method, authorization) {
+  if (!STACK) return null;
+  if (method === "OPTIONS") return { status: 204, headers: PREFLIGHT };
+  const token = /^Bearer (.+)$/.exec(authorization ?? "")?.[1];
+  try {
+    if (token) {
+      await jwtVerify(token, SECRET, { algorithms: ["HS256"], issuer: "rtbench", audience: "rest-api" });
+      return null;
+    }
+  } catch {
+    // A bad signature, an expired token, the wrong issuer: all 401.
+  }
+  return { status: 401, headers: {}, body: UNAUTHORIZED };
+}

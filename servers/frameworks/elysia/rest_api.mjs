@@ -1,7 +1,17 @@
 // rest-api on Elysia: on Bun natively, on Node.js through @elysiajs/node, on Deno through Deno.serve(app.fetch),
 // as Elysia's guides for each runtime do.
 import { Elysia } from "elysia";
-import { createUser, deleteUser, getUser, INVALID, listUsers, NOT_FOUND, updateUser } from "./users_db.mjs";
+import {
+  createUser,
+  deleteUser,
+  gate,
+  getUser,
+  INVALID,
+  listUsers,
+  NOT_FOUND,
+  STACK_HEADERS,
+  updateUser,
+} from "./users_db.mjs";
 
 const adapter = globalThis.Bun || globalThis.Deno ? {} : { adapter: (await import("@elysiajs/node")).node() };
 
@@ -10,6 +20,16 @@ const adapter = globalThis.Bun || globalThis.Deno ? {} : { adapter: (await impor
 const JSON_TYPE = "application/json";
 
 const app = new Elysia(adapter)
+  .onRequest(async ({ request, set, status }) => {
+    Object.assign(set.headers, STACK_HEADERS);
+    const early = await gate(request.method, request.headers.get("authorization"));
+    if (!early) return;
+    if (!early.body) {
+      return new Response(null, { status: early.status, headers: { ...STACK_HEADERS, ...early.headers } });
+    }
+    set.headers["content-type"] = JSON_TYPE;
+    return status(early.status, early.body);
+  })
   .onAfterHandle(({ response, set }) => {
     if (!(response instanceof Response)) set.headers["content-type"] = JSON_TYPE;
   })
@@ -27,7 +47,9 @@ const app = new Elysia(adapter)
   .delete(
     "/users/:id",
     async ({ params, status }) =>
-      (await deleteUser(params.id)) ? new Response(null, { status: 204 }) : status(404, NOT_FOUND),
+      (await deleteUser(params.id))
+        ? new Response(null, { status: 204, headers: STACK_HEADERS })
+        : status(404, NOT_FOUND),
   )
   .onError(({ code, error, set, status }) => {
     set.headers["content-type"] = JSON_TYPE;

@@ -1,8 +1,25 @@
 // rest-api on Express 5, the same file on every runtime: its router, express.json() and res.json().
 import express from "express";
-import { createUser, deleteUser, getUser, INVALID, listUsers, NOT_FOUND, updateUser } from "./users_db.mjs";
+import {
+  createUser,
+  deleteUser,
+  gate,
+  getUser,
+  INVALID,
+  listUsers,
+  NOT_FOUND,
+  STACK_HEADERS,
+  updateUser,
+} from "./users_db.mjs";
 
 const app = express();
+app.use(async (req, res, next) => {
+  res.set(STACK_HEADERS);
+  const early = await gate(req.method, req.get("authorization"));
+  if (!early) return next();
+  res.status(early.status).set(early.headers);
+  early.body ? res.json(early.body) : res.end();
+});
 app.use(express.json());
 
 app.get("/users", async (req, res) => {

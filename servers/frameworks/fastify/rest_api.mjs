@@ -1,8 +1,25 @@
 // rest-api on Fastify 5, the same file on every runtime: its router, its JSON body parser and reply serializer.
 import Fastify from "fastify";
-import { createUser, deleteUser, getUser, INVALID, listUsers, NOT_FOUND, updateUser } from "./users_db.mjs";
+import {
+  createUser,
+  deleteUser,
+  gate,
+  getUser,
+  INVALID,
+  listUsers,
+  NOT_FOUND,
+  STACK_HEADERS,
+  updateUser,
+} from "./users_db.mjs";
 
 const app = Fastify();
+app.addHook("onRequest", async (req, reply) => {
+  reply.headers(STACK_HEADERS);
+  const early = await gate(req.method, req.headers.authorization);
+  if (early) return reply.code(early.status).headers(early.headers).send(early.body);
+});
+// Fastify answers OPTIONS only for routes that declare it: the stack's preflight needs one.
+app.options("*", (_req, reply) => reply.code(404).send(NOT_FOUND));
 
 app.get("/users", (req) => listUsers(req.query.page, req.query.limit));
 app.post("/users", async (req, reply) => {

@@ -1,9 +1,26 @@
 // rest-api on Hono, the same app on every runtime: Deno.serve and Bun.serve take app.fetch, Node.js gets
 // @hono/node-server, as Hono's guides for each runtime do.
 import { Hono } from "hono";
-import { createUser, deleteUser, getUser, INVALID, listUsers, NOT_FOUND, updateUser } from "./users_db.mjs";
+import {
+  createUser,
+  deleteUser,
+  gate,
+  getUser,
+  INVALID,
+  listUsers,
+  NOT_FOUND,
+  STACK_HEADERS,
+  updateUser,
+} from "./users_db.mjs";
 
 const app = new Hono();
+app.use(async (c, next) => {
+  for (const [name, value] of Object.entries(STACK_HEADERS)) c.header(name, value);
+  const early = await gate(c.req.method, c.req.header("authorization"));
+  if (!early) return await next();
+  for (const [name, value] of Object.entries(early.headers)) c.header(name, value);
+  return early.body ? c.json(early.body, early.status) : c.body(null, early.status);
+});
 const body = (c) => c.req.json().catch(() => null);
 
 app.get("/users", async (c) => c.json(await listUsers(c.req.query("page"), c.req.query("limit"))));

@@ -1,7 +1,17 @@
 // rest-api on Oak: its Router and Application, ctx.response.body for JSON; the same file on every runtime
 // (Oak serves through Deno.serve on Deno, Bun.serve on Bun and node:http on Node.js).
 import { Application, Router } from "@oakserver/oak";
-import { createUser, deleteUser, getUser, INVALID, listUsers, NOT_FOUND, updateUser } from "./users_db.mjs";
+import {
+  createUser,
+  deleteUser,
+  gate,
+  getUser,
+  INVALID,
+  listUsers,
+  NOT_FOUND,
+  STACK_HEADERS,
+  updateUser,
+} from "./users_db.mjs";
 
 const body = (ctx) => ctx.request.body.json().catch(() => null);
 const reply = (ctx, status, value) => {
@@ -47,6 +57,14 @@ app.use(async (ctx, next) => {
     ctx.response.type = "json";
     ctx.response.headers.set("content-length", String(new TextEncoder().encode(text).length));
   }
+});
+app.use(async (ctx, next) => {
+  for (const [name, value] of Object.entries(STACK_HEADERS)) ctx.response.headers.set(name, value);
+  const early = await gate(ctx.request.method, ctx.request.headers.get("authorization"));
+  if (!early) return await next();
+  for (const [name, value] of Object.entries(early.headers)) ctx.response.headers.set(name, value);
+  ctx.response.status = early.status;
+  if (early.body) ctx.response.body = early.body;
 });
 app.use(router.routes());
 app.use((ctx) => reply(ctx, 404, NOT_FOUND));
