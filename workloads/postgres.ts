@@ -68,7 +68,7 @@ const PROBES: readonly { path: string; rows: number | "object" }[] = [
 const PROBE_QUERIES = PROBES.reduce((sum, p) => sum + (p.rows === "object" ? 1 : p.rows), 0);
 
 /** Whether `value` parses as a `postgres:` or `postgresql:` URL. Never echoed: it may hold a password. */
-function isPostgresUrl(value: string): boolean {
+export function isPostgresUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return url.protocol === "postgres:" || url.protocol === "postgresql:";
@@ -137,9 +137,10 @@ async function verify(ctx: VerifyContext): Promise<Check[]> {
   return checks;
 }
 
-async function driverVersion(nodeModules: string): Promise<string | null> {
+/** The version of package `name` installed in `nodeModules`, or null. */
+export async function driverVersion(nodeModules: string, name = "postgres"): Promise<string | null> {
   try {
-    return JSON.parse(await Deno.readTextFile(`${nodeModules}/postgres/package.json`)).version ?? null;
+    return JSON.parse(await Deno.readTextFile(`${nodeModules}/${name}/package.json`)).version ?? null;
   } catch {
     return null;
   }

@@ -120,6 +120,19 @@ function runFigures(
     latencyUs: m.latencyUs,
     latencyHistogram: m.latencyHistogram,
     resources: resources?.series ?? null,
+    ...(m.endpoints
+      ? {
+        endpoints: Object.fromEntries(
+          Object.entries(m.endpoints).map(([name, e]) => [name, {
+            requestsPerSecond: round(e.requestsPerSecond, 2),
+            responses: e.responses,
+            validResponses: e.validResponses,
+            latencyUs: e.latencyUs,
+            latencyHistogram: e.latencyHistogram,
+          }]),
+        ),
+      }
+      : {}),
   };
 }
 
@@ -292,7 +305,17 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   }
   return multiCoreRun(outcome, server, resources, ctx.cpus, {
     run: record,
-    responses: { valid: m.validResponses, total: verifyRequests + m.warmupResponses + m.responses },
+    responses: {
+      valid: m.validResponses,
+      total: verifyRequests + m.warmupResponses + m.responses,
+      ...(m.endpoints
+        ? {
+          endpoints: Object.fromEntries(
+            Object.entries(m.endpoints).map(([name, e]) => [name, e.validResponses + e.warmupValidResponses]),
+          ),
+        }
+        : {}),
+    },
   });
 }
 

@@ -43,6 +43,8 @@ export async function stageServerFor(
     const facts = { ...built.facts, ...(runtime.adapter.baseline ? { baseline: true } : {}) };
     return { file: built.executable, args: [...built.args, ...(source.args ?? [])], facts };
   }
+  // A server's own modules (a framework's shared routes) go beside it.
+  for (const asset of source.assets ?? []) await stageServer(asset, dir, nodeModules);
   return { file: await stageServer(source.entry, dir, nodeModules), args: source.args, facts: {} };
 }
 

@@ -20,6 +20,7 @@ import {
 import { resourcesTable } from "./_resources.ts";
 import { environmentRows, machineText, runtimeRows } from "./_environment.ts";
 import type { ViewCell, ViewColumn, ViewTable } from "./_view_table.ts";
+import { endpointTable, type MatrixView, matrixViews } from "./_matrix.ts";
 
 /** A warning of one record, with the runtime it belongs to. */
 export interface RecordWarning {
@@ -45,6 +46,8 @@ export interface SectionView {
   readonly latency: ViewTable | null;
   /** Sampled resources of the ranked records, or null when none was sampled. */
   readonly resources: ViewTable | null;
+  /** Figures per endpoint of the ranked records, or null when their traffic labels no endpoint. */
+  readonly endpoints: ViewTable | null;
   /** Lines the kind adds under the tables (the process timer's own cost). */
   readonly notes: readonly string[];
   /** Every record's warnings, in run order. */
@@ -57,6 +60,8 @@ export interface ResultView {
   readonly result: BenchResult;
   /** One section per workload × variant, in first-seen order. */
   readonly sections: readonly SectionView[];
+  /** Per workload measured in several variants (frameworks): variant rows × runtime columns. */
+  readonly matrices: readonly MatrixView[];
   /** CPU, logical CPUs and OS in one line. */
   readonly machine: string;
   /** Suite-wide warnings. */
@@ -196,6 +201,7 @@ export function sectionView(group: RecordGroup): SectionView {
     results: resultsTable(group),
     latency: latencyTable(group),
     resources: resourcesTable(group.ranked.map((r) => r.record), recordLabel),
+    endpoints: endpointTable(group),
     notes: kindView(group.kind, group.records).notes(group.records),
     warnings: group.records.flatMap((r) => r.warnings.map((warning) => ({ runtime: r.runtime.name, warning }))),
   };
@@ -216,6 +222,7 @@ export function buildView(result: BenchResult): ResultView {
   return {
     result,
     sections: groupRecords(result).map(sectionView),
+    matrices: matrixViews(result),
     machine: machineText(result.environment),
     warnings: result.warnings,
     environment: environmentRows(result),

@@ -34,7 +34,7 @@ function table(t: ViewTable): string {
 }
 
 function section(view: SectionView): string {
-  const tables = [view.results, view.latency, view.resources].filter((t) => t !== null).map(table);
+  const tables = [view.results, view.latency, view.endpoints, view.resources].filter((t) => t !== null).map(table);
   return [
     `## ${view.title}`,
     view.settings,
@@ -70,6 +70,7 @@ export function formatMarkdown(result: BenchResult): string {
   }
   if (view.sections.length === 0) parts.push("No records.");
   parts.push(...view.sections.map(section));
+  parts.push(...view.matrices.flatMap((m) => [`## ${m.title}`, table(m.table)]));
   const environment = [...view.environment, ...view.runtimes].map(([k, v]) => [`**${k}**`, v]);
   parts.push(
     "## Environment",

@@ -33,7 +33,7 @@ function aligned(table: ViewTable): string {
 }
 
 function section(view: SectionView): string {
-  const tables = [view.results, view.latency, view.resources].filter((t) => t !== null).map(aligned);
+  const tables = [view.results, view.latency, view.endpoints, view.resources].filter((t) => t !== null).map(aligned);
   const notes = [
     ...view.notes.map((note) => `  ${note}`),
     ...view.warnings.map(({ runtime, warning }) => `  ⚠ ${runtime}: ${warning.message}`),
@@ -64,5 +64,6 @@ export function formatTable(result: BenchResult): string {
     `${view.machine} ${env.kernel} · harness deno ${env.harness.deno}`,
     ...view.warnings.map((w) => `⚠ ${w.message}`),
   ];
-  return [...view.sections.map(section), footer.join("\n")].join("\n\n") + "\n";
+  const matrices = view.matrices.map((m) => `${m.title}\n${aligned(m.table)}`);
+  return [...view.sections.map(section), ...matrices, footer.join("\n")].join("\n\n") + "\n";
 }

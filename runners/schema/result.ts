@@ -401,6 +401,51 @@ export interface RunRecord {
   readonly phases?: readonly LoadPhase[];
   /** Sweep: every rate, in order. */
   readonly steps?: readonly SweepStep[];
+  /** Per endpoint (the requests' `endpoint` labels), when the traffic labels its requests. */
+  readonly endpoints?: Readonly<Record<string, EndpointRun>>;
+}
+
+/**
+ * What one endpoint's requests (`GET /users/:id`) measured in one run.
+ *
+ * @example An endpoint's share of a run's valid responses
+ * ```ts
+ * import type { EndpointRun } from "@rtbench/rtbench/schema";
+ *
+ * const share = (e: EndpointRun, total: number) => e.validResponses / total;
+ * ```
+ */
+export interface EndpointRun {
+  /** Valid responses per second of the measured window. */
+  readonly requestsPerSecond: number;
+  /** Responses in the measured window, valid or not. */
+  readonly responses: number;
+  /** Of those, the valid ones. */
+  readonly validResponses: number;
+  /** Latency of the valid responses. */
+  readonly latencyUs: LatencyPercentiles | null;
+  /** Their histogram (HDR compressed base64, microseconds), to merge runs exactly. */
+  readonly latencyHistogram: string | null;
+}
+
+/**
+ * One endpoint over every run of a record.
+ *
+ * @example The slowest endpoint by p99
+ * ```ts
+ * import type { EndpointSummary } from "@rtbench/rtbench/schema";
+ *
+ * const slowest = (endpoints: Readonly<Record<string, EndpointSummary>>) =>
+ *   Object.entries(endpoints).sort(([, a], [, b]) => (b.latencyUs?.p99 ?? 0) - (a.latencyUs?.p99 ?? 0))[0]?.[0];
+ * ```
+ */
+export interface EndpointSummary {
+  /** Statistics of its valid responses per second over the runs. */
+  readonly requestsPerSecond: Summary;
+  /** Its valid responses in every measured window together. */
+  readonly validResponses: number;
+  /** Its latency over every run, from merged histograms. */
+  readonly latencyUs: LatencyPercentiles | null;
 }
 
 /**
@@ -577,6 +622,8 @@ export interface BenchRecord {
   readonly resources?: ResourceSummary | null;
   /** Warnings about this record's trustworthiness. */
   readonly warnings: readonly Warning[];
+  /** Per endpoint over every run, when the traffic labels its requests (`GET /users/:id`, `POST /users`). */
+  readonly endpoints?: Readonly<Record<string, EndpointSummary>>;
 }
 
 /**
