@@ -31,6 +31,7 @@ import type { ResourceReport } from "../drivers/resources.ts";
 import { underLoad } from "./under_load.ts";
 import { combineSummaries } from "../stats/resources.ts";
 import { type RunningServer, serverExited, startRecordServer } from "./server.ts";
+import { startRemoteRecordServer } from "./remote_server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
 import { stageServer } from "../platform/workspace.ts";
@@ -200,7 +201,7 @@ async function verifyServer(state: HttpState, server: RunningServer, run: number
 async function load(state: HttpState, server: RunningServer, run: number): Promise<Loaded> {
   const { ctx } = state;
   const target = { baseUrl: server.baseUrl, requests: state.traffic.requests };
-  const options = { cpus: ctx.cpus.client, signal: ctx.signal };
+  const options = { cpus: ctx.cpus.client, signal: ctx.signal, clientHosts: ctx.topology?.clients };
   if (!ctx.settings.sweep) {
     const { measured, resources } = await underLoad(
       ctx,
@@ -248,7 +249,9 @@ function withModel(
 /** One run: a fresh pinned server, verified, loaded, stopped. */
 async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   const { ctx, outcome } = state;
-  const server = await startRecordServer(ctx, state.file, state.args);
+  const server = ctx.topology?.server
+    ? await startRemoteRecordServer(ctx, ctx.topology.server, state.file, state.args)
+    : await startRecordServer(ctx, state.file, state.args);
   outcome.command = [...server.command];
   const startedAt = new Date().toISOString();
   let verifyRequests: number;

@@ -48,6 +48,8 @@ export interface RunningServer {
   readonly group: ProcessGroup;
   /** Stops the server and everything it started. */
   stop(): Promise<void>;
+  /** The machine it runs on (`--server-host`), when not this one; `group` is then its ssh connection. */
+  readonly remote?: string;
 }
 
 /** Why a server did not become ready, with its output. */

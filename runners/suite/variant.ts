@@ -23,6 +23,7 @@ import {
   withinTime,
 } from "../kinds/mod.ts";
 import type { LoadGeneratorChoice } from "../drivers/generators.ts";
+import type { Topology } from "../drivers/remote.ts";
 import { installDependencies } from "../platform/workspace.ts";
 import type { ProgressEvent } from "../report/progress.ts";
 import type { BenchRecord, CpuSets, Warning } from "../schema/result.ts";
@@ -55,6 +56,8 @@ export interface SuiteContext {
   readonly suiteTemp: string;
   /** Interrupts the suite. */
   readonly signal: AbortSignal;
+  /** Other machines for servers, load and database, when asked for. */
+  readonly topology?: Topology;
   /** The order of runs within rounds. */
   readonly schedule: Schedule;
   /** Records to measure in the whole suite, for progress. */
@@ -134,6 +137,7 @@ function contextBase(planned: Planned, prepared: Prepared, suite: SuiteContext) 
     port: suite.port,
     hookTimeoutsSec: suite.limits,
     signal: suite.signal,
+    topology: suite.topology,
   };
 }
 
