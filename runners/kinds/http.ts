@@ -31,7 +31,7 @@ import type { ResourceReport } from "../drivers/resources.ts";
 import { underLoad } from "./under_load.ts";
 import { combineSummaries } from "../stats/resources.ts";
 import { type RunningServer, serverExited, startRecordServer } from "./server.ts";
-import { startRemoteRecordServer } from "./remote_server.ts";
+import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } from "./remote_server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
 import { stageServer } from "../platform/workspace.ts";
@@ -159,7 +159,8 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
   Object.assign(outcome.facts, source.facts);
   const file = await inPhase("setup", () => stageServer(source.entry, ctx.workDir, ctx.nodeModules));
   outcome.headline = headlineOf(ctx.settings);
-  outcome.cpus = ctx.cpus;
+  outcome.cpus = ctx.topology ? remoteCpus(ctx.topology, ctx.cpus) : ctx.cpus;
+  if (ctx.topology) Object.assign(outcome.facts, topologyFacts(ctx.topology));
   const traffic = ctx.workload.traffic(ctx);
   if (traffic.requests.length === 0) throw new PhaseError("setup", `${ctx.workload.name} has no requests to send`);
   const choice = ctx.loadGenerators ?? { requested: ctx.loadGenerator.name, candidates: [ctx.loadGenerator] };
@@ -283,6 +284,10 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
       code: "request-errors",
       message: `run ${run + 1}: ${m.errors} connection errors (${m.timeouts} timeouts), not counted as samples`,
     });
+  }
+  for (const share of m.clientHosts ?? []) {
+    const warning = saturatedHost(share, run);
+    if (warning && !outcome.warnings.some((w) => w.message === warning.message)) outcome.warnings.push(warning);
   }
   if (resources) {
     state.sampled.push(resources);

@@ -9,7 +9,9 @@
  */
 
 import type { ResolvedRuntime } from "../../adapters/types.ts";
-import type { RemoteHost } from "../drivers/remote.ts";
+import type { RemoteHost, Topology } from "../drivers/remote.ts";
+import type { ClientHostShare } from "../drivers/remote_engine.ts";
+import type { CpuSets, Fact, Warning } from "../schema/result.ts";
 import { type RunningServer, ServerStartError } from "./server.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
 import type { RecordContext } from "./record.ts";
@@ -155,4 +157,32 @@ export function startRemoteRecordServer(
       }
       throw error;
     });
+}
+
+/** The CPU sets of a record whose server or load runs elsewhere: on each machine, the CPUs allowed there. */
+export function remoteCpus(topology: Topology, local: CpuSets): CpuSets {
+  const clients = [...new Set(topology.clients.map((c) => c.info.allowedCpus))];
+  return {
+    server: topology.server ? topology.server.info.allowedCpus : local.server,
+    client: topology.clients.length > 0 ? (clients.length === 1 ? clients[0] : null) : local.client,
+  };
+}
+
+/** Where a record's server, load and database ran, as facts. */
+export function topologyFacts(topology: Topology): Record<string, Fact> {
+  return {
+    ...(topology.server ? { serverHost: topology.server.ssh.spec.text } : {}),
+    ...(topology.clients.length > 0 ? { clientHosts: topology.clients.map((c) => c.ssh.spec.text).join(",") } : {}),
+    ...(topology.db ? { dbHost: topology.db.ssh.spec.text } : {}),
+  };
+}
+
+/** A load machine at 90% of its CPUs or more: what the run measured may be that machine. */
+export function saturatedHost(share: ClientHostShare, run: number): Warning | null {
+  if (share.cpuBusyPercent === null || share.cpuBusyPercent < 90) return null;
+  return {
+    code: "client-host-saturated",
+    message: `run ${run + 1}: load machine ${share.host} had its CPUs ${share.cpuBusyPercent}% busy ` +
+      `(${share.processes} engine processes, ${share.connections} connections): add a --client-host`,
+  };
 }

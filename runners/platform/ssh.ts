@@ -61,15 +61,23 @@ function quote(arg: string): string {
 // The remote side of every process rtbench starts on a host (sshd has made it a session and group leader).
 // `keep` holds the host's temporary directory: when the connection ends, however it ends, the directory goes.
 // `run` starts the command in that group, and a watcher on the connection's stdin kills the whole group once
-// the connection closes: stopped by rtbench, rtbench gone, or the link dropped. Values come as arguments only.
+// the connection closes: stopped by rtbench, rtbench gone, or the link dropped. When the command ends by itself,
+// whatever it left in its group goes with it. Values come as arguments only.
 const SCRIPT = `mode=$1; dir=$2; input=$3; shift 3
 exec 3<&0
 if [ "$mode" = keep ]; then cat <&3 >/dev/null; rm -rf "$dir"; exit 0; fi
 cd "$dir" || exit 126
 echo "rtbench-remote-pid $$" >&2
-{ trap '' TERM; cat <&3 >/dev/null; kill -TERM 0; sleep 2; kill -KILL 0; } >/dev/null 2>&1 &
 if [ -n "$input" ]; then "$@" <"$input" 3<&- & else "$@" </dev/null 3<&- & fi
-wait $!`;
+child=$!
+{
+  trap '' TERM; cat <&3 >/dev/null; kill -TERM 0
+  n=0; while kill -0 "$child" 2>/dev/null && [ $n -lt 20 ]; do sleep 0.1; n=$((n + 1)); done
+  kill -KILL 0
+} >/dev/null 2>&1 &
+watcher=$!
+wait "$child"; code=$?
+trap '' TERM; kill -KILL "$watcher" 2>/dev/null; kill -TERM 0 2>/dev/null; exit "$code"`;
 
 /** Options of {@linkcode SshHost}. */
 export interface SshOptions {

@@ -18,7 +18,7 @@ import {
   whyText,
 } from "./_groups.ts";
 import { resourcesTable } from "./_resources.ts";
-import { environmentRows, machineText, runtimeRows } from "./_environment.ts";
+import { environmentRows, machineText, runtimeRows, topologyText } from "./_environment.ts";
 import type { ViewCell, ViewColumn, ViewTable } from "./_view_table.ts";
 
 /** A warning of one record, with the runtime it belongs to. */
@@ -59,6 +59,8 @@ export interface ResultView {
   readonly sections: readonly SectionView[];
   /** CPU, logical CPUs and OS in one line. */
   readonly machine: string;
+  /** The machines of a multi-host suite in one line; empty when all ran on one. */
+  readonly hosts: string;
   /** Suite-wide warnings. */
   readonly warnings: readonly Warning[];
   /** The machine and suite settings as label/value pairs. */
@@ -206,6 +208,7 @@ export function buildView(result: BenchResult): ResultView {
     result,
     sections: groupRecords(result).map(sectionView),
     machine: machineText(result.environment),
+    hosts: topologyText(result.topology),
     warnings: result.warnings,
     environment: environmentRows(result),
     runtimes: runtimeRows(result),
