@@ -216,7 +216,10 @@ export class SshHost {
   }
 
   /** Runs `argv` on the host to completion (in the host's temporary directory's parent, the login directory). */
-  run(argv: readonly string[], options: { timeoutMs?: number; stdin?: string; signal?: AbortSignal } = {}) {
+  run(
+    argv: readonly string[],
+    options: { timeoutMs?: number; stdin?: string; signal?: AbortSignal } = {},
+  ): Promise<CommandOutput> {
     return runCommand(this.argv(argv), {
       timeoutMs: options.timeoutMs ?? 60_000,
       stdin: options.stdin,
