@@ -111,7 +111,7 @@ async function prepare(planned: Planned, suite: SuiteContext): Promise<Prepared>
         "setup",
         "the workload's setup",
         suite.limits.setup,
-        () => workload.setup!({ ...ctx, serverCpus: suite.cpus.server, nodeModules }),
+        () => workload.setup!({ ...ctx, serverCpus: suite.cpus.server, nodeModules, dbHost: suite.topology?.db?.ssh }),
       )
       : {};
     return { tempDir, session, nodeModules, setupError: undefined };
