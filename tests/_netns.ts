@@ -27,7 +27,9 @@ export async function netnsUnavailable(): Promise<string | null> {
   if (Deno.build.os !== "linux") return "network namespaces need Linux";
   if (Deno.uid() !== 0) return "network namespaces need root";
   for (const tool of ["/usr/sbin/sshd", "/usr/bin/ssh", "/usr/bin/ssh-keygen", "/usr/bin/scp"]) {
-    if (!(await Deno.stat(tool).then(() => true, () => false))) return `${tool} is missing (apt-get install openssh-server)`;
+    if (!(await Deno.stat(tool).then(() => true, () => false))) {
+      return `${tool} is missing (apt-get install openssh-server)`;
+    }
   }
   const probe = `rtb-probe-${Deno.pid}`;
   try {
