@@ -19,6 +19,7 @@ import { pinnedVersion } from "../runners/platform/pinned.ts";
 import { checkExchange } from "./checks.ts";
 import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./_embedded_postgres.ts";
+import { startRemotePostgres } from "./_remote_postgres.ts";
 import { createWorldSchema } from "./_postgres_schema.ts";
 import type {
   AfterRunContext,
@@ -151,7 +152,15 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   const pool = Number(ctx.options.pool);
   const given = ctx.options["database-url"] as string | undefined;
   let embedded: EmbeddedPostgres | undefined;
-  if (given === undefined) {
+  if (given === undefined && ctx.dbHost) {
+    embedded = await startRemotePostgres({
+      host: ctx.dbHost,
+      nodeModules: ctx.nodeModules,
+      maxConnections: pool + 20,
+      timeoutMs: ctx.settings.startTimeoutSec * 1000,
+      signal: ctx.signal,
+    });
+  } else if (given === undefined) {
     embedded = await startEmbeddedPostgres({
       nodeModules: ctx.nodeModules,
       cpus: ctx.serverCpus ?? null,
@@ -186,7 +195,8 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
       database: embedded ? "embedded" : "external",
       postgresVersion: schema.serverVersion,
       embeddedPostgresVersion: embedded ? EMBEDDED_POSTGRES_VERSION : null,
-      databaseCpus: embedded ? ctx.serverCpus ?? null : null,
+      databaseCpus: embedded && !ctx.dbHost ? ctx.serverCpus ?? null : null,
+      databaseHost: embedded && ctx.dbHost ? ctx.dbHost.spec.text : null,
       driver: "postgres.js",
       driverVersion: await driverVersion(ctx.nodeModules),
       poolSize: pool,

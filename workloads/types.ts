@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { SshHost } from "../runners/platform/ssh.ts";
+
 import type { ResolvedRuntime } from "../adapters/types.ts";
 import type { Check, Fact, RunSettings, WorkloadKind } from "../runners/schema/result.ts";
 
@@ -169,6 +171,8 @@ export interface WorkloadContext {
   readonly serverCpus?: string | null;
   /** `node_modules` holding the workload's {@linkcode WorkloadBase.dependencies}, when it declares any. */
   readonly nodeModules?: string;
+  /** The machine for services the code under test needs (a database), reached over ssh (`--db-host`). */
+  readonly dbHost?: SshHost;
 }
 
 /**

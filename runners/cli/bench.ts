@@ -22,6 +22,7 @@ import { UsageError } from "../platform/errors.ts";
 import { EXPORT_FORMATS, type ExportFormat, exportResult, parseFormat } from "../report/mod.ts";
 import { createProgress } from "../report/progress.ts";
 import { builtinLoadGenerators } from "../drivers/generators.ts";
+import { type HostsOption, topologyOf } from "../drivers/remote.ts";
 import type { BenchResult, RunOrder } from "../schema/result.ts";
 import { readResultFile } from "../schema/read.ts";
 import { cannotListen } from "../platform/ports.ts";
@@ -65,6 +66,10 @@ const STRINGS = [
   ...Object.keys(NUMERIC),
   "phases",
   "arrival",
+  "server-host",
+  "client-host",
+  "db-host",
+  "ssh-config",
 ];
 /** Ports the Fetch standard blocks (https://fetch.spec.whatwg.org/#bad-port). */
 const FETCH_BAD_PORTS = new Set([
@@ -128,6 +133,10 @@ function helpText(workloads: readonly Workload[]): string {
     ["--port <n>", "port every server listens on (default: a free port per server)"],
     ["--host <address>", "interface servers bind and the load goes through (default: 127.0.0.1, loopback only)"],
     ["--workload-file <path>", "also load the workloads a module exports (repeatable)"],
+    ["--server-host <[user@]host[:port]>", "run the servers on this machine, reached with ssh"],
+    ["--client-host <[user@]host[:port]>", "run the load engine on this machine, over ssh (repeatable: they share it)"],
+    ["--db-host <[user@]host[:port]>", "run the database on this machine, reached with ssh"],
+    ["--ssh-config <file>", "ssh configuration file instead of your own (ssh -F)"],
     ["--order <name>", "order of runtimes within each round of runs: rotate (default), shuffle or blocked"],
     ["--seed <n>", "seed of the shuffled order (a seed alone means --order shuffle; recorded in the result)"],
     ["--resume <file>", "continue the suite in this result file: keep its done records, measure the rest into it"],
@@ -241,6 +250,8 @@ export interface CliRequest {
   order?: RunOrder;
   /** Seed of the shuffled order (`--seed`). */
   seed?: number;
+  /** Other machines (`--server-host`, `--client-host`, `--db-host`, `--ssh-config`). */
+  hosts?: HostsOption;
   /** Flags given on the command line, by name without dashes (what `--resume` must not take from the file). */
   given?: readonly string[];
 }
@@ -266,7 +277,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   const flags = strictFlags(args, {
     string: valueFlags,
     boolean: BOOLEANS,
-    collect: ["workload", "runtime", "workload-file"],
+    collect: ["workload", "runtime", "workload-file", "client-host"],
     alias: { w: "workload", r: "runtime" },
   });
   const debug = flags.debug === true;
@@ -377,8 +388,29 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     host,
     order: flags.order === undefined && seed === undefined ? undefined : order,
     seed,
+    hosts: hostsFlags(flags),
     given: givenFlags(args),
   };
+}
+
+/** `--server-host`, `--client-host`, `--db-host` and `--ssh-config`, each host checked as `[user@]host[:port]`. */
+function hostsFlags(flags: Record<string, unknown>): HostsOption | undefined {
+  const one = (name: string) => flags[name] === undefined ? undefined : String(flags[name]);
+  // Repeated flags arrive joined by commas, so a comma separates hosts too.
+  const clients = flags["client-host"] === undefined ? [] : String(flags["client-host"]).split(",");
+  const hosts: HostsOption = {
+    ...(one("server-host") ? { server: one("server-host") } : {}),
+    ...(clients.length > 0 ? { clients } : {}),
+    ...(one("db-host") ? { db: one("db-host") } : {}),
+    ...(one("ssh-config") ? { sshConfig: one("ssh-config") } : {}),
+  };
+  if (Object.keys(hosts).length === 0) return undefined;
+  // Malformed hosts are refused here, before anything runs.
+  topologyOf(hosts);
+  if (hosts.sshConfig && !hosts.server && !hosts.clients && !hosts.db) {
+    throw new UsageError("--ssh-config needs --server-host, --client-host or --db-host");
+  }
+  return hosts;
 }
 
 /** Names of the flags on a command line, without dashes, aliases resolved. */
@@ -619,6 +651,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       port: request.port,
       order: request.order,
       seed: request.seed,
+      hosts: request.hosts,
       resume: previous && { file: out, result: previous },
       signal,
       onProgress: progress?.update,

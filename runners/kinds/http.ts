@@ -33,6 +33,7 @@ import { engineOnDeno } from "./engine_fallback.ts";
 import { multiCoreRun } from "./multicore.ts";
 import { combineSummaries } from "../stats/resources.ts";
 import { type RunningServer, serverExited, stageServerFor, startRecordServer } from "./server.ts";
+import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } from "./remote_server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
 import { round } from "../stats/round.ts";
@@ -176,7 +177,8 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
   );
   Object.assign(outcome.facts, staged.facts);
   outcome.headline = headlineOf(ctx.settings);
-  outcome.cpus = ctx.cpus;
+  outcome.cpus = ctx.topology ? remoteCpus(ctx.topology, ctx.cpus) : ctx.cpus;
+  if (ctx.topology) Object.assign(outcome.facts, topologyFacts(ctx.topology));
   const traffic = ctx.workload.traffic(ctx);
   if (traffic.requests.length === 0) throw new PhaseError("setup", `${ctx.workload.name} has no requests to send`);
   const choice = ctx.loadGenerators ?? { requested: ctx.loadGenerator.name, candidates: [ctx.loadGenerator] };
@@ -218,7 +220,7 @@ async function verifyServer(state: HttpState, server: RunningServer, run: number
 async function load(state: HttpState, server: RunningServer, run: number): Promise<Loaded> {
   const { ctx } = state;
   const target = { baseUrl: server.baseUrl, requests: state.traffic.requests };
-  const options = { cpus: ctx.cpus.client, signal: ctx.signal };
+  const options = { cpus: ctx.cpus.client, signal: ctx.signal, clientHosts: ctx.topology?.clients };
   if (!ctx.settings.sweep) {
     const { measured, resources } = await underLoad(
       ctx,
@@ -266,7 +268,9 @@ function withModel(
 /** One run: a fresh pinned server, verified, loaded, stopped. */
 async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   const { ctx, outcome } = state;
-  const server = await startRecordServer(ctx, state.file, state.args);
+  const server = ctx.topology?.server
+    ? await startRemoteRecordServer(ctx, ctx.topology.server, state.file, state.args)
+    : await startRecordServer(ctx, state.file, state.args);
   outcome.command = [...server.command];
   const startedAt = new Date().toISOString();
   let verifyRequests: number;
@@ -298,6 +302,10 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
       code: "request-errors",
       message: `run ${run + 1}: ${m.errors} connection errors (${m.timeouts} timeouts), not counted as samples`,
     });
+  }
+  for (const share of m.clientHosts ?? []) {
+    const warning = saturatedHost(share, run);
+    if (warning && !outcome.warnings.some((w) => w.message === warning.message)) outcome.warnings.push(warning);
   }
   if (resources) {
     state.sampled.push(resources);

@@ -88,6 +88,8 @@ export interface RunningServer {
   readonly parallel?: { readonly form: ParallelServer; readonly workers: number };
   /** Stops the server and everything it started. */
   stop(): Promise<void>;
+  /** The machine it runs on (`--server-host`), when not this one; `group` is then its ssh connection. */
+  readonly remote?: string;
 }
 
 /** Why a server did not become ready, with its output. */

@@ -18,7 +18,7 @@ import {
   whyText,
 } from "./_groups.ts";
 import { resourcesTable } from "./_resources.ts";
-import { environmentRows, machineText, runtimeRows } from "./_environment.ts";
+import { environmentRows, machineText, runtimeRows, topologyText } from "./_environment.ts";
 import type { ViewCell, ViewColumn, ViewTable } from "./_view_table.ts";
 import { endpointTable, type MatrixView, matrixViews } from "./_matrix.ts";
 
@@ -64,6 +64,8 @@ export interface ResultView {
   readonly matrices: readonly MatrixView[];
   /** CPU, logical CPUs and OS in one line. */
   readonly machine: string;
+  /** The machines of a multi-host suite in one line; empty when all ran on one. */
+  readonly hosts: string;
   /** Suite-wide warnings. */
   readonly warnings: readonly Warning[];
   /** The machine and suite settings as label/value pairs. */
@@ -224,6 +226,7 @@ export function buildView(result: BenchResult): ResultView {
     sections: groupRecords(result).map(sectionView),
     matrices: matrixViews(result),
     machine: machineText(result.environment),
+    hosts: topologyText(result.topology),
     warnings: result.warnings,
     environment: environmentRows(result),
     runtimes: runtimeRows(result),

@@ -325,7 +325,9 @@ export function formatHtml(result: BenchResult): string {
 <h1>rtbench report</h1>
 <p class="meta">${e(when)} · ${e(view.machine)} · ${records} records${
     flagged > 0 ? ` · ${flagged} with warnings` : ""
-  }${result.finishedAt === null ? " · <strong>unfinished</strong>" : ""}</p>
+  }${result.finishedAt === null ? " · <strong>unfinished</strong>" : ""}</p>${
+    view.hosts ? `\n<p class="meta">${e(view.hosts)}</p>` : ""
+  }
 </header>
 ${warnings}
 ${view.sections.length === 0 ? `<p class="empty">No records.</p>` : view.sections.map(section).join("\n")}

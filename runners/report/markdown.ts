@@ -64,6 +64,7 @@ export function formatMarkdown(result: BenchResult): string {
     "# rtbench results",
     `${result.startedAt.slice(0, 16).replace("T", " ")} UTC · ${view.machine} · rtbench ${result.suite.version}` +
     (result.finishedAt === null ? " · **unfinished**" : ""),
+    ...(view.hosts ? [view.hosts] : []),
   ];
   if (view.warnings.length > 0) {
     parts.push(view.warnings.map((w) => `> ⚠ **${w.code}**: ${w.message}`).join("\n>\n"));

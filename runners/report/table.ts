@@ -62,6 +62,7 @@ export function formatTable(result: BenchResult): string {
   const env = result.environment;
   const footer = [
     `${view.machine} ${env.kernel} · harness deno ${env.harness.deno}`,
+    ...(view.hosts ? [view.hosts] : []),
     ...view.warnings.map((w) => `⚠ ${w.message}`),
   ];
   const matrices = view.matrices.map((m) => `${m.title}\n${aligned(m.table)}`);

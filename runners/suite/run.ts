@@ -18,6 +18,8 @@ import type { RunSettings, Workload } from "../../workloads/types.ts";
 import { builtinWorkloads } from "../../workloads/mod.ts";
 import { validateWorkload } from "../../workloads/validate.ts";
 import { chooseLoadGenerators } from "../drivers/generators.ts";
+import { hostsOf, type HostsOption, type Topology, topologyOf } from "../drivers/remote.ts";
+import { openTopology } from "./topology.ts";
 import type { LoadGenerator } from "../drivers/types.ts";
 import { type HookTimeouts, hookTimeouts } from "../kinds/mod.ts";
 import { allowedCpus, splitCpus } from "../platform/cpus.ts";
@@ -32,6 +34,7 @@ import {
   type RunOrder,
   SCHEMA_VERSION,
   type SuiteSettings,
+  type Topology as TopologyInfo,
   type Warning,
 } from "../schema/result.ts";
 import { recordedOptions } from "./assemble.ts";
@@ -127,6 +130,11 @@ export interface RunOptions {
   order?: RunOrder;
   /** Seed of the `shuffle` order (`--seed`); a seed alone means `shuffle`. @default {a random seed, recorded} */
   seed?: number;
+  /**
+   * Other machines, reached with the system `ssh`, for the servers (`--server-host`), the load engine
+   * (`--client-host`, several share each run) and the database (`--db-host`). @default {all on this machine}
+   */
+  hosts?: HostsOption;
 }
 
 /** What `run()` was asked for, checked: bad input throws before anything runs. */
@@ -138,6 +146,7 @@ interface Request {
   readonly workloads: readonly Workload[];
   readonly schedule: Schedule;
   readonly groups: readonly Planned[];
+  readonly topology: Topology | undefined;
 }
 
 function request(options: RunOptions): Request {
@@ -155,7 +164,8 @@ function request(options: RunOptions): Request {
   );
   const schedule = scheduleOf(options.order, options.seed);
   const groups = planGroups(workloads, profile, overrides, options.options ?? {}, options.variants);
-  return { profile, overrides, adapters, specs, workloads, schedule, groups };
+  const topology = options.hosts ? topologyOf(options.hosts) : undefined;
+  return { profile, overrides, adapters, specs, workloads, schedule, groups, topology };
 }
 
 /** The CPU split; `--server-cpus` beyond the CPUs allowed here is bad input. */
@@ -224,6 +234,8 @@ function suiteWarnings(
 /** The result as it grows: every finished record replaces its earlier self and is handed to `onPartial` at once. */
 class GrowingResult {
   readonly warnings: Warning[] = [];
+  /** The suite's machines, once connected. */
+  topology: TopologyInfo | undefined;
   readonly #records: BenchRecord[];
   readonly #head: Omit<BenchResult, "finishedAt" | "warnings" | "records">;
   readonly #options: RunOptions;
@@ -236,7 +248,13 @@ class GrowingResult {
   }
 
   current(finishedAt: string | null = null): BenchResult {
-    return { ...this.#head, finishedAt, warnings: [...this.warnings], records: [...this.#records] };
+    return {
+      ...this.#head,
+      ...(this.topology ? { topology: this.topology } : {}),
+      finishedAt,
+      warnings: [...this.warnings],
+      records: [...this.#records],
+    };
   }
 
   async add(record: BenchRecord): Promise<void> {
@@ -341,6 +359,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
   if (!previous) await options.onPartial?.(result.current());
   const suiteTemp = await makeTempDir({ dir: options.tempDir, prefix: "rtbench-" });
   try {
+    if (req.topology) result.topology = await openTopology(req.topology, signal);
     const runtimes = await resolveRuntimes(req, options, done, signal);
     let index = 0;
     const suite = {
@@ -356,6 +375,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
       suiteTemp,
       signal,
       schedule: req.schedule,
+      topology: req.topology,
       totalRecords,
       onProgress: options.onProgress,
       warn: (w: Warning) => void result.warnings.push(w),
@@ -365,6 +385,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
     for (const planned of req.groups) await measureVariant(planned, suite);
     return result.finished(ids);
   } finally {
+    await Promise.all(req.topology ? hostsOf(req.topology).map((h) => h.ssh.close()) : []);
     await removeTemp(suiteTemp);
   }
 }

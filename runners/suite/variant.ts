@@ -25,6 +25,7 @@ import {
   withinTime,
 } from "../kinds/mod.ts";
 import type { LoadGeneratorChoice } from "../drivers/generators.ts";
+import type { Topology } from "../drivers/remote.ts";
 import { installDependencies } from "../platform/workspace.ts";
 import type { ProgressEvent } from "../report/progress.ts";
 import type { BenchRecord, CpuSets, Warning } from "../schema/result.ts";
@@ -57,6 +58,8 @@ export interface SuiteContext {
   readonly suiteTemp: string;
   /** Interrupts the suite. */
   readonly signal: AbortSignal;
+  /** Other machines for servers, load and database, when asked for. */
+  readonly topology?: Topology;
   /** The order of runs within rounds. */
   readonly schedule: Schedule;
   /** Records to measure in the whole suite, for progress. */
@@ -110,7 +113,7 @@ async function prepare(planned: Planned, suite: SuiteContext): Promise<Prepared>
         "setup",
         "the workload's setup",
         suite.limits.setup,
-        () => workload.setup!({ ...ctx, serverCpus: suite.cpus.server, nodeModules }),
+        () => workload.setup!({ ...ctx, serverCpus: suite.cpus.server, nodeModules, dbHost: suite.topology?.db?.ssh }),
       )
       : {};
     return { tempDir, session, nodeModules, setupError: undefined };
@@ -136,6 +139,7 @@ function contextBase(planned: Planned, prepared: Prepared, suite: SuiteContext) 
     port: suite.port,
     hookTimeoutsSec: suite.limits,
     signal: suite.signal,
+    topology: suite.topology,
   };
 }
 
