@@ -16,6 +16,7 @@ import { buildView, type SectionView } from "./_view.ts";
 import { type CellSyntax, renderCell, type ViewColumn, type ViewTable } from "./_view_table.ts";
 import { serverResources } from "./_resources.ts";
 import { barChart, escapeXml, lineChart, type LineSeries } from "./_svg.ts";
+import { overviewHtml } from "./_overview_html.ts";
 
 /** Colours of the built-in runtimes in every chart; others take from {@linkcode EXTRA_COLORS}. */
 export const RUNTIME_COLORS: Readonly<Record<string, string>> = {
@@ -317,6 +318,7 @@ export function formatHtml(result: BenchResult): string {
   }${result.finishedAt === null ? " · <strong>unfinished</strong>" : ""}</p>
 </header>
 ${warnings}
+${overviewHtml(view, RUNTIME_COLORS)}
 ${view.sections.length === 0 ? `<p class="empty">No records.</p>` : view.sections.map(section).join("\n")}
 <section id="environment">
 <h2>Environment and settings</h2>
