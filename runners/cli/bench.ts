@@ -10,12 +10,12 @@
  * @module
  */
 
-import { builtinAdapters, parseRuntimeSpecs } from "../../adapters/mod.ts";
+import { builtinAdapters, lastReleasesOf, parseRuntimeSpecs } from "../../adapters/mod.ts";
 import { builtinWorkloads, selectWorkloads } from "../../workloads/mod.ts";
 import { loadWorkloadModule } from "../../workloads/validate.ts";
 import type { RunSettings, Workload } from "../../workloads/types.ts";
 import { errorLine, runEntry } from "../platform/entry.ts";
-import { strictFlags } from "./_flags.ts";
+import { numberFlag, strictFlags } from "./_flags.ts";
 import { ownTemp, removeTemp } from "../platform/temp.ts";
 import { writeStdout } from "../platform/stdout.ts";
 import { UsageError } from "../platform/errors.ts";
@@ -64,6 +64,7 @@ const STRINGS = [
   ...Object.keys(NUMERIC),
   "phases",
   "arrival",
+  "last",
 ];
 /** Ports the Fetch standard blocks (https://fetch.spec.whatwg.org/#bad-port). */
 const FETCH_BAD_PORTS = new Set([
@@ -94,6 +95,10 @@ function helpText(workloads: readonly Workload[]): string {
       `workloads to run, comma-separated (default: all: ${workloads.map((w) => w.name).join(", ")})`,
     ],
     ["--runtime, -r <list>", "runtimes, comma-separated, each optionally name@version (default: deno,node,bun)"],
+    [
+      "--last <n>",
+      "each runtime of --runtime becomes its last n releases on npm (node: majors; deno, bun: minors), newest patch",
+    ],
     ["--variant <list>", "only these variants (default: every variant)"],
     ["--profile <name>", "quick (default) or full: defaults for the settings below"],
     ["--duration <s>", `measured seconds per run (quick: ${q.durationSec}, full: ${PROFILES.full.durationSec})`],
@@ -224,6 +229,8 @@ export interface CliRequest {
   order?: RunOrder;
   /** Seed of the shuffled order (`--seed`). */
   seed?: number;
+  /** `--last <n>`: each runtime becomes its last n releases on npm (looked up by {@linkcode main}). */
+  last?: number;
   /** Flags given on the command line, by name without dashes (what `--resume` must not take from the file). */
   given?: readonly string[];
 }
@@ -280,6 +287,10 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     ? builtinAdapters.map((a) => a.name)
     : parseRuntimeSpecs(runtimeList).map((s) => s.requested);
 
+  const last = numberFlag(flags, "last", { integer: true, min: 1, max: 10 });
+  if (last !== undefined && flags.resume !== undefined) {
+    throw new UsageError("--last: with --resume, the runtimes come from the result file");
+  }
   const profile = (flags.profile ?? "quick") as string;
   if (!(profile in PROFILES)) {
     throw new UsageError(`--profile: unknown profile "${profile}" (allowed: ${Object.keys(PROFILES).join(", ")})`);
@@ -359,6 +370,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     host,
     order: flags.order === undefined && seed === undefined ? undefined : order,
     seed,
+    last,
     given: givenFlags(args),
   };
 }
@@ -537,6 +549,9 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     request = parseCli(args, known);
     if (request.action === "run" && request.resume !== undefined) {
       [request, previous] = await resumeRequest(request, known);
+    }
+    if (request.action === "run" && request.last !== undefined) {
+      request = { ...request, runtimes: await lastReleasesOf(request.runtimes, request.last, builtinAdapters) };
     }
     if (request.action === "run") {
       const host = request.host ?? "127.0.0.1";
