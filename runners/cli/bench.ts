@@ -30,6 +30,8 @@ import { scheduleOf } from "../suite/schedule.ts";
 import { run, VERSION } from "../suite/run.ts";
 import { formatTable } from "../report/table.ts";
 import { writeResult } from "../schema/write.ts";
+import type { HistoryEntry } from "../report/history.ts";
+import { keepAndCompare, openHistory } from "./_history.ts";
 
 const NUMERIC: Record<string, keyof RunSettings> = {
   duration: "durationSec",
@@ -65,6 +67,8 @@ const STRINGS = [
   "phases",
   "arrival",
   "last",
+  "history",
+  "fail-on-regression",
 ];
 /** Ports the Fetch standard blocks (https://fetch.spec.whatwg.org/#bad-port). */
 const FETCH_BAD_PORTS = new Set([
@@ -128,6 +132,11 @@ function helpText(workloads: readonly Workload[]): string {
     ["--order <name>", "order of runtimes within each round of runs: rotate (default), shuffle or blocked"],
     ["--seed <n>", "seed of the shuffled order (a seed alone means --order shuffle; recorded in the result)"],
     ["--resume <file>", "continue the suite in this result file: keep its done records, measure the rest into it"],
+    ["--history <dir>", "also keep the result in this directory, which keeps every result (see deno task trend)"],
+    [
+      "--fail-on-regression <pct>",
+      "with --history: exit 1 when a figure is significantly worse than in the last comparable result by > pct%",
+    ],
     ...options as [string, string][],
     ["--format <name>", `report format: ${EXPORT_FORMATS.join(", ")} (default: table)`],
     [
@@ -229,6 +238,10 @@ export interface CliRequest {
   order?: RunOrder;
   /** Seed of the shuffled order (`--seed`). */
   seed?: number;
+  /** Directory that keeps every result (`--history`). */
+  history?: string;
+  /** With `history`: exit 1 when a figure regressed beyond this percent against the last comparable result. */
+  failOnRegression?: number;
   /** `--last <n>`: each runtime becomes its last n releases on npm (looked up by {@linkcode main}). */
   last?: number;
   /** Flags given on the command line, by name without dashes (what `--resume` must not take from the file). */
@@ -288,6 +301,11 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     : parseRuntimeSpecs(runtimeList).map((s) => s.requested);
 
   const last = numberFlag(flags, "last", { integer: true, min: 1, max: 10 });
+  const history = flags.history === undefined ? undefined : String(flags.history);
+  const failOnRegression = numberFlag(flags, "fail-on-regression", { min: 0 });
+  if (failOnRegression !== undefined && history === undefined) {
+    throw new UsageError("--fail-on-regression needs --history <dir>, the results to compare against");
+  }
   if (last !== undefined && flags.resume !== undefined) {
     throw new UsageError("--last: with --resume, the runtimes come from the result file");
   }
@@ -371,6 +389,8 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     order: flags.order === undefined && seed === undefined ? undefined : order,
     seed,
     last,
+    history,
+    failOnRegression,
     given: givenFlags(args),
   };
 }
@@ -544,12 +564,14 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   let request: CliRequest;
   let known: Workload[];
   let previous: BenchResult | undefined;
+  let history: HistoryEntry[] = [];
   try {
     known = await knownWorkloads(args);
     request = parseCli(args, known);
     if (request.action === "run" && request.resume !== undefined) {
       [request, previous] = await resumeRequest(request, known);
     }
+    if (request.action === "run" && request.history !== undefined) history = await openHistory(request.history);
     if (request.action === "run" && request.last !== undefined) {
       request = { ...request, runtimes: await lastReleasesOf(request.runtimes, request.last, builtinAdapters) };
     }
@@ -639,7 +661,9 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     }
     if (request.json && !(format === "json" && request.out === undefined)) console.log(JSON.stringify(result, null, 2));
     console.error(`Result written to ${out}`);
-    return result.records.some((r) => r.status === "errored" || r.status === "invalid") ? 1 : 0;
+    const regressed = request.history !== undefined &&
+      await keepAndCompare(request.history, history, result, request.failOnRegression, console.error);
+    return regressed || result.records.some((r) => r.status === "errored" || r.status === "invalid") ? 1 : 0;
   } catch (error) {
     endProgress();
     if (signal.aborted) {
