@@ -61,6 +61,7 @@ const cases: [string, string[], RegExp][] = [
   ["ws-ceiling", ["--frobnicate"], /Unknown flag --frobnicate/],
   ["order-drift", ["--runtime", "deno"], /--runtime needs exactly two runtimes, got 1/],
   ["order-drift", ["--runs", "1"], /--runs must be a whole number ≥ 2/],
+  // README "History and trends": a --history that is no directory, or holds a file that is no result, is refused.
   ["trend", [`${tmp}/missing`], /Cannot read history .*missing: no such directory/],
   ["trend", [tmp], /(corrupted|not_result)\.json is not an rtbench result: /],
   ["trend", [tmp, "--format", "csv"], /--format: unknown format "csv" \(allowed: md, html, json\)/],

@@ -1,3 +1,4 @@
+// README "At a glance, across versions, over time", history: `--history` and bench's `--fail-on-regression`.
 // `bench --history <dir>` keeps every result in <dir>; `--fail-on-regression <pct>` compares the new result with the
 // last comparable one kept there (same machine, a workload × runtime in common) by compare's test, and exits 1 when
 // a figure got significantly worse by more than pct percent.
@@ -49,8 +50,23 @@ Deno.test("--history keeps every result; --fail-on-regression fails against a fa
   const tmp = await privateTmp();
   const history = `${tmp}/history`;
   const common = ["--workload", "http-json", "--runtime", "deno", "--duration", "1", "--warmup", "0.5", "--runs", "3"];
-  const first = await runCli([...common, "--out", `${tmp}/first.json`, "--history", history], { TMPDIR: tmp });
+  // Into a history that does not exist yet: it is made, and with nothing to compare against the run does not fail.
+  const first = await runCli([
+    ...common,
+    "--out",
+    `${tmp}/first.json`,
+    "--history",
+    history,
+    "--fail-on-regression",
+    "5",
+  ], {
+    TMPDIR: tmp,
+  });
   assertEquals(first.code, 0, first.stderr);
+  assert(
+    first.stderr.includes(`--fail-on-regression: no earlier result in ${history} from this machine`),
+    first.stderr,
+  );
   const kept = await entries(history);
   assertEquals(kept.length, 1);
   assert(first.stderr.includes(`Result kept in ${history}/${kept[0]}`), first.stderr);

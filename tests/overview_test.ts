@@ -1,3 +1,4 @@
+// README "At a glance, across versions, over time", the overview and key findings.
 // Every human-readable report opens with the overview (workload rows × runtime columns, each cell relative to the
 // row's best, ties where the 95% intervals overlap, warnings as badges) and the key findings, which list a
 // difference only when compare's test finds it significant. Run on the stored results (fixtures/results).

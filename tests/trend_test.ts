@@ -1,3 +1,4 @@
+// README "At a glance, across versions, over time", trends.
 // `deno task trend <dir>` on the stored history (fixtures/history, see its README): each workload × runtime over
 // time and versions, every step tested with compare's test, the planted regression (node −30% in the third result)
 // flagged as slower, bun's real speed-up as faster, nothing else; as JSON, Markdown and HTML (in headless Chromium).

@@ -1,3 +1,4 @@
+// README "At a glance, across versions, over time", version sweeps.
 // Version sweeps: `--runtime bun@1.2,bun@1.3,bun@1.4.5` measures three versions of one runtime like three runtimes
 // (interleaved, run i of each before run i+1 of any), and the HTML report draws each workload's figure across the
 // versions with its 95% intervals; headless Chromium parses and paints it. `--last <n>` picks the last n releases
@@ -52,6 +53,11 @@ Deno.test({
       ),
     ];
     assertEquals(charts.map((c) => c[1]), ["http-json", "startup"]);
+    const at = dom.indexOf('class="chart versions-chart"');
+    assert(
+      dom.indexOf('<section id="overview">') < at && at < dom.indexOf('<section class="workload"'),
+      "under the overview",
+    );
     let marks = 0;
     for (const [, workload, svg] of charts) {
       const records = result.records.filter((r) => r.workload === workload);
