@@ -25,7 +25,11 @@ import type { RuntimeAdapter } from "./types.ts";
 /**
  * The release line of a version: `22` for Node.js, `1.2` for the others.
  *
- * @example
+ * @param runtime The runtime's name (`node`, `deno`, `bun`).
+ * @param version An exact version.
+ * @returns The major version for Node.js, `major.minor` for the others.
+ *
+ * @example Node.js by major, Deno by minor
  * ```ts
  * import { releaseLine } from "@rtbench/rtbench/adapters";
  * console.log(releaseLine("node", "22.21.1"), releaseLine("deno", "2.9.6")); // "22" "2.9"
@@ -41,6 +45,11 @@ export function releaseLine(runtime: string, version: string): string {
  * The newest stable version of each of the last `n` release lines in
  * `versions`, oldest first. Pre-releases (canaries, release candidates) are
  * left out.
+ *
+ * @param runtime The runtime's name (`node`, `deno`, `bun`).
+ * @param versions Every published version, in any order.
+ * @param n How many release lines, counted from the newest.
+ * @returns At most `n` versions, oldest first.
  *
  * @example Node.js: one version per major
  * ```ts
@@ -68,10 +77,15 @@ export function lastReleases(runtime: string, versions: readonly string[], n: nu
  * Every version of a runtime's npm package, from the registry npm is
  * configured with (`npm view <package> versions --json`).
  *
- * @example
- * ```ts ignore
+ * @param adapter The runtime: its name, for messages, and its npm package.
+ * @returns Every version the registry lists, oldest first.
+ *
+ * @example Bun's versions on npm
+ * ```ts
+ * import { assert } from "@std/assert";
  * import { bun, npmVersions } from "@rtbench/rtbench/adapters";
- * console.log((await npmVersions(bun)).at(-1)); // the newest Bun on npm
+ *
+ * assert((await npmVersions(bun)).includes("1.2.0"));
  * ```
  */
 export async function npmVersions(adapter: Pick<RuntimeAdapter, "name" | "npmPackage">): Promise<string[]> {
@@ -91,10 +105,19 @@ export async function npmVersions(adapter: Pick<RuntimeAdapter, "name" | "npmPac
  * npm, as `name@version`. A runtime that already names a version is refused:
  * `--last` decides the versions.
  *
- * @example
- * ```ts ignore
- * import { lastReleasesOf } from "@rtbench/rtbench/adapters";
- * console.log(await lastReleasesOf(["node", "bun"], 3)); // ["node@22.21.1", "node@24.11.1", ..., "bun@1.4.5"]
+ * @param runtimes Runtime names, as `--runtime` gives them.
+ * @param n How many releases of each.
+ * @param adapters The runtimes known by name.
+ * @param lookup Where the versions come from (npm by default).
+ * @returns `name@version` entries, each runtime's oldest first.
+ *
+ * @example The last two releases of Deno, from a list instead of npm
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { builtinAdapters, lastReleasesOf } from "@rtbench/rtbench/adapters";
+ *
+ * const lookup = () => Promise.resolve(["2.7.14", "2.8.0", "2.8.3", "2.9.6"]);
+ * assertEquals(await lastReleasesOf(["deno"], 2, builtinAdapters, lookup), ["deno@2.8.3", "deno@2.9.6"]);
  * ```
  */
 export async function lastReleasesOf(

@@ -23,7 +23,17 @@ import type { BenchResult } from "../schema/result.ts";
 import { readResultFile } from "../schema/read.ts";
 import { writeResult } from "../schema/write.ts";
 
-/** One result of a history, with the file it was read from. */
+/**
+ * One result of a history, with the file it was read from.
+ *
+ * @example The oldest result of the stored history
+ * ```ts
+ * import { type HistoryEntry, readHistory } from "@rtbench/rtbench/runners";
+ *
+ * const [oldest]: HistoryEntry[] = await readHistory("fixtures/history");
+ * console.log(oldest.file, oldest.result.startedAt); // "fixtures/history/rtbench-20261119-140940.json" "2026-11-19T14:09:40.525Z"
+ * ```
+ */
 export interface HistoryEntry {
   /** The file, inside the history directory. */
   readonly file: string;
@@ -69,10 +79,15 @@ export async function readHistory(dir: string): Promise<HistoryEntry[]> {
  * @param result The result to keep.
  * @returns The path written.
  *
- * @example
- * ```ts ignore
- * import { keepInHistory } from "./history.ts";
- * console.log(await keepInHistory("history", result)); // "history/rtbench-20261121-140940.json"
+ * @example Keep a stored result in a new history
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { keepInHistory, readResultFile } from "@rtbench/rtbench/runners";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const path = await keepInHistory(`${dir}/history`, await readResultFile("fixtures/results/base.json"));
+ * assertEquals(path, `${dir}/history/rtbench-20261121-140940.json`);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function keepInHistory(dir: string, result: BenchResult): Promise<string> {
@@ -103,7 +118,7 @@ function completedKeys(result: BenchResult): Set<string> {
  * @param result The new result.
  * @returns The entry to compare against, or null.
  *
- * @example
+ * @example What a result would be compared with
  * ```ts
  * import { lastComparable, readHistory } from "./history.ts";
  * import { readResultFile } from "../schema/read.ts";

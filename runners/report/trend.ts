@@ -23,7 +23,18 @@ import { compareRecords, type Verdict } from "./compare.ts";
 import { formatFigure } from "./format.ts";
 import type { HistoryEntry } from "./history.ts";
 
-/** A significant (or not) step from one point to the next. */
+/**
+ * A step from one point to the next, with compare's verdict.
+ *
+ * @example The verdict of node's third point in the stored history
+ * ```ts
+ * import { buildTrend, readHistory, type TrendStep } from "@rtbench/rtbench/runners";
+ *
+ * const node = buildTrend(await readHistory("fixtures/history")).series.find((s) => s.runtime === "node")!;
+ * const step: TrendStep = node.points[2].step!;
+ * console.log(step.verdict); // "slower"
+ * ```
+ */
 export interface TrendStep {
   /** The file of the point compared against. */
   readonly against: string;
@@ -39,7 +50,17 @@ export interface TrendStep {
   readonly note: string | null;
 }
 
-/** One result's record in a series. */
+/**
+ * One result's record in a series.
+ *
+ * @example The first point of each series has no step
+ * ```ts
+ * import { buildTrend, readHistory, type TrendPoint } from "@rtbench/rtbench/runners";
+ *
+ * const first: TrendPoint = buildTrend(await readHistory("fixtures/history")).series[0].points[0];
+ * console.log(first.version, first.step); // "2.9.6" null
+ * ```
+ */
 export interface TrendPoint {
   /** The history file. */
   readonly file: string;
@@ -59,7 +80,17 @@ export interface TrendPoint {
   readonly step: TrendStep | null;
 }
 
-/** One workload × variant × runtime over the history. */
+/**
+ * One workload × variant × runtime over the history.
+ *
+ * @example Each series' figure
+ * ```ts
+ * import { buildTrend, readHistory, type TrendSeries } from "@rtbench/rtbench/runners";
+ *
+ * const [deno]: readonly TrendSeries[] = buildTrend(await readHistory("fixtures/history")).series;
+ * console.log(deno.figure, deno.higherIsBetter); // "requestsPerSecond" true
+ * ```
+ */
 export interface TrendSeries {
   /** Workload name. */
   readonly workload: string;
@@ -75,7 +106,17 @@ export interface TrendSeries {
   readonly points: readonly TrendPoint[];
 }
 
-/** A significant change, for the summary and `--fail-on-regression`. */
+/**
+ * A significant change, for the summary and `--fail-on-regression`.
+ *
+ * @example The sentence of the planted regression
+ * ```ts
+ * import { buildTrend, readHistory, type TrendChange } from "@rtbench/rtbench/runners";
+ *
+ * const [change]: readonly TrendChange[] = buildTrend(await readHistory("fixtures/history")).changes;
+ * console.log(change.sentence.startsWith("http-json (default) node: requestsPerSecond slower")); // true
+ * ```
+ */
 export interface TrendChange {
   /** Workload name. */
   readonly workload: string;
@@ -95,7 +136,17 @@ export interface TrendChange {
   readonly sentence: string;
 }
 
-/** A history's trends. */
+/**
+ * A history's trends.
+ *
+ * @example How many results and series
+ * ```ts
+ * import { buildTrend, readHistory, type Trend } from "@rtbench/rtbench/runners";
+ *
+ * const trend: Trend = buildTrend(await readHistory("fixtures/history"));
+ * console.log(trend.results.length, trend.series.length); // 4 4
+ * ```
+ */
 export interface Trend {
   /** Significance level. */
   readonly alpha: number;
@@ -214,7 +265,17 @@ function stepText(step: TrendStep | null): string {
   return `${change} · ${mark}`;
 }
 
-/** One workload × variant of a trend as a table: every point of every runtime. */
+/**
+ * One workload × variant of a trend as a table: every point of every runtime.
+ *
+ * @example The table's rows
+ * ```ts
+ * import { buildTrend, readHistory, type TrendTable, trendTables } from "@rtbench/rtbench/runners";
+ *
+ * const [table]: TrendTable[] = trendTables(buildTrend(await readHistory("fixtures/history")));
+ * console.log(table.rows.length); // 14
+ * ```
+ */
 export interface TrendTable {
   /** `http-json (default)`. */
   readonly title: string;
@@ -234,7 +295,7 @@ export interface TrendTable {
  * @param trend A trend from {@linkcode buildTrend}.
  * @returns One table per workload × variant.
  *
- * @example
+ * @example The title of the first table
  * ```ts
  * import { buildTrend, readHistory, trendTables } from "@rtbench/rtbench/runners";
  * const [table] = trendTables(buildTrend(await readHistory("fixtures/history")));
@@ -282,7 +343,7 @@ export function trendMethod(trend: Trend): string {
  * @param trend A trend from {@linkcode buildTrend}.
  * @returns The Markdown document.
  *
- * @example
+ * @example The regression in the stored history, marked
  * ```ts
  * import { assert } from "@std/assert";
  * import { buildTrend, formatTrendMarkdown, readHistory } from "@rtbench/rtbench/runners";
@@ -317,7 +378,7 @@ export function formatTrendMarkdown(trend: Trend): string {
  * @param trend A trend from {@linkcode buildTrend}.
  * @returns Pretty-printed JSON of the trend.
  *
- * @example
+ * @example Read the JSON back
  * ```ts
  * import { buildTrend, formatTrendJson, readHistory } from "@rtbench/rtbench/runners";
  * const data = JSON.parse(formatTrendJson(buildTrend(await readHistory("fixtures/history"))));

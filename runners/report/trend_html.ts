@@ -39,7 +39,7 @@ li.faster { color: #116329; }
  * @param trend A trend from `buildTrend`.
  * @returns The page.
  *
- * @example
+ * @example Render the stored history
  * ```ts
  * import { assert } from "@std/assert";
  * import { buildTrend, formatTrendHtml, readHistory } from "@rtbench/rtbench/runners";
