@@ -6,7 +6,8 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { formatHtml, formatMarkdown } from "../runners/report/mod.ts";
 import { formatTable } from "../runners/report/table.ts";
 import { welchTest } from "../runners/stats/welch.ts";
-import type { BenchResult } from "../runners/schema/result.ts";
+import type { BenchRecord, BenchResult } from "../runners/schema/result.ts";
+import { summarize } from "../runners/stats/summary.ts";
 import { BASE_PATH, HEAD_PATH, loadFixture, markdownRow } from "./_report_helpers.ts";
 
 function findingLines(text: string, bullet: string): string[] {
@@ -87,4 +88,27 @@ Deno.test("findings: a significant difference yields a finding with its numbers 
   assertEquals(findingLines(none, "• "), []);
   assert(none.includes("No significant difference between runtimes"));
   assert(formatHtml(base).includes("No significant difference between runtimes"));
+});
+
+Deno.test("a tie in the overview (overlapping 95% CIs) can still be a finding: Welch's test is the less strict", async () => {
+  const head = await loadFixture(HEAD_PATH);
+  const withRuns = (r: BenchRecord, values: number[]): BenchRecord => ({
+    ...r,
+    runs: r.runs.slice(0, values.length).map((run, i) => ({
+      ...run,
+      figures: { ...run.figures, requestsPerSecond: values[i] },
+    })),
+    summary: { ...r.summary, requestsPerSecond: summarize(values) },
+  });
+  const [deno, bun] = ["deno", "bun"].map((n) => head.records.find((r) => r.runtime.requested === n)!);
+  const result = {
+    ...head,
+    records: [withRuns(deno, [97_000, 98_000, 99_500]), withRuns(bun, [100_000, 101_000, 102_000])],
+  };
+  const [a, b] = result.records.map((r) => r.summary.requestsPerSecond.ci95!);
+  assert(a.high >= b.low, "the intervals overlap");
+  assert(welchTest([97_000, 98_000, 99_500], [100_000, 101_000, 102_000]).p < 0.05, "and the test finds a difference");
+  const md = formatMarkdown(result);
+  assertEquals(markdownRow(md, "http-json (default)")[2], "98,000/s · ≈ best");
+  assertEquals(findingLines(md, "- http-json").length, 1);
 });

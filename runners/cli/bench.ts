@@ -159,7 +159,8 @@ function helpText(workloads: readonly Workload[]): string {
     "",
     ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`),
     "",
-    "Exit codes: 0 all completed, 1 a record errored or is invalid, 2 bad input, 130/143/129 interrupted by " +
+    "Exit codes: 0 all completed, 1 a record errored or is invalid (or --fail-on-regression found a regression), " +
+    "2 bad input, 130/143/129 interrupted by " +
     "SIGINT/SIGTERM/SIGHUP.",
   ].join("\n");
 }
