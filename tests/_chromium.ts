@@ -1,11 +1,12 @@
-// Headless Chromium for the report tests: the page as the browser parsed it (DOM) and as it painted it (PNG).
+// Headless Chromium for the tests that check what a report looks like in a real browser.
 import { assert } from "@std/assert";
 import { runCommand, which } from "../runners/platform/process.ts";
 
-/** The Chromium binary, or null where none is installed (the browser tests are then skipped). */
+/** The browser's path, or null where none is installed (the tests that need it are then ignored). */
 export const CHROMIUM: string | null = which("chromium") ?? which("chromium-browser") ?? which("google-chrome");
+if (!CHROMIUM) console.log("chromium tests: skipped: chromium is not on PATH (apt-get install chromium)");
 
-/** Runs headless Chromium with a fresh profile inside `dir`, without any network chatter; returns its stdout. */
+/** Runs headless Chromium with a fresh profile inside `dir`, without any network chatter. */
 export async function chromium(dir: string, args: string[]): Promise<string> {
   const profile = await Deno.makeTempDir({ dir, prefix: "chromium-profile-" });
   // Chromium keeps crash-report state under the XDG directories: point them into the profile too.

@@ -8,8 +8,6 @@ import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
 import { countColor, decodePng } from "./_png.ts";
 import { CHROMIUM, chromium } from "./_chromium.ts";
 
-if (!CHROMIUM) console.log("html_report_test: skipped: chromium is not on PATH (apt-get install chromium)");
-
 Deno.test({
   name: "bench --format html --out report.html: headless Chromium shows a bar per runtime with the result's numbers",
   ignore: !CHROMIUM,

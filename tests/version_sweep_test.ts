@@ -14,8 +14,6 @@ import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
 import { countColor, decodePng } from "./_png.ts";
 import { CHROMIUM, chromium } from "./_chromium.ts";
 
-if (!CHROMIUM) console.log("version_sweep_test: skipped the browser test: chromium is not on PATH");
-
 Deno.test({
   name: "a sweep over three bun versions on http-json and startup renders each figure across versions in Chromium",
   ignore: !CHROMIUM,

@@ -18,9 +18,9 @@ import { isSkip } from "../../workloads/types.ts";
 import { checkExchange } from "../../workloads/checks.ts";
 import { exchange } from "../drivers/exchange.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
-import { openModelOf } from "../drivers/open_model.ts";
+import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, openModelOf } from "../drivers/open_model.ts";
 import type { Headline, RunSettings } from "../schema/result.ts";
-import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, kneeOf, type Sweep, sweep } from "./http_sweep.ts";
+import { kneeOf, type Sweep, sweep } from "./http_sweep.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
@@ -29,6 +29,7 @@ import { clientBoundWarning, type Saturation, saturation } from "../stats/satura
 import { pickLoadGenerator } from "../drivers/generators.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
 import { underLoad } from "./under_load.ts";
+import { engineOnDeno } from "./engine_fallback.ts";
 import { combineSummaries } from "../stats/resources.ts";
 import { type RunningServer, serverExited, startRecordServer } from "./server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
@@ -311,6 +312,8 @@ export const httpKind: Kind<HttpWorkload, HttpState> = {
     outcome.warnings = outcome.warnings.filter((w) => w.code !== "client-bound");
     const warning = clientBoundWarning(state.saturations, state.generator.name, state.ctx.cpus);
     if (warning) outcome.warnings.push(warning);
+    const fallback = engineOnDeno(outcome, "clientCpuUsPerResponse", "responses");
+    if (fallback) outcome.warnings.push(fallback);
   },
   checkVariant: checkHttpParity,
 };

@@ -18,6 +18,7 @@ import { openFigures, rateNotHeld } from "./open_figures.ts";
 import type { RunSettings } from "../schema/result.ts";
 import { engineClient } from "../drivers/engine.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
+import { engineOnDeno } from "./engine_fallback.ts";
 import { combineSummaries } from "../stats/resources.ts";
 import { round } from "../stats/round.ts";
 import type { Kind, RunOutput } from "./kind.ts";
@@ -335,5 +336,7 @@ export const websocketKind: Kind<WebSocketWorkload, WebSocketState> = {
   run: runOnce,
   judge(state, outcome) {
     outcome.resources = combineSummaries(state.sampled.map((r) => r.summary));
+    const fallback = engineOnDeno(outcome, "clientCpuUsPerMessage", "messages");
+    if (fallback) outcome.warnings.push(fallback);
   },
 };

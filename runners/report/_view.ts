@@ -95,7 +95,7 @@ function byRank(group: RecordGroup): BenchRecord[] {
  */
 export function settingsText(group: RecordGroup): string {
   const records = byRank(group);
-  const kind = kindView(group.kind);
+  const kind = kindView(group.kind, group.records);
   const options = Object.entries(records[0].options).filter(([k, v]) => v !== null && !kind.described.includes(k));
   return [
     ...kind.settings(records),
@@ -113,7 +113,7 @@ function measuredText(group: RecordGroup): string {
 }
 
 function resultsTable(group: RecordGroup): ViewTable {
-  const kind = kindView(group.kind);
+  const kind = kindView(group.kind, group.records);
   const cells = group.ranked.map((r) => kind.cells(r.record));
   // A column of the kind with nothing in it says nothing (no latency without a latency figure).
   const shown = kind.columns.map((_, i) => i).filter((i) => cells.some((row) => row[i] !== ""));
@@ -152,7 +152,7 @@ function resultsTable(group: RecordGroup): ViewTable {
 }
 
 function latencyTable(group: RecordGroup): ViewTable | null {
-  const { latency } = kindView(group.kind);
+  const { latency } = kindView(group.kind, group.records);
   const records = group.ranked.map((r) => r.record).filter((r) => r.latencyUs);
   if (records.length === 0 || latency.length === 0) return null;
   return {
@@ -185,7 +185,7 @@ export function sectionView(group: RecordGroup): SectionView {
     results: resultsTable(group),
     latency: latencyTable(group),
     resources: resourcesTable(group.ranked.map((r) => r.record), recordLabel),
-    notes: kindView(group.kind).notes(group.records),
+    notes: kindView(group.kind, group.records).notes(group.records),
     warnings: group.records.flatMap((r) => r.warnings.map((warning) => ({ runtime: r.runtime.name, warning }))),
   };
 }
