@@ -112,3 +112,15 @@ Deno.test("a tie in the overview (overlapping 95% CIs) can still be a finding: W
   assertEquals(markdownRow(md, "http-json (default)")[2], "98,000/s · ≈ best");
   assertEquals(findingLines(md, "- http-json").length, 1);
 });
+
+Deno.test("a result where no workload has two runtimes with a figure says there is nothing to compare", async () => {
+  const head = await loadFixture(HEAD_PATH);
+  const lone = {
+    ...head,
+    records: head.records.filter((r) => r.runtime.requested === "deno" || r.status !== "completed"),
+  };
+  const text = formatTable(lone);
+  assert(text.startsWith("At a glance\n"));
+  assert(text.includes("Nothing to compare: no workload has two runtimes with a figure."), text.slice(0, 800));
+  assert(!text.includes("No significant difference"));
+});

@@ -135,6 +135,13 @@ export function overviewTable(overview: Overview): ViewTable | null {
   };
 }
 
+/** What stands in for the findings when there are none: no difference, or nothing to compare. */
+export function noFindingText(overview: Overview): string {
+  return overview.rows.some((row) => row.group.ranked.length > 1)
+    ? "No significant difference between runtimes (it takes at least 2 runs on each side)."
+    : "Nothing to compare: no workload has two runtimes with a figure.";
+}
+
 /** How a format writes the overview's parts. */
 export interface OverviewSyntax {
   /** A heading of `level` 1 (the overview) or 2 (its findings). */
@@ -159,7 +166,7 @@ export function overviewBlocks(overview: Overview, syntax: OverviewSyntax): stri
   if (table === null) return [];
   const findings = overview.findings.length > 0
     ? syntax.list(overview.findings.map((f) => f.sentence))
-    : "No significant difference between runtimes (it takes at least 2 runs on each side).";
+    : noFindingText(overview);
   return [
     syntax.heading("At a glance", 1),
     syntax.table(table),

@@ -6,7 +6,7 @@ import { formatFigure } from "./format.ts";
 import type { ResultView } from "./_view.ts";
 import { escapeXml as e } from "./_svg.ts";
 import { FINDINGS_METHOD, type Overview, OVERVIEW_LEGEND, overviewOf, type OverviewRow } from "./_overview.ts";
-import { standingText } from "./_overview.ts";
+import { noFindingText, standingText } from "./_overview.ts";
 import { versionSweeps } from "./_versions.ts";
 import { intervalChart, type IntervalPoint } from "./_interval_chart.ts";
 import { recordLabel } from "./_groups.ts";
@@ -88,7 +88,7 @@ export function overviewHtml(view: ResultView, colors: Readonly<Record<string, s
   const overview = overviewOf(view);
   const findings = overview.findings.length > 0
     ? `<ul class="findings">${overview.findings.map((f) => `<li>${e(f.sentence)}</li>`).join("")}</ul>`
-    : `<p class="empty">No significant difference between runtimes (it takes at least 2 runs on each side).</p>`;
+    : `<p class="empty">${e(noFindingText(overview))}</p>`;
   return `<section id="overview"><h2>At a glance</h2>${tableHtml(overview)}<p class="note">${
     e(OVERVIEW_LEGEND)
   }</p><h3>Key findings</h3>${findings}<p class="note">${e(FINDINGS_METHOD)}</p>${
