@@ -20,18 +20,26 @@ export async function openHistory(dir: string): Promise<HistoryEntry[]> {
   }
 }
 
+async function sameDirectory(dir: string, file: string): Promise<boolean> {
+  const parent = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) || "/" : ".";
+  const [a, b] = await Promise.all([dir, parent].map((p) => Deno.realPath(p).catch(() => p)));
+  return a === b;
+}
+
 /**
- * Keeps `result` in `dir`; with a threshold, compares it with the last comparable result of `history` and
+ * Keeps `result` in `dir` (unless `out`, the result file, is already there); with a threshold, compares it with the last comparable result of `history` and
  * returns whether a figure regressed beyond it. Everything said goes to `say` (stderr).
  */
 export async function keepAndCompare(
   dir: string,
   history: readonly HistoryEntry[],
   result: BenchResult,
+  out: string,
   thresholdPercent: number | undefined,
   say: (line: string) => void,
 ): Promise<boolean> {
-  say(`Result kept in ${await keepInHistory(dir, result)}`);
+  // A result file written into the history is kept already; a copy would count the run twice in a trend.
+  say(`Result kept in ${await sameDirectory(dir, out) ? out : await keepInHistory(dir, result)}`);
   if (thresholdPercent === undefined) return false;
   const against = lastComparable(history, result);
   if (against === null) {

@@ -663,7 +663,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     if (request.json && !(format === "json" && request.out === undefined)) console.log(JSON.stringify(result, null, 2));
     console.error(`Result written to ${out}`);
     const regressed = request.history !== undefined &&
-      await keepAndCompare(request.history, history, result, request.failOnRegression, console.error);
+      await keepAndCompare(request.history, history, result, out, request.failOnRegression, console.error);
     return regressed || result.records.some((r) => r.status === "errored" || r.status === "invalid") ? 1 : 0;
   } catch (error) {
     endProgress();
