@@ -5,7 +5,7 @@
 // `--fail-on-regression` fails only when a series' newest point regressed.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { compareResults } from "../runners/report/compare.ts";
-import { MARK_COLORS } from "../runners/report/_interval_chart.ts";
+import { intervalChart, MARK_COLORS } from "../runners/report/_interval_chart.ts";
 import type { Trend } from "../runners/report/trend.ts";
 import { loadFixture } from "./_report_helpers.ts";
 import { entries, privateTmp, processesMatching, ROOT, runTask } from "./_helpers.ts";
@@ -103,4 +103,25 @@ Deno.test("trend --fail-on-regression: exit 1 when a series' newest point regres
   assertMatch(lines[0], /^rtbench trend: regression: http-json \(default\) node: requestsPerSecond slower/);
   assertEquals((await runTask("trend", [tmp, "--fail-on-regression", "40"])).code, 0, "−30% is within 40%");
   await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("a long history labels only every k-th result on the chart's axis, so labels never overlap", () => {
+  const categories = Array.from({ length: 40 }, (_, i) => `11-${String(i + 1).padStart(2, "0")} 14:00`);
+  const svg = intervalChart({
+    className: "trend-chart",
+    title: "t",
+    subtitle: "",
+    categories,
+    formatY: String,
+    series: [{
+      key: "deno",
+      label: "deno",
+      color: "#3b6fd8",
+      points: categories.map((_, x) => ({ x, y: 10, low: null, high: null, mark: null, tooltip: "" })),
+    }],
+  });
+  const labels = [...svg.matchAll(/<text class="tick category" x="([\d.]+)"/g)].map((m) => Number(m[1]));
+  assertEquals(labels.length, 8);
+  assert(labels.every((x, i) => i === 0 || x - labels[i - 1] >= 60), `label positions ${labels}`);
+  assertEquals((svg.match(/<g class="point"/g) ?? []).length, 40, "every point is still drawn");
 });

@@ -88,7 +88,10 @@ export function intervalChart(options: {
         }</text>`,
     );
   }
+  // A long history labels every k-th category only, so that labels never overlap (about 60 px each).
+  const every = Math.ceil(options.categories.length / Math.max(1, Math.floor(w / 60)));
   options.categories.forEach((label, i) => {
+    if (i % every !== 0) return;
     // Long labels (dates with versions) are split on " · " into two lines.
     const [first, second] = label.split(" · ");
     parts.push(
