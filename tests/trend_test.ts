@@ -125,3 +125,25 @@ Deno.test("a long history labels only every k-th result on the chart's axis, so 
   assert(labels.every((x, i) => i === 0 || x - labels[i - 1] >= 60), `label positions ${labels}`);
   assertEquals((svg.match(/<g class="point"/g) ?? []).length, 40, "every point is still drawn");
 });
+
+Deno.test("trend compares no step across machines: the planted regression measured elsewhere is not comparable", async () => {
+  const tmp = await privateTmp();
+  for (const file of FILES) {
+    const result = JSON.parse(await Deno.readTextFile(`${HISTORY}/${file}`));
+    if (file === FILES[2]) result.environment.cpuModel = "Another CPU";
+    await Deno.writeTextFile(`${tmp}/${file}`, JSON.stringify(result));
+  }
+  const run = await runTask("trend", [tmp, "--format", "json"]);
+  assertEquals(run.code, 0, run.stderr);
+  const trend = JSON.parse(run.stdout) as Trend;
+  assertEquals(trend.changes, []);
+  const node = trend.series.find((s) => s.runtime === "node")!;
+  assertEquals(node.points.map((p) => p.step?.verdict ?? null), [
+    null,
+    "no significant difference",
+    "not comparable",
+    "not comparable",
+  ]);
+  assertEquals(node.points[2].step!.note, "another machine (AMD EPYC × 2 → Another CPU × 2)");
+  await Deno.remove(tmp, { recursive: true });
+});

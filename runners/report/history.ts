@@ -102,6 +102,26 @@ export async function keepInHistory(dir: string, result: BenchResult): Promise<s
   }
 }
 
+/**
+ * Whether two results ran on the same machine (CPU model, logical CPUs, OS): only then are their figures compared.
+ *
+ * @param a A result.
+ * @param b Another result.
+ * @returns Whether the machines match.
+ *
+ * @example The stored pair ran on one machine
+ * ```ts
+ * import { sameMachine } from "./history.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const [base, head] = await Promise.all(["base", "head"].map((f) => readResultFile(`fixtures/results/${f}.json`)));
+ * console.log(sameMachine(base, head)); // true
+ * ```
+ */
+export function sameMachine(a: BenchResult, b: BenchResult): boolean {
+  const [x, y] = [a.environment, b.environment];
+  return x.cpuModel === y.cpuModel && x.logicalCores === y.logicalCores && x.os === y.os;
+}
+
 /** `workload/variant/runtime` of every completed record, the keys compare matches. */
 function completedKeys(result: BenchResult): Set<string> {
   return new Set(
@@ -128,11 +148,8 @@ function completedKeys(result: BenchResult): Set<string> {
  */
 export function lastComparable(history: readonly HistoryEntry[], result: BenchResult): HistoryEntry | null {
   const keys = completedKeys(result);
-  const env = result.environment;
   for (const entry of [...history].reverse()) {
-    const e = entry.result.environment;
-    if (entry.result.startedAt >= result.startedAt) continue;
-    if (e.cpuModel !== env.cpuModel || e.logicalCores !== env.logicalCores || e.os !== env.os) continue;
+    if (entry.result.startedAt >= result.startedAt || !sameMachine(entry.result, result)) continue;
     if ([...completedKeys(entry.result)].some((k) => keys.has(k))) return entry;
   }
   return null;

@@ -21,7 +21,7 @@
 import type { BenchRecord } from "../schema/result.ts";
 import { compareRecords, type Verdict } from "./compare.ts";
 import { formatFigure } from "./format.ts";
-import type { HistoryEntry } from "./history.ts";
+import { type HistoryEntry, sameMachine } from "./history.ts";
 
 /**
  * A step from one point to the next, with compare's verdict.
@@ -185,6 +185,26 @@ function changeSentence(s: TrendSeries, from: TrendPoint, to: TrendPoint): strin
   }, ${p}`;
 }
 
+/** compare's verdict on one step of a series; figures from two machines are not compared. */
+function stepOf(
+  from: { record: BenchRecord; entry: HistoryEntry },
+  to: { record: BenchRecord; entry: HistoryEntry },
+  figure: string,
+  alpha: number,
+): TrendStep | null {
+  const against = from.entry.file;
+  if (!sameMachine(from.entry.result, to.entry.result)) {
+    const cpu = (e: HistoryEntry) =>
+      `${e.result.environment.cpuModel ?? "unknown CPU"} × ${e.result.environment.logicalCores}`;
+    const note = `another machine (${cpu(from.entry)} → ${cpu(to.entry)})`;
+    return { against, changePercent: null, ci95Percent: null, p: null, verdict: "not comparable", note };
+  }
+  const c = compareRecords(from.record, to.record, "", alpha)[0];
+  if (c === undefined || c.figure !== figure) return null;
+  const { changePercent, ci95Percent, p, verdict, note } = c;
+  return { against, changePercent, ci95Percent, p, verdict, note };
+}
+
 /**
  * Builds the trends of a history (oldest first, as {@linkcode readHistory} returns it).
  *
@@ -200,29 +220,23 @@ function changeSentence(s: TrendSeries, from: TrendPoint, to: TrendPoint): strin
  * ```
  */
 export function buildTrend(history: readonly HistoryEntry[], alpha = 0.05): Trend {
-  const series = new Map<string, { s: Omit<TrendSeries, "points">; points: TrendPoint[]; last: BenchRecord | null }>();
-  for (const { file, result } of history) {
+  type Open = {
+    s: Omit<TrendSeries, "points">;
+    points: TrendPoint[];
+    last: { record: BenchRecord; entry: HistoryEntry } | null;
+  };
+  const series = new Map<string, Open>();
+  for (const entry of history) {
+    const { file, result } = entry;
     for (const r of result.records) {
       const runtime = keyOf(r, result.records);
       const key = `${r.workload}\u0000${r.variant}\u0000${runtime}`;
       const { figure, higherIsBetter } = r.headline;
-      const entry = series.get(key) ??
+      const open = series.get(key) ??
         { s: { workload: r.workload, variant: r.variant, runtime, figure, higherIsBetter }, points: [], last: null };
-      series.set(key, entry);
-      const summary = r.status === "completed" ? r.summary[entry.s.figure] : undefined;
-      const last = entry.last;
-      const compared = summary && last ? compareRecords(last, r, runtime, alpha)[0] : undefined;
-      const step = compared && compared.figure === entry.s.figure
-        ? {
-          against: entry.points.findLast((p) => p.median !== null)!.file,
-          changePercent: compared.changePercent,
-          ci95Percent: compared.ci95Percent,
-          p: compared.p,
-          verdict: compared.verdict,
-          note: compared.note,
-        }
-        : null;
-      entry.points.push({
+      series.set(key, open);
+      const summary = r.status === "completed" ? r.summary[open.s.figure] : undefined;
+      open.points.push({
         file,
         startedAt: result.startedAt,
         version: r.runtime.version,
@@ -230,9 +244,9 @@ export function buildTrend(history: readonly HistoryEntry[], alpha = 0.05): Tren
         median: summary?.median ?? null,
         ci95: summary?.ci95 ?? null,
         runs: summary?.n ?? 0,
-        step,
+        step: summary && open.last ? stepOf(open.last, { record: r, entry }, open.s.figure, alpha) : null,
       });
-      if (summary) entry.last = r;
+      if (summary) open.last = { record: r, entry };
     }
   }
   const all = [...series.values()].map(({ s, points }): TrendSeries => ({ ...s, points }));
