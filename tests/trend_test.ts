@@ -147,3 +147,19 @@ Deno.test("trend compares no step across machines: the planted regression measur
   assertEquals(node.points[2].step!.note, "another machine (AMD EPYC × 2 → Another CPU × 2)");
   await Deno.remove(tmp, { recursive: true });
 });
+
+Deno.test("trend follows a runtime across versions: a point whose version changed names the one before", async () => {
+  const tmp = await privateTmp();
+  for (const file of FILES) {
+    const result = JSON.parse(await Deno.readTextFile(`${HISTORY}/${file}`));
+    if (file >= FILES[2]) {
+      for (const r of result.records) if (r.runtime.requested === "node") r.runtime.version = "22.21.1";
+    }
+    await Deno.writeTextFile(`${tmp}/${file}`, JSON.stringify(result));
+  }
+  const md = (await runTask("trend", [tmp])).stdout;
+  const node = md.split("\n").filter((l) => l.includes("| node |")).map((l) => l.split(" | ")[2]);
+  assertEquals(node, ["20.20.2", "20.20.2", "22.21.1 (was 20.20.2)", "22.21.1"]);
+  assertMatch(md, /\| 2026-11-21 14:10 \| node \| 22\.21\.1 \(was 20\.20\.2\) \| 37,671\/s .* ✗ slower \|/);
+  await Deno.remove(tmp, { recursive: true });
+});

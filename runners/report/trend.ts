@@ -326,11 +326,11 @@ export function trendTables(trend: Trend): TrendTable[] {
       figure: `${series[0].figure}: ${series[0].higherIsBetter ? "higher" : "lower"} is better`,
       header: ["started", "runtime", "version", "median", "95% CI", "change vs previous (95% CI)"],
       rows: series.flatMap((s) =>
-        s.points.map((p) => ({
+        s.points.map((p, i) => ({
           cells: [
             pointTime(p),
             s.runtime,
-            p.version ?? "–",
+            versionText(s, i),
             p.median === null ? p.status : formatFigure(s.figure, p.median),
             p.ci95 ? `${formatFigure(s.figure, p.ci95.low)} – ${formatFigure(s.figure, p.ci95.high)}` : "",
             stepText(p.step),
@@ -340,6 +340,13 @@ export function trendTables(trend: Trend): TrendTable[] {
       ),
     };
   });
+}
+
+/** A point's version, and the one before when it changed: `22.21.1 (was 20.20.2)`. */
+export function versionText(series: TrendSeries, index: number): string {
+  const version = series.points[index].version;
+  const before = series.points.slice(0, index).findLast((p) => p.version !== null)?.version;
+  return version === null ? "–" : before && before !== version ? `${version} (was ${before})` : version;
 }
 
 /** What the trend's verdicts rest on, in one sentence. */

@@ -11,7 +11,7 @@ import { escapeXml as e } from "./_svg.ts";
 import { intervalChart, type IntervalPoint, type IntervalSeries } from "./_interval_chart.ts";
 import { EXTRA_COLORS, RUNTIME_COLORS } from "./html.ts";
 import { formatFigure } from "./format.ts";
-import { pointTime, type Trend, trendMethod, trendTables } from "./trend.ts";
+import { pointTime, type Trend, trendMethod, trendTables, versionText } from "./trend.ts";
 
 const STYLE = `
 body { font: 15px/1.45 system-ui, sans-serif; color: #1f2328; margin: 0; background: #fff; }
@@ -56,13 +56,13 @@ export function formatTrendHtml(trend: Trend): string {
       key: s.runtime,
       label: s.runtime,
       color: RUNTIME_COLORS[s.runtime] ?? EXTRA_COLORS[extra++ % EXTRA_COLORS.length],
-      points: s.points.filter((p) => p.median !== null).map((p): IntervalPoint => ({
+      points: s.points.flatMap((p, i) => p.median === null ? [] : [{ p, i }]).map(({ p, i }): IntervalPoint => ({
         x: x.get(p.file)!,
         y: p.median!,
         low: p.ci95?.low ?? null,
         high: p.ci95?.high ?? null,
         mark: p.step?.verdict === "slower" ? "worse" : p.step?.verdict === "faster" ? "better" : null,
-        tooltip: `${s.runtime} ${p.version ?? ""} on ${pointTime(p)}: ${formatFigure(s.figure, p.median!)}`,
+        tooltip: `${s.runtime} ${versionText(s, i)} on ${pointTime(p)}: ${formatFigure(s.figure, p.median!)}`,
       })),
     })).filter((s) => s.points.length > 0);
     const rows = table.rows.map((r) =>
