@@ -51,6 +51,7 @@ export type {
   TypeScriptRun,
 } from "./types.ts";
 export { npmManager } from "./package_managers.ts";
+export { lastReleases, lastReleasesOf, npmVersions, releaseLine } from "./releases.ts";
 export { bun, deno, go, node, rust };
 export { MissingToolchainError };
 export { cacheDir };

@@ -17,6 +17,7 @@ import { type CellSyntax, renderCell, type ViewColumn, type ViewTable } from "./
 import { serverResources } from "./_resources.ts";
 import { barChart, escapeXml, lineChart, type LineSeries } from "./_svg.ts";
 import { sweepChart, sweepSteps } from "./_sweep_chart.ts";
+import { overviewHtml } from "./_overview_html.ts";
 
 /** Colours of the built-in runtimes in every chart; others take from {@linkcode EXTRA_COLORS}. */
 export const RUNTIME_COLORS: Readonly<Record<string, string>> = {
@@ -330,6 +331,7 @@ export function formatHtml(result: BenchResult): string {
   }
 </header>
 ${warnings}
+${overviewHtml(view, RUNTIME_COLORS)}
 ${view.sections.length === 0 ? `<p class="empty">No records.</p>` : view.sections.map(section).join("\n")}
 ${
     view.matrices.map((m) => `<section class="matrix"><h2>${e(m.title)}</h2>${htmlTable(m.table, "matrix")}</section>`)
