@@ -7,7 +7,7 @@ import { which } from "../runners/platform/process.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { run } from "../runners/suite/run.ts";
 import { httpJson } from "../workloads/http_json.ts";
-import { flaky } from "./fixtures/flaky.ts";
+import { flaky, flakyWarmup } from "./fixtures/flaky.ts";
 import { entries, privateTmp, processesMatching } from "./_helpers.ts";
 
 const missing = (tool: string, how: string) => {
@@ -78,6 +78,29 @@ Deno.test({
     await Deno.remove(tmp, { recursive: true });
   },
 });
+
+// A server wrong only while it warms up is still wrong: every generator counts the warm-up's mismatches.
+for (const [name, absent] of [["wrk", noWrk], ["autocannon", false]] as const) {
+  Deno.test({
+    name: `${name} counts mismatches made during the warm-up alone`,
+    ignore: absent,
+    async fn() {
+      const tmp = await privateTmp();
+      const result = await run({
+        workloads: [flakyWarmup],
+        runtimes: ["deno"],
+        settings: { durationSec: 1, warmupSec: 1.5, runs: 1 },
+        loadGenerator: name,
+        tempDir: tmp,
+      });
+      const [record] = result.records;
+      assert(record.verification.passed, "the first responses were right");
+      assertEquals(record.status, "invalid", JSON.stringify(record.runs[0]?.counts));
+      assertMatch(record.error!.message, /during warm-up: .*Hello, World\?/);
+      await Deno.remove(tmp, { recursive: true });
+    },
+  });
+}
 
 Deno.test({
   name: "wrk pipelines through its Lua request() batches, with a Host header Node accepts",
