@@ -323,6 +323,13 @@ export interface HttpRequestSpec {
 export interface HttpTraffic {
   /** Requests in the order each connection sends them, then again from the first. */
   readonly requests: readonly HttpRequestSpec[];
+  /**
+   * How many of the distinct requests verification and the parity check send before load, when not all: for
+   * traffic whose requests differ only in data and each cost real time (bcrypt's 64 passwords). The record's
+   * `verifiedRequests` and `distinctRequests` facts say what was covered.
+   * @default every distinct request
+   */
+  readonly verified?: number;
 }
 
 /**

@@ -9,13 +9,14 @@
 import type {
   Check,
   HttpExchange,
+  HttpRequestSpec,
   HttpTraffic,
   HttpWorkload,
   VerifyContext,
   WorkloadContext,
 } from "../../workloads/types.ts";
 import { isSkip } from "../../workloads/types.ts";
-import { checkExchange } from "../../workloads/checks.ts";
+import { checkExchange, distinctRequests } from "../../workloads/checks.ts";
 import { exchange } from "../drivers/exchange.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { openModelOf } from "../drivers/open_model.ts";
@@ -36,19 +37,43 @@ import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
 import { stageServer } from "../platform/workspace.ts";
 import { round } from "../stats/round.ts";
 
-const VERIFIED_REQUESTS = 3;
+/** Requests re-verified on the fresh server of every run after the first, which verified every distinct request. */
+const REVERIFIED_REQUESTS = 3;
+
+/** The requests verification sends before run `run`: every distinct one first, then a few to check the new server. */
+export function verifiedRequests(traffic: HttpTraffic, run: number): HttpRequestSpec[] {
+  const distinct = distinctRequests(traffic.requests).slice(0, traffic.verified);
+  return run === 0 ? distinct : distinct.slice(0, REVERIFIED_REQUESTS);
+}
+
+/**
+ * Checks of the verification exchanges: every check of the first few, then one line for all the others (a record of
+ * 256 requests keeps a readable list), with any failure among them listed in full.
+ */
+function exchangeChecks(exchanges: readonly HttpExchange[]): Check[] {
+  const shown = exchanges.slice(0, REVERIFIED_REQUESTS).flatMap(checkExchange);
+  const rest = exchanges.slice(REVERIFIED_REQUESTS);
+  if (rest.length === 0) return shown;
+  const failed = rest.flatMap(checkExchange).filter((c) => !c.passed);
+  return [...shown, {
+    name: `the other ${rest.length} distinct requests: status, content-type, content-length and body`,
+    passed: failed.length === 0,
+    expected: `${rest.length} as expected`,
+    actual: `${rest.length - new Set(failed.map((c) => c.name.replace(/ \S+$/, ""))).size} as expected`,
+  }, ...failed];
+}
 
 async function verify(
   ctx: RecordContext<HttpWorkload>,
   baseUrl: string,
-  traffic: HttpTraffic,
+  requests: readonly HttpRequestSpec[],
 ): Promise<[Check[], number]> {
   const timeoutMs = ctx.settings.requestTimeoutSec * 1000;
   const exchanges: HttpExchange[] = [];
-  for (const request of traffic.requests.slice(0, VERIFIED_REQUESTS)) {
+  for (const request of requests) {
     exchanges.push(await exchange(baseUrl, request, timeoutMs, ctx.signal));
   }
-  const checks = exchanges.flatMap(checkExchange);
+  const checks = exchangeChecks(exchanges);
   let sent = exchanges.length;
   const verifyContext: VerifyContext = {
     variant: ctx.variant,
@@ -189,7 +214,12 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
 async function verifyServer(state: HttpState, server: RunningServer, run: number): Promise<number> {
   const { ctx, outcome } = state;
   ctx.onPhase?.("verify", run);
-  const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, state.traffic)).catch((error) => {
+  const requests = verifiedRequests(state.traffic, run);
+  if (run === 0) {
+    outcome.facts.verifiedRequests = requests.length;
+    outcome.facts.distinctRequests = distinctRequests(state.traffic.requests).length;
+  }
+  const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, requests)).catch((error) => {
     throw server.group.status ? serverExited(server, "verify", "verification") : error;
   });
   keepChecks(outcome, checks, run === 0, "verify");
