@@ -4,6 +4,7 @@
 // load. A generator that is not installed skips its test and says so.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
 import { which } from "../runners/platform/process.ts";
+import { formatTable } from "../runners/report/table.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { run } from "../runners/suite/run.ts";
 import { httpJson } from "../workloads/http_json.ts";
@@ -79,7 +80,7 @@ Deno.test({
   },
 });
 
-// A server wrong only while it warms up is still wrong: every generator counts the warm-up's mismatches.
+// README (Load generators): "What goes wrong during the warm-up (mismatches, non-2xx) counts … whichever generator ran".
 for (const [name, absent] of [["wrk", noWrk], ["autocannon", false]] as const) {
   Deno.test({
     name: `${name} counts mismatches made during the warm-up alone`,
@@ -101,6 +102,32 @@ for (const [name, absent] of [["wrk", noWrk], ["autocannon", false]] as const) {
     },
   });
 }
+
+// README (Load generators): "wrk runs whole seconds only … the record keeps what ran … the table header prints it".
+Deno.test({
+  name: "wrk's whole seconds are recorded as they ran, and the header prints what ran beside what was asked",
+  ignore: noWrk,
+  async fn() {
+    const tmp = await privateTmp();
+    const result = await run({
+      workloads: [httpJson],
+      runtimes: ["deno"],
+      settings: { durationSec: 1.5, warmupSec: 0.5, runs: 1, connections: 10 },
+      loadGenerator: "wrk",
+      tempDir: tmp,
+    });
+    const [record] = result.records;
+    assertEquals(record.status, "completed", JSON.stringify(record.error));
+    const f = record.runs[0].figures;
+    assert(f.warmupMs >= 950 && f.warmupMs < 1500, `warm-up ran ${f.warmupMs} ms`);
+    assert(f.durationMs >= 1950 && f.durationMs < 2500, `measured ${f.durationMs} ms`);
+    // The rate is over the window that ran, not the one asked.
+    assert(Math.abs(f.requestsPerSecond - f.validResponses / (f.durationMs / 1000)) < f.requestsPerSecond / 100);
+    const header = formatTable(result).split("\n").find((l) => l.startsWith("http-json"))!;
+    assertMatch(header, /· 2 s \(asked 1\.5 s\) × 1 runs · warm-up 1 s \(asked 0\.5 s\)/);
+    await Deno.remove(tmp, { recursive: true });
+  },
+});
 
 Deno.test({
   name: "wrk pipelines through its Lua request() batches, with a Host header Node accepts",

@@ -194,7 +194,9 @@ function wrkWith(checkMeasured: boolean): LoadGenerator {
       const seconds = m.durationUs / 1e6;
       const valid = Math.max(0, m.requests - m.status - m.mismatches);
       return {
+        // wrk runs whole seconds: what ran is recorded, and reports print it beside what was asked.
         durationMs: Math.round(m.durationUs / 1000),
+        ...(warm ? { warmupMs: Math.round(warm.durationUs / 1000) } : {}),
         responses: m.requests,
         validResponses: valid,
         requestsPerSecond: Math.round((valid / seconds) * 100) / 100,

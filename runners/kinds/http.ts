@@ -117,6 +117,7 @@ function runFigures(
     bytesPerSecond: m.bytesPerSecond,
     validResponses: m.validResponses,
     durationMs: m.durationMs,
+    ...(m.warmupMs !== undefined ? { warmupMs: m.warmupMs } : {}),
   };
   const sampled = resources?.summary;
   // The sampler watches every generator the same way; a generator's own figure is the fallback.

@@ -35,6 +35,19 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
+/**
+ * `3 s`: the seconds asked, or, when the runs' recorded figure (the median) differs from them by more than a tenth,
+ * what ran: `1 s (asked 0.5 s)` (wrk runs whole seconds).
+ */
+function ranText(records: readonly BenchRecord[], figure: "durationMs" | "warmupMs", askedSec: number): string {
+  const ran = records.flatMap((r) => r.runs.map((run) => run.figures[figure])).filter((v) => v !== undefined)
+    .sort((a, b) => a - b);
+  if (ran.length === 0) return `${askedSec} s`;
+  const sec = ran[Math.floor(ran.length / 2)] / 1000;
+  if (Math.abs(sec - askedSec) <= Math.max(askedSec, 0.1) / 10) return `${askedSec} s`;
+  return `${Math.round(sec * 10) / 10} s (asked ${askedSec} s)`;
+}
+
 /** `5 runs`, or `3–10 runs (until the 95% CI is ±3%)` when runs are added until the interval is narrow. */
 function planText(s: BenchRecord["settings"]): string {
   const plan = runPlan(s);
@@ -83,8 +96,8 @@ const HTTP: KindView = {
       `${s.connections} connections`,
       `pipelining ${s.pipelining}`,
       // Only HTTP records follow an adaptive plan; the other kinds run `runs` times.
-      `${s.durationSec} s × ${planText(s)}`,
-      `warm-up ${s.warmupSec} s`,
+      `${ranText(records, "durationMs", s.durationSec)} × ${planText(s)}`,
+      `warm-up ${ranText(records, "warmupMs", s.warmupSec)}`,
     ];
   },
   described: [],
