@@ -2,7 +2,7 @@
 // connections the machine cannot carry are refused before anything starts, naming the flag; connections above the
 // open-file soft limit but within the hard one work, because servers inherit the hard limit.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { which } from "../runners/platform/process.ts";
+import { requireTool } from "./_tools.ts";
 import { parseResult } from "../runners/schema/mod.ts";
 import { BENCH_PERMISSIONS, privateTmp, ROOT } from "./_helpers.ts";
 import { runCli } from "./_helpers.ts";
@@ -42,7 +42,7 @@ Deno.test("--connections 100000 is refused before anything starts, naming the fl
 // README (Faults): "servers and load generators get the open-file hard limit (Deno raises its soft limit to it)".
 Deno.test({
   name: "connections above the open-file soft limit: servers inherit the hard limit",
-  ignore: which("prlimit") === null,
+  ignore: requireTool("prlimit", "apt-get install util-linux") === null,
   async fn() {
     const tmp = await privateTmp();
     const script = `${tmp}/bench.ts`;

@@ -2,13 +2,14 @@
 // on three runtimes, then headless Chromium reads the page (DOM) and paints it
 // (screenshot); the bars it draws carry the result file's numbers.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { runCommand, which } from "../runners/platform/process.ts";
+import { runCommand } from "../runners/platform/process.ts";
+import { requireTool } from "./_tools.ts";
 import { RUNTIME_COLORS } from "../runners/report/mod.ts";
 import { parseResult } from "../runners/schema/mod.ts";
 import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
 import { countColor, decodePng } from "./_png.ts";
 
-const CHROMIUM = which("chromium") ?? which("chromium-browser") ?? which("google-chrome");
+const CHROMIUM = requireTool(["chromium", "chromium-browser", "google-chrome"], "apt-get install chromium");
 if (!CHROMIUM) console.log("html_report_test: skipped: chromium is not on PATH (apt-get install chromium)");
 
 /** Runs headless Chromium with a fresh profile inside `dir`, without any network chatter. */

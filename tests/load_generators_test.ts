@@ -3,7 +3,7 @@
 // and gets sampled; wrk's warm-up check catches a server that goes wrong under
 // load. A generator that is not installed skips its test and says so.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
-import { which } from "../runners/platform/process.ts";
+import { requireTool } from "./_tools.ts";
 import { formatTable } from "../runners/report/table.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { run } from "../runners/suite/run.ts";
@@ -11,14 +11,9 @@ import { httpJson } from "../workloads/http_json.ts";
 import { flaky, flakyWarmup } from "./fixtures/flaky.ts";
 import { entries, privateTmp, processesMatching } from "./_helpers.ts";
 
-const missing = (tool: string, how: string) => {
-  const absent = which(tool) === null;
-  if (absent) console.log(`skipping ${tool} tests: ${tool} is not on PATH (${how})`);
-  return absent;
-};
-const noWrk = missing("wrk", "apt-get install wrk");
-const noBombardier = missing("bombardier", "go install github.com/codesenberg/bombardier@latest");
-const noOha = missing("oha", "cargo install oha");
+const noWrk = requireTool("wrk", "apt-get install wrk") === null;
+const noBombardier = requireTool("bombardier", "go install github.com/codesenberg/bombardier@v1.2.6") === null;
+const noOha = requireTool("oha", "cargo install oha --locked") === null;
 
 for (const [name, absent] of [["wrk", noWrk], ["bombardier", noBombardier], ["oha", noOha]] as const) {
   Deno.test({

@@ -2,7 +2,7 @@
 // to exit with checked output, hyperfine-style plans honoured, the timer's own
 // cost recorded, and wrong exit codes or output making a record invalid.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
-import { which } from "../runners/platform/process.ts";
+import { requireTool } from "./_tools.ts";
 import { outlierIndices } from "../runners/stats/outliers.ts";
 import { spawnTimer, wait4Timer } from "../runners/drivers/process_timer.ts";
 import { parseResult } from "../runners/schema/mod.ts";
@@ -11,8 +11,7 @@ import { HELLO_OUTPUT, SCRIPT_OUTPUT } from "../workloads/startup.ts";
 import { faultyStartup, workDirProbe } from "./fixtures/faulty_process.ts";
 import { entries, privateTmp, processesMatching, runCli, spawnCli, waitFor } from "./_helpers.ts";
 
-const python = which("python3");
-if (!python) console.log("python3 is not on PATH: the wait4 timer tests are skipped (Debian: python3)");
+const python = requireTool("python3", "apt-get install python3");
 
 Deno.test("bench --workload startup times every runtime, checks every run and states the timer's cost", async () => {
   const tmp = await privateTmp();

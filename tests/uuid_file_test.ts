@@ -2,7 +2,7 @@
 // watched; a server that names its keys wrong is invalid before any load; a
 // server that leaves files behind is invalid with the count, and the files go.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
-import { which } from "../runners/platform/process.ts";
+import { requireTool } from "./_tools.ts";
 import { run } from "../runners/suite/run.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { uuidFile } from "../workloads/uuid_file.ts";
@@ -10,7 +10,7 @@ import { uuidFileLeaky, uuidFileWrongKeys } from "./fixtures/uuid_file_faults.ts
 import { entries, privateTmp, processesMatching } from "./_helpers.ts";
 
 const QUICK = { durationSec: 1, warmupSec: 0, runs: 1 };
-const inotify = which("inotifywait") !== null;
+const inotify = requireTool("inotifywait", "apt-get install inotify-tools") !== null;
 if (!inotify) {
   console.log("uuid-file: inotifywait missing (apt-get install inotify-tools): write and read are not watched");
 }
