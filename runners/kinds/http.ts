@@ -324,7 +324,11 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   }
   return {
     run: record,
-    responses: { valid: m.validResponses, total: verifyRequests + m.warmupResponses + m.responses },
+    responses: {
+      valid: m.validResponses,
+      total: verifyRequests + m.warmupResponses + m.responses,
+      window: { startMs: m.windowStartMs ?? Date.now() - m.durationMs, durationMs: m.durationMs },
+    },
   };
 }
 

@@ -8,7 +8,7 @@
  * `record.headline`) and the per-run latency p99 (lower is better), the tail,
  * which the headline does not fix. Figures derived from the headline would
  * only repeat its verdict and are left out: `bytesPerSecond` and
- * `filesWrittenPerSecond` are the same rate times a constant, and in a closed
+ * `filesWrittenPerSecond` follow the same responses, and in a closed
  * model the typical latency is connections ÷ throughput (Little's law), so p50
  * is the headline again. Counts, window lengths and client CPU describe the
  * run, not the runtime.
