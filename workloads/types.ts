@@ -9,7 +9,7 @@
  */
 
 import type { ResolvedRuntime } from "../adapters/types.ts";
-import type { Check, Fact, RunSettings, WorkloadKind } from "../runners/schema/result.ts";
+import type { Check, Fact, RunSettings, Warning, WorkloadKind } from "../runners/schema/result.ts";
 
 export type { Check, Fact, RunSettings, WorkloadKind };
 
@@ -191,6 +191,13 @@ export interface WorkloadSession {
   readonly env?: Readonly<Record<string, string>>;
   /** Facts recorded on every record of this workload and variant. */
   readonly facts?: Readonly<Record<string, Fact>>;
+  /**
+   * The CPUs the servers run on, when the session kept some of the suite's server CPUs for itself (a database on a
+   * CPU of its own); records show this set as the server's.
+   */
+  readonly serverCpus?: string | null;
+  /** Warnings on every record of this workload and variant (a database sharing the server's CPUs). */
+  readonly warnings?: readonly Warning[];
   /**
    * Checks on a live server that need this session's state (files seen, hashes
    * collected from earlier runtimes); called after the workload's own `verify`.

@@ -119,6 +119,12 @@ async function prepare(planned: Planned, suite: SuiteContext): Promise<Prepared>
   }
 }
 
+/** The suite's CPU sets, with the server's narrowed when the session kept some of them (a database's own CPU). */
+function cpusOf(prepared: Prepared, suite: SuiteContext): CpuSets {
+  const server = prepared.session.serverCpus;
+  return server === undefined ? suite.cpus : { ...suite.cpus, server };
+}
+
 /** What a record of this variant is measured with, but for its runtime and private directory. */
 function contextBase(planned: Planned, prepared: Prepared, suite: SuiteContext) {
   return {
@@ -129,7 +135,7 @@ function contextBase(planned: Planned, prepared: Prepared, suite: SuiteContext) 
     session: prepared.session,
     tempDir: prepared.tempDir,
     nodeModules: prepared.nodeModules,
-    cpus: suite.cpus,
+    cpus: cpusOf(prepared, suite),
     host: suite.host,
     port: suite.port,
     hookTimeoutsSec: suite.limits,
@@ -189,7 +195,8 @@ async function openRecord(
   });
   const base = { spec, id, startedAt: new Date().toISOString() };
   const rt = suite.runtimes.get(spec.requested)!;
-  const outcome = emptyOutcome(suite.cpus, prepared.session.facts);
+  const outcome = emptyOutcome(cpusOf(prepared, suite), prepared.session.facts);
+  outcome.warnings.push(...prepared.session.warnings ?? []);
   if (verdict) outcome.checks.push(...verdict.checks);
   if (rt instanceof Error) {
     return { ...base, runtime: undefined, outcome, early: endingOf(new PhaseError("provision", rt.message)) };
