@@ -50,6 +50,8 @@ export const bun: RuntimeAdapter = {
   evalCommand(binary: string, code: string): string[] {
     return [binary, "-e", code];
   },
+  // Bun sends crash reports and usage data unless told not to.
+  quietEnv: { DO_NOT_TRACK: "1" },
   typeScriptCommand(binary: string, file: string): Promise<TypeScriptRun> {
     return Promise.resolve({ mode: "native", argv: [binary, file] });
   },

@@ -45,6 +45,8 @@ export const deno: RuntimeAdapter = {
   evalCommand(binary: string, code: string): string[] {
     return [binary, "eval", code];
   },
+  // Deno checks for a newer release in the background of every run (and prints about it).
+  quietEnv: { DENO_NO_UPDATE_CHECK: "1" },
   typeScriptCommand(binary: string, file: string): Promise<TypeScriptRun> {
     return Promise.resolve({ mode: "native", argv: [binary, "run", "-A", file] });
   },

@@ -81,6 +81,11 @@ export interface RuntimeAdapter {
   evalCommand(binary: string, code: string): string[];
   /** How this runtime runs a TypeScript file; when absent, {@linkcode RuntimeAdapter.command} runs it natively. */
   typeScriptCommand?(binary: string, file: string): Promise<TypeScriptRun>;
+  /**
+   * Variables that keep the runtime from phoning home while it is timed: its update check and telemetry
+   * (`DENO_NO_UPDATE_CHECK`, `DO_NOT_TRACK`); set for the processes the `startup` workload times, and recorded.
+   */
+  readonly quietEnv?: Readonly<Record<string, string>>;
   /** The runtime's own package manager (npm for Node.js, `bun install`, `deno install`). */
   packageManager?(binary: string): Promise<PackageManager>;
   /**

@@ -100,6 +100,8 @@ export interface LoadRunOptions {
 export interface LoadMeasurement {
   /** Length of the measured window. */
   readonly durationMs: number;
+  /** Length of the warm-up as it ran, when it may differ from what was asked (wrk runs whole seconds). */
+  readonly warmupMs?: number;
   /** Responses received in the window, valid or not. */
   readonly responses: number;
   /** Responses with the expected status, content-type and body. */

@@ -313,6 +313,16 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
         ": messagesPerSecond may measure the driver, not the server",
     });
   }
+  if (
+    m.clientCpuPercent !== null && m.clientCpuPercent >= CLIENT_BOUND_PERCENT &&
+    !outcome.warnings.some((w) => w.code === "client-saturated")
+  ) {
+    outcome.warnings.push({
+      code: "client-saturated",
+      message: `the WebSocket driver was at ${Math.round(m.clientCpuPercent)} % of its CPU in run ${run + 1}: ` +
+        "messagesPerSecond is a bound for the server, which a faster driver might push further",
+    });
+  }
   if (resources) state.sampled.push(resources);
   outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
   const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;

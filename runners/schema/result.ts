@@ -32,7 +32,7 @@ export type WorkloadKind = "http" | "websocket" | "process" | "micro";
  * import type { RunSettings } from "@rtbench/rtbench/workloads";
  *
  * const quick: RunSettings = PROFILES.quick;
- * assertEquals([quick.durationSec, quick.runs, quick.connections], [3, 2, 100]);
+ * assertEquals([quick.durationSec, quick.runs, quick.connections], [2, 3, 100]);
  * ```
  */
 export interface RunSettings {

@@ -24,6 +24,7 @@ import type { LoadGenerator } from "../drivers/types.ts";
 import { type HookTimeouts, hookTimeouts } from "../kinds/mod.ts";
 import { allowedCpus, splitCpus } from "../platform/cpus.ts";
 import { UsageError } from "../platform/errors.ts";
+import { connectionCeiling } from "../platform/limits.ts";
 import { makeTempDir, removeTemp } from "../platform/temp.ts";
 import type { ProgressEvent } from "../report/progress.ts";
 import {
@@ -147,6 +148,19 @@ interface Request {
   readonly schedule: Schedule;
   readonly groups: readonly Planned[];
   readonly topology: Topology | undefined;
+}
+
+/** Refuses, before anything runs, connections the machine cannot carry (EMFILE or no local port half-way). */
+async function refuseUnworkableConnections(groups: readonly Planned[]): Promise<void> {
+  const most = Math.max(
+    0,
+    ...groups.filter((g) => g.workload.kind === "http" || g.workload.kind === "websocket")
+      .map((g) => g.settings.connections),
+  );
+  const ceiling = await connectionCeiling();
+  if (ceiling && most > ceiling.max) {
+    throw new UsageError(`--connections ${most}: this machine can carry at most ${ceiling.max} (${ceiling.why})`);
+  }
 }
 
 function request(options: RunOptions): Request {
@@ -320,6 +334,7 @@ function suiteSettings(req: Request, options: RunOptions, generator: string): Su
  */
 export async function run(options: RunOptions = {}): Promise<BenchResult> {
   const req = request(options);
+  await refuseUnworkableConnections(req.groups);
   const generators = await chooseLoadGenerators(options.loadGenerator ?? "auto");
   const signal = options.signal ?? new AbortController().signal;
   const settings = suiteSettings(req, options, generators.requested);
