@@ -461,13 +461,15 @@ export interface EndpointSummary {
 export interface LoadPhase {
   /** Length of the phase. */
   readonly durationMs: number;
-  /** Its rate at start and at end, per second. */
+  /** Its rate at start, per second. */
   readonly fromRate: number;
+  /** Its rate at end, per second (the same as `fromRate` for a constant phase). */
   readonly toRate: number;
   /** Requests (or messages) due in it. */
   readonly scheduled: number;
-  /** Of those: answered, and answered validly. */
+  /** Of those, how many were answered. */
   readonly responses: number;
+  /** Of those answered, how many validly. */
   readonly validResponses: number;
   /** Of those due, how many went out later than due (no free connection, or the engine behind). */
   readonly missed: number;
@@ -496,9 +498,11 @@ export interface SweepStep {
   readonly scheduled: number;
   /** Requests that went out later than due. */
   readonly missed: number;
-  /** Connection errors and timeouts, non-2xx and mismatched answers. */
+  /** Connection errors and timeouts. */
   readonly errors: number;
+  /** Answers with a status of 300 or more. */
   readonly non2xx: number;
+  /** Answers whose content-type or body was not the expected one. */
   readonly mismatches: number;
   /** Latency from when each request was due. */
   readonly latencyUs: LatencyPercentiles | null;
