@@ -717,10 +717,29 @@ export interface BenchResult {
   readonly records: readonly BenchRecord[];
 }
 
-/** What a machine of a multi-host suite did: run the servers, the load, or the database. */
+/**
+ * What a machine of a multi-host suite did: run the servers, the load, or the database.
+ *
+ * @example The load machines of a result
+ * ```ts
+ * import type { BenchResult, HostRole } from "@rtbench/rtbench/schema";
+ *
+ * const role: HostRole = "client";
+ * const load = (r: BenchResult) => r.topology?.hosts.filter((h) => h.role === role) ?? [];
+ * ```
+ */
 export type HostRole = "server" | "client" | "db";
 
-/** The fingerprint of one machine of a multi-host suite, read over ssh. */
+/**
+ * The fingerprint of one machine of a multi-host suite, read over ssh.
+ *
+ * @example One line per machine
+ * ```ts
+ * import type { HostInfo } from "@rtbench/rtbench/schema";
+ *
+ * const line = (h: HostInfo) => `${h.role} ${h.host}: ${h.cpuModel ?? "?"} × ${h.logicalCores ?? "?"}`;
+ * ```
+ */
 export interface HostInfo {
   /** What it did in the suite. */
   readonly role: HostRole;
@@ -748,7 +767,16 @@ export interface HostInfo {
   readonly taskset: boolean;
 }
 
-/** Round-trip time from a load machine to the server machine: TCP connects timed on the load machine. */
+/**
+ * Round-trip time from a load machine to the server machine: TCP connects timed on the load machine.
+ *
+ * @example The slowest path to the server
+ * ```ts
+ * import type { RoundTrip } from "@rtbench/rtbench/schema";
+ *
+ * const slowest = (trips: readonly RoundTrip[]) => Math.max(...trips.map((t) => t.medianUs));
+ * ```
+ */
 export interface RoundTrip {
   /** The load machine, as named on the command line. */
   readonly client: string;
@@ -764,7 +792,17 @@ export interface RoundTrip {
   readonly maxUs: number;
 }
 
-/** Where a multi-host suite ran: each machine's fingerprint, and the round trips between load and server. */
+/**
+ * Where a multi-host suite ran: each machine's fingerprint, and the round trips between load and server.
+ *
+ * @example Did the suite run on one machine?
+ * ```ts
+ * import type { BenchResult, Topology } from "@rtbench/rtbench/schema";
+ *
+ * const spread = (t: Topology | undefined) => (t?.hosts.length ?? 0) > 0;
+ * const multiHost = (r: BenchResult) => spread(r.topology);
+ * ```
+ */
 export interface Topology {
   /** Every machine but the harness's (which is `environment`). */
   readonly hosts: readonly HostInfo[];
