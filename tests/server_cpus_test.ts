@@ -53,7 +53,7 @@ Deno.test("--server-cpus 2: every runtime's multi-core form answers, holds its w
   // Reports: a per-core column, and the native baselines as a group of their own after the runtimes.
   assertMatch(cli.stdout, /relative +per server core/);
   assertMatch(cli.stdout, /\d[\d,]*\/s × 2/);
-  const section = cli.stdout.slice(cli.stdout.indexOf("http-json (default)")).split("\n\n")[0];
+  const section = cli.stdout.slice(cli.stdout.search(/^http-json \(default\) · /m)).split("\n\n")[0];
   const rows = section.split("\n").filter((l) => /^(deno|node|bun|go|rust) /.test(l));
   assertEquals(rows.length, 5, section);
   assertEquals(rows.slice(3).map((l) => l.split(" ")[0]).sort(), ["go", "rust"]);
