@@ -77,3 +77,15 @@ Deno.test("--server-cpus beyond the machine, 0 or a word: exit 2, one line namin
     assertMatch(cli.stderr, message);
   }
 });
+
+Deno.test("deno serve's listening line gives its worker count, and leaves it out for one worker", async () => {
+  const { deno } = await import("../adapters/mod.ts");
+  const form = deno.parallel!("deno", "s.ts", [], 2, { host: "127.0.0.1", port: 3000 });
+  const count = (line: string) => {
+    const m = form.announces!.exec(line);
+    return m ? Number(m[1] ?? 1) : null;
+  };
+  assertEquals(count("deno serve: Listening on http://127.0.0.1:3000/ with 2 threads"), 2);
+  assertEquals(count("deno serve: Listening on http://127.0.0.1:3000/"), 1);
+  assertEquals(count("Listening on http://127.0.0.1:3000/"), null);
+});
