@@ -58,7 +58,8 @@ export const deno: RuntimeAdapter = {
       env: { DENO_JOBS: String(workers), RTBENCH_DENO_SERVE: "1" },
       form: "deno serve --parallel",
       processes: 1,
-      announces: /^deno serve: Listening on \S+ with (\d+) threads/m,
+      // With one worker deno serve leaves the count out.
+      announces: /^deno serve: Listening on \S+(?: with (\d+) threads)?$/m,
     };
   },
   async packageManager(binary: string): Promise<PackageManager> {

@@ -146,7 +146,7 @@ export interface ParallelServer {
   readonly form: string;
   /** Processes the server's tree holds once every worker runs (a primary or launcher counts). */
   readonly processes: number;
-  /** A line the server prints with its worker count in the first group, when it prints one. */
+  /** A line the server prints with its worker count in the first group (a line without it means one worker). */
   readonly announces?: RegExp;
 }
 
