@@ -10,7 +10,7 @@
  * @module
  */
 
-import { builtinAdapters, lastReleasesOf, parseRuntimeSpecs } from "../../adapters/mod.ts";
+import { builtinAdapters, defaultRuntimeNames, lastReleasesOf, parseRuntimeSpecs } from "../../adapters/mod.ts";
 import { builtinWorkloads, selectWorkloads } from "../../workloads/mod.ts";
 import { loadWorkloadModule } from "../../workloads/validate.ts";
 import type { RunSettings, Workload } from "../../workloads/types.ts";
@@ -22,6 +22,7 @@ import { UsageError } from "../platform/errors.ts";
 import { EXPORT_FORMATS, type ExportFormat, exportResult, parseFormat } from "../report/mod.ts";
 import { createProgress } from "../report/progress.ts";
 import { builtinLoadGenerators } from "../drivers/generators.ts";
+import { type HostsOption, topologyOf } from "../drivers/remote.ts";
 import type { BenchResult, RunOrder } from "../schema/result.ts";
 import { readResultFile } from "../schema/read.ts";
 import { cannotListen } from "../platform/ports.ts";
@@ -50,6 +51,7 @@ const NUMERIC: Record<string, keyof RunSettings> = {
   "slo-p99": "sloP99Ms",
 };
 const STRINGS = [
+  "server-cpus",
   "workload",
   "runtime",
   "variant",
@@ -66,6 +68,10 @@ const STRINGS = [
   ...Object.keys(NUMERIC),
   "phases",
   "arrival",
+  "server-host",
+  "client-host",
+  "db-host",
+  "ssh-config",
   "last",
   "history",
   "fail-on-regression",
@@ -98,7 +104,10 @@ function helpText(workloads: readonly Workload[]): string {
       "--workload, -w <list>",
       `workloads to run, comma-separated (default: all: ${workloads.map((w) => w.name).join(", ")})`,
     ],
-    ["--runtime, -r <list>", "runtimes, comma-separated, each optionally name@version (default: deno,node,bun)"],
+    [
+      "--runtime, -r <list>",
+      "runtimes, comma-separated, each optionally name@version; native baselines go, rust (default: deno,node,bun)",
+    ],
     [
       "--last <n>",
       "each runtime of --runtime becomes its last n releases on npm (node: majors; deno, bun: minors), newest patch",
@@ -126,9 +135,17 @@ function helpText(workloads: readonly Workload[]): string {
     ["--sweep", "latency-throughput sweep: a closed-model peak, then rates from 10% to 110% of it"],
     ["--sweep-steps <n>", "rates of the sweep (default 10)"],
     ["--slo-p99 <ms>", "the sweep's knee: highest rate whose p99 stays at or under this (default 50)"],
+    [
+      "--server-cpus <n|all>",
+      "CPUs for the server, the rest for the load generator; each runtime serves on all of them its own way",
+    ],
     ["--port <n>", "port every server listens on (default: a free port per server)"],
     ["--host <address>", "interface servers bind and the load goes through (default: 127.0.0.1, loopback only)"],
     ["--workload-file <path>", "also load the workloads a module exports (repeatable)"],
+    ["--server-host <[user@]host[:port]>", "run the servers on this machine, reached with ssh"],
+    ["--client-host <[user@]host[:port]>", "run the load engine on this machine, over ssh (repeatable: they share it)"],
+    ["--db-host <[user@]host[:port]>", "run the database on this machine, reached with ssh"],
+    ["--ssh-config <file>", "ssh configuration file instead of your own (ssh -F)"],
     ["--order <name>", "order of runtimes within each round of runs: rotate (default), shuffle or blocked"],
     ["--seed <n>", "seed of the shuffled order (a seed alone means --order shuffle; recorded in the result)"],
     ["--resume <file>", "continue the suite in this result file: keep its done records, measure the rest into it"],
@@ -176,11 +193,20 @@ async function listText(workloads: readonly Workload[]): Promise<string> {
     const found = await a.detect();
     lines.push(
       `  ${a.name.padEnd(6)} ${a.description}; ${
-        found ? `found: ${found}` : "not installed: fetched from npm on first use"
+        found ? `found: ${found}` : `not installed: ${a.howToGet ?? "fetched from npm on first use"}`
       }`,
     );
   }
   return lines.join("\n");
+}
+
+function serverCpusOf(raw: unknown): number | "all" {
+  if (raw === "all") return "all";
+  const n = toNumber("server-cpus", raw);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new UsageError(`--server-cpus must be a whole number of CPUs or all, got "${raw}"`);
+  }
+  return n;
 }
 
 function toNumber(flag: string, raw: unknown): number {
@@ -239,6 +265,8 @@ export interface CliRequest {
   order?: RunOrder;
   /** Seed of the shuffled order (`--seed`). */
   seed?: number;
+  /** Other machines (`--server-host`, `--client-host`, `--db-host`, `--ssh-config`). */
+  hosts?: HostsOption;
   /** Directory that keeps every result (`--history`). */
   history?: string;
   /** With `history`: exit 1 when a figure regressed beyond this percent against the last comparable result. */
@@ -270,7 +298,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   const flags = strictFlags(args, {
     string: valueFlags,
     boolean: BOOLEANS,
-    collect: ["workload", "runtime", "workload-file"],
+    collect: ["workload", "runtime", "workload-file", "client-host"],
     alias: { w: "workload", r: "runtime" },
   });
   const debug = flags.debug === true;
@@ -298,7 +326,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   const picked = workloadList === undefined ? [...workloads] : selectWorkloads(workloadList, workloads);
   const runtimeList = joined(flags.runtime, "runtime");
   const runtimes = runtimeList === undefined
-    ? builtinAdapters.map((a) => a.name)
+    ? defaultRuntimeNames()
     : parseRuntimeSpecs(runtimeList).map((s) => s.requested);
 
   const last = numberFlag(flags, "last", { integer: true, min: 1, max: 10 });
@@ -321,6 +349,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   if (flags.phases !== undefined) settings.phases = String(flags.phases);
   if (flags.arrival !== undefined) settings.arrival = String(flags.arrival);
   if (flags.sweep === true) settings.sweep = true;
+  if (flags["server-cpus"] !== undefined) settings.serverCpus = serverCpusOf(flags["server-cpus"]);
   let variants: string[] | undefined;
   const variantList = joined(flags.variant, "variant");
   if (variantList !== undefined) {
@@ -389,11 +418,32 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     host,
     order: flags.order === undefined && seed === undefined ? undefined : order,
     seed,
+    hosts: hostsFlags(flags),
     last,
     history,
     failOnRegression,
     given: givenFlags(args),
   };
+}
+
+/** `--server-host`, `--client-host`, `--db-host` and `--ssh-config`, each host checked as `[user@]host[:port]`. */
+function hostsFlags(flags: Record<string, unknown>): HostsOption | undefined {
+  const one = (name: string) => flags[name] === undefined ? undefined : String(flags[name]);
+  // Repeated flags arrive joined by commas, so a comma separates hosts too.
+  const clients = flags["client-host"] === undefined ? [] : String(flags["client-host"]).split(",");
+  const hosts: HostsOption = {
+    ...(one("server-host") ? { server: one("server-host") } : {}),
+    ...(clients.length > 0 ? { clients } : {}),
+    ...(one("db-host") ? { db: one("db-host") } : {}),
+    ...(one("ssh-config") ? { sshConfig: one("ssh-config") } : {}),
+  };
+  if (Object.keys(hosts).length === 0) return undefined;
+  // Malformed hosts are refused here, before anything runs.
+  topologyOf(hosts);
+  if (hosts.sshConfig && !hosts.server && !hosts.clients && !hosts.db) {
+    throw new UsageError("--ssh-config needs --server-host, --client-host or --db-host");
+  }
+  return hosts;
 }
 
 /** Names of the flags on a command line, without dashes, aliases resolved. */
@@ -639,6 +689,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       port: request.port,
       order: request.order,
       seed: request.seed,
+      hosts: request.hosts,
       resume: previous && { file: out, result: previous },
       signal,
       onProgress: progress?.update,

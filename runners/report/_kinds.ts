@@ -36,6 +36,19 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
+/**
+ * `3 s`: the seconds asked, or, when the runs' recorded figure (the median) differs from them by more than a tenth,
+ * what ran: `1 s (asked 0.5 s)` (wrk runs whole seconds).
+ */
+function ranText(records: readonly BenchRecord[], figure: "durationMs" | "warmupMs", askedSec: number): string {
+  const ran = records.flatMap((r) => r.runs.map((run) => run.figures[figure])).filter((v) => v !== undefined)
+    .sort((a, b) => a - b);
+  if (ran.length === 0) return `${askedSec} s`;
+  const sec = ran[Math.floor(ran.length / 2)] / 1000;
+  if (Math.abs(sec - askedSec) <= Math.max(askedSec, 0.1) / 10) return `${askedSec} s`;
+  return `${Math.round(sec * 10) / 10} s (asked ${askedSec} s)`;
+}
+
 /** `5 runs`, or `3–10 runs (until the 95% CI is ±3%)` when runs are added until the interval is narrow. */
 function planText(s: BenchRecord["settings"]): string {
   const plan = runPlan(s);
@@ -101,8 +114,8 @@ const HTTP: KindView = {
       openModelText(s, "requests/s") ?? `${s.connections} connections`,
       `pipelining ${s.pipelining}`,
       // Only HTTP records follow an adaptive plan; the other kinds run `runs` times.
-      `${s.durationSec} s × ${planText(s)}`,
-      `warm-up ${s.warmupSec} s`,
+      `${ranText(records, "durationMs", s.durationSec)} × ${planText(s)}`,
+      `warm-up ${ranText(records, "warmupMs", s.warmupSec)}`,
     ];
   },
   described: [],
@@ -170,18 +183,30 @@ const PROCESS: KindView = {
     return [...(timer ? [`timer ${timer}`] : []), runs];
   },
   described: ["warmup-runs"],
-  columns: ["mean ± σ", "min … max", "user", "system", "peak RSS", "runs"].map((header) => ({ header, numeric: true })),
+  columns: [
+    ...["mean ± σ", "net of spawn", "min … max", "user", "system", "peak RSS", "runs"].map((header) => ({
+      header,
+      numeric: true,
+    })),
+    { header: "TypeScript", numeric: false },
+  ],
   cells(r) {
     const f = r.headline.figure;
     const s = r.summary[f];
     const median = (name: string) => r.summary[name] ? formatFigure(name, r.summary[name].median) : "n/a";
+    // The timer's own cost per spawn is in every figure; net of it, a fast runtime's share is not understated.
+    const overhead = r.facts.spawnOverheadMs;
+    const net = typeof overhead === "number" && f === "wallMs" ? formatFigure(f, s.median - overhead) : "";
+    const ts = String(r.facts.typeScript ?? "").split(":")[0];
     return [
       `${formatFigure(f, s.mean)} ± ${formatFigure(f, s.stdev)}`,
+      net,
       `${formatFigure(f, s.min)} … ${formatFigure(f, s.max)}`,
       median("userMs"),
       median("systemMs"),
       median("maxRssBytes"),
       String(s.n),
+      ts,
     ];
   },
   latency: [],
@@ -189,7 +214,15 @@ const PROCESS: KindView = {
     const costs = records.filter((r) => typeof r.facts.spawnOverheadMs === "number")
       .map((r) => `${r.runtime.name} ${(r.facts.spawnOverheadMs as number).toFixed(2)} ms`);
     if (costs.length === 0) return [];
-    return [`timer overhead per spawn (median of \`true\`, included in every figure): ${costs.join(", ")}`];
+    const notes = [
+      `timer overhead per spawn (median of \`true\`, included in every figure; "net of spawn" is the median less it): ${
+        costs.join(", ")
+      }`,
+    ];
+    const quiet = records.filter((r) => typeof r.facts.quietEnv === "string")
+      .map((r) => `${r.runtime.name} ${r.facts.quietEnv}`);
+    if (quiet.length > 0) notes.push(`set against update checks and telemetry: ${[...new Set(quiet)].join(", ")}`);
+    return notes;
   },
 };
 

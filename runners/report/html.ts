@@ -245,6 +245,7 @@ function section(view: SectionView, index: number): string {
     sweepHtml(group, colors) +
     `<h3>Latency</h3><figure>${latencyChart(group, colors)}</figure>` +
     (view.latency ? htmlTable(view.latency, "latency") : "") +
+    (view.endpoints ? `<h3>Per endpoint</h3>${htmlTable(view.endpoints, "endpoints")}` : "") +
     `<h3>Server resources</h3>` + (view.resources ? htmlTable(view.resources, "resources") : "") +
     resourceCharts(group, colors, view.resources !== null) +
     runsDetails(group) +
@@ -325,11 +326,17 @@ export function formatHtml(result: BenchResult): string {
 <h1>rtbench report</h1>
 <p class="meta">${e(when)} · ${e(view.machine)} · ${records} records${
     flagged > 0 ? ` · ${flagged} with warnings` : ""
-  }${result.finishedAt === null ? " · <strong>unfinished</strong>" : ""}</p>
+  }${result.finishedAt === null ? " · <strong>unfinished</strong>" : ""}</p>${
+    view.hosts ? `\n<p class="meta">${e(view.hosts)}</p>` : ""
+  }
 </header>
 ${warnings}
 ${overviewHtml(view, RUNTIME_COLORS)}
 ${view.sections.length === 0 ? `<p class="empty">No records.</p>` : view.sections.map(section).join("\n")}
+${
+    view.matrices.map((m) => `<section class="matrix"><h2>${e(m.title)}</h2>${htmlTable(m.table, "matrix")}</section>`)
+      .join("\n")
+  }
 <section id="environment">
 <h2>Environment and settings</h2>
 ${

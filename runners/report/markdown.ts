@@ -35,7 +35,7 @@ function table(t: ViewTable): string {
 }
 
 function section(view: SectionView): string {
-  const tables = [view.results, view.latency, view.resources].filter((t) => t !== null).map(table);
+  const tables = [view.results, view.latency, view.endpoints, view.resources].filter((t) => t !== null).map(table);
   return [
     `## ${view.title}`,
     view.settings,
@@ -65,6 +65,7 @@ export function formatMarkdown(result: BenchResult): string {
     "# rtbench results",
     `${result.startedAt.slice(0, 16).replace("T", " ")} UTC · ${view.machine} · rtbench ${result.suite.version}` +
     (result.finishedAt === null ? " · **unfinished**" : ""),
+    ...(view.hosts ? [view.hosts] : []),
   ];
   if (view.warnings.length > 0) {
     parts.push(view.warnings.map((w) => `> ⚠ **${w.code}**: ${w.message}`).join("\n>\n"));
@@ -76,6 +77,7 @@ export function formatMarkdown(result: BenchResult): string {
     list: (items) => items.map((item) => `- ${escape(item)}`).join("\n"),
   }));
   parts.push(...view.sections.map(section));
+  parts.push(...view.matrices.flatMap((m) => [`## ${m.title}`, table(m.table)]));
   const environment = [...view.environment, ...view.runtimes].map(([k, v]) => [`**${k}**`, v]);
   parts.push(
     "## Environment",

@@ -34,7 +34,7 @@ function aligned(table: ViewTable): string {
 }
 
 function section(view: SectionView): string {
-  const tables = [view.results, view.latency, view.resources].filter((t) => t !== null).map(aligned);
+  const tables = [view.results, view.latency, view.endpoints, view.resources].filter((t) => t !== null).map(aligned);
   const notes = [
     ...view.notes.map((note) => `  ${note}`),
     ...view.warnings.map(({ runtime, warning }) => `  ⚠ ${runtime}: ${warning.message}`),
@@ -63,12 +63,14 @@ export function formatTable(result: BenchResult): string {
   const env = result.environment;
   const footer = [
     `${view.machine} ${env.kernel} · harness deno ${env.harness.deno}`,
+    ...(view.hosts ? [view.hosts] : []),
     ...view.warnings.map((w) => `⚠ ${w.message}`),
   ];
+  const matrices = view.matrices.map((m) => `${m.title}\n${aligned(m.table)}`);
   const overview = overviewBlocks(overviewOf(view), {
     heading: (text, level) => level === 1 ? `${text}\n${"═".repeat(text.length)}` : `${text}:`,
     table: aligned,
     list: (items) => items.map((item) => `• ${item}`).join("\n"),
   });
-  return [...overview, ...view.sections.map(section), footer.join("\n")].join("\n\n") + "\n";
+  return [...overview, ...view.sections.map(section), ...matrices, footer.join("\n")].join("\n\n") + "\n";
 }
