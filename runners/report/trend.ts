@@ -22,6 +22,7 @@ import type { BenchRecord } from "../schema/result.ts";
 import { compareRecords, type Verdict } from "./compare.ts";
 import { formatFigure } from "./format.ts";
 import { type HistoryEntry, sameMachine } from "./history.ts";
+import { holmAdjust } from "../stats/holm.ts";
 
 /**
  * A step from one point to the next, with compare's verdict.
@@ -44,7 +45,9 @@ export interface TrendStep {
   readonly ci95Percent: { readonly low: number; readonly high: number } | null;
   /** Two-sided p-value of Welch's t-test. */
   readonly p: number | null;
-  /** compare's verdict. */
+  /** `p` corrected by Holm over every step into the same result (the one compared with α); null when not tested. */
+  readonly pAdjusted: number | null;
+  /** compare's verdict, from `pAdjusted`. */
   readonly verdict: Verdict;
   /** Why it is not comparable, if so. */
   readonly note: string | null;
@@ -177,7 +180,7 @@ export function pointTime(point: TrendPoint): string {
 function changeSentence(s: TrendSeries, from: TrendPoint, to: TrendPoint): string {
   const step = to.step!;
   const v = (p: TrendPoint) => `${formatFigure(s.figure, p.median!)}${p.version ? ` (${s.runtime} ${p.version})` : ""}`;
-  const p = step.p! < 0.001 ? "p < 0.001" : `p = ${step.p!.toFixed(3)}`;
+  const p = step.pAdjusted! < 0.001 ? "p (Holm) < 0.001" : `p (Holm) = ${step.pAdjusted!.toFixed(3)}`;
   return `${s.workload} (${s.variant}) ${s.runtime}: ${s.figure} ${step.verdict} on ${pointTime(to)}: ${v(to)} vs ${
     v(from)
   } on ${pointTime(from)}; change of the mean ${pct(step.changePercent!)}, 95% CI ${pct(step.ci95Percent!.low)} to ${
@@ -197,12 +200,45 @@ function stepOf(
     const cpu = (e: HistoryEntry) =>
       `${e.result.environment.cpuModel ?? "unknown CPU"} × ${e.result.environment.logicalCores}`;
     const note = `another machine (${cpu(from.entry)} → ${cpu(to.entry)})`;
-    return { against, changePercent: null, ci95Percent: null, p: null, verdict: "not comparable", note };
+    return {
+      against,
+      changePercent: null,
+      ci95Percent: null,
+      p: null,
+      pAdjusted: null,
+      verdict: "not comparable",
+      note,
+    };
   }
   const c = compareRecords(from.record, to.record, "", alpha)[0];
   if (c === undefined || c.figure !== figure) return null;
   const { changePercent, ci95Percent, p, verdict, note } = c;
-  return { against, changePercent, ci95Percent, p, verdict, note };
+  return { against, changePercent, ci95Percent, p, pAdjusted: null, verdict, note };
+}
+
+/**
+ * The steps into one result are one family of tests, as a comparison of two results is in compare: their verdicts
+ * are corrected together (Holm), so that a history of many runtimes flags no more changes by chance than one.
+ */
+function correctedPerResult(series: readonly TrendSeries[], alpha: number): TrendSeries[] {
+  const byFile = new Map<string, { s: number; i: number }[]>();
+  series.forEach((s, si) =>
+    s.points.forEach((p, i) => {
+      if (p.step?.p == null) return;
+      byFile.set(p.file, [...(byFile.get(p.file) ?? []), { s: si, i }]);
+    })
+  );
+  const points = series.map((s) => [...s.points]);
+  for (const family of byFile.values()) {
+    const adjusted = holmAdjust(family.map(({ s, i }) => points[s][i].step!.p!));
+    family.forEach(({ s, i }, k) => {
+      const step = points[s][i].step!;
+      const better = (step.changePercent! > 0) === series[s].higherIsBetter;
+      const verdict: Verdict = adjusted[k] < alpha ? (better ? "faster" : "slower") : "no significant difference";
+      points[s][i] = { ...points[s][i], step: { ...step, pAdjusted: adjusted[k], verdict } };
+    });
+  }
+  return series.map((s, si) => ({ ...s, points: points[si] }));
 }
 
 /**
@@ -249,7 +285,7 @@ export function buildTrend(history: readonly HistoryEntry[], alpha = 0.05): Tren
       if (summary) open.last = { record: r, entry };
     }
   }
-  const all = [...series.values()].map(({ s, points }): TrendSeries => ({ ...s, points }));
+  const all = correctedPerResult([...series.values()].map(({ s, points }): TrendSeries => ({ ...s, points })), alpha);
   const changes = all.flatMap((s) =>
     s.points.flatMap((to, i): TrendChange[] => {
       const verdict = to.step?.verdict;
@@ -354,7 +390,7 @@ export function trendMethod(trend: Trend): string {
   return `${trend.results.length} results, ${trend.results[0]?.startedAt.slice(0, 10) ?? "–"} to ${
     trend.results.at(-1)?.startedAt.slice(0, 10) ?? "–"
   }. Each step is Welch's t-test on the per-run values against the previous completed point of the same runtime ` +
-    `(two-sided, α = ${trend.alpha}).`;
+    `(two-sided), corrected with Holm's method over the steps into the same result, α = ${trend.alpha}.`;
 }
 
 /**
