@@ -6,8 +6,7 @@
 // the mean and its 95% interval, so a report never states noise as a result.
 
 import { formatFigure } from "./format.ts";
-import { compareRecords, type FigureComparison } from "./compare.ts";
-import { holmAdjust } from "../stats/holm.ts";
+import { compareRecords, type FigureComparison, withHolm } from "./compare.ts";
 import { type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
 
 /** One significant difference within a workload × variant. */
@@ -83,12 +82,11 @@ export function findingsOf(groups: readonly RecordGroup[], alpha = 0.05): Findin
       c: compareRecords(other.record, best.record, other.record.runtime.requested, alpha)[0],
     })).filter(({ c }) => c.figure === group.figure && c.p !== null);
   });
-  const adjusted = holmAdjust(tested.map(({ c }) => c.p!));
-  return tested.flatMap(({ group, best, other, c }, i): Finding[] => {
+  const adjusted = withHolm(tested.map(({ c }) => c), alpha);
+  return tested.flatMap(({ group, best, other }, i): Finding[] => {
     // Only where the best is better: a best median whose mean is worse is no finding either way.
-    const better = (c.headMean! > c.baseMean!) === group.higherIsBetter;
-    if (adjusted[i] >= alpha || !better) return [];
-    const comparison = { ...c, pAdjusted: adjusted[i], verdict: "faster" as const };
+    const comparison = adjusted[i];
+    if (comparison.verdict !== "faster") return [];
     return [{
       workload: group.workload,
       variant: group.variant,

@@ -6,8 +6,7 @@
 
 import semver from "semver";
 import type { BenchRecord } from "../schema/result.ts";
-import { compareRecords, type FigureComparison } from "./compare.ts";
-import { holmAdjust } from "../stats/holm.ts";
+import { compareRecords, type FigureComparison, withHolm } from "./compare.ts";
 import type { RankedRecord, RecordGroup } from "./_groups.ts";
 
 /** One version of a runtime in a workload × variant. */
@@ -36,16 +35,10 @@ function byVersion(a: BenchRecord, b: BenchRecord): number {
 }
 
 /** The steps of one sweep are one family of tests: their verdicts are corrected together (Holm), as compare's are. */
-function withHolm(steps: readonly (FigureComparison | null)[], higherIsBetter: boolean, alpha = 0.05) {
-  const tested = steps.flatMap((s, i) => s?.p != null ? [i] : []);
-  const adjusted = holmAdjust(tested.map((i) => steps[i]!.p!));
-  return steps.map((s, i): FigureComparison | null => {
-    const k = tested.indexOf(i);
-    if (s === null || k === -1) return s;
-    const better = (s.headMean! > s.baseMean!) === higherIsBetter;
-    const verdict = adjusted[k] < alpha ? (better ? "faster" : "slower") : "no significant difference";
-    return { ...s, pAdjusted: adjusted[k], verdict };
-  });
+function corrected(steps: readonly (FigureComparison | null)[]): (FigureComparison | null)[] {
+  const tested = steps.flatMap((s) => s === null ? [] : [s]);
+  const adjusted = withHolm(tested, 0.05);
+  return steps.map((s) => s === null ? null : adjusted[tested.indexOf(s)]);
 }
 
 /**
@@ -71,7 +64,7 @@ export function versionSweeps(group: RecordGroup): VersionSweep[] {
     const steps = ordered.map((r, i) =>
       i === 0 ? null : compareRecords(ordered[i - 1].record, r.record, runtime)[0] ?? null
     );
-    const points = withHolm(steps, group.higherIsBetter).map((step, i): VersionPoint => ({
+    const points = corrected(steps).map((step, i): VersionPoint => ({
       version: ordered[i].record.runtime.version!,
       ranked: ordered[i],
       step,

@@ -19,10 +19,9 @@
  */
 
 import type { BenchRecord } from "../schema/result.ts";
-import { compareRecords, type Verdict } from "./compare.ts";
+import { compareRecords, type FigureComparison, type Verdict, withHolm } from "./compare.ts";
 import { formatFigure } from "./format.ts";
 import { type HistoryEntry, sameMachine } from "./history.ts";
-import { holmAdjust } from "../stats/holm.ts";
 
 /**
  * A step from one point to the next, with compare's verdict.
@@ -194,6 +193,7 @@ function stepOf(
   to: { record: BenchRecord; entry: HistoryEntry },
   figure: string,
   alpha: number,
+  tested: Map<TrendStep, FigureComparison>,
 ): TrendStep | null {
   const against = from.entry.file;
   if (!sameMachine(from.entry.result, to.entry.result)) {
@@ -213,29 +213,32 @@ function stepOf(
   const c = compareRecords(from.record, to.record, "", alpha)[0];
   if (c === undefined || c.figure !== figure) return null;
   const { changePercent, ci95Percent, p, verdict, note } = c;
-  return { against, changePercent, ci95Percent, p, pAdjusted: null, verdict, note };
+  const step = { against, changePercent, ci95Percent, p, pAdjusted: null, verdict, note };
+  tested.set(step, c);
+  return step;
 }
 
 /**
  * The steps into one result are one family of tests, as a comparison of two results is in compare: their verdicts
  * are corrected together (Holm), so that a history of many runtimes flags no more changes by chance than one.
  */
-function correctedPerResult(series: readonly TrendSeries[], alpha: number): TrendSeries[] {
+function correctedPerResult(
+  series: readonly TrendSeries[],
+  tested: ReadonlyMap<TrendStep, FigureComparison>,
+  alpha: number,
+): TrendSeries[] {
   const byFile = new Map<string, { s: number; i: number }[]>();
   series.forEach((s, si) =>
     s.points.forEach((p, i) => {
-      if (p.step?.p == null) return;
-      byFile.set(p.file, [...(byFile.get(p.file) ?? []), { s: si, i }]);
+      if (p.step && tested.has(p.step)) byFile.set(p.file, [...(byFile.get(p.file) ?? []), { s: si, i }]);
     })
   );
   const points = series.map((s) => [...s.points]);
   for (const family of byFile.values()) {
-    const adjusted = holmAdjust(family.map(({ s, i }) => points[s][i].step!.p!));
+    const corrected = withHolm(family.map(({ s, i }) => tested.get(points[s][i].step!)!), alpha);
     family.forEach(({ s, i }, k) => {
-      const step = points[s][i].step!;
-      const better = (step.changePercent! > 0) === series[s].higherIsBetter;
-      const verdict: Verdict = adjusted[k] < alpha ? (better ? "faster" : "slower") : "no significant difference";
-      points[s][i] = { ...points[s][i], step: { ...step, pAdjusted: adjusted[k], verdict } };
+      const { pAdjusted, verdict } = corrected[k];
+      points[s][i] = { ...points[s][i], step: { ...points[s][i].step!, pAdjusted, verdict } };
     });
   }
   return series.map((s, si) => ({ ...s, points: points[si] }));
@@ -262,6 +265,7 @@ export function buildTrend(history: readonly HistoryEntry[], alpha = 0.05): Tren
     last: { record: BenchRecord; entry: HistoryEntry } | null;
   };
   const series = new Map<string, Open>();
+  const tested = new Map<TrendStep, FigureComparison>();
   for (const entry of history) {
     const { file, result } = entry;
     for (const r of result.records) {
@@ -280,12 +284,16 @@ export function buildTrend(history: readonly HistoryEntry[], alpha = 0.05): Tren
         median: summary?.median ?? null,
         ci95: summary?.ci95 ?? null,
         runs: summary?.n ?? 0,
-        step: summary && open.last ? stepOf(open.last, { record: r, entry }, open.s.figure, alpha) : null,
+        step: summary && open.last ? stepOf(open.last, { record: r, entry }, open.s.figure, alpha, tested) : null,
       });
       if (summary) open.last = { record: r, entry };
     }
   }
-  const all = correctedPerResult([...series.values()].map(({ s, points }): TrendSeries => ({ ...s, points })), alpha);
+  const all = correctedPerResult(
+    [...series.values()].map(({ s, points }): TrendSeries => ({ ...s, points })),
+    tested,
+    alpha,
+  );
   const changes = all.flatMap((s) =>
     s.points.flatMap((to, i): TrendChange[] => {
       const verdict = to.step?.verdict;
