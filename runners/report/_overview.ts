@@ -155,7 +155,7 @@ export interface OverviewSyntax {
 /** What the findings rest on, said once under them. */
 export const FINDINGS_METHOD =
   "Findings compare each workload's best runtime with every other: Welch's t-test on the per-run values, " +
-  "two-sided, α = 0.05; only significant differences are listed.";
+  "two-sided, corrected for testing every pair at once (Holm), α = 0.05; only significant differences are listed.";
 
 /**
  * The overview and its findings as blocks of a text format (terminal,
