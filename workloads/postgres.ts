@@ -20,6 +20,7 @@ import { parseCpuList } from "../runners/platform/cpus.ts";
 import { checkExchange } from "./checks.ts";
 import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./_embedded_postgres.ts";
+import { startRemotePostgres } from "./_remote_postgres.ts";
 import { createWorldSchema } from "./_postgres_schema.ts";
 import type {
   AfterRunContext,
@@ -50,7 +51,11 @@ const SERVERS: Record<string, string> = {
   deno: "../servers/deno/postgres.ts",
   node: "../servers/node/postgres.mjs",
   bun: "../servers/bun/postgres.ts",
+  go: "../servers/go/postgres.go",
+  rust: "../servers/rust/postgres.rs",
 };
+
+const NATIVE_DRIVERS: Record<string, string> = { go: "pgx (pgxpool)", rust: "tokio-postgres" };
 
 const NUMBER = `(?:[1-9][0-9]{0,3}|10000)`;
 const ROW = `\\{"id":${NUMBER},"randomNumber":${NUMBER}\\}`;
@@ -66,7 +71,7 @@ const PROBES: readonly { path: string; rows: number | "object" }[] = [
 const PROBE_QUERIES = PROBES.reduce((sum, p) => sum + (p.rows === "object" ? 1 : p.rows), 0);
 
 /** Whether `value` parses as a `postgres:` or `postgresql:` URL. Never echoed: it may hold a password. */
-function isPostgresUrl(value: string): boolean {
+export function isPostgresUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return url.protocol === "postgres:" || url.protocol === "postgresql:";
@@ -135,9 +140,10 @@ async function verify(ctx: VerifyContext): Promise<Check[]> {
   return checks;
 }
 
-async function driverVersion(nodeModules: string): Promise<string | null> {
+/** The version of package `name` installed in `nodeModules`, or null. */
+export async function driverVersion(nodeModules: string, name = "postgres"): Promise<string | null> {
   try {
-    return JSON.parse(await Deno.readTextFile(`${nodeModules}/postgres/package.json`)).version ?? null;
+    return JSON.parse(await Deno.readTextFile(`${nodeModules}/${name}/package.json`)).version ?? null;
   } catch {
     return null;
   }
@@ -180,7 +186,15 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   const given = ctx.options["database-url"] as string | undefined;
   let embedded: EmbeddedPostgres | undefined;
   const placed = databaseCpus(ctx.serverCpus ?? null);
-  if (given === undefined) {
+  if (given === undefined && ctx.dbHost) {
+    embedded = await startRemotePostgres({
+      host: ctx.dbHost,
+      nodeModules: ctx.nodeModules,
+      maxConnections: pool + 20,
+      timeoutMs: ctx.settings.startTimeoutSec * 1000,
+      signal: ctx.signal,
+    });
+  } else if (given === undefined) {
     embedded = await startEmbeddedPostgres({
       nodeModules: ctx.nodeModules,
       cpus: placed.database,
@@ -205,7 +219,8 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   const inFlight = s.connections * s.pipelining * (s.warmupSec > 0 ? 2 : 1);
   let before = 0;
   return {
-    ...(embedded ? { serverCpus: placed.server, warnings: placed.warning ? [placed.warning] : [] } : {}),
+    // On a database host of its own the database takes nothing from the server's CPUs.
+    ...(embedded && !ctx.dbHost ? { serverCpus: placed.server, warnings: placed.warning ? [placed.warning] : [] } : {}),
     env: {
       DATABASE_URL: url,
       DATABASE_SCHEMA: schema.name,
@@ -216,7 +231,8 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
       database: embedded ? "embedded" : "external",
       postgresVersion: schema.serverVersion,
       embeddedPostgresVersion: embedded ? EMBEDDED_POSTGRES_VERSION : null,
-      databaseCpus: embedded ? placed.database : null,
+      databaseCpus: embedded && !ctx.dbHost ? placed.database : null,
+      databaseHost: embedded && ctx.dbHost ? ctx.dbHost.spec.text : null,
       driver: "postgres.js",
       driverVersion: await driverVersion(ctx.nodeModules),
       poolSize: pool,
@@ -308,7 +324,10 @@ export const postgresWorkload: HttpWorkload = {
   dependencies: { postgres: POSTGRES_JS_VERSION, "embedded-postgres": EMBEDDED_POSTGRES_VERSION },
   server(runtime: string): ServerSource | Skip {
     const path = SERVERS[runtime];
-    return path ? { entry: new URL(path, import.meta.url) } : { skip: `no postgres server for ${runtime}` };
+    if (!path) return { skip: `no postgres server for ${runtime}` };
+    // The session's facts name postgres.js; a native server names its own driver (its version is in `dependencies`).
+    const driver = NATIVE_DRIVERS[runtime];
+    return { entry: new URL(path, import.meta.url), ...(driver ? { facts: { driver, driverVersion: null } } : {}) };
   },
   traffic(ctx: WorkloadContext) {
     const path = ctx.variant === "db" ? "/db" : `/queries?n=${QUERIES_PER_REQUEST}`;

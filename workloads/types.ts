@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { SshHost } from "../runners/platform/ssh.ts";
+
 import type { ResolvedRuntime } from "../adapters/types.ts";
 import type { Check, Fact, RunSettings, Warning, WorkloadKind } from "../runners/schema/result.ts";
 
@@ -30,6 +32,8 @@ export interface Variant {
   readonly name: string;
   /** One line saying what differs in this variant. */
   readonly description: string;
+  /** Measured only when named with `--variant` (`variants` of `run()`), not by default. @default {false} */
+  readonly optional?: boolean;
 }
 
 /**
@@ -110,6 +114,8 @@ export interface ServerSource {
   readonly entry: URL;
   /** Arguments after the file. */
   readonly args?: readonly string[];
+  /** Modules the entry imports by relative path, staged next to it (a data layer shared by several servers). */
+  readonly assets?: readonly URL[];
   /** Facts recorded on the records this server measures (which implementation it runs, on which thread). */
   readonly facts?: Readonly<Record<string, Fact>>;
 }
@@ -165,6 +171,8 @@ export interface WorkloadContext {
   readonly serverCpus?: string | null;
   /** `node_modules` holding the workload's {@linkcode WorkloadBase.dependencies}, when it declares any. */
   readonly nodeModules?: string;
+  /** The machine for services the code under test needs (a database), reached over ssh (`--db-host`). */
+  readonly dbHost?: SshHost;
 }
 
 /**
@@ -261,6 +269,11 @@ export interface AfterRunContext {
   readonly window?: { readonly startMs: number; readonly durationMs: number };
   /** Adds figures to the run's own (names carry units; existing figures are never replaced). */
   readonly addFigures?: (figures: Readonly<Record<string, number>>) => void;
+  /**
+   * Valid responses per endpoint label (see {@linkcode HttpRequestSpec.endpoint}), warm-up and measured window
+   * together, verification excluded; absent when the traffic labels no endpoint or the generator cannot count them.
+   */
+  readonly endpoints?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -312,7 +325,36 @@ export interface HttpRequestSpec {
   readonly body?: string;
   /** The response every exchange must produce. */
   readonly expect: HttpExpectation;
+  /**
+   * The endpoint this request belongs to, for figures per endpoint (`GET /users/:id`); requests with the same
+   * label are counted together. Absent on every request: no figures per endpoint.
+   */
+  readonly endpoint?: string;
+  /**
+   * A regular expression (source) with one group, applied to this request's valid responses: the group's text is
+   * kept by the connection and replaces {@linkcode CAPTURE} in the `path` and `expect.bodyPattern` of the requests
+   * after it, so that a connection can create a resource and then read, change and delete that one. A request that
+   * uses the capture goes out only when its connection holds one and has nothing else in flight; without one it is
+   * passed over. Only rtbench's load engine sends such traffic.
+   */
+  readonly capture?: string;
 }
+
+/**
+ * The placeholder a request's `path` and expected `bodyPattern` hold for the value its connection captured
+ * (see {@linkcode HttpRequestSpec.capture}).
+ *
+ * @example Read back the resource this connection created
+ * ```ts
+ * import { CAPTURE, type HttpRequestSpec } from "@rtbench/rtbench/workloads";
+ *
+ * const readBack: HttpRequestSpec = {
+ *   path: `/users/${CAPTURE}`,
+ *   expect: { status: 200, contentType: "application/json", bodyPattern: `\\{"id":${CAPTURE},.*` },
+ * };
+ * ```
+ */
+export const CAPTURE = "{{capture}}";
 
 /**
  * The traffic of an HTTP workload: requests cycled through by every connection.

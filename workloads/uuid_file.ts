@@ -37,6 +37,8 @@ const SERVERS: Record<string, { path: string; fileApi: string }> = {
   deno: { path: "../servers/deno/uuid_file.ts", fileApi: "Deno.writeTextFile, Deno.readTextFile, Deno.remove" },
   node: { path: "../servers/node/uuid_file.mjs", fileApi: "node:fs/promises writeFile, readFile, unlink" },
   bun: { path: "../servers/bun/uuid_file.ts", fileApi: "Bun.write, BunFile.text, BunFile.delete" },
+  go: { path: "../servers/go/uuid_file.go", fileApi: "os.WriteFile, os.ReadFile, os.Remove" },
+  rust: { path: "../servers/rust/uuid_file.rs", fileApi: "tokio::fs write, read, remove_file" },
 };
 
 // Letters and digits mostly, plus characters that need percent-encoding in the

@@ -6,6 +6,9 @@
  * @module
  */
 
+import type { RemoteHost } from "./remote.ts";
+import type { ClientHostShare } from "./remote_engine.ts";
+
 import type { LatencyPercentiles, LoadPhase } from "../schema/result.ts";
 import type { HttpRequestSpec } from "../../workloads/types.ts";
 
@@ -78,6 +81,8 @@ export interface LoadRunOptions {
   readonly signal?: AbortSignal;
   /** Called with the pid of every process the generator starts, so that its CPU can be sampled. */
   onSpawn?(pid: number): void;
+  /** Other machines the load runs on (`--client-host`), sharing the connections or the rate; only the engine can. */
+  readonly clientHosts?: readonly RemoteHost[];
 }
 
 /**
@@ -131,6 +136,37 @@ export interface LoadMeasurement {
   readonly phases?: readonly MeasuredPhase[];
   /** How latency treats coordinated omission (see `LoadGeneratorInfo.coordinatedOmission`). */
   readonly coordinatedOmission?: "uncorrected" | "corrected" | "avoided";
+  /** With `--client-host`: each load machine's share of the run and how busy its CPUs were. */
+  readonly clientHosts?: readonly ClientHostShare[];
+  /** Per endpoint (the requests' `endpoint` labels), when the traffic labels its requests. */
+  readonly endpoints?: Readonly<Record<string, EndpointMeasurement>>;
+}
+
+/**
+ * What the requests of one endpoint (`GET /users/:id`) measured in one window.
+ *
+ * @example An endpoint's share of the responses
+ * ```ts
+ * import type { EndpointMeasurement } from "@rtbench/rtbench/runners";
+ *
+ * function share(e: EndpointMeasurement, total: number): number {
+ *   return e.validResponses / total;
+ * }
+ * ```
+ */
+export interface EndpointMeasurement {
+  /** Responses in the measured window, valid or not. */
+  readonly responses: number;
+  /** Of those, the valid ones. */
+  readonly validResponses: number;
+  /** Valid responses during the warm-up (not measured, but their side effects happened). */
+  readonly warmupValidResponses: number;
+  /** Valid responses per second of the measured window. */
+  readonly requestsPerSecond: number;
+  /** Latency of the valid measured responses. */
+  readonly latencyUs: LatencyPercentiles | null;
+  /** Their latency histogram (HDR, compressed base64, microseconds), to merge runs exactly. */
+  readonly latencyHistogram: string | null;
 }
 
 /** One measured phase of an open-model run, with why requests were late and its histogram to merge runs exactly. */
@@ -165,6 +201,8 @@ export interface LoadGenerator {
   readonly statusOnly?: boolean;
   /** Whether it can send on a schedule (`--rate`, `--phases`); only rtbench's engine can. */
   readonly openModel?: boolean;
+  /** Whether it can send requests that carry a value captured from an earlier response (`capture`). */
+  readonly captures?: boolean;
   /** Whether this generator can run on this machine. */
   available(): Promise<boolean>;
   /** Why it cannot send this traffic with these settings, or null when it can. */

@@ -19,9 +19,9 @@ import { isSkip } from "../../workloads/types.ts";
 import { checkExchange, distinctRequests } from "../../workloads/checks.ts";
 import { exchange } from "../drivers/exchange.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
-import { openModelOf } from "../drivers/open_model.ts";
+import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, openModelOf } from "../drivers/open_model.ts";
 import type { Headline, RunSettings } from "../schema/result.ts";
-import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, kneeOf, type Sweep, sweep } from "./http_sweep.ts";
+import { kneeOf, type Sweep, sweep } from "./http_sweep.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
@@ -36,11 +36,13 @@ import {
 import { pickLoadGenerator } from "../drivers/generators.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
 import { underLoad } from "./under_load.ts";
+import { engineOnDeno } from "./engine_fallback.ts";
+import { multiCoreRun } from "./multicore.ts";
 import { combineSummaries } from "../stats/resources.ts";
-import { type RunningServer, serverExited, startRecordServer } from "./server.ts";
+import { type RunningServer, serverExited, stageServerFor, startRecordServer } from "./server.ts";
+import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } from "./remote_server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
-import { stageServer } from "../platform/workspace.ts";
 import { round } from "../stats/round.ts";
 
 /** Requests re-verified on the fresh server of every run after the first, which verified every distinct request. */
@@ -151,6 +153,19 @@ function runFigures(
     latencyUs: m.latencyUs,
     latencyHistogram: m.latencyHistogram,
     resources: resources?.series ?? null,
+    ...(m.endpoints
+      ? {
+        endpoints: Object.fromEntries(
+          Object.entries(m.endpoints).map(([name, e]) => [name, {
+            requestsPerSecond: round(e.requestsPerSecond, 2),
+            responses: e.responses,
+            validResponses: e.validResponses,
+            latencyUs: e.latencyUs,
+            latencyHistogram: e.latencyHistogram,
+          }]),
+        ),
+      }
+      : {}),
   };
 }
 
@@ -188,9 +203,14 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
   const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
   Object.assign(outcome.facts, source.facts);
-  const file = await inPhase("setup", () => stageServer(source.entry, ctx.workDir, ctx.nodeModules));
+  const staged = await inPhase(
+    "setup",
+    () => stageServerFor(ctx.runtime, source, ctx.workDir, ctx.nodeModules, ctx.signal),
+  );
+  Object.assign(outcome.facts, staged.facts);
   outcome.headline = headlineOf(ctx.settings);
-  outcome.cpus = ctx.cpus;
+  outcome.cpus = ctx.topology ? remoteCpus(ctx.topology, ctx.cpus) : ctx.cpus;
+  if (ctx.topology) Object.assign(outcome.facts, topologyFacts(ctx.topology));
   const traffic = ctx.workload.traffic(ctx);
   if (traffic.requests.length === 0) throw new PhaseError("setup", `${ctx.workload.name} has no requests to send`);
   const choice = ctx.loadGenerators ?? { requested: ctx.loadGenerator.name, candidates: [ctx.loadGenerator] };
@@ -214,7 +234,7 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
         "--load-generator rtbench checks every response",
     });
   }
-  return { ctx, outcome, file, args: source.args, traffic, generator, saturations: [], sampled: [] };
+  return { ctx, outcome, file: staged.file, args: staged.args, traffic, generator, saturations: [], sampled: [] };
 }
 
 /** Verifies the fresh server of run `run`; returns how many requests verification sent. */
@@ -237,7 +257,7 @@ async function verifyServer(state: HttpState, server: RunningServer, run: number
 async function load(state: HttpState, server: RunningServer, run: number): Promise<Loaded> {
   const { ctx } = state;
   const target = { baseUrl: server.baseUrl, requests: state.traffic.requests };
-  const options = { cpus: ctx.cpus.client, signal: ctx.signal };
+  const options = { cpus: ctx.cpus.client, signal: ctx.signal, clientHosts: ctx.topology?.clients };
   if (!ctx.settings.sweep) {
     const { measured, resources } = await underLoad(
       ctx,
@@ -285,7 +305,9 @@ function withModel(
 /** One run: a fresh pinned server, verified, loaded, stopped. */
 async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   const { ctx, outcome } = state;
-  const server = await startRecordServer(ctx, state.file, state.args);
+  const server = ctx.topology?.server
+    ? await startRemoteRecordServer(ctx, ctx.topology.server, state.file, state.args)
+    : await startRecordServer(ctx, state.file, state.args);
   outcome.command = [...server.command];
   const startedAt = new Date().toISOString();
   let verifyRequests: number;
@@ -318,18 +340,29 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
       message: `run ${run + 1}: ${m.errors} connection errors (${m.timeouts} timeouts), not counted as samples`,
     });
   }
+  for (const share of m.clientHosts ?? []) {
+    const warning = saturatedHost(share, run);
+    if (warning && !outcome.warnings.some((w) => w.message === warning.message)) outcome.warnings.push(warning);
+  }
   if (resources) {
     state.sampled.push(resources);
     state.saturations.push(saturation(resources.summary, ctx.cpus));
   }
-  return {
+  return multiCoreRun(outcome, server, resources, ctx.cpus, {
     run: record,
     responses: {
       valid: m.validResponses,
       total: verifyRequests + m.warmupResponses + m.responses,
       window: { startMs: m.windowStartMs ?? Date.now() - m.durationMs, durationMs: m.durationMs },
+      ...(m.endpoints
+        ? {
+          endpoints: Object.fromEntries(
+            Object.entries(m.endpoints).map(([name, e]) => [name, e.validResponses + e.warmupValidResponses]),
+          ),
+        }
+        : {}),
     },
-  };
+  });
 }
 
 /**
@@ -354,6 +387,8 @@ export const httpKind: Kind<HttpWorkload, HttpState> = {
       const warning = judged(state.saturations, state.generator.name, state.ctx.cpus);
       if (warning) outcome.warnings.push(warning);
     }
+    const fallback = engineOnDeno(outcome, "clientCpuUsPerResponse", "responses");
+    if (fallback) outcome.warnings.push(fallback);
   },
   checkVariant: checkHttpParity,
 };

@@ -14,8 +14,7 @@ import { checkExchange, distinctRequests } from "../../workloads/checks.ts";
 import { exchange } from "../drivers/exchange.ts";
 import { judgeParity, type ParityObservation } from "./parity.ts";
 import type { VariantContext, VariantVerdict } from "./record.ts";
-import { serverOptions, startServer } from "./server.ts";
-import { stageServer } from "../platform/workspace.ts";
+import { serverOptions, stageServerFor, startServer } from "./server.ts";
 
 /**
  * Runs the parity pass for one HTTP workload × variant; a verdict per runtime
@@ -36,10 +35,10 @@ export async function checkHttpParity(ctx: VariantContext<HttpWorkload>): Promis
     const source = ctx.workload.server(runtime.name, ctx.variant);
     if (isSkip(source)) continue;
     try {
-      const file = await stageServer(source.entry, `${ctx.workDir}/${n++}`, ctx.nodeModules);
-      const server = await startServer(
-        serverOptions(ctx, runtime, file, source.args, file.slice(0, file.lastIndexOf("/"))),
-      );
+      const dir = `${ctx.workDir}/${n++}`;
+      const staged = await stageServerFor(runtime, source, dir, ctx.nodeModules, ctx.signal);
+      await Deno.mkdir(dir, { recursive: true });
+      const server = await startServer(serverOptions(ctx, runtime, staged.file, staged.args, dir));
       const exchanges: HttpExchange[] = [];
       try {
         for (const request of requests) exchanges.push(await exchange(server.baseUrl, request, timeoutMs, ctx.signal));

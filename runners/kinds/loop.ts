@@ -183,6 +183,7 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
           totalResponses: responses.total,
           ...(responses.window ? { window: responses.window } : {}),
           addFigures: (figures) => this.#addFigures(figures),
+          ...(responses.endpoints ? { endpoints: responses.endpoints } : {}),
         }),
     );
     this.outcome.checks.push(...checks);

@@ -68,6 +68,10 @@ interface MicroState {
 async function open(ctx: RecordContext<MicroWorkload>, outcome: RecordOutcome): Promise<MicroState> {
   const source = ctx.workload.script(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
+  // A native baseline runs the servers it builds, not scripts or commands written for JavaScript runtimes.
+  if (ctx.runtime.adapter.baseline) {
+    throw new SkipRecord(`${ctx.runtime.name} is a native baseline: it runs servers only`);
+  }
   outcome.headline = { figure: "opsPerSecond", higherIsBetter: true };
   outcome.cpus = { server: ctx.cpus.server, client: null };
   const file = await inPhase("setup", async () => {

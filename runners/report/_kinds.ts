@@ -7,6 +7,7 @@
 // micro-benchmarks show tinybench's per-call latency and margin of error.
 
 import { runPlan } from "../stats/adaptive.ts";
+import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS } from "../drivers/open_model.ts";
 import { formatFigure, formatUs } from "./format.ts";
 import type { BenchRecord, LatencyPercentiles } from "../schema/result.ts";
 import type { ViewColumn } from "./_view_table.ts";
@@ -88,12 +89,29 @@ const WEBSOCKET_LATENCY: KindView["latency"] = [
   ["stdev", "stdev"],
 ];
 
+/**
+ * How the load was offered, when not by N connections each waiting for its answer: a fixed rate or
+ * phases (open model: up to N connections, latency from when each was due), or a sweep of rates.
+ */
+function openModelText(s: BenchRecord["settings"], unit: string): string | null {
+  const arrival = s.arrival === "poisson" ? ", Poisson arrivals" : "";
+  if (s.sweep) {
+    return `sweep: closed-model peak, then ${s.sweepSteps ?? DEFAULT_SWEEP_STEPS} rates from 10% to 110% of it, ` +
+      `knee at p99 ≤ ${s.sloP99Ms ?? DEFAULT_SLO_P99_MS} ms${arrival} · up to ${s.connections} connections`;
+  }
+  if (s.phases) return `open model: phases ${s.phases} ${unit}${arrival} · up to ${s.connections} connections`;
+  if (s.rate !== undefined) {
+    return `open model: ${s.rate.toLocaleString("en-US")} ${unit}${arrival} · up to ${s.connections} connections`;
+  }
+  return null;
+}
+
 const HTTP: KindView = {
   settings(records) {
     const s = records[0].settings;
     return [
       ...generatorText(records),
-      `${s.connections} connections`,
+      openModelText(s, "requests/s") ?? `${s.connections} connections`,
       `pipelining ${s.pipelining}`,
       // Only HTTP records follow an adaptive plan; the other kinds run `runs` times.
       `${ranText(records, "durationMs", s.durationSec)} × ${planText(s)}`,
@@ -114,7 +132,7 @@ const WEBSOCKET: KindView = {
     const { settings: s, options } = records[0];
     return [
       ...generatorText(records),
-      `${s.connections} connections × ${options["in-flight"] ?? 1} in flight`,
+      openModelText(s, "messages/s") ?? `${s.connections} connections × ${options["in-flight"] ?? 1} in flight`,
       `${options["message-size"] ?? "?"} B messages`,
       typeof options.messages === "number"
         ? `${options.messages} messages × ${s.runs} runs`
@@ -125,6 +143,35 @@ const WEBSOCKET: KindView = {
   described: ["in-flight", "message-size", "messages"],
   latency: WEBSOCKET_LATENCY,
 };
+
+function median(r: BenchRecord, figure: string): number | null {
+  return r.summary[figure]?.median ?? null;
+}
+
+/** A rate held or not: the columns after the headline (p99 from when each was due) say what went out late. */
+function openModel(view: KindView): KindView {
+  return {
+    ...view,
+    columns: [...view.columns, { header: "missed", numeric: true }],
+    cells(r) {
+      const missed = median(r, "missedPercent");
+      return [...view.cells(r), missed === null ? "" : `${missed.toFixed(2)} %`];
+    },
+  };
+}
+
+/** A sweep ranks by the knee's rate; beside it, the knee's p99 and how many rates each run measured. */
+function sweepOf(view: KindView): KindView {
+  return {
+    ...view,
+    columns: [{ header: "knee p99", numeric: true }, { header: "rates", numeric: true }],
+    cells(r) {
+      const p99 = median(r, "kneeLatencyP99Us");
+      const steps = r.runs.map((run) => run.steps?.length ?? 0);
+      return [p99 === null ? "none held" : formatUs(p99), steps.length > 0 ? String(Math.min(...steps)) : ""];
+    },
+  };
+}
 
 const PROCESS: KindView = {
   settings(records) {
@@ -206,7 +253,9 @@ const MICRO: KindView = {
 };
 
 /**
- * What a kind adds to its section; unknown kinds are shown as HTTP.
+ * What a kind adds to its section; unknown kinds are shown as HTTP. HTTP and
+ * WebSocket records of the open model or a sweep (`records` say which) show
+ * what was late, or the knee.
  *
  * @example The columns of a process workload
  * ```ts
@@ -214,6 +263,12 @@ const MICRO: KindView = {
  * console.log(kindView("process").columns.map((c) => c.header)[0]); // "mean ± σ"
  * ```
  */
-export function kindView(kind: string): KindView {
-  return kind === "process" ? PROCESS : kind === "micro" ? MICRO : kind === "websocket" ? WEBSOCKET : HTTP;
+export function kindView(kind: string, records: readonly BenchRecord[] = []): KindView {
+  if (kind === "process") return PROCESS;
+  if (kind === "micro") return MICRO;
+  const view = kind === "websocket" ? WEBSOCKET : HTTP;
+  const s = records[0]?.settings;
+  // Only HTTP sweeps (the closed-model peak of WebSocket is its messages/s).
+  if (s?.sweep && kind === "http") return sweepOf(view);
+  return s?.rate !== undefined || s?.phases ? openModel(view) : view;
 }

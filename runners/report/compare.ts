@@ -251,6 +251,38 @@ function withHolm(figures: readonly FigureComparison[], alpha: number): FigureCo
   });
 }
 
+/**
+ * Compares one record of a base result with one of a head result, figure by
+ * figure, with the same test as {@linkcode compareResults} (the trend over a
+ * history and the findings of a report use it on pairs they choose).
+ *
+ * @param base The earlier (or reference) record.
+ * @param head The record compared against `base`.
+ * @param runtime The name the comparisons carry for the runtime.
+ * @param alpha Significance level.
+ * @returns The headline figure first, then latency p99 when both have it; per pair, without Holm's correction.
+ *
+ * @example Node.js in the stored pair
+ * ```ts
+ * import { compareRecords } from "./compare.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const node = async (file: string) =>
+ *   (await readResultFile(`fixtures/results/${file}.json`)).records.find((r) => r.runtime.requested === "node")!;
+ * const [rps] = compareRecords(await node("base"), await node("head"), "node");
+ * console.log(rps.figure, rps.verdict); // "requestsPerSecond slower"
+ * ```
+ */
+export function compareRecords(
+  base: BenchRecord,
+  head: BenchRecord,
+  runtime: string,
+  alpha = 0.05,
+): FigureComparison[] {
+  return figuresOf(base, head).map(({ figure, higherIsBetter }) =>
+    compareFigure(base, head, runtime, figure, higherIsBetter, alpha)
+  );
+}
+
 function differences(base: BenchResult, head: BenchResult): string[] {
   const notes: string[] = [];
   const be = base.environment;
@@ -324,9 +356,7 @@ export function compareResults(base: BenchResult, head: BenchResult, options: Co
     if (b.headline.figure !== h.headline.figure) {
       notes.push(`${key}: headline figure differs (${b.headline.figure} → ${h.headline.figure})`);
     }
-    for (const { figure, higherIsBetter } of figuresOf(b, h)) {
-      figures.push(compareFigure(b, h, runtime, figure, higherIsBetter, alpha));
-    }
+    figures.push(...compareRecords(b, h, runtime, alpha));
   }
   const onlyInHead = head.records.map((r) => keyOf(r, head.records)).filter((k) => !baseKeys.has(k));
   if (figures.length === 0) {

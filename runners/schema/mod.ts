@@ -35,6 +35,8 @@ export {
   type BenchResult,
   type Check,
   type CpuSets,
+  type EndpointRun,
+  type EndpointSummary,
   type Environment,
   type Fact,
   type Headline,

@@ -72,6 +72,12 @@ export interface RunSettings {
   readonly sweepSteps?: number;
   /** The sweep's knee is the highest rate whose p99 stays at or under this many ms (`--slo-p99`). @default {50} */
   readonly sloP99Ms?: number;
+  /**
+   * CPUs the server gets (`--server-cpus`), the rest going to the load generator, and the runtime's own
+   * multi-core form serving on all of them (`node:cluster`, `deno serve --parallel`, ...). Absent: one process
+   * on half the CPUs, as each runtime runs by default.
+   */
+  readonly serverCpus?: number | "all";
 }
 
 /**
@@ -395,6 +401,51 @@ export interface RunRecord {
   readonly phases?: readonly LoadPhase[];
   /** Sweep: every rate, in order. */
   readonly steps?: readonly SweepStep[];
+  /** Per endpoint (the requests' `endpoint` labels), when the traffic labels its requests. */
+  readonly endpoints?: Readonly<Record<string, EndpointRun>>;
+}
+
+/**
+ * What one endpoint's requests (`GET /users/:id`) measured in one run.
+ *
+ * @example An endpoint's share of a run's valid responses
+ * ```ts
+ * import type { EndpointRun } from "@rtbench/rtbench/schema";
+ *
+ * const share = (e: EndpointRun, total: number) => e.validResponses / total;
+ * ```
+ */
+export interface EndpointRun {
+  /** Valid responses per second of the measured window. */
+  readonly requestsPerSecond: number;
+  /** Responses in the measured window, valid or not. */
+  readonly responses: number;
+  /** Of those, the valid ones. */
+  readonly validResponses: number;
+  /** Latency of the valid responses. */
+  readonly latencyUs: LatencyPercentiles | null;
+  /** Their histogram (HDR compressed base64, microseconds), to merge runs exactly. */
+  readonly latencyHistogram: string | null;
+}
+
+/**
+ * One endpoint over every run of a record.
+ *
+ * @example The slowest endpoint by p99
+ * ```ts
+ * import type { EndpointSummary } from "@rtbench/rtbench/schema";
+ *
+ * const slowest = (endpoints: Readonly<Record<string, EndpointSummary>>) =>
+ *   Object.entries(endpoints).sort(([, a], [, b]) => (b.latencyUs?.p99 ?? 0) - (a.latencyUs?.p99 ?? 0))[0]?.[0];
+ * ```
+ */
+export interface EndpointSummary {
+  /** Statistics of its valid responses per second over the runs. */
+  readonly requestsPerSecond: Summary;
+  /** Its valid responses in every measured window together. */
+  readonly validResponses: number;
+  /** Its latency over every run, from merged histograms. */
+  readonly latencyUs: LatencyPercentiles | null;
 }
 
 /**
@@ -571,6 +622,8 @@ export interface BenchRecord {
   readonly resources?: ResourceSummary | null;
   /** Warnings about this record's trustworthiness. */
   readonly warnings: readonly Warning[];
+  /** Per endpoint over every run, when the traffic labels its requests (`GET /users/:id`, `POST /users`). */
+  readonly endpoints?: Readonly<Record<string, EndpointSummary>>;
 }
 
 /**
@@ -654,6 +707,63 @@ export interface BenchResult {
   readonly environment: Environment;
   /** Suite-wide warnings (for example an unpinned machine). */
   readonly warnings: readonly Warning[];
+  /** The machines of a multi-host suite (`--server-host`, `--client-host`, `--db-host`); absent when all ran here. */
+  readonly topology?: Topology;
   /** One record per workload × variant × runtime, in run order. */
   readonly records: readonly BenchRecord[];
+}
+
+/** What a machine of a multi-host suite did: run the servers, the load, or the database. */
+export type HostRole = "server" | "client" | "db";
+
+/** The fingerprint of one machine of a multi-host suite, read over ssh. */
+export interface HostInfo {
+  /** What it did in the suite. */
+  readonly role: HostRole;
+  /** How it was named on the command line, `[user@]host[:port]`. */
+  readonly host: string;
+  /** Operating system (`linux`). */
+  readonly os: string;
+  /** Distribution and version when readable. */
+  readonly osName: string | null;
+  /** Kernel release. */
+  readonly kernel: string | null;
+  /** Machine architecture (`x86_64`). */
+  readonly arch: string | null;
+  /** CPU model. */
+  readonly cpuModel: string | null;
+  /** Logical CPUs. */
+  readonly logicalCores: number | null;
+  /** CPUs a process may use there (Linux CPU list). */
+  readonly allowedCpus: string | null;
+  /** Total memory. */
+  readonly memoryBytes: number | null;
+  /** Load average (1, 5, 15 min) when it was fingerprinted. */
+  readonly loadAverage: readonly number[] | null;
+  /** Whether processes there are pinned with `taskset`. */
+  readonly taskset: boolean;
+}
+
+/** Round-trip time from a load machine to the server machine: TCP connects timed on the load machine. */
+export interface RoundTrip {
+  /** The load machine, as named on the command line. */
+  readonly client: string;
+  /** The server machine, as named on the command line. */
+  readonly server: string;
+  /** Connects timed. */
+  readonly samples: number;
+  /** Median connect time. */
+  readonly medianUs: number;
+  /** Fastest connect. */
+  readonly minUs: number;
+  /** Slowest connect. */
+  readonly maxUs: number;
+}
+
+/** Where a multi-host suite ran: each machine's fingerprint, and the round trips between load and server. */
+export interface Topology {
+  /** Every machine but the harness's (which is `environment`). */
+  readonly hosts: readonly HostInfo[];
+  /** Load machine → server machine round-trip times. */
+  readonly roundTrips: readonly RoundTrip[];
 }

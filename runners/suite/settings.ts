@@ -79,6 +79,7 @@ export const SETTING_FLAGS: Readonly<Record<keyof RunSettings, string>> = {
   sweep: "--sweep",
   sweepSteps: "--sweep-steps",
   sloP99Ms: "--slo-p99",
+  serverCpus: "--server-cpus",
 };
 
 type Rule = { integer: boolean; min: number; exclusive: boolean; max: number };
@@ -117,6 +118,12 @@ export function validateSettings(settings: Partial<RunSettings>): void {
     if (key === "arrival") {
       if (value !== "uniform" && value !== "poisson") {
         throw new UsageError(`${flag} must be uniform or poisson, got ${JSON.stringify(value)}`);
+      }
+      continue;
+    }
+    if (key === "serverCpus") {
+      if (value !== "all" && !(Number.isInteger(value) && (value as number) >= 1)) {
+        throw new UsageError(`${flag} must be a whole number of CPUs or all, got ${JSON.stringify(value)}`);
       }
       continue;
     }
