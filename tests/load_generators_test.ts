@@ -118,7 +118,7 @@ Deno.test({
     assert(f.durationMs >= 1950 && f.durationMs < 2500, `measured ${f.durationMs} ms`);
     // The rate is over the window that ran, not the one asked.
     assert(Math.abs(f.requestsPerSecond - f.validResponses / (f.durationMs / 1000)) < f.requestsPerSecond / 100);
-    const header = formatTable(result).split("\n").find((l) => l.startsWith("http-json"))!;
+    const header = formatTable(result).split("\n").find((l) => l.startsWith("http-json (default) · "))!;
     assertMatch(header, /· 2 s \(asked 1\.5 s\) × 1 runs · warm-up 1 s \(asked 0\.5 s\)/);
     await Deno.remove(tmp, { recursive: true });
   },

@@ -75,7 +75,7 @@ Deno.test("bench --workload startup times every runtime, checks every run and st
   assertMatch(cli.stdout, /timer overhead per spawn/);
   assertMatch(cli.stdout, /set against update checks and telemetry: deno DENO_NO_UPDATE_CHECK=1, .*bun DO_NOT_TRACK=1/);
   // README (startup): "a net-of-spawn column … and the TypeScript mode per runtime".
-  const scriptTable = cli.stdout.slice(cli.stdout.indexOf("startup (script)"));
+  const scriptTable = cli.stdout.slice(cli.stdout.indexOf("startup (script) · "));
   const header = scriptTable.split("\n")[1];
   assertMatch(header, /mean ± σ\s+net of spawn .* TypeScript/);
   for (const r of result.records.filter((r) => r.variant === "script")) {
