@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Faults tried" (node@999, --connections).
 // Bad input tried for real: a runtime version npm does not have ends with "no such version", not npm's log path;
 // connections the machine cannot carry are refused before anything starts, naming the flag; connections above the
 // open-file soft limit but within the hard one work, because servers inherit the hard limit.

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "The `uuid-file` and `bcrypt` workloads" (uuid-file).
 // uuid-file: the real servers pass on every runtime with the file lifecycle
 // watched; a server that names its keys wrong is invalid before any load; a
 // server that leaves files behind is invalid with the count, and the files go.
