@@ -6,7 +6,7 @@
 
 import { formatFigure } from "./format.ts";
 import { compareRecords, type FigureComparison } from "./compare.ts";
-import { type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
+import { boundMark, type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
 
 /** One significant difference within a workload × variant. */
 export interface Finding {
@@ -41,13 +41,16 @@ function sentence(group: RecordGroup, best: RankedRecord, other: RankedRecord, c
   const { figure } = group;
   const p = c.p! < 0.001 ? "p < 0.001" : `p = ${c.p!.toFixed(3)}`;
   const ratio = best.relative / other.relative;
-  return `${group.workload} (${group.variant}): ${recordLabel(best.record)} is ${ratio.toFixed(2)}× ${
-    betterWord(figure)
-  } than ${recordLabel(other.record)} on ${figure} (median ${formatFigure(figure, best.headline.median)} vs ${
-    formatFigure(figure, other.headline.median)
-  }; difference of means ${signed(c.changePercent!)} of ${recordLabel(other.record)}'s, 95% CI ${
-    signed(c.ci95Percent!.low)
-  } to ${signed(c.ci95Percent!.high)}, ${p}, ${c.head.length} vs ${c.base.length} runs)`;
+  // A side whose load generator was at its limit makes the ratio a bound.
+  return `${group.workload} (${group.variant}): ${recordLabel(best.record)} is ${boundMark(best.record, other.record)}${
+    ratio.toFixed(2)
+  }× ${betterWord(figure)} than ${recordLabel(other.record)} on ${figure} (median ${
+    formatFigure(figure, best.headline.median)
+  } vs ${formatFigure(figure, other.headline.median)}; difference of means ${signed(c.changePercent!)} of ${
+    recordLabel(other.record)
+  }'s, 95% CI ${signed(c.ci95Percent!.low)} to ${
+    signed(c.ci95Percent!.high)
+  }, ${p}, ${c.head.length} vs ${c.base.length} runs)`;
 }
 
 /**
