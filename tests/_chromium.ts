@@ -3,7 +3,7 @@ import { assert } from "@std/assert";
 import { runCommand } from "../runners/platform/process.ts";
 import { requireTool } from "./_tools.ts";
 
-/** The browser's path, or null where none is installed (the tests that need it are then ignored, or fail in CI). */
+/** The browser's path, or null where none is installed (ignored outside CI, a failure under CI=true). */
 export const CHROMIUM: string | null = requireTool(
   ["chromium", "chromium-browser", "google-chrome"],
   "apt-get install chromium",

@@ -265,15 +265,15 @@ export interface AfterRunContext {
   readonly validResponses: number;
   /** Every response the server sent, warm-up and verification included. */
   readonly totalResponses: number;
-  /** The measured window (epoch ms), when the kind has one: side effects counted in it compare with `validResponses`. */
-  readonly window?: { readonly startMs: number; readonly durationMs: number };
-  /** Adds figures to the run's own (names carry units; existing figures are never replaced). */
-  readonly addFigures?: (figures: Readonly<Record<string, number>>) => void;
   /**
    * Valid responses per endpoint label (see {@linkcode HttpRequestSpec.endpoint}), warm-up and measured window
    * together, verification excluded; absent when the traffic labels no endpoint or the generator cannot count them.
    */
   readonly endpoints?: Readonly<Record<string, number>>;
+  /** The measured window (epoch ms), when the kind has one: side effects counted in it compare with `validResponses`. */
+  readonly window?: { readonly startMs: number; readonly durationMs: number };
+  /** Adds figures to the run's own (names carry units; existing figures are never replaced). */
+  readonly addFigures?: (figures: Readonly<Record<string, number>>) => void;
 }
 
 /**

@@ -353,7 +353,6 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
     responses: {
       valid: m.validResponses,
       total: verifyRequests + m.warmupResponses + m.responses,
-      window: { startMs: m.windowStartMs ?? Date.now() - m.durationMs, durationMs: m.durationMs },
       ...(m.endpoints
         ? {
           endpoints: Object.fromEntries(
@@ -361,6 +360,7 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
           ),
         }
         : {}),
+      window: { startMs: m.windowStartMs ?? Date.now() - m.durationMs, durationMs: m.durationMs },
     },
   });
 }

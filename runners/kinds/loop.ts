@@ -181,9 +181,9 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
           run,
           validResponses: responses.valid,
           totalResponses: responses.total,
+          ...(responses.endpoints ? { endpoints: responses.endpoints } : {}),
           ...(responses.window ? { window: responses.window } : {}),
           addFigures: (figures) => this.#addFigures(figures),
-          ...(responses.endpoints ? { endpoints: responses.endpoints } : {}),
         }),
     );
     this.outcome.checks.push(...checks);

@@ -136,17 +136,17 @@ export function groupRecords(result: BenchResult): RecordGroup[] {
  */
 export function relativeText(group: RecordGroup, r: RankedRecord): string {
   if (r.isBaseline) return group.ranked.length > 1 ? "1.0× (slowest)" : "1.0×";
-  const reference = (group.ranked.find((x) => x.isBaseline) ?? group.ranked.at(-1)!).record;
-  return `${boundMark(r.record, reference)}${r.relative.toFixed(2)}× ${reference.runtime.name}`;
+  const reference = group.ranked.find((x) => x.isBaseline) ?? group.ranked.at(-1)!;
+  return `${boundMark(r.record, reference.record)}${r.relative.toFixed(2)}× ${reference.record.runtime.name}`;
 }
 
 /**
  * `≥ ` when the record's own figure is a bound (its client was saturated: the server may do better, so it leads by
- * at least this), `≤ ` when the reference's is, `≷ ` when both are (neither way is known), else nothing.
+ * at least this), `≤ ` when the baseline's is, `≷ ` when both are (neither way is known), else nothing.
  */
-export function boundMark(record: BenchRecord, reference: BenchRecord): string {
+export function boundMark(record: BenchRecord, baseline: BenchRecord): string {
   const bounded = (r: BenchRecord) => r.warnings.some((w) => SATURATION_WARNINGS.includes(w.code));
-  const [self, base] = [bounded(record), bounded(reference)];
+  const [self, base] = [bounded(record), bounded(baseline)];
   return self && base ? "≷ " : self ? "≥ " : base ? "≤ " : "";
 }
 

@@ -238,19 +238,6 @@ function compareFigure(
   };
 }
 
-/** The figures with `pAdjusted` corrected by Holm over all the tested ones, and the verdicts that follow from it. */
-function withHolm(figures: readonly FigureComparison[], alpha: number): FigureComparison[] {
-  const tested = figures.filter((f) => f.p !== null);
-  const adjusted = new Map(tested.map((f, i) => [f, holmAdjust(tested.map((t) => t.p!))[i]]));
-  return figures.map((f) => {
-    const pAdjusted = adjusted.get(f);
-    if (pAdjusted === undefined) return f;
-    const better = ((f.headMean ?? 0) > (f.baseMean ?? 0)) === f.higherIsBetter;
-    const verdict: Verdict = pAdjusted < alpha ? (better ? "faster" : "slower") : "no significant difference";
-    return { ...f, pAdjusted, verdict };
-  });
-}
-
 /**
  * Compares one record of a base result with one of a head result, figure by
  * figure, with the same test as {@linkcode compareResults} (the trend over a
@@ -260,7 +247,7 @@ function withHolm(figures: readonly FigureComparison[], alpha: number): FigureCo
  * @param head The record compared against `base`.
  * @param runtime The name the comparisons carry for the runtime.
  * @param alpha Significance level.
- * @returns The headline figure first, then latency p99 when both have it; per pair, without Holm's correction.
+ * @returns The headline figure first, then every other rate and latency p50/p99 when both have them.
  *
  * @example Node.js in the stored pair
  * ```ts
@@ -281,6 +268,19 @@ export function compareRecords(
   return figuresOf(base, head).map(({ figure, higherIsBetter }) =>
     compareFigure(base, head, runtime, figure, higherIsBetter, alpha)
   );
+}
+
+/** The figures with `pAdjusted` corrected by Holm over all the tested ones, and the verdicts that follow from it. */
+function withHolm(figures: readonly FigureComparison[], alpha: number): FigureComparison[] {
+  const tested = figures.filter((f) => f.p !== null);
+  const adjusted = new Map(tested.map((f, i) => [f, holmAdjust(tested.map((t) => t.p!))[i]]));
+  return figures.map((f) => {
+    const pAdjusted = adjusted.get(f);
+    if (pAdjusted === undefined) return f;
+    const better = ((f.headMean ?? 0) > (f.baseMean ?? 0)) === f.higherIsBetter;
+    const verdict: Verdict = pAdjusted < alpha ? (better ? "faster" : "slower") : "no significant difference";
+    return { ...f, pAdjusted, verdict };
+  });
 }
 
 function differences(base: BenchResult, head: BenchResult): string[] {
