@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Exit codes" (2) and "Faults tried" (bad input rows): every entry point, one line, no stack trace.
 // Bad input at every entry point (bench, report, compare, trend, calibrate, vs-wrk, compare-startup, ws-ceiling):
 // one line naming the flag or file, exit 2, never a stack trace, nothing on stdout.
 import { assert, assertEquals, assertMatch } from "@std/assert";

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Other load generators".
 // Native load generators end to end: each installed one measures http-json on
 // Deno through the same contract, records its version and what it verified,
 // and gets sampled; wrk's warm-up check catches a server that goes wrong under

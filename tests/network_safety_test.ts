@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Ports and interfaces" and "No shell, explicit permissions".
 // Where servers listen: loopback unless --host says otherwise, on --port when given (refused by name when it is
 // taken), recorded in the result; and no process is spawned through a shell with a value interpolated into it.
 import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Runtimes": PATH, the harness's own Deno, npm provisioning into the cache and reuse, errored when it cannot be had.
 // Runtime resolution: PATH, the harness itself, npm provisioning into the cache
 // with reuse, and a runtime that cannot be had recorded as errored.
 import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Process and in-process workloads" (how processes are timed, the timer's own cost, startup).
 // The startup workload and the process runner: every runtime timed from spawn
 // to exit with checked output, hyperfine-style plans honoured, the timer's own
 // cost recorded, and wrong exit codes or output making a record invalid.

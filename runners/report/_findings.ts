@@ -7,7 +7,7 @@
 
 import { formatFigure } from "./format.ts";
 import { compareRecords, type FigureComparison, withHolm } from "./compare.ts";
-import { type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
+import { boundMark, type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
 
 /** One significant difference within a workload × variant. */
 export interface Finding {
@@ -49,13 +49,16 @@ function sentence(
   const holm = tests > 1 ? ` (Holm, ${tests} tests)` : "";
   const p = c.pAdjusted! < 0.001 ? `p${holm} < 0.001` : `p${holm} = ${c.pAdjusted!.toFixed(3)}`;
   const ratio = best.relative / other.relative;
-  return `${group.workload} (${group.variant}): ${recordLabel(best.record)} is ${ratio.toFixed(2)}× ${
-    betterWord(figure)
-  } than ${recordLabel(other.record)} on ${figure} (median ${formatFigure(figure, best.headline.median)} vs ${
-    formatFigure(figure, other.headline.median)
-  }; difference of means ${signed(c.changePercent!)} of ${recordLabel(other.record)}'s, 95% CI ${
-    signed(c.ci95Percent!.low)
-  } to ${signed(c.ci95Percent!.high)}, ${p}, ${c.head.length} vs ${c.base.length} runs)`;
+  // A side whose load generator was at its limit makes the ratio a bound.
+  return `${group.workload} (${group.variant}): ${recordLabel(best.record)} is ${boundMark(best.record, other.record)}${
+    ratio.toFixed(2)
+  }× ${betterWord(figure)} than ${recordLabel(other.record)} on ${figure} (median ${
+    formatFigure(figure, best.headline.median)
+  } vs ${formatFigure(figure, other.headline.median)}; difference of means ${signed(c.changePercent!)} of ${
+    recordLabel(other.record)
+  }'s, 95% CI ${signed(c.ci95Percent!.low)} to ${
+    signed(c.ci95Percent!.high)
+  }, ${p}, ${c.head.length} vs ${c.base.length} runs)`;
 }
 
 /**

@@ -7,7 +7,7 @@
 
 import { formatFigure } from "./format.ts";
 import type { BenchRecord, Warning } from "../schema/result.ts";
-import { type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
+import { boundMark, type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
 import type { ResultView } from "./_view.ts";
 import type { ViewCell, ViewTable } from "./_view_table.ts";
 import { type Finding, findingsOf } from "./_findings.ts";
@@ -105,11 +105,10 @@ export function overviewOf(view: ResultView): Overview {
 export function standingText(row: OverviewRow, cell: OverviewCell): string {
   if (cell.ranked === null) return cell.record.status;
   const figure = formatFigure(row.group.figure, cell.ranked.headline.median);
-  const where = cell.standing === "best"
-    ? "best"
-    : cell.standing === "tie"
+  const where = cell.standing === "best" ? "best" : cell.standing === "tie"
     ? "≈ best"
-    : `${cell.timesBehind!.toFixed(2)}× behind`;
+    // A side whose load generator was at its limit makes the ratio a bound (see boundMark).
+    : `${boundMark(row.group.ranked[0].record, cell.record)}${cell.timesBehind!.toFixed(2)}× behind`;
   return `${figure} · ${where}`;
 }
 

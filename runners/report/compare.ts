@@ -247,7 +247,7 @@ function compareFigure(
  * @param head The record compared against `base`.
  * @param runtime The name the comparisons carry for the runtime.
  * @param alpha Significance level.
- * @returns The headline figure first, then every other rate and latency p50/p99 when both have them.
+ * @returns The headline figure first, then latency p99 when both have it; per pair, without Holm's correction.
  *
  * @example Node.js in the stored pair
  * ```ts
