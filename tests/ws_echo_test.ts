@@ -17,6 +17,9 @@ function assertMeasured(record: BenchRecord, messageSize: number): void {
   assertEquals(record.status, "completed", JSON.stringify(record.error));
   assertEquals(record.kind, "websocket");
   assertEquals(record.loadGenerator?.name, "rtbench-ws");
+  // README (ws): "The load comes from rtbench's load engine … raw RFC 6455 frames"; Deno's client and `ws` only in
+  // ws-ceiling.
+  assertMatch(record.loadGenerator?.client ?? "", /^rtbench engine, raw frames on /);
   assertEquals(record.loadGenerator?.latencyResolution, "us");
   assert(record.verification.checks.some((c) => c.name === "text echo" && c.passed));
   assert(record.verification.checks.some((c) => c.name === `binary echo (${messageSize} bytes)` && c.passed));
