@@ -1,7 +1,7 @@
 // README walk: shows claims of README "Other load generators" (CI paragraph).
 // A test that needs a missing tool is ignored on a developer's machine, and fails the run under CI=true: CI cannot
 // pass by skipping what it claims to test.
-import { assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import { ROOT } from "./_helpers.ts";
 
 async function runNeedingMissingTool(ci: boolean): Promise<{ code: number; out: string }> {
@@ -38,4 +38,44 @@ Deno.test("a missing tool ignores its tests outside CI and fails the run under C
   assertEquals(ci.code, 1, ci.out);
   assertMatch(ci.out, /rtbench-no-such-tool is installed, as CI requires \.\.\. FAILED/);
   assertStringIncludes(ci.out, "under CI=true a test that needs it must run, not be ignored");
+});
+
+// README (Other load generators, CI): "CI (`.ci/run`) installs every tool a test needs — wrk, hyperfine, chromium,
+// inotify-tools from Debian, bombardier with `go install`, oha with `cargo install` (built in the background while the
+// doc tests run …) — and runs the tests with `CI=true`".
+Deno.test(".ci/run installs every tool the tests require, runs the doc tests while oha builds, then the tests under CI=true", async () => {
+  const script = await Deno.readTextFile(`${ROOT}.ci/run`);
+  const debian = /packages=\(([^)]*)\)/.exec(script)?.[1].trim().split(/\s+/) ?? [];
+  // Each tool a test asks for (requireTool), and where .ci/run gets it.
+  const source: Record<string, string> = {
+    wrk: "wrk",
+    hyperfine: "hyperfine",
+    inotifywait: "inotify-tools",
+    python3: "python3",
+    script: "bsdutils",
+    prlimit: "util-linux",
+  };
+  for (const pkg of [...Object.values(source), "chromium"]) assert(debian.includes(pkg), `apt installs ${pkg}`);
+  assertMatch(script, /go" install github\.com\/codesenberg\/bombardier@v[\d.]+/);
+  assertMatch(script, /\(cargo install [^)]*oha[^)]*\) &\n\s*oha_build=\$!/);
+  const tests = [...Deno.readDirSync(`${ROOT}tests`)].filter((e) => e.name.endsWith(".ts"));
+  const asked = new Set<string>();
+  for (const e of tests) {
+    const text = Deno.readTextFileSync(`${ROOT}tests/${e.name}`);
+    for (const m of text.matchAll(/requireTool\(\s*"([^"]+)"/g)) asked.add(m[1]);
+  }
+  asked.delete("rtbench-no-such-tool");
+  for (const tool of asked) {
+    assert(
+      tool in source || tool === "bombardier" || tool === "oha",
+      `.ci/run provides ${tool}, which a test requires`,
+    );
+  }
+  const doc = script.indexOf("task test:doc");
+  const wait = script.indexOf('wait "$oha_build"');
+  const ci = script.search(/CI=true [^\n]*task test\n/);
+  assert(
+    doc > 0 && doc < wait && wait < ci,
+    "doc tests run while oha builds; the tests wait for it and run under CI=true",
+  );
 });
