@@ -24,6 +24,7 @@ async function assertClean(tmp: string, within: number): Promise<void> {
   parseResult(await Deno.readTextFile(`${tmp}/r.json`));
 }
 
+// README "Faults tried": "harness killed with SIGKILL".
 Deno.test("SIGKILL of the harness: the reaper stops its server and load generator and removes its files", async () => {
   const tmp = await privateTmp();
   const child = spawnCli([...LONG_RUN, "--out", `${tmp}/r.json`], { TMPDIR: tmp });
@@ -41,6 +42,7 @@ for (
     ["rejects-unhandled", "rejected in a workload hook, never handled"],
   ]
 ) {
+  // README "Faults tried": "uncaught exception or unhandled rejection in a workload hook".
   Deno.test(`${name}: one line, exit 1, nothing left running or on disk`, async () => {
     const tmp = await privateTmp();
     const args = ["--workload-file", "tests/fixtures/uncaught.ts", "--workload", name, "--runtime", "deno"];
@@ -59,6 +61,7 @@ for (
   });
 }
 
+// README "Faults tried": "`deno task` sent SIGTERM".
 Deno.test("deno task sent SIGTERM forwards it: the harness exits 143 and cleans up", async () => {
   const tmp = await privateTmp();
   const task = new Deno.Command(Deno.execPath(), {
@@ -78,6 +81,7 @@ Deno.test("deno task sent SIGTERM forwards it: the harness exits 143 and cleans 
   await Deno.remove(tmp, { recursive: true });
 });
 
+// README "Faults tried": "`deno task` killed with SIGKILL".
 Deno.test("deno task killed with SIGKILL: the orphaned harness stops itself and cleans up", async () => {
   const tmp = await privateTmp();
   const task = new Deno.Command(Deno.execPath(), {

@@ -9,6 +9,7 @@ import { httpJson } from "../workloads/http_json.ts";
 import { goesWrong } from "./fixtures/goes_wrong.ts";
 import { privateTmp, runCli } from "./_helpers.ts";
 
+// README "Faults tried": "server goes wrong under load" — `invalid` in `measure`, first mismatch named.
 for (const fault of ["body", "type", "truncate"]) {
   Deno.test(`a server whose ${fault} goes wrong seconds into the measured window is invalid, with the count`, async () => {
     const tmp = await privateTmp();

@@ -73,6 +73,9 @@ const cases: [string, string[], RegExp][] = [
   ["bench", ["--last", "0", "--runtime", "bun"], /--last must be a whole number ≥ 1 and ≤ 10, got "0"/],
 ];
 
+// README "Faults tried": "workload module that throws on import, exports no workload or a malformed one, or a name
+// taken twice"; "unknown flag, stray argument or bad value"; "missing, corrupted or non-result file"; "`--out` in a
+// missing directory" (the `cases` above).
 Deno.test("bad input at every entry point: one line, exit 2, no stack trace", async () => {
   // Four at a time: each case is a process start, and the machine is small.
   const results: string[] = [];

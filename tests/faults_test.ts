@@ -40,16 +40,19 @@ function assertFault(result: BenchResult, phase: Phase, reason: RegExp): void {
   assert(node.summary.requestsPerSecond.median > 0);
 }
 
+// README "Faults tried": "server crashes during the warm-up".
 Deno.test("a server that crashes during the warm-up errors in warmup, and the next runtime is measured", async () => {
   const result = await faultRun(crashes, { warmupSec: 2 });
   assertFault(result, "warmup", /^Server exited with code 3 during the warm-up: crash_deno: crashing after 200/);
 });
 
+// README "Faults tried": "server crashes during the measurement".
 Deno.test("a server that crashes during the measurement errors in measure, and the next runtime is measured", async () => {
   const result = await faultRun(crashes, { warmupSec: 0 });
   assertFault(result, "measure", /^Server exited with code 3 during the measurement: crash_deno: crashing after 200/);
 });
 
+// README "Faults tried": "server exits before listening" (errored; skipped: server_skip_test).
 Deno.test("a server that exits before listening errors in start with its exit code and last words", async () => {
   const result = await faultRun(exitsAtStart, { warmupSec: 0 });
   assertFault(
@@ -59,11 +62,13 @@ Deno.test("a server that exits before listening errors in start with its exit co
   );
 });
 
+// README "Faults tried": "server never opens its port".
 Deno.test("a server that never opens its port errors in start after --start-timeout", async () => {
   const result = await faultRun(hangsAtStart, { warmupSec: 0, startTimeoutSec: 2 });
   assertFault(result, "start", /^Server did not accept connections on port \d+ within 2 s \(--start-timeout\)/);
 });
 
+// README "Faults tried": "server accepts connections, never answers".
 Deno.test("a server that accepts connections and never answers errors in verify after --timeout", async () => {
   const result = await faultRun(neverAnswers, { warmupSec: 0, requestTimeoutSec: 1 });
   assertFault(result, "verify", /^GET \/: no response within 1 s \(--timeout\)$/);
@@ -102,6 +107,7 @@ Deno.test("--workload-file loads a faulty workload into the CLI, which reports i
   await Deno.remove(tmp, { recursive: true });
 });
 
+// README "Faults tried": "workload `setup` or `afterRun` never settles"; "Every phase has a time limit".
 Deno.test("a workload hook that never settles errors its record in the hook's phase; a hanging dispose is a warning", async () => {
   const tmp = await privateTmp();
   const result = await run({

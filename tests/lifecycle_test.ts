@@ -8,6 +8,7 @@ import { parseResult } from "../runners/schema/mod.ts";
 import { wrongBody } from "./fixtures/wrong_body.ts";
 import { entries, privateTmp, processesMatching, spawnCli, waitFor } from "./_helpers.ts";
 
+// README "Faults tried": "server answers wrongly" — `invalid` in `verify`, not measured.
 Deno.test("a server that fails verification is invalid, not measured, and stopped", async () => {
   const tmp = await privateTmp();
   const result = await run({

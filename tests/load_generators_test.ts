@@ -76,6 +76,7 @@ Deno.test({
   },
 });
 
+// README "Faults tried": "server wrong only during the warm-up".
 // README (Load generators): "What goes wrong during the warm-up (mismatches, non-2xx) counts … whichever generator ran".
 for (const [name, absent] of [["wrk", noWrk], ["autocannon", false]] as const) {
   Deno.test({

@@ -39,6 +39,7 @@ Deno.test("--port: servers listen there and the result records it", async () => 
   await Deno.remove(tmp, { recursive: true });
 });
 
+// README "Faults tried": "`--port` in use" (exit 2); "Ports and interfaces".
 Deno.test("--port in use: exit 2 naming the port, before anything runs", async () => {
   const tmp = await privateTmp();
   const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -54,6 +55,7 @@ Deno.test("--port in use: exit 2 naming the port, before anything runs", async (
   }
 });
 
+// README "Faults tried": "`--port` … taken mid-suite: `errored` in `start`".
 Deno.test("a port taken during the suite errors that record in start, naming the port", async () => {
   const tmp = await privateTmp();
   const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });

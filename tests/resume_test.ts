@@ -75,6 +75,7 @@ Deno.test("--resume keeps done records, measures errored and missing ones into t
   await Deno.remove(tmp, { recursive: true });
 });
 
+// README "Faults tried": "`--resume` with other settings or on another machine"; "missing, corrupted … `--resume`".
 Deno.test("--resume refuses other settings, another machine, a corrupted file: one line, exit 2, file untouched", async () => {
   const tmp = await privateTmp();
   const file = `${tmp}/r.json`;

@@ -6,6 +6,7 @@ import { run } from "../runners/suite/run.ts";
 import { cannotRun } from "./fixtures/cannot_run.ts";
 import { entries, privateTmp, processesMatching } from "./_helpers.ts";
 
+// README "Faults tried": "server exits before listening … `skipped` if it printed `rtbench: skip:`".
 Deno.test("a server that says it cannot run is skipped with its reason; the next runtime runs", async () => {
   const tmp = await privateTmp();
   const result = await run({

@@ -82,6 +82,7 @@ async function iteration(i: number): Promise<Outcome> {
   return { signal, delayMs, code: done.code, recordsBefore: before.length, recordsAfter: after?.length ?? null };
 }
 
+// README "Faults tried": "SIGINT or SIGTERM at a random moment (20 times, 4 at once)".
 Deno.test(`SIGINT and SIGTERM at ${ITERATIONS} random moments leave nothing running and lose no finished record`, async () => {
   const outcomes: Outcome[] = [];
   let next = 0;
