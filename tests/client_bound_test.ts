@@ -91,5 +91,13 @@ Deno.test("client and server both at 90%+: client-saturated, not client-bound, a
   assertMatch(relative(mark("deno"), "deno"), /^≥ \d\.\d\d× node$/);
   // The baseline's figure is a lower bound: the others lead it by at most this.
   assertMatch(relative(mark("node"), "deno"), /^≤ \d\.\d\d× node$/);
+  // README (Resources and client-bound): "`≷` when both are": neither way is known.
+  const markBoth = (result: typeof head) => ({
+    ...result,
+    records: result.records.map((r) =>
+      r.runtime.name === "node" && r.runtime.requested === "node" ? { ...r, warnings: [...r.warnings, saturated] } : r
+    ),
+  });
+  assertMatch(relative(markBoth(mark("deno")), "deno"), /^≷ \d\.\d\d× node$/);
   assertMatch(formatMarkdown(mark("deno")), /\| ≥ \d\.\d\d× node \|/);
 });
