@@ -2,6 +2,8 @@
 // Every bad flag exits 2 with one line naming the flag, and never a stack trace.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runCli } from "./_helpers.ts";
+import { builtinWorkloads } from "../workloads/mod.ts";
+import { planGroups } from "../runners/suite/plan.ts";
 
 const cases: [string[], RegExp][] = [
   [["--workload", "nope"], /--workload: unknown workload "nope" \(allowed: .*http-json/],
@@ -70,4 +72,24 @@ Deno.test("--help and --list exit 0 and describe flags, workloads and runtimes",
   assertEquals(list.code, 0);
   assertMatch(list.stdout, /http-json\s+http/);
   for (const rt of ["deno", "node", "bun"]) assertMatch(list.stdout, new RegExp(`^  ${rt}\\s`, "m"));
+});
+
+// README (Flags): `--variant` defaults to "every variant but the optional ones (http-json's frameworks, rest-api's stacks)";
+// "What you get": "ten workloads and 24 variants today, 72 records on three runtimes".
+Deno.test("the default suite runs every variant but the optional ones, which run when named", () => {
+  const all = builtinWorkloads.flatMap((w) =>
+    w.variants.map((v) => ({ id: `${w.name}/${v.name}`, optional: v.optional }))
+  );
+  const suite = planGroups(builtinWorkloads, "quick", {}, {}).map((g) => `${g.workload.name}/${g.variant}`);
+  assertEquals(builtinWorkloads.length, 10);
+  assertEquals(suite, all.filter((v) => !v.optional).map((v) => v.id));
+  assertEquals(suite.length, 24);
+  assert(suite.includes("http-json/default") && !suite.includes("http-json/express"));
+  assert(!suite.includes("rest-api/hono-stack") && suite.includes("rest-api/hono"));
+  const named = planGroups(builtinWorkloads, "quick", {}, {}, ["express", "hono-stack"]);
+  assertEquals(named.map((g) => `${g.workload.name}/${g.variant}`), [
+    "http-json/express",
+    "rest-api/express",
+    "rest-api/hono-stack",
+  ]);
 });
