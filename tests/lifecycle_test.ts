@@ -6,7 +6,8 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
 import { parseResult } from "../runners/schema/mod.ts";
 import { wrongBody } from "./fixtures/wrong_body.ts";
-import { entries, privateTmp, processesMatching, spawnCli, waitFor } from "./_helpers.ts";
+import { BENCH_PERMISSIONS, entries, privateTmp, processesMatching, ROOT, spawnCli, waitFor } from "./_helpers.ts";
+import { which } from "../runners/platform/process.ts";
 
 // README "Faults tried": "server answers wrongly" — `invalid` in `verify`, not measured.
 Deno.test("a server that fails verification is invalid, not measured, and stopped", async () => {
@@ -60,4 +61,32 @@ Deno.test("SIGINT mid-run stops every server and leaves a valid result file", as
   assertEquals(result.finishedAt, null, "the file says the suite did not finish");
   assertEquals(await entries(tmp), ["r.json"], "temporary files removed");
   await Deno.remove(tmp, { recursive: true });
+});
+
+// README "Measurement": "Without two CPUs the result carries a `not-pinned` warning" (and no CPU set is recorded).
+Deno.test({
+  name: "on one CPU nothing is pinned apart and the result says not-pinned",
+  ignore: which("taskset") === null,
+  async fn() {
+    const tmp = await privateTmp();
+    const out = await new Deno.Command("taskset", {
+      args: ["-c", "0", Deno.execPath(), "run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli/bench.ts`]
+        .concat(["--workload", "micro", "--variant", "json", "--runtime", "deno", "--runs", "1"])
+        .concat(["--duration", "0.1", "--warmup", "0", "--quiet", "--out", `${tmp}/r.json`]),
+      cwd: ROOT,
+      env: { NO_COLOR: "1", TMPDIR: tmp },
+      stdout: "piped",
+      stderr: "piped",
+      stdin: "null",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assertEquals(out.code, 0, stderr);
+    const result = parseResult(await Deno.readTextFile(`${tmp}/r.json`));
+    assert(result.warnings.some((w) => w.code === "not-pinned"), JSON.stringify(result.warnings));
+    assertEquals(result.records[0].cpus, { server: null, client: null });
+    // The report (on stdout here, the result going to --out) says it too.
+    assertMatch(new TextDecoder().decode(out.stdout), /server and load generator share CPUs/);
+    assertEquals(await processesMatching(tmp), []);
+    await Deno.remove(tmp, { recursive: true });
+  },
 });
