@@ -8,7 +8,8 @@ import { validateResult } from "../runners/schema/mod.ts";
 import type { BenchResult, Phase } from "../runners/schema/result.ts";
 import type { RunSettings, Workload } from "../workloads/types.ts";
 import { crashes, exitsAtStart, hangsAtStart, hookHangs, neverAnswers } from "./fixtures/faults.ts";
-import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
+import { entries, privateTmp, processesMatching, ROOT, runCli } from "./_helpers.ts";
+import { DEFAULT_RUN_TIMEOUT_SEC, HOOK_TIMEOUTS_SEC } from "../runners/kinds/timeouts.ts";
 
 async function faultRun(workload: Workload, settings: Partial<RunSettings>): Promise<BenchResult> {
   const tmp = await privateTmp();
@@ -138,4 +139,22 @@ Deno.test("a workload hook that never settles errors its record in the hook's ph
   assertEquals(await processesMatching(tmp), []);
   assertEquals(await entries(tmp), []);
   await Deno.remove(tmp, { recursive: true });
+});
+
+// README "Every phase has a time limit": the hook limits the table prints are `HOOK_TIMEOUTS_SEC`, and a process run
+// without its own limit gets 600 s.
+Deno.test("the README's table of hook time limits is HOOK_TIMEOUTS_SEC", async () => {
+  const readme = await Deno.readTextFile(`${ROOT}README.md`);
+  const table = readme.slice(readme.indexOf("### Every phase has a time limit"), readme.indexOf("### Nothing lost"));
+  const limit = (phase: string) => {
+    const row = table.split("\n").find((l) => l.startsWith(`| ${phase}`));
+    return Number(/\| (\d+) s/.exec(row ?? "")?.[1]);
+  };
+  assertEquals(limit("workload `setup`, process `prepare`"), HOOK_TIMEOUTS_SEC.setup);
+  assertEquals(HOOK_TIMEOUTS_SEC.prepare, HOOK_TIMEOUTS_SEC.setup);
+  assertEquals(limit("`beforeRun`"), HOOK_TIMEOUTS_SEC.beforeRun);
+  assertEquals(limit("workload and session `verify`"), HOOK_TIMEOUTS_SEC.verify);
+  assertEquals(limit("`afterRun`, a process run's `inspect`"), HOOK_TIMEOUTS_SEC.afterRun);
+  assertEquals(limit("`dispose`"), HOOK_TIMEOUTS_SEC.dispose);
+  assertMatch(table, new RegExp(`its plan's \`runTimeoutMs\`, ${DEFAULT_RUN_TIMEOUT_SEC} s when it sets none`));
 });
