@@ -206,3 +206,22 @@ Deno.test("outliers are found by modified Z-score and none without spread", () =
   assertEquals(outlierIndices([5, 5, 5, 5]), []);
   assertEquals(outlierIndices([1, 100]), []);
 });
+
+// README (How processes are timed): "Without it the `spawn` timer (Deno alone) records wall time only, and CPU time
+// and peak RSS are absent with a `no-rusage` warning. `RTBENCH_TIMER=spawn` forces the latter."
+Deno.test("RTBENCH_TIMER=spawn forces the spawn timer: wall time only, with a no-rusage warning", async () => {
+  const tmp = await privateTmp();
+  const cli = await runCli(
+    ["--workload", "startup", "--variant", "hello", "--runtime", "deno", "--runs", "2", "--duration", "0.1"]
+      .concat(["--warmup-runs", "0", "--quiet", "--out", `${tmp}/r.json`]),
+    { TMPDIR: tmp, RTBENCH_TIMER: "spawn" },
+  );
+  assertEquals(cli.code, 0, cli.stderr);
+  const [record] = parseResult(await Deno.readTextFile(`${tmp}/r.json`)).records;
+  assertEquals(record.status, "completed", JSON.stringify(record.error));
+  assertEquals(record.facts.timer, "spawn");
+  assert(record.warnings.some((w) => w.code === "no-rusage"), JSON.stringify(record.warnings));
+  assert(record.summary.wallMs.median > 0);
+  assertEquals([record.summary.userMs, record.summary.maxRssBytes], [undefined, undefined]);
+  await Deno.remove(tmp, { recursive: true });
+});
