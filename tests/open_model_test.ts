@@ -149,3 +149,26 @@ async function sweepInChromium(result: BenchResult, tmp: string): Promise<void> 
   const painted = countColor(await decodePng(await Deno.readFile(png)), "#cf222e");
   assert(painted >= 240, `${painted} pixels of the p99 objective's line`);
 }
+
+// README "Open model": "`--phases` runs constant and ramping rates one after the other (durations in `ms`, `s` or `m`),
+// with each phase's figures in the run's `phases`"; "`--arrival poisson` for a Poisson process"; the record is ranked
+// by p99.
+Deno.test("--phases with --arrival poisson: each phase's figures in the run, ranked by p99, no coordinated omission", async () => {
+  const tmp = await privateTmp();
+  const result = await run({
+    workloads: [httpJson],
+    runtimes: ["deno"],
+    settings: { phases: "300ms@500,0.5s@500->1000", arrival: "poisson", runs: 1, warmupSec: 0.2 },
+    tempDir: tmp,
+  });
+  assertEquals(validateResult(result), []);
+  const [record] = result.records;
+  assertEquals(record.status, "completed", JSON.stringify(record.error));
+  assertEquals([record.settings.phases, record.settings.arrival], ["300ms@500,0.5s@500->1000", "poisson"]);
+  assertEquals(record.headline, { figure: "latencyP99Us", higherIsBetter: false });
+  assertEquals(record.loadGenerator?.coordinatedOmission, "avoided");
+  const phases = record.runs[0].phases!;
+  assertEquals(phases.map((p) => [p.durationMs, p.fromRate, p.toRate]), [[300, 500, 500], [500, 500, 1000]]);
+  for (const p of phases) assert(p.validResponses > 0 && p.validResponses === p.responses, JSON.stringify(p));
+  await Deno.remove(tmp, { recursive: true });
+});
