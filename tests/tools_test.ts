@@ -71,6 +71,11 @@ Deno.test(".ci/run installs every tool the tests require, runs the doc tests whi
       `.ci/run provides ${tool}, which a test requires`,
     );
   }
+  // README intro: "These two commands work on a machine with only Node.js and npm: Deno itself comes from npm" — CI
+  // runs them so, on a clean clone.
+  assertMatch(script, /npx -y deno@2 task test:doc\n/);
+  assertMatch(script, /npx -y deno@2 task test\n/);
+  assertMatch(script, /git clone --quiet "\$repo"/);
   const doc = script.indexOf("task test:doc");
   const wait = script.indexOf('wait "$oha_build"');
   const ci = script.search(/CI=true [^\n]*task test\n/);

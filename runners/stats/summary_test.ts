@@ -2,6 +2,7 @@ import { assertAlmostEquals, assertEquals, assertThrows } from "@std/assert";
 import { median, summarize } from "./summary.ts";
 import { tQuantile } from "./student_t.ts";
 
+// README "What the numbers mean": "the median over runs and the 95% confidence interval of the mean (Student's t)".
 Deno.test("summarize gives median, sample stdev and a t-based 95% CI", () => {
   const s = summarize([10, 12, 14]);
   assertEquals(s.median, 12);
@@ -12,12 +13,14 @@ Deno.test("summarize gives median, sample stdev and a t-based 95% CI", () => {
   assertAlmostEquals(s.ci95!.high, 12 + 4.303 * 2 / Math.sqrt(3), 1e-3);
 });
 
+// README "What the numbers mean": "truncated at 0 (no figure can be negative)"; Student's t for two runs is 12.7.
 Deno.test("a lower bound below zero is truncated at zero; the upper bound is not", () => {
   const s = summarize([1000, 9000]);
   assertEquals(s.ci95!.low, 0);
   assertAlmostEquals(s.ci95!.high, 5000 + 12.7062047 * Math.sqrt(32_000_000) / Math.sqrt(2), 1e-2);
 });
 
+// README "What the numbers mean": "One run has no interval".
 Deno.test("one run has no confidence interval", () => {
   assertEquals(summarize([5]).ci95, null);
   assertThrows(() => summarize([]), RangeError);
