@@ -1,6 +1,7 @@
 // README walk: shows claims of README "Runtimes": PATH, the harness's own Deno, npm provisioning into the cache and reuse, errored when it cannot be had.
 // Runtime resolution: PATH, the harness itself, npm provisioning into the cache
 // with reuse, and a runtime that cannot be had recorded as errored.
+import { cacheDir } from "../adapters/_cache.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { resolveRuntime } from "../adapters/mod.ts";
 import { run } from "../runners/suite/run.ts";
@@ -78,5 +79,22 @@ Deno.test("a runtime that cannot be had is errored in the results and the others
     assertEquals(node.status, "completed");
   } finally {
     await Deno.remove(cache, { recursive: true });
+  }
+});
+
+// README (Runtimes): "into `~/.cache/rtbench/runtimes/` (`$RTBENCH_CACHE_DIR` or `$XDG_CACHE_HOME/rtbench` if set)".
+Deno.test("the cache is $RTBENCH_CACHE_DIR, else $XDG_CACHE_HOME/rtbench, else ~/.cache/rtbench", () => {
+  const saved = Object.fromEntries(["RTBENCH_CACHE_DIR", "XDG_CACHE_HOME", "HOME"].map((k) => [k, Deno.env.get(k)]));
+  try {
+    Deno.env.set("HOME", "/home/u");
+    Deno.env.delete("RTBENCH_CACHE_DIR");
+    Deno.env.delete("XDG_CACHE_HOME");
+    assertEquals(cacheDir(), "/home/u/.cache/rtbench");
+    Deno.env.set("XDG_CACHE_HOME", "/xdg");
+    assertEquals(cacheDir(), "/xdg/rtbench");
+    Deno.env.set("RTBENCH_CACHE_DIR", "/explicit");
+    assertEquals(cacheDir(), "/explicit");
+  } finally {
+    for (const [k, v] of Object.entries(saved)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
   }
 });
