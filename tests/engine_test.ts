@@ -45,6 +45,8 @@ Deno.test("http-json on deno, node and bun through the engine: every measured re
     assertEquals(r.status, "completed", `${r.id}: ${JSON.stringify(r.error)}`);
     assertEquals(r.loadGenerator?.name, "rtbench", "auto picks the engine");
     assert(!r.warnings.some((w) => w.code === "status-only"), "the engine checks every response, not only statuses");
+    // README "The load engine": "on Bun, at a fixed version (`ENGINE_BUN_VERSION`, 1.4.5 …), whichever Bun is under test".
+    assertEquals(ENGINE_BUN_VERSION, "1.4.5");
     assertEquals(r.loadGenerator?.client, `bun ${ENGINE_BUN_VERSION}`, "the engine's own Bun, whichever is measured");
     const [run0] = r.runs;
     assertEquals(run0.counts.mismatches + run0.counts.non2xx, 0);
@@ -56,6 +58,8 @@ Deno.test("http-json on deno, node and bun through the engine: every measured re
   await Deno.remove(tmp, { recursive: true });
 });
 
+// README "The load engine": "one process per client CPU … with the connections spread over them and their histograms
+// merged".
 Deno.test("connections are spread over one engine process per client CPU, and their counts merged", async () => {
   let served = 0;
   const ports = new Set<number>();
