@@ -1,7 +1,7 @@
 // Runs are interleaved across runtimes (README "Runs are interleaved"): run i of every runtime of a variant comes
 // before run i+1 of any, in an order that rotates each round or is drawn from a recorded seed; the order is in the
 // result. And the one run loop applies a session's beforeRun/afterRun to every kind.
-import { assert, assertEquals, assertNotEquals } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertNotEquals } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
 import { roundOrder, scheduleOf } from "../runners/suite/schedule.ts";
 import type { BenchRecord, BenchResult } from "../runners/schema/result.ts";
@@ -164,6 +164,11 @@ Deno.test("deno task order-drift compares the ratio's spread under rotate and bl
   }).output();
   const stdout = new TextDecoder().decode(out.stdout);
   assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+  // README "Runs are interleaved": the sample's columns, and today's `runs` column after them.
+  assertMatch(
+    stdout,
+    /^order\s+deno\/node \(median\)\s+CV of the ratio\s+CV per suite\s+CV deno\s+CV node\s+runs$/m,
+  );
   const rows = stdout.trim().split("\n").slice(2);
   assertEquals(rows.map((r) => r.split(/\s+/)[0]), ["rotate", "blocked"]);
   for (const row of rows) assert(/\d+\.\d+%/.test(row) && row.includes("2 ("), row);
