@@ -1,9 +1,10 @@
-// README walk: shows claims of README "Calibrate and check" (calibrate; vs-wrk is only tried with bad input, in entry_points_test).
+// README walk: shows claims of README "Calibrate and check" (calibrate, vs-wrk).
 // deno task calibrate: one row per installed load generator with its rate,
 // client and server CPU and what limits it; bad flags exit 2.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { builtinLoadGenerators } from "../runners/drivers/generators.ts";
 import { BENCH_PERMISSIONS, entries, privateTmp, processesMatching, ROOT } from "./_helpers.ts";
+import { requireTool } from "./_tools.ts";
 
 async function calibrate(args: string[], env: Record<string, string> = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
@@ -39,4 +40,35 @@ Deno.test("calibrate rejects an unknown generator with exit 2", async () => {
   assertEquals(run.code, 2);
   assertMatch(run.stderr.trim(), /^rtbench calibrate: --load-generator: unknown load generator "ab"/);
   assert(!run.stderr.includes("    at "));
+});
+
+// README (Calibrate and check): "`vs-wrk` runs `deno task bench --workload http-json` and a plain `wrk -t1 -c100` … then
+// prints both medians, their ratio, and whether `--load-generator autocannon` on Deno is flagged `client-bound`. It
+// prints the load average too".
+Deno.test({
+  name: "vs-wrk prints the engine's and plain wrk's medians, their ratio, autocannon's verdict and the load average",
+  ignore: requireTool("wrk", "apt-get install wrk") === null,
+  async fn() {
+    const tmp = await privateTmp();
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli/vs_wrk.ts`, "--runtime", "deno", "--rounds", "1"]
+        .concat(["--duration", "1", "--warmup", "0.5"]),
+      cwd: ROOT,
+      env: { NO_COLOR: "1", TMPDIR: tmp },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const [stdout, stderr] = [out.stdout, out.stderr].map((b) => new TextDecoder().decode(b));
+    assertEquals(out.code, 0, stderr);
+    assertMatch(stdout, /^runtime\s+rtbench engine \(median\)\s+plain wrk -t1 \(median\)\s+ratio\s+rounds/m);
+    assertMatch(stdout, /^deno\s+[\d,]+\/s\s+[\d,]+\/s\s+\d+\.\d{3}\s/m);
+    assertMatch(
+      stdout,
+      /^--load-generator autocannon on deno: [\d,]+\/s, warnings: .* \(client-bound (NOT )?flagged\)$/m,
+    );
+    assertMatch(stdout, /^load average at the end: /m);
+    assertMatch(stderr, /^vs-wrk · http-json · 1 rounds .* load average /m);
+    assertEquals(await processesMatching(tmp), []);
+    await Deno.remove(tmp, { recursive: true });
+  },
 });
