@@ -104,6 +104,7 @@ function exampleProblems(jsDoc: JsDoc | undefined): string[] {
     if (!/```(ts|typescript)\b/.test(doc)) problems.push("a ```ts snippet in every @example");
   }
   // `deno test --doc` skips a fence marked ignore; every symbol needs one example it really runs.
+  // README (Use rtbench from your own code): "every symbol also has one that runs".
   if (examples.every((e) => /```\w*[^\n]*\bignore\b/.test(e.doc ?? ""))) {
     problems.push("an @example that is not `ignore`");
   }
