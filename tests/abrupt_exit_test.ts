@@ -106,3 +106,16 @@ Deno.test("the bench task runs with the permissions the README lists, not -A", (
     assert(readme.includes(`\`${permission}\``), `README lists ${permission}`);
   }
 });
+
+// README (Nothing left running): "Every command (`bench`, `report`, `compare`, …) runs through one lifecycle
+// (`runners/platform/entry.ts`)": every task of deno.json is a file of runners/cli/ that calls `runEntry` once.
+Deno.test("every deno task's command runs through runEntry", async () => {
+  const tasks: Record<string, string> = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
+  const files = Object.values(tasks).map((t) => /runners\/cli\/\w+\.ts/.exec(t)?.[0]).filter((f) => f !== undefined);
+  assert(files.length >= 10, files.join(" "));
+  for (const file of files) {
+    const source = await Deno.readTextFile(`${ROOT}${file}`);
+    assertMatch(source, /import \{[^}]*\brunEntry\b[^}]*\} from "\.\.\/platform\/entry\.ts"/, file);
+    assertEquals(source.match(/\brunEntry\(/g)?.length, 1, file);
+  }
+});
