@@ -152,3 +152,19 @@ Deno.test("no child is spawned through a shell with a value in its script", asyn
     }
   }
 });
+
+// README (Nothing left running): "Everything rtbench creates in the temporary directory … is made through
+// `runners/platform/temp.ts`, which tracks it for the same exits".
+Deno.test("temporary paths are made only through runners/platform/temp.ts", async () => {
+  const files = [...await sources("runners"), ...await sources("workloads"), ...await sources("adapters")];
+  for (const [path, text] of files) {
+    // reaper-cost hands its one directory to the reaper it measures, which removes it: that is what it times.
+    if (path === "runners/platform/temp.ts" || path === "runners/selfcheck/reaper_cost.ts") continue;
+    // Doc comments (` * ` lines) may show Deno's own API to a reader; code may not use it.
+    const code = text.split("\n").filter((line) => !/^\s*(\*|\/\/)/.test(line)).join("\n");
+    assert(
+      !/Deno\.makeTemp(Dir|File)(Sync)?\(|\bmkdtemp|os\.tmpdir\(/.test(code),
+      `${path} makes a temporary path itself`,
+    );
+  }
+});
