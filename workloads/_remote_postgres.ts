@@ -10,6 +10,7 @@
 
 import type { SshHost } from "../runners/platform/ssh.ts";
 import { which } from "../runners/platform/process.ts";
+import { makeTempDir, removeTemp } from "../runners/platform/temp.ts";
 import type { EmbeddedPostgres } from "./_embedded_postgres.ts";
 
 const DRIVER = new URL("../servers/node/_embedded_postgres.mjs", import.meta.url);
@@ -51,7 +52,7 @@ async function stage(options: RemotePostgresOptions): Promise<string> {
   const mkdir = await host.run(["mkdir", "-m", "711", "-p", `${dir}/driver`], { signal });
   const chmod = await host.run(["chmod", "711", host.dir, dir], { signal });
   if (!mkdir.success || !chmod.success) throw new Error(`Cannot prepare a directory on ${host.spec.text}`);
-  const local = await Deno.makeTempDir({ prefix: "rtbench-pgdriver-" });
+  const local = await makeTempDir({ prefix: "rtbench-pgdriver-" });
   try {
     await Deno.writeTextFile(`${local}/package.json`, JSON.stringify({ private: true, type: "module" }) + "\n");
     await Deno.writeTextFile(`${local}/driver.mjs`, await (await fetch(DRIVER)).text());
@@ -61,7 +62,7 @@ async function stage(options: RemotePostgresOptions): Promise<string> {
       signal,
     );
   } finally {
-    await Deno.remove(local, { recursive: true });
+    await removeTemp(local);
   }
   return dir;
 }
