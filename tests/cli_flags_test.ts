@@ -1,9 +1,11 @@
 // README walk: shows claims of README "Flags" and "Exit codes" (2): every bad flag value is one line naming the flag.
 // Every bad flag exits 2 with one line naming the flag, and never a stack trace.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { runCli } from "./_helpers.ts";
+import { ROOT, runCli } from "./_helpers.ts";
 import { builtinWorkloads } from "../workloads/mod.ts";
 import { planGroups } from "../runners/suite/plan.ts";
+import { PROFILES } from "../runners/suite/settings.ts";
+import { builtinLoadGenerators } from "../runners/drivers/generators.ts";
 
 const cases: [string[], RegExp][] = [
   [["--workload", "nope"], /--workload: unknown workload "nope" \(allowed: .*http-json/],
@@ -92,4 +94,26 @@ Deno.test("the default suite runs every variant but the optional ones, which run
     "rest-api/express",
     "rest-api/hono-stack",
   ]);
+});
+
+// README (Flags): the table's defaults are the profiles' (`PROFILES`), and `--load-generator` lists every built-in
+// generator.
+Deno.test("the README's Flags table gives the profiles' defaults and every load generator", async () => {
+  const readme = await Deno.readTextFile(`${ROOT}README.md`);
+  const row = (flag: string) => {
+    const line = readme.split("\n").find((l) => l.startsWith(`| \`${flag}`));
+    if (!line) throw new Error(`README has no row for ${flag}`);
+    return line.split("|").map((c) => c.trim());
+  };
+  const { quick, full } = PROFILES;
+  assertEquals(row("--duration")[3], `quick ${quick.durationSec}, full ${full.durationSec}`);
+  assertEquals(row("--warmup")[3], `quick ${quick.warmupSec}, full ${full.warmupSec}`);
+  assertEquals(row("--runs")[3], `quick ${quick.runs}, full ${full.runs}`);
+  assertEquals(row("--start-timeout")[3], `quick ${quick.startTimeoutSec}, full ${full.startTimeoutSec}`);
+  assertEquals(row("--connections")[3], String(quick.connections));
+  assertEquals(row("--pipelining")[3], String(quick.pipelining));
+  assertEquals(row("--timeout")[3], String(quick.requestTimeoutSec));
+  assertEquals([full.connections, full.pipelining, full.requestTimeoutSec], [100, 1, 10]);
+  const listed = [...row("--load-generator")[2].matchAll(/`([a-z]+)`/g)].map((m) => m[1]);
+  assertEquals(listed, ["auto", ...builtinLoadGenerators.map((g) => g.name)]);
 });
