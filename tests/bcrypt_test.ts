@@ -101,3 +101,15 @@ Deno.test("a bcrypt server hashing the wrong input, or verifying any password, i
   }
   await assertNothingLeft(tmp);
 });
+
+// README (bcrypt): "Passwords stay under 72 bytes: bcrypt reads no more, and `Bun.password` pre-hashes longer ones";
+// "Before any load": `bcrypt` verifies 3 of its 64 requests, which differ only in the password.
+Deno.test("bcrypt's traffic: 64 passwords under 72 bytes of UTF-8, 3 verified before load", () => {
+  const ctx = { options: { "bcrypt-cost": 4 } } as unknown as Parameters<typeof bcrypt.traffic>[0];
+  const traffic = bcrypt.traffic(ctx);
+  assertEquals([traffic.requests.length, traffic.verified], [64, 3]);
+  const passwords = traffic.requests.map((r) => JSON.parse(String(r.body)).password as string);
+  assert(passwords.every((p) => new TextEncoder().encode(p).length < 72), passwords.join(" "));
+  assert(passwords.some((p) => new TextEncoder().encode(p).length > p.length), "multi-byte UTF-8 among them");
+  assertEquals(new Set(traffic.requests.map((r) => `${r.method} ${r.path}`)), new Set(["POST /hash"]));
+});
