@@ -74,9 +74,9 @@ async function nothingLeft(lab: Awaited<ReturnType<typeof makeLab>>): Promise<vo
   }
 }
 
-function cmdline(pid: number): string {
+function cmdline(pid: number, chars = 120): string {
   try {
-    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ").slice(0, 120);
+    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ").slice(0, chars);
   } catch {
     return String(pid);
   }
@@ -224,16 +224,21 @@ Deno.test({
         return pids.some((p) => cmdline(p).includes("_engine_child.ts"));
       }, 90_000);
       assert(loading, "the engine never started on the client host");
-      const master = (await lab.pidsIn(lab.harness.ns)).find((p) => /^ssh .* -M -N .*198\.18\.0\.2 $/.test(cmdline(p)));
-      assert(master, "no master connection to the server host");
+      const harness = await lab.pidsIn(lab.harness.ns);
+      const master = harness.find((p) => /\bssh .* -M -N .*198\.18\.0\.2 $/.test(cmdline(p, 4096)));
+      assert(master, `no master connection to the server host among ${harness.map(cmdline).join(" | ")}`);
       Deno.kill(master!, "SIGKILL");
       const done = await child.output();
       const result = JSON.parse(await Deno.readTextFile(out)) as BenchResult;
       assertEquals(validateResult(result), []);
       const statuses = result.records.map((r) => r.status).sort();
-      assertEquals(statuses, ["completed", "errored"], new TextDecoder().decode(done.stderr));
+      const why = result.records.map((r) => `${r.id}: ${r.status} ${r.error?.phase} ${r.error?.message ?? ""}`);
+      assertEquals(statuses, ["completed", "errored"], why.join("\n"));
       const errored = result.records.find((r) => r.status === "errored")!;
-      assertMatch(JSON.stringify(errored.error), /warmup|measure/);
+      assertMatch(
+        errored.error!.message,
+        /The ssh connection to 198\.18\.0\.2 was lost during the (warm-up|measurement)/,
+      );
       assertEquals(done.code, 1);
       await nothingLeft(lab);
     } finally {
