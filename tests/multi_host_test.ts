@@ -127,6 +127,15 @@ Deno.test({
         ["db", "198.18.0.4"],
       ]);
       for (const h of result.topology!.hosts) assert(h.cpuModel && h.kernel && h.allowedCpus && h.logicalCores, h.host);
+      // Timed on the load machine: TCP connects to the server machine.
+      const [rtt] = result.topology!.roundTrips;
+      assertEquals([result.topology!.roundTrips.length, rtt.client, rtt.server, rtt.samples], [
+        1,
+        "198.18.0.3",
+        "198.18.0.2",
+        20,
+      ]);
+      assert(rtt.minUs > 0 && rtt.minUs <= rtt.medianUs && rtt.medianUs <= rtt.maxUs);
       for (const r of result.records) {
         // The server ran from the server host's staged copy, with the runtime staged there too, and the
         // addresses it was reached at exist only in that host's namespace.
@@ -139,7 +148,10 @@ Deno.test({
       assertEquals([pg.facts.database, pg.facts.databaseHost], ["embedded", "198.18.0.4"]);
       // Queries counted by the database on its own host match the responses.
       assert(pg.verification.checks.some((c) => /queries counted/.test(c.name) && c.passed));
-      assertMatch(printed, /hosts: servers on 198\.18\.0\.2 .* load on 198\.18\.0\.3 .* database on 198\.18\.0\.4/);
+      assertMatch(
+        printed,
+        /hosts: servers on 198\.18\.0\.2 .* load on 198\.18\.0\.3 .* database on 198\.18\.0\.4 .* 198\.18\.0\.3 → 198\.18\.0\.2 round trip \d+\.\d\d ms/,
+      );
       await nothingLeft(lab);
       assertEquals((await hostDirs()).filter((d) => !dirsBefore.has(d)), []);
     } finally {
