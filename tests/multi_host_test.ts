@@ -4,10 +4,19 @@
 // database each on its own host, records complete and verified, each host fingerprinted, the runtime and server run
 // from the host's own temporary directory; nothing left running and no temporary directory left after a normal end
 // and after SIGINT; a killed ssh connection makes that record errored and the suite goes on.
+//
+// README "Server, load and database on separate machines", sentence by sentence: ssh master connections, BatchMode
+// and --ssh-config (every test here connects only through the lab's config); staging into a private temporary
+// directory and running from it (the first test: command paths, directories gone afterwards); servers bound to the
+// server machine's address (reachable only in its namespace); the engine on the load machine (the SIGINT and
+// killed-connection tests find its processes there); the database on its machine (`databaseHost`, queries counted
+// there); topology, round trip and the `hosts:` line (the first test); teardown on a normal end, SIGINT and a dropped
+// connection (the three tests' `nothingLeft`); host keys checked (the known_hosts test); the lab itself (`_netns.ts`).
 
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { makeLab, netnsUnavailable } from "./_netns.ts";
-import { BENCH_PERMISSIONS, ROOT, waitFor } from "./_helpers.ts";
+import { BENCH_PERMISSIONS, ROOT, runCli, waitFor } from "./_helpers.ts";
+import { saturatedHost } from "../runners/kinds/remote_server.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { installDependencies } from "../runners/platform/workspace.ts";
 import { cacheDir, resolveRuntime } from "../adapters/mod.ts";
@@ -252,6 +261,63 @@ Deno.test({
         /The ssh connection to 198\.18\.0\.2 was lost during the (warm-up|measurement)/,
       );
       assertEquals(done.code, 1);
+      await nothingLeft(lab);
+    } finally {
+      await lab.close();
+    }
+  },
+});
+
+// README "Flags" and "Server, load and database on separate machines": a malformed host is bad input.
+Deno.test("a malformed --server-host, --client-host or --db-host exits 2 naming the flag", async () => {
+  for (const [flag, value] of [["--server-host", "bad host!"], ["--client-host", "x@:1"], ["--db-host", "h:99999"]]) {
+    const out = await runCli(["--workload", "http-json", flag, value]);
+    assertEquals(out.code, 2, out.stderr);
+    assertEquals(out.stderr.trim().split("\n").length, 1);
+    assertMatch(out.stderr, new RegExp(`${flag} must be \\[user@\\]host\\[:port\\]`));
+  }
+});
+
+// README "Load": a load machine at 90% of its CPUs or more gives the record `client-host-saturated`, naming it.
+Deno.test("a load machine's CPUs at 90% or more make client-host-saturated, naming the machine", () => {
+  const share = { host: "bench@198.18.0.3", processes: 2, connections: 100 };
+  assertEquals(saturatedHost({ ...share, cpuBusyPercent: 89.9 }, 0), null);
+  assertEquals(saturatedHost({ ...share, cpuBusyPercent: null }, 0), null);
+  const warning = saturatedHost({ ...share, cpuBusyPercent: 97.5 }, 1)!;
+  assertEquals(warning.code, "client-host-saturated");
+  assertMatch(warning.message, /^run 2: load machine bench@198\.18\.0\.3 had its CPUs 97\.5% busy/);
+});
+
+// README "ssh": host keys are checked as the configuration says; a machine missing from known_hosts is refused.
+Deno.test({
+  name: "a server host whose key is not in known_hosts is refused, nothing measured",
+  ignore: unavailable !== null,
+  sanitizeResources: false,
+  async fn() {
+    const lab = await makeLab();
+    try {
+      const known = await Deno.readTextFile(`${lab.dir}/known_hosts`);
+      await Deno.writeTextFile(
+        `${lab.dir}/known_hosts`,
+        known.split("\n").filter((l) => !l.startsWith("198.18.0.2 ")).join("\n"),
+      );
+      const child = bench(lab, [
+        "--workload",
+        "http-json",
+        "--runtime",
+        "deno",
+        ...SHORT,
+        "--server-host",
+        "198.18.0.2",
+        "--ssh-config",
+        lab.sshConfig,
+        "--out",
+        `${lab.dir}/r.json`,
+      ]);
+      const done = await child.output();
+      const stderr = new TextDecoder().decode(done.stderr);
+      assertEquals(done.code, 1, stderr);
+      assertMatch(stderr, /Cannot connect to 198\.18\.0\.2 with ssh: Host key verification failed/);
       await nothingLeft(lab);
     } finally {
       await lab.close();
