@@ -152,6 +152,11 @@ Deno.test({
         assertEquals([r.facts.serverHost, r.facts.clientHosts], ["198.18.0.2", "198.18.0.3"]);
         assert(r.verification.checks.length > 0 && r.verification.checks.every((c) => c.passed), r.id);
         assert(r.summary.requestsPerSecond!.median > 0);
+        // The server's process tree sampled in the server machine's /proc.
+        assert(
+          r.resources?.server && r.resources.server.rssBytes.peak > 0 && r.resources.server.threads.peak > 0,
+          r.id,
+        );
       }
       const pg = result.records[1];
       assertEquals([pg.facts.database, pg.facts.databaseHost], ["embedded", "198.18.0.4"]);

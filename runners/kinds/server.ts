@@ -50,6 +50,8 @@ export interface RunningServer {
   stop(): Promise<void>;
   /** The machine it runs on (`--server-host`), when not this one; `group` is then its ssh connection. */
   readonly remote?: string;
+  /** On another machine: its pid there, and how to run the resource sampler's helper there. */
+  readonly sampled?: { readonly pid: number; via(argv: string[]): string[] };
 }
 
 /** Why a server did not become ready, with its output. */
