@@ -82,3 +82,4 @@ export { readResultFile } from "./schema/read.ts";
 export { writeResult } from "./schema/write.ts";
 export { createProgress, type ProgressDisplay, type ProgressEvent, type ProgressOptions } from "./report/progress.ts";
 export { UsageError } from "./platform/errors.ts";
+export type { HostsOption } from "./drivers/remote.ts";

@@ -20,6 +20,7 @@ import { checkExchange } from "./checks.ts";
 import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./_embedded_postgres.ts";
 import { startRemotePostgres } from "./_remote_postgres.ts";
+import { sshHostOf } from "../runners/platform/ssh.ts";
 import { createWorldSchema } from "./_postgres_schema.ts";
 import type {
   AfterRunContext,
@@ -147,9 +148,13 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   const pool = Number(ctx.options.pool);
   const given = ctx.options["database-url"] as string | undefined;
   let embedded: EmbeddedPostgres | undefined;
-  if (given === undefined && ctx.dbHost) {
+  const dbHost = ctx.dbHost && sshHostOf(ctx.dbHost);
+  if (given === undefined && ctx.dbHost && !dbHost) {
+    throw new Error(`postgres: cannot start a database on ${ctx.dbHost.name}: not a host rtbench connected to`);
+  }
+  if (given === undefined && dbHost) {
     embedded = await startRemotePostgres({
-      host: ctx.dbHost,
+      host: dbHost,
       nodeModules: ctx.nodeModules,
       maxConnections: pool + 20,
       timeoutMs: ctx.settings.startTimeoutSec * 1000,
@@ -191,7 +196,7 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
       postgresVersion: schema.serverVersion,
       embeddedPostgresVersion: embedded ? EMBEDDED_POSTGRES_VERSION : null,
       databaseCpus: embedded && !ctx.dbHost ? ctx.serverCpus ?? null : null,
-      databaseHost: embedded && ctx.dbHost ? ctx.dbHost.spec.text : null,
+      databaseHost: embedded && ctx.dbHost ? ctx.dbHost.name : null,
       driver: "postgres.js",
       driverVersion: await driverVersion(ctx.nodeModules),
       poolSize: pool,

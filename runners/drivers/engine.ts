@@ -25,6 +25,7 @@ import { type OpenModel, openModelOf } from "./open_model.ts";
 import { round } from "../stats/round.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import { placeJobs, runOnHosts } from "./remote_engine.ts";
+import type { RemoteHost } from "./remote.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
 /**
@@ -133,6 +134,12 @@ async function runOnRemoteHosts(
     budgetMs,
     options,
   );
+}
+
+/** What the engine takes beyond any generator's options: the load machines it runs on (`--client-host`). */
+export interface EngineRunOptions extends LoadRunOptions {
+  /** Other machines the load runs on, sharing the connections or the rate; absent: this one. */
+  readonly clientHosts?: readonly RemoteHost[];
 }
 
 /** The argv that runs a program of the engine's (`child`) on the engine's runtime, allowed to reach `host` only. */
@@ -306,7 +313,7 @@ export const engineGenerator: LoadGenerator = {
       ? null
       : "only http:// targets";
   },
-  async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
+  async run(target: LoadTarget, settings: LoadSettings, options: EngineRunOptions): Promise<LoadMeasurement> {
     const url = new URL(target.baseUrl);
     const requests = target.requests.map((r) => ({
       raw: encodeRequest(url.host, r.method ?? "GET", r.path, r.headers, r.body),

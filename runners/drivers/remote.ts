@@ -129,7 +129,16 @@ export interface Topology {
   readonly db?: RemoteHost;
 }
 
-/** What `--server-host`, `--client-host`, `--db-host` and `--ssh-config` asked for. */
+/**
+ * What `--server-host`, `--client-host`, `--db-host` and `--ssh-config` asked for, each host `[user@]host[:port]`. *
+ * @example Servers, load and database on three machines
+ * ```ts
+ * import type { HostsOption, RunOptions } from "@rtbench/rtbench/runners";
+ *
+ * const hosts: HostsOption = { server: "bench@10.0.0.2", clients: ["bench@10.0.0.3"], db: "bench@10.0.0.4" };
+ * const options: RunOptions = { hosts };
+ * ```
+ */
 export interface HostsOption {
   /** `[user@]host[:port]` of the server machine. */
   readonly server?: string;

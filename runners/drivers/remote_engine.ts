@@ -10,19 +10,11 @@
 
 import { toolJson } from "../platform/process.ts";
 import type { RemoteHost } from "./remote.ts";
+import type { LoadMeasurement } from "./types.ts";
 import type { RoundTrip } from "../schema/result.ts";
 
 /** One load machine's share of a run: what it ran and how busy its CPUs were. */
-export interface ClientHostShare {
-  /** The host, as named on the command line. */
-  readonly host: string;
-  /** Engine processes it ran. */
-  readonly processes: number;
-  /** Connections it opened. */
-  readonly connections: number;
-  /** Busy share of all its CPUs from the end of the warm-up to the end of the run, percent; null when unreadable. */
-  readonly cpuBusyPercent: number | null;
-}
+export type ClientHostShare = NonNullable<LoadMeasurement["clientHosts"]>[number];
 
 /** A job for one engine process, and the host it runs on. */
 export interface PlacedJob {

@@ -6,9 +6,6 @@
  * @module
  */
 
-import type { RemoteHost } from "./remote.ts";
-import type { ClientHostShare } from "./remote_engine.ts";
-
 import type { LatencyPercentiles, LoadPhase } from "../schema/result.ts";
 import type { HttpRequestSpec } from "../../workloads/types.ts";
 
@@ -81,8 +78,6 @@ export interface LoadRunOptions {
   readonly signal?: AbortSignal;
   /** Called with the pid of every process the generator starts, so that its CPU can be sampled. */
   onSpawn?(pid: number): void;
-  /** Other machines the load runs on (`--client-host`), sharing the connections or the rate; only the engine can. */
-  readonly clientHosts?: readonly RemoteHost[];
 }
 
 /**
@@ -134,8 +129,13 @@ export interface LoadMeasurement {
   readonly phases?: readonly MeasuredPhase[];
   /** How latency treats coordinated omission (see `LoadGeneratorInfo.coordinatedOmission`). */
   readonly coordinatedOmission?: "uncorrected" | "corrected" | "avoided";
-  /** With `--client-host`: each load machine's share of the run and how busy its CPUs were. */
-  readonly clientHosts?: readonly ClientHostShare[];
+  /** With `--client-host`: each load machine's share of the run and how busy its CPUs were (percent, or null). */
+  readonly clientHosts?: readonly {
+    readonly host: string;
+    readonly processes: number;
+    readonly connections: number;
+    readonly cpuBusyPercent: number | null;
+  }[];
 }
 
 /** One measured phase of an open-model run, with why requests were late and its histogram to merge runs exactly. */

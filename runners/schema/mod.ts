@@ -30,6 +30,7 @@ import { Ajv } from "ajv";
 import schemaJson from "./bench_result.schema.json" with { type: "json" };
 import type { BenchResult } from "./result.ts";
 
+export type { HostInfo, HostRole, RoundTrip, Topology } from "./result.ts";
 export {
   type BenchRecord,
   type BenchResult,

@@ -660,10 +660,27 @@ export interface BenchResult {
   readonly records: readonly BenchRecord[];
 }
 
-/** What a machine of a multi-host suite did: run the servers, the load, or the database. */
+/**
+ * What a machine of a multi-host suite did: run the servers, the load, or the database. *
+ * @example The machines that ran the load
+ * ```ts
+ * import type { BenchResult, HostRole } from "@rtbench/rtbench/schema";
+ *
+ * const role: HostRole = "client";
+ * const loadMachines = (r: BenchResult) => r.topology?.hosts.filter((h) => h.role === role) ?? [];
+ * ```
+ */
 export type HostRole = "server" | "client" | "db";
 
-/** The fingerprint of one machine of a multi-host suite, read over ssh. */
+/**
+ * The fingerprint of one machine of a multi-host suite, read over ssh. *
+ * @example Each machine in one line
+ * ```ts
+ * import type { HostInfo } from "@rtbench/rtbench/schema";
+ *
+ * const line = (h: HostInfo) => `${h.role} ${h.host}: ${h.cpuModel}, ${h.logicalCores} CPUs, ${h.osName}`;
+ * ```
+ */
 export interface HostInfo {
   /** What it did in the suite. */
   readonly role: HostRole;
@@ -691,7 +708,15 @@ export interface HostInfo {
   readonly taskset: boolean;
 }
 
-/** Round-trip time from a load machine to the server machine: TCP connects timed on the load machine. */
+/**
+ * Round-trip time from a load machine to the server machine: TCP connects timed on the load machine. *
+ * @example The round trip in milliseconds
+ * ```ts
+ * import type { RoundTrip } from "@rtbench/rtbench/schema";
+ *
+ * const ms = (r: RoundTrip) => r.medianUs / 1000;
+ * ```
+ */
 export interface RoundTrip {
   /** The load machine, as named on the command line. */
   readonly client: string;
@@ -707,7 +732,15 @@ export interface RoundTrip {
   readonly maxUs: number;
 }
 
-/** Where a multi-host suite ran: each machine's fingerprint, and the round trips between load and server. */
+/**
+ * Where a multi-host suite ran: each machine's fingerprint, and the round trips between load and server. *
+ * @example Did a result run on several machines?
+ * ```ts
+ * import type { BenchResult } from "@rtbench/rtbench/schema";
+ *
+ * const multiHost = (r: BenchResult) => (r.topology?.hosts.length ?? 0) > 0;
+ * ```
+ */
 export interface Topology {
   /** Every machine but the harness's (which is `environment`). */
   readonly hosts: readonly HostInfo[];

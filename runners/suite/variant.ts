@@ -24,6 +24,7 @@ import {
 } from "../kinds/mod.ts";
 import type { LoadGeneratorChoice } from "../drivers/generators.ts";
 import type { Topology } from "../drivers/remote.ts";
+import { hostHandle } from "../platform/ssh.ts";
 import { installDependencies } from "../platform/workspace.ts";
 import type { ProgressEvent } from "../report/progress.ts";
 import type { BenchRecord, CpuSets, Warning } from "../schema/result.ts";
@@ -103,6 +104,7 @@ async function prepare(planned: Planned, suite: SuiteContext): Promise<Prepared>
   const tempDir = `${suite.suiteTemp}/${workload.name}-${variant}`;
   await Deno.mkdir(tempDir, { recursive: true });
   let nodeModules: string | undefined;
+  const db = suite.topology?.db;
   try {
     nodeModules = await dependencies(workload, suite);
     const ctx = { variant, options: planned.options, settings, tempDir, signal: suite.signal };
@@ -111,7 +113,7 @@ async function prepare(planned: Planned, suite: SuiteContext): Promise<Prepared>
         "setup",
         "the workload's setup",
         suite.limits.setup,
-        () => workload.setup!({ ...ctx, serverCpus: suite.cpus.server, nodeModules, dbHost: suite.topology?.db?.ssh }),
+        () => workload.setup!({ ...ctx, serverCpus: suite.cpus.server, nodeModules, dbHost: db && hostHandle(db.ssh) }),
       )
       : {};
     return { tempDir, session, nodeModules, setupError: undefined };
