@@ -29,7 +29,19 @@
  */
 
 export { run, type RunOptions, VERSION } from "./suite/run.ts";
-export type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./drivers/types.ts";
+export type {
+  EndpointMeasurement,
+  LoadGenerator,
+  LoadMeasurement,
+  LoadRunOptions,
+  LoadSettings,
+  LoadTarget,
+  MeasuredPhase,
+} from "./drivers/types.ts";
+export type { ClientHostShare } from "./drivers/remote_engine.ts";
+export type { HostsOption, RemoteHost } from "./drivers/remote.ts";
+export type { HostSpec, RemoteProcess, SshHost } from "./platform/ssh.ts";
+export type { CommandOutput, ProcessGroup } from "./platform/process.ts";
 export { builtinLoadGenerators } from "./drivers/generators.ts";
 export { autocannonGenerator } from "./drivers/autocannon.ts";
 export { ENGINE_BUN_VERSION, engineGenerator } from "./drivers/engine.ts";
@@ -66,6 +78,20 @@ export {
   type Verdict,
 } from "./report/compare.ts";
 export { formatTable } from "./report/table.ts";
+export { type HistoryEntry, keepInHistory, lastComparable, readHistory } from "./report/history.ts";
+export {
+  buildTrend,
+  formatTrendJson,
+  formatTrendMarkdown,
+  type Trend,
+  type TrendChange,
+  type TrendPoint,
+  type TrendSeries,
+  type TrendStep,
+  type TrendTable,
+  trendTables,
+} from "./report/trend.ts";
+export { formatTrendHtml } from "./report/trend_html.ts";
 export {
   EXPORT_FORMATS,
   type Exporter,
@@ -82,4 +108,3 @@ export { readResultFile } from "./schema/read.ts";
 export { writeResult } from "./schema/write.ts";
 export { createProgress, type ProgressDisplay, type ProgressEvent, type ProgressOptions } from "./report/progress.ts";
 export { UsageError } from "./platform/errors.ts";
-export type { HostsOption } from "./drivers/remote.ts";

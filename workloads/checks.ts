@@ -35,13 +35,16 @@ export function checkExchange(x: HttpExchange): Check[] {
     { name: `${label} status`, passed: x.status === e.status, expected: e.status, actual: x.status },
     {
       name: `${label} content-type`,
-      passed: x.headers["content-type"] === e.contentType,
+      // An expected content-type of "" means none is sent (a 204 carries no body to describe).
+      passed: (x.headers["content-type"] ?? "") === e.contentType,
       expected: e.contentType,
       actual: x.headers["content-type"] ?? null,
     },
     {
       name: `${label} content-length`,
-      passed: x.headers["content-length"] === String(x.bodyBytes),
+      // A 204 may not carry content-length at all (RFC 9110 §8.6).
+      passed: x.headers["content-length"] === String(x.bodyBytes) ||
+        (x.status === 204 && x.headers["content-length"] === undefined && x.bodyBytes === 0),
       expected: x.bodyBytes,
       actual: x.headers["content-length"] ?? null,
     },
@@ -58,4 +61,31 @@ export function checkExchange(x: HttpExchange): Check[] {
     });
   }
   return checks;
+}
+
+/**
+ * The distinct requests of a traffic, in first-seen order: what verification and the parity check send, so that
+ * every request the load will send has been answered right once (a traffic may repeat a request to weight it).
+ *
+ * @param requests The traffic's requests.
+ * @returns Each distinct request (same method, path, headers and body) once.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { distinctRequests } from "./checks.ts";
+ *
+ * const a = { path: "/a", expect: { status: 200, contentType: "text/plain" } };
+ * const b = { path: "/b", expect: { status: 200, contentType: "text/plain" } };
+ * assertEquals(distinctRequests([a, b, { ...a }, b]), [a, b]);
+ * ```
+ */
+export function distinctRequests(requests: readonly HttpRequestSpec[]): HttpRequestSpec[] {
+  const seen = new Set<string>();
+  return requests.filter((r) => {
+    const key = JSON.stringify([r.method ?? "GET", r.path, r.headers ?? null, r.body ?? null]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

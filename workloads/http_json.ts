@@ -5,15 +5,16 @@
  * @module
  */
 
-import type { HttpWorkload, ServerSource, Skip } from "./types.ts";
+import { FRAMEWORK_DEPENDENCIES, FRAMEWORKS, frameworkServer, frameworkVersions } from "./_frameworks.ts";
+import type { HttpWorkload, ServerSource, Skip, WorkloadContext, WorkloadSession } from "./types.ts";
 
 /** The exact body every server returns. */
 export const HELLO_BODY: string = JSON.stringify({ message: "Hello, World!" });
 
-const SERVERS: Record<string, string> = {
-  deno: "../servers/deno/http_json.ts",
-  node: "../servers/node/http_json.mjs",
-  bun: "../servers/bun/http_json.ts",
+/** The native baselines' servers; the runtimes' own and the frameworks' come from `_frameworks.ts`. */
+const NATIVE: Readonly<Record<string, string>> = {
+  go: "../servers/go/http_json.go",
+  rust: "../servers/rust/http_json.rs",
 };
 
 /**
@@ -31,18 +32,31 @@ export const httpJson: HttpWorkload = {
   name: "http-json",
   description: 'HTTP GET / answered with {"message":"Hello, World!"} as application/json',
   kind: "http",
-  variants: [{ name: "default", description: "the runtime's idiomatic HTTP server" }],
-  server(runtime: string): ServerSource | Skip {
-    const path = SERVERS[runtime];
-    return path ? { entry: new URL(path, import.meta.url) } : { skip: `no http-json server for ${runtime}` };
+  // The frameworks run when named (`--variant express,hono`): the default suite keeps one record per runtime.
+  variants: Object.entries(FRAMEWORKS).map(([name, f]) =>
+    name === "default"
+      ? { name, description: "the runtime's idiomatic HTTP server" }
+      : { name, description: f.description, optional: true }
+  ),
+  dependencies: FRAMEWORK_DEPENDENCIES,
+  server(runtime: string, variant: string): ServerSource | Skip {
+    if (NATIVE[runtime] && variant === "default") return { entry: new URL(NATIVE[runtime], import.meta.url) };
+    return frameworkServer("http_json", runtime, variant);
   },
-  traffic() {
+  traffic(ctx: WorkloadContext) {
     return {
       requests: [{
         method: "GET",
         path: "/",
-        expect: { status: 200, contentType: "application/json", body: HELLO_BODY },
+        expect: {
+          status: 200,
+          contentType: FRAMEWORKS[ctx.variant]?.contentType ?? "application/json",
+          body: HELLO_BODY,
+        },
       }],
     };
+  },
+  async setup(ctx: WorkloadContext): Promise<WorkloadSession> {
+    return { facts: await frameworkVersions(ctx.variant, ctx.nodeModules) };
   },
 };

@@ -40,6 +40,7 @@ import { bcrypt } from "./bcrypt.ts";
 import { httpJson } from "./http_json.ts";
 import { uuidFile } from "./uuid_file.ts";
 import { postgresWorkload } from "./postgres.ts";
+import { restApi } from "./rest_api.ts";
 import { fsWorkload } from "./fs.ts";
 import { install } from "./install.ts";
 import { micro } from "./micro.ts";
@@ -49,7 +50,7 @@ import { wsEcho } from "./ws_echo.ts";
 
 export * from "./types.ts";
 export { loadWorkloadModule, validateWorkload, WORKLOAD_KINDS } from "./validate.ts";
-export { bcrypt, fsWorkload, httpJson, install, micro, postgresWorkload, startup, uuidFile, wsEcho };
+export { bcrypt, fsWorkload, httpJson, install, micro, postgresWorkload, restApi, startup, uuidFile, wsEcho };
 
 /**
  * Every built-in workload, in suite order.
@@ -65,6 +66,7 @@ export const builtinWorkloads: readonly Workload[] = [
   uuidFile,
   bcrypt,
   postgresWorkload,
+  restApi,
   startup,
   install,
   fsWorkload,

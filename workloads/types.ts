@@ -9,7 +9,7 @@
  */
 
 import type { ResolvedRuntime } from "../adapters/types.ts";
-import type { Check, Fact, RunSettings, WorkloadKind } from "../runners/schema/result.ts";
+import type { Check, Fact, RunSettings, Warning, WorkloadKind } from "../runners/schema/result.ts";
 
 export type { Check, Fact, RunSettings, WorkloadKind };
 
@@ -30,6 +30,8 @@ export interface Variant {
   readonly name: string;
   /** One line saying what differs in this variant. */
   readonly description: string;
+  /** Measured only when named with `--variant` (`variants` of `run()`), not by default. @default {false} */
+  readonly optional?: boolean;
 }
 
 /**
@@ -110,6 +112,8 @@ export interface ServerSource {
   readonly entry: URL;
   /** Arguments after the file. */
   readonly args?: readonly string[];
+  /** Modules the entry imports by relative path, staged next to it (a data layer shared by several servers). */
+  readonly assets?: readonly URL[];
   /** Facts recorded on the records this server measures (which implementation it runs, on which thread). */
   readonly facts?: Readonly<Record<string, Fact>>;
 }
@@ -213,6 +217,13 @@ export interface WorkloadSession {
   /** Facts recorded on every record of this workload and variant. */
   readonly facts?: Readonly<Record<string, Fact>>;
   /**
+   * The CPUs the servers run on, when the session kept some of the suite's server CPUs for itself (a database on a
+   * CPU of its own); records show this set as the server's.
+   */
+  readonly serverCpus?: string | null;
+  /** Warnings on every record of this workload and variant (a database sharing the server's CPUs). */
+  readonly warnings?: readonly Warning[];
+  /**
    * Checks on a live server that need this session's state (files seen, hashes
    * collected from earlier runtimes); called after the workload's own `verify`.
    */
@@ -271,6 +282,15 @@ export interface AfterRunContext {
   readonly validResponses: number;
   /** Every response the server sent, warm-up and verification included. */
   readonly totalResponses: number;
+  /**
+   * Valid responses per endpoint label (see {@linkcode HttpRequestSpec.endpoint}), warm-up and measured window
+   * together, verification excluded; absent when the traffic labels no endpoint or the generator cannot count them.
+   */
+  readonly endpoints?: Readonly<Record<string, number>>;
+  /** The measured window (epoch ms), when the kind has one: side effects counted in it compare with `validResponses`. */
+  readonly window?: { readonly startMs: number; readonly durationMs: number };
+  /** Adds figures to the run's own (names carry units; existing figures are never replaced). */
+  readonly addFigures?: (figures: Readonly<Record<string, number>>) => void;
 }
 
 /**
@@ -322,7 +342,36 @@ export interface HttpRequestSpec {
   readonly body?: string;
   /** The response every exchange must produce. */
   readonly expect: HttpExpectation;
+  /**
+   * The endpoint this request belongs to, for figures per endpoint (`GET /users/:id`); requests with the same
+   * label are counted together. Absent on every request: no figures per endpoint.
+   */
+  readonly endpoint?: string;
+  /**
+   * A regular expression (source) with one group, applied to this request's valid responses: the group's text is
+   * kept by the connection and replaces {@linkcode CAPTURE} in the `path` and `expect.bodyPattern` of the requests
+   * after it, so that a connection can create a resource and then read, change and delete that one. A request that
+   * uses the capture goes out only when its connection holds one and has nothing else in flight; without one it is
+   * passed over. Only rtbench's load engine sends such traffic.
+   */
+  readonly capture?: string;
 }
+
+/**
+ * The placeholder a request's `path` and expected `bodyPattern` hold for the value its connection captured
+ * (see {@linkcode HttpRequestSpec.capture}).
+ *
+ * @example Read back the resource this connection created
+ * ```ts
+ * import { CAPTURE, type HttpRequestSpec } from "@rtbench/rtbench/workloads";
+ *
+ * const readBack: HttpRequestSpec = {
+ *   path: `/users/${CAPTURE}`,
+ *   expect: { status: 200, contentType: "application/json", bodyPattern: `\\{"id":${CAPTURE},.*` },
+ * };
+ * ```
+ */
+export const CAPTURE = "{{capture}}";
 
 /**
  * The traffic of an HTTP workload: requests cycled through by every connection.
@@ -344,6 +393,13 @@ export interface HttpRequestSpec {
 export interface HttpTraffic {
   /** Requests in the order each connection sends them, then again from the first. */
   readonly requests: readonly HttpRequestSpec[];
+  /**
+   * How many of the distinct requests verification and the parity check send before load, when not all: for
+   * traffic whose requests differ only in data and each cost real time (bcrypt's 64 passwords). The record's
+   * `verifiedRequests` and `distinctRequests` facts say what was covered.
+   * @default every distinct request
+   */
+  readonly verified?: number;
 }
 
 /**

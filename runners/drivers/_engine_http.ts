@@ -17,10 +17,25 @@ export interface EngineExpectation {
 
 /** One request as the engine sends it: the whole request, encoded once, and its expectation. */
 export interface EngineRequest {
-  /** The request bytes as text (ASCII headers, UTF-8 body). */
+  /** The request bytes as text (ASCII headers, UTF-8 body); may hold {@linkcode CAPTURE} in its request line. */
   readonly raw: string;
-  /** What its response must be. */
+  /** What its response must be; its `bodyPattern` may hold {@linkcode CAPTURE}. */
   readonly expect: EngineExpectation;
+  /** A regular expression (source) whose first group, taken from a valid response, the connection keeps. */
+  readonly capture?: string;
+}
+
+/** Where a request's line and expected pattern take the value its connection captured. */
+export const CAPTURE = "{{capture}}";
+
+/** Whether a request can only be sent with a captured value. */
+export function usesCapture(r: EngineRequest): boolean {
+  return r.raw.includes(CAPTURE) || (r.expect.bodyPattern?.includes(CAPTURE) ?? false);
+}
+
+/** A captured value as it goes into a regular expression. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 const encoder = new TextEncoder();
@@ -53,17 +68,24 @@ interface Compiled {
   readonly status: number;
   readonly contentType: Uint8Array;
   readonly body: Uint8Array | null;
-  readonly pattern: RegExp | null;
+  pattern: RegExp | null;
   readonly expect: EngineExpectation;
+  /** The capture's regular expression, when this request's valid responses set the connection's value. */
+  readonly capture: RegExp | null;
+  /** Whether `pattern` holds the captured value (compiled again whenever it changes). */
+  readonly templated: boolean;
 }
 
-function compile(e: EngineExpectation): Compiled {
+function compile(e: EngineExpectation, capture?: string): Compiled {
+  const templated = e.bodyPattern?.includes(CAPTURE) ?? false;
   return {
     status: e.status,
     contentType: encoder.encode(e.contentType),
     body: e.body === undefined ? null : encoder.encode(e.body),
-    pattern: e.bodyPattern === undefined ? null : new RegExp(`^(?:${e.bodyPattern})$`),
+    pattern: e.bodyPattern === undefined || templated ? null : new RegExp(`^(?:${e.bodyPattern})$`),
     expect: e,
+    capture: capture === undefined ? null : new RegExp(capture),
+    templated,
   };
 }
 
@@ -77,6 +99,7 @@ export interface ResponseSink {
   mismatch(text: string): void;
 }
 
+// A response with no content-type header matches an expected content-type of "" (a 204 carries none).
 const CR = 13, LF = 10, COLON = 58, SPACE = 32, TAB = 9;
 
 function lower(b: number): number {
@@ -106,6 +129,23 @@ export class ResponseParser {
   readonly #compiled: readonly Compiled[];
   #pending = new Uint8Array(0);
   #pendingLength = 0;
+  #captured: string | null = null;
+
+  /** The value the last capturing request's valid response gave (null before one, or after an invalid one). */
+  get captured(): string | null {
+    return this.#captured;
+  }
+
+  #setCaptured(value: string | null): void {
+    this.#captured = value;
+    for (const c of this.#compiled) {
+      if (c.templated) {
+        c.pattern = value === null
+          ? null
+          : new RegExp(`^(?:${c.expect.bodyPattern!.replaceAll(CAPTURE, () => escapeRegExp(value))})$`);
+      }
+    }
+  }
 
   /** Bytes of a response that has begun but is not complete. */
   get partial(): number {
@@ -114,7 +154,7 @@ export class ResponseParser {
 
   /** A parser for responses to `requests` (their expectations, by rotation index). */
   constructor(requests: readonly EngineRequest[]) {
-    this.#compiled = requests.map((r) => compile(r.expect));
+    this.#compiled = requests.map((r) => compile(r.expect, r.capture));
   }
 
   /**
@@ -260,6 +300,10 @@ export class ResponseParser {
     ) {
       verdict = MISMATCH;
     }
+    if (e.capture !== null) {
+      const found = verdict === VALID ? e.capture.exec(decoder.decode(bytes.subarray(bodyStart, bodyEnd))) : null;
+      this.#setCaptured(found?.[1] ?? null);
+    }
     if (verdict !== VALID && sink.wantsMismatch()) {
       sink.mismatch(
         describe(
@@ -278,13 +322,16 @@ export class ResponseParser {
 }
 
 function sameBytes(buf: Uint8Array, from: number, to: number, expected: Uint8Array): boolean {
-  if (from < 0 || to - from !== expected.length) return false;
+  if (from < 0) return expected.length === 0;
+  if (to - from !== expected.length) return false;
   for (let i = 0; i < expected.length; i++) if (buf[from + i] !== expected[i]) return false;
   return true;
 }
 
 function bodyMatches(buf: Uint8Array, from: number, to: number, e: Compiled): boolean {
   if (e.body !== null && !sameBytes(buf, from, to, e.body)) return false;
+  // A templated pattern without a captured value cannot match: its request should not have gone out.
+  if (e.templated && e.pattern === null) return false;
   if (e.pattern !== null && !e.pattern.test(decoder.decode(buf.subarray(from, to)))) return false;
   return true;
 }

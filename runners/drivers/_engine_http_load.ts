@@ -8,12 +8,14 @@
 import { EngineHistogram } from "./_engine_histogram.ts";
 import { connect, runtime, type Transport } from "./_engine_transport.ts";
 import {
+  CAPTURE,
   type EngineRequest,
   MISMATCH,
   NON_2XX,
   ProtocolError,
   ResponseParser,
   type ResponseSink,
+  usesCapture,
 } from "./_engine_http.ts";
 import { type Arrival, type RatePhase, Schedule } from "./_engine_schedule.ts";
 
@@ -39,6 +41,20 @@ export interface EngineJob {
   readonly firstRequest: number;
   /** The open model: the schedule's phases (the warm-up first, not measured), arrival spacing and its seed. */
   readonly open?: { readonly phases: readonly RatePhase[]; readonly arrival: Arrival; readonly seed: number };
+  /** The endpoint of each request of the rotation, by index into the endpoints; absent: no counts per endpoint. */
+  readonly endpoints?: readonly number[];
+}
+
+/** What one endpoint's requests counted. */
+export interface EndpointCounts {
+  /** Responses in the measured window, valid or not. */
+  responses: number;
+  /** Of those, the valid ones. */
+  validResponses: number;
+  /** Valid responses in the warm-up (their side effects happened too). */
+  warmupValidResponses: number;
+  /** Latency (µs) of valid measured responses, `[index, count]`. */
+  histogram: [number, number][];
 }
 
 /** What one measured phase of the open model counted. */
@@ -89,6 +105,8 @@ export interface EngineCounts {
   runtime: string;
   /** Open model: the measured phases. */
   phases?: PhaseCounts[];
+  /** Per endpoint, by the indices of `EngineJob.endpoints`. */
+  endpoints?: EndpointCounts[];
 }
 
 /** A request in the open model that was due but found no idle connection: when it was due, and its phase. */
@@ -107,6 +125,8 @@ const MISSED_AFTER_MS = 10;
 export function driveHttp(job: EngineJob): Promise<EngineCounts> {
   const encoded = job.requests.map((r) => new TextEncoder().encode(r.raw));
   const n = encoded.length;
+  // Requests that carry the connection's captured value are encoded when sent.
+  const templated = job.requests.map(usesCapture);
   const open = job.open;
   const capacity = job.pipelining;
   const warmupMs = open
@@ -130,6 +150,15 @@ export function driveHttp(job: EngineJob): Promise<EngineCounts> {
     },
     histogram: new EngineHistogram(),
   }));
+  const endpointOf = job.endpoints;
+  const endpoints = endpointOf
+    ? Array.from({ length: Math.max(-1, ...endpointOf) + 1 }, () => ({
+      responses: 0,
+      validResponses: 0,
+      warmupValidResponses: 0,
+      histogram: new EngineHistogram(),
+    }))
+    : null;
   const counts: EngineCounts = {
     responses: 0,
     validResponses: 0,
@@ -232,27 +261,47 @@ export function driveHttp(job: EngineJob): Promise<EngineCounts> {
     #fill(): void {
       const t = this.#transport;
       if (!t || stopping) return;
-      while (this.#inFlight < capacity) this.send(performance.now(), 0);
+      while (this.#inFlight < capacity) {
+        // A request carrying the captured value waits for every answer before it: one may change the value.
+        if (templated[this.#skipUncaptured()] && this.#inFlight > 0) return;
+        this.send(performance.now(), 0);
+      }
+    }
+
+    /** Passes over requests that need a captured value the connection does not hold; returns the next to send. */
+    #skipUncaptured(): number {
+      for (let i = 0; i < n && templated[this.#next] && this.#parser.captured === null; i++) {
+        this.#next = this.#next + 1 === n ? 0 : this.#next + 1;
+      }
+      return this.#next;
     }
 
     /** Sends the next request of the rotation; its latency runs from `at` (now, or when it was due). */
     send(at: number, phase: number): void {
+      const next = this.#skipUncaptured();
       const slot = (this.#head + this.#inFlight) % capacity;
-      this.#index[slot] = this.#next;
+      this.#index[slot] = next;
       this.#sent[slot] = at;
       this.#phase[slot] = phase;
       this.#inFlight++;
-      this.#transport!.write(encoded[this.#next]);
-      this.#next = this.#next + 1 === n ? 0 : this.#next + 1;
+      const captured = this.#parser.captured;
+      this.#transport!.write(
+        templated[next] && captured !== null
+          ? new TextEncoder().encode(job.requests[next].raw.replaceAll(CAPTURE, () => captured))
+          : encoded[next],
+      );
+      this.#next = next + 1 === n ? 0 : next + 1;
     }
 
-    response(_index: number, verdict: number, bytes: number): void {
+    response(index: number, verdict: number, bytes: number): void {
       const now = performance.now();
       if (verdict === NON_2XX) counts.non2xx++;
       else if (verdict === MISMATCH) counts.mismatches++;
+      const e = endpoints ? endpoints[endpointOf![index]] : undefined;
       // The closed model counts what completes in the window; the open model what was due in a measured phase.
       if (open ? !measured(this.#sentPhase) : now < measureFrom) {
         counts.warmupResponses++;
+        if (e && verdict === 0) e.warmupValidResponses++;
         return;
       }
       if (!open && now > measureTo) return;
@@ -260,6 +309,7 @@ export function driveHttp(job: EngineJob): Promise<EngineCounts> {
       counts.bytes += bytes;
       const p = open ? phases[this.#sentPhase] : undefined;
       if (p) p.counts.responses++;
+      if (e) e.responses++;
       if (verdict === 0) {
         const us = Math.round((now - this.#sentAt) * 1000);
         counts.validResponses++;
@@ -267,6 +317,10 @@ export function driveHttp(job: EngineJob): Promise<EngineCounts> {
         if (p) {
           p.counts.validResponses++;
           p.histogram.record(us);
+        }
+        if (e) {
+          e.validResponses++;
+          e.histogram.record(us);
         }
       }
     }
@@ -358,6 +412,7 @@ export function driveHttp(job: EngineJob): Promise<EngineCounts> {
       }
       for (const c of connections) c.close();
       counts.histogram = histogram.sparse();
+      if (endpoints) counts.endpoints = endpoints.map((e) => ({ ...e, histogram: e.histogram.sparse() }));
       resolve(counts);
     };
     if (!open) {

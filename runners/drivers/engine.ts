@@ -17,13 +17,20 @@ import { parseCpuList } from "../platform/cpus.ts";
 import { runTool, toolJson } from "../platform/process.ts";
 import { makeTempDir } from "../platform/temp.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
-import type { EngineCounts, EngineJob, PhaseCounts } from "./_engine_http_load.ts";
+import type { EndpointCounts, EngineCounts, EngineJob, PhaseCounts } from "./_engine_http_load.ts";
 import { bucketValue } from "./_engine_histogram.ts";
 import { encodeRequest } from "./_engine_http.ts";
 import type { RatePhase } from "./_engine_schedule.ts";
 import { type OpenModel, openModelOf } from "./open_model.ts";
 import { round } from "../stats/round.ts";
-import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
+import type {
+  EndpointMeasurement,
+  LoadGenerator,
+  LoadMeasurement,
+  LoadRunOptions,
+  LoadSettings,
+  LoadTarget,
+} from "./types.ts";
 import { placeJobs, runOnHosts } from "./remote_engine.ts";
 import type { RemoteHost } from "./remote.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
@@ -222,8 +229,29 @@ export function openJob(
   return { phases: [...warmup, ...measured], arrival: model.arrival, seed: seed + 1 };
 }
 
+/** Each endpoint's counts over the engine's processes: summed, histograms merged. */
+function mergeEndpoints(
+  parts: readonly EngineCounts[],
+  labels: readonly string[],
+  durationMs: number,
+): Record<string, EndpointMeasurement> {
+  return Object.fromEntries(labels.map((label, i) => {
+    const same = parts.map((p) => p.endpoints![i]);
+    const sum = (key: keyof Omit<EndpointCounts, "histogram">) => same.reduce((a, e) => a + e[key], 0);
+    const h = histogramOf(same);
+    return [label, {
+      responses: sum("responses"),
+      validResponses: sum("validResponses"),
+      warmupValidResponses: sum("warmupValidResponses"),
+      requestsPerSecond: sum("validResponses") / (durationMs / 1000),
+      latencyUs: percentilesOf(h),
+      latencyHistogram: h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null,
+    }];
+  }));
+}
+
 /** Sums the counts of the engine's processes and merges their histograms into one measurement. */
-function merge(parts: readonly EngineCounts[]): LoadMeasurement {
+function merge(parts: readonly EngineCounts[], labels: readonly string[]): LoadMeasurement {
   const h = histogramOf(parts);
   const sum = (key: keyof EngineCounts) => parts.reduce((a, p) => a + (p[key] as number), 0);
   const durationMs = Math.max(...parts.map((p) => p.durationMs));
@@ -247,6 +275,7 @@ function merge(parts: readonly EngineCounts[]): LoadMeasurement {
     windowStartMs: Math.min(...parts.map((p) => p.windowStartMs)),
     coordinatedOmission: parts[0].phases ? "avoided" : "uncorrected",
     ...(parts[0].phases ? { phases: mergePhases(parts) } : {}),
+    ...(parts[0].endpoints ? { endpoints: mergeEndpoints(parts, labels, durationMs) } : {}),
   };
 }
 
@@ -304,11 +333,16 @@ export function mergePhases(
 export const engineGenerator: LoadGenerator = {
   name: "rtbench",
   openModel: true,
+  captures: true,
   verifies: "status, content-type and exact body or pattern of every response, in the warm-up and the measured window",
   available: () => Promise.resolve(true),
   version: () => Promise.resolve(denoConfig.version),
   client: () => engineClient(),
-  unsupported(target: LoadTarget): string | null {
+  unsupported(target: LoadTarget, settings: LoadSettings): string | null {
+    // The open model sends on whichever connection is free: it cannot hold back a request for an earlier answer.
+    if (openModelOf(settings) && settings.pipelining > 1 && target.requests.some((r) => r.capture !== undefined)) {
+      return "a captured value with --pipelining above 1 needs the closed model";
+    }
     return new URL(target.baseUrl || "http://127.0.0.1").protocol === "http:" || target.baseUrl === ""
       ? null
       : "only http:// targets";
@@ -318,7 +352,12 @@ export const engineGenerator: LoadGenerator = {
     const requests = target.requests.map((r) => ({
       raw: encodeRequest(url.host, r.method ?? "GET", r.path, r.headers, r.body),
       expect: r.expect,
+      ...(r.capture === undefined ? {} : { capture: r.capture }),
     }));
+    const labels = [...new Set(target.requests.flatMap((r) => r.endpoint === undefined ? [] : [r.endpoint]))];
+    const endpoints = labels.length > 0
+      ? target.requests.map((r) => r.endpoint === undefined ? labels.length : labels.indexOf(r.endpoint))
+      : undefined;
     const cpus = options.cpus ? parseCpuList(options.cpus) : [null];
     const model = openModelOf(settings);
     // On load machines (--client-host) one process per CPU of each, the connections spread over all of them.
@@ -337,6 +376,7 @@ export const engineGenerator: LoadGenerator = {
         durationSec: settings.durationSec,
         timeoutSec: settings.requestTimeoutSec,
         firstRequest: first,
+        ...(endpoints ? { endpoints } : {}),
         ...(model ? { open: openJob(model, settings.warmupSec, shares.length, first) } : {}),
       };
       first += connections;
@@ -353,9 +393,9 @@ export const engineGenerator: LoadGenerator = {
         budgetMs,
         options,
       );
-      return { ...merge(parts), clientHosts: hosts };
+      return { ...merge(parts, labels), clientHosts: hosts };
     }
     const parts = await runEngine<EngineCounts>(jobs, cpus, url.host, budgetMs, options);
-    return merge(parts);
+    return merge(parts, labels);
   },
 };

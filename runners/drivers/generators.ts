@@ -108,8 +108,11 @@ export function pickLoadGenerator(
   const passed: string[] = [];
   for (const generator of choice.candidates) {
     const open = settings.rate !== undefined || settings.phases !== undefined;
+    const captures = target.requests.some((r) => r.capture !== undefined);
     const reason = open && !generator.openModel
       ? "it cannot send on a schedule (--rate, --phases)"
+      : captures && !generator.captures
+      ? "it cannot send a value captured from an earlier response"
       : generator.unsupported?.(target, settings) ?? null;
     if (reason === null) {
       const because = choice.requested === "auto"

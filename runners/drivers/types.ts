@@ -95,6 +95,8 @@ export interface LoadRunOptions {
 export interface LoadMeasurement {
   /** Length of the measured window. */
   readonly durationMs: number;
+  /** Length of the warm-up as it ran, when it may differ from what was asked (wrk runs whole seconds). */
+  readonly warmupMs?: number;
   /** Responses received in the window, valid or not. */
   readonly responses: number;
   /** Responses with the expected status, content-type and body. */
@@ -136,6 +138,35 @@ export interface LoadMeasurement {
     readonly connections: number;
     readonly cpuBusyPercent: number | null;
   }[];
+  /** Per endpoint (the requests' `endpoint` labels), when the traffic labels its requests. */
+  readonly endpoints?: Readonly<Record<string, EndpointMeasurement>>;
+}
+
+/**
+ * What the requests of one endpoint (`GET /users/:id`) measured in one window.
+ *
+ * @example An endpoint's share of the responses
+ * ```ts
+ * import type { EndpointMeasurement } from "@rtbench/rtbench/runners";
+ *
+ * function share(e: EndpointMeasurement, total: number): number {
+ *   return e.validResponses / total;
+ * }
+ * ```
+ */
+export interface EndpointMeasurement {
+  /** Responses in the measured window, valid or not. */
+  readonly responses: number;
+  /** Of those, the valid ones. */
+  readonly validResponses: number;
+  /** Valid responses during the warm-up (not measured, but their side effects happened). */
+  readonly warmupValidResponses: number;
+  /** Valid responses per second of the measured window. */
+  readonly requestsPerSecond: number;
+  /** Latency of the valid measured responses. */
+  readonly latencyUs: LatencyPercentiles | null;
+  /** Their latency histogram (HDR, compressed base64, microseconds), to merge runs exactly. */
+  readonly latencyHistogram: string | null;
 }
 
 /** One measured phase of an open-model run, with why requests were late and its histogram to merge runs exactly. */
@@ -170,6 +201,8 @@ export interface LoadGenerator {
   readonly statusOnly?: boolean;
   /** Whether it can send on a schedule (`--rate`, `--phases`); only rtbench's engine can. */
   readonly openModel?: boolean;
+  /** Whether it can send requests that carry a value captured from an earlier response (`capture`). */
+  readonly captures?: boolean;
   /** Whether this generator can run on this machine. */
   available(): Promise<boolean>;
   /** Why it cannot send this traffic with these settings, or null when it can. */

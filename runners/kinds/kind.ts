@@ -17,7 +17,14 @@ export interface RunOutput {
   /** The run's figures and counts; the loop adds where it stood in the schedule. */
   readonly run: Omit<RunRecord, "round" | "slot">;
   /** What the server answered in this run, for the session's `afterRun`; absent for kinds without a server. */
-  readonly responses?: { readonly valid: number; readonly total: number };
+  readonly responses?: {
+    readonly valid: number;
+    readonly total: number;
+    /** Valid responses per endpoint, warm-up included, when the generator counted them. */
+    readonly endpoints?: Readonly<Record<string, number>>;
+    /** The measured window, epoch ms. */
+    readonly window?: { readonly startMs: number; readonly durationMs: number };
+  };
   /** Set when the run was measured but broke the workload's rules (a wrong body under load): the record is invalid. */
   readonly invalid?: string;
 }

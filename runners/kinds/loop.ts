@@ -14,7 +14,7 @@ import type { RecordError, RecordStatus, RunRecord } from "../schema/result.ts";
 import type { Workload } from "../../workloads/types.ts";
 import { ciWarning, needsAnotherRun, type RunPlan, runPlan } from "../stats/adaptive.ts";
 import { describeFailures, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
-import type { Kind } from "./kind.ts";
+import type { Kind, RunOutput } from "./kind.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 
@@ -167,7 +167,7 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
     }
   }
 
-  async #afterRun(run: number, responses: { readonly valid: number; readonly total: number }): Promise<void> {
+  async #afterRun(run: number, responses: NonNullable<RunOutput["responses"]>): Promise<void> {
     const ctx = this.#ctx;
     if (!ctx.session.afterRun) return;
     ctx.onPhase?.("cleanup", run);
@@ -181,10 +181,20 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
           run,
           validResponses: responses.valid,
           totalResponses: responses.total,
+          ...(responses.endpoints ? { endpoints: responses.endpoints } : {}),
+          ...(responses.window ? { window: responses.window } : {}),
+          addFigures: (figures) => this.#addFigures(figures),
         }),
     );
     this.outcome.checks.push(...checks);
     if (checks.some((c) => !c.passed)) throw new InvalidError("cleanup", describeFailures(checks));
+  }
+
+  /** Adds figures to the run just measured, never replacing one it has. */
+  #addFigures(figures: Readonly<Record<string, number>>): void {
+    const last = this.outcome.runs.length - 1;
+    const run = this.outcome.runs[last];
+    this.outcome.runs[last] = { ...run, figures: { ...figures, ...run.figures } };
   }
 
   #fail(error: unknown): void {

@@ -157,7 +157,7 @@ export class ProcessGroup {
   #status: Deno.CommandStatus | undefined;
   #stdin: WritableStreamDefaultWriter<Uint8Array> | undefined;
 
-  /** Spawns `argv` leading a new process group; most code wants {@linkcode spawnGroup}, which pins it too. */
+  /** Spawns `argv` as the leader of a new process group (use {@linkcode spawnGroup}). */
   constructor(argv: string[], options: SpawnOptions) {
     const keep = options.keepBytes ?? 65536;
     this.#stdout = new Tail(keep);

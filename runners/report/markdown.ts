@@ -11,6 +11,7 @@
 import type { BenchResult } from "../schema/result.ts";
 import { buildView, type SectionView } from "./_view.ts";
 import { type CellSyntax, renderCell, type ViewTable } from "./_view_table.ts";
+import { overviewBlocks, overviewOf } from "./_overview.ts";
 
 function escape(text: string): string {
   return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
@@ -34,7 +35,7 @@ function table(t: ViewTable): string {
 }
 
 function section(view: SectionView): string {
-  const tables = [view.results, view.latency, view.resources].filter((t) => t !== null).map(table);
+  const tables = [view.results, view.latency, view.endpoints, view.resources].filter((t) => t !== null).map(table);
   return [
     `## ${view.title}`,
     view.settings,
@@ -70,7 +71,13 @@ export function formatMarkdown(result: BenchResult): string {
     parts.push(view.warnings.map((w) => `> ⚠ **${w.code}**: ${w.message}`).join("\n>\n"));
   }
   if (view.sections.length === 0) parts.push("No records.");
+  parts.push(...overviewBlocks(overviewOf(view), {
+    heading: (text, level) => `${"#".repeat(level + 1)} ${text}`,
+    table,
+    list: (items) => items.map((item) => `- ${escape(item)}`).join("\n"),
+  }));
   parts.push(...view.sections.map(section));
+  parts.push(...view.matrices.flatMap((m) => [`## ${m.title}`, table(m.table)]));
   const environment = [...view.environment, ...view.runtimes].map(([k, v]) => [`**${k}**`, v]);
   parts.push(
     "## Environment",

@@ -30,21 +30,25 @@ import { Ajv } from "ajv";
 import schemaJson from "./bench_result.schema.json" with { type: "json" };
 import type { BenchResult } from "./result.ts";
 
-export type { HostInfo, HostRole, RoundTrip, Topology } from "./result.ts";
 export {
   type BenchRecord,
   type BenchResult,
   type Check,
   type CpuSets,
+  type EndpointRun,
+  type EndpointSummary,
   type Environment,
   type Fact,
   type Headline,
+  type HostInfo,
+  type HostRole,
   type LatencyPercentiles,
   type LoadGeneratorInfo,
   type LoadPhase,
   type Phase,
   type RecordError,
   type RecordStatus,
+  type RoundTrip,
   type RunOrder,
   type RunRecord,
   type RunSettings,
@@ -53,6 +57,7 @@ export {
   type SuiteSettings,
   type Summary,
   type SweepStep,
+  type Topology,
   type Warning,
   type WorkloadKind,
 } from "./result.ts";

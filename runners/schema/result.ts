@@ -32,7 +32,7 @@ export type WorkloadKind = "http" | "websocket" | "process" | "micro";
  * import type { RunSettings } from "@rtbench/rtbench/workloads";
  *
  * const quick: RunSettings = PROFILES.quick;
- * assertEquals([quick.durationSec, quick.runs, quick.connections], [3, 2, 100]);
+ * assertEquals([quick.durationSec, quick.runs, quick.connections], [2, 3, 100]);
  * ```
  */
 export interface RunSettings {
@@ -72,6 +72,12 @@ export interface RunSettings {
   readonly sweepSteps?: number;
   /** The sweep's knee is the highest rate whose p99 stays at or under this many ms (`--slo-p99`). @default {50} */
   readonly sloP99Ms?: number;
+  /**
+   * CPUs the server gets (`--server-cpus`), the rest going to the load generator, and the runtime's own
+   * multi-core form serving on all of them (`node:cluster`, `deno serve --parallel`, ...). Absent: one process
+   * on half the CPUs, as each runtime runs by default.
+   */
+  readonly serverCpus?: number | "all";
 }
 
 /**
@@ -395,6 +401,51 @@ export interface RunRecord {
   readonly phases?: readonly LoadPhase[];
   /** Sweep: every rate, in order. */
   readonly steps?: readonly SweepStep[];
+  /** Per endpoint (the requests' `endpoint` labels), when the traffic labels its requests. */
+  readonly endpoints?: Readonly<Record<string, EndpointRun>>;
+}
+
+/**
+ * What one endpoint's requests (`GET /users/:id`) measured in one run.
+ *
+ * @example An endpoint's share of a run's valid responses
+ * ```ts
+ * import type { EndpointRun } from "@rtbench/rtbench/schema";
+ *
+ * const share = (e: EndpointRun, total: number) => e.validResponses / total;
+ * ```
+ */
+export interface EndpointRun {
+  /** Valid responses per second of the measured window. */
+  readonly requestsPerSecond: number;
+  /** Responses in the measured window, valid or not. */
+  readonly responses: number;
+  /** Of those, the valid ones. */
+  readonly validResponses: number;
+  /** Latency of the valid responses. */
+  readonly latencyUs: LatencyPercentiles | null;
+  /** Their histogram (HDR compressed base64, microseconds), to merge runs exactly. */
+  readonly latencyHistogram: string | null;
+}
+
+/**
+ * One endpoint over every run of a record.
+ *
+ * @example The slowest endpoint by p99
+ * ```ts
+ * import type { EndpointSummary } from "@rtbench/rtbench/schema";
+ *
+ * const slowest = (endpoints: Readonly<Record<string, EndpointSummary>>) =>
+ *   Object.entries(endpoints).sort(([, a], [, b]) => (b.latencyUs?.p99 ?? 0) - (a.latencyUs?.p99 ?? 0))[0]?.[0];
+ * ```
+ */
+export interface EndpointSummary {
+  /** Statistics of its valid responses per second over the runs. */
+  readonly requestsPerSecond: Summary;
+  /** Its valid responses in every measured window together. */
+  readonly validResponses: number;
+  /** Its latency over every run, from merged histograms. */
+  readonly latencyUs: LatencyPercentiles | null;
 }
 
 /**
@@ -410,13 +461,15 @@ export interface RunRecord {
 export interface LoadPhase {
   /** Length of the phase. */
   readonly durationMs: number;
-  /** Its rate at start and at end, per second. */
+  /** Its rate at start, per second. */
   readonly fromRate: number;
+  /** Its rate at end, per second (the same as `fromRate` for a constant phase). */
   readonly toRate: number;
   /** Requests (or messages) due in it. */
   readonly scheduled: number;
-  /** Of those: answered, and answered validly. */
+  /** Of those, how many were answered. */
   readonly responses: number;
+  /** Of those answered, how many validly. */
   readonly validResponses: number;
   /** Of those due, how many went out later than due (no free connection, or the engine behind). */
   readonly missed: number;
@@ -445,9 +498,11 @@ export interface SweepStep {
   readonly scheduled: number;
   /** Requests that went out later than due. */
   readonly missed: number;
-  /** Connection errors and timeouts, non-2xx and mismatched answers. */
+  /** Connection errors and timeouts. */
   readonly errors: number;
+  /** Answers with a status of 300 or more. */
   readonly non2xx: number;
+  /** Answers whose content-type or body was not the expected one. */
   readonly mismatches: number;
   /** Latency from when each request was due. */
   readonly latencyUs: LatencyPercentiles | null;
@@ -571,6 +626,8 @@ export interface BenchRecord {
   readonly resources?: ResourceSummary | null;
   /** Warnings about this record's trustworthiness. */
   readonly warnings: readonly Warning[];
+  /** Per endpoint over every run, when the traffic labels its requests (`GET /users/:id`, `POST /users`). */
+  readonly endpoints?: Readonly<Record<string, EndpointSummary>>;
 }
 
 /**

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { endpointSummaries } from "../stats/endpoints.ts";
 import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/types.ts";
 import type { Fact, OptionValues, Workload } from "../../workloads/types.ts";
 import type { Ending, RecordOutcome } from "../kinds/mod.ts";
@@ -106,5 +107,12 @@ export function assembleRecord(parts: RecordParts): BenchRecord {
     latencyUs: mergeLatency(outcome.runs.map((r) => r.latencyHistogram)),
     resources: outcome.resources ?? null,
     warnings: outcome.warnings,
+    ...withEndpoints(outcome.runs),
   };
+}
+
+/** The record's figures per endpoint, when its runs have any. */
+function withEndpoints(runs: BenchRecord["runs"]): Pick<BenchRecord, "endpoints"> {
+  const endpoints = endpointSummaries(runs);
+  return endpoints ? { endpoints } : {};
 }

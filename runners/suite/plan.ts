@@ -53,7 +53,7 @@ export function planGroups(
   return workloads.flatMap((workload) => {
     const resolved = resolveOptions(workload, options);
     const settings = effectiveSettings(profile, workload, overrides);
-    return workload.variants.filter((v) => !variants || variants.includes(v.name))
+    return workload.variants.filter((v) => variants ? variants.includes(v.name) : !v.optional)
       .map((v) => ({ workload, variant: v.name, settings, options: resolved }));
   });
 }

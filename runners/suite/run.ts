@@ -6,7 +6,13 @@
  * @module
  */
 
-import { builtinAdapters, cacheDir as defaultCacheDir, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
+import {
+  builtinAdapters,
+  cacheDir as defaultCacheDir,
+  defaultRuntimeNames,
+  parseRuntimeSpecs,
+  resolveRuntime,
+} from "../../adapters/mod.ts";
 import type { ResolvedRuntime, RuntimeAdapter, RuntimeSpec } from "../../adapters/types.ts";
 import type { RunSettings, Workload } from "../../workloads/types.ts";
 import { builtinWorkloads } from "../../workloads/mod.ts";
@@ -18,6 +24,7 @@ import type { LoadGenerator } from "../drivers/types.ts";
 import { type HookTimeouts, hookTimeouts } from "../kinds/mod.ts";
 import { allowedCpus, splitCpus } from "../platform/cpus.ts";
 import { UsageError } from "../platform/errors.ts";
+import { connectionCeiling } from "../platform/limits.ts";
 import { makeTempDir, removeTemp } from "../platform/temp.ts";
 import type { ProgressEvent } from "../report/progress.ts";
 import {
@@ -143,13 +150,26 @@ interface Request {
   readonly topology: Topology | undefined;
 }
 
+/** Refuses, before anything runs, connections the machine cannot carry (EMFILE or no local port half-way). */
+async function refuseUnworkableConnections(groups: readonly Planned[]): Promise<void> {
+  const most = Math.max(
+    0,
+    ...groups.filter((g) => g.workload.kind === "http" || g.workload.kind === "websocket")
+      .map((g) => g.settings.connections),
+  );
+  const ceiling = await connectionCeiling();
+  if (ceiling && most > ceiling.max) {
+    throw new UsageError(`--connections ${most}: this machine can carry at most ${ceiling.max} (${ceiling.why})`);
+  }
+}
+
 function request(options: RunOptions): Request {
   const profile = options.profile ?? "quick";
   if (!(profile in PROFILES)) throw new RangeError(`--profile must be one of ${Object.keys(PROFILES).join(", ")}`);
   const overrides = options.settings ?? {};
   validateSettings(overrides);
   const adapters = options.adapters ?? builtinAdapters;
-  const specs = (options.runtimes ?? adapters.map((a) => a.name)).flatMap((r) =>
+  const specs = (options.runtimes ?? defaultRuntimeNames(adapters)).flatMap((r) =>
     typeof r === "string" ? parseRuntimeSpecs(r, adapters) : [r]
   );
   // Workloads can come from users' code: a malformed one is one clear error before anything runs.
@@ -160,6 +180,15 @@ function request(options: RunOptions): Request {
   const groups = planGroups(workloads, profile, overrides, options.options ?? {}, options.variants);
   const topology = options.hosts ? topologyOf(options.hosts) : undefined;
   return { profile, overrides, adapters, specs, workloads, schedule, groups, topology };
+}
+
+/** The CPU split; `--server-cpus` beyond the CPUs allowed here is bad input. */
+function cpuSplit(allowed: string | null, serverCpus: number | "all" | undefined): CpuSets {
+  try {
+    return splitCpus(allowed, undefined, serverCpus);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /** Every runtime as found, or why it could not be had; a kept record whose runtime changed refuses the resume. */
@@ -305,6 +334,7 @@ function suiteSettings(req: Request, options: RunOptions, generator: string): Su
  */
 export async function run(options: RunOptions = {}): Promise<BenchResult> {
   const req = request(options);
+  await refuseUnworkableConnections(req.groups);
   const generators = await chooseLoadGenerators(options.loadGenerator ?? "auto");
   const signal = options.signal ?? new AbortController().signal;
   const settings = suiteSettings(req, options, generators.requested);
@@ -329,7 +359,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
     estimatedSec: req.groups.reduce((a, p, i) => a + estimateSec(p.settings) * toMeasure[i], 0),
   });
   const environment = await fingerprint();
-  const cpus = options.cpus ?? splitCpus(await allowedCpus());
+  const cpus = options.cpus ?? cpuSplit(await allowedCpus(), req.overrides.serverCpus);
   const previous = options.resume?.result;
   const result = new GrowingResult({
     schemaVersion: SCHEMA_VERSION,

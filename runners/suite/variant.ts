@@ -7,6 +7,7 @@
  * @module
  */
 
+import { MissingToolchainError } from "../../adapters/mod.ts";
 import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/types.ts";
 import type { Workload, WorkloadSession } from "../../workloads/types.ts";
 import {
@@ -19,6 +20,7 @@ import {
   type RecordOutcome,
   type RecordRun,
   recordRun,
+  SkipRecord,
   type VariantVerdict,
   withinTime,
 } from "../kinds/mod.ts";
@@ -124,6 +126,12 @@ async function prepare(planned: Planned, suite: SuiteContext): Promise<Prepared>
   }
 }
 
+/** The suite's CPU sets, with the server's narrowed when the session kept some of them (a database's own CPU). */
+function cpusOf(prepared: Prepared, suite: SuiteContext): CpuSets {
+  const server = prepared.session.serverCpus;
+  return server === undefined ? suite.cpus : { ...suite.cpus, server };
+}
+
 /** What a record of this variant is measured with, but for its runtime and private directory. */
 function contextBase(planned: Planned, prepared: Prepared, suite: SuiteContext) {
   return {
@@ -134,7 +142,7 @@ function contextBase(planned: Planned, prepared: Prepared, suite: SuiteContext) 
     session: prepared.session,
     tempDir: prepared.tempDir,
     nodeModules: prepared.nodeModules,
-    cpus: suite.cpus,
+    cpus: cpusOf(prepared, suite),
     host: suite.host,
     port: suite.port,
     hookTimeoutsSec: suite.limits,
@@ -195,10 +203,15 @@ async function openRecord(
   });
   const base = { spec, id, startedAt: new Date().toISOString() };
   const rt = suite.runtimes.get(spec.requested)!;
-  const outcome = emptyOutcome(suite.cpus, prepared.session.facts);
+  const outcome = emptyOutcome(cpusOf(prepared, suite), prepared.session.facts);
+  outcome.warnings.push(...prepared.session.warnings ?? []);
   if (verdict) outcome.checks.push(...verdict.checks);
   if (rt instanceof Error) {
-    return { ...base, runtime: undefined, outcome, early: endingOf(new PhaseError("provision", rt.message)) };
+    // A native toolchain that is not installed is not a failure of the suite: the record says how to get it.
+    const why = rt instanceof MissingToolchainError
+      ? new SkipRecord(rt.message)
+      : new PhaseError("provision", rt.message);
+    return { ...base, runtime: undefined, outcome, early: endingOf(why) };
   }
   const refused = prepared.setupError ?? (verdict?.invalid ? new InvalidError("verify", verdict.invalid) : undefined);
   if (refused) return { ...base, runtime: rt, outcome, early: endingOf(refused) };

@@ -1,0 +1,8 @@
+// http-json on Express 5, the same file on every runtime: res.json().
+import express from "express";
+
+const app = express();
+app.get("/", (_req, res) => {
+  res.json({ message: "Hello, World!" });
+});
+app.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? "127.0.0.1");
