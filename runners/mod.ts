@@ -39,9 +39,8 @@ export type {
   MeasuredPhase,
 } from "./drivers/types.ts";
 export type { ClientHostShare } from "./drivers/remote_engine.ts";
-export type { HostsOption, RemoteHost } from "./drivers/remote.ts";
-export type { HostSpec, RemoteProcess, SshHost } from "./platform/ssh.ts";
-export type { CommandOutput, ProcessGroup } from "./platform/process.ts";
+export type { HostsOption } from "./drivers/remote.ts";
+
 export { builtinLoadGenerators } from "./drivers/generators.ts";
 export { autocannonGenerator } from "./drivers/autocannon.ts";
 export { ENGINE_BUN_VERSION, engineGenerator } from "./drivers/engine.ts";

@@ -21,7 +21,6 @@ import { checkExchange } from "./checks.ts";
 import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./_embedded_postgres.ts";
 import { startRemotePostgres } from "./_remote_postgres.ts";
-import { sshHostOf } from "../runners/platform/ssh.ts";
 import { createWorldSchema } from "./_postgres_schema.ts";
 import type {
   AfterRunContext,
@@ -187,10 +186,7 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   const given = ctx.options["database-url"] as string | undefined;
   let embedded: EmbeddedPostgres | undefined;
   const placed = databaseCpus(ctx.serverCpus ?? null);
-  const dbHost = ctx.dbHost && sshHostOf(ctx.dbHost);
-  if (given === undefined && ctx.dbHost && !dbHost) {
-    throw new Error(`postgres: cannot start a database on ${ctx.dbHost.name}: not a host rtbench connected to`);
-  }
+  const dbHost = ctx.dbHost;
   if (given === undefined && dbHost) {
     embedded = await startRemotePostgres({
       host: dbHost,
@@ -236,7 +232,7 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
       postgresVersion: schema.serverVersion,
       embeddedPostgresVersion: embedded ? EMBEDDED_POSTGRES_VERSION : null,
       databaseCpus: embedded && !ctx.dbHost ? placed.database : null,
-      databaseHost: embedded && ctx.dbHost ? ctx.dbHost.name : null,
+      databaseHost: embedded && ctx.dbHost ? ctx.dbHost.spec.text : null,
       driver: "postgres.js",
       driverVersion: await driverVersion(ctx.nodeModules),
       poolSize: pool,

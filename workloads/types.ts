@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { SshHost } from "../runners/platform/ssh.ts";
+
 import type { ResolvedRuntime } from "../adapters/types.ts";
 import type { Check, Fact, RunSettings, Warning, WorkloadKind } from "../runners/schema/result.ts";
 
@@ -169,27 +171,11 @@ export interface WorkloadContext {
   readonly serverCpus?: string | null;
   /** `node_modules` holding the workload's {@linkcode WorkloadBase.dependencies}, when it declares any. */
   readonly nodeModules?: string;
-  /** The machine for services the code under test needs (a database), reached over ssh (`--db-host`). */
-  readonly dbHost?: ServiceHost;
-}
-
-/**
- * A machine of the suite for the services the code under test needs (`--db-host`). rtbench's own workloads start
- * their services there through rtbench's ssh connection; to a workload of your own it says where they should run.
- *
- * @example Where the database runs
- * ```ts
- * import type { ServiceHost } from "@rtbench/rtbench/workloads";
- *
- * const host: ServiceHost = { name: "bench@10.0.0.5", address: "10.0.0.5" };
- * console.log(`postgres://user:password@${host.address}:5432/postgres`);
- * ```
- */
-export interface ServiceHost {
-  /** As named on the command line, `[user@]host[:port]`. */
-  readonly name: string;
-  /** The address servers and rtbench reach it at. */
-  readonly address: string;
+  /**
+   * The machine for services the code under test needs (a database), reached over ssh (`--db-host`).
+   * @ignore rtbench's own ssh connection, not part of the workload API
+   */
+  readonly dbHost?: SshHost;
 }
 
 /**

@@ -32,7 +32,6 @@ import type {
   LoadTarget,
 } from "./types.ts";
 import { placeJobs, runOnHosts } from "./remote_engine.ts";
-import type { RemoteHost } from "./remote.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
 /**
@@ -141,12 +140,6 @@ async function runOnRemoteHosts(
     budgetMs,
     options,
   );
-}
-
-/** What the engine takes beyond any generator's options: the load machines it runs on (`--client-host`). */
-export interface EngineRunOptions extends LoadRunOptions {
-  /** Other machines the load runs on, sharing the connections or the rate; absent: this one. */
-  readonly clientHosts?: readonly RemoteHost[];
 }
 
 /** The argv that runs a program of the engine's (`child`) on the engine's runtime, allowed to reach `host` only. */
@@ -347,7 +340,7 @@ export const engineGenerator: LoadGenerator = {
       ? null
       : "only http:// targets";
   },
-  async run(target: LoadTarget, settings: LoadSettings, options: EngineRunOptions): Promise<LoadMeasurement> {
+  async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
     const url = new URL(target.baseUrl);
     const requests = target.requests.map((r) => ({
       raw: encodeRequest(url.host, r.method ?? "GET", r.path, r.headers, r.body),

@@ -88,7 +88,7 @@ export class RemoteHost {
 
   /** The argv prefix that pins a process there to `cpus`, when it has `taskset`. */
   pin(cpus: string | null): string[] {
-    return cpus !== null && this.#info?.taskset ? ["taskset", "--cpu-list", cpus] : [];
+    return cpus !== null && this.#info?.taskset ? ["taskset", "-c", cpus] : [];
   }
 }
 
@@ -130,13 +130,13 @@ export interface Topology {
 }
 
 /**
- * What `--server-host`, `--client-host`, `--db-host` and `--ssh-config` asked for, each host `[user@]host[:port]`. *
- * @example Servers, load and database on three machines
- * ```ts
- * import type { HostsOption, RunOptions } from "@rtbench/rtbench/runners";
+ * What `--server-host`, `--client-host`, `--db-host` and `--ssh-config` asked for.
  *
- * const hosts: HostsOption = { server: "bench@10.0.0.2", clients: ["bench@10.0.0.3"], db: "bench@10.0.0.4" };
- * const options: RunOptions = { hosts };
+ * @example Server, two load machines and the database apart
+ * ```ts
+ * import type { HostsOption } from "@rtbench/rtbench/runners";
+ *
+ * const hosts: HostsOption = { server: "bench@app1", clients: ["load1", "load2:2222"], db: "db1" };
  * ```
  */
 export interface HostsOption {

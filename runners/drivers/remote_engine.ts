@@ -10,11 +10,28 @@
 
 import { toolJson } from "../platform/process.ts";
 import type { RemoteHost } from "./remote.ts";
-import type { LoadMeasurement } from "./types.ts";
 import type { RoundTrip } from "../schema/result.ts";
 
-/** One load machine's share of a run: what it ran and how busy its CPUs were. */
-export type ClientHostShare = NonNullable<LoadMeasurement["clientHosts"]>[number];
+/**
+ * One load machine's share of a run: what it ran and how busy its CPUs were.
+ *
+ * @example Was a load machine the limit?
+ * ```ts
+ * import type { ClientHostShare } from "@rtbench/rtbench/runners";
+ *
+ * const saturated = (share: ClientHostShare) => (share.cpuBusyPercent ?? 0) >= 90;
+ * ```
+ */
+export interface ClientHostShare {
+  /** The host, as named on the command line. */
+  readonly host: string;
+  /** Engine processes it ran. */
+  readonly processes: number;
+  /** Connections it opened. */
+  readonly connections: number;
+  /** Busy share of all its CPUs from the end of the warm-up to the end of the run, percent; null when unreadable. */
+  readonly cpuBusyPercent: number | null;
+}
 
 /** A job for one engine process, and the host it runs on. */
 export interface PlacedJob {

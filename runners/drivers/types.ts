@@ -6,6 +6,9 @@
  * @module
  */
 
+import type { RemoteHost } from "./remote.ts";
+import type { ClientHostShare } from "./remote_engine.ts";
+
 import type { LatencyPercentiles, LoadPhase } from "../schema/result.ts";
 import type { HttpRequestSpec } from "../../workloads/types.ts";
 
@@ -78,6 +81,11 @@ export interface LoadRunOptions {
   readonly signal?: AbortSignal;
   /** Called with the pid of every process the generator starts, so that its CPU can be sampled. */
   onSpawn?(pid: number): void;
+  /**
+   * Other machines the load runs on (`--client-host`), sharing the connections or the rate; only the engine can.
+   * @ignore rtbench's own ssh connections, not part of the load generator API
+   */
+  readonly clientHosts?: readonly RemoteHost[];
 }
 
 /**
@@ -131,13 +139,8 @@ export interface LoadMeasurement {
   readonly phases?: readonly MeasuredPhase[];
   /** How latency treats coordinated omission (see `LoadGeneratorInfo.coordinatedOmission`). */
   readonly coordinatedOmission?: "uncorrected" | "corrected" | "avoided";
-  /** With `--client-host`: each load machine's share of the run and how busy its CPUs were (percent, or null). */
-  readonly clientHosts?: readonly {
-    readonly host: string;
-    readonly processes: number;
-    readonly connections: number;
-    readonly cpuBusyPercent: number | null;
-  }[];
+  /** With `--client-host`: each load machine's share of the run and how busy its CPUs were. */
+  readonly clientHosts?: readonly ClientHostShare[];
   /** Per endpoint (the requests' `endpoint` labels), when the traffic labels its requests. */
   readonly endpoints?: Readonly<Record<string, EndpointMeasurement>>;
 }
@@ -169,7 +172,16 @@ export interface EndpointMeasurement {
   readonly latencyHistogram: string | null;
 }
 
-/** One measured phase of an open-model run, with why requests were late and its histogram to merge runs exactly. */
+/**
+ * One measured phase of an open-model run, with why requests were late and its histogram to merge runs exactly.
+ *
+ * @example Why a phase's requests went out late
+ * ```ts
+ * import type { MeasuredPhase } from "@rtbench/rtbench/runners";
+ *
+ * const why = (p: MeasuredPhase) => p.missedConnections >= p.missedClient ? "connections" : "client";
+ * ```
+ */
 export interface MeasuredPhase extends LoadPhase {
   /** Requests that went out late because every connection was waiting for an answer. */
   readonly missedConnections: number;

@@ -312,25 +312,6 @@ export class SshHost {
   }
 }
 
-const handles = new WeakMap<SshHost, { readonly name: string; readonly address: string }>();
-const hosts = new WeakMap<object, SshHost>();
-
-/** The host's public handle, `{ name, address }`, the same object each time (what workloads are given). */
-export function hostHandle(host: SshHost): { readonly name: string; readonly address: string } {
-  let handle = handles.get(host);
-  if (!handle) {
-    handle = { name: host.spec.text, address: host.spec.host };
-    handles.set(host, handle);
-    hosts.set(handle, host);
-  }
-  return handle;
-}
-
-/** The connection behind a handle from {@linkcode hostHandle}, or undefined for any other object. */
-export function sshHostOf(handle: object): SshHost | undefined {
-  return hosts.get(handle);
-}
-
 function lastLine(out: CommandOutput): string {
   return out.timedOut
     ? "timed out"

@@ -718,24 +718,26 @@ export interface BenchResult {
 }
 
 /**
- * What a machine of a multi-host suite did: run the servers, the load, or the database. *
- * @example The machines that ran the load
+ * What a machine of a multi-host suite did: run the servers, the load, or the database.
+ *
+ * @example The load machines of a result
  * ```ts
  * import type { BenchResult, HostRole } from "@rtbench/rtbench/schema";
  *
  * const role: HostRole = "client";
- * const loadMachines = (r: BenchResult) => r.topology?.hosts.filter((h) => h.role === role) ?? [];
+ * const load = (r: BenchResult) => r.topology?.hosts.filter((h) => h.role === role) ?? [];
  * ```
  */
 export type HostRole = "server" | "client" | "db";
 
 /**
- * The fingerprint of one machine of a multi-host suite, read over ssh. *
- * @example Each machine in one line
+ * The fingerprint of one machine of a multi-host suite, read over ssh.
+ *
+ * @example One line per machine
  * ```ts
  * import type { HostInfo } from "@rtbench/rtbench/schema";
  *
- * const line = (h: HostInfo) => `${h.role} ${h.host}: ${h.cpuModel}, ${h.logicalCores} CPUs, ${h.osName}`;
+ * const line = (h: HostInfo) => `${h.role} ${h.host}: ${h.cpuModel ?? "?"} × ${h.logicalCores ?? "?"}`;
  * ```
  */
 export interface HostInfo {
@@ -766,12 +768,13 @@ export interface HostInfo {
 }
 
 /**
- * Round-trip time from a load machine to the server machine: TCP connects timed on the load machine. *
- * @example The round trip in milliseconds
+ * Round-trip time from a load machine to the server machine: TCP connects timed on the load machine.
+ *
+ * @example The slowest path to the server
  * ```ts
  * import type { RoundTrip } from "@rtbench/rtbench/schema";
  *
- * const ms = (r: RoundTrip) => r.medianUs / 1000;
+ * const slowest = (trips: readonly RoundTrip[]) => Math.max(...trips.map((t) => t.medianUs));
  * ```
  */
 export interface RoundTrip {
@@ -790,12 +793,14 @@ export interface RoundTrip {
 }
 
 /**
- * Where a multi-host suite ran: each machine's fingerprint, and the round trips between load and server. *
- * @example Did a result run on several machines?
- * ```ts
- * import type { BenchResult } from "@rtbench/rtbench/schema";
+ * Where a multi-host suite ran: each machine's fingerprint, and the round trips between load and server.
  *
- * const multiHost = (r: BenchResult) => (r.topology?.hosts.length ?? 0) > 0;
+ * @example Did the suite run on one machine?
+ * ```ts
+ * import type { BenchResult, Topology } from "@rtbench/rtbench/schema";
+ *
+ * const spread = (t: Topology | undefined) => (t?.hosts.length ?? 0) > 0;
+ * const multiHost = (r: BenchResult) => spread(r.topology);
  * ```
  */
 export interface Topology {

@@ -26,7 +26,6 @@ import {
 } from "../kinds/mod.ts";
 import type { LoadGeneratorChoice } from "../drivers/generators.ts";
 import type { Topology } from "../drivers/remote.ts";
-import { hostHandle } from "../platform/ssh.ts";
 import { installDependencies } from "../platform/workspace.ts";
 import type { ProgressEvent } from "../report/progress.ts";
 import type { BenchRecord, CpuSets, Warning } from "../schema/result.ts";
@@ -115,7 +114,7 @@ async function prepare(planned: Planned, suite: SuiteContext): Promise<Prepared>
         "setup",
         "the workload's setup",
         suite.limits.setup,
-        () => workload.setup!({ ...ctx, serverCpus: suite.cpus.server, nodeModules, dbHost: db && hostHandle(db.ssh) }),
+        () => workload.setup!({ ...ctx, serverCpus: suite.cpus.server, nodeModules, dbHost: db?.ssh }),
       )
       : {};
     return { tempDir, session, nodeModules, setupError: undefined };
