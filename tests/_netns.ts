@@ -53,7 +53,7 @@ export interface Lab {
   /** Where rtbench itself runs. */
   readonly harness: NetnsHost;
   /** Host namespaces by role. */
-  readonly hosts: Record<"server" | "client" | "db", NetnsHost>;
+  readonly hosts: Record<"server" | "client" | "db" | "client2", NetnsHost>;
   /** ssh configuration file for `--ssh-config`: the test's key, known_hosts, strict host-key checking. */
   readonly sshConfig: string;
   /** The test's directory (keys, configs). */
@@ -71,11 +71,16 @@ export async function makeLab(): Promise<Lab> {
   const tag = `rtb18${Deno.pid % 100000}`;
   const dir = await Deno.makeTempDir({ prefix: "rtbench-netns-test-" });
   const lan = `${tag}-lan`;
-  const names = { harness: `${tag}-h`, server: `${tag}-s`, client: `${tag}-c`, db: `${tag}-d` };
+  const names = { harness: `${tag}-h`, server: `${tag}-s`, client: `${tag}-c`, db: `${tag}-d`, client2: `${tag}-e` };
   const hostOf = (ns: string, i: number): NetnsHost => ({ ns, address: `198.18.0.${i}`, sshd: undefined });
   const lab: Lab = {
     harness: hostOf(names.harness, 1),
-    hosts: { server: hostOf(names.server, 2), client: hostOf(names.client, 3), db: hostOf(names.db, 4) },
+    hosts: {
+      server: hostOf(names.server, 2),
+      client: hostOf(names.client, 3),
+      db: hostOf(names.db, 4),
+      client2: hostOf(names.client2, 5),
+    },
     sshConfig: `${dir}/ssh_config`,
     dir,
     exec: (ns, argv) => ["ip", "netns", "exec", ns, ...argv],

@@ -1,5 +1,5 @@
-// Servers, load and database on separate machines (--server-host, --client-host, --db-host): three network
-// namespaces with a real sshd each stand in for three machines, rtbench runs in a fourth, and every address
+// Servers, load and database on separate machines (--server-host, --client-host, --db-host): network namespaces
+// with a real sshd each stand in for the machines (server, two load machines, database), rtbench runs in a fourth, and every address
 // (198.18.0.0/15) exists only inside them. Shown here: http-json and postgres measured with server, load and
 // database each on its own host, records complete and verified, each host fingerprinted, the runtime and server run
 // from the host's own temporary directory; nothing left running and no temporary directory left after a normal end
@@ -10,7 +10,8 @@
 // directory and running from it (the first test: command paths, directories gone afterwards); servers bound to the
 // server machine's address (reachable only in its namespace); the engine on the load machine (the SIGINT and
 // killed-connection tests find its processes there); the database on its machine (`databaseHost`, queries counted
-// there); topology, round trip and the `hosts:` line (the first test); teardown on a normal end, SIGINT and a dropped
+// there); two load machines sharing the connections, histograms merged (`clientHostConnections`, latency);
+// topology, round trip and the `hosts:` line (the first test); teardown on a normal end, SIGINT and a dropped
 // connection (the three tests' `nothingLeft`); host keys checked (the known_hosts test); the lab itself (`_netns.ts`).
 
 import { assert, assertEquals, assertMatch } from "@std/assert";
@@ -43,6 +44,8 @@ function hostArgs(sshConfig: string): string[] {
     "198.18.0.2",
     "--client-host",
     "198.18.0.3",
+    "--client-host",
+    "198.18.0.5",
     "--db-host",
     "198.18.0.4",
     "--ssh-config",
@@ -133,23 +136,28 @@ Deno.test({
       assertEquals(result.topology!.hosts.map((h) => [h.role, h.host]), [
         ["server", "198.18.0.2"],
         ["client", "198.18.0.3"],
+        ["client", "198.18.0.5"],
         ["db", "198.18.0.4"],
       ]);
       for (const h of result.topology!.hosts) assert(h.cpuModel && h.kernel && h.allowedCpus && h.logicalCores, h.host);
       // Timed on the load machine: TCP connects to the server machine.
-      const [rtt] = result.topology!.roundTrips;
-      assertEquals([result.topology!.roundTrips.length, rtt.client, rtt.server, rtt.samples], [
-        1,
-        "198.18.0.3",
-        "198.18.0.2",
-        20,
+      assertEquals(result.topology!.roundTrips.map((t) => [t.client, t.server, t.samples]), [
+        ["198.18.0.3", "198.18.0.2", 20],
+        ["198.18.0.5", "198.18.0.2", 20],
       ]);
+      const [rtt] = result.topology!.roundTrips;
       assert(rtt.minUs > 0 && rtt.minUs <= rtt.medianUs && rtt.medianUs <= rtt.maxUs);
       for (const r of result.records) {
         // The server ran from the server host's staged copy, with the runtime staged there too, and the
         // addresses it was reached at exist only in that host's namespace.
         assertMatch(r.command![0], /^\/tmp\/rtbench-host\.[^/]+\/bin\//);
-        assertEquals([r.facts.serverHost, r.facts.clientHosts], ["198.18.0.2", "198.18.0.3"]);
+        assertEquals([r.facts.serverHost, r.facts.clientHosts], ["198.18.0.2", "198.18.0.3,198.18.0.5"]);
+        // Both load machines took a share of the run's connections; their histograms merged into one.
+        const shares = String(r.facts.clientHostConnections).split(",").map((p) => p.split("="));
+        assertEquals(shares.map(([host]) => host), ["198.18.0.3", "198.18.0.5"]);
+        assert(shares.every(([, n]) => Number(n) > 0));
+        assertEquals(shares.reduce((a, [, n]) => a + Number(n), 0), r.settings.connections);
+        assert(r.latencyUs && r.latencyUs.p50 > 0, r.id);
         assert(r.verification.checks.length > 0 && r.verification.checks.every((c) => c.passed), r.id);
         assert(r.summary.requestsPerSecond!.median > 0);
         // The server's process tree sampled in the server machine's /proc.
@@ -164,7 +172,7 @@ Deno.test({
       assert(pg.verification.checks.some((c) => /queries counted/.test(c.name) && c.passed));
       assertMatch(
         printed,
-        /hosts: servers on 198\.18\.0\.2 .* load on 198\.18\.0\.3 .* database on 198\.18\.0\.4 .* 198\.18\.0\.3 → 198\.18\.0\.2 round trip \d+\.\d\d ms/,
+        /hosts: servers on 198\.18\.0\.2 .* load on 198\.18\.0\.3 .*198\.18\.0\.5 .* database on 198\.18\.0\.4 .* 198\.18\.0\.3 → 198\.18\.0\.2 round trip \d+\.\d\d ms/,
       );
       await nothingLeft(lab);
       assertEquals((await hostDirs()).filter((d) => !dirsBefore.has(d)), []);
