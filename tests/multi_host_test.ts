@@ -16,6 +16,7 @@
 
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { makeLab, netnsUnavailable } from "./_netns.ts";
+import { unavailableIn } from "./_tools.ts";
 import { BENCH_PERMISSIONS, ROOT, runCli, waitFor } from "./_helpers.ts";
 import { saturatedHost } from "../runners/kinds/remote_server.ts";
 import { validateResult } from "../runners/schema/mod.ts";
@@ -25,8 +26,7 @@ import { ENGINE_BUN_VERSION } from "../runners/drivers/engine.ts";
 import { postgresWorkload } from "../workloads/postgres.ts";
 import type { BenchResult } from "../runners/schema/result.ts";
 
-const unavailable = await netnsUnavailable();
-if (unavailable) console.log(`multi_host_test skipped: ${unavailable}`);
+const ignored = unavailableIn("multi_host_test", await netnsUnavailable());
 
 const SHORT = ["--duration", "1", "--warmup", "0.5", "--runs", "1", "--quiet"];
 
@@ -102,7 +102,7 @@ async function hostDirs(): Promise<string[]> {
 
 Deno.test({
   name: "http-json and postgres with server, load and database on three hosts: verified, fingerprinted, nothing left",
-  ignore: unavailable !== null,
+  ignore: ignored,
   sanitizeResources: false,
   async fn() {
     await warmCaches();
@@ -184,7 +184,7 @@ Deno.test({
 
 Deno.test({
   name: "SIGINT mid-run on three hosts: exit 130, nothing left on any host",
-  ignore: unavailable !== null,
+  ignore: ignored,
   sanitizeResources: false,
   async fn() {
     await warmCaches();
@@ -224,7 +224,7 @@ Deno.test({
 
 Deno.test({
   name: "a killed ssh connection mid-run: that record errored, the suite goes on",
-  ignore: unavailable !== null,
+  ignore: ignored,
   sanitizeResources: false,
   async fn() {
     await warmCaches();
@@ -304,7 +304,7 @@ Deno.test("a load machine's CPUs at 90% or more make client-host-saturated, nami
 // README "ssh": host keys are checked as the configuration says; a machine missing from known_hosts is refused.
 Deno.test({
   name: "a server host whose key is not in known_hosts is refused, nothing measured",
-  ignore: unavailable !== null,
+  ignore: ignored,
   sanitizeResources: false,
   async fn() {
     const lab = await makeLab();
