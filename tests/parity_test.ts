@@ -2,6 +2,7 @@
 // Parity across runtimes before load: a server whose content-length (and body)
 // differs from the other runtimes' is marked invalid and not measured, while
 // the runtimes that agree are measured; the odd one is picked by majority.
+import { verifiedRequests } from "../runners/kinds/http.ts";
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { judgeParity } from "../runners/kinds/parity.ts";
 import { validateResult } from "../runners/schema/mod.ts";
@@ -131,4 +132,16 @@ Deno.test("verification and parity send every distinct request: a fault in the e
   }
   assertEquals(await processesMatching(tmp), []);
   await Deno.remove(tmp, { recursive: true });
+});
+
+// README (Before any load): "every distinct request … on the first server of each runtime, and the first three again
+// on each later run's fresh server"; bcrypt verifies 3 of its 64.
+Deno.test("the first run's server is verified on every distinct request, each later run's on the first three", () => {
+  const requests = Array.from({ length: 20 }, (_, i) => ({
+    path: `/${i % 10}`,
+    expect: { status: 200, contentType: "text/plain", body: String(i % 10) },
+  }));
+  assertEquals(verifiedRequests({ requests }, 0).map((r) => r.path), Array.from({ length: 10 }, (_, i) => `/${i}`));
+  assertEquals(verifiedRequests({ requests }, 1).map((r) => r.path), ["/0", "/1", "/2"]);
+  assertEquals(verifiedRequests({ requests, verified: 3 }, 0).length, 3);
 });
