@@ -31,3 +31,31 @@ Deno.test("the sampler follows a process tree's CPU, memory, threads and open fi
   assertEquals(series.tMs.length, series.server!.cpuPercent.length);
   assertEquals(await processesMatching(marker), []);
 });
+
+// README (How it is sampled): "the helper is pinned to the load generator's CPU".
+Deno.test({
+  name: "the sampler's helper runs pinned to the CPUs it is given (the load generator's)",
+  ignore: navigator.hardwareConcurrency < 2,
+  async fn() {
+    const sampler = startSampler({ intervalMs: 50, roots: { server: [Deno.pid] }, cpus: "1" });
+    try {
+      assert(await waitFor(() => sampler.samples >= 2, 10_000), "samples arrive");
+      const helpers: string[] = [];
+      for (const e of Deno.readDirSync("/proc")) {
+        if (!/^\d+$/.test(e.name)) continue;
+        try {
+          const status = Deno.readTextFileSync(`/proc/${e.name}/status`);
+          const cmdline = Deno.readTextFileSync(`/proc/${e.name}/cmdline`);
+          if (/^PPid:\s+(\d+)$/m.exec(status)?.[1] !== String(Deno.pid)) continue;
+          if (!cmdline.includes("read -r mode spids pids")) continue;
+          helpers.push(/^Cpus_allowed_list:\s+(\S+)$/m.exec(status)![1]);
+        } catch {
+          // A process that ended while we looked.
+        }
+      }
+      assertEquals(helpers, ["1"]);
+    } finally {
+      await sampler.stop();
+    }
+  },
+});
