@@ -232,3 +232,16 @@ Deno.test("the JSON Schema is exported as a file and as an object, and they are 
   }
   assertEquals(message, "Invalid result at /records/2/runtime/engine: is required");
 });
+
+// README (Reports and comparisons; History and trends; The result file): "From code: `exportResult()`, … are exported
+// from `mod.ts`", and "exported from `mod.ts` as `benchResultSchema` with `validateResult()` and `parseResult()`".
+Deno.test("every function the README says mod.ts exports is exported from mod.ts", async () => {
+  const readme = await Deno.readTextFile(`${ROOT}README.md`);
+  const mod: Record<string, unknown> = await import(`${ROOT}mod.ts`);
+  const claims = [...readme.matchAll(/From code: ([^.]*?) (?:is|are) exported from `mod\.ts`/g)].map((m) => m[1]);
+  assert(claims.length >= 2, "the README's From code sentences");
+  const names = claims.flatMap((c) => [...c.matchAll(/`(\w+)\(\)`/g)].map((m) => m[1]));
+  names.push("benchResultSchema", "validateResult", "parseResult");
+  assert(names.length > 10, names.join(" "));
+  for (const name of names) assert(name in mod, `mod.ts exports ${name}`);
+});
