@@ -245,3 +245,20 @@ Deno.test("every function the README says mod.ts exports is exported from mod.ts
   assert(names.length > 10, names.join(" "));
   for (const name of names) assert(name in mod, `mod.ts exports ${name}`);
 });
+
+// README (Use rtbench from your own code): each import of the table holds the functions its row names.
+Deno.test("every function the README's import table names is exported by that entry point", async () => {
+  const readme = await Deno.readTextFile(`${ROOT}README.md`);
+  const exportsMap: Record<string, string> = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).exports;
+  let checked = 0;
+  for (const m of readme.matchAll(/^\| `@rtbench\/rtbench(\/\w+)?` +\| (.*) \|$/gm)) {
+    const file = exportsMap[m[1] ? `.${m[1]}` : "."];
+    if (!file.endsWith(".ts") || m[1] === "/cli") continue;
+    const mod: Record<string, unknown> = await import(`${ROOT}${file.slice(2)}`);
+    for (const [, name] of m[2].matchAll(/`(\w+)\(\)`/g)) {
+      assert(name in mod, `@rtbench/rtbench${m[1] ?? ""} exports ${name}`);
+      checked++;
+    }
+  }
+  assert(checked >= 12, `${checked} names checked`);
+});
