@@ -4,7 +4,8 @@
 import { assertEquals } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
 import { cannotRun } from "./fixtures/cannot_run.ts";
-import { entries, privateTmp, processesMatching } from "./_helpers.ts";
+import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
+import { parseResult } from "../runners/schema/mod.ts";
 
 // README "Faults tried": "server exits before listening … `skipped` if it printed `rtbench: skip:`".
 Deno.test("a server that says it cannot run is skipped with its reason; the next runtime runs", async () => {
@@ -23,4 +24,19 @@ Deno.test("a server that says it cannot run is skipped with its reason; the next
   assertEquals(await processesMatching(tmp), []);
   assertEquals(await entries(tmp), []);
   await Deno.remove(tmp);
+});
+
+// README "Exit codes": "`0` every record completed or was skipped".
+Deno.test("a suite whose only record is skipped exits 0", async () => {
+  const tmp = await privateTmp();
+  const cli = await runCli(
+    ["--workload-file", "tests/fixtures/cannot_run.ts", "--workload", "cannot-run", "--runtime", "deno"]
+      .concat(["--duration", "0.5", "--warmup", "0", "--runs", "1", "--quiet", "--out", `${tmp}/r.json`]),
+    { TMPDIR: tmp },
+  );
+  assertEquals(cli.code, 0, cli.stderr);
+  const [record] = parseResult(await Deno.readTextFile(`${tmp}/r.json`)).records;
+  assertEquals(record.status, "skipped");
+  assertEquals(await processesMatching(tmp), []);
+  await Deno.remove(tmp, { recursive: true });
 });
