@@ -75,6 +75,7 @@ Deno.test("a server that accepts connections and never answers errors in verify 
   assertFault(result, "verify", /^GET \/: no response within 1 s \(--timeout\)$/);
 });
 
+// README "Exit codes": "`1` a record errored" (deno errored, node completed).
 Deno.test("--workload-file loads a faulty workload into the CLI, which reports it and exits 1", async () => {
   const tmp = await privateTmp();
   const out = `${tmp}/r.json`;

@@ -6,7 +6,16 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
 import { parseResult } from "../runners/schema/mod.ts";
 import { wrongBody } from "./fixtures/wrong_body.ts";
-import { BENCH_PERMISSIONS, entries, privateTmp, processesMatching, ROOT, spawnCli, waitFor } from "./_helpers.ts";
+import {
+  BENCH_PERMISSIONS,
+  entries,
+  privateTmp,
+  processesMatching,
+  ROOT,
+  runCli,
+  spawnCli,
+  waitFor,
+} from "./_helpers.ts";
 import { which } from "../runners/platform/process.ts";
 
 // README "Faults tried": "server answers wrongly" — `invalid` in `verify`, not measured.
@@ -89,4 +98,19 @@ Deno.test({
     assertEquals(await processesMatching(tmp), []);
     await Deno.remove(tmp, { recursive: true });
   },
+});
+
+// README "Exit codes": "`1` a record errored or is invalid" — here invalid, from the command line.
+Deno.test("a suite with an invalid record exits 1", async () => {
+  const tmp = await privateTmp();
+  const cli = await runCli(
+    ["--workload-file", "tests/fixtures/wrong_body.ts", "--workload", "wrong-body", "--runtime", "deno"]
+      .concat(["--duration", "0.5", "--warmup", "0", "--runs", "1", "--quiet", "--out", `${tmp}/r.json`]),
+    { TMPDIR: tmp },
+  );
+  assertEquals(cli.code, 1, cli.stderr);
+  const [record] = parseResult(await Deno.readTextFile(`${tmp}/r.json`)).records;
+  assertEquals(record.status, "invalid");
+  assertEquals(await processesMatching(tmp), []);
+  await Deno.remove(tmp, { recursive: true });
 });
