@@ -168,3 +168,16 @@ Deno.test("temporary paths are made only through runners/platform/temp.ts", asyn
     );
   }
 });
+
+// README (Ports and interfaces): "`--host <address>` binds elsewhere (`0.0.0.0` is reached over loopback) and is
+// recorded in the result (`settings.host`)".
+Deno.test("--host 0.0.0.0: the server binds every interface, is reached over loopback, and the result records it", async () => {
+  const tmp = await privateTmp();
+  const cli = await runCli([...SHORT, "--host", "0.0.0.0", "--out", `${tmp}/r.json`], { TMPDIR: tmp });
+  assertEquals(cli.code, 0, cli.stderr);
+  const result = parseResult(await Deno.readTextFile(`${tmp}/r.json`));
+  assertEquals(result.settings.host, "0.0.0.0");
+  assertEquals(result.records[0].status, "completed", JSON.stringify(result.records[0].error));
+  assertEquals(await processesWithTmpdir(tmp), []);
+  await Deno.remove(tmp, { recursive: true });
+});
