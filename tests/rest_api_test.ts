@@ -160,3 +160,37 @@ Deno.test("http-json on Express, Fastify, Hono, Elysia and Oak: every framework 
   assertEquals(planGroups([httpJson], "quick", {}, {}).map((g) => g.variant), ["default"]);
   await Deno.remove(tmp, { recursive: true });
 });
+
+Deno.test("rest-api production stack: CORS, a JWT verified by jose on every request, the same under every framework", async () => {
+  const tmp = await databaseTmp();
+  const out = `${tmp}/r.json`;
+  const cli = await runCli([
+    ...["--workload", "rest-api", "--variant", "default-stack,hono-stack", "--runtime", "deno,bun"],
+    ...["--duration", "0.5", "--warmup", "0.3", "--connections", "20", "--out", out],
+  ], { TMPDIR: tmp });
+  assertEquals(cli.code, 0, cli.stderr + cli.stdout);
+  const result = parseResult(await Deno.readTextFile(out));
+  assertEquals(result.records.map((r) => r.id), [
+    "rest-api/default-stack/deno",
+    "rest-api/default-stack/bun",
+    "rest-api/hono-stack/deno",
+    "rest-api/hono-stack/bun",
+  ]);
+  for (const record of result.records) {
+    assertEquals(record.status, "completed", `${record.id}: ${JSON.stringify(record.error)}`);
+    assertEquals(record.facts.stack, "CORS, JWT bearer (jose, HS256), body validation");
+    const checks = new Map(record.verification.checks.map((c) => [c.name, c]));
+    // Every answer carries CORS; a preflight is answered; no token, or one another secret signed, gets 401.
+    for (
+      const name of [
+        "CORS: access-control-allow-origin on an answer",
+        "CORS: preflight allows the API's methods",
+        "JWT: no token: GET /users/1 status",
+        "JWT: a token signed with another secret: GET /users/1 body",
+      ]
+    ) assert(checks.get(name)?.passed, `${record.id}: ${name}: ${JSON.stringify(checks.get(name))}`);
+  }
+  assertEquals(await processesMatching(tmp), []);
+  assertEquals(await entries(tmp), ["r.json"]);
+  await Deno.remove(tmp, { recursive: true });
+});
