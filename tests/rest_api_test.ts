@@ -1,7 +1,11 @@
 // The rest-api workload: every variant on deno, node and bun against an embedded PostgreSQL that is removed
 // afterwards, the table checked against the responses after each run; and the faults each check exists for:
 // an update that does not persist, a wrong page, a DELETE answered 204 that deleted nothing.
-import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertStringIncludes, assertThrows } from "@std/assert";
+import { engineGenerator } from "../runners/drivers/engine.ts";
+import { pickLoadGenerator } from "../runners/drivers/generators.ts";
+import { wrkGenerator } from "../runners/drivers/wrk.ts";
+import { PROFILES } from "../runners/suite/settings.ts";
 import { parseResult } from "../runners/schema/mod.ts";
 import { run } from "../runners/suite/run.ts";
 import { DRIZZLE_VERSION, restApi } from "../workloads/rest_api.ts";
@@ -196,4 +200,23 @@ Deno.test("rest-api production stack: CORS, a JWT verified by jose on every requ
   assertEquals(await processesMatching(tmp), []);
   assertEquals(await entries(tmp), ["r.json"]);
   await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("rest-api's captured ids need rtbench's engine: auto picks it, another generator is refused with the reason", () => {
+  const ctx = {
+    variant: "default",
+    options: {},
+    settings: PROFILES.quick,
+    tempDir: "",
+    signal: new AbortController().signal,
+  };
+  const target = { baseUrl: "", requests: restApi.traffic(ctx).requests };
+  const settings = { durationSec: 1, warmupSec: 0, connections: 1, pipelining: 1, requestTimeoutSec: 1 };
+  const auto = pickLoadGenerator({ requested: "auto", candidates: [engineGenerator, wrkGenerator] }, target, settings);
+  assertEquals(auto.generator.name, "rtbench");
+  assertThrows(
+    () => pickLoadGenerator({ requested: "wrk", candidates: [wrkGenerator] }, target, settings),
+    TypeError,
+    "wrk (it cannot send a value captured from an earlier response)",
+  );
 });
