@@ -29,7 +29,14 @@
  */
 
 export { run, type RunOptions, VERSION } from "./suite/run.ts";
-export type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./drivers/types.ts";
+export type {
+  EndpointMeasurement,
+  LoadGenerator,
+  LoadMeasurement,
+  LoadRunOptions,
+  LoadSettings,
+  LoadTarget,
+} from "./drivers/types.ts";
 export { builtinLoadGenerators } from "./drivers/generators.ts";
 export { autocannonGenerator } from "./drivers/autocannon.ts";
 export { ENGINE_BUN_VERSION, engineGenerator } from "./drivers/engine.ts";
