@@ -1,6 +1,20 @@
 // The rest-api workload: every variant on deno, node and bun against an embedded PostgreSQL that is removed
 // afterwards, the table checked against the responses after each run; and the faults each check exists for:
 // an update that does not persist, a wrong page, a DELETE answered 204 that deleted nothing.
+//
+// README "The rest-api workload, and frameworks on every runtime", claim by claim:
+// - endpoints, the mix and its weights, captured ids read back, figures per endpoint, the framework matrix, pinned
+//   framework versions and the `server` fact, every combination running, the drizzle variant, nothing left behind:
+//   "bench --workload rest-api on deno,node,bun completes every variant that runs and leaves nothing behind";
+// - a lost update, a wrong page, a 204 DELETE that deleted nothing (hidden from reads, or only under load) are invalid:
+//   "rest-api: a lost update, a wrong page and a DELETE that deleted nothing make the record invalid";
+// - only rtbench's engine sends captured ids, another generator is refused with the reason:
+//   "rest-api's captured ids need rtbench's engine: auto picks it, another generator is refused with the reason"
+//   (and runners/drivers/_engine_http_test.ts "a capture from a valid response fills later expectations");
+// - the production stack's CORS, preflight and JWT checks: "rest-api production stack: CORS, a JWT verified by jose
+//   on every request, the same under every framework";
+// - http-json's framework variants, run when named, parity across runtimes: "http-json on Express, Fastify, Hono,
+//   Elysia and Oak: every framework answers alike on deno, node and bun".
 import { assert, assertEquals, assertMatch, assertStringIncludes, assertThrows } from "@std/assert";
 import { engineGenerator } from "../runners/drivers/engine.ts";
 import { pickLoadGenerator } from "../runners/drivers/generators.ts";
