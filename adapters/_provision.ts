@@ -71,7 +71,13 @@ export async function provisionFromNpm(
       `${adapter.npmPackage}@${version}`,
     ], { timeoutMs: 300_000, signal });
     if (!out.success) {
-      const why = out.timedOut ? "timed out after 300 s" : lastLine(out.stderr) || `npm exited ${out.code}`;
+      if (/\bETARGET\b|No matching version found/.test(out.stderr)) {
+        throw new Error(
+          `Cannot provision ${adapter.name}@${version}: no such version (npm has no ${adapter.npmPackage}@${version}; ` +
+            `--runtime takes a version npm has, for example ${adapter.name}@latest)`,
+        );
+      }
+      const why = out.timedOut ? "timed out after 300 s" : npmReason(out.stderr) || `npm exited ${out.code}`;
       throw new Error(`Cannot provision ${adapter.name}@${version} from npm: ${why}`);
     }
     if (!findBinary(adapter, staging)) {
@@ -93,6 +99,9 @@ export async function provisionFromNpm(
   return { binary, source: "provisioned" };
 }
 
-function lastLine(text: string): string {
-  return text.trim().split("\n").filter((l) => l.trim()).at(-1)?.replace(/^npm error\s*/, "") ?? "";
+/** npm's own reason: its first error line that is neither the error code nor the path of its log file. */
+function npmReason(text: string): string {
+  const lines = text.trim().split("\n").map((l) => l.replace(/^npm (error|ERR!)\s*/, "").trim())
+    .filter((l) => l && !/^code\b|complete log of this run/.test(l));
+  return lines[0] ?? "";
 }

@@ -6,7 +6,8 @@
 
 import { which } from "../runners/platform/process.ts";
 import { probe } from "./_version.ts";
-import type { PackageManager, RuntimeAdapter, RuntimeVersion, TypeScriptRun } from "./types.ts";
+import { localPath } from "./_native_build.ts";
+import type { PackageManager, ParallelServer, RuntimeAdapter, RuntimeVersion, TypeScriptRun } from "./types.ts";
 
 /**
  * Runs files with `bun <file>`; found on `PATH` or provisioned from the npm
@@ -49,8 +50,19 @@ export const bun: RuntimeAdapter = {
   evalCommand(binary: string, code: string): string[] {
     return [binary, "-e", code];
   },
+  // Bun sends crash reports and usage data unless told not to.
+  quietEnv: { DO_NOT_TRACK: "1" },
   typeScriptCommand(binary: string, file: string): Promise<TypeScriptRun> {
     return Promise.resolve({ mode: "native", argv: [binary, file] });
+  },
+  parallel(binary: string, file: string, args: readonly string[] = [], workers: number): ParallelServer {
+    const launcher = localPath(new URL("../servers/bun/reuse_port.ts", import.meta.url));
+    return {
+      argv: [binary, launcher, file, ...args],
+      env: { RTBENCH_WORKERS: String(workers) },
+      form: "Bun.serve reusePort, one process per CPU",
+      processes: workers + 1,
+    };
   },
   async packageManager(binary: string): Promise<PackageManager> {
     return {

@@ -6,7 +6,7 @@
  */
 
 import { probe } from "./_version.ts";
-import type { PackageManager, RuntimeAdapter, RuntimeVersion, TypeScriptRun } from "./types.ts";
+import type { Listen, PackageManager, ParallelServer, RuntimeAdapter, RuntimeVersion, TypeScriptRun } from "./types.ts";
 
 /**
  * Runs files with `deno run -A` (the code under test gets every permission, as
@@ -45,8 +45,21 @@ export const deno: RuntimeAdapter = {
   evalCommand(binary: string, code: string): string[] {
     return [binary, "eval", code];
   },
+  // Deno checks for a newer release in the background of every run (and prints about it).
+  quietEnv: { DENO_NO_UPDATE_CHECK: "1" },
   typeScriptCommand(binary: string, file: string): Promise<TypeScriptRun> {
     return Promise.resolve({ mode: "native", argv: [binary, "run", "-A", file] });
+  },
+  parallel(binary: string, file: string, args: readonly string[], workers: number, listen: Listen): ParallelServer {
+    const at = ["--host", listen.host, "--port", String(listen.port)];
+    return {
+      // RTBENCH_DENO_SERVE: the server file then leaves serving to `deno serve` and only exports its handler.
+      argv: [binary, "serve", "-A", "--parallel", ...at, file, ...args],
+      env: { DENO_JOBS: String(workers), RTBENCH_DENO_SERVE: "1" },
+      form: "deno serve --parallel",
+      processes: 1,
+      announces: /^deno serve: Listening on \S+ with (\d+) threads/m,
+    };
   },
   async packageManager(binary: string): Promise<PackageManager> {
     const version = /^deno (\S+)/m.exec(await probe([binary, "--version"]))?.[1] ?? "unknown";

@@ -11,7 +11,7 @@
  * import { builtinAdapters, parseRuntimeSpecs } from "@rtbench/rtbench/adapters";
  *
  * assertEquals(parseRuntimeSpecs("deno,node@22").map((s) => s.version), [undefined, "22"]);
- * assertEquals(builtinAdapters.map((a) => a.engine), ["V8", "V8", "JavaScriptCore"]);
+ * assertEquals(builtinAdapters.map((a) => a.engine), ["V8", "V8", "JavaScriptCore", "Go (gc)", "Rust (rustc, LLVM)"]);
  * ```
  *
  * @example Resolve the Deno running this code
@@ -29,23 +29,31 @@
 import { UsageError } from "../runners/platform/errors.ts";
 import { cacheDir } from "./_cache.ts";
 import { provisionFromNpm } from "./_provision.ts";
+import { MissingToolchainError } from "./_native_build.ts";
 import { bun } from "./bun.ts";
 import { deno } from "./deno.ts";
+import { go } from "./go.ts";
 import { node } from "./node.ts";
+import { rust } from "./rust.ts";
 import type { ResolvedRuntime, RuntimeAdapter, RuntimeSource, RuntimeSpec } from "./types.ts";
 
 export type {
   InstallCommand,
+  Listen,
   PackageManager,
+  ParallelServer,
   ResolvedRuntime,
   RuntimeAdapter,
   RuntimeSource,
   RuntimeSpec,
   RuntimeVersion,
+  ServerBuild,
   TypeScriptRun,
 } from "./types.ts";
 export { npmManager } from "./package_managers.ts";
-export { bun, deno, node };
+export { lastReleases, lastReleasesOf, npmVersions, releaseLine } from "./releases.ts";
+export { bun, deno, go, node, rust };
+export { MissingToolchainError };
 export { cacheDir };
 
 /**
@@ -54,10 +62,29 @@ export { cacheDir };
  * @example List runtime names
  * ```ts
  * import { builtinAdapters } from "./mod.ts";
- * console.log(builtinAdapters.map((a) => a.name)); // ["deno", "node", "bun"]
+ * console.log(builtinAdapters.map((a) => a.name)); // ["deno", "node", "bun", "go", "rust"]
  * ```
  */
-export const builtinAdapters: readonly RuntimeAdapter[] = [deno, node, bun];
+export const builtinAdapters: readonly RuntimeAdapter[] = [deno, node, bun, go, rust];
+
+/**
+ * The runtimes measured when `--runtime` is not given: every adapter but the native baselines, which are built
+ * from source and asked for by name (`--runtime deno,node,bun,go,rust`).
+ *
+ * @param adapters The adapters to choose from.
+ * @returns Their names, baselines left out.
+ *
+ * @example The default runtimes
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { defaultRuntimeNames } from "@rtbench/rtbench/adapters";
+ *
+ * assertEquals(defaultRuntimeNames(), ["deno", "node", "bun"]);
+ * ```
+ */
+export function defaultRuntimeNames(adapters: readonly RuntimeAdapter[] = builtinAdapters): string[] {
+  return adapters.filter((a) => !a.baseline).map((a) => a.name);
+}
 
 /**
  * Parses a `--runtime` value such as `deno,node,bun@1.2.0` into specs.
@@ -90,6 +117,12 @@ export function parseRuntimeSpecs(
     if (version !== undefined && !/^[A-Za-z0-9.^~<>=*|-][A-Za-z0-9. ^~<>=*|-]*$/.test(version)) {
       throw new UsageError(
         `--runtime: bad version "${version}" for ${name} (use a version or npm range, e.g. ${name}@1.2.0)`,
+      );
+    }
+    const adapter = adapters.find((a) => a.name === name);
+    if (version !== undefined && adapter?.howToGet) {
+      throw new UsageError(
+        `--runtime: ${raw}: rtbench builds ${name} servers with this machine's toolchain (ask for ${name})`,
       );
     }
     if (specs.some((s) => s.requested === raw)) continue;
@@ -149,6 +182,9 @@ export async function resolveRuntime(spec: RuntimeSpec, options: ResolveOptions 
   if (spec.version === undefined) {
     binary = await adapter.detect();
     if (binary && adapter.name === "deno") source = "harness";
+  }
+  if (!binary && adapter.howToGet) {
+    throw new MissingToolchainError(`${adapter.name} is not installed on this machine (${adapter.howToGet})`);
   }
   if (!binary) {
     if (options.provision === false) {

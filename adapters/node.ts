@@ -7,7 +7,8 @@
 import { runCommand, which } from "../runners/platform/process.ts";
 import { probe } from "./_version.ts";
 import { npmManager } from "./package_managers.ts";
-import type { PackageManager, RuntimeAdapter, RuntimeVersion, TypeScriptRun } from "./types.ts";
+import { localPath } from "./_native_build.ts";
+import type { PackageManager, ParallelServer, RuntimeAdapter, RuntimeVersion, TypeScriptRun } from "./types.ts";
 
 // `process.features.typescript` is "strip" or "transform" where Node.js runs .ts files
 // by default (23.6+, 22.18+), false where it needs --experimental-strip-types (22.6+),
@@ -63,6 +64,15 @@ export const node: RuntimeAdapter = {
       return { mode, argv: [binary, "--experimental-strip-types", "--disable-warning=ExperimentalWarning", file] };
     }
     return { mode, argv: null };
+  },
+  parallel(binary: string, file: string, args: readonly string[] = [], workers: number): ParallelServer {
+    const cluster = localPath(new URL("../servers/node/cluster.mjs", import.meta.url));
+    return {
+      argv: [binary, cluster, file, ...args],
+      env: { RTBENCH_WORKERS: String(workers) },
+      form: "node:cluster",
+      processes: workers + 1,
+    };
   },
   packageManager(binary: string): Promise<PackageManager> {
     return npmManager(binary);

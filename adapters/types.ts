@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { Fact } from "../runners/schema/result.ts";
+
 /**
  * A runtime binary and what it reports about itself.
  *
@@ -79,8 +81,96 @@ export interface RuntimeAdapter {
   evalCommand(binary: string, code: string): string[];
   /** How this runtime runs a TypeScript file; when absent, {@linkcode RuntimeAdapter.command} runs it natively. */
   typeScriptCommand?(binary: string, file: string): Promise<TypeScriptRun>;
+  /**
+   * Variables that keep the runtime from phoning home while it is timed: its update check and telemetry
+   * (`DENO_NO_UPDATE_CHECK`, `DO_NOT_TRACK`); set for the processes the `startup` workload times, and recorded.
+   */
+  readonly quietEnv?: Readonly<Record<string, string>>;
   /** The runtime's own package manager (npm for Node.js, `bun install`, `deno install`). */
   packageManager?(binary: string): Promise<PackageManager>;
+  /**
+   * Whether this is a native baseline (Go, Rust) that JavaScript runtimes are judged against rather than a
+   * runtime under comparison: not in the default `--runtime` list, and grouped apart in reports. @default {false}
+   */
+  readonly baseline?: boolean;
+  /** How to get the runtime when it is missing; set for toolchains rtbench does not provision from npm. */
+  readonly howToGet?: string;
+  /**
+   * Compiles the server project that holds `entry` (a native toolchain's servers), into rtbench's cache keyed
+   * by a hash of its sources, or finds it there. When present, servers run from the build instead of a staged
+   * copy of `entry`: {@linkcode RuntimeAdapter.command} gets the executable as its file.
+   */
+  build?(binary: string, entry: URL, signal?: AbortSignal): Promise<ServerBuild>;
+  /**
+   * The runtime's own way to serve on `workers` CPUs (`--server-cpus`): `node:cluster`, Bun processes sharing
+   * the port with `reusePort`, `deno serve --parallel`, `GOMAXPROCS`, tokio's worker threads.
+   */
+  parallel?(binary: string, file: string, args: readonly string[], workers: number, listen: Listen): ParallelServer;
+}
+
+/**
+ * Where a server listens.
+ *
+ * @example Loopback, port 3000
+ * ```ts
+ * import type { Listen } from "@rtbench/rtbench/adapters";
+ *
+ * const listen: Listen = { host: "127.0.0.1", port: 3000 };
+ * ```
+ */
+export interface Listen {
+  /** Interface to bind. */
+  readonly host: string;
+  /** Port to listen on. */
+  readonly port: number;
+}
+
+/**
+ * A server in its runtime's multi-core form, from {@linkcode RuntimeAdapter.parallel}.
+ *
+ * @example Node.js on two CPUs
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { node, type ParallelServer } from "@rtbench/rtbench/adapters";
+ *
+ * const server: ParallelServer = node.parallel!("node", "/tmp/s/http_json.mjs", [], 2, { host: "127.0.0.1", port: 3000 });
+ * assertEquals([server.form, server.processes, server.env.RTBENCH_WORKERS], ["node:cluster", 3, "2"]);
+ * ```
+ */
+export interface ParallelServer {
+  /** The argv, binary first. */
+  readonly argv: string[];
+  /** Environment variables the form needs (worker counts). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Which form this is, for records: `node:cluster`, `deno serve --parallel`, `GOMAXPROCS`... */
+  readonly form: string;
+  /** Processes the server's tree holds once every worker runs (a primary or launcher counts). */
+  readonly processes: number;
+  /** A line the server prints with its worker count in the first group, when it prints one. */
+  readonly announces?: RegExp;
+}
+
+/**
+ * A compiled server program, from {@linkcode RuntimeAdapter.build}.
+ *
+ * @example The Go build of http-json
+ * ```ts
+ * import type { ServerBuild } from "@rtbench/rtbench/adapters";
+ *
+ * const build: ServerBuild = {
+ *   executable: "/root/.cache/rtbench/native/go-0123abcd/server",
+ *   args: ["http_json"],
+ *   facts: { toolchain: "go1.26.8", build: "cached" },
+ * };
+ * ```
+ */
+export interface ServerBuild {
+  /** Absolute path of the compiled program. */
+  readonly executable: string;
+  /** Arguments that choose the entry's server, before the workload's own. */
+  readonly args: readonly string[];
+  /** What records say about the build: toolchain, dependency versions, whether it came from the cache. */
+  readonly facts: Readonly<Record<string, Fact>>;
 }
 
 /**

@@ -73,6 +73,20 @@ export {
   type Verdict,
 } from "./report/compare.ts";
 export { formatTable } from "./report/table.ts";
+export { type HistoryEntry, keepInHistory, lastComparable, readHistory } from "./report/history.ts";
+export {
+  buildTrend,
+  formatTrendJson,
+  formatTrendMarkdown,
+  type Trend,
+  type TrendChange,
+  type TrendPoint,
+  type TrendSeries,
+  type TrendStep,
+  type TrendTable,
+  trendTables,
+} from "./report/trend.ts";
+export { formatTrendHtml } from "./report/trend_html.ts";
 export {
   EXPORT_FORMATS,
   type Exporter,

@@ -77,3 +77,24 @@ export async function entries(dir: string): Promise<string[]> {
   for await (const e of Deno.readDir(dir)) names.push(e.name);
   return names;
 }
+
+/** Runs a deno task's program with the task's own permissions from deno.json, as `deno task <name>` does. */
+export async function runTask(name: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const tasks: Record<string, string> = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
+  const words = tasks[name].split(" ");
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      ...words.filter((w) => w.startsWith("--allow-")),
+      `${ROOT}${words.find((w) => w.endsWith(".ts"))}`,
+      ...args,
+    ],
+    cwd: ROOT,
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}

@@ -8,6 +8,8 @@ import { micro } from "../workloads/micro.ts";
 import { startup } from "../workloads/startup.ts";
 import { wsEcho } from "../workloads/ws_echo.ts";
 import { privateTmp } from "./_helpers.ts";
+import { unsteadyStartup } from "./fixtures/faulty_process.ts";
+import { PROFILES } from "../runners/suite/settings.ts";
 
 Deno.test("an unreachable CI target runs up to --max-runs and warns", async () => {
   const tmp = await privateTmp();
@@ -69,3 +71,32 @@ for (
     await Deno.remove(tmp, { recursive: true });
   });
 }
+
+// README (Runs and confidence intervals): "a fixed number of runs whose interval is wider than ±10% of the mean carries
+// `ci-wide`, on every kind".
+Deno.test("a fixed number of runs too spread to rank by is ci-wide on a process workload too, not only HTTP", async () => {
+  const tmp = await privateTmp();
+  const result = await run({
+    workloads: [unsteadyStartup],
+    runtimes: ["deno"],
+    settings: { runs: 4, durationSec: 0.001 },
+    options: { "warmup-runs": 0 },
+    tempDir: tmp,
+  });
+  const [record] = result.records;
+  assertEquals(record.status, "completed", JSON.stringify(record.error));
+  const wide = record.warnings.find((w) => w.code === "ci-wide");
+  assert(wide, JSON.stringify(record.runs.map((r) => r.figures.wallMs)));
+  assert(/after 4 runs: too wide to rank/.test(wide!.message), wide!.message);
+  await Deno.remove(tmp, { recursive: true });
+});
+
+// README (Flags): the quick profile's 3 runs.
+Deno.test("the quick profile runs three times: an interval from two runs (t = 12.7) cannot rank anything", () => {
+  assertEquals([PROFILES.quick.runs, PROFILES.quick.durationSec, PROFILES.quick.warmupSec], [3, 2, 0.5]);
+  // Two runs 1% apart give ±64% at 95%; three runs spread the same give a usable interval.
+  const two = summarize([100, 101]);
+  const three = summarize([100, 101, 100.5]);
+  assert(two.ci95!.high - two.mean > 6, JSON.stringify(two));
+  assert(three.ci95!.high - three.mean < 1.5, JSON.stringify(three));
+});

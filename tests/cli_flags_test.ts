@@ -12,7 +12,7 @@ const cases: [string[], RegExp][] = [
   [["--runs", "0"], /--runs must be a whole number ≥ 1/],
   [["--warmup", "-2"], /--warmup must be a number ≥ 0/],
   [["--frobnicate"], /Unknown flag --frobnicate \(see --help\)/],
-  [["--runtime", "rhino"], /--runtime: unknown runtime "rhino" \(allowed: deno, node, bun\)/],
+  [["--runtime", "rhino"], /--runtime: unknown runtime "rhino" \(allowed: deno, node, bun, go, rust\)/],
   [["--runtime", "bun@;rm"], /--runtime: bad version/],
   [["--profile", "slow"], /--profile: unknown profile "slow" \(allowed: quick, full\)/],
   [["--variant", "turbo"], /--variant: unknown variant "turbo"/],

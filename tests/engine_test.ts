@@ -4,10 +4,10 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { ENGINE_BUN_VERSION, ENGINE_FILES, engineGenerator } from "../runners/drivers/engine.ts";
 import { run } from "../runners/suite/run.ts";
-import { validateResult } from "../runners/schema/mod.ts";
+import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { goesWrong } from "./fixtures/goes_wrong.ts";
-import { privateTmp } from "./_helpers.ts";
+import { privateTmp, runCli } from "./_helpers.ts";
 
 for (const fault of ["body", "type", "truncate"]) {
   Deno.test(`a server whose ${fault} goes wrong seconds into the measured window is invalid, with the count`, async () => {
@@ -140,4 +140,24 @@ Deno.test("the engine's file list holds everything its program imports, so a cop
   await visit(new URL("./_engine_child.ts", base).href);
   const listed = new Set(ENGINE_FILES.map((f) => new URL(f, base).href));
   assertEquals([...seen].filter((f) => !listed.has(f)), []);
+});
+
+// README "The load engine": where Bun cannot be had the engine runs on Deno, and the record says so with its ceiling.
+Deno.test("bench with the engine on Deno: the record says so, with the ceiling its own cost per response implies", async () => {
+  const tmp = await privateTmp();
+  const out = `${tmp}/r.json`;
+  const args = ["--workload", "http-json", "--runtime", "deno", "--duration", "1", "--warmup", "0", "--runs", "1"];
+  const cli = await runCli([...args, "--out", out], { TMPDIR: tmp, RTBENCH_ENGINE_RUNTIME: "deno" });
+  assertEquals(cli.code, 0, cli.stderr);
+  const [record] = parseResult(await Deno.readTextFile(out)).records;
+  assertEquals(record.status, "completed", JSON.stringify(record.error));
+  assertMatch(record.loadGenerator!.client!, /^deno .*could not be had: RTBENCH_ENGINE_RUNTIME=deno/);
+  const cost = record.runs[0].figures.clientCpuUsPerResponse;
+  const warning = record.warnings.find((w) => w.code === "engine-on-deno");
+  assert(warning, JSON.stringify(record.warnings));
+  assert(
+    warning!.message.includes(`${Math.round(1e6 / cost).toLocaleString("en-US")} responses/s per client CPU`),
+    warning!.message,
+  );
+  await Deno.remove(tmp, { recursive: true });
 });

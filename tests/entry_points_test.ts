@@ -1,26 +1,9 @@
-// Bad input at every entry point (bench, report, compare, calibrate, vs-wrk, compare-startup, ws-ceiling):
+// Bad input at every entry point (bench, report, compare, trend, calibrate, vs-wrk, compare-startup, ws-ceiling):
 // one line naming the flag or file, exit 2, never a stack trace, nothing on stdout.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { privateTmp, ROOT } from "./_helpers.ts";
+import { privateTmp, runTask } from "./_helpers.ts";
 
-const TASKS: Record<string, string> = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
-
-/** Runs a task's program with the task's own permissions, as `deno task <name>` does. */
-async function task(name: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const words = TASKS[name].split(" ");
-  const permissions = words.filter((w) => w.startsWith("--allow-"));
-  const program = words.find((w) => w.endsWith(".ts"))!;
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...permissions, `${ROOT}${program}`, ...args],
-    cwd: ROOT,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-    stdin: "null",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+const task = runTask;
 
 const tmp = await privateTmp();
 const corrupted = `${tmp}/corrupted.json`;
@@ -78,6 +61,14 @@ const cases: [string, string[], RegExp][] = [
   ["ws-ceiling", ["--frobnicate"], /Unknown flag --frobnicate/],
   ["order-drift", ["--runtime", "deno"], /--runtime needs exactly two runtimes, got 1/],
   ["order-drift", ["--runs", "1"], /--runs must be a whole number ≥ 2/],
+  // README "History and trends": a --history that is no directory, or holds a file that is no result, is refused.
+  ["trend", [`${tmp}/missing`], /Cannot read history .*missing: no such directory/],
+  ["trend", [tmp], /(corrupted|not_result)\.json is not an rtbench result: /],
+  ["trend", [tmp, "--format", "csv"], /--format: unknown format "csv" \(allowed: md, html, json\)/],
+  ["bench", ["--fail-on-regression", "5"], /--fail-on-regression needs --history <dir>/],
+  ["bench", ["--history", notResult], /--history: .*not_result\.json is not a directory/],
+  ["bench", ["--history", tmp], /--history: .*(corrupted|not_result)\.json is not an rtbench result/],
+  ["bench", ["--last", "0", "--runtime", "bun"], /--last must be a whole number ≥ 1 and ≤ 10, got "0"/],
 ];
 
 Deno.test("bad input at every entry point: one line, exit 2, no stack trace", async () => {
@@ -110,7 +101,7 @@ Deno.test("--debug shows the stack of a usage error", async () => {
 });
 
 Deno.test("every entry point answers --help with exit 0", async () => {
-  for (const name of ["bench", "report", "compare", "calibrate", "vs-wrk", "compare-startup", "ws-ceiling"]) {
+  for (const name of ["bench", "report", "compare", "trend", "calibrate", "vs-wrk", "compare-startup", "ws-ceiling"]) {
     const run = await task(name, ["--help"]);
     assertEquals(run.code, 0, `${name}: ${run.stderr}`);
     assertMatch(run.stdout, /--/, name);

@@ -2,38 +2,11 @@
 // on three runtimes, then headless Chromium reads the page (DOM) and paints it
 // (screenshot); the bars it draws carry the result file's numbers.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { runCommand, which } from "../runners/platform/process.ts";
 import { RUNTIME_COLORS } from "../runners/report/mod.ts";
 import { parseResult } from "../runners/schema/mod.ts";
 import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
 import { countColor, decodePng } from "./_png.ts";
-
-const CHROMIUM = which("chromium") ?? which("chromium-browser") ?? which("google-chrome");
-if (!CHROMIUM) console.log("html_report_test: skipped: chromium is not on PATH (apt-get install chromium)");
-
-/** Runs headless Chromium with a fresh profile inside `dir`, without any network chatter. */
-async function chromium(dir: string, args: string[]): Promise<string> {
-  const profile = await Deno.makeTempDir({ dir, prefix: "chromium-profile-" });
-  // Chromium keeps crash-report state under the XDG directories: point them into the profile too.
-  const out = await runCommand([
-    CHROMIUM!,
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--hide-scrollbars",
-    "--force-device-scale-factor=1",
-    `--user-data-dir=${profile}`,
-    ...args,
-  ], { timeoutMs: 90_000, keepBytes: 8 << 20, env: { XDG_CONFIG_HOME: profile, XDG_CACHE_HOME: profile } });
-  assert(out.success, `chromium ${args[0]} failed (${out.code}): ${out.stderr.slice(-2000)}`);
-  await Deno.remove(profile, { recursive: true });
-  return out.stdout;
-}
+import { CHROMIUM, chromium } from "./_chromium.ts";
 
 Deno.test({
   name: "bench --format html --out report.html: headless Chromium shows a bar per runtime with the result's numbers",

@@ -3,21 +3,17 @@
 // and gets sampled; wrk's warm-up check catches a server that goes wrong under
 // load. A generator that is not installed skips its test and says so.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
-import { which } from "../runners/platform/process.ts";
+import { requireTool } from "./_tools.ts";
+import { formatTable } from "../runners/report/table.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { run } from "../runners/suite/run.ts";
 import { httpJson } from "../workloads/http_json.ts";
-import { flaky } from "./fixtures/flaky.ts";
+import { flaky, flakyWarmup } from "./fixtures/flaky.ts";
 import { entries, privateTmp, processesMatching } from "./_helpers.ts";
 
-const missing = (tool: string, how: string) => {
-  const absent = which(tool) === null;
-  if (absent) console.log(`skipping ${tool} tests: ${tool} is not on PATH (${how})`);
-  return absent;
-};
-const noWrk = missing("wrk", "apt-get install wrk");
-const noBombardier = missing("bombardier", "go install github.com/codesenberg/bombardier@latest");
-const noOha = missing("oha", "cargo install oha");
+const noWrk = requireTool("wrk", "apt-get install wrk") === null;
+const noBombardier = requireTool("bombardier", "go install github.com/codesenberg/bombardier@v1.2.6") === null;
+const noOha = requireTool("oha", "cargo install oha --locked") === null;
 
 for (const [name, absent] of [["wrk", noWrk], ["bombardier", noBombardier], ["oha", noOha]] as const) {
   Deno.test({
@@ -75,6 +71,55 @@ Deno.test({
     assertEquals(record.error?.phase, "measure");
     assertMatch(record.error!.message, /mismatched .*during warm-up: status 200, content-type application\/json, body/);
     assertMatch(record.error!.message, /Hello, World\?/);
+    await Deno.remove(tmp, { recursive: true });
+  },
+});
+
+// README (Load generators): "What goes wrong during the warm-up (mismatches, non-2xx) counts … whichever generator ran".
+for (const [name, absent] of [["wrk", noWrk], ["autocannon", false]] as const) {
+  Deno.test({
+    name: `${name} counts mismatches made during the warm-up alone`,
+    ignore: absent,
+    async fn() {
+      const tmp = await privateTmp();
+      const result = await run({
+        workloads: [flakyWarmup],
+        runtimes: ["deno"],
+        settings: { durationSec: 1, warmupSec: 1.5, runs: 1 },
+        loadGenerator: name,
+        tempDir: tmp,
+      });
+      const [record] = result.records;
+      assert(record.verification.passed, "the first responses were right");
+      assertEquals(record.status, "invalid", JSON.stringify(record.runs[0]?.counts));
+      assertMatch(record.error!.message, /during warm-up: .*Hello, World\?/);
+      await Deno.remove(tmp, { recursive: true });
+    },
+  });
+}
+
+// README (Load generators): "wrk runs whole seconds only … the record keeps what ran … the table header prints it".
+Deno.test({
+  name: "wrk's whole seconds are recorded as they ran, and the header prints what ran beside what was asked",
+  ignore: noWrk,
+  async fn() {
+    const tmp = await privateTmp();
+    const result = await run({
+      workloads: [httpJson],
+      runtimes: ["deno"],
+      settings: { durationSec: 1.5, warmupSec: 0.5, runs: 1, connections: 10 },
+      loadGenerator: "wrk",
+      tempDir: tmp,
+    });
+    const [record] = result.records;
+    assertEquals(record.status, "completed", JSON.stringify(record.error));
+    const f = record.runs[0].figures;
+    assert(f.warmupMs >= 950 && f.warmupMs < 1500, `warm-up ran ${f.warmupMs} ms`);
+    assert(f.durationMs >= 1950 && f.durationMs < 2500, `measured ${f.durationMs} ms`);
+    // The rate is over the window that ran, not the one asked.
+    assert(Math.abs(f.requestsPerSecond - f.validResponses / (f.durationMs / 1000)) < f.requestsPerSecond / 100);
+    const header = formatTable(result).split("\n").find((l) => l.startsWith("http-json"))!;
+    assertMatch(header, /· 2 s \(asked 1\.5 s\) × 1 runs · warm-up 1 s \(asked 0\.5 s\)/);
     await Deno.remove(tmp, { recursive: true });
   },
 });

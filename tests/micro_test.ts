@@ -61,6 +61,35 @@ Deno.test("a micro script whose sample is wrong makes the record invalid", async
   await Deno.remove(tmp, { recursive: true });
 });
 
+// README (micro): "opsPerSecond … operations ÷ time … not the mean of 1/latency".
+Deno.test("micro throughput is operations ÷ time, not the mean of 1/latency, with a skewed latency distribution", () => {
+  // 990 calls of 1 µs and 10 GC-paused calls of 1 ms: 1000 calls took 10.99 ms, so 90,992 calls/s. The mean of
+  // 1/latency, tinybench's throughput.mean, is 990,010/s: eleven times too high, and a runtime with fewer but
+  // longer pauses would rank differently on it.
+  const latencies = [...Array(990).fill(0.001), ...Array(10).fill(1)];
+  const mean = latencies.reduce((a, b) => a + b, 0) / latencies.length;
+  const meanOfInverse = latencies.reduce((a, b) => a + 1000 / b, 0) / latencies.length;
+  const report = {
+    task: "json",
+    opsPerCall: 1,
+    sample: "x",
+    selfCheck: true,
+    sink: 1,
+    timer: "hrtimeNow",
+    detectedResolutionMs: null,
+    runtime: "node",
+    runtimeVersion: "20.0.0",
+    timeMs: 100,
+    warmupTimeMs: 10,
+    latencyMs: { mean, p50: 0.001, p99: 1, min: 0.001, max: 1, rme: 9, samples: 1000 },
+    throughput: { mean: meanOfInverse, p50: 1_000_000, p99: 1000, rme: 9 },
+  };
+  const figures = microFigures(report);
+  assertEquals(Math.round(figures.callsPerSecond), Math.round(1000 / 10.99 * 1000));
+  assertEquals(figures.opsPerSecond, figures.callsPerSecond);
+  assert(figures.opsPerSecond < meanOfInverse / 10, "not the mean of 1/latency");
+});
+
 Deno.test("a micro report is parsed strictly and mapped to per-operation figures", () => {
   const report = {
     task: "uuid",

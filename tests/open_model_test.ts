@@ -8,6 +8,10 @@ import { httpJson } from "../workloads/http_json.ts";
 import { wsEcho } from "../workloads/ws_echo.ts";
 import { stall } from "./fixtures/stall.ts";
 import { privateTmp } from "./_helpers.ts";
+import { CHROMIUM, chromium } from "./_chromium.ts";
+import { countColor, decodePng } from "./_png.ts";
+import { formatHtml, formatMarkdown } from "../runners/report/mod.ts";
+import type { BenchResult } from "../runners/schema/mod.ts";
 
 Deno.test("--rate 2000 on http-json holds 2,000 ± 1% requests/s on deno, node and bun, every response checked", async () => {
   const tmp = await privateTmp();
@@ -29,6 +33,10 @@ Deno.test("--rate 2000 on http-json holds 2,000 ± 1% requests/s on deno, node a
     assertEquals(r.runs[0].figures.targetRequestsPerSecond, 2000);
     assertEquals(r.warnings.some((w) => w.code === "rate-not-held"), phase.missed > phase.scheduled / 100);
   }
+  // README "Open model": reports say the rate that was offered, and what went out late.
+  const md = formatMarkdown(result);
+  assert(md.includes("open model: 2,000 requests/s · up to 100 connections"), md);
+  assert(md.includes("| missed |"), "a missed column");
   await Deno.remove(tmp, { recursive: true });
 });
 
@@ -71,7 +79,7 @@ Deno.test("--workload ws --rate 20000 holds its rate with every echo verified", 
   await Deno.remove(tmp, { recursive: true });
 });
 
-Deno.test("--sweep on http-json for deno, node and bun: a peak, ten rates from 10% to 110% of it, and a knee", async () => {
+Deno.test("--sweep on http-json for deno, node and bun: a peak, ten rates from 10% to 110% of it, a knee, its curve", async () => {
   const tmp = await privateTmp();
   const result = await run({
     workloads: [httpJson],
@@ -104,5 +112,40 @@ Deno.test("--sweep on http-json for deno, node and bun: a peak, ten rates from 1
       ),
     );
   }
+  // README "Open model": the table and Markdown show the knee (the headline) with its p99 and how many rates ran.
+  const md = formatMarkdown(result);
+  assert(md.includes("sweep: closed-model peak, then 10 rates from 10% to 110% of it, knee at p99 ≤ 50 ms"), md);
+  assert(md.includes("| runtime | sustainableRequestsPerSecond (median) | 95% CI | relative | knee p99 | rates |"));
+  if (CHROMIUM) await sweepInChromium(result, tmp);
   await Deno.remove(tmp, { recursive: true });
 });
+
+/**
+ * README "Open model": the HTML draws each runtime's latency–throughput curve (p99 on a log axis,
+ * the knee ringed, the objective across), and a real browser paints it.
+ */
+async function sweepInChromium(result: BenchResult, tmp: string): Promise<void> {
+  const report = `${tmp}/sweep.html`;
+  await Deno.writeTextFile(report, formatHtml(result));
+  const dom = await chromium(tmp, ["--dump-dom", `file://${report}`]);
+  const start = dom.indexOf('class="chart sweep-chart"');
+  assert(start > 0, "a latency–throughput chart");
+  const chart = dom.slice(start, dom.indexOf("</svg>", start));
+  for (const r of result.records) {
+    const series = chart.match(
+      new RegExp(`<g class="series" data-runtime="${r.runtime.requested}" data-points="([^"]+)"`),
+    );
+    assert(series, `${r.id}: a curve`);
+    const points = series![1].split(" ").map((p) => p.split(":").map(Number));
+    const steps = r.runs[0].steps!.filter((s) => s.latencyUs && s.latencyUs.p99 > 0);
+    assertEquals(points, steps.map((s) => [s.achievedRate, s.latencyUs!.p99]), `${r.id}: one point per rate`);
+    const knee = steps.find((s) => s.achievedRate === r.runs[0].figures.sustainableRequestsPerSecond)!;
+    assert(chart.includes(`data-ring="${knee.achievedRate}:${knee.latencyUs!.p99}"`), `${r.id}: its knee ringed`);
+  }
+  assert(chart.includes('<g class="guide" data-y="50000">'), "the p99 objective drawn across");
+  const png = `${tmp}/sweep.png`;
+  await chromium(tmp, ["--window-size=1200,3000", `--screenshot=${png}`, `file://${report}`]);
+  // The objective's dashed line is the page's only paint in its colour: more than half of a 486 px line.
+  const painted = countColor(await decodePng(await Deno.readFile(png)), "#cf222e");
+  assert(painted >= 240, `${painted} pixels of the p99 objective's line`);
+}

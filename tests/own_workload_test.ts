@@ -63,7 +63,7 @@ Deno.test("the README's command runs the own workload on deno, node and bun into
   for (const record of result.records) {
     assertEquals(record.status, "completed", JSON.stringify(record.error));
     assertEquals(record.options, { "greet-name": "JSR" });
-    // The workload's quick defaults, not the profile's 3 s × 2 runs.
+    // The workload's quick defaults, not the profile's 2 s × 3 runs.
     assertEquals([record.settings.durationSec, record.runs.length], [1, 1]);
     assert(record.verification.passed);
     const bodyCheck = record.verification.checks.find((c) => c.name === "GET /greet?name=JSR body");

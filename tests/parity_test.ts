@@ -7,6 +7,7 @@ import { validateResult } from "../runners/schema/mod.ts";
 import { run } from "../runners/suite/run.ts";
 import type { HttpExchange, HttpRequestSpec } from "../workloads/types.ts";
 import { looseJson } from "./fixtures/loose_json.ts";
+import { numberedLoose, numberedWrong } from "./fixtures/numbered.ts";
 import { entries, privateTmp, processesMatching } from "./_helpers.ts";
 
 Deno.test("a server whose content-length differs from the other runtimes' is invalid", async () => {
@@ -91,4 +92,42 @@ Deno.test("a runtime that fails its own expectation does not vote", () => {
   );
   assertEquals([...verdicts.keys()], ["deno"]);
   assertEquals(verdicts.get("deno")!.invalid, null);
+});
+
+// README (Before any load): "every distinct request of the workload's traffic" is verified, and compared across
+// runtimes, not only the first few.
+Deno.test("verification and parity send every distinct request: a fault in the eighth of ten is caught before load", async () => {
+  const tmp = await privateTmp();
+  const result = await run({
+    workloads: [numberedWrong, numberedLoose],
+    runtimes: ["deno", "node", "bun"],
+    settings: { durationSec: 0.5, warmupSec: 0, runs: 1, connections: 4 },
+    tempDir: tmp,
+  });
+  assertEquals(validateResult(result), []);
+  for (const record of result.records.filter((r) => r.workload === "numbered-wrong")) {
+    assertEquals([record.status, record.error?.phase], ["invalid", "verify"], JSON.stringify(record.error));
+    assertMatch(record.error!.message, /GET \/7 body/);
+    assertEquals(record.runs.length, 0, "not measured");
+  }
+  const loose = Object.fromEntries(
+    result.records.filter((r) => r.workload === "numbered-loose").map((r) => [r.runtime.name, r]),
+  );
+  assertEquals([loose.node.status, loose.node.error?.phase], ["invalid", "verify"]);
+  assertMatch(loose.node.error!.message, /parity GET \/7 content-length: "8" where deno and bun send "7"/);
+  for (const name of ["deno", "bun"]) {
+    const record = loose[name];
+    assertEquals(record.status, "completed", JSON.stringify(record.error));
+    assertEquals(record.facts.verifiedRequests, 10, "ten distinct of twenty");
+    // The record stays readable: the first requests in full, one line for the rest.
+    assert(
+      record.verification.checks.some((c) =>
+        c.name === "the other 7 distinct requests: status, content-type, content-length and body" && c.passed
+      ),
+    );
+    assert(record.verification.checks.some((c) => c.name === "parity: the other 7 distinct requests" && c.passed));
+    assert(record.verification.checks.length < 40, String(record.verification.checks.length));
+  }
+  assertEquals(await processesMatching(tmp), []);
+  await Deno.remove(tmp, { recursive: true });
 });

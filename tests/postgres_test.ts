@@ -7,7 +7,7 @@ import { parseResult } from "../runners/schema/mod.ts";
 import { run } from "../runners/suite/run.ts";
 import { installDependencies } from "../runners/platform/workspace.ts";
 import { startEmbeddedPostgres } from "../workloads/_embedded_postgres.ts";
-import { POSTGRES_JS_VERSION, postgresWorkload } from "../workloads/postgres.ts";
+import { databaseCpus, POSTGRES_JS_VERSION, postgresWorkload } from "../workloads/postgres.ts";
 import { noClamp, oneQuery } from "./fixtures/postgres_faults.ts";
 import { entries, privateTmp, processesMatching, spawnCli, waitFor } from "./_helpers.ts";
 
@@ -72,6 +72,11 @@ Deno.test("bench --workload postgres on deno,node,bun verifies every runtime and
     assertEquals(record.facts.driverVersion, POSTGRES_JS_VERSION);
     assertEquals(record.facts.poolSize, 10);
     assertEquals(record.facts.queriesPerRequest, record.variant === "db" ? 1 : 20);
+    // README (postgres): "with fewer than 3 CPUs the database shares the server's, and the record says so".
+    const shares = record.warnings.some((w) => w.code === "db-shares-server-cpu");
+    assertEquals(shares, navigator.hardwareConcurrency < 3, JSON.stringify(record.warnings));
+    if (shares) assertEquals(record.facts.databaseCpus, record.cpus.server);
+    else assert(!record.cpus.server?.split(",").includes(String(record.facts.databaseCpus)), "a CPU of its own");
     const checks = new Map(record.verification.checks.map((c) => [c.name, c]));
     // /queries clamps n on every runtime: 0 and abc and nothing give one row, 501 gives 500.
     for (const [path, rows] of [["/queries?n=0", 1], ["/queries?n=501", 500], ["/queries?n=abc", 1], ["/queries", 1]]) {
@@ -89,6 +94,8 @@ Deno.test("bench --workload postgres on deno,node,bun verifies every runtime and
   for (const name of ["deno", "node", "bun"]) {
     assertEquals(run.stdout.match(new RegExp(`^${name} \\d\\S*\\s+[\\d,]+/s`, "gm"))?.length, 2, run.stdout);
   }
+  // The table shows it beside every figure the database's CPU time is in.
+  if (navigator.hardwareConcurrency < 3) assertStringIncludes(run.stdout, "db-shares-server-cpu");
 
   // Nothing survives: no PostgreSQL process, no data directory, nothing but the result.
   assertEquals(await processesMatching(tmp), []);
@@ -195,4 +202,13 @@ Deno.test("SIGINT while a postgres server is loaded stops the server and the emb
   assertEquals(parseResult(await Deno.readTextFile(out)).finishedAt, null);
   assertEquals(await entries(tmp), ["r.json"], "the database directory is gone");
   await Deno.remove(tmp, { recursive: true });
+});
+
+// README (postgres): "with 3 or more CPUs the embedded database gets a CPU of its own".
+Deno.test("the embedded database takes the last of the server's CPUs when it has two, else shares and says so", () => {
+  assertEquals(databaseCpus("0,1"), { database: "1", server: "0", warning: null });
+  assertEquals(databaseCpus("0-2"), { database: "2", server: "0,1", warning: null });
+  assertEquals(databaseCpus("0").warning?.code, "db-shares-server-cpu");
+  assertEquals(databaseCpus("0").server, "0");
+  assertEquals(databaseCpus(null).warning?.code, "db-shares-server-cpu");
 });

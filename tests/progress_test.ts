@@ -2,7 +2,7 @@
 // learns from finished records; on a real terminal (a pty from `script`) the
 // CLI draws it, with --quiet or a pipe it draws nothing.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { which } from "../runners/platform/process.ts";
+import { requireTool } from "./_tools.ts";
 import { clock, createProgress } from "../runners/report/progress.ts";
 import type { BenchRecord } from "../runners/schema/result.ts";
 import { BENCH_PERMISSIONS, entries, privateTmp, processesMatching, ROOT } from "./_helpers.ts";
@@ -106,7 +106,7 @@ Deno.test("progress lines are cut to the terminal width so they redraw in place"
   assertEquals(clock(3725), "1:02:05");
 });
 
-const SCRIPT = which("script");
+const SCRIPT = requireTool("script", "apt-get install bsdutils");
 if (!SCRIPT) console.log("progress_test: terminal tests skipped: `script` is not on PATH (apt-get install bsdutils)");
 
 /** Runs the bench CLI with stdout and stderr on a pseudo-terminal; returns everything it drew. */

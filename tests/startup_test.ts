@@ -1,8 +1,9 @@
 // The startup workload and the process runner: every runtime timed from spawn
 // to exit with checked output, hyperfine-style plans honoured, the timer's own
 // cost recorded, and wrong exit codes or output making a record invalid.
-import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
-import { which } from "../runners/platform/process.ts";
+import { assert, assertEquals, assertExists, assertMatch, assertStringIncludes } from "@std/assert";
+import { formatFigure } from "../runners/report/format.ts";
+import { requireTool } from "./_tools.ts";
 import { outlierIndices } from "../runners/stats/outliers.ts";
 import { spawnTimer, wait4Timer } from "../runners/drivers/process_timer.ts";
 import { parseResult } from "../runners/schema/mod.ts";
@@ -11,8 +12,7 @@ import { HELLO_OUTPUT, SCRIPT_OUTPUT } from "../workloads/startup.ts";
 import { faultyStartup, workDirProbe } from "./fixtures/faulty_process.ts";
 import { entries, privateTmp, processesMatching, runCli, spawnCli, waitFor } from "./_helpers.ts";
 
-const python = which("python3");
-if (!python) console.log("python3 is not on PATH: the wait4 timer tests are skipped (Debian: python3)");
+const python = requireTool("python3", "apt-get install python3");
 
 Deno.test("bench --workload startup times every runtime, checks every run and states the timer's cost", async () => {
   const tmp = await privateTmp();
@@ -61,7 +61,11 @@ Deno.test("bench --workload startup times every runtime, checks every run and st
     assertEquals(record.command?.[0], record.runtime.binary);
   }
   const node = result.records.find((r) => r.id === "startup/script/node")!;
-  assertMatch(String(node.facts.typeScript), /native|strip-types|plain JavaScript/);
+  assertMatch(String(node.facts.typeScript), /native|strip-types|pre-stripped/);
+  // README (startup): "each runtime's update-check and telemetry variables are set and recorded".
+  const quiet = (name: string) => result.records.find((r) => r.id === `startup/hello/${name}`)!.facts.quietEnv;
+  assertEquals([quiet("deno"), quiet("bun")], ["DENO_NO_UPDATE_CHECK=1", "DO_NOT_TRACK=1"]);
+  assertEquals(quiet("node"), "none (nothing to turn off)");
   const nodeHello = result.records.find((r) => r.id === "startup/hello/node")!;
   assertEquals(nodeHello.command?.slice(1), ["-e", 'console.log("ready")']);
   assertEquals(result.records.find((r) => r.id === "startup/hello/deno")!.command?.[1], "eval");
@@ -69,6 +73,17 @@ Deno.test("bench --workload startup times every runtime, checks every run and st
   assertMatch(cli.stdout, /^startup \(hello\) · timer \w+ · ≥10 runs and ≥0\.2 s after 1 warm-up/m);
   assertMatch(cli.stdout, /^startup \(script\)/m);
   assertMatch(cli.stdout, /timer overhead per spawn/);
+  assertMatch(cli.stdout, /set against update checks and telemetry: deno DENO_NO_UPDATE_CHECK=1, .*bun DO_NOT_TRACK=1/);
+  // README (startup): "a net-of-spawn column … and the TypeScript mode per runtime".
+  const scriptTable = cli.stdout.slice(cli.stdout.indexOf("startup (script)"));
+  const header = scriptTable.split("\n")[1];
+  assertMatch(header, /mean ± σ\s+net of spawn .* TypeScript/);
+  for (const r of result.records.filter((r) => r.variant === "script")) {
+    const row = scriptTable.split("\n").find((l) => l.startsWith(`${r.runtime.name} `))!;
+    const net = r.summary.wallMs.median - (r.facts.spawnOverheadMs as number);
+    assertStringIncludes(row, formatFigure("wallMs", net), row);
+    assertStringIncludes(row, String(r.facts.typeScript).split(":")[0]);
+  }
   assertEquals(await processesMatching(tmp), []);
   assertEquals(await entries(tmp), ["r.json"]);
   await Deno.remove(tmp, { recursive: true });

@@ -2,17 +2,21 @@
 // watched; a server that names its keys wrong is invalid before any load; a
 // server that leaves files behind is invalid with the count, and the files go.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
-import { which } from "../runners/platform/process.ts";
+import { requireTool } from "./_tools.ts";
 import { run } from "../runners/suite/run.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { uuidFile } from "../workloads/uuid_file.ts";
-import { uuidFileLeaky, uuidFileWrongKeys } from "./fixtures/uuid_file_faults.ts";
+import { uuidFileLazy, uuidFileLeaky, uuidFileWrongKeys } from "./fixtures/uuid_file_faults.ts";
 import { entries, privateTmp, processesMatching } from "./_helpers.ts";
 
 const QUICK = { durationSec: 1, warmupSec: 0, runs: 1 };
-const inotify = which("inotifywait") !== null;
+const inotify = requireTool("inotifywait", "apt-get install inotify-tools") !== null;
 if (!inotify) {
   console.log("uuid-file: inotifywait missing (apt-get install inotify-tools): write and read are not watched");
+}
+
+function created(record: { verification: { checks: readonly { name: string; actual?: unknown }[] } }): unknown {
+  return record.verification.checks.find((c) => c.name.startsWith("run 1: files created in the measured"))?.actual;
 }
 
 async function assertNothingLeft(tmp: string): Promise<void> {
@@ -41,9 +45,18 @@ Deno.test("uuid-file on deno, node and bun: bodies echo the queries, every file 
     assertEquals(checks.get("run 1: files left in the data directory")?.actual, 0);
     assertExists(record.facts.fileApi);
     assertEquals(record.facts.fileEventWatcher, inotify ? "inotifywait" : "Deno.watchFs");
+    // README (uuid-file): "files created and deleted are counted with inotifywait over the measured window".
     const figures = record.runs[0].figures;
+    const seconds = figures.durationMs / 1000;
+    for (const what of ["created", "deleted"]) {
+      const check = record.verification.checks.find((c) => c.name.startsWith(`run 1: files ${what} in the measured`));
+      assertEquals(check?.passed, true, JSON.stringify(check));
+      assertEquals(check?.expected, figures.validResponses);
+    }
+    // Counted, not copied: close to the responses, and not the same number.
+    assertEquals(figures.filesWrittenPerSecond, Math.round(Number(created(record)) / seconds * 100) / 100);
     assert(figures.filesWrittenPerSecond > 0);
-    assertEquals(figures.filesWrittenPerSecond, figures.requestsPerSecond);
+    assert(figures.filesDeletedPerSecond > 0);
     assertExists(record.summary.filesWrittenPerSecond);
   }
   assertEquals(new Set(result.records.map((r) => r.facts.fileApi)).size, 3, "each runtime's own file API");
@@ -60,7 +73,7 @@ Deno.test("a uuid-file server that returns the wrong keys is invalid and not mea
   assertEquals(deno.runs.length, 0);
   const echo = deno.verification.checks.find((c) => c.name === "verification request body echoes q1..q4");
   assertEquals(echo?.passed, false);
-  assertEquals(echo?.expected, '{"q1":"verify","q2":"deno","q3":"a b+c","q4":"3"}');
+  assertEquals(echo?.expected, '{"q1":"verify","q2":"deno","q3":"a b+c","q4":"256"}');
   await assertNothingLeft(tmp);
 });
 
@@ -75,10 +88,33 @@ Deno.test("a uuid-file server that leaves files behind is invalid with the count
   assertEquals(left.passed, false);
   // Every 10th response leaked a file: the count is the measured run's share.
   const responses = deno.runs[0].figures.validResponses;
-  assert(Number(left.actual) >= Math.floor(responses / 10), `${left.actual} files for ${responses} responses`);
+  assert(Number(left.actual) >= Math.floor((responses - 300) / 10), `${left.actual} files for ${responses} responses`);
   assertEquals(deno.error!.message, `run 1: files left in the data directory: got ${left.actual}, expected 0`);
-  assertEquals(deno.verification.checks.find((c) => c.name === "files left after the first 3 requests")?.passed, true);
+  assertEquals(
+    deno.verification.checks.find((c) => c.name === "files left after the first 256 requests")?.passed,
+    true,
+  );
   // The next runtime starts with an empty directory and is not blamed.
   assertEquals(node.status, "completed", node.error?.message);
   await assertNothingLeft(tmp);
+});
+
+// README (uuid-file): "a server that answers right but writes no file under load is invalid".
+Deno.test({
+  name: "a uuid-file server that stops writing files under load is invalid: creations counted over the window",
+  ignore: !inotify,
+  async fn() {
+    const tmp = await privateTmp();
+    const result = await run({ workloads: [uuidFileLazy], runtimes: ["deno"], settings: QUICK, tempDir: tmp });
+    const [deno] = result.records;
+    assert(deno.verification.checks.filter((c) => c.name.startsWith("file ")).every((c) => c.passed), "verified");
+    assertEquals([deno.status, deno.error?.phase], ["invalid", "cleanup"]);
+    // The 43 files it still wrote (responses 258 to 300) against thousands of responses.
+    assertMatch(
+      deno.error!.message,
+      /run 1: files created in the measured window \(inotifywait\) match .*: got \d\d?, /,
+    );
+    assert(deno.runs[0].figures.filesWrittenPerSecond < 100, "counted, not copied from requests/s");
+    await assertNothingLeft(tmp);
+  },
 });

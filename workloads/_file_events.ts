@@ -115,3 +115,49 @@ export function directoryWatcher(inotify = true): DirectoryWatcher {
   const binary = inotify ? which("inotifywait") : null;
   return binary ? inotifyWatcher(binary) : denoWatcher;
 }
+
+/** Creations and deletions in a directory over time, from a watch that spans a whole run. */
+export interface FileEventLog {
+  /** Stops watching; every event with the time (epoch ms) its line arrived. */
+  stop(): Promise<readonly { readonly atMs: number; readonly kind: "create" | "delete" }[]>;
+}
+
+/**
+ * Starts counting file creations and deletions in `dir` with inotifywait (only those two events, to keep its cost
+ * and the kernel's queue small); resolves once the watch is in place. Null without inotifywait.
+ */
+export async function logFileEvents(dir: string, signal?: AbortSignal): Promise<FileEventLog | null> {
+  const binary = which("inotifywait");
+  if (!binary) return null;
+  const events: { atMs: number; kind: "create" | "delete" }[] = [];
+  const decoder = new TextDecoder();
+  let partial = "";
+  // Each event's time is when its line arrives: inotifywait's output must be line-buffered (stdbuf), or a block of
+  // lines from before the window would arrive inside it.
+  const stdbuf = which("stdbuf");
+  const argv = [binary, "-m", "-e", "create,delete", "--format", "%e", dir];
+  const group = spawnGroup(stdbuf ? [stdbuf, "-oL", ...argv] : argv, {
+    signal,
+    keepBytes: 4096,
+    onStdout(chunk) {
+      const atMs = Date.now();
+      const lines = (partial + decoder.decode(chunk, { stream: true })).split("\n");
+      partial = lines.pop()!;
+      for (const line of lines) {
+        const kind = INOTIFY_KINDS[line.split(",")[0]];
+        if (kind === "create" || kind === "delete") events.push({ atMs, kind });
+      }
+    },
+  });
+  const watching = await until(() => group.stderr().includes("Watches established") || !!group.status, 10_000);
+  if (!watching || group.status) {
+    await group.stop();
+    throw new Error(`Cannot watch ${dir}: inotifywait did not start within 10 s`);
+  }
+  return {
+    async stop() {
+      await group.stop();
+      return events;
+    },
+  };
+}

@@ -62,3 +62,30 @@ export function checkExchange(x: HttpExchange): Check[] {
   }
   return checks;
 }
+
+/**
+ * The distinct requests of a traffic, in first-seen order: what verification and the parity check send, so that
+ * every request the load will send has been answered right once (a traffic may repeat a request to weight it).
+ *
+ * @param requests The traffic's requests.
+ * @returns Each distinct request (same method, path, headers and body) once.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { distinctRequests } from "./checks.ts";
+ *
+ * const a = { path: "/a", expect: { status: 200, contentType: "text/plain" } };
+ * const b = { path: "/b", expect: { status: 200, contentType: "text/plain" } };
+ * assertEquals(distinctRequests([a, b, { ...a }, b]), [a, b]);
+ * ```
+ */
+export function distinctRequests(requests: readonly HttpRequestSpec[]): HttpRequestSpec[] {
+  const seen = new Set<string>();
+  return requests.filter((r) => {
+    const key = JSON.stringify([r.method ?? "GET", r.path, r.headers ?? null, r.body ?? null]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

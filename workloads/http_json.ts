@@ -11,6 +11,12 @@ import type { HttpWorkload, ServerSource, Skip, WorkloadContext, WorkloadSession
 /** The exact body every server returns. */
 export const HELLO_BODY: string = JSON.stringify({ message: "Hello, World!" });
 
+/** The native baselines' servers; the runtimes' own and the frameworks' come from `_frameworks.ts`. */
+const NATIVE: Readonly<Record<string, string>> = {
+  go: "../servers/go/http_json.go",
+  rust: "../servers/rust/http_json.rs",
+};
+
 /**
  * The HTTP JSON hello workload: `node:http`, `Deno.serve` and `Bun.serve`
  * answering `GET /` with the same 27 bytes.
@@ -34,6 +40,7 @@ export const httpJson: HttpWorkload = {
   ),
   dependencies: FRAMEWORK_DEPENDENCIES,
   server(runtime: string, variant: string): ServerSource | Skip {
+    if (NATIVE[runtime] && variant === "default") return { entry: new URL(NATIVE[runtime], import.meta.url) };
     return frameworkServer("http_json", runtime, variant);
   },
   traffic(ctx: WorkloadContext) {

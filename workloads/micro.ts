@@ -64,7 +64,7 @@ export const micro: MicroWorkload = {
     { name: "bcrypt", description: "bcryptjs hashSync at cost 4" },
     { name: "url-query", description: "new URL(...).searchParams of a 9-parameter query, 10 per call" },
   ],
-  defaults: { runs: 2, durationSec: 0.5, warmupSec: 0.1 },
+  defaults: { runs: 3, durationSec: 0.5, warmupSec: 0.1 },
   dependencies: { tinybench: TINYBENCH_VERSION, bcryptjs: pinnedVersion("bcryptjs") },
   assets: [PAYLOAD],
   script(): ServerSource | Skip {

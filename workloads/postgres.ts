@@ -16,9 +16,11 @@
  */
 
 import { pinnedVersion } from "../runners/platform/pinned.ts";
+import { parseCpuList } from "../runners/platform/cpus.ts";
 import { checkExchange } from "./checks.ts";
 import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./_embedded_postgres.ts";
+import { startRemotePostgres } from "./_remote_postgres.ts";
 import { createWorldSchema } from "./_postgres_schema.ts";
 import type {
   AfterRunContext,
@@ -31,6 +33,7 @@ import type {
   WorkloadContext,
   WorkloadSession,
 } from "./types.ts";
+import type { Warning } from "../runners/schema/result.ts";
 
 /** The postgres.js version the servers (and rtbench itself) use, from the import map. */
 export const POSTGRES_JS_VERSION: string = pinnedVersion("postgres");
@@ -48,7 +51,11 @@ const SERVERS: Record<string, string> = {
   deno: "../servers/deno/postgres.ts",
   node: "../servers/node/postgres.mjs",
   bun: "../servers/bun/postgres.ts",
+  go: "../servers/go/postgres.go",
+  rust: "../servers/rust/postgres.rs",
 };
+
+const NATIVE_DRIVERS: Record<string, string> = { go: "pgx (pgxpool)", rust: "tokio-postgres" };
 
 const NUMBER = `(?:[1-9][0-9]{0,3}|10000)`;
 const ROW = `\\{"id":${NUMBER},"randomNumber":${NUMBER}\\}`;
@@ -142,15 +149,55 @@ export async function driverVersion(nodeModules: string, name = "postgres"): Pro
   }
 }
 
+/**
+ * Where the embedded database runs: on a CPU of its own, the last of the server's set, when that set has two or more
+ * (three or more CPUs in all); otherwise on the server's CPUs, with a `db-shares-server-cpu` warning, since the
+ * server's figure then pays for the database's CPU time too.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { databaseCpus } from "./postgres.ts";
+ *
+ * assertEquals(databaseCpus("0,1").database, "1");
+ * assertEquals(databaseCpus("0,1").server, "0");
+ * assertEquals(databaseCpus("0").warning?.code, "db-shares-server-cpu");
+ * ```
+ */
+export function databaseCpus(
+  serverCpus: string | null,
+): { database: string | null; server: string | null; warning: Warning | null } {
+  const cpus = serverCpus ? parseCpuList(serverCpus) : [];
+  if (cpus.length >= 2) return { database: String(cpus.at(-1)), server: cpus.slice(0, -1).join(","), warning: null };
+  return {
+    database: serverCpus,
+    server: serverCpus,
+    warning: {
+      code: "db-shares-server-cpu",
+      message: `the embedded PostgreSQL runs on the server's CPU${serverCpus ? ` (${serverCpus})` : "s"}: the figure ` +
+        "includes the database's CPU time (with 3 or more CPUs it gets one of its own)",
+    },
+  };
+}
+
 async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   if (!ctx.nodeModules) throw new Error("postgres: the workload's npm dependencies are not installed");
   const pool = Number(ctx.options.pool);
   const given = ctx.options["database-url"] as string | undefined;
   let embedded: EmbeddedPostgres | undefined;
-  if (given === undefined) {
+  const placed = databaseCpus(ctx.serverCpus ?? null);
+  if (given === undefined && ctx.dbHost) {
+    embedded = await startRemotePostgres({
+      host: ctx.dbHost,
+      nodeModules: ctx.nodeModules,
+      maxConnections: pool + 20,
+      timeoutMs: ctx.settings.startTimeoutSec * 1000,
+      signal: ctx.signal,
+    });
+  } else if (given === undefined) {
     embedded = await startEmbeddedPostgres({
       nodeModules: ctx.nodeModules,
-      cpus: ctx.serverCpus ?? null,
+      cpus: placed.database,
       // The servers' pool plus rtbench's own connection and a margin for connections still closing.
       maxConnections: pool + 20,
       timeoutMs: ctx.settings.startTimeoutSec * 1000,
@@ -172,6 +219,7 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   const inFlight = s.connections * s.pipelining * (s.warmupSec > 0 ? 2 : 1);
   let before = 0;
   return {
+    ...(embedded ? { serverCpus: placed.server, warnings: placed.warning ? [placed.warning] : [] } : {}),
     env: {
       DATABASE_URL: url,
       DATABASE_SCHEMA: schema.name,
@@ -182,7 +230,8 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
       database: embedded ? "embedded" : "external",
       postgresVersion: schema.serverVersion,
       embeddedPostgresVersion: embedded ? EMBEDDED_POSTGRES_VERSION : null,
-      databaseCpus: embedded ? ctx.serverCpus ?? null : null,
+      databaseCpus: embedded && !ctx.dbHost ? placed.database : null,
+      databaseHost: embedded && ctx.dbHost ? ctx.dbHost.spec.text : null,
       driver: "postgres.js",
       driverVersion: await driverVersion(ctx.nodeModules),
       poolSize: pool,
@@ -274,7 +323,10 @@ export const postgresWorkload: HttpWorkload = {
   dependencies: { postgres: POSTGRES_JS_VERSION, "embedded-postgres": EMBEDDED_POSTGRES_VERSION },
   server(runtime: string): ServerSource | Skip {
     const path = SERVERS[runtime];
-    return path ? { entry: new URL(path, import.meta.url) } : { skip: `no postgres server for ${runtime}` };
+    if (!path) return { skip: `no postgres server for ${runtime}` };
+    // The session's facts name postgres.js; a native server names its own driver (its version is in `dependencies`).
+    const driver = NATIVE_DRIVERS[runtime];
+    return { entry: new URL(path, import.meta.url), ...(driver ? { facts: { driver, driverVersion: null } } : {}) };
   },
   traffic(ctx: WorkloadContext) {
     const path = ctx.variant === "db" ? "/db" : `/queries?n=${QUERIES_PER_REQUEST}`;

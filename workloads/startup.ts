@@ -49,20 +49,27 @@ async function stageScript(dir: string, javascript: boolean): Promise<string> {
 const TYPESCRIPT_FACT = {
   native: "native",
   "strip-types-flag": "--experimental-strip-types",
-  none: "plain JavaScript: types stripped by amaro before the runs",
+  none: "pre-stripped: plain JavaScript, types stripped by amaro before the runs (not timed)",
 } as const;
 
 async function command(ctx: ProcessContext): Promise<[ProcessCommand, Record<string, string>]> {
   const { adapter, binary } = ctx.runtime;
-  const env = { NO_COLOR: "1" };
-  if (ctx.variant === "hello") return [{ argv: adapter.evalCommand(binary, HELLO_CODE), cwd: ctx.workDir, env }, {}];
+  // No update check or telemetry inside a timed run; what was set is recorded.
+  const quiet = adapter.quietEnv ?? {};
+  const env = { NO_COLOR: "1", ...quiet };
+  const quietFact = {
+    quietEnv: Object.entries(quiet).map(([k, v]) => `${k}=${v}`).join(" ") || "none (nothing to turn off)",
+  };
+  if (ctx.variant === "hello") {
+    return [{ argv: adapter.evalCommand(binary, HELLO_CODE), cwd: ctx.workDir, env }, quietFact];
+  }
   const dir = `${ctx.workDir}/script`;
   const ts = adapter.typeScriptCommand
     ? await adapter.typeScriptCommand(binary, `${dir}/main.ts`)
     : { mode: "native" as const, argv: adapter.command(binary, `${dir}/main.ts`) };
   const entry = await stageScript(dir, ts.argv === null);
   const argv = ts.argv ?? adapter.command(binary, entry);
-  return [{ argv, cwd: dir, env }, { typeScript: TYPESCRIPT_FACT[ts.mode] }];
+  return [{ argv, cwd: dir, env }, { ...quietFact, typeScript: TYPESCRIPT_FACT[ts.mode] }];
 }
 
 /**

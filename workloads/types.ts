@@ -8,8 +8,10 @@
  * @module
  */
 
+import type { SshHost } from "../runners/platform/ssh.ts";
+
 import type { ResolvedRuntime } from "../adapters/types.ts";
-import type { Check, Fact, RunSettings, WorkloadKind } from "../runners/schema/result.ts";
+import type { Check, Fact, RunSettings, Warning, WorkloadKind } from "../runners/schema/result.ts";
 
 export type { Check, Fact, RunSettings, WorkloadKind };
 
@@ -169,6 +171,8 @@ export interface WorkloadContext {
   readonly serverCpus?: string | null;
   /** `node_modules` holding the workload's {@linkcode WorkloadBase.dependencies}, when it declares any. */
   readonly nodeModules?: string;
+  /** The machine for services the code under test needs (a database), reached over ssh (`--db-host`). */
+  readonly dbHost?: SshHost;
 }
 
 /**
@@ -195,6 +199,13 @@ export interface WorkloadSession {
   readonly env?: Readonly<Record<string, string>>;
   /** Facts recorded on every record of this workload and variant. */
   readonly facts?: Readonly<Record<string, Fact>>;
+  /**
+   * The CPUs the servers run on, when the session kept some of the suite's server CPUs for itself (a database on a
+   * CPU of its own); records show this set as the server's.
+   */
+  readonly serverCpus?: string | null;
+  /** Warnings on every record of this workload and variant (a database sharing the server's CPUs). */
+  readonly warnings?: readonly Warning[];
   /**
    * Checks on a live server that need this session's state (files seen, hashes
    * collected from earlier runtimes); called after the workload's own `verify`.
@@ -259,6 +270,10 @@ export interface AfterRunContext {
    * together, verification excluded; absent when the traffic labels no endpoint or the generator cannot count them.
    */
   readonly endpoints?: Readonly<Record<string, number>>;
+  /** The measured window (epoch ms), when the kind has one: side effects counted in it compare with `validResponses`. */
+  readonly window?: { readonly startMs: number; readonly durationMs: number };
+  /** Adds figures to the run's own (names carry units; existing figures are never replaced). */
+  readonly addFigures?: (figures: Readonly<Record<string, number>>) => void;
 }
 
 /**
@@ -361,6 +376,13 @@ export const CAPTURE = "{{capture}}";
 export interface HttpTraffic {
   /** Requests in the order each connection sends them, then again from the first. */
   readonly requests: readonly HttpRequestSpec[];
+  /**
+   * How many of the distinct requests verification and the parity check send before load, when not all: for
+   * traffic whose requests differ only in data and each cost real time (bcrypt's 64 passwords). The record's
+   * `verifiedRequests` and `distinctRequests` facts say what was covered.
+   * @default every distinct request
+   */
+  readonly verified?: number;
 }
 
 /**

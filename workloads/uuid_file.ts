@@ -10,7 +10,13 @@
  */
 
 import { readProcText } from "../runners/platform/procfs.ts";
-import { type DirectoryWatcher, directoryWatcher, type FileEventKind } from "./_file_events.ts";
+import {
+  type DirectoryWatcher,
+  directoryWatcher,
+  type FileEventKind,
+  type FileEventLog,
+  logFileEvents,
+} from "./_file_events.ts";
 import { randomText, seededRandom } from "./_random.ts";
 import type {
   AfterRunContext,
@@ -31,6 +37,8 @@ const SERVERS: Record<string, { path: string; fileApi: string }> = {
   deno: { path: "../servers/deno/uuid_file.ts", fileApi: "Deno.writeTextFile, Deno.readTextFile, Deno.remove" },
   node: { path: "../servers/node/uuid_file.mjs", fileApi: "node:fs/promises writeFile, readFile, unlink" },
   bun: { path: "../servers/bun/uuid_file.ts", fileApi: "Bun.write, BunFile.text, BunFile.delete" },
+  go: { path: "../servers/go/uuid_file.go", fileApi: "os.WriteFile, os.ReadFile, os.Remove" },
+  rust: { path: "../servers/rust/uuid_file.rs", fileApi: "tokio::fs write, read, remove_file" },
 };
 
 // Letters and digits mostly, plus characters that need percent-encoding in the
@@ -130,13 +138,42 @@ async function verifyFileLifecycle(ctx: VerifyContext, dataDir: string, watcher:
 }
 
 /**
+ * Files created and deleted in the measured window, counted by inotifywait, against the window's valid responses
+ * (one file written and deleted per response); `filesWrittenPerSecond` is the window's count over its length. An
+ * event counts by when its line reached rtbench, a little after the server made it, and requests in flight at the
+ * window's edges fall either side, so the counts may differ by two per connection plus 25%: enough to pass a busy
+ * machine, far too little for a server that writes no file under load.
+ */
+function countedFiles(
+  run: AfterRunContext,
+  events: readonly { readonly atMs: number; readonly kind: "create" | "delete" }[],
+  connections: number,
+): Check[] {
+  const { startMs, durationMs } = run.window!;
+  const count = (kind: string) =>
+    events.filter((e) => e.kind === kind && e.atMs >= startMs && e.atMs <= startMs + durationMs).length;
+  const perSecond = (n: number) => Math.round(n / (durationMs / 1000) * 100) / 100;
+  const [created, deleted] = [count("create"), count("delete")];
+  run.addFigures?.({ filesWrittenPerSecond: perSecond(created), filesDeletedPerSecond: perSecond(deleted) });
+  const slack = 2 * connections + Math.ceil(run.validResponses / 4);
+  return ([["created", created], ["deleted", deleted]] as const).map(([what, n]) => ({
+    name: `run ${run.run + 1}: files ${what} in the measured window (inotifywait) match its ${run.validResponses} ` +
+      `valid responses within ${slack}`,
+    passed: Math.abs(n - run.validResponses) <= slack,
+    expected: run.validResponses,
+    actual: n,
+  }));
+}
+
+/**
  * The query-parameters-plus-UUID-file workload. Every runtime gets the same
  * 256 requests with varying, seeded parameter values (percent-encoded
  * punctuation, JSON-escaped quotes and backslashes, multi-byte UTF-8), each
  * with its exact expected body.
  *
- * Records carry the figure `filesWrittenPerSecond` (every valid response is
- * one file written, read and deleted), a check per run that the data
+ * Records carry the figures `filesWrittenPerSecond` and `filesDeletedPerSecond`,
+ * counted with inotifywait over the measured window (where it is installed)
+ * and checked against the valid responses, a check per run that the data
  * directory was left empty, and the facts `fileApi` and `dataDirFilesystem`.
  *
  * @example Read the first request and its expected body
@@ -166,9 +203,6 @@ export const uuidFile: HttpWorkload = {
     }
     return { requests };
   },
-  figures(run) {
-    return { filesWrittenPerSecond: run.requestsPerSecond };
-  },
   async setup(ctx: WorkloadContext): Promise<WorkloadSession> {
     const dataDir = `${ctx.tempDir}/data`;
     await Deno.mkdir(dataDir, { recursive: true });
@@ -176,6 +210,7 @@ export const uuidFile: HttpWorkload = {
     // that must not be blamed on the next server.
     let runOpen = false;
     const watcher = directoryWatcher();
+    let log: FileEventLog | null = null;
     return {
       env: { [UUID_FILE_DATA_DIR_ENV]: dataDir },
       facts: { dataDirFilesystem: await filesystemOf(dataDir), fileEventWatcher: watcher.name },
@@ -196,16 +231,29 @@ export const uuidFile: HttpWorkload = {
         checks.push(...await verifyFileLifecycle(v, dataDir, watcher));
         return checks;
       },
+      async beforeRun(): Promise<void> {
+        // A run that failed before its afterRun left its watch running.
+        await log?.stop();
+        log = await logFileEvents(dataDir, ctx.signal);
+      },
+      async dispose(): Promise<void> {
+        await log?.stop();
+        log = null;
+      },
       async afterRun(run: AfterRunContext): Promise<Check[]> {
+        const events = await log?.stop();
+        log = null;
         const left = await filesIn(dataDir);
         await removeAll(dataDir, left);
         runOpen = false;
-        return [{
+        const checks: Check[] = [{
           name: `run ${run.run + 1}: files left in the data directory`,
           passed: left.length === 0,
           expected: 0,
           actual: left.length,
         }];
+        if (events && run.window) checks.push(...countedFiles(run, events, ctx.settings.connections));
+        return checks;
       },
     };
   },

@@ -12,6 +12,8 @@ const SERVERS: Record<string, string> = {
   deno: "../servers/deno/ws_echo.ts",
   node: "../servers/node/ws_echo.mjs",
   bun: "../servers/bun/ws_echo.ts",
+  go: "../servers/go/ws_echo.go",
+  rust: "../servers/rust/ws_echo.rs",
 };
 
 /**

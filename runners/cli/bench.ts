@@ -10,18 +10,19 @@
  * @module
  */
 
-import { builtinAdapters, parseRuntimeSpecs } from "../../adapters/mod.ts";
+import { builtinAdapters, defaultRuntimeNames, lastReleasesOf, parseRuntimeSpecs } from "../../adapters/mod.ts";
 import { builtinWorkloads, selectWorkloads } from "../../workloads/mod.ts";
 import { loadWorkloadModule } from "../../workloads/validate.ts";
 import type { RunSettings, Workload } from "../../workloads/types.ts";
 import { errorLine, runEntry } from "../platform/entry.ts";
-import { strictFlags } from "./_flags.ts";
+import { numberFlag, strictFlags } from "./_flags.ts";
 import { ownTemp, removeTemp } from "../platform/temp.ts";
 import { writeStdout } from "../platform/stdout.ts";
 import { UsageError } from "../platform/errors.ts";
 import { EXPORT_FORMATS, type ExportFormat, exportResult, parseFormat } from "../report/mod.ts";
 import { createProgress } from "../report/progress.ts";
 import { builtinLoadGenerators } from "../drivers/generators.ts";
+import { type HostsOption, topologyOf } from "../drivers/remote.ts";
 import type { BenchResult, RunOrder } from "../schema/result.ts";
 import { readResultFile } from "../schema/read.ts";
 import { cannotListen } from "../platform/ports.ts";
@@ -30,6 +31,8 @@ import { scheduleOf } from "../suite/schedule.ts";
 import { run, VERSION } from "../suite/run.ts";
 import { formatTable } from "../report/table.ts";
 import { writeResult } from "../schema/write.ts";
+import type { HistoryEntry } from "../report/history.ts";
+import { keepAndCompare, openHistory } from "./_history.ts";
 
 const NUMERIC: Record<string, keyof RunSettings> = {
   duration: "durationSec",
@@ -48,6 +51,7 @@ const NUMERIC: Record<string, keyof RunSettings> = {
   "slo-p99": "sloP99Ms",
 };
 const STRINGS = [
+  "server-cpus",
   "workload",
   "runtime",
   "variant",
@@ -64,6 +68,13 @@ const STRINGS = [
   ...Object.keys(NUMERIC),
   "phases",
   "arrival",
+  "server-host",
+  "client-host",
+  "db-host",
+  "ssh-config",
+  "last",
+  "history",
+  "fail-on-regression",
 ];
 /** Ports the Fetch standard blocks (https://fetch.spec.whatwg.org/#bad-port). */
 const FETCH_BAD_PORTS = new Set([
@@ -93,7 +104,14 @@ function helpText(workloads: readonly Workload[]): string {
       "--workload, -w <list>",
       `workloads to run, comma-separated (default: all: ${workloads.map((w) => w.name).join(", ")})`,
     ],
-    ["--runtime, -r <list>", "runtimes, comma-separated, each optionally name@version (default: deno,node,bun)"],
+    [
+      "--runtime, -r <list>",
+      "runtimes, comma-separated, each optionally name@version; native baselines go, rust (default: deno,node,bun)",
+    ],
+    [
+      "--last <n>",
+      "each runtime of --runtime becomes its last n releases on npm (node: majors; deno, bun: minors), newest patch",
+    ],
     ["--variant <list>", "only these variants (default: every variant)"],
     ["--profile <name>", "quick (default) or full: defaults for the settings below"],
     ["--duration <s>", `measured seconds per run (quick: ${q.durationSec}, full: ${PROFILES.full.durationSec})`],
@@ -117,12 +135,25 @@ function helpText(workloads: readonly Workload[]): string {
     ["--sweep", "latency-throughput sweep: a closed-model peak, then rates from 10% to 110% of it"],
     ["--sweep-steps <n>", "rates of the sweep (default 10)"],
     ["--slo-p99 <ms>", "the sweep's knee: highest rate whose p99 stays at or under this (default 50)"],
+    [
+      "--server-cpus <n|all>",
+      "CPUs for the server, the rest for the load generator; each runtime serves on all of them its own way",
+    ],
     ["--port <n>", "port every server listens on (default: a free port per server)"],
     ["--host <address>", "interface servers bind and the load goes through (default: 127.0.0.1, loopback only)"],
     ["--workload-file <path>", "also load the workloads a module exports (repeatable)"],
+    ["--server-host <[user@]host[:port]>", "run the servers on this machine, reached with ssh"],
+    ["--client-host <[user@]host[:port]>", "run the load engine on this machine, over ssh (repeatable: they share it)"],
+    ["--db-host <[user@]host[:port]>", "run the database on this machine, reached with ssh"],
+    ["--ssh-config <file>", "ssh configuration file instead of your own (ssh -F)"],
     ["--order <name>", "order of runtimes within each round of runs: rotate (default), shuffle or blocked"],
     ["--seed <n>", "seed of the shuffled order (a seed alone means --order shuffle; recorded in the result)"],
     ["--resume <file>", "continue the suite in this result file: keep its done records, measure the rest into it"],
+    ["--history <dir>", "also keep the result in this directory, which keeps every result (see deno task trend)"],
+    [
+      "--fail-on-regression <pct>",
+      "with --history: exit 1 when a figure is significantly worse than in the last comparable result by > pct%",
+    ],
     ...options as [string, string][],
     ["--format <name>", `report format: ${EXPORT_FORMATS.join(", ")} (default: table)`],
     [
@@ -145,7 +176,8 @@ function helpText(workloads: readonly Workload[]): string {
     "",
     ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`),
     "",
-    "Exit codes: 0 all completed, 1 a record errored or is invalid, 2 bad input, 130/143/129 interrupted by " +
+    "Exit codes: 0 all completed, 1 a record errored or is invalid (or --fail-on-regression found a regression), " +
+    "2 bad input, 130/143/129 interrupted by " +
     "SIGINT/SIGTERM/SIGHUP.",
   ].join("\n");
 }
@@ -161,11 +193,20 @@ async function listText(workloads: readonly Workload[]): Promise<string> {
     const found = await a.detect();
     lines.push(
       `  ${a.name.padEnd(6)} ${a.description}; ${
-        found ? `found: ${found}` : "not installed: fetched from npm on first use"
+        found ? `found: ${found}` : `not installed: ${a.howToGet ?? "fetched from npm on first use"}`
       }`,
     );
   }
   return lines.join("\n");
+}
+
+function serverCpusOf(raw: unknown): number | "all" {
+  if (raw === "all") return "all";
+  const n = toNumber("server-cpus", raw);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new UsageError(`--server-cpus must be a whole number of CPUs or all, got "${raw}"`);
+  }
+  return n;
 }
 
 function toNumber(flag: string, raw: unknown): number {
@@ -224,6 +265,14 @@ export interface CliRequest {
   order?: RunOrder;
   /** Seed of the shuffled order (`--seed`). */
   seed?: number;
+  /** Other machines (`--server-host`, `--client-host`, `--db-host`, `--ssh-config`). */
+  hosts?: HostsOption;
+  /** Directory that keeps every result (`--history`). */
+  history?: string;
+  /** With `history`: exit 1 when a figure regressed beyond this percent against the last comparable result. */
+  failOnRegression?: number;
+  /** `--last <n>`: each runtime becomes its last n releases on npm (looked up by {@linkcode main}). */
+  last?: number;
   /** Flags given on the command line, by name without dashes (what `--resume` must not take from the file). */
   given?: readonly string[];
 }
@@ -249,7 +298,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   const flags = strictFlags(args, {
     string: valueFlags,
     boolean: BOOLEANS,
-    collect: ["workload", "runtime", "workload-file"],
+    collect: ["workload", "runtime", "workload-file", "client-host"],
     alias: { w: "workload", r: "runtime" },
   });
   const debug = flags.debug === true;
@@ -277,9 +326,18 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   const picked = workloadList === undefined ? [...workloads] : selectWorkloads(workloadList, workloads);
   const runtimeList = joined(flags.runtime, "runtime");
   const runtimes = runtimeList === undefined
-    ? builtinAdapters.map((a) => a.name)
+    ? defaultRuntimeNames()
     : parseRuntimeSpecs(runtimeList).map((s) => s.requested);
 
+  const last = numberFlag(flags, "last", { integer: true, min: 1, max: 10 });
+  const history = flags.history === undefined ? undefined : String(flags.history);
+  const failOnRegression = numberFlag(flags, "fail-on-regression", { min: 0 });
+  if (failOnRegression !== undefined && history === undefined) {
+    throw new UsageError("--fail-on-regression needs --history <dir>, the results to compare against");
+  }
+  if (last !== undefined && flags.resume !== undefined) {
+    throw new UsageError("--last: with --resume, the runtimes come from the result file");
+  }
   const profile = (flags.profile ?? "quick") as string;
   if (!(profile in PROFILES)) {
     throw new UsageError(`--profile: unknown profile "${profile}" (allowed: ${Object.keys(PROFILES).join(", ")})`);
@@ -291,6 +349,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   if (flags.phases !== undefined) settings.phases = String(flags.phases);
   if (flags.arrival !== undefined) settings.arrival = String(flags.arrival);
   if (flags.sweep === true) settings.sweep = true;
+  if (flags["server-cpus"] !== undefined) settings.serverCpus = serverCpusOf(flags["server-cpus"]);
   let variants: string[] | undefined;
   const variantList = joined(flags.variant, "variant");
   if (variantList !== undefined) {
@@ -359,8 +418,32 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     host,
     order: flags.order === undefined && seed === undefined ? undefined : order,
     seed,
+    hosts: hostsFlags(flags),
+    last,
+    history,
+    failOnRegression,
     given: givenFlags(args),
   };
+}
+
+/** `--server-host`, `--client-host`, `--db-host` and `--ssh-config`, each host checked as `[user@]host[:port]`. */
+function hostsFlags(flags: Record<string, unknown>): HostsOption | undefined {
+  const one = (name: string) => flags[name] === undefined ? undefined : String(flags[name]);
+  // Repeated flags arrive joined by commas, so a comma separates hosts too.
+  const clients = flags["client-host"] === undefined ? [] : String(flags["client-host"]).split(",");
+  const hosts: HostsOption = {
+    ...(one("server-host") ? { server: one("server-host") } : {}),
+    ...(clients.length > 0 ? { clients } : {}),
+    ...(one("db-host") ? { db: one("db-host") } : {}),
+    ...(one("ssh-config") ? { sshConfig: one("ssh-config") } : {}),
+  };
+  if (Object.keys(hosts).length === 0) return undefined;
+  // Malformed hosts are refused here, before anything runs.
+  topologyOf(hosts);
+  if (hosts.sshConfig && !hosts.server && !hosts.clients && !hosts.db) {
+    throw new UsageError("--ssh-config needs --server-host, --client-host or --db-host");
+  }
+  return hosts;
 }
 
 /** Names of the flags on a command line, without dashes, aliases resolved. */
@@ -532,11 +615,16 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   let request: CliRequest;
   let known: Workload[];
   let previous: BenchResult | undefined;
+  let history: HistoryEntry[] = [];
   try {
     known = await knownWorkloads(args);
     request = parseCli(args, known);
     if (request.action === "run" && request.resume !== undefined) {
       [request, previous] = await resumeRequest(request, known);
+    }
+    if (request.action === "run" && request.history !== undefined) history = await openHistory(request.history);
+    if (request.action === "run" && request.last !== undefined) {
+      request = { ...request, runtimes: await lastReleasesOf(request.runtimes, request.last, builtinAdapters) };
     }
     if (request.action === "run") {
       const host = request.host ?? "127.0.0.1";
@@ -601,6 +689,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       port: request.port,
       order: request.order,
       seed: request.seed,
+      hosts: request.hosts,
       resume: previous && { file: out, result: previous },
       signal,
       onProgress: progress?.update,
@@ -624,7 +713,9 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     }
     if (request.json && !(format === "json" && request.out === undefined)) console.log(JSON.stringify(result, null, 2));
     console.error(`Result written to ${out}`);
-    return result.records.some((r) => r.status === "errored" || r.status === "invalid") ? 1 : 0;
+    const regressed = request.history !== undefined &&
+      await keepAndCompare(request.history, history, result, out, request.failOnRegression, console.error);
+    return regressed || result.records.some((r) => r.status === "errored" || r.status === "invalid") ? 1 : 0;
   } catch (error) {
     endProgress();
     if (signal.aborted) {

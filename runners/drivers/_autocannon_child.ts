@@ -17,6 +17,7 @@ import * as hdr from "hdr-histogram-js";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
 import { readProcText } from "../platform/procfs.ts";
 import type { LoadMeasurement, LoadSettings, LoadTarget } from "./types.ts";
+import { foldWarmup, type WindowFaults } from "./warmup.ts";
 import type { HttpRequestSpec } from "../../workloads/types.ts";
 
 /** The job the parent sends on stdin. */
@@ -108,10 +109,10 @@ function load(
 
 async function main(): Promise<void> {
   const job = JSON.parse(await new Response(Deno.stdin.readable).text()) as AutocannonJob;
-  let warmupResponses = 0;
+  let warm: WindowFaults | null = null;
   if (job.settings.warmupSec > 0) {
-    const [, warm] = await load(job, job.settings.warmupSec, null);
-    warmupResponses = warm.responses;
+    const [warmResult, warmWindow] = await load(job, job.settings.warmupSec, null);
+    warm = { ...warmWindow, non2xx: warmResult.non2xx };
   }
   const histogram = hdr.build(HISTOGRAM_OPTIONS);
   const cpuBefore = await cpuSeconds();
@@ -129,13 +130,10 @@ async function main(): Promise<void> {
     bytesPerSecond: Math.round(win.bytes / seconds),
     errors: result.errors,
     timeouts: result.timeouts,
-    non2xx: result.non2xx,
-    mismatches: win.mismatches,
-    firstMismatch: win.firstMismatch,
+    ...foldWarmup({ ...win, non2xx: result.non2xx }, warm),
     latencyUs: percentilesOf(histogram),
     latencyHistogram: histogram.totalCount > 0 ? hdr.encodeIntoCompressedBase64(histogram) : null,
     latencyResolution: "us",
-    warmupResponses,
     clientCpuPercent: cpuBefore === null || cpuAfter === null
       ? null
       : Math.round(((cpuAfter - cpuBefore) / seconds) * 1000) / 10,

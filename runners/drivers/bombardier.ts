@@ -16,6 +16,7 @@ import { runCommand, runTool, toolJson, which } from "../platform/process.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import { makeTempFile, removeTemp } from "../platform/temp.ts";
+import { foldWarmup } from "./warmup.ts";
 
 const QUANTILES = 1000;
 
@@ -153,7 +154,12 @@ export const bombardierGenerator: LoadGenerator = {
     const timeouts = m.errors.filter((e) => /timeout/i.test(e.description)).reduce((a, e) => a + e.count, 0);
     const histogram = histogramFromQuantiles(m.quantiles, m.req2xx);
     const seconds = m.timeTakenSeconds;
-    const non2xx = count(m) - m.req2xx + (warm ? count(warm) - warm.req2xx : 0);
+    const faults = (o: BombardierOutput) => ({
+      responses: count(o),
+      non2xx: count(o) - o.req2xx,
+      mismatches: 0,
+      firstMismatch: null,
+    });
     return {
       durationMs: Math.round(seconds * 1000),
       responses: count(m),
@@ -162,13 +168,10 @@ export const bombardierGenerator: LoadGenerator = {
       bytesPerSecond: Math.round(m.bytesRead / seconds),
       errors,
       timeouts,
-      non2xx,
-      mismatches: 0,
-      firstMismatch: null,
+      ...foldWarmup(faults(m), warm && faults(warm)),
       latencyUs: percentilesOf(histogram),
       latencyHistogram: histogram.totalCount > 0 ? hdr.encodeIntoCompressedBase64(histogram) : null,
       latencyResolution: "us",
-      warmupResponses: warm ? count(warm) : 0,
       clientCpuPercent: null,
       windowStartMs,
     };

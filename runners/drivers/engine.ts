@@ -31,6 +31,7 @@ import type {
   LoadSettings,
   LoadTarget,
 } from "./types.ts";
+import { placeJobs, runOnHosts } from "./remote_engine.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
 /**
@@ -113,6 +114,32 @@ function engineRuntime(signal?: AbortSignal): Promise<EngineRuntime> {
     }
   })();
   return chosen;
+}
+
+/** The engine's jobs on load machines: its files and runtime staged there, each job on its slot's host and CPU. */
+async function runOnRemoteHosts(
+  jobs: readonly EngineJob[],
+  slots: ReturnType<typeof placeJobs>,
+  host: string,
+  warmupSec: number,
+  budgetMs: number,
+  options: LoadRunOptions,
+) {
+  const runtime = await engineRuntime(options.signal);
+  const files = ENGINE_FILES.map((name) => ({
+    local: new URL(name, import.meta.url).pathname,
+    // The same layout as in the package: drivers/ beside stats/.
+    path: name.startsWith("./") ? `drivers/${name.slice(2)}` : name.slice(3),
+  }));
+  const placed = jobs.map((job, i) => ({ ...slots[i], job }));
+  return await runOnHosts<EngineCounts>(
+    placed,
+    files,
+    (child) => runtime.argv(child, host),
+    warmupSec,
+    budgetMs,
+    options,
+  );
 }
 
 /** Splits `total` connections over `parts` processes as evenly as possible. */
@@ -321,7 +348,9 @@ export const engineGenerator: LoadGenerator = {
       : undefined;
     const cpus = options.cpus ? parseCpuList(options.cpus) : [null];
     const model = openModelOf(settings);
-    const shares = spread(settings.connections, cpus.length);
+    // On load machines (--client-host) one process per CPU of each, the connections spread over all of them.
+    const slots = options.clientHosts?.length ? placeJobs(options.clientHosts) : null;
+    const shares = spread(settings.connections, slots ? slots.length : cpus.length);
     let first = 0;
     const jobs = shares.map((connections): EngineJob => {
       const job: EngineJob = {
@@ -343,6 +372,17 @@ export const engineGenerator: LoadGenerator = {
     });
     const loadSec = model ? model.phases.reduce((a, p) => a + p.durationSec, 0) : settings.durationSec;
     const budgetMs = (settings.warmupSec + loadSec + settings.requestTimeoutSec + 60) * 1000;
+    if (slots) {
+      const { parts, shares: hosts } = await runOnRemoteHosts(
+        jobs,
+        slots,
+        url.hostname,
+        settings.warmupSec,
+        budgetMs,
+        options,
+      );
+      return { ...merge(parts, labels), clientHosts: hosts };
+    }
     const parts = await runEngine<EngineCounts>(jobs, cpus, url.host, budgetMs, options);
     return merge(parts, labels);
   },

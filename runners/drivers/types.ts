@@ -6,6 +6,9 @@
  * @module
  */
 
+import type { RemoteHost } from "./remote.ts";
+import type { ClientHostShare } from "./remote_engine.ts";
+
 import type { LatencyPercentiles, LoadPhase } from "../schema/result.ts";
 import type { HttpRequestSpec } from "../../workloads/types.ts";
 
@@ -78,6 +81,8 @@ export interface LoadRunOptions {
   readonly signal?: AbortSignal;
   /** Called with the pid of every process the generator starts, so that its CPU can be sampled. */
   onSpawn?(pid: number): void;
+  /** Other machines the load runs on (`--client-host`), sharing the connections or the rate; only the engine can. */
+  readonly clientHosts?: readonly RemoteHost[];
 }
 
 /**
@@ -95,6 +100,8 @@ export interface LoadRunOptions {
 export interface LoadMeasurement {
   /** Length of the measured window. */
   readonly durationMs: number;
+  /** Length of the warm-up as it ran, when it may differ from what was asked (wrk runs whole seconds). */
+  readonly warmupMs?: number;
   /** Responses received in the window, valid or not. */
   readonly responses: number;
   /** Responses with the expected status, content-type and body. */
@@ -129,6 +136,8 @@ export interface LoadMeasurement {
   readonly phases?: readonly MeasuredPhase[];
   /** How latency treats coordinated omission (see `LoadGeneratorInfo.coordinatedOmission`). */
   readonly coordinatedOmission?: "uncorrected" | "corrected" | "avoided";
+  /** With `--client-host`: each load machine's share of the run and how busy its CPUs were. */
+  readonly clientHosts?: readonly ClientHostShare[];
   /** Per endpoint (the requests' `endpoint` labels), when the traffic labels its requests. */
   readonly endpoints?: Readonly<Record<string, EndpointMeasurement>>;
 }

@@ -19,6 +19,7 @@ import { parseCpuList } from "../platform/cpus.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import { makeTempFile, removeTemp } from "../platform/temp.ts";
+import { foldWarmup, type WindowFaults } from "./warmup.ts";
 
 /** What wrk's `done()` prints, parsed. */
 export interface WrkOutput {
@@ -179,6 +180,12 @@ function wrkWith(checkMeasured: boolean): LoadGenerator {
       return cachedVersion;
     },
     async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
+      const faults = (o: WrkOutput): WindowFaults => ({
+        responses: o.requests,
+        non2xx: o.status,
+        mismatches: o.mismatches,
+        firstMismatch: o.firstMismatch,
+      });
       let warm: WrkOutput | null = null;
       if (settings.warmupSec > 0) warm = await runWrk(target, settings, options, settings.warmupSec, true);
       const windowStartMs = Date.now();
@@ -187,24 +194,19 @@ function wrkWith(checkMeasured: boolean): LoadGenerator {
       const seconds = m.durationUs / 1e6;
       const valid = Math.max(0, m.requests - m.status - m.mismatches);
       return {
+        // wrk runs whole seconds: what ran is recorded, and reports print it beside what was asked.
         durationMs: Math.round(m.durationUs / 1000),
+        ...(warm ? { warmupMs: Math.round(warm.durationUs / 1000) } : {}),
         responses: m.requests,
         validResponses: valid,
         requestsPerSecond: Math.round((valid / seconds) * 100) / 100,
         bytesPerSecond: Math.round(m.bytes / seconds),
         errors: m.connect + m.read + m.write + m.timeout,
         timeouts: m.timeout,
-        non2xx: m.status + (warm?.status ?? 0),
-        mismatches: (warm?.mismatches ?? 0) + m.mismatches,
-        firstMismatch: warm && warm.mismatches > 0
-          ? `during warm-up: ${warm.firstMismatch}`
-          : m.mismatches > 0
-          ? m.firstMismatch
-          : null,
+        ...foldWarmup(faults(m), warm && faults(warm)),
         latencyUs: percentilesOf(histogram),
         latencyHistogram: histogram.totalCount > 0 ? hdr.encodeIntoCompressedBase64(histogram) : null,
         latencyResolution: "us",
-        warmupResponses: warm?.requests ?? 0,
         clientCpuPercent: null,
         windowStartMs,
         // wrk corrects its histogram for coordinated omission after the fact, before its done() hook reads it.

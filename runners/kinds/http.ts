@@ -9,46 +9,79 @@
 import type {
   Check,
   HttpExchange,
+  HttpRequestSpec,
   HttpTraffic,
   HttpWorkload,
   VerifyContext,
   WorkloadContext,
 } from "../../workloads/types.ts";
 import { isSkip } from "../../workloads/types.ts";
-import { checkExchange } from "../../workloads/checks.ts";
+import { checkExchange, distinctRequests } from "../../workloads/checks.ts";
 import { exchange } from "../drivers/exchange.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
-import { openModelOf } from "../drivers/open_model.ts";
+import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, openModelOf } from "../drivers/open_model.ts";
 import type { Headline, RunSettings } from "../schema/result.ts";
-import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, kneeOf, type Sweep, sweep } from "./http_sweep.ts";
+import { kneeOf, type Sweep, sweep } from "./http_sweep.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { checkHttpParity } from "./http_parity.ts";
-import { clientBoundWarning, type Saturation, saturation } from "../stats/saturation.ts";
+import {
+  clientBoundWarning,
+  clientSaturatedWarning,
+  type Saturation,
+  saturation,
+  SATURATION_WARNINGS,
+} from "../stats/saturation.ts";
 import { pickLoadGenerator } from "../drivers/generators.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
 import { underLoad } from "./under_load.ts";
+import { engineOnDeno } from "./engine_fallback.ts";
+import { multiCoreRun } from "./multicore.ts";
 import { combineSummaries } from "../stats/resources.ts";
-import { type RunningServer, serverExited, startRecordServer } from "./server.ts";
+import { type RunningServer, serverExited, stageServerFor, startRecordServer } from "./server.ts";
+import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } from "./remote_server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
-import { stageServer } from "../platform/workspace.ts";
 import { round } from "../stats/round.ts";
 
-const VERIFIED_REQUESTS = 3;
+/** Requests re-verified on the fresh server of every run after the first, which verified every distinct request. */
+const REVERIFIED_REQUESTS = 3;
+
+/** The requests verification sends before run `run`: every distinct one first, then a few to check the new server. */
+export function verifiedRequests(traffic: HttpTraffic, run: number): HttpRequestSpec[] {
+  const distinct = distinctRequests(traffic.requests).slice(0, traffic.verified);
+  return run === 0 ? distinct : distinct.slice(0, REVERIFIED_REQUESTS);
+}
+
+/**
+ * Checks of the verification exchanges: every check of the first few, then one line for all the others (a record of
+ * 256 requests keeps a readable list), with any failure among them listed in full.
+ */
+function exchangeChecks(exchanges: readonly HttpExchange[]): Check[] {
+  const shown = exchanges.slice(0, REVERIFIED_REQUESTS).flatMap(checkExchange);
+  const rest = exchanges.slice(REVERIFIED_REQUESTS);
+  if (rest.length === 0) return shown;
+  const failed = rest.flatMap(checkExchange).filter((c) => !c.passed);
+  return [...shown, {
+    name: `the other ${rest.length} distinct requests: status, content-type, content-length and body`,
+    passed: failed.length === 0,
+    expected: `${rest.length} as expected`,
+    actual: `${rest.length - new Set(failed.map((c) => c.name.replace(/ \S+$/, ""))).size} as expected`,
+  }, ...failed];
+}
 
 async function verify(
   ctx: RecordContext<HttpWorkload>,
   baseUrl: string,
-  traffic: HttpTraffic,
+  requests: readonly HttpRequestSpec[],
 ): Promise<[Check[], number]> {
   const timeoutMs = ctx.settings.requestTimeoutSec * 1000;
   const exchanges: HttpExchange[] = [];
-  for (const request of traffic.requests.slice(0, VERIFIED_REQUESTS)) {
+  for (const request of requests) {
     exchanges.push(await exchange(baseUrl, request, timeoutMs, ctx.signal));
   }
-  const checks = exchanges.flatMap(checkExchange);
+  const checks = exchangeChecks(exchanges);
   let sent = exchanges.length;
   const verifyContext: VerifyContext = {
     variant: ctx.variant,
@@ -92,6 +125,7 @@ function runFigures(
     bytesPerSecond: m.bytesPerSecond,
     validResponses: m.validResponses,
     durationMs: m.durationMs,
+    ...(m.warmupMs !== undefined ? { warmupMs: m.warmupMs } : {}),
   };
   const sampled = resources?.summary;
   // The sampler watches every generator the same way; a generator's own figure is the fallback.
@@ -169,12 +203,14 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
   const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
   Object.assign(outcome.facts, source.facts);
-  const file = await inPhase("setup", async () => {
-    for (const asset of source.assets ?? []) await stageServer(asset, ctx.workDir, ctx.nodeModules);
-    return await stageServer(source.entry, ctx.workDir, ctx.nodeModules);
-  });
+  const staged = await inPhase(
+    "setup",
+    () => stageServerFor(ctx.runtime, source, ctx.workDir, ctx.nodeModules, ctx.signal),
+  );
+  Object.assign(outcome.facts, staged.facts);
   outcome.headline = headlineOf(ctx.settings);
-  outcome.cpus = ctx.cpus;
+  outcome.cpus = ctx.topology ? remoteCpus(ctx.topology, ctx.cpus) : ctx.cpus;
+  if (ctx.topology) Object.assign(outcome.facts, topologyFacts(ctx.topology));
   const traffic = ctx.workload.traffic(ctx);
   if (traffic.requests.length === 0) throw new PhaseError("setup", `${ctx.workload.name} has no requests to send`);
   const choice = ctx.loadGenerators ?? { requested: ctx.loadGenerator.name, candidates: [ctx.loadGenerator] };
@@ -198,14 +234,19 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
         "--load-generator rtbench checks every response",
     });
   }
-  return { ctx, outcome, file, args: source.args, traffic, generator, saturations: [], sampled: [] };
+  return { ctx, outcome, file: staged.file, args: staged.args, traffic, generator, saturations: [], sampled: [] };
 }
 
 /** Verifies the fresh server of run `run`; returns how many requests verification sent. */
 async function verifyServer(state: HttpState, server: RunningServer, run: number): Promise<number> {
   const { ctx, outcome } = state;
   ctx.onPhase?.("verify", run);
-  const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, state.traffic)).catch((error) => {
+  const requests = verifiedRequests(state.traffic, run);
+  if (run === 0) {
+    outcome.facts.verifiedRequests = requests.length;
+    outcome.facts.distinctRequests = distinctRequests(state.traffic.requests).length;
+  }
+  const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, requests)).catch((error) => {
     throw server.group.status ? serverExited(server, "verify", "verification") : error;
   });
   keepChecks(outcome, checks, run === 0, "verify");
@@ -216,7 +257,7 @@ async function verifyServer(state: HttpState, server: RunningServer, run: number
 async function load(state: HttpState, server: RunningServer, run: number): Promise<Loaded> {
   const { ctx } = state;
   const target = { baseUrl: server.baseUrl, requests: state.traffic.requests };
-  const options = { cpus: ctx.cpus.client, signal: ctx.signal };
+  const options = { cpus: ctx.cpus.client, signal: ctx.signal, clientHosts: ctx.topology?.clients };
   if (!ctx.settings.sweep) {
     const { measured, resources } = await underLoad(
       ctx,
@@ -264,7 +305,9 @@ function withModel(
 /** One run: a fresh pinned server, verified, loaded, stopped. */
 async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   const { ctx, outcome } = state;
-  const server = await startRecordServer(ctx, state.file, state.args);
+  const server = ctx.topology?.server
+    ? await startRemoteRecordServer(ctx, ctx.topology.server, state.file, state.args)
+    : await startRecordServer(ctx, state.file, state.args);
   outcome.command = [...server.command];
   const startedAt = new Date().toISOString();
   let verifyRequests: number;
@@ -297,11 +340,15 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
       message: `run ${run + 1}: ${m.errors} connection errors (${m.timeouts} timeouts), not counted as samples`,
     });
   }
+  for (const share of m.clientHosts ?? []) {
+    const warning = saturatedHost(share, run);
+    if (warning && !outcome.warnings.some((w) => w.message === warning.message)) outcome.warnings.push(warning);
+  }
   if (resources) {
     state.sampled.push(resources);
     state.saturations.push(saturation(resources.summary, ctx.cpus));
   }
-  return {
+  return multiCoreRun(outcome, server, resources, ctx.cpus, {
     run: record,
     responses: {
       valid: m.validResponses,
@@ -313,8 +360,9 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
           ),
         }
         : {}),
+      window: { startMs: m.windowStartMs ?? Date.now() - m.durationMs, durationMs: m.durationMs },
     },
-  };
+  });
 }
 
 /**
@@ -334,9 +382,13 @@ export const httpKind: Kind<HttpWorkload, HttpState> = {
   run: runOnce,
   judge(state, outcome) {
     outcome.resources = combineSummaries(state.sampled.map((r) => r.summary));
-    outcome.warnings = outcome.warnings.filter((w) => w.code !== "client-bound");
-    const warning = clientBoundWarning(state.saturations, state.generator.name, state.ctx.cpus);
-    if (warning) outcome.warnings.push(warning);
+    outcome.warnings = outcome.warnings.filter((w) => !SATURATION_WARNINGS.includes(w.code));
+    for (const judged of [clientBoundWarning, clientSaturatedWarning]) {
+      const warning = judged(state.saturations, state.generator.name, state.ctx.cpus);
+      if (warning) outcome.warnings.push(warning);
+    }
+    const fallback = engineOnDeno(outcome, "clientCpuUsPerResponse", "responses");
+    if (fallback) outcome.warnings.push(fallback);
   },
   checkVariant: checkHttpParity,
 };

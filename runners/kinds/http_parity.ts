@@ -1,7 +1,7 @@
 /**
  * The HTTP parity pass: before any runtime of a variant is measured, each
  * runtime's server is started once (pinned like a measured one), answers the
- * first requests of the traffic, and is stopped; then {@linkcode judgeParity}
+ * every distinct request of the traffic, and is stopped; then {@linkcode judgeParity}
  * compares the answers. A runtime whose server cannot be started here is left
  * out; its own record reports why when it is measured.
  *
@@ -10,15 +10,11 @@
 
 import type { HttpExchange, HttpWorkload } from "../../workloads/types.ts";
 import { isSkip } from "../../workloads/types.ts";
-import { checkExchange } from "../../workloads/checks.ts";
+import { checkExchange, distinctRequests } from "../../workloads/checks.ts";
 import { exchange } from "../drivers/exchange.ts";
 import { judgeParity, type ParityObservation } from "./parity.ts";
 import type { VariantContext, VariantVerdict } from "./record.ts";
-import { serverOptions, startServer } from "./server.ts";
-import { stageServer } from "../platform/workspace.ts";
-
-/** Requests compared per runtime: the first distinct ones, as verification sends. */
-const COMPARED_REQUESTS = 3;
+import { serverOptions, stageServerFor, startServer } from "./server.ts";
 
 /**
  * Runs the parity pass for one HTTP workload × variant; a verdict per runtime
@@ -27,7 +23,8 @@ const COMPARED_REQUESTS = 3;
 export async function checkHttpParity(ctx: VariantContext<HttpWorkload>): Promise<Map<string, VariantVerdict>> {
   if (ctx.runtimes.size < 2) return new Map();
   const traffic = ctx.workload.traffic(ctx);
-  const requests = traffic.requests.slice(0, COMPARED_REQUESTS);
+  // Every distinct request, as the first run's verification sends: a runtime may differ on any of them.
+  const requests = distinctRequests(traffic.requests).slice(0, traffic.verified);
   if (requests.length === 0) return new Map();
   const timeoutMs = ctx.settings.requestTimeoutSec * 1000;
   const observations: ParityObservation[] = [];
@@ -39,11 +36,9 @@ export async function checkHttpParity(ctx: VariantContext<HttpWorkload>): Promis
     if (isSkip(source)) continue;
     try {
       const dir = `${ctx.workDir}/${n++}`;
-      for (const asset of source.assets ?? []) await stageServer(asset, dir, ctx.nodeModules);
-      const file = await stageServer(source.entry, dir, ctx.nodeModules);
-      const server = await startServer(
-        serverOptions(ctx, runtime, file, source.args, file.slice(0, file.lastIndexOf("/"))),
-      );
+      const staged = await stageServerFor(runtime, source, dir, ctx.nodeModules, ctx.signal);
+      await Deno.mkdir(dir, { recursive: true });
+      const server = await startServer(serverOptions(ctx, runtime, staged.file, staged.args, dir));
       const exchanges: HttpExchange[] = [];
       try {
         for (const request of requests) exchanges.push(await exchange(server.baseUrl, request, timeoutMs, ctx.signal));

@@ -12,20 +12,7 @@
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "../drivers/types.ts";
 import type { SweepStep } from "../schema/result.ts";
 import { round } from "../stats/round.ts";
-
-/**
- * The default `--slo-p99`, milliseconds: a common p99 objective for an API
- * endpoint, and far above loopback's unloaded latency (well under a
- * millisecond for these servers), so the knee marks where queueing takes
- * over rather than where noise does.
- */
-export const DEFAULT_SLO_P99_MS = 50;
-
-/** The default `--sweep-steps`. */
-export const DEFAULT_SWEEP_STEPS = 10;
-
-/** A rate is held when at most this share of its requests went out late. */
-export const MISSED_LIMIT = 0.01;
+import { MISSED_LIMIT } from "../drivers/open_model.ts";
 
 /** What a sweep measured: the closed-model peak, then every rate. */
 export interface Sweep {

@@ -22,6 +22,8 @@ export interface RunOutput {
     readonly total: number;
     /** Valid responses per endpoint, warm-up included, when the generator counted them. */
     readonly endpoints?: Readonly<Record<string, number>>;
+    /** The measured window, epoch ms. */
+    readonly window?: { readonly startMs: number; readonly durationMs: number };
   };
   /** Set when the run was measured but broke the workload's rules (a wrong body under load): the record is invalid. */
   readonly invalid?: string;

@@ -182,10 +182,19 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
           validResponses: responses.valid,
           totalResponses: responses.total,
           ...(responses.endpoints ? { endpoints: responses.endpoints } : {}),
+          ...(responses.window ? { window: responses.window } : {}),
+          addFigures: (figures) => this.#addFigures(figures),
         }),
     );
     this.outcome.checks.push(...checks);
     if (checks.some((c) => !c.passed)) throw new InvalidError("cleanup", describeFailures(checks));
+  }
+
+  /** Adds figures to the run just measured, never replacing one it has. */
+  #addFigures(figures: Readonly<Record<string, number>>): void {
+    const last = this.outcome.runs.length - 1;
+    const run = this.outcome.runs[last];
+    this.outcome.runs[last] = { ...run, figures: { ...figures, ...run.figures } };
   }
 
   #fail(error: unknown): void {

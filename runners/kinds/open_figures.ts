@@ -7,11 +7,10 @@
  * @module
  */
 
-import { meanRate, type OpenModel } from "../drivers/open_model.ts";
+import { meanRate, MISSED_LIMIT, type OpenModel } from "../drivers/open_model.ts";
 import type { MeasuredPhase } from "../drivers/types.ts";
 import type { LatencyPercentiles, LoadPhase, Warning } from "../schema/result.ts";
 import { round } from "../stats/round.ts";
-import { MISSED_LIMIT } from "./http_sweep.ts";
 
 /**
  * Figures of an open-model run: `target<Noun>PerSecond`, `missed<Noun>`,

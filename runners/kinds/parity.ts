@@ -54,6 +54,9 @@ function clip(value: string | number | boolean | null): string | number | boolea
   return typeof value === "string" ? value.slice(0, 500) : value;
 }
 
+/** Requests whose every compared field is listed in the checks; past them, only differences are. */
+const SHOWN_REQUESTS = 3;
+
 function show(value: string | number | boolean | null): string {
   const text = JSON.stringify(value);
   return text.length > 60 ? text.slice(0, 57) + "..." : text;
@@ -103,6 +106,8 @@ export function judgeParity(
       for (const row of rows) {
         const value = row.fields[f][1];
         const agrees = groups.size === 1 || (strict && JSON.stringify(value) === majorityKey);
+        // Past the first few requests only disagreements are listed; one line below stands for the rest.
+        if (agrees && i >= SHOWN_REQUESTS) continue;
         verdicts.get(row.runtime)!.checks.push({
           name,
           passed: agrees,
@@ -117,6 +122,16 @@ export function judgeParity(
           : `${name}: ${show(value)} while ${others}, and no majority says which is right`;
         reasons.set(row.runtime, [...(reasons.get(row.runtime) ?? []), why]);
       }
+    }
+  }
+  if (requests > SHOWN_REQUESTS) {
+    for (const [runtime, verdict] of verdicts) {
+      (verdict.checks as Check[]).push({
+        name: `parity: the other ${requests - SHOWN_REQUESTS} distinct requests`,
+        passed: !reasons.has(runtime),
+        expected: "the same as the other runtimes",
+        actual: reasons.has(runtime) ? "different (see above)" : "the same",
+      });
     }
   }
   for (const [runtime, why] of reasons) {

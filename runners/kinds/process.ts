@@ -88,6 +88,10 @@ function prepare(ctx: RecordContext<ProcessWorkload>): Promise<ProcessTarget | S
 }
 
 async function open(ctx: RecordContext<ProcessWorkload>, outcome: RecordOutcome): Promise<ProcessState> {
+  // A native baseline runs the servers it builds, not scripts or commands written for JavaScript runtimes.
+  if (ctx.runtime.adapter.baseline) {
+    throw new SkipRecord(`${ctx.runtime.name} is a native baseline: it runs servers only`);
+  }
   outcome.headline = { ...ctx.workload.headline };
   outcome.cpus = { server: ctx.cpus.server, client: null };
   ctx.onPhase?.("setup", 0);

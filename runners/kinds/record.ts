@@ -12,6 +12,7 @@ import type { ResourceSummary } from "../schema/resources.ts";
 import type { CpuSets, Headline, LoadGeneratorInfo, Phase, RunRecord, Warning } from "../schema/result.ts";
 import type { LoadGenerator } from "../drivers/types.ts";
 import type { HookTimeouts } from "./timeouts.ts";
+import type { Topology } from "../drivers/remote.ts";
 
 /** Everything a kind runner gets for one workload × variant × runtime. */
 export interface RecordContext<W extends Workload = Workload> {
@@ -47,6 +48,8 @@ export interface RecordContext<W extends Workload = Workload> {
   readonly loadGenerators?: LoadGeneratorChoice;
   /** Aborted when the suite is interrupted. */
   readonly signal: AbortSignal;
+  /** Other machines that run the servers, the load or the database (`--server-host`, ...); absent: this one. */
+  readonly topology?: Topology;
   /** Reports the phase and run being worked on. */
   onPhase?(phase: Phase, run: number): void;
 }

@@ -5,12 +5,48 @@
  * @module
  */
 
-import type { ResolvedRuntime } from "../../adapters/types.ts";
+import type { ParallelServer, ResolvedRuntime } from "../../adapters/types.ts";
+import type { ServerSource } from "../../workloads/types.ts";
+import type { CpuSets, Fact, RunSettings } from "../schema/result.ts";
+import { parseCpuList } from "../platform/cpus.ts";
+import { stageServer } from "../platform/workspace.ts";
 import { cannotListen, freePort } from "../platform/ports.ts";
 import type { Phase } from "../schema/result.ts";
 import { type ProcessGroup, spawnGroup } from "../platform/process.ts";
 import type { RecordContext } from "./record.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
+
+/** A server ready to start: the file its runtime runs, the arguments after it, and facts about how it was made. */
+export interface StagedServer {
+  /** The staged source file, or a native runtime's built program. */
+  readonly file: string;
+  /** Arguments after the file. */
+  readonly args: readonly string[] | undefined;
+  /** What the build says about itself (toolchain, dependencies, cached or built); empty for staged sources. */
+  readonly facts: Readonly<Record<string, Fact>>;
+}
+
+/**
+ * Makes a workload's server ready to run on `runtime`: a native runtime builds it (or takes the cached build),
+ * any other gets a copy of the source in `dir`, next to the workload's `node_modules`.
+ */
+export async function stageServerFor(
+  runtime: ResolvedRuntime,
+  source: ServerSource,
+  dir: string,
+  nodeModules: string | undefined,
+  signal?: AbortSignal,
+): Promise<StagedServer> {
+  if (runtime.adapter.build) {
+    const built = await runtime.adapter.build(runtime.binary, source.entry, signal);
+    // `baseline` tells reports to show the record apart from the runtimes under comparison.
+    const facts = { ...built.facts, ...(runtime.adapter.baseline ? { baseline: true } : {}) };
+    return { file: built.executable, args: [...built.args, ...(source.args ?? [])], facts };
+  }
+  // A server's own modules (a framework's shared routes) go beside it.
+  for (const asset of source.assets ?? []) await stageServer(asset, dir, nodeModules);
+  return { file: await stageServer(source.entry, dir, nodeModules), args: source.args, facts: {} };
+}
 
 /** Options for {@linkcode startServer}. */
 export interface StartServerOptions {
@@ -34,6 +70,8 @@ export interface StartServerOptions {
   timeoutMs: number;
   /** Stops the server when aborted. */
   signal?: AbortSignal;
+  /** Workers of the runtime's multi-core form (`--server-cpus`); absent: the server as the runtime runs it. */
+  workers?: number;
 }
 
 /** A server that accepts connections. */
@@ -46,8 +84,12 @@ export interface RunningServer {
   readonly command: readonly string[];
   /** Its process group. */
   readonly group: ProcessGroup;
+  /** The runtime's multi-core form it runs in, with its worker count, under `--server-cpus`. */
+  readonly parallel?: { readonly form: ParallelServer; readonly workers: number };
   /** Stops the server and everything it started. */
   stop(): Promise<void>;
+  /** The machine it runs on (`--server-host`), when not this one; `group` is then its ssh connection. */
+  readonly remote?: string;
 }
 
 /** Why a server did not become ready, with its output. */
@@ -85,10 +127,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     if (why) throw new ServerStartError(`Cannot start server: ${why} (--port)`);
     port = options.port;
   }
-  const command = options.runtime.adapter.command(options.runtime.binary, options.file, options.args);
+  const { adapter, binary, name } = options.runtime;
+  const workers = options.workers;
+  if (workers !== undefined && !adapter.parallel) {
+    throw new ServerStartError(`${name} has no multi-core form (--server-cpus)`, `${name} has no multi-core form`);
+  }
+  const form = workers === undefined
+    ? undefined
+    : adapter.parallel!(binary, options.file, options.args ?? [], workers, { host, port });
+  const command = form?.argv ?? adapter.command(binary, options.file, options.args);
   const group = spawnGroup(command, {
     cwd: options.cwd,
-    env: { ...options.env, PORT: String(port), HOST: host, NO_COLOR: "1" },
+    env: { ...options.env, ...form?.env, PORT: String(port), HOST: host, NO_COLOR: "1" },
     cpus: options.cpus,
     signal: options.signal,
   });
@@ -99,6 +149,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     port,
     command,
     group,
+    ...(form && workers !== undefined ? { parallel: { form, workers } } : {}),
     // Servers finish requests in flight on SIGTERM (uuid-file must not leave a file half-done); on a busy
     // machine that can take longer than the default grace, and a prompt server costs nothing here.
     stop: () => group.stop(5000),
@@ -139,6 +190,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 }
 
 /**
+ * Workers of the server's multi-core form under `--server-cpus`: one per server CPU (all of them when not
+ * pinned); undefined without the flag.
+ */
+export function serverWorkers(settings: RunSettings, cpus: CpuSets): number | undefined {
+  const asked = settings.serverCpus;
+  if (asked === undefined) return undefined;
+  if (cpus.server) return parseCpuList(cpus.server).length;
+  return asked === "all" ? navigator.hardwareConcurrency : asked;
+}
+
+/**
  * How a server of this record's (or variant's) runtime starts: pinned to the
  * server CPUs, with the session's environment, on the suite's host and port,
  * within `--start-timeout`.
@@ -161,6 +223,7 @@ export function serverOptions(
     port: ctx.port,
     timeoutMs: ctx.settings.startTimeoutSec * 1000,
     signal: ctx.signal,
+    workers: serverWorkers(ctx.settings, ctx.cpus),
   };
 }
 

@@ -47,7 +47,8 @@ export async function underLoad<M extends Window>(
   ctx.onPhase?.(ctx.settings.warmupSec > 0 ? "warmup" : "measure", run);
   const sampler = startSampler({
     intervalMs: ctx.settings.sampleIntervalMs,
-    roots: { server: [server.group.pid] },
+    // A server on another machine is not in this machine's /proc: only the load is sampled here.
+    roots: { server: server.remote ? [] : [server.group.pid] },
     cpus: ctx.cpus.client,
   });
   // When the server dies under load, its exit (not the load's complaint about it) is the reason, in the phase it

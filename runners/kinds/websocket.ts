@@ -11,13 +11,15 @@ import { isSkip } from "../../workloads/types.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { LoadGeneratorInfo } from "../schema/result.ts";
-import { startRecordServer } from "./server.ts";
+import { stageServerFor, startRecordServer } from "./server.ts";
+import { multiCoreRun } from "./multicore.ts";
 import { underLoad } from "./under_load.ts";
 import { openModelOf } from "../drivers/open_model.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
 import type { RunSettings } from "../schema/result.ts";
 import { engineClient } from "../drivers/engine.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
+import { engineOnDeno } from "./engine_fallback.ts";
 import { combineSummaries } from "../stats/resources.ts";
 import { round } from "../stats/round.ts";
 import type { Kind, RunOutput } from "./kind.ts";
@@ -27,7 +29,6 @@ import {
   type WebSocketMeasurement,
   WS_VERSION,
 } from "../drivers/websocket.ts";
-import { stageServer } from "../platform/workspace.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
 /** Client CPU, in percent of one core, from which a run counts as measuring the driver rather than the server. */
@@ -238,7 +239,11 @@ interface WebSocketState {
 async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcome): Promise<WebSocketState> {
   const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
-  const file = await inPhase("setup", () => stageServer(source.entry, ctx.workDir, ctx.nodeModules));
+  const staged = await inPhase(
+    "setup",
+    () => stageServerFor(ctx.runtime, source, ctx.workDir, ctx.nodeModules, ctx.signal),
+  );
+  Object.assign(outcome.facts, source.facts, staged.facts);
   // At a fixed rate the question is latency; otherwise, how many echoes a second.
   outcome.headline = openModelOf(ctx.settings)
     ? { figure: "latencyP99Us", higherIsBetter: false }
@@ -247,7 +252,7 @@ async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcom
   const traffic = ctx.workload.traffic(ctx);
   checkTraffic(traffic);
   outcome.loadGenerator = await websocketDriverInfo();
-  return { ctx, outcome, file, args: source.args, traffic, sampled: [] };
+  return { ctx, outcome, file: staged.file, args: staged.args, traffic, sampled: [] };
 }
 
 /** One run: a fresh pinned server, a verified text and binary echo, then the driver under load. */
@@ -308,14 +313,24 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
         ": messagesPerSecond may measure the driver, not the server",
     });
   }
+  if (
+    m.clientCpuPercent !== null && m.clientCpuPercent >= CLIENT_BOUND_PERCENT &&
+    !outcome.warnings.some((w) => w.code === "client-saturated")
+  ) {
+    outcome.warnings.push({
+      code: "client-saturated",
+      message: `the WebSocket driver was at ${Math.round(m.clientCpuPercent)} % of its CPU in run ${run + 1}: ` +
+        "messagesPerSecond is a bound for the server, which a faster driver might push further",
+    });
+  }
   if (resources) state.sampled.push(resources);
   outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
   const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;
   if (late && !outcome.warnings.some((w) => w.code === "rate-not-held")) outcome.warnings.push(late);
-  return {
+  return multiCoreRun(outcome, server, resources, ctx.cpus, {
     run: withOpenModel(runFigures(run, startedAt, m, resources), m, ctx.settings),
     responses: { valid: m.validMessages, total: 2 + m.warmupMessages + m.receivedMessages },
-  };
+  });
 }
 
 /**
@@ -335,5 +350,7 @@ export const websocketKind: Kind<WebSocketWorkload, WebSocketState> = {
   run: runOnce,
   judge(state, outcome) {
     outcome.resources = combineSummaries(state.sampled.map((r) => r.summary));
+    const fallback = engineOnDeno(outcome, "clientCpuUsPerMessage", "messages");
+    if (fallback) outcome.warnings.push(fallback);
   },
 };

@@ -39,7 +39,9 @@ export async function allowedCpus(): Promise<string | null> {
  * Splits an allowed CPU list in two halves: the server gets the first half
  * (rounded up), the client the rest. On a 2-core machine: server `0`, client `1`.
  * Returns nulls when fewer than two CPUs are allowed (or the list is unknown)
- * or `taskset` is missing.
+ * or `taskset` is missing. With `serverCpus` (`--server-cpus`), the server gets
+ * that many of the first CPUs and the client the rest, or every CPU when none
+ * is left (client and server then share them).
  *
  * @example Split four CPUs
  * ```ts
@@ -47,9 +49,22 @@ export async function allowedCpus(): Promise<string | null> {
  * console.log(splitCpus("0-3", true)); // { server: "0,1", client: "2,3" }
  * ```
  */
-export function splitCpus(allowed: string | null, pinning: boolean = canPin()): CpuSplit {
+export function splitCpus(
+  allowed: string | null,
+  pinning: boolean = canPin(),
+  serverCpus?: number | "all",
+): CpuSplit {
   if (!allowed || !pinning) return { server: null, client: null };
   const cpus = parseCpuList(allowed);
+  if (serverCpus !== undefined) {
+    const n = serverCpus === "all" ? cpus.length : serverCpus;
+    if (n > cpus.length) {
+      throw new RangeError(`--server-cpus ${n}: only ${cpus.length} CPUs may be used here (${allowed})`);
+    }
+    // No CPU left for the load generator: it shares the server's, and records say so.
+    const rest = cpus.slice(n);
+    return { server: cpus.slice(0, n).join(","), client: (rest.length > 0 ? rest : cpus).join(",") };
+  }
   if (cpus.length < 2) return { server: null, client: null };
   const half = Math.ceil(cpus.length / 2);
   return { server: cpus.slice(0, half).join(","), client: cpus.slice(half).join(",") };

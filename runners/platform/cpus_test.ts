@@ -13,3 +13,11 @@ Deno.test("two CPUs: server 0, client 1; more are halved; one or no taskset mean
   assertEquals(splitCpus("0-1", false), { server: null, client: null });
   assertEquals(splitCpus(null, true), { server: null, client: null });
 });
+
+Deno.test("--server-cpus n: the first n CPUs serve, the client gets the rest or, with none left, shares them", () => {
+  assertEquals(splitCpus("0-3", true, 3), { server: "0,1,2", client: "3" });
+  assertEquals(splitCpus("0-1", true, 2), { server: "0,1", client: "0,1" });
+  assertEquals(splitCpus("0-3", true, "all"), { server: "0,1,2,3", client: "0,1,2,3" });
+  assertEquals(splitCpus("0-1", true, 1), { server: "0", client: "1" });
+  assertThrows(() => splitCpus("0-1", true, 3), RangeError, "--server-cpus 3: only 2 CPUs may be used here (0-1)");
+});

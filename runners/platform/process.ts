@@ -25,6 +25,8 @@ export interface SpawnOptions {
   interactive?: boolean;
   /** Receives stdout as it arrives (the tail is kept as well). */
   onStdout?(chunk: Uint8Array): void;
+  /** Receives stderr as it arrives (the tail is kept as well). */
+  onStderr?(chunk: Uint8Array): void;
   /** Called once the child exists, with its pid (also its process group id). */
   onSpawn?(pid: number): void;
 }
@@ -184,7 +186,7 @@ export class ProcessGroup {
     }
     this.#drained = Promise.all([
       pump(child.stdout, this.#stdout, options.onStdout),
-      pump(child.stderr, this.#stderr),
+      pump(child.stderr, this.#stderr, options.onStderr),
     ]);
     this.exited = child.status.then((status) => {
       this.#status = status;

@@ -2,7 +2,7 @@
 // reports show them: one line for a heading or footer, and label/value pairs
 // for environment tables.
 
-import type { BenchResult, Environment } from "../schema/result.ts";
+import type { BenchResult, Environment, Topology } from "../schema/result.ts";
 
 function bytes(n: number | null): string {
   return n === null ? "unknown" : `${(n / 1024 ** 3).toFixed(1)} GiB`;
@@ -21,6 +21,33 @@ function bytes(n: number | null): string {
  */
 export function machineText(env: Environment): string {
   return `${env.cpuModel ?? env.arch} · ${env.logicalCores} logical CPUs · ${env.osName ?? env.os}`;
+}
+
+const ROLE_NAMES = { server: "servers", client: "load", db: "database" } as const;
+
+/**
+ * Where a multi-host suite ran, in one line (empty when everything ran on the harness's machine): each role's
+ * machines, and the load machines' round trip to the server machine.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { topologyText } from "./_environment.ts";
+ * assertEquals(topologyText(undefined), "");
+ * ```
+ */
+export function topologyText(topology: Topology | undefined): string {
+  if (!topology || topology.hosts.length === 0) return "";
+  const roles = (["server", "client", "db"] as const).flatMap((role) => {
+    const hosts = topology.hosts.filter((h) => h.role === role);
+    return hosts.length > 0
+      ? [`${ROLE_NAMES[role]} on ${hosts.map((h) => `${h.host} (${h.logicalCores ?? "?"} CPUs)`).join(", ")}`]
+      : [];
+  });
+  const rtt = topology.roundTrips.map((r) =>
+    `${r.client} → ${r.server} round trip ${(r.medianUs / 1000).toFixed(2)} ms`
+  );
+  return `hosts: ${[...roles, ...rtt].join(" · ")}`;
 }
 
 /**
@@ -57,6 +84,15 @@ export function environmentRows(result: BenchResult): [string, string][] {
     ["memory", bytes(env.memoryBytes)],
     ["harness", `deno ${env.harness.deno}, V8 ${env.harness.v8}, TypeScript ${env.harness.typescript}`],
     ["git commit", env.gitCommit ?? "unknown"],
+    ...(result.topology?.hosts ?? []).map((h): [string, string] => [
+      `${ROLE_NAMES[h.role]} host ${h.host}`,
+      `${h.osName ?? h.os} (kernel ${h.kernel ?? "?"}, ${h.arch ?? "?"}), ${h.cpuModel ?? "unknown CPU"}, ` +
+      `${h.logicalCores ?? "?"} logical CPUs, allowed ${h.allowedCpus ?? "?"}, ${bytes(h.memoryBytes)}`,
+    ]),
+    ...(result.topology?.roundTrips ?? []).map((r): [string, string] => [
+      `round trip ${r.client} → ${r.server}`,
+      `median ${r.medianUs} µs (min ${r.minUs}, max ${r.maxUs}, ${r.samples} TCP connects)`,
+    ]),
   ];
 }
 

@@ -5,6 +5,7 @@
 // `record.headline` and `summary`.
 
 import { formatFigure } from "./format.ts";
+import { SATURATION_WARNINGS } from "../stats/saturation.ts";
 import type { BenchRecord, BenchResult, Summary } from "../schema/result.ts";
 
 /** One completed record with its headline figure and relative speed. */
@@ -15,7 +16,7 @@ export interface RankedRecord {
   readonly headline: Summary;
   /** How many times better than the group's worst completed record (1 for the worst). */
   readonly relative: number;
-  /** Whether this is the group's worst, the one the others are compared with. */
+  /** Whether this is the group's worst runtime (native baselines aside), the one the others are compared with. */
   readonly isBaseline: boolean;
 }
 
@@ -51,7 +52,23 @@ export interface RecordGroup {
  * ```
  */
 export function recordLabel(r: BenchRecord): string {
-  return r.runtime.version ? `${r.runtime.name} ${r.runtime.version}` : r.runtime.requested;
+  const label = r.runtime.version ? `${r.runtime.name} ${r.runtime.version}` : r.runtime.requested;
+  return isNativeBaseline(r) ? `${label} (baseline)` : label;
+}
+
+/**
+ * Whether a record measured a native baseline (Go, Rust): reports show those rows apart, after the runtimes.
+ *
+ * @example
+ * ```ts
+ * import { isNativeBaseline } from "./_groups.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const [record] = (await readResultFile("fixtures/results/base.json")).records;
+ * console.log(isNativeBaseline(record)); // false
+ * ```
+ */
+export function isNativeBaseline(r: BenchRecord): boolean {
+  return r.facts.baseline === true;
 }
 
 /**
@@ -76,16 +93,21 @@ export function groupRecords(result: BenchResult): RecordGroup[] {
     const { figure, higherIsBetter } = measured.headline;
     const done = records.filter((r) => r.status === "completed" && r.summary[figure] !== undefined);
     const sign = higherIsBetter ? -1 : 1;
-    done.sort((a, b) => sign * (a.summary[figure].median - b.summary[figure].median));
-    const worst = done.at(-1)?.summary[figure].median;
-    const ranked = done.map((record, i): RankedRecord => {
+    // The runtimes first, best first, then the native baselines; all relative to the slowest runtime.
+    done.sort((a, b) =>
+      Number(isNativeBaseline(a)) - Number(isNativeBaseline(b)) ||
+      sign * (a.summary[figure].median - b.summary[figure].median)
+    );
+    const reference = done.findLast((r) => !isNativeBaseline(r)) ?? done.at(-1);
+    const worst = reference?.summary[figure].median;
+    const ranked = done.map((record): RankedRecord => {
       const median = record.summary[figure].median;
       const relative = worst === undefined || worst === 0 || median === 0
         ? 1
         : higherIsBetter
         ? median / worst
         : worst / median;
-      return { record, headline: record.summary[figure], relative, isBaseline: i === done.length - 1 };
+      return { record, headline: record.summary[figure], relative, isBaseline: record === reference };
     });
     return {
       workload: measured.workload,
@@ -114,7 +136,18 @@ export function groupRecords(result: BenchResult): RecordGroup[] {
  */
 export function relativeText(group: RecordGroup, r: RankedRecord): string {
   if (r.isBaseline) return group.ranked.length > 1 ? "1.0× (slowest)" : "1.0×";
-  return `${r.relative.toFixed(2)}× ${group.ranked.at(-1)!.record.runtime.name}`;
+  const reference = group.ranked.find((x) => x.isBaseline) ?? group.ranked.at(-1)!;
+  return `${boundMark(r.record, reference.record)}${r.relative.toFixed(2)}× ${reference.record.runtime.name}`;
+}
+
+/**
+ * `≥ ` when the record's own figure is a bound (its client was saturated: the server may do better, so it leads by
+ * at least this), `≤ ` when the baseline's is, `≷ ` when both are (neither way is known), else nothing.
+ */
+export function boundMark(record: BenchRecord, baseline: BenchRecord): string {
+  const bounded = (r: BenchRecord) => r.warnings.some((w) => SATURATION_WARNINGS.includes(w.code));
+  const [self, base] = [bounded(record), bounded(baseline)];
+  return self && base ? "≷ " : self ? "≥ " : base ? "≤ " : "";
 }
 
 /**

@@ -7,6 +7,7 @@
 // micro-benchmarks show tinybench's per-call latency and margin of error.
 
 import { runPlan } from "../stats/adaptive.ts";
+import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS } from "../drivers/open_model.ts";
 import { formatFigure, formatUs } from "./format.ts";
 import type { BenchRecord, LatencyPercentiles } from "../schema/result.ts";
 import type { ViewColumn } from "./_view_table.ts";
@@ -33,6 +34,19 @@ function fact(records: readonly BenchRecord[], name: string): unknown {
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * `3 s`: the seconds asked, or, when the runs' recorded figure (the median) differs from them by more than a tenth,
+ * what ran: `1 s (asked 0.5 s)` (wrk runs whole seconds).
+ */
+function ranText(records: readonly BenchRecord[], figure: "durationMs" | "warmupMs", askedSec: number): string {
+  const ran = records.flatMap((r) => r.runs.map((run) => run.figures[figure])).filter((v) => v !== undefined)
+    .sort((a, b) => a - b);
+  if (ran.length === 0) return `${askedSec} s`;
+  const sec = ran[Math.floor(ran.length / 2)] / 1000;
+  if (Math.abs(sec - askedSec) <= Math.max(askedSec, 0.1) / 10) return `${askedSec} s`;
+  return `${Math.round(sec * 10) / 10} s (asked ${askedSec} s)`;
 }
 
 /** `5 runs`, or `3–10 runs (until the 95% CI is ±3%)` when runs are added until the interval is narrow. */
@@ -75,16 +89,33 @@ const WEBSOCKET_LATENCY: KindView["latency"] = [
   ["stdev", "stdev"],
 ];
 
+/**
+ * How the load was offered, when not by N connections each waiting for its answer: a fixed rate or
+ * phases (open model: up to N connections, latency from when each was due), or a sweep of rates.
+ */
+function openModelText(s: BenchRecord["settings"], unit: string): string | null {
+  const arrival = s.arrival === "poisson" ? ", Poisson arrivals" : "";
+  if (s.sweep) {
+    return `sweep: closed-model peak, then ${s.sweepSteps ?? DEFAULT_SWEEP_STEPS} rates from 10% to 110% of it, ` +
+      `knee at p99 ≤ ${s.sloP99Ms ?? DEFAULT_SLO_P99_MS} ms${arrival} · up to ${s.connections} connections`;
+  }
+  if (s.phases) return `open model: phases ${s.phases} ${unit}${arrival} · up to ${s.connections} connections`;
+  if (s.rate !== undefined) {
+    return `open model: ${s.rate.toLocaleString("en-US")} ${unit}${arrival} · up to ${s.connections} connections`;
+  }
+  return null;
+}
+
 const HTTP: KindView = {
   settings(records) {
     const s = records[0].settings;
     return [
       ...generatorText(records),
-      `${s.connections} connections`,
+      openModelText(s, "requests/s") ?? `${s.connections} connections`,
       `pipelining ${s.pipelining}`,
       // Only HTTP records follow an adaptive plan; the other kinds run `runs` times.
-      `${s.durationSec} s × ${planText(s)}`,
-      `warm-up ${s.warmupSec} s`,
+      `${ranText(records, "durationMs", s.durationSec)} × ${planText(s)}`,
+      `warm-up ${ranText(records, "warmupMs", s.warmupSec)}`,
     ];
   },
   described: [],
@@ -101,7 +132,7 @@ const WEBSOCKET: KindView = {
     const { settings: s, options } = records[0];
     return [
       ...generatorText(records),
-      `${s.connections} connections × ${options["in-flight"] ?? 1} in flight`,
+      openModelText(s, "messages/s") ?? `${s.connections} connections × ${options["in-flight"] ?? 1} in flight`,
       `${options["message-size"] ?? "?"} B messages`,
       typeof options.messages === "number"
         ? `${options.messages} messages × ${s.runs} runs`
@@ -113,6 +144,35 @@ const WEBSOCKET: KindView = {
   latency: WEBSOCKET_LATENCY,
 };
 
+function median(r: BenchRecord, figure: string): number | null {
+  return r.summary[figure]?.median ?? null;
+}
+
+/** A rate held or not: the columns after the headline (p99 from when each was due) say what went out late. */
+function openModel(view: KindView): KindView {
+  return {
+    ...view,
+    columns: [...view.columns, { header: "missed", numeric: true }],
+    cells(r) {
+      const missed = median(r, "missedPercent");
+      return [...view.cells(r), missed === null ? "" : `${missed.toFixed(2)} %`];
+    },
+  };
+}
+
+/** A sweep ranks by the knee's rate; beside it, the knee's p99 and how many rates each run measured. */
+function sweepOf(view: KindView): KindView {
+  return {
+    ...view,
+    columns: [{ header: "knee p99", numeric: true }, { header: "rates", numeric: true }],
+    cells(r) {
+      const p99 = median(r, "kneeLatencyP99Us");
+      const steps = r.runs.map((run) => run.steps?.length ?? 0);
+      return [p99 === null ? "none held" : formatUs(p99), steps.length > 0 ? String(Math.min(...steps)) : ""];
+    },
+  };
+}
+
 const PROCESS: KindView = {
   settings(records) {
     const timer = fact(records, "timer");
@@ -123,18 +183,30 @@ const PROCESS: KindView = {
     return [...(timer ? [`timer ${timer}`] : []), runs];
   },
   described: ["warmup-runs"],
-  columns: ["mean ± σ", "min … max", "user", "system", "peak RSS", "runs"].map((header) => ({ header, numeric: true })),
+  columns: [
+    ...["mean ± σ", "net of spawn", "min … max", "user", "system", "peak RSS", "runs"].map((header) => ({
+      header,
+      numeric: true,
+    })),
+    { header: "TypeScript", numeric: false },
+  ],
   cells(r) {
     const f = r.headline.figure;
     const s = r.summary[f];
     const median = (name: string) => r.summary[name] ? formatFigure(name, r.summary[name].median) : "n/a";
+    // The timer's own cost per spawn is in every figure; net of it, a fast runtime's share is not understated.
+    const overhead = r.facts.spawnOverheadMs;
+    const net = typeof overhead === "number" && f === "wallMs" ? formatFigure(f, s.median - overhead) : "";
+    const ts = String(r.facts.typeScript ?? "").split(":")[0];
     return [
       `${formatFigure(f, s.mean)} ± ${formatFigure(f, s.stdev)}`,
+      net,
       `${formatFigure(f, s.min)} … ${formatFigure(f, s.max)}`,
       median("userMs"),
       median("systemMs"),
       median("maxRssBytes"),
       String(s.n),
+      ts,
     ];
   },
   latency: [],
@@ -142,7 +214,15 @@ const PROCESS: KindView = {
     const costs = records.filter((r) => typeof r.facts.spawnOverheadMs === "number")
       .map((r) => `${r.runtime.name} ${(r.facts.spawnOverheadMs as number).toFixed(2)} ms`);
     if (costs.length === 0) return [];
-    return [`timer overhead per spawn (median of \`true\`, included in every figure): ${costs.join(", ")}`];
+    const notes = [
+      `timer overhead per spawn (median of \`true\`, included in every figure; "net of spawn" is the median less it): ${
+        costs.join(", ")
+      }`,
+    ];
+    const quiet = records.filter((r) => typeof r.facts.quietEnv === "string")
+      .map((r) => `${r.runtime.name} ${r.facts.quietEnv}`);
+    if (quiet.length > 0) notes.push(`set against update checks and telemetry: ${[...new Set(quiet)].join(", ")}`);
+    return notes;
   },
 };
 
@@ -173,7 +253,9 @@ const MICRO: KindView = {
 };
 
 /**
- * What a kind adds to its section; unknown kinds are shown as HTTP.
+ * What a kind adds to its section; unknown kinds are shown as HTTP. HTTP and
+ * WebSocket records of the open model or a sweep (`records` say which) show
+ * what was late, or the knee.
  *
  * @example The columns of a process workload
  * ```ts
@@ -181,6 +263,12 @@ const MICRO: KindView = {
  * console.log(kindView("process").columns.map((c) => c.header)[0]); // "mean ± σ"
  * ```
  */
-export function kindView(kind: string): KindView {
-  return kind === "process" ? PROCESS : kind === "micro" ? MICRO : kind === "websocket" ? WEBSOCKET : HTTP;
+export function kindView(kind: string, records: readonly BenchRecord[] = []): KindView {
+  if (kind === "process") return PROCESS;
+  if (kind === "micro") return MICRO;
+  const view = kind === "websocket" ? WEBSOCKET : HTTP;
+  const s = records[0]?.settings;
+  // Only HTTP sweeps (the closed-model peak of WebSocket is its messages/s).
+  if (s?.sweep && kind === "http") return sweepOf(view);
+  return s?.rate !== undefined || s?.phases ? openModel(view) : view;
 }

@@ -135,7 +135,13 @@ export interface LineSeries {
   readonly label: string;
   readonly color: string;
   /** Points in x order; `tooltip` becomes the point's `<title>`. */
-  readonly points: readonly { readonly x: number; readonly y: number; readonly tooltip?: string }[];
+  readonly points: readonly {
+    readonly x: number;
+    readonly y: number;
+    readonly tooltip?: string;
+    /** Ring this point (a sweep's knee), with `data-ring` on its mark. */
+    readonly ring?: boolean;
+  }[];
   /** Draw a marker on every point. */
   readonly markers?: boolean;
 }
@@ -154,13 +160,15 @@ export function lineChart(options: {
   readonly logY?: boolean;
   /** Lowest value the y axis shows (linear axis). @default {0} */
   readonly yFloor?: number;
+  /** Dashed horizontal lines across the plot (an objective), each labelled. */
+  readonly guides?: readonly { readonly y: number; readonly label: string }[];
 }): string {
   const m = { top: 56, right: 150, bottom: 44, left: 84 };
   const w = WIDTH - m.left - m.right;
   const h = HEIGHT - m.top - m.bottom;
   const all = options.series.flatMap((s) => s.points);
   const xs = all.map((p) => p.x);
-  const ys = all.map((p) => p.y).filter((v) => !options.logY || v > 0);
+  const ys = [...all.map((p) => p.y), ...(options.guides ?? []).map((g) => g.y)].filter((v) => !options.logY || v > 0);
   const xTicks = options.xTicks ??
     niceTicks(Math.min(...xs, 0), Math.max(...xs, 1), 6).map((v) => ({ value: v, label: options.formatX(v) }));
   const xMin = Math.min(...xTicks.map((t) => t.value), ...xs);
@@ -190,6 +198,15 @@ export function lineChart(options: {
         }</text>`,
     );
   }
+  for (const g of options.guides ?? []) {
+    parts.push(
+      `<g class="guide" data-y="${g.y}"><line x1="${m.left}" x2="${m.left + w}" y1="${num(y(g.y))}" y2="${
+        num(y(g.y))
+      }"/><text class="tick" x="${m.left + w - 4}" y="${num(y(g.y) - 4)}" text-anchor="end">${
+        escapeXml(g.label)
+      }</text></g>`,
+    );
+  }
   parts.push(
     `<text class="axis-label" x="${m.left + w / 2}" y="${HEIGHT - 6}" text-anchor="middle">${
       escapeXml(options.xLabel)
@@ -200,7 +217,11 @@ export function lineChart(options: {
     const markers = s.markers
       ? s.points.map((p) =>
         `<circle cx="${num(x(p.x))}" cy="${num(y(p.y))}" r="3.5" fill="${s.color}">` +
-        (p.tooltip ? `<title>${escapeXml(p.tooltip)}</title>` : "") + `</circle>`
+        (p.tooltip ? `<title>${escapeXml(p.tooltip)}</title>` : "") + `</circle>` +
+        (p.ring
+          ? `<circle class="ring" data-ring="${p.x}:${p.y}" cx="${num(x(p.x))}" cy="${num(y(p.y))}" r="8" ` +
+            `fill="none" stroke="${s.color}" stroke-width="2"/>`
+          : "")
       ).join("")
       : "";
     parts.push(

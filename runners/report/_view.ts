@@ -18,7 +18,7 @@ import {
   whyText,
 } from "./_groups.ts";
 import { resourcesTable } from "./_resources.ts";
-import { environmentRows, machineText, runtimeRows } from "./_environment.ts";
+import { environmentRows, machineText, runtimeRows, topologyText } from "./_environment.ts";
 import type { ViewCell, ViewColumn, ViewTable } from "./_view_table.ts";
 import { endpointTable, type MatrixView, matrixViews } from "./_matrix.ts";
 
@@ -64,6 +64,8 @@ export interface ResultView {
   readonly matrices: readonly MatrixView[];
   /** CPU, logical CPUs and OS in one line. */
   readonly machine: string;
+  /** The machines of a multi-host suite in one line; empty when all ran on one. */
+  readonly hosts: string;
   /** Suite-wide warnings. */
   readonly warnings: readonly Warning[];
   /** The machine and suite settings as label/value pairs. */
@@ -100,7 +102,7 @@ function byRank(group: RecordGroup): BenchRecord[] {
  */
 export function settingsText(group: RecordGroup): string {
   const records = byRank(group);
-  const kind = kindView(group.kind);
+  const kind = kindView(group.kind, group.records);
   const options = Object.entries(records[0].options).filter(([k, v]) => v !== null && !kind.described.includes(k));
   return [
     ...kind.settings(records),
@@ -117,16 +119,25 @@ function measuredText(group: RecordGroup): string {
   return low === high ? `${low} run${low === 1 ? "" : "s"}` : `${low}–${high} runs`;
 }
 
+function perCoreText(figure: string, record: BenchRecord): string {
+  const perCore = record.summary[`${figure}PerCore`];
+  const workers = record.facts.serverWorkers;
+  return perCore ? `${formatFigure(figure, perCore.median)} × ${workers}` : "";
+}
+
 function resultsTable(group: RecordGroup): ViewTable {
-  const kind = kindView(group.kind);
+  const kind = kindView(group.kind, group.records);
   const cells = group.ranked.map((r) => kind.cells(r.record));
   // A column of the kind with nothing in it says nothing (no latency without a latency figure).
   const shown = kind.columns.map((_, i) => i).filter((i) => cells.some((row) => row[i] !== ""));
+  // A server on several CPUs (--server-cpus) is also shown per core.
+  const perCore = group.ranked.some((r) => r.record.summary[`${group.figure}PerCore`] !== undefined);
   const columns: ViewColumn[] = [
     { header: "runtime", numeric: false },
     { header: `${group.figure} (median)`, numeric: true },
     { header: "95% CI", numeric: true },
     { header: "relative", numeric: true },
+    ...(perCore ? [{ header: "per server core", numeric: true }] : []),
     ...shown.map((i) => kind.columns[i]),
     { header: "notes", numeric: false },
   ];
@@ -140,6 +151,7 @@ function resultsTable(group: RecordGroup): ViewTable {
     },
     ciText(group.figure, r.headline),
     relativeText(group, r),
+    ...(perCore ? [perCoreText(group.figure, r.record)] : []),
     ...shown.map((i) => cells[k][i]),
     { type: "notes", reason: "", warnings: r.record.warnings },
   ]);
@@ -149,6 +161,7 @@ function resultsTable(group: RecordGroup): ViewTable {
       { type: "status", status: r.status },
       "",
       "",
+      ...(perCore ? [""] : []),
       ...shown.map(() => ""),
       { type: "notes", reason: whyText(r), warnings: r.warnings },
     ]);
@@ -157,7 +170,7 @@ function resultsTable(group: RecordGroup): ViewTable {
 }
 
 function latencyTable(group: RecordGroup): ViewTable | null {
-  const { latency } = kindView(group.kind);
+  const { latency } = kindView(group.kind, group.records);
   const records = group.ranked.map((r) => r.record).filter((r) => r.latencyUs);
   if (records.length === 0 || latency.length === 0) return null;
   return {
@@ -191,7 +204,7 @@ export function sectionView(group: RecordGroup): SectionView {
     latency: latencyTable(group),
     resources: resourcesTable(group.ranked.map((r) => r.record), recordLabel),
     endpoints: endpointTable(group),
-    notes: kindView(group.kind).notes(group.records),
+    notes: kindView(group.kind, group.records).notes(group.records),
     warnings: group.records.flatMap((r) => r.warnings.map((warning) => ({ runtime: r.runtime.name, warning }))),
   };
 }
@@ -213,6 +226,7 @@ export function buildView(result: BenchResult): ResultView {
     sections: groupRecords(result).map(sectionView),
     matrices: matrixViews(result),
     machine: machineText(result.environment),
+    hosts: topologyText(result.topology),
     warnings: result.warnings,
     environment: environmentRows(result),
     runtimes: runtimeRows(result),

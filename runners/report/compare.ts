@@ -5,10 +5,19 @@
  * per-run values — faster, slower, or no significant difference.
  *
  * Figures compared: the record's headline figure (direction from
- * `record.headline`), every other rate (`*PerSecond`, higher is better), and
- * the per-run latency percentiles p50 and p99 (lower is better). Counts,
- * window lengths and client CPU describe the run, not the runtime, and are
- * left out.
+ * `record.headline`) and the per-run latency p99 (lower is better), the tail,
+ * which the headline does not fix. Figures derived from the headline would
+ * only repeat its verdict and are left out: `bytesPerSecond` and
+ * `filesWrittenPerSecond` follow the same responses, and in a closed
+ * model the typical latency is connections ÷ throughput (Little's law), so p50
+ * is the headline again. Counts, window lengths and client CPU describe the
+ * run, not the runtime.
+ *
+ * A pair measured with different load generators or different measurement
+ * settings (connections, duration, rate, ...) is "not comparable": its change
+ * would be the settings', not the runtime's. The verdicts of all figures are
+ * corrected for testing many at once (Holm): `p` is each test's own, `pAdjusted`
+ * the one compared with α.
  *
  * @module
  */
@@ -17,6 +26,7 @@ import { alignTable, formatFigure } from "./format.ts";
 import { UsageError } from "../platform/errors.ts";
 import type { BenchRecord, BenchResult } from "../schema/result.ts";
 import { welchTest } from "../stats/welch.ts";
+import { holmAdjust } from "../stats/holm.ts";
 
 /**
  * What a figure's change means.
@@ -77,6 +87,8 @@ export interface FigureComparison {
   readonly ci95Percent: { readonly low: number; readonly high: number } | null;
   /** Two-sided p-value of Welch's t-test; null when not comparable. */
   readonly p: number | null;
+  /** `p` corrected by Holm over every figure of the comparison, the one compared with α; null when not comparable. */
+  readonly pAdjusted: number | null;
   /** The verdict. */
   readonly verdict: Verdict;
   /** Why the figure is not comparable, or another remark. */
@@ -140,15 +152,25 @@ function mean(values: readonly number[]): number | null {
 
 function figuresOf(base: BenchRecord, head: BenchRecord): { figure: string; higherIsBetter: boolean }[] {
   const out = [{ figure: base.headline.figure, higherIsBetter: base.headline.higherIsBetter }];
-  for (const figure of Object.keys(base.summary)) {
-    if (figure !== base.headline.figure && figure.endsWith("PerSecond") && figure in head.summary) {
-      out.push({ figure, higherIsBetter: true });
-    }
-  }
-  if (base.runs.some((r) => r.latencyUs) && head.runs.some((r) => r.latencyUs)) {
-    out.push({ figure: "latencyUs.p50", higherIsBetter: false }, { figure: "latencyUs.p99", higherIsBetter: false });
-  }
+  const latency = base.runs.some((r) => r.latencyUs) && head.runs.some((r) => r.latencyUs);
+  if (latency && base.headline.figure !== "latencyP99Us") out.push({ figure: "latencyUs.p99", higherIsBetter: false });
   return out;
+}
+
+/** Settings that change how many runs there are or how they are watched, not what one run measures. */
+const PLAN_SETTINGS = new Set(["runs", "minRuns", "maxRuns", "ciTargetPercent", "sampleIntervalMs", "startTimeoutSec"]);
+
+/** Why a pair measured differently cannot be compared (other load generator, other measurement settings), or null. */
+function measuredDifferently(base: BenchRecord, head: BenchRecord): string | null {
+  const keys = new Set([...Object.keys(base.settings), ...Object.keys(head.settings)]) as Set<
+    keyof BenchRecord["settings"]
+  >;
+  const changed = [...keys].filter((k) => !PLAN_SETTINGS.has(k) && base.settings[k] !== head.settings[k])
+    .map((k) => `${k} ${base.settings[k] ?? "unset"} → ${head.settings[k] ?? "unset"}`);
+  if ((base.loadGenerator?.name ?? null) !== (head.loadGenerator?.name ?? null)) {
+    changed.unshift(`load generator ${base.loadGenerator?.name ?? "none"} → ${head.loadGenerator?.name ?? "none"}`);
+  }
+  return changed.length > 0 ? `measured differently: ${changed.join(", ")}` : null;
 }
 
 function samples(r: BenchRecord, figure: string): number[] {
@@ -186,6 +208,7 @@ function compareFigure(
     changePercent: null,
     ci95Percent: null,
     p: null,
+    pAdjusted: null,
     verdict: "not comparable",
     note,
   });
@@ -194,22 +217,70 @@ function compareFigure(
     const why = side[1].error ? `: ${side[1].error.phase}: ${side[1].error.message}` : "";
     return notComparable(`${side[1].status} in ${side[0]}${why}`);
   }
+  const different = measuredDifferently(base, head);
+  if (different) return notComparable(different);
   if (b.length < 2 || h.length < 2) {
     return notComparable(`needs ≥ 2 runs on each side (base ${b.length}, head ${h.length})`);
   }
   if (common.baseMean === 0) return notComparable("base mean is 0");
   const w = welchTest(b, h, alpha);
   const pct = (v: number) => 100 * v / w.meanBase;
-  const significant = w.p < alpha;
   const better = (w.difference > 0) === higherIsBetter;
   return {
     ...common,
     changePercent: pct(w.difference),
     ci95Percent: { low: pct(w.ci.low), high: pct(w.ci.high) },
     p: w.p,
-    verdict: significant ? (better ? "faster" : "slower") : "no significant difference",
+    // Until Holm's correction over the whole comparison (see withHolm) the verdict is the test's own.
+    pAdjusted: w.p,
+    verdict: w.p < alpha ? (better ? "faster" : "slower") : "no significant difference",
     note: null,
   };
+}
+
+/**
+ * Compares one record of a base result with one of a head result, figure by
+ * figure, with the same test as {@linkcode compareResults} (the trend over a
+ * history and the findings of a report use it on pairs they choose).
+ *
+ * @param base The earlier (or reference) record.
+ * @param head The record compared against `base`.
+ * @param runtime The name the comparisons carry for the runtime.
+ * @param alpha Significance level.
+ * @returns The headline figure first, then every other rate and latency p50/p99 when both have them.
+ *
+ * @example Node.js in the stored pair
+ * ```ts
+ * import { compareRecords } from "./compare.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const node = async (file: string) =>
+ *   (await readResultFile(`fixtures/results/${file}.json`)).records.find((r) => r.runtime.requested === "node")!;
+ * const [rps] = compareRecords(await node("base"), await node("head"), "node");
+ * console.log(rps.figure, rps.verdict); // "requestsPerSecond slower"
+ * ```
+ */
+export function compareRecords(
+  base: BenchRecord,
+  head: BenchRecord,
+  runtime: string,
+  alpha = 0.05,
+): FigureComparison[] {
+  return figuresOf(base, head).map(({ figure, higherIsBetter }) =>
+    compareFigure(base, head, runtime, figure, higherIsBetter, alpha)
+  );
+}
+
+/** The figures with `pAdjusted` corrected by Holm over all the tested ones, and the verdicts that follow from it. */
+function withHolm(figures: readonly FigureComparison[], alpha: number): FigureComparison[] {
+  const tested = figures.filter((f) => f.p !== null);
+  const adjusted = new Map(tested.map((f, i) => [f, holmAdjust(tested.map((t) => t.p!))[i]]));
+  return figures.map((f) => {
+    const pAdjusted = adjusted.get(f);
+    if (pAdjusted === undefined) return f;
+    const better = ((f.headMean ?? 0) > (f.baseMean ?? 0)) === f.higherIsBetter;
+    const verdict: Verdict = pAdjusted < alpha ? (better ? "faster" : "slower") : "no significant difference";
+    return { ...f, pAdjusted, verdict };
+  });
 }
 
 function differences(base: BenchResult, head: BenchResult): string[] {
@@ -256,11 +327,11 @@ function settingsNote(base: BenchRecord, head: BenchRecord): string | null {
  *   await readResultFile("fixtures/results/base.json"),
  *   await readResultFile("fixtures/results/head.json"),
  * );
- * const rps = c.figures.filter((f) => f.figure === "requestsPerSecond");
- * assertEquals(rps.map((f) => [f.runtime, f.verdict]), [
- *   ["deno", "no significant difference"],
- *   ["node", "slower"],
- *   ["bun", "faster"],
+ * const node = c.figures.filter((f) => f.runtime === "node");
+ * assertEquals(node.map((f) => [f.figure, f.verdict]), [
+ *   // p = 0.016 alone, but not after Holm's correction over the comparison's six tests.
+ *   ["requestsPerSecond", "no significant difference"],
+ *   ["latencyUs.p99", "slower"],
  * ]);
  * ```
  */
@@ -285,9 +356,7 @@ export function compareResults(base: BenchResult, head: BenchResult, options: Co
     if (b.headline.figure !== h.headline.figure) {
       notes.push(`${key}: headline figure differs (${b.headline.figure} → ${h.headline.figure})`);
     }
-    for (const { figure, higherIsBetter } of figuresOf(b, h)) {
-      figures.push(compareFigure(b, h, runtime, figure, higherIsBetter, alpha));
-    }
+    figures.push(...compareRecords(b, h, runtime, alpha));
   }
   const onlyInHead = head.records.map((r) => keyOf(r, head.records)).filter((k) => !baseKeys.has(k));
   if (figures.length === 0) {
@@ -296,7 +365,7 @@ export function compareResults(base: BenchResult, head: BenchResult, options: Co
   return {
     alpha,
     startedAt: { base: base.startedAt, head: head.startedAt },
-    figures,
+    figures: withHolm(figures, alpha),
     onlyInBase,
     onlyInHead,
     notes,
@@ -360,7 +429,7 @@ function rows(comparison: Comparison, regressed: Set<FigureComparison>): string[
     `${value(f.figure, f.headMean)} (${f.head.length})`,
     f.changePercent === null ? "" : signed(f.changePercent),
     f.ci95Percent ? `${signed(f.ci95Percent.low)} … ${signed(f.ci95Percent.high)}` : "",
-    f.p === null ? "" : f.p < 0.001 ? "<0.001" : f.p.toFixed(3),
+    f.pAdjusted === null ? "" : f.pAdjusted < 0.001 ? "<0.001" : f.pAdjusted.toFixed(3),
     verdictText(f) + (regressed.has(f) ? " (regression)" : ""),
   ]);
 }
@@ -373,7 +442,7 @@ const HEADER = [
   "head mean (runs)",
   "change",
   "95% CI",
-  "p",
+  "p (Holm)",
   "verdict",
 ];
 
@@ -405,7 +474,9 @@ export function formatComparison(
   const regressed = new Set(thresholdPercent === undefined ? [] : regressions(comparison, thresholdPercent));
   const body = rows(comparison, regressed);
   const method =
-    `Welch's t-test on per-run values, two-sided, α = ${comparison.alpha}; change = head mean vs base mean,` +
+    `Welch's t-test on per-run values, two-sided, α = ${comparison.alpha} over all ${
+      comparison.figures.filter((f) => f.p !== null).length
+    } tests (p corrected by Holm); change = head mean vs base mean,` +
     ` with its ${Math.round((1 - comparison.alpha) * 100)}% CI (in percent of the base mean)`;
   const tally = (["faster", "slower", "no significant difference", "not comparable"] as const)
     .map((v) => [v, comparison.figures.filter((f) => f.verdict === v).length] as const)

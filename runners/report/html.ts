@@ -16,6 +16,8 @@ import { buildView, type SectionView } from "./_view.ts";
 import { type CellSyntax, renderCell, type ViewColumn, type ViewTable } from "./_view_table.ts";
 import { serverResources } from "./_resources.ts";
 import { barChart, escapeXml, lineChart, type LineSeries } from "./_svg.ts";
+import { sweepChart, sweepSteps } from "./_sweep_chart.ts";
+import { overviewHtml } from "./_overview_html.ts";
 
 /** Colours of the built-in runtimes in every chart; others take from {@linkcode EXTRA_COLORS}. */
 export const RUNTIME_COLORS: Readonly<Record<string, string>> = {
@@ -221,6 +223,13 @@ function runsDetails(group: RecordGroup): string {
   return `<details><summary>Per-run figures, commands and verification</summary>${parts.join("")}</details>`;
 }
 
+function sweepHtml(group: RecordGroup, colors: Map<string, string>): string {
+  const chart = sweepChart(group, colors);
+  const steps = sweepSteps(group);
+  if (chart === null || steps === null) return "";
+  return `<h3>Latency–throughput</h3><figure>${chart}</figure>${htmlTable(steps, "sweep-steps")}`;
+}
+
 function section(view: SectionView, index: number): string {
   const { group } = view;
   const keys = group.records.map((r) => r.runtime.requested);
@@ -233,6 +242,7 @@ function section(view: SectionView, index: number): string {
     `<figure class="headline">${headlineChart(view, colors)}</figure>` +
     htmlTable(view.results, "results") +
     view.notes.map((note) => `<p class="note">${e(note)}</p>`).join("") +
+    sweepHtml(group, colors) +
     `<h3>Latency</h3><figure>${latencyChart(group, colors)}</figure>` +
     (view.latency ? htmlTable(view.latency, "latency") : "") +
     (view.endpoints ? `<h3>Per endpoint</h3>${htmlTable(view.endpoints, "endpoints")}` : "") +
@@ -262,6 +272,7 @@ svg .value { font-weight: 600; }
 svg .grid { stroke: #eaeef2; }
 svg .axis { stroke: #8c959f; }
 svg .whisker { stroke: #1f2328; stroke-width: 1.5; fill: none; }
+svg .guide line { stroke: #cf222e; stroke-width: 2; stroke-dasharray: 6 4; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
 th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: right; vertical-align: top; white-space: nowrap; }
 th.text, td.text { text-align: left; }
@@ -315,9 +326,12 @@ export function formatHtml(result: BenchResult): string {
 <h1>rtbench report</h1>
 <p class="meta">${e(when)} · ${e(view.machine)} · ${records} records${
     flagged > 0 ? ` · ${flagged} with warnings` : ""
-  }${result.finishedAt === null ? " · <strong>unfinished</strong>" : ""}</p>
+  }${result.finishedAt === null ? " · <strong>unfinished</strong>" : ""}</p>${
+    view.hosts ? `\n<p class="meta">${e(view.hosts)}</p>` : ""
+  }
 </header>
 ${warnings}
+${overviewHtml(view, RUNTIME_COLORS)}
 ${view.sections.length === 0 ? `<p class="empty">No records.</p>` : view.sections.map(section).join("\n")}
 ${
     view.matrices.map((m) => `<section class="matrix"><h2>${e(m.title)}</h2>${htmlTable(m.table, "matrix")}</section>`)

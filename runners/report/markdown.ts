@@ -11,6 +11,7 @@
 import type { BenchResult } from "../schema/result.ts";
 import { buildView, type SectionView } from "./_view.ts";
 import { type CellSyntax, renderCell, type ViewTable } from "./_view_table.ts";
+import { overviewBlocks, overviewOf } from "./_overview.ts";
 
 function escape(text: string): string {
   return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
@@ -64,11 +65,17 @@ export function formatMarkdown(result: BenchResult): string {
     "# rtbench results",
     `${result.startedAt.slice(0, 16).replace("T", " ")} UTC · ${view.machine} · rtbench ${result.suite.version}` +
     (result.finishedAt === null ? " · **unfinished**" : ""),
+    ...(view.hosts ? [view.hosts] : []),
   ];
   if (view.warnings.length > 0) {
     parts.push(view.warnings.map((w) => `> ⚠ **${w.code}**: ${w.message}`).join("\n>\n"));
   }
   if (view.sections.length === 0) parts.push("No records.");
+  parts.push(...overviewBlocks(overviewOf(view), {
+    heading: (text, level) => `${"#".repeat(level + 1)} ${text}`,
+    table,
+    list: (items) => items.map((item) => `- ${escape(item)}`).join("\n"),
+  }));
   parts.push(...view.sections.map(section));
   parts.push(...view.matrices.flatMap((m) => [`## ${m.title}`, table(m.table)]));
   const environment = [...view.environment, ...view.runtimes].map(([k, v]) => [`**${k}**`, v]);

@@ -11,6 +11,7 @@ import { alignTable } from "./format.ts";
 import type { BenchResult } from "../schema/result.ts";
 import { buildView, type SectionView } from "./_view.ts";
 import { type CellSyntax, renderCell, type ViewTable } from "./_view_table.ts";
+import { overviewBlocks, overviewOf } from "./_overview.ts";
 
 /** Longest reason shown in a row; the rest of an error is in the result file. */
 const REASON_CHARS = 160;
@@ -42,8 +43,8 @@ function section(view: SectionView): string {
 }
 
 /**
- * Renders a finished result as terminal tables, one section per workload and
- * variant, then suite-wide warnings.
+ * Renders a finished result as terminal tables: the overview and key
+ * findings, one section per workload and variant, then suite-wide warnings.
  *
  * @param result A finished (or partial) result.
  * @returns The tables, one section per workload and variant.
@@ -54,7 +55,7 @@ function section(view: SectionView): string {
  * import { formatTable, readResultFile } from "@rtbench/rtbench/runners";
  *
  * const text = formatTable(await readResultFile("fixtures/results/base.json"));
- * assert(text.startsWith("http-json (default)"));
+ * assert(text.startsWith("At a glance") && text.includes("\nhttp-json (default) · "));
  * ```
  */
 export function formatTable(result: BenchResult): string {
@@ -62,8 +63,14 @@ export function formatTable(result: BenchResult): string {
   const env = result.environment;
   const footer = [
     `${view.machine} ${env.kernel} · harness deno ${env.harness.deno}`,
+    ...(view.hosts ? [view.hosts] : []),
     ...view.warnings.map((w) => `⚠ ${w.message}`),
   ];
   const matrices = view.matrices.map((m) => `${m.title}\n${aligned(m.table)}`);
-  return [...view.sections.map(section), ...matrices, footer.join("\n")].join("\n\n") + "\n";
+  const overview = overviewBlocks(overviewOf(view), {
+    heading: (text, level) => level === 1 ? `${text}\n${"═".repeat(text.length)}` : `${text}:`,
+    table: aligned,
+    list: (items) => items.map((item) => `• ${item}`).join("\n"),
+  });
+  return [...overview, ...view.sections.map(section), ...matrices, footer.join("\n")].join("\n\n") + "\n";
 }

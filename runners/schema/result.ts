@@ -32,7 +32,7 @@ export type WorkloadKind = "http" | "websocket" | "process" | "micro";
  * import type { RunSettings } from "@rtbench/rtbench/workloads";
  *
  * const quick: RunSettings = PROFILES.quick;
- * assertEquals([quick.durationSec, quick.runs, quick.connections], [3, 2, 100]);
+ * assertEquals([quick.durationSec, quick.runs, quick.connections], [2, 3, 100]);
  * ```
  */
 export interface RunSettings {
@@ -72,6 +72,12 @@ export interface RunSettings {
   readonly sweepSteps?: number;
   /** The sweep's knee is the highest rate whose p99 stays at or under this many ms (`--slo-p99`). @default {50} */
   readonly sloP99Ms?: number;
+  /**
+   * CPUs the server gets (`--server-cpus`), the rest going to the load generator, and the runtime's own
+   * multi-core form serving on all of them (`node:cluster`, `deno serve --parallel`, ...). Absent: one process
+   * on half the CPUs, as each runtime runs by default.
+   */
+  readonly serverCpus?: number | "all";
 }
 
 /**
@@ -701,6 +707,63 @@ export interface BenchResult {
   readonly environment: Environment;
   /** Suite-wide warnings (for example an unpinned machine). */
   readonly warnings: readonly Warning[];
+  /** The machines of a multi-host suite (`--server-host`, `--client-host`, `--db-host`); absent when all ran here. */
+  readonly topology?: Topology;
   /** One record per workload × variant × runtime, in run order. */
   readonly records: readonly BenchRecord[];
+}
+
+/** What a machine of a multi-host suite did: run the servers, the load, or the database. */
+export type HostRole = "server" | "client" | "db";
+
+/** The fingerprint of one machine of a multi-host suite, read over ssh. */
+export interface HostInfo {
+  /** What it did in the suite. */
+  readonly role: HostRole;
+  /** How it was named on the command line, `[user@]host[:port]`. */
+  readonly host: string;
+  /** Operating system (`linux`). */
+  readonly os: string;
+  /** Distribution and version when readable. */
+  readonly osName: string | null;
+  /** Kernel release. */
+  readonly kernel: string | null;
+  /** Machine architecture (`x86_64`). */
+  readonly arch: string | null;
+  /** CPU model. */
+  readonly cpuModel: string | null;
+  /** Logical CPUs. */
+  readonly logicalCores: number | null;
+  /** CPUs a process may use there (Linux CPU list). */
+  readonly allowedCpus: string | null;
+  /** Total memory. */
+  readonly memoryBytes: number | null;
+  /** Load average (1, 5, 15 min) when it was fingerprinted. */
+  readonly loadAverage: readonly number[] | null;
+  /** Whether processes there are pinned with `taskset`. */
+  readonly taskset: boolean;
+}
+
+/** Round-trip time from a load machine to the server machine: TCP connects timed on the load machine. */
+export interface RoundTrip {
+  /** The load machine, as named on the command line. */
+  readonly client: string;
+  /** The server machine, as named on the command line. */
+  readonly server: string;
+  /** Connects timed. */
+  readonly samples: number;
+  /** Median connect time. */
+  readonly medianUs: number;
+  /** Fastest connect. */
+  readonly minUs: number;
+  /** Slowest connect. */
+  readonly maxUs: number;
+}
+
+/** Where a multi-host suite ran: each machine's fingerprint, and the round trips between load and server. */
+export interface Topology {
+  /** Every machine but the harness's (which is `environment`). */
+  readonly hosts: readonly HostInfo[];
+  /** Load machine → server machine round-trip times. */
+  readonly roundTrips: readonly RoundTrip[];
 }

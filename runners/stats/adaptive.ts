@@ -77,9 +77,38 @@ export function needsAnotherRun(plan: RunPlan, values: readonly number[]): boole
   return half === null || half > plan.ciTargetPercent;
 }
 
-/** A `ci-wide` warning when an adaptive record stopped at its maximum with the interval still too wide. */
+/**
+ * Half-width, in percent of the mean, past which a fixed number of runs gives an interval too wide to rank runtimes
+ * by: two runtimes closer than this cannot be told apart (two runs of a noisy server print "0.0/s – 103,164/s").
+ */
+export const WIDE_CI_PERCENT = 10;
+
+/**
+ * A `ci-wide` warning when the headline's 95% CI is too wide to rank by: an adaptive record that stopped at its
+ * maximum above its target, or a fixed number of runs (two or more) above {@linkcode WIDE_CI_PERCENT}. The same for
+ * every kind: the run loop calls it.
+ *
+ * @example Two runs far apart
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { ciWarning } from "./adaptive.ts";
+ *
+ * const fixed = { adaptive: false, min: 2, max: 2, ciTargetPercent: 3 };
+ * assertEquals(ciWarning(fixed, [50_000, 60_000], "requestsPerSecond")?.code, "ci-wide");
+ * assertEquals(ciWarning(fixed, [50_000, 50_100, 50_050], "requestsPerSecond"), null);
+ * ```
+ */
 export function ciWarning(plan: RunPlan, values: readonly number[], figure: string): Warning | null {
-  if (!plan.adaptive || values.length < plan.max) return null;
+  if (!plan.adaptive) {
+    const half = ciHalfWidthPercent(values);
+    if (half === null || half <= WIDE_CI_PERCENT) return null;
+    return {
+      code: "ci-wide",
+      message: `the 95% CI of ${figure} is ±${half.toFixed(1)}% of the mean after ${values.length} runs: too wide to ` +
+        `rank runtimes closer than that (use more --runs, or --min-runs/--max-runs)`,
+    };
+  }
+  if (values.length < plan.max) return null;
   const half = ciHalfWidthPercent(values);
   if (half === null || half <= plan.ciTargetPercent) return null;
   return {

@@ -64,6 +64,41 @@ export function saturation(summary: ResourceSummary, cpus: CpuSets): Saturation 
   return { client, server, clientBound: client >= AT_LIMIT && server < AT_LIMIT };
 }
 
+/** Warnings that say a record's figure is a bound: the load generator was at its limit, so the server may do better. */
+export const SATURATION_WARNINGS: readonly string[] = ["client-bound", "client-saturated"];
+
+/**
+ * The `client-saturated` warning for a record when at least half of its judged runs had the client at its limit,
+ * whatever the server did: both sides saturated means the figure is a lower bound for the server (it might go
+ * faster with a faster client), which `client-bound` alone does not say.
+ *
+ * @example The README's headline case: wrk at 98% of its core, the server at 99% of its own
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { clientSaturatedWarning } from "./saturation.ts";
+ *
+ * const w = clientSaturatedWarning([{ client: 0.98, server: 0.99, clientBound: false }], "wrk", { server: "0", client: "1" });
+ * assertEquals(w?.code, "client-saturated");
+ * ```
+ */
+export function clientSaturatedWarning(
+  runs: readonly (Saturation | null)[],
+  generator: string,
+  cpus: CpuSets,
+): Warning | null {
+  const judged = runs.filter((r): r is Saturation => r !== null);
+  const at = judged.filter((r) => r.client >= AT_LIMIT);
+  if (judged.length === 0 || at.length * 2 < judged.length) return null;
+  const c = cpuCount(cpus.client);
+  const median = at.map((r) => r.client).sort((a, b) => a - b)[Math.floor((at.length - 1) / 2)];
+  return {
+    code: "client-saturated",
+    message: `${generator} was at ${Math.round(median * 100)}% of its limit (${c} CPU${c === 1 ? "" : "s"}) in ` +
+      `${at.length} of ${judged.length} runs: the figure is a bound for the server, which a faster client might ` +
+      "push further (reports mark its ratios ≥ or ≤)",
+  };
+}
+
 /**
  * The `client-bound` warning for a record when at least half of its judged
  * runs were client-bound, or null.

@@ -6,16 +6,25 @@
  * @module
  */
 
-import { builtinAdapters, cacheDir as defaultCacheDir, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
+import {
+  builtinAdapters,
+  cacheDir as defaultCacheDir,
+  defaultRuntimeNames,
+  parseRuntimeSpecs,
+  resolveRuntime,
+} from "../../adapters/mod.ts";
 import type { ResolvedRuntime, RuntimeAdapter, RuntimeSpec } from "../../adapters/types.ts";
 import type { RunSettings, Workload } from "../../workloads/types.ts";
 import { builtinWorkloads } from "../../workloads/mod.ts";
 import { validateWorkload } from "../../workloads/validate.ts";
 import { chooseLoadGenerators } from "../drivers/generators.ts";
+import { hostsOf, type HostsOption, type Topology, topologyOf } from "../drivers/remote.ts";
+import { openTopology } from "./topology.ts";
 import type { LoadGenerator } from "../drivers/types.ts";
 import { type HookTimeouts, hookTimeouts } from "../kinds/mod.ts";
 import { allowedCpus, splitCpus } from "../platform/cpus.ts";
 import { UsageError } from "../platform/errors.ts";
+import { connectionCeiling } from "../platform/limits.ts";
 import { makeTempDir, removeTemp } from "../platform/temp.ts";
 import type { ProgressEvent } from "../report/progress.ts";
 import {
@@ -26,6 +35,7 @@ import {
   type RunOrder,
   SCHEMA_VERSION,
   type SuiteSettings,
+  type Topology as TopologyInfo,
   type Warning,
 } from "../schema/result.ts";
 import { recordedOptions } from "./assemble.ts";
@@ -121,6 +131,11 @@ export interface RunOptions {
   order?: RunOrder;
   /** Seed of the `shuffle` order (`--seed`); a seed alone means `shuffle`. @default {a random seed, recorded} */
   seed?: number;
+  /**
+   * Other machines, reached with the system `ssh`, for the servers (`--server-host`), the load engine
+   * (`--client-host`, several share each run) and the database (`--db-host`). @default {all on this machine}
+   */
+  hosts?: HostsOption;
 }
 
 /** What `run()` was asked for, checked: bad input throws before anything runs. */
@@ -132,6 +147,20 @@ interface Request {
   readonly workloads: readonly Workload[];
   readonly schedule: Schedule;
   readonly groups: readonly Planned[];
+  readonly topology: Topology | undefined;
+}
+
+/** Refuses, before anything runs, connections the machine cannot carry (EMFILE or no local port half-way). */
+async function refuseUnworkableConnections(groups: readonly Planned[]): Promise<void> {
+  const most = Math.max(
+    0,
+    ...groups.filter((g) => g.workload.kind === "http" || g.workload.kind === "websocket")
+      .map((g) => g.settings.connections),
+  );
+  const ceiling = await connectionCeiling();
+  if (ceiling && most > ceiling.max) {
+    throw new UsageError(`--connections ${most}: this machine can carry at most ${ceiling.max} (${ceiling.why})`);
+  }
 }
 
 function request(options: RunOptions): Request {
@@ -140,7 +169,7 @@ function request(options: RunOptions): Request {
   const overrides = options.settings ?? {};
   validateSettings(overrides);
   const adapters = options.adapters ?? builtinAdapters;
-  const specs = (options.runtimes ?? adapters.map((a) => a.name)).flatMap((r) =>
+  const specs = (options.runtimes ?? defaultRuntimeNames(adapters)).flatMap((r) =>
     typeof r === "string" ? parseRuntimeSpecs(r, adapters) : [r]
   );
   // Workloads can come from users' code: a malformed one is one clear error before anything runs.
@@ -149,7 +178,17 @@ function request(options: RunOptions): Request {
   );
   const schedule = scheduleOf(options.order, options.seed);
   const groups = planGroups(workloads, profile, overrides, options.options ?? {}, options.variants);
-  return { profile, overrides, adapters, specs, workloads, schedule, groups };
+  const topology = options.hosts ? topologyOf(options.hosts) : undefined;
+  return { profile, overrides, adapters, specs, workloads, schedule, groups, topology };
+}
+
+/** The CPU split; `--server-cpus` beyond the CPUs allowed here is bad input. */
+function cpuSplit(allowed: string | null, serverCpus: number | "all" | undefined): CpuSets {
+  try {
+    return splitCpus(allowed, undefined, serverCpus);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /** Every runtime as found, or why it could not be had; a kept record whose runtime changed refuses the resume. */
@@ -209,6 +248,8 @@ function suiteWarnings(
 /** The result as it grows: every finished record replaces its earlier self and is handed to `onPartial` at once. */
 class GrowingResult {
   readonly warnings: Warning[] = [];
+  /** The suite's machines, once connected. */
+  topology: TopologyInfo | undefined;
   readonly #records: BenchRecord[];
   readonly #head: Omit<BenchResult, "finishedAt" | "warnings" | "records">;
   readonly #options: RunOptions;
@@ -221,7 +262,13 @@ class GrowingResult {
   }
 
   current(finishedAt: string | null = null): BenchResult {
-    return { ...this.#head, finishedAt, warnings: [...this.warnings], records: [...this.#records] };
+    return {
+      ...this.#head,
+      ...(this.topology ? { topology: this.topology } : {}),
+      finishedAt,
+      warnings: [...this.warnings],
+      records: [...this.#records],
+    };
   }
 
   async add(record: BenchRecord): Promise<void> {
@@ -287,6 +334,7 @@ function suiteSettings(req: Request, options: RunOptions, generator: string): Su
  */
 export async function run(options: RunOptions = {}): Promise<BenchResult> {
   const req = request(options);
+  await refuseUnworkableConnections(req.groups);
   const generators = await chooseLoadGenerators(options.loadGenerator ?? "auto");
   const signal = options.signal ?? new AbortController().signal;
   const settings = suiteSettings(req, options, generators.requested);
@@ -311,7 +359,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
     estimatedSec: req.groups.reduce((a, p, i) => a + estimateSec(p.settings) * toMeasure[i], 0),
   });
   const environment = await fingerprint();
-  const cpus = options.cpus ?? splitCpus(await allowedCpus());
+  const cpus = options.cpus ?? cpuSplit(await allowedCpus(), req.overrides.serverCpus);
   const previous = options.resume?.result;
   const result = new GrowingResult({
     schemaVersion: SCHEMA_VERSION,
@@ -326,6 +374,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
   if (!previous) await options.onPartial?.(result.current());
   const suiteTemp = await makeTempDir({ dir: options.tempDir, prefix: "rtbench-" });
   try {
+    if (req.topology) result.topology = await openTopology(req.topology, signal);
     const runtimes = await resolveRuntimes(req, options, done, signal);
     let index = 0;
     const suite = {
@@ -341,6 +390,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
       suiteTemp,
       signal,
       schedule: req.schedule,
+      topology: req.topology,
       totalRecords,
       onProgress: options.onProgress,
       warn: (w: Warning) => void result.warnings.push(w),
@@ -350,6 +400,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
     for (const planned of req.groups) await measureVariant(planned, suite);
     return result.finished(ids);
   } finally {
+    await Promise.all(req.topology ? hostsOf(req.topology).map((h) => h.ssh.close()) : []);
     await removeTemp(suiteTemp);
   }
 }

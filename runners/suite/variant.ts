@@ -7,6 +7,7 @@
  * @module
  */
 
+import { MissingToolchainError } from "../../adapters/mod.ts";
 import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/types.ts";
 import type { Workload, WorkloadSession } from "../../workloads/types.ts";
 import {
@@ -19,10 +20,12 @@ import {
   type RecordOutcome,
   type RecordRun,
   recordRun,
+  SkipRecord,
   type VariantVerdict,
   withinTime,
 } from "../kinds/mod.ts";
 import type { LoadGeneratorChoice } from "../drivers/generators.ts";
+import type { Topology } from "../drivers/remote.ts";
 import { installDependencies } from "../platform/workspace.ts";
 import type { ProgressEvent } from "../report/progress.ts";
 import type { BenchRecord, CpuSets, Warning } from "../schema/result.ts";
@@ -55,6 +58,8 @@ export interface SuiteContext {
   readonly suiteTemp: string;
   /** Interrupts the suite. */
   readonly signal: AbortSignal;
+  /** Other machines for servers, load and database, when asked for. */
+  readonly topology?: Topology;
   /** The order of runs within rounds. */
   readonly schedule: Schedule;
   /** Records to measure in the whole suite, for progress. */
@@ -108,7 +113,7 @@ async function prepare(planned: Planned, suite: SuiteContext): Promise<Prepared>
         "setup",
         "the workload's setup",
         suite.limits.setup,
-        () => workload.setup!({ ...ctx, serverCpus: suite.cpus.server, nodeModules }),
+        () => workload.setup!({ ...ctx, serverCpus: suite.cpus.server, nodeModules, dbHost: suite.topology?.db?.ssh }),
       )
       : {};
     return { tempDir, session, nodeModules, setupError: undefined };
@@ -117,6 +122,12 @@ async function prepare(planned: Planned, suite: SuiteContext): Promise<Prepared>
     const setupError = new PhaseError("setup", (error as Error).message ?? String(error), { cause: error });
     return { tempDir, session: {}, nodeModules, setupError };
   }
+}
+
+/** The suite's CPU sets, with the server's narrowed when the session kept some of them (a database's own CPU). */
+function cpusOf(prepared: Prepared, suite: SuiteContext): CpuSets {
+  const server = prepared.session.serverCpus;
+  return server === undefined ? suite.cpus : { ...suite.cpus, server };
 }
 
 /** What a record of this variant is measured with, but for its runtime and private directory. */
@@ -129,11 +140,12 @@ function contextBase(planned: Planned, prepared: Prepared, suite: SuiteContext) 
     session: prepared.session,
     tempDir: prepared.tempDir,
     nodeModules: prepared.nodeModules,
-    cpus: suite.cpus,
+    cpus: cpusOf(prepared, suite),
     host: suite.host,
     port: suite.port,
     hookTimeoutsSec: suite.limits,
     signal: suite.signal,
+    topology: suite.topology,
   };
 }
 
@@ -189,10 +201,15 @@ async function openRecord(
   });
   const base = { spec, id, startedAt: new Date().toISOString() };
   const rt = suite.runtimes.get(spec.requested)!;
-  const outcome = emptyOutcome(suite.cpus, prepared.session.facts);
+  const outcome = emptyOutcome(cpusOf(prepared, suite), prepared.session.facts);
+  outcome.warnings.push(...prepared.session.warnings ?? []);
   if (verdict) outcome.checks.push(...verdict.checks);
   if (rt instanceof Error) {
-    return { ...base, runtime: undefined, outcome, early: endingOf(new PhaseError("provision", rt.message)) };
+    // A native toolchain that is not installed is not a failure of the suite: the record says how to get it.
+    const why = rt instanceof MissingToolchainError
+      ? new SkipRecord(rt.message)
+      : new PhaseError("provision", rt.message);
+    return { ...base, runtime: undefined, outcome, early: endingOf(why) };
   }
   const refused = prepared.setupError ?? (verdict?.invalid ? new InvalidError("verify", verdict.invalid) : undefined);
   if (refused) return { ...base, runtime: rt, outcome, early: endingOf(refused) };

@@ -22,6 +22,8 @@ const text = { "content-type": "text/plain" };
 
 Bun.serve({
   hostname: process.env.HOST ?? "127.0.0.1",
+  // rtbench --server-cpus starts one process per CPU, all on this port; the kernel spreads connections.
+  reusePort: process.env.RTBENCH_REUSE_PORT === "1",
   port: Number(process.env.PORT ?? 3000),
   async fetch(request) {
     const path = new URL(request.url).pathname;

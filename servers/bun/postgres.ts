@@ -23,6 +23,8 @@ function count(value: string | null): number {
 
 Bun.serve({
   hostname: process.env.HOST ?? "127.0.0.1",
+  // rtbench --server-cpus starts one process per CPU, all on this port; the kernel spreads connections.
+  reusePort: process.env.RTBENCH_REUSE_PORT === "1",
   port: Number(process.env.PORT ?? 3000),
   async fetch(req) {
     const url = new URL(req.url);

@@ -2,8 +2,14 @@
 const body = JSON.stringify({ message: "Hello, World!" });
 const headers = { "content-type": "application/json" };
 
-Deno.serve({
-  hostname: Deno.env.get("HOST") ?? "127.0.0.1",
-  port: Number(Deno.env.get("PORT") ?? 3000),
-  onListen() {},
-}, () => new Response(body, { headers }));
+const fetch = () => new Response(body, { headers });
+
+// rtbench --server-cpus runs `deno serve --parallel`, which serves the default export on every worker.
+export default { fetch } satisfies Deno.ServeDefaultExport;
+if (!Deno.env.get("RTBENCH_DENO_SERVE")) {
+  Deno.serve({
+    hostname: Deno.env.get("HOST") ?? "127.0.0.1",
+    port: Number(Deno.env.get("PORT") ?? 3000),
+    onListen() {},
+  }, fetch);
+}

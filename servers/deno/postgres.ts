@@ -21,11 +21,7 @@ function count(value: string | null): number {
   return Number.isNaN(n) ? 1 : Math.min(500, Math.max(1, n));
 }
 
-Deno.serve({
-  hostname: Deno.env.get("HOST") ?? "127.0.0.1",
-  port: Number(Deno.env.get("PORT") ?? 3000),
-  onListen() {},
-}, async (req) => {
+async function fetch(req: Request): Promise<Response> {
   const url = new URL(req.url);
   try {
     if (url.pathname === "/db") {
@@ -40,4 +36,14 @@ Deno.serve({
     console.error(error);
     return new Response("Internal Server Error", { status: 500, headers: { "content-type": "text/plain" } });
   }
-});
+}
+
+// rtbench --server-cpus runs `deno serve --parallel`, which serves the default export on every worker.
+export default { fetch } satisfies Deno.ServeDefaultExport;
+if (!Deno.env.get("RTBENCH_DENO_SERVE")) {
+  Deno.serve({
+    hostname: Deno.env.get("HOST") ?? "127.0.0.1",
+    port: Number(Deno.env.get("PORT") ?? 3000),
+    onListen() {},
+  }, fetch);
+}

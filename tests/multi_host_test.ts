@@ -1,0 +1,243 @@
+// Servers, load and database on separate machines (--server-host, --client-host, --db-host): three network
+// namespaces with a real sshd each stand in for three machines, rtbench runs in a fourth, and every address
+// (198.18.0.0/15) exists only inside them. Shown here: http-json and postgres measured with server, load and
+// database each on its own host, records complete and verified, each host fingerprinted, the runtime and server run
+// from the host's own temporary directory; nothing left running and no temporary directory left after a normal end
+// and after SIGINT; a killed ssh connection makes that record errored and the suite goes on.
+
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { makeLab, netnsUnavailable } from "./_netns.ts";
+import { BENCH_PERMISSIONS, ROOT, waitFor } from "./_helpers.ts";
+import { validateResult } from "../runners/schema/mod.ts";
+import { installDependencies } from "../runners/platform/workspace.ts";
+import { cacheDir, resolveRuntime } from "../adapters/mod.ts";
+import { ENGINE_BUN_VERSION } from "../runners/drivers/engine.ts";
+import { postgresWorkload } from "../workloads/postgres.ts";
+import type { BenchResult } from "../runners/schema/result.ts";
+
+const unavailable = await netnsUnavailable();
+if (unavailable) console.log(`multi_host_test skipped: ${unavailable}`);
+
+const SHORT = ["--duration", "1", "--warmup", "0.5", "--runs", "1", "--quiet"];
+
+/** What the namespaces cannot fetch (they have no route out) is cached here first: the engine's Bun, npm packages. */
+async function warmCaches(): Promise<void> {
+  await resolveRuntime({ name: "bun", requested: `bun@${ENGINE_BUN_VERSION}`, version: ENGINE_BUN_VERSION }, {
+    cacheDir: cacheDir(),
+  });
+  await installDependencies(postgresWorkload.dependencies ?? {}, cacheDir());
+}
+
+function hostArgs(sshConfig: string): string[] {
+  return [
+    "--server-host",
+    "198.18.0.2",
+    "--client-host",
+    "198.18.0.3",
+    "--db-host",
+    "198.18.0.4",
+    "--ssh-config",
+    sshConfig,
+  ];
+}
+
+function bench(lab: Awaited<ReturnType<typeof makeLab>>, args: string[]): Deno.ChildProcess {
+  return new Deno.Command("ip", {
+    args: [
+      "netns",
+      "exec",
+      lab.harness.ns,
+      Deno.execPath(),
+      "run",
+      ...BENCH_PERMISSIONS,
+      "runners/cli/bench.ts",
+      ...args,
+    ],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** Every host namespace empty but for its sshd listener, within a few seconds (remote watchers wind down). */
+async function nothingLeft(lab: Awaited<ReturnType<typeof makeLab>>): Promise<void> {
+  const hosts = Object.values(lab.hosts);
+  const empty = await waitFor(
+    async () => (await Promise.all(hosts.map((h) => lab.pidsIn(h.ns)))).every((p) => !p.length),
+    8000,
+  );
+  if (!empty) {
+    const left = await Promise.all(
+      hosts.map(async (h) => `${h.ns}: ${(await lab.pidsIn(h.ns)).map((p) => cmdline(p)).join("; ")}`),
+    );
+    assert(false, `processes left on the hosts: ${left.join(" | ")}`);
+  }
+}
+
+function cmdline(pid: number): string {
+  try {
+    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ").slice(0, 120);
+  } catch {
+    return String(pid);
+  }
+}
+
+async function hostDirs(): Promise<string[]> {
+  const dirs: string[] = [];
+  for await (const e of Deno.readDir("/tmp")) if (e.name.startsWith("rtbench-host.")) dirs.push(`/tmp/${e.name}`);
+  return dirs;
+}
+
+Deno.test({
+  name: "http-json and postgres with server, load and database on three hosts: verified, fingerprinted, nothing left",
+  ignore: unavailable !== null,
+  sanitizeResources: false,
+  async fn() {
+    await warmCaches();
+    const lab = await makeLab();
+    const out = `${lab.dir}/result.json`;
+    try {
+      const dirsBefore = new Set(await hostDirs());
+      const child = bench(lab, [
+        "--workload",
+        "http-json,postgres",
+        "--variant",
+        "default,db",
+        "--runtime",
+        "deno",
+        ...SHORT,
+        ...hostArgs(lab.sshConfig),
+        "--out",
+        out,
+      ]);
+      const done = await child.output();
+      const printed = new TextDecoder().decode(done.stdout) + new TextDecoder().decode(done.stderr);
+      const result = JSON.parse(await Deno.readTextFile(out)) as BenchResult;
+      assertEquals(validateResult(result), []);
+      const why = result.records.map((r) => `${r.id}: ${r.status} ${r.error?.message ?? ""}`).join("\n");
+      assertEquals(done.code, 0, why);
+      assertEquals(result.records.map((r) => [r.id, r.status]), [
+        ["http-json/default/deno", "completed"],
+        ["postgres/db/deno", "completed"],
+      ]);
+      // Each machine fingerprinted over its own connection.
+      assertEquals(result.topology!.hosts.map((h) => [h.role, h.host]), [
+        ["server", "198.18.0.2"],
+        ["client", "198.18.0.3"],
+        ["db", "198.18.0.4"],
+      ]);
+      for (const h of result.topology!.hosts) assert(h.cpuModel && h.kernel && h.allowedCpus && h.logicalCores, h.host);
+      for (const r of result.records) {
+        // The server ran from the server host's staged copy, with the runtime staged there too, and the
+        // addresses it was reached at exist only in that host's namespace.
+        assertMatch(r.command![0], /^\/tmp\/rtbench-host\.[^/]+\/bin\//);
+        assertEquals([r.facts.serverHost, r.facts.clientHosts], ["198.18.0.2", "198.18.0.3"]);
+        assert(r.verification.checks.length > 0 && r.verification.checks.every((c) => c.passed), r.id);
+        assert(r.summary.requestsPerSecond!.median > 0);
+      }
+      const pg = result.records[1];
+      assertEquals([pg.facts.database, pg.facts.databaseHost], ["embedded", "198.18.0.4"]);
+      // Queries counted by the database on its own host match the responses.
+      assert(pg.verification.checks.some((c) => /queries counted/.test(c.name) && c.passed));
+      assertMatch(printed, /hosts: servers on 198\.18\.0\.2 .* load on 198\.18\.0\.3 .* database on 198\.18\.0\.4/);
+      await nothingLeft(lab);
+      assertEquals((await hostDirs()).filter((d) => !dirsBefore.has(d)), []);
+    } finally {
+      await lab.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "SIGINT mid-run on three hosts: exit 130, nothing left on any host",
+  ignore: unavailable !== null,
+  sanitizeResources: false,
+  async fn() {
+    await warmCaches();
+    const lab = await makeLab();
+    try {
+      const dirsBefore = new Set(await hostDirs());
+      const child = bench(lab, [
+        "--workload",
+        "http-json",
+        "--runtime",
+        "deno",
+        "--duration",
+        "30",
+        "--runs",
+        "1",
+        "--quiet",
+        ...hostArgs(lab.sshConfig),
+        "--out",
+        `${lab.dir}/r.json`,
+      ]);
+      const loading = await waitFor(async () => {
+        const pids = await lab.pidsIn(lab.hosts.client.ns);
+        return pids.some((p) => cmdline(p).includes("_engine_child.ts"));
+      }, 90_000);
+      assert(loading, "the engine never started on the client host");
+      assert((await lab.pidsIn(lab.hosts.server.ns)).some((p) => cmdline(p).includes("http_json")));
+      child.kill("SIGINT");
+      const done = await child.output();
+      assertEquals(done.code, 130, new TextDecoder().decode(done.stderr));
+      await nothingLeft(lab);
+      assertEquals((await hostDirs()).filter((d) => !dirsBefore.has(d)), []);
+    } finally {
+      await lab.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "a killed ssh connection mid-run: that record errored, the suite goes on",
+  ignore: unavailable !== null,
+  sanitizeResources: false,
+  async fn() {
+    await warmCaches();
+    const lab = await makeLab();
+    const out = `${lab.dir}/r.json`;
+    try {
+      const child = bench(lab, [
+        "--workload",
+        "http-json",
+        "--runtime",
+        "deno,node",
+        "--duration",
+        "6",
+        "--warmup",
+        "0.5",
+        "--runs",
+        "1",
+        "--quiet",
+        "--server-host",
+        "198.18.0.2",
+        "--client-host",
+        "198.18.0.3",
+        "--ssh-config",
+        lab.sshConfig,
+        "--out",
+        out,
+      ]);
+      // The first server under load: then the harness's master connection to the server host is killed.
+      const loading = await waitFor(async () => {
+        const pids = await lab.pidsIn(lab.hosts.client.ns);
+        return pids.some((p) => cmdline(p).includes("_engine_child.ts"));
+      }, 90_000);
+      assert(loading, "the engine never started on the client host");
+      const master = (await lab.pidsIn(lab.harness.ns)).find((p) => /^ssh .* -M -N .*198\.18\.0\.2 $/.test(cmdline(p)));
+      assert(master, "no master connection to the server host");
+      Deno.kill(master!, "SIGKILL");
+      const done = await child.output();
+      const result = JSON.parse(await Deno.readTextFile(out)) as BenchResult;
+      assertEquals(validateResult(result), []);
+      const statuses = result.records.map((r) => r.status).sort();
+      assertEquals(statuses, ["completed", "errored"], new TextDecoder().decode(done.stderr));
+      const errored = result.records.find((r) => r.status === "errored")!;
+      assertMatch(JSON.stringify(errored.error), /warmup|measure/);
+      assertEquals(done.code, 1);
+      await nothingLeft(lab);
+    } finally {
+      await lab.close();
+    }
+  },
+});

@@ -1,0 +1,79 @@
+// README "Every core: --server-cpus" (and the reports of "Native baselines"): each sentence is shown here.
+// --server-cpus: each runtime serves in its own multi-core form on the CPUs it is given, and every form is
+// verified like the single-process servers. On a 2-core machine the client shares the server's CPUs and the
+// records say so.
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { parseResult } from "../runners/schema/mod.ts";
+import { privateTmp, processesMatching, runCli } from "./_helpers.ts";
+
+const FORMS: Record<string, { form: string; processes: number; announces: boolean }> = {
+  deno: { form: "deno serve --parallel", processes: 1, announces: true },
+  node: { form: "node:cluster", processes: 3, announces: false },
+  bun: { form: "Bun.serve reusePort, one process per CPU", processes: 3, announces: false },
+  go: { form: "GOMAXPROCS", processes: 1, announces: true },
+  rust: { form: "tokio multi-thread runtime, one worker per CPU", processes: 1, announces: true },
+};
+
+Deno.test("--server-cpus 2: every runtime's multi-core form answers, holds its workers and is verified", async () => {
+  const tmp = await privateTmp();
+  const out = `${tmp}/r.json`;
+  const cli = await runCli(
+    [
+      ...["--workload", "http-json,uuid-file,ws", "--runtime", "deno,node,bun,go,rust", "--server-cpus", "2"],
+      ...["--duration", "1", "--warmup", "0.5", "--runs", "1", "--out", out],
+    ],
+    { TMPDIR: tmp },
+  );
+  assertEquals(cli.code, 0, cli.stderr + cli.stdout);
+  const result = parseResult(await Deno.readTextFile(out));
+  assertEquals(result.records.length, 15);
+  const twoCpus = result.environment.allowedCpus === "0-1";
+  for (const record of result.records) {
+    assertEquals(record.status, "completed", `${record.id}: ${JSON.stringify(record.error)}`);
+    assertEquals(record.settings.serverCpus, 2);
+    const expected = FORMS[record.runtime.name];
+    assertEquals(record.facts.serverForm, expected.form, record.id);
+    assertEquals(record.facts.serverWorkers, 2);
+    const checks = record.verification.checks;
+    // The sampled process tree held the primary or launcher and one process per worker.
+    const tree = checks.find((c) => c.name.startsWith("server process tree"));
+    assertEquals([tree?.passed, tree?.actual], [true, expected.processes], record.id);
+    // Threaded forms print how many workers they run: deno serve's own line, Go's GOMAXPROCS, tokio's workers.
+    const workers = checks.find((c) => c.name.startsWith("server workers"));
+    if (expected.announces) assertEquals([workers?.passed, workers?.actual], [true, 2], record.id);
+    const headline = record.kind === "websocket" ? "messagesPerSecond" : "requestsPerSecond";
+    const figures = record.runs[0].figures;
+    assert(figures[`${headline}PerCore`] > 0 && figures[`${headline}PerCore`] <= figures[headline], record.id);
+    if (twoCpus) {
+      assertEquals(record.cpus, { server: "0,1", client: "0,1" });
+      assert(record.warnings.some((w) => w.code === "cpus-shared"), record.id);
+    }
+  }
+  if (twoCpus) assertMatch(cli.stdout, /server cpu 0,1, client cpu 0,1/);
+  // Reports: a per-core column, and the native baselines as a group of their own after the runtimes.
+  assertMatch(cli.stdout, /relative +per server core/);
+  assertMatch(cli.stdout, /\d[\d,]*\/s × 2/);
+  const section = cli.stdout.slice(cli.stdout.indexOf("http-json (default)")).split("\n\n")[0];
+  const rows = section.split("\n").filter((l) => /^(deno|node|bun|go|rust) /.test(l));
+  assertEquals(rows.length, 5, section);
+  assertEquals(rows.slice(3).map((l) => l.split(" ")[0]).sort(), ["go", "rust"]);
+  for (const row of rows.slice(3)) assertMatch(row, /^(go|rust) \S+ \(baseline\) /);
+  assertEquals(await processesMatching(tmp), []);
+  await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("--server-cpus beyond the machine, 0 or a word: exit 2, one line naming the flag", async () => {
+  const cpus = navigator.hardwareConcurrency;
+  for (
+    const [value, message] of [
+      [String(cpus + 1), new RegExp(`--server-cpus ${cpus + 1}: only \\d+ CPUs may be used here`)],
+      ["0", /--server-cpus must be a whole number of CPUs or all, got "0"/],
+      ["many", /--server-cpus must be a number, got "many"|--server-cpus must be a whole number/],
+    ] as const
+  ) {
+    const cli = await runCli(["--workload", "http-json", "--runtime", "deno", "--server-cpus", value]);
+    assertEquals(cli.code, 2, `${value}: ${cli.stderr}`);
+    assertEquals(cli.stderr.trim().split("\n").length, 1, cli.stderr);
+    assertMatch(cli.stderr, message);
+  }
+});

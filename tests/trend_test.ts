@@ -1,0 +1,165 @@
+// README "At a glance, across versions, over time", trends.
+// `deno task trend <dir>` on the stored history (fixtures/history, see its README): each workload × runtime over
+// time and versions, every step tested with compare's test, the planted regression (node −30% in the third result)
+// flagged as slower, bun's real speed-up as faster, nothing else; as JSON, Markdown and HTML (in headless Chromium).
+// `--fail-on-regression` fails only when a series' newest point regressed.
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { compareResults } from "../runners/report/compare.ts";
+import { intervalChart, MARK_COLORS } from "../runners/report/_interval_chart.ts";
+import type { Trend } from "../runners/report/trend.ts";
+import { loadFixture } from "./_report_helpers.ts";
+import { entries, privateTmp, processesMatching, ROOT, runTask } from "./_helpers.ts";
+import { countColor, decodePng } from "./_png.ts";
+import { CHROMIUM, chromium } from "./_chromium.ts";
+
+const HISTORY = `${ROOT}fixtures/history`;
+const FILES = [
+  "rtbench-20261119-140940.json",
+  "rtbench-20261120-140940.json",
+  "rtbench-20261121-141017.json",
+  "rtbench-20261122-141017.json",
+];
+
+Deno.test("trend --format json: the planted regression is the one slower step, with compare's numbers", async () => {
+  const run = await runTask("trend", [HISTORY, "--format", "json"]);
+  assertEquals(run.code, 0, run.stderr);
+  const trend = JSON.parse(run.stdout) as Trend;
+  assertEquals(trend.results.map((r) => r.file.slice(r.file.lastIndexOf("/") + 1)), FILES);
+  assertEquals(trend.series.map((s) => s.runtime), ["deno", "node", "bun", "node@99"]);
+  assertEquals(trend.series.map((s) => s.points.length), [4, 4, 4, 2]);
+  assertEquals(
+    trend.changes.map((c) => [c.runtime, c.verdict, c.to.file.slice(c.to.file.lastIndexOf("/") + 1)]),
+    [["node", "slower", FILES[2]], ["bun", "faster", FILES[2]]],
+  );
+  // Every other step was tested and found no significant change.
+  const steps = trend.series.flatMap((s) => s.points.flatMap((p) => p.step ? [[s.runtime, p.step.verdict]] : []));
+  assertEquals(steps.filter(([, v]) => v === "no significant difference").length, 9 - 2);
+  assertEquals(steps.length, 9);
+
+  // The step is compare's verdict on the same two results.
+  const [before, after] = await Promise.all([2, 3].map((i) => loadFixture(`${HISTORY}/${FILES[i - 1]}`)));
+  const node = compareResults(before, after).figures.find((f) => f.runtime === "node")!;
+  const step = trend.changes[0].to.step!;
+  assertEquals([step.changePercent, step.ci95Percent, step.p], [node.changePercent, node.ci95Percent, node.p]);
+  assert(Math.abs(step.changePercent! + 30) < 0.5, `planted −30%, measured ${step.changePercent}`);
+});
+
+Deno.test("trend as Markdown marks the slower step and lists the changes first", async () => {
+  const run = await runTask("trend", [HISTORY]);
+  assertEquals(run.code, 0, run.stderr);
+  const md = run.stdout;
+  const changes = md.slice(md.indexOf("## Significant changes"), md.indexOf("## http-json (default)"));
+  assertEquals(changes.split("\n").filter((l) => l.startsWith("- ")).length, 2);
+  assertMatch(changes, /- ✗ http-json \(default\) node: requestsPerSecond slower on 2026-11-21 14:10: 37,671\/s/);
+  const rows = md.split("\n").filter((l) => l.includes("✗ slower"));
+  assertEquals(rows.length, 1);
+  assertMatch(rows[0], /^\| 2026-11-21 14:10 \| node \| 20\.20\.2 \| 37,671\/s \| 27,691\/s – 43,083\/s \| −30\.0% /);
+});
+
+Deno.test({
+  name: "trend --format html in headless Chromium: each runtime over time, the regression ringed in red",
+  ignore: !CHROMIUM,
+  async fn() {
+    const tmp = await privateTmp();
+    const page = `${tmp}/trend.html`;
+    const run = await runTask("trend", [HISTORY, "--format", "html", "--out", page]);
+    assertEquals(run.code, 0, run.stderr);
+    assertEquals(run.stderr.trim(), `Trend written to ${page}`);
+    const dom = await chromium(tmp, ["--dump-dom", `file://${page}`]);
+    const chart = dom.slice(dom.indexOf('<svg class="chart trend-chart"'), dom.indexOf("</svg>"));
+    const series = [...chart.matchAll(/<g class="series" data-series="([^"]+)">([\s\S]*?)<\/g><\/g>/g)];
+    assertEquals(series.map((s) => s[1]), ["deno", "node", "bun"], "node@99 never completed: no line");
+    const marks = [...chart.matchAll(/data-x="(\d)" data-value="[^"]+"[^>]*data-mark="(\w+)"/g)].map((
+      m,
+    ) => [m[1], m[2]]);
+    assertEquals(marks, [["2", "worse"], ["2", "better"]]);
+    const nodeLine = series[1][2];
+    assertEquals([...nodeLine.matchAll(/class="point" data-x="(\d)"/g)].map((m) => m[1]), ["0", "1", "2", "3"]);
+    assert(nodeLine.includes('data-mark="worse"'));
+    assertMatch(dom, /<tr class="slower"><td>2026-11-21 14:10<\/td><td>node<\/td>/);
+
+    const png = `${tmp}/trend.png`;
+    await chromium(tmp, ["--window-size=1100,1400", `--screenshot=${png}`, `file://${page}`]);
+    const image = await decodePng(await Deno.readFile(png));
+    // A ring of radius 9 and width 3 covers about 170 px; antialiasing leaves well over a third in the exact colour.
+    assert(countColor(image, MARK_COLORS.worse) >= 60, `red ring: ${countColor(image, MARK_COLORS.worse)} px`);
+    assert(countColor(image, MARK_COLORS.better) >= 60, `green ring: ${countColor(image, MARK_COLORS.better)} px`);
+
+    assertEquals(await processesMatching(tmp), []);
+    assertEquals((await entries(tmp)).sort(), ["trend.html", "trend.png"]);
+    await Deno.remove(tmp, { recursive: true });
+  },
+});
+
+Deno.test("trend --fail-on-regression: exit 1 when a series' newest point regressed, 0 when it recovered or held", async () => {
+  const held = await runTask("trend", [HISTORY, "--format", "json", "--fail-on-regression", "5"]);
+  assertEquals(held.code, 0, "the newest result is no worse than the one before it");
+  const tmp = await privateTmp();
+  for (const file of FILES.slice(0, 3)) await Deno.copyFile(`${HISTORY}/${file}`, `${tmp}/${file}`);
+  const regressed = await runTask("trend", [tmp, "--format", "json", "--fail-on-regression", "5"]);
+  assertEquals(regressed.code, 1);
+  const lines = regressed.stderr.trim().split("\n");
+  assertEquals(lines.length, 1);
+  assertMatch(lines[0], /^rtbench trend: regression: http-json \(default\) node: requestsPerSecond slower/);
+  assertEquals((await runTask("trend", [tmp, "--fail-on-regression", "40"])).code, 0, "−30% is within 40%");
+  await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("a long history labels only every k-th result on the chart's axis, so labels never overlap", () => {
+  const categories = Array.from({ length: 40 }, (_, i) => `11-${String(i + 1).padStart(2, "0")} 14:00`);
+  const svg = intervalChart({
+    className: "trend-chart",
+    title: "t",
+    subtitle: "",
+    categories,
+    formatY: String,
+    series: [{
+      key: "deno",
+      label: "deno",
+      color: "#3b6fd8",
+      points: categories.map((_, x) => ({ x, y: 10, low: null, high: null, mark: null, tooltip: "" })),
+    }],
+  });
+  const labels = [...svg.matchAll(/<text class="tick category" x="([\d.]+)"/g)].map((m) => Number(m[1]));
+  assertEquals(labels.length, 8);
+  assert(labels.every((x, i) => i === 0 || x - labels[i - 1] >= 60), `label positions ${labels}`);
+  assertEquals((svg.match(/<g class="point"/g) ?? []).length, 40, "every point is still drawn");
+});
+
+Deno.test("trend compares no step across machines: the planted regression measured elsewhere is not comparable", async () => {
+  const tmp = await privateTmp();
+  for (const file of FILES) {
+    const result = JSON.parse(await Deno.readTextFile(`${HISTORY}/${file}`));
+    if (file === FILES[2]) result.environment.cpuModel = "Another CPU";
+    await Deno.writeTextFile(`${tmp}/${file}`, JSON.stringify(result));
+  }
+  const run = await runTask("trend", [tmp, "--format", "json"]);
+  assertEquals(run.code, 0, run.stderr);
+  const trend = JSON.parse(run.stdout) as Trend;
+  assertEquals(trend.changes, []);
+  const node = trend.series.find((s) => s.runtime === "node")!;
+  assertEquals(node.points.map((p) => p.step?.verdict ?? null), [
+    null,
+    "no significant difference",
+    "not comparable",
+    "not comparable",
+  ]);
+  assertEquals(node.points[2].step!.note, "another machine (AMD EPYC × 2 → Another CPU × 2)");
+  await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("trend follows a runtime across versions: a point whose version changed names the one before", async () => {
+  const tmp = await privateTmp();
+  for (const file of FILES) {
+    const result = JSON.parse(await Deno.readTextFile(`${HISTORY}/${file}`));
+    if (file >= FILES[2]) {
+      for (const r of result.records) if (r.runtime.requested === "node") r.runtime.version = "22.21.1";
+    }
+    await Deno.writeTextFile(`${tmp}/${file}`, JSON.stringify(result));
+  }
+  const md = (await runTask("trend", [tmp])).stdout;
+  const node = md.split("\n").filter((l) => l.includes("| node |")).map((l) => l.split(" | ")[2]);
+  assertEquals(node, ["20.20.2", "20.20.2", "22.21.1 (was 20.20.2)", "22.21.1"]);
+  assertMatch(md, /\| 2026-11-21 14:10 \| node \| 22\.21\.1 \(was 20\.20\.2\) \| 37,671\/s .* ✗ slower \|/);
+  await Deno.remove(tmp, { recursive: true });
+});
