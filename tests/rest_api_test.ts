@@ -42,7 +42,7 @@ Deno.test("bench --workload rest-api on deno,node,bun completes every variant th
   const cli = await runCli(
     [
       ...["--workload", "rest-api", "--runtime", "deno,node,bun"],
-      ...["--duration", "0.5", "--warmup", "0.3", "--connections", "20", "--out", out],
+      ...["--duration", "1", "--warmup", "0.5", "--connections", "20", "--out", out],
     ],
     { TMPDIR: tmp },
   );
@@ -187,7 +187,7 @@ Deno.test("rest-api production stack: CORS, a JWT verified by jose on every requ
   const out = `${tmp}/r.json`;
   const cli = await runCli([
     ...["--workload", "rest-api", "--variant", "default-stack,hono-stack", "--runtime", "deno,bun"],
-    ...["--duration", "0.5", "--warmup", "0.3", "--connections", "20", "--out", out],
+    ...["--duration", "1", "--warmup", "0.5", "--connections", "20", "--out", out],
   ], { TMPDIR: tmp });
   assertEquals(cli.code, 0, cli.stderr + cli.stdout);
   const result = parseResult(await Deno.readTextFile(out));
