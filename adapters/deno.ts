@@ -58,8 +58,14 @@ export const deno: RuntimeAdapter = {
       env: { DENO_JOBS: String(workers), RTBENCH_DENO_SERVE: "1" },
       form: "deno serve --parallel",
       processes: 1,
-      announces: /^deno serve: Listening on \S+ with (\d+) threads/m,
+      // With one worker deno serve leaves the count out.
+      announces: /^deno serve: Listening on \S+(?: with (\d+) threads)?$/m,
     };
+  },
+  parallelUnsupported(file: string): string | null {
+    return Deno.readTextFileSync(file).includes("RTBENCH_DENO_SERVE")
+      ? null
+      : "this server does not export its handler for deno serve --parallel (--server-cpus)";
   },
   async packageManager(binary: string): Promise<PackageManager> {
     const version = /^deno (\S+)/m.exec(await probe([binary, "--version"]))?.[1] ?? "unknown";

@@ -36,7 +36,11 @@ export type {
   LoadRunOptions,
   LoadSettings,
   LoadTarget,
+  MeasuredPhase,
 } from "./drivers/types.ts";
+export type { ClientHostShare } from "./drivers/remote_engine.ts";
+export type { HostsOption } from "./drivers/remote.ts";
+
 export { builtinLoadGenerators } from "./drivers/generators.ts";
 export { autocannonGenerator } from "./drivers/autocannon.ts";
 export { ENGINE_BUN_VERSION, engineGenerator } from "./drivers/engine.ts";

@@ -25,3 +25,20 @@ export function requireTool(names: string | readonly string[], how: string): str
   }
   return null;
 }
+
+/**
+ * For tests that need more than a tool (root, network namespaces, sshd): `reason` is why they cannot run here, or
+ * null. Outside CI a line says what is skipped; under CI=true a failing test says it, as {@linkcode requireTool} does.
+ * Returns whether the tests must be ignored.
+ */
+export function unavailableIn(what: string, reason: string | null): boolean {
+  if (reason === null) return false;
+  if (IN_CI) {
+    Deno.test(`${what} can run, as CI requires`, () => {
+      throw new Error(`${what}: ${reason}: under CI=true these tests must run, not be ignored`);
+    });
+  } else {
+    console.log(`skipping ${what}: ${reason}`);
+  }
+  return true;
+}

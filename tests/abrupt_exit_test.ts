@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Exit codes" (129) and "Nothing left running" (the children reaper).
 // The harness ending abruptly: killed with SIGKILL (the children reaper stops its servers and removes its
 // temporary files), an uncaught exception or an unhandled rejection (global handlers clean up and exit 1 with
 // one line), and `deno task` killed under it (the orphaned harness stops itself).

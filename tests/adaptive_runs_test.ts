@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Runs and confidence intervals".
 // --min-runs/--max-runs: runs are added while the 95% CI is wider than the
 // target; at the maximum the record says the interval stayed wide.
 import { assert, assertEquals } from "@std/assert";

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Faults tried" (node@999, --connections).
 // Bad input tried for real: a runtime version npm does not have ends with "no such version", not npm's log path;
 // connections the machine cannot carry are refused before anything starts, naming the flag; connections above the
 // open-file soft limit but within the hard one work, because servers inherit the hard limit.
@@ -12,7 +13,8 @@ import { runCli } from "./_helpers.ts";
 Deno.test("--runtime node@999 is errored with 'no such version', not npm's log path", async () => {
   const tmp = await privateTmp();
   const cli = await runCli(
-    ["-w", "http-json", "-r", "node@999", "--duration", "0.5", "--warmup", "0", "--runs", "1", "--quiet", "--json"],
+    ["-w", "http-json", "-r", "node@999", "--duration", "0.5", "--warmup", "0", "--runs", "1", "--quiet", "--json"]
+      .concat(["--out", `${tmp}/r.json`]),
     { TMPDIR: tmp, RTBENCH_CACHE_DIR: tmp },
   );
   assertEquals(cli.code, 1, cli.stderr);
@@ -57,7 +59,7 @@ Deno.test({
         ...BENCH_PERMISSIONS,
         `${ROOT}runners/cli/bench.ts`,
         ...args,
-        ...["--duration", "0.5", "--warmup", "0", "--runs", "1", "--quiet", "--json"],
+        ...["--duration", "0.5", "--warmup", "0", "--runs", "1", "--quiet", "--json", "--out", `${tmp}/r.json`],
       ],
       cwd: ROOT,
       env: { NO_COLOR: "1", TMPDIR: tmp, OPEN_FILES_EXPECTED: "4096" },

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "The `uuid-file` and `bcrypt` workloads" (bcrypt).
 // bcrypt: every runtime's hashes verify with bcryptjs in the harness and on
 // every later runtime's server, in both variants; a server that hashes the
 // wrong thing, or whose verify endpoint says yes to anything, is invalid.

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Reports and comparisons" (`--format`, `--out`).
 // bench --format: with --out the report goes to the file and the result JSON
 // beside it; without --out the report is the only thing on stdout; clashing
 // flags exit 2 on one line.

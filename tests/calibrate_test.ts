@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Calibrate and check" (calibrate; vs-wrk is only tried with bad input, in entry_points_test).
 // deno task calibrate: one row per installed load generator with its rate,
 // client and server CPU and what limits it; bad flags exit 2.
 import { assert, assertEquals, assertMatch } from "@std/assert";

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Flags" and "Exit codes" (2): every bad flag value is one line naming the flag.
 // Every bad flag exits 2 with one line naming the flag, and never a stack trace.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runCli } from "./_helpers.ts";

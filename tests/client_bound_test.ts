@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Resources and `client-bound`" (client-bound, client-saturated) and the ≥/≤ ratios of "What you get".
 // Client-bound detection on a real server with a fake load generator sampled
 // like any other: one that burns its CPU between requests is flagged, one that
 // sleeps instead is not, and the table shows the warning next to the number.

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Reports and comparisons" (compare).
 // compare on the stored result pair: the known differences come out as the
 // right verdicts, direction is respected for lower-is-better figures,
 // --fail-on-regression sets the exit code, and bad input exits 2 on one line.

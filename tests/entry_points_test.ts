@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Exit codes" (2) and "Faults tried" (bad input rows): every entry point, one line, no stack trace.
 // Bad input at every entry point (bench, report, compare, trend, calibrate, vs-wrk, compare-startup, ws-ceiling):
 // one line naming the flag or file, exit 2, never a stack trace, nothing on stdout.
 import { assert, assertEquals, assertMatch } from "@std/assert";
@@ -64,6 +65,7 @@ const cases: [string, string[], RegExp][] = [
   // README "History and trends": a --history that is no directory, or holds a file that is no result, is refused.
   ["trend", [`${tmp}/missing`], /Cannot read history .*missing: no such directory/],
   ["trend", [tmp], /(corrupted|not_result)\.json is not an rtbench result: /],
+  ["trend", ["fixtures/history", "--out", `${tmp}/no/such/dir/t.md`], /--out: cannot write .*no\/such\/dir\/t\.md/],
   ["trend", [tmp, "--format", "csv"], /--format: unknown format "csv" \(allowed: md, html, json\)/],
   ["bench", ["--fail-on-regression", "5"], /--fail-on-regression needs --history <dir>/],
   ["bench", ["--history", notResult], /--history: .*not_result\.json is not a directory/],

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "What you get" and "Reports and comparisons": table, md, csv, json and html carry the JSON's medians, CIs, relative speed, latency and warnings.
 // Every exporter against the stored results: the numbers each one prints are
 // the numbers in the JSON, warnings and failures appear next to them, and
 // records of kinds other than HTTP render from their headline figure.

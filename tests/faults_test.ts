@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Every phase has a time limit" and "Faults tried" (server rows).
 // Faults of the code under test: a server that crashes under load, one that never opens its port and one that
 // accepts connections and never answers. Each ends with that record errored in the phase the fault struck, the
 // reason saying what happened, the next runtime measured, and nothing left running or on disk.

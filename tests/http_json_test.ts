@@ -1,3 +1,4 @@
+// README walk: shows claims of README intro and "What the numbers mean": every response verified before it counts, server and client pinned apart, runs repeated with a 95% CI, exact versions, settings and CPU sets in a result file that validates.
 // The README's main job, on the http-json workload: all three runtimes measured,
 // the result file valid with raw runs, CI bounds, exact versions and CPU sets,
 // and nothing left running or lying around afterwards.

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Process and in-process workloads" (install).
 // The install workload, offline: a manifest of local tarballs installed by npm,
 // bun install and deno install in every cache scenario, each manager's cache in
 // rtbench's temporary folder (the user's home stays untouched), the tree

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Measurement" (servers in their own process group, stopped on Ctrl-C) and "What the numbers mean" (invalid).
 // Server lifecycle: a server that fails verification is marked invalid with
 // what differed and is not measured; Ctrl-C mid-run leaves no process behind
 // and a valid result file.

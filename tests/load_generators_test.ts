@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Other load generators".
 // Native load generators end to end: each installed one measures http-json on
 // Deno through the same contract, records its version and what it verified,
 // and gets sampled; wrk's warm-up check catches a server that goes wrong under
@@ -118,7 +119,7 @@ Deno.test({
     assert(f.durationMs >= 1950 && f.durationMs < 2500, `measured ${f.durationMs} ms`);
     // The rate is over the window that ran, not the one asked.
     assert(Math.abs(f.requestsPerSecond - f.validResponses / (f.durationMs / 1000)) < f.requestsPerSecond / 100);
-    const header = formatTable(result).split("\n").find((l) => l.startsWith("http-json"))!;
+    const header = formatTable(result).split("\n").find((l) => l.startsWith("http-json (default) · "))!;
     assertMatch(header, /· 2 s \(asked 1\.5 s\) × 1 runs · warm-up 1 s \(asked 0\.5 s\)/);
     await Deno.remove(tmp, { recursive: true });
   },

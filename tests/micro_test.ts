@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Process and in-process workloads" (micro).
 // The micro workload: tinybench inside every runtime, each task's sample
 // verified, statistics mapped to figures that validate against the schema;
 // a script whose sample is wrong is caught.

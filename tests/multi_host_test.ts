@@ -7,6 +7,7 @@
 
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { makeLab, netnsUnavailable } from "./_netns.ts";
+import { unavailableIn } from "./_tools.ts";
 import { BENCH_PERMISSIONS, ROOT, waitFor } from "./_helpers.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { installDependencies } from "../runners/platform/workspace.ts";
@@ -15,8 +16,7 @@ import { ENGINE_BUN_VERSION } from "../runners/drivers/engine.ts";
 import { postgresWorkload } from "../workloads/postgres.ts";
 import type { BenchResult } from "../runners/schema/result.ts";
 
-const unavailable = await netnsUnavailable();
-if (unavailable) console.log(`multi_host_test skipped: ${unavailable}`);
+const ignored = unavailableIn("multi_host_test", await netnsUnavailable());
 
 const SHORT = ["--duration", "1", "--warmup", "0.5", "--runs", "1", "--quiet"];
 
@@ -90,7 +90,7 @@ async function hostDirs(): Promise<string[]> {
 
 Deno.test({
   name: "http-json and postgres with server, load and database on three hosts: verified, fingerprinted, nothing left",
-  ignore: unavailable !== null,
+  ignore: ignored,
   sanitizeResources: false,
   async fn() {
     await warmCaches();
@@ -150,7 +150,7 @@ Deno.test({
 
 Deno.test({
   name: "SIGINT mid-run on three hosts: exit 130, nothing left on any host",
-  ignore: unavailable !== null,
+  ignore: ignored,
   sanitizeResources: false,
   async fn() {
     await warmCaches();
@@ -190,7 +190,7 @@ Deno.test({
 
 Deno.test({
   name: "a killed ssh connection mid-run: that record errored, the suite goes on",
-  ignore: unavailable !== null,
+  ignore: ignored,
   sanitizeResources: false,
   async fn() {
     await warmCaches();

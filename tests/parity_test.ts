@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Parity across runtimes" and "Before any load" (every distinct request).
 // Parity across runtimes before load: a server whose content-length (and body)
 // differs from the other runtimes' is marked invalid and not measured, while
 // the runtimes that agree are measured; the odd one is picked by majority.

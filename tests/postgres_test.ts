@@ -1,3 +1,4 @@
+// README walk: shows claims of README "The postgres workload".
 // The postgres workload: an embedded PostgreSQL started, verified against and removed on all three runtimes; a server
 // that does not clamp n or that skips queries caught; and with DATABASE_URL, only rtbench's own schema comes and goes.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Reports and comparisons" (Progress).
 // The progress line: what it says for each event and how its time estimate
 // learns from finished records; on a real terminal (a pty from `script`) the
 // CLI draws it, with --quiet or a pipe it draws nothing.

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Use rtbench from your own code" (exports, documentation, examples).
 // The package as JSR sees it: every entry point's exported symbols are documented (description, parameters,
 // return value, a titled example), the `ok` task lints and doc-tests every entry point, and the published file
 // list holds what the CLI reads at run time and no tests.

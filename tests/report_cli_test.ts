@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Reports and comparisons" (`deno task report`).
 // `deno task report <result.json> --format ...` renders a stored result with
 // every exporter, to stdout or a file, and refuses bad input on one line.
 import { assert, assertEquals, assertMatch } from "@std/assert";

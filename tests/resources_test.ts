@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Resources and `client-bound`": how the sampler reads a process tree, demand, busiest thread, its own cost.
 // The resource sampler on a real process tree: a shell that starts a spinning
 // child and a sleeper. The tree is found by session, its busiest thread wants
 // a whole CPU, and the sampler's own cost is reported. Nothing is left behind.

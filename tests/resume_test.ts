@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Nothing lost: `--resume`".
 // --resume: done records (completed, invalid, skipped) are kept as they are, errored and missing ones are
 // measured into the same file; a file measured with other settings is refused, one line, exit 2, untouched.
 import { assert, assertEquals, assertMatch, assertNotEquals } from "@std/assert";

@@ -53,7 +53,7 @@ Deno.test("--server-cpus 2: every runtime's multi-core form answers, holds its w
   // Reports: a per-core column, and the native baselines as a group of their own after the runtimes.
   assertMatch(cli.stdout, /relative +per server core/);
   assertMatch(cli.stdout, /\d[\d,]*\/s × 2/);
-  const section = cli.stdout.slice(cli.stdout.indexOf("http-json (default)")).split("\n\n")[0];
+  const section = cli.stdout.slice(cli.stdout.search(/^http-json \(default\) · /m)).split("\n\n")[0];
   const rows = section.split("\n").filter((l) => /^(deno|node|bun|go|rust) /.test(l));
   assertEquals(rows.length, 5, section);
   assertEquals(rows.slice(3).map((l) => l.split(" ")[0]).sort(), ["go", "rust"]);
@@ -76,4 +76,37 @@ Deno.test("--server-cpus beyond the machine, 0 or a word: exit 2, one line namin
     assertEquals(cli.stderr.trim().split("\n").length, 1, cli.stderr);
     assertMatch(cli.stderr, message);
   }
+});
+
+Deno.test("deno serve's listening line gives its worker count, and leaves it out for one worker", async () => {
+  const { deno } = await import("../adapters/mod.ts");
+  const form = deno.parallel!("deno", "s.ts", [], 2, { host: "127.0.0.1", port: 3000 });
+  const count = (line: string) => {
+    const m = form.announces!.exec(line);
+    return m ? Number(m[1] ?? 1) : null;
+  };
+  assertEquals(count("deno serve: Listening on http://127.0.0.1:3000/ with 2 threads"), 2);
+  assertEquals(count("deno serve: Listening on http://127.0.0.1:3000/"), 1);
+  assertEquals(count("Listening on http://127.0.0.1:3000/"), null);
+});
+
+Deno.test("--server-cpus 2 with a framework: node:cluster runs Express; Deno and Bun skip it, saying why", async () => {
+  const tmp = await privateTmp();
+  const out = `${tmp}/r.json`;
+  const cli = await runCli(
+    [
+      ...["--workload", "http-json", "--variant", "express", "--runtime", "deno,node,bun", "--server-cpus", "2"],
+      ...["--duration", "0.5", "--warmup", "0", "--runs", "1", "--out", out],
+    ],
+    { TMPDIR: tmp },
+  );
+  assertEquals(cli.code, 0, cli.stderr + cli.stdout);
+  const records = parseResult(await Deno.readTextFile(out)).records;
+  const status = Object.fromEntries(records.map((r) => [r.runtime.name, [r.status, r.skipReason ?? null]]));
+  assertEquals(status.node, ["completed", null], JSON.stringify(records.find((r) => r.runtime.name === "node")?.error));
+  assertMatch(String(status.deno[1]), /does not export its handler for deno serve --parallel/);
+  assertMatch(String(status.bun[1]), /does not share its port with reusePort/);
+  assertEquals([status.deno[0], status.bun[0]], ["skipped", "skipped"]);
+  assertEquals(await processesMatching(tmp), []);
+  await Deno.remove(tmp, { recursive: true });
 });

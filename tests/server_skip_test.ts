@@ -1,3 +1,4 @@
+// README walk: shows claims of README "What the numbers mean" (status `skipped`) and "Faults tried" (server exits before listening).
 // A server that reports its runtime cannot do the variant (the
 // `rtbench: skip: <reason>` line) makes its record skipped with that reason.
 import { assertEquals } from "@std/assert";

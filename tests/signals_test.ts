@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Exit codes" (130, 143) and "Nothing left running".
 // SIGINT and SIGTERM at random moments of a real suite (http-json and startup on Deno and Node), 20 times:
 // after each, no process rtbench started is left, no temporary path, and the result file is valid and holds
 // every record that was in it just before the signal.

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Process and in-process workloads" (how processes are timed, the timer's own cost, startup).
 // The startup workload and the process runner: every runtime timed from spawn
 // to exit with checked output, hyperfine-style plans honoured, the timer's own
 // cost recorded, and wrong exit codes or output making a record invalid.
@@ -75,7 +76,7 @@ Deno.test("bench --workload startup times every runtime, checks every run and st
   assertMatch(cli.stdout, /timer overhead per spawn/);
   assertMatch(cli.stdout, /set against update checks and telemetry: deno DENO_NO_UPDATE_CHECK=1, .*bun DO_NOT_TRACK=1/);
   // README (startup): "a net-of-spawn column … and the TypeScript mode per runtime".
-  const scriptTable = cli.stdout.slice(cli.stdout.indexOf("startup (script)"));
+  const scriptTable = cli.stdout.slice(cli.stdout.indexOf("startup (script) · "));
   const header = scriptTable.split("\n")[1];
   assertMatch(header, /mean ± σ\s+net of spawn .* TypeScript/);
   for (const r of result.records.filter((r) => r.variant === "script")) {

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "Other load generators" (CI paragraph).
 // A test that needs a missing tool is ignored on a developer's machine, and fails the run under CI=true: CI cannot
 // pass by skipping what it claims to test.
 import { assertEquals, assertMatch, assertStringIncludes } from "@std/assert";

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "The `uuid-file` and `bcrypt` workloads" (uuid-file).
 // uuid-file: the real servers pass on every runtime with the file lifecycle
 // watched; a server that names its keys wrong is invalid before any load; a
 // server that leaves files behind is invalid with the count, and the files go.
@@ -45,19 +46,24 @@ Deno.test("uuid-file on deno, node and bun: bodies echo the queries, every file 
     assertEquals(checks.get("run 1: files left in the data directory")?.actual, 0);
     assertExists(record.facts.fileApi);
     assertEquals(record.facts.fileEventWatcher, inotify ? "inotifywait" : "Deno.watchFs");
-    // README (uuid-file): "files created and deleted are counted with inotifywait over the measured window".
-    const figures = record.runs[0].figures;
-    const seconds = figures.durationMs / 1000;
-    for (const what of ["created", "deleted"]) {
-      const check = record.verification.checks.find((c) => c.name.startsWith(`run 1: files ${what} in the measured`));
-      assertEquals(check?.passed, true, JSON.stringify(check));
-      assertEquals(check?.expected, figures.validResponses);
+    // Without inotifywait (outside CI) nothing counts files under load, and no file figure is recorded.
+    if (inotify) {
+      // README (uuid-file): "files created and deleted are counted with inotifywait over the measured window".
+      const figures = record.runs[0].figures;
+      const seconds = figures.durationMs / 1000;
+      for (const what of ["created", "deleted"]) {
+        const check = record.verification.checks.find((c) => c.name.startsWith(`run 1: files ${what} in the measured`));
+        assertEquals(check?.passed, true, JSON.stringify(check));
+        assertEquals(check?.expected, figures.validResponses);
+      }
+      // Counted, not copied from requests/s: the window's count over its length.
+      assertEquals(figures.filesWrittenPerSecond, Math.round(Number(created(record)) / seconds * 100) / 100);
+      assert(figures.filesWrittenPerSecond > 0);
+      assert(figures.filesDeletedPerSecond > 0);
+      assertExists(record.summary.filesWrittenPerSecond);
+    } else {
+      assertEquals(record.summary.filesWrittenPerSecond, undefined);
     }
-    // Counted, not copied: close to the responses, and not the same number.
-    assertEquals(figures.filesWrittenPerSecond, Math.round(Number(created(record)) / seconds * 100) / 100);
-    assert(figures.filesWrittenPerSecond > 0);
-    assert(figures.filesDeletedPerSecond > 0);
-    assertExists(record.summary.filesWrittenPerSecond);
   }
   assertEquals(new Set(result.records.map((r) => r.facts.fileApi)).size, 3, "each runtime's own file API");
   await assertNothingLeft(tmp);

@@ -6,7 +6,12 @@
 // Bun 1.4.5 is the load engine's own, so the sweep provisions two further versions from npm (then cached).
 import { assert, assertEquals, assertRejects } from "@std/assert";
 import { builtinAdapters, lastReleases, lastReleasesOf, npmVersions } from "../adapters/mod.ts";
-import { RUNTIME_COLORS } from "../runners/report/mod.ts";
+import { formatHtml, RUNTIME_COLORS } from "../runners/report/mod.ts";
+import type { BenchRecord } from "../runners/schema/result.ts";
+import { summarize } from "../runners/stats/summary.ts";
+import { welchTest } from "../runners/stats/welch.ts";
+import { holmAdjust } from "../runners/stats/holm.ts";
+import { HEAD_PATH, loadFixture } from "./_report_helpers.ts";
 import { MARK_COLORS } from "../runners/report/_interval_chart.ts";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import { UsageError } from "../runners/platform/errors.ts";
@@ -132,4 +137,25 @@ Deno.test("--last on the command line: bad values are exit 2 naming the flag; th
   const picked = lastReleases("bun", await npmVersions(adapter), 3);
   assertEquals(picked.length, 3);
   assertEquals(new Set(picked.map((v) => v.split(".").slice(0, 2).join("."))).size, 3);
+});
+
+Deno.test("the version chart rings a significant step, corrected over the sweep's steps (Holm)", async () => {
+  const head = await loadFixture(HEAD_PATH);
+  const bun = head.records.find((r) => r.runtime.requested === "bun")!;
+  const version = (v: string, values: number[]): BenchRecord => ({
+    ...bun,
+    id: `http-json/default/bun@${v}`,
+    runtime: { ...bun.runtime, requested: `bun@${v}`, version: v },
+    warnings: [],
+    runs: bun.runs.slice(0, 3).map((run, i) => ({ ...run, figures: { ...run.figures, requestsPerSecond: values[i] } })),
+    summary: { ...bun.summary, requestsPerSecond: summarize(values) },
+  });
+  const [v1, v2, v3] = [[100_000, 101_000, 102_000], [97_000, 98_000, 99_500], [97_500, 98_500, 99_000]];
+  const p = welchTest(v1, v2).p;
+  assert(p < 0.05, `the first step alone is significant (p ${p})`);
+  const marks = (records: BenchRecord[]) =>
+    (formatHtml({ ...head, records }).match(/<g class="point"[^>]*data-mark="(\w+)"/g) ?? []).length;
+  assertEquals(marks([version("1.2.0", v1), version("1.3.0", v2)]), 1, "one step: ringed");
+  assert(holmAdjust([p, welchTest(v2, v3).p])[0] >= 0.05);
+  assertEquals(marks([version("1.2.0", v1), version("1.3.0", v2), version("1.4.0", v3)]), 0, "two steps: not");
 });

@@ -1,3 +1,4 @@
+// README walk: shows claims of README "WebSocket: the `ws` workload".
 // The ws workload: all three runtimes echo small and large messages under load with every echo verified; a server
 // that corrupts bytes or drops sockets under load is caught by the driver; nothing is left behind.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";

@@ -219,7 +219,8 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   const inFlight = s.connections * s.pipelining * (s.warmupSec > 0 ? 2 : 1);
   let before = 0;
   return {
-    ...(embedded ? { serverCpus: placed.server, warnings: placed.warning ? [placed.warning] : [] } : {}),
+    // On a database host of its own the database takes nothing from the server's CPUs.
+    ...(embedded && !ctx.dbHost ? { serverCpus: placed.server, warnings: placed.warning ? [placed.warning] : [] } : {}),
     env: {
       DATABASE_URL: url,
       DATABASE_SCHEMA: schema.name,

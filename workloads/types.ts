@@ -171,7 +171,10 @@ export interface WorkloadContext {
   readonly serverCpus?: string | null;
   /** `node_modules` holding the workload's {@linkcode WorkloadBase.dependencies}, when it declares any. */
   readonly nodeModules?: string;
-  /** The machine for services the code under test needs (a database), reached over ssh (`--db-host`). */
+  /**
+   * The machine for services the code under test needs (a database), reached over ssh (`--db-host`).
+   * @ignore rtbench's own ssh connection, not part of the workload API
+   */
   readonly dbHost?: SshHost;
 }
 

@@ -129,7 +129,16 @@ export interface Topology {
   readonly db?: RemoteHost;
 }
 
-/** What `--server-host`, `--client-host`, `--db-host` and `--ssh-config` asked for. */
+/**
+ * What `--server-host`, `--client-host`, `--db-host` and `--ssh-config` asked for.
+ *
+ * @example Server, two load machines and the database apart
+ * ```ts
+ * import type { HostsOption } from "@rtbench/rtbench/runners";
+ *
+ * const hosts: HostsOption = { server: "bench@app1", clients: ["load1", "load2:2222"], db: "db1" };
+ * ```
+ */
 export interface HostsOption {
   /** `[user@]host[:port]` of the server machine. */
   readonly server?: string;

@@ -11,7 +11,16 @@
 import { toolJson } from "../platform/process.ts";
 import type { RemoteHost } from "./remote.ts";
 
-/** One load machine's share of a run: what it ran and how busy its CPUs were. */
+/**
+ * One load machine's share of a run: what it ran and how busy its CPUs were.
+ *
+ * @example Was a load machine the limit?
+ * ```ts
+ * import type { ClientHostShare } from "@rtbench/rtbench/runners";
+ *
+ * const saturated = (share: ClientHostShare) => (share.cpuBusyPercent ?? 0) >= 90;
+ * ```
+ */
 export interface ClientHostShare {
   /** The host, as named on the command line. */
   readonly host: string;

@@ -81,7 +81,10 @@ export interface LoadRunOptions {
   readonly signal?: AbortSignal;
   /** Called with the pid of every process the generator starts, so that its CPU can be sampled. */
   onSpawn?(pid: number): void;
-  /** Other machines the load runs on (`--client-host`), sharing the connections or the rate; only the engine can. */
+  /**
+   * Other machines the load runs on (`--client-host`), sharing the connections or the rate; only the engine can.
+   * @ignore rtbench's own ssh connections, not part of the load generator API
+   */
   readonly clientHosts?: readonly RemoteHost[];
 }
 
@@ -169,7 +172,16 @@ export interface EndpointMeasurement {
   readonly latencyHistogram: string | null;
 }
 
-/** One measured phase of an open-model run, with why requests were late and its histogram to merge runs exactly. */
+/**
+ * One measured phase of an open-model run, with why requests were late and its histogram to merge runs exactly.
+ *
+ * @example Why a phase's requests went out late
+ * ```ts
+ * import type { MeasuredPhase } from "@rtbench/rtbench/runners";
+ *
+ * const why = (p: MeasuredPhase) => p.missedConnections >= p.missedClient ? "connections" : "client";
+ * ```
+ */
 export interface MeasuredPhase extends LoadPhase {
   /** Requests that went out late because every connection was waiting for an answer. */
   readonly missedConnections: number;

@@ -40,12 +40,13 @@ function treeChecks(server: RunningServer, resources: ResourceReport | undefined
     });
   }
   if (form.announces) {
-    const announced = form.announces.exec(`${server.group.stdout()}\n${server.group.stderr()}`)?.[1];
+    const line = form.announces.exec(`${server.group.stdout()}\n${server.group.stderr()}`);
+    const announced = line ? Number(line[1] ?? 1) : null;
     checks.push({
       name: `server workers (${form.form})`,
-      passed: Number(announced) === workers,
+      passed: announced === workers,
       expected: workers,
-      actual: announced === undefined ? null : Number(announced),
+      actual: announced,
     });
   }
   return checks;

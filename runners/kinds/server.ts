@@ -132,6 +132,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (workers !== undefined && !adapter.parallel) {
     throw new ServerStartError(`${name} has no multi-core form (--server-cpus)`, `${name} has no multi-core form`);
   }
+  const unsupported = workers === undefined ? null : adapter.parallelUnsupported?.(options.file) ?? null;
+  if (unsupported) throw new ServerStartError(`${name}: ${unsupported}`, unsupported);
   const form = workers === undefined
     ? undefined
     : adapter.parallel!(binary, options.file, options.args ?? [], workers, { host, port });

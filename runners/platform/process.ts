@@ -157,6 +157,7 @@ export class ProcessGroup {
   #status: Deno.CommandStatus | undefined;
   #stdin: WritableStreamDefaultWriter<Uint8Array> | undefined;
 
+  /** Spawns `argv` as the leader of a new process group (use {@linkcode spawnGroup}). */
   constructor(argv: string[], options: SpawnOptions) {
     const keep = options.keepBytes ?? 65536;
     this.#stdout = new Tail(keep);

@@ -7,7 +7,7 @@
 
 import { formatFigure } from "./format.ts";
 import type { BenchRecord, Warning } from "../schema/result.ts";
-import { type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
+import { boundMark, type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
 import type { ResultView } from "./_view.ts";
 import type { ViewCell, ViewTable } from "./_view_table.ts";
 import { type Finding, findingsOf } from "./_findings.ts";
@@ -105,11 +105,10 @@ export function overviewOf(view: ResultView): Overview {
 export function standingText(row: OverviewRow, cell: OverviewCell): string {
   if (cell.ranked === null) return cell.record.status;
   const figure = formatFigure(row.group.figure, cell.ranked.headline.median);
-  const where = cell.standing === "best"
-    ? "best"
-    : cell.standing === "tie"
+  const where = cell.standing === "best" ? "best" : cell.standing === "tie"
     ? "≈ best"
-    : `${cell.timesBehind!.toFixed(2)}× behind`;
+    // A side whose load generator was at its limit makes the ratio a bound (see boundMark).
+    : `${boundMark(row.group.ranked[0].record, cell.record)}${cell.timesBehind!.toFixed(2)}× behind`;
   return `${figure} · ${where}`;
 }
 
@@ -155,7 +154,7 @@ export interface OverviewSyntax {
 /** What the findings rest on, said once under them. */
 export const FINDINGS_METHOD =
   "Findings compare each workload's best runtime with every other: Welch's t-test on the per-run values, " +
-  "two-sided, α = 0.05; only significant differences are listed.";
+  "two-sided, corrected for testing every pair at once (Holm), α = 0.05; only significant differences are listed.";
 
 /**
  * The overview and its findings as blocks of a text format (terminal,

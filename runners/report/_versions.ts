@@ -1,11 +1,12 @@
 // Version sweeps: where one result holds several versions of a runtime
 // (`--runtime node@20,node@22,node@24`), each workload's headline figure
 // across those versions, oldest first, with its 95% interval, and each step
-// to the next version tested with compare's test.
+// to the next version tested with compare's test (the steps of one sweep
+// corrected together with Holm's method).
 
 import semver from "semver";
 import type { BenchRecord } from "../schema/result.ts";
-import { compareRecords, type FigureComparison } from "./compare.ts";
+import { compareRecords, type FigureComparison, withHolm } from "./compare.ts";
 import type { RankedRecord, RecordGroup } from "./_groups.ts";
 
 /** One version of a runtime in a workload × variant. */
@@ -33,6 +34,13 @@ function byVersion(a: BenchRecord, b: BenchRecord): number {
   return x && y ? semver.compare(x, y) : String(a.runtime.version).localeCompare(String(b.runtime.version));
 }
 
+/** The steps of one sweep are one family of tests: their verdicts are corrected together (Holm), as compare's are. */
+function corrected(steps: readonly (FigureComparison | null)[]): (FigureComparison | null)[] {
+  const tested = steps.flatMap((s) => s === null ? [] : [s]);
+  const adjusted = withHolm(tested, 0.05);
+  return steps.map((s) => s === null ? null : adjusted[tested.indexOf(s)]);
+}
+
 /**
  * Every runtime with at least two completed versions in a group, in the order
  * the runtimes first appear.
@@ -53,10 +61,13 @@ export function versionSweeps(group: RecordGroup): VersionSweep[] {
     const versions = new Set(ranked.map((r) => r.record.runtime.version));
     if (versions.size < 2) return [];
     const ordered = [...ranked].sort((a, b) => byVersion(a.record, b.record));
-    const points = ordered.map((r, i): VersionPoint => ({
-      version: r.record.runtime.version!,
-      ranked: r,
-      step: i === 0 ? null : compareRecords(ordered[i - 1].record, r.record, runtime)[0] ?? null,
+    const steps = ordered.map((r, i) =>
+      i === 0 ? null : compareRecords(ordered[i - 1].record, r.record, runtime)[0] ?? null
+    );
+    const points = corrected(steps).map((step, i): VersionPoint => ({
+      version: ordered[i].record.runtime.version!,
+      ranked: ordered[i],
+      step,
     }));
     return [{ group, runtime, points }];
   });

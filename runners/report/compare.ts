@@ -247,7 +247,7 @@ function compareFigure(
  * @param head The record compared against `base`.
  * @param runtime The name the comparisons carry for the runtime.
  * @param alpha Significance level.
- * @returns The headline figure first, then every other rate and latency p50/p99 when both have them.
+ * @returns The headline figure first, then latency p99 when both have it; per pair, without Holm's correction.
  *
  * @example Node.js in the stored pair
  * ```ts
@@ -270,8 +270,25 @@ export function compareRecords(
   );
 }
 
-/** The figures with `pAdjusted` corrected by Holm over all the tested ones, and the verdicts that follow from it. */
-function withHolm(figures: readonly FigureComparison[], alpha: number): FigureComparison[] {
+/**
+ * The figures with `pAdjusted` corrected by Holm over all the tested ones, and the verdicts that follow from it:
+ * one family of tests, as one comparison is (the findings of a report, the steps of a version sweep or into one
+ * result of a history use it on their own families).
+ *
+ * @param figures Comparisons from {@linkcode compareRecords}, one family.
+ * @param alpha Significance level.
+ * @returns The same comparisons, index for index, with `pAdjusted` and the verdict it gives.
+ *
+ * @example Two tests: a lone p of 0.04 is no longer significant
+ * ```ts
+ * import { compareRecords, withHolm } from "./compare.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const [base, head] = await Promise.all(["base", "head"].map((f) => readResultFile(`fixtures/results/${f}.json`)));
+ * const node = compareRecords(base.records[1], head.records[1], "node");
+ * console.log(withHolm(node, 0.05).map((f) => f.pAdjusted !== null)); // [true, true]
+ * ```
+ */
+export function withHolm(figures: readonly FigureComparison[], alpha: number): FigureComparison[] {
   const tested = figures.filter((f) => f.p !== null);
   const adjusted = new Map(tested.map((f, i) => [f, holmAdjust(tested.map((t) => t.p!))[i]]));
   return figures.map((f) => {

@@ -19,7 +19,7 @@
  */
 
 import type { BenchRecord } from "../schema/result.ts";
-import { compareRecords, type Verdict } from "./compare.ts";
+import { compareRecords, type FigureComparison, type Verdict, withHolm } from "./compare.ts";
 import { formatFigure } from "./format.ts";
 import { type HistoryEntry, sameMachine } from "./history.ts";
 
@@ -44,7 +44,9 @@ export interface TrendStep {
   readonly ci95Percent: { readonly low: number; readonly high: number } | null;
   /** Two-sided p-value of Welch's t-test. */
   readonly p: number | null;
-  /** compare's verdict. */
+  /** `p` corrected by Holm over every step into the same result (the one compared with α); null when not tested. */
+  readonly pAdjusted: number | null;
+  /** compare's verdict, from `pAdjusted`. */
   readonly verdict: Verdict;
   /** Why it is not comparable, if so. */
   readonly note: string | null;
@@ -177,7 +179,7 @@ export function pointTime(point: TrendPoint): string {
 function changeSentence(s: TrendSeries, from: TrendPoint, to: TrendPoint): string {
   const step = to.step!;
   const v = (p: TrendPoint) => `${formatFigure(s.figure, p.median!)}${p.version ? ` (${s.runtime} ${p.version})` : ""}`;
-  const p = step.p! < 0.001 ? "p < 0.001" : `p = ${step.p!.toFixed(3)}`;
+  const p = step.pAdjusted! < 0.001 ? "p (Holm) < 0.001" : `p (Holm) = ${step.pAdjusted!.toFixed(3)}`;
   return `${s.workload} (${s.variant}) ${s.runtime}: ${s.figure} ${step.verdict} on ${pointTime(to)}: ${v(to)} vs ${
     v(from)
   } on ${pointTime(from)}; change of the mean ${pct(step.changePercent!)}, 95% CI ${pct(step.ci95Percent!.low)} to ${
@@ -191,18 +193,55 @@ function stepOf(
   to: { record: BenchRecord; entry: HistoryEntry },
   figure: string,
   alpha: number,
+  tested: Map<TrendStep, FigureComparison>,
 ): TrendStep | null {
   const against = from.entry.file;
   if (!sameMachine(from.entry.result, to.entry.result)) {
     const cpu = (e: HistoryEntry) =>
       `${e.result.environment.cpuModel ?? "unknown CPU"} × ${e.result.environment.logicalCores}`;
     const note = `another machine (${cpu(from.entry)} → ${cpu(to.entry)})`;
-    return { against, changePercent: null, ci95Percent: null, p: null, verdict: "not comparable", note };
+    return {
+      against,
+      changePercent: null,
+      ci95Percent: null,
+      p: null,
+      pAdjusted: null,
+      verdict: "not comparable",
+      note,
+    };
   }
   const c = compareRecords(from.record, to.record, "", alpha)[0];
   if (c === undefined || c.figure !== figure) return null;
   const { changePercent, ci95Percent, p, verdict, note } = c;
-  return { against, changePercent, ci95Percent, p, verdict, note };
+  const step = { against, changePercent, ci95Percent, p, pAdjusted: null, verdict, note };
+  tested.set(step, c);
+  return step;
+}
+
+/**
+ * The steps into one result are one family of tests, as a comparison of two results is in compare: their verdicts
+ * are corrected together (Holm), so that a history of many runtimes flags no more changes by chance than one.
+ */
+function correctedPerResult(
+  series: readonly TrendSeries[],
+  tested: ReadonlyMap<TrendStep, FigureComparison>,
+  alpha: number,
+): TrendSeries[] {
+  const byFile = new Map<string, { s: number; i: number }[]>();
+  series.forEach((s, si) =>
+    s.points.forEach((p, i) => {
+      if (p.step && tested.has(p.step)) byFile.set(p.file, [...(byFile.get(p.file) ?? []), { s: si, i }]);
+    })
+  );
+  const points = series.map((s) => [...s.points]);
+  for (const family of byFile.values()) {
+    const corrected = withHolm(family.map(({ s, i }) => tested.get(points[s][i].step!)!), alpha);
+    family.forEach(({ s, i }, k) => {
+      const { pAdjusted, verdict } = corrected[k];
+      points[s][i] = { ...points[s][i], step: { ...points[s][i].step!, pAdjusted, verdict } };
+    });
+  }
+  return series.map((s, si) => ({ ...s, points: points[si] }));
 }
 
 /**
@@ -226,6 +265,7 @@ export function buildTrend(history: readonly HistoryEntry[], alpha = 0.05): Tren
     last: { record: BenchRecord; entry: HistoryEntry } | null;
   };
   const series = new Map<string, Open>();
+  const tested = new Map<TrendStep, FigureComparison>();
   for (const entry of history) {
     const { file, result } = entry;
     for (const r of result.records) {
@@ -244,12 +284,16 @@ export function buildTrend(history: readonly HistoryEntry[], alpha = 0.05): Tren
         median: summary?.median ?? null,
         ci95: summary?.ci95 ?? null,
         runs: summary?.n ?? 0,
-        step: summary && open.last ? stepOf(open.last, { record: r, entry }, open.s.figure, alpha) : null,
+        step: summary && open.last ? stepOf(open.last, { record: r, entry }, open.s.figure, alpha, tested) : null,
       });
       if (summary) open.last = { record: r, entry };
     }
   }
-  const all = [...series.values()].map(({ s, points }): TrendSeries => ({ ...s, points }));
+  const all = correctedPerResult(
+    [...series.values()].map(({ s, points }): TrendSeries => ({ ...s, points })),
+    tested,
+    alpha,
+  );
   const changes = all.flatMap((s) =>
     s.points.flatMap((to, i): TrendChange[] => {
       const verdict = to.step?.verdict;
@@ -354,7 +398,7 @@ export function trendMethod(trend: Trend): string {
   return `${trend.results.length} results, ${trend.results[0]?.startedAt.slice(0, 10) ?? "–"} to ${
     trend.results.at(-1)?.startedAt.slice(0, 10) ?? "–"
   }. Each step is Welch's t-test on the per-run values against the previous completed point of the same runtime ` +
-    `(two-sided, α = ${trend.alpha}).`;
+    `(two-sided), corrected with Holm's method over the steps into the same result, α = ${trend.alpha}.`;
 }
 
 /**

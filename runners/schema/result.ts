@@ -461,13 +461,15 @@ export interface EndpointSummary {
 export interface LoadPhase {
   /** Length of the phase. */
   readonly durationMs: number;
-  /** Its rate at start and at end, per second. */
+  /** Its rate at start, per second. */
   readonly fromRate: number;
+  /** Its rate at end, per second (the same as `fromRate` for a constant phase). */
   readonly toRate: number;
   /** Requests (or messages) due in it. */
   readonly scheduled: number;
-  /** Of those: answered, and answered validly. */
+  /** Of those, how many were answered. */
   readonly responses: number;
+  /** Of those answered, how many validly. */
   readonly validResponses: number;
   /** Of those due, how many went out later than due (no free connection, or the engine behind). */
   readonly missed: number;
@@ -496,9 +498,11 @@ export interface SweepStep {
   readonly scheduled: number;
   /** Requests that went out later than due. */
   readonly missed: number;
-  /** Connection errors and timeouts, non-2xx and mismatched answers. */
+  /** Connection errors and timeouts. */
   readonly errors: number;
+  /** Answers with a status of 300 or more. */
   readonly non2xx: number;
+  /** Answers whose content-type or body was not the expected one. */
   readonly mismatches: number;
   /** Latency from when each request was due. */
   readonly latencyUs: LatencyPercentiles | null;
@@ -713,10 +717,29 @@ export interface BenchResult {
   readonly records: readonly BenchRecord[];
 }
 
-/** What a machine of a multi-host suite did: run the servers, the load, or the database. */
+/**
+ * What a machine of a multi-host suite did: run the servers, the load, or the database.
+ *
+ * @example The load machines of a result
+ * ```ts
+ * import type { BenchResult, HostRole } from "@rtbench/rtbench/schema";
+ *
+ * const role: HostRole = "client";
+ * const load = (r: BenchResult) => r.topology?.hosts.filter((h) => h.role === role) ?? [];
+ * ```
+ */
 export type HostRole = "server" | "client" | "db";
 
-/** The fingerprint of one machine of a multi-host suite, read over ssh. */
+/**
+ * The fingerprint of one machine of a multi-host suite, read over ssh.
+ *
+ * @example One line per machine
+ * ```ts
+ * import type { HostInfo } from "@rtbench/rtbench/schema";
+ *
+ * const line = (h: HostInfo) => `${h.role} ${h.host}: ${h.cpuModel ?? "?"} × ${h.logicalCores ?? "?"}`;
+ * ```
+ */
 export interface HostInfo {
   /** What it did in the suite. */
   readonly role: HostRole;
@@ -744,7 +767,16 @@ export interface HostInfo {
   readonly taskset: boolean;
 }
 
-/** Round-trip time from a load machine to the server machine: TCP connects timed on the load machine. */
+/**
+ * Round-trip time from a load machine to the server machine: TCP connects timed on the load machine.
+ *
+ * @example The slowest path to the server
+ * ```ts
+ * import type { RoundTrip } from "@rtbench/rtbench/schema";
+ *
+ * const slowest = (trips: readonly RoundTrip[]) => Math.max(...trips.map((t) => t.medianUs));
+ * ```
+ */
 export interface RoundTrip {
   /** The load machine, as named on the command line. */
   readonly client: string;
@@ -760,7 +792,17 @@ export interface RoundTrip {
   readonly maxUs: number;
 }
 
-/** Where a multi-host suite ran: each machine's fingerprint, and the round trips between load and server. */
+/**
+ * Where a multi-host suite ran: each machine's fingerprint, and the round trips between load and server.
+ *
+ * @example Did the suite run on one machine?
+ * ```ts
+ * import type { BenchResult, Topology } from "@rtbench/rtbench/schema";
+ *
+ * const spread = (t: Topology | undefined) => (t?.hosts.length ?? 0) > 0;
+ * const multiHost = (r: BenchResult) => spread(r.topology);
+ * ```
+ */
 export interface Topology {
   /** Every machine but the harness's (which is `environment`). */
   readonly hosts: readonly HostInfo[];
