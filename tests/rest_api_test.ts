@@ -21,6 +21,7 @@ import { pickLoadGenerator } from "../runners/drivers/generators.ts";
 import { wrkGenerator } from "../runners/drivers/wrk.ts";
 import { PROFILES } from "../runners/suite/settings.ts";
 import { parseResult } from "../runners/schema/mod.ts";
+import { exportResult } from "../runners/report/mod.ts";
 import { run } from "../runners/suite/run.ts";
 import { DRIZZLE_VERSION, restApi } from "../workloads/rest_api.ts";
 import { httpJson } from "../workloads/http_json.ts";
@@ -109,6 +110,13 @@ Deno.test("bench --workload rest-api on deno,node,bun completes every variant th
   assertStringIncludes(cli.stdout, "rest-api: requestsPerSecond (median), variant × runtime");
   assertMatch(cli.stdout, /^variant\s+deno\s+node\s+bun$/m);
   for (const variant of variants) assertMatch(cli.stdout, new RegExp(`^${variant}\\s+\\S`, "m"));
+  // Markdown and HTML show the same two tables.
+  const md = exportResult(result, "md");
+  assertStringIncludes(md, "## rest-api: requestsPerSecond (median), variant × runtime");
+  assertMatch(md, /^\| endpoint \|/m);
+  const html = exportResult(result, "html");
+  assertStringIncludes(html, "<h3>Per endpoint</h3>");
+  assertStringIncludes(html, "rest-api: requestsPerSecond (median), variant × runtime");
   // Nothing survives: no server, no load generator, no PostgreSQL, no data directory; only the result.
   assertEquals(await processesMatching(tmp), []);
   assertEquals(await entries(tmp), ["r.json"]);
