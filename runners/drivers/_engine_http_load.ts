@@ -260,7 +260,9 @@ export function driveHttp(job: EngineJob): Promise<EngineCounts> {
     /** Closed model: sends requests until `pipelining` are in flight. */
     #fill(): void {
       const t = this.#transport;
-      if (!t || stopping) return;
+      // Past the window nothing more is counted: a request sent while the stop timer is late (a busy load machine)
+      // would still run on the server, its answer dropped, its side effects (queries, files) unaccounted for.
+      if (!t || stopping || (!open && performance.now() > measureTo)) return;
       while (this.#inFlight < capacity) {
         // A request carrying the captured value waits for every answer before it: one may change the value.
         if (templated[this.#skipUncaptured()] && this.#inFlight > 0) return;
