@@ -2,6 +2,9 @@
 // Every bad flag exits 2 with one line naming the flag, and never a stack trace.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runCli } from "./_helpers.ts";
+import { planGroups } from "../runners/suite/plan.ts";
+import { parseCli } from "../runners/cli/bench.ts";
+import { restApi } from "../workloads/rest_api.ts";
 
 const cases: [string[], RegExp][] = [
   [["--workload", "nope"], /--workload: unknown workload "nope" \(allowed: .*http-json/],
@@ -70,4 +73,16 @@ Deno.test("--help and --list exit 0 and describe flags, workloads and runtimes",
   assertEquals(list.code, 0);
   assertMatch(list.stdout, /http-json\s+http/);
   for (const rt of ["deno", "node", "bun"]) assertMatch(list.stdout, new RegExp(`^  ${rt}\\s`, "m"));
+});
+
+// README "The rest-api workload": "the whole suite measures each runtime's own server; the framework matrix runs when
+// rest-api is named".
+Deno.test("the whole suite keeps rest-api to its default variant; naming rest-api runs the framework matrix", () => {
+  const names = (wholeSuite: boolean) =>
+    planGroups([restApi], "quick", {}, {}, undefined, wholeSuite).map((g) => g.variant);
+  assertEquals(names(true), ["default"]);
+  assertEquals(names(false), restApi.variants.filter((v) => !v.optional).map((v) => v.name));
+  assert(names(false).length >= 7, names(false).join());
+  assertEquals(parseCli([]).wholeSuite, true);
+  assertEquals(parseCli(["--workload", "rest-api"]).wholeSuite, undefined);
 });

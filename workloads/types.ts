@@ -34,6 +34,12 @@ export interface Variant {
   readonly description: string;
   /** Measured only when named with `--variant` (`variants` of `run()`), not by default. @default {false} */
   readonly optional?: boolean;
+  /**
+   * Measured in the whole suite (`deno task bench` with no `--workload`; `wholeSuite` of `run()`). False keeps a
+   * variant to runs that name its workload, so that one workload's matrix does not dominate the suite's time.
+   * @default {true}
+   */
+  readonly inSuite?: boolean;
 }
 
 /**
