@@ -56,6 +56,10 @@ Deno.test("uuid-file on deno, node and bun: bodies echo the queries, every file 
         assertEquals(check?.passed, true, JSON.stringify(check));
         assertEquals(check?.expected, figures.validResponses);
       }
+      // Over the whole run, every answered request made a file, and no file was made that no sent request explains.
+      const whole = checks.get("run 1: files created (inotifywait) vs expected");
+      assertEquals(whole?.passed, true, JSON.stringify(whole));
+      assert(Number(whole?.expected) > figures.validResponses, "verification and the window's edges are in the run");
       // Counted, not copied from requests/s: the window's count over its length.
       assertEquals(figures.filesWrittenPerSecond, Math.round(Number(created(record)) / seconds * 100) / 100);
       assert(figures.filesWrittenPerSecond > 0);
