@@ -64,6 +64,11 @@ export const bun: RuntimeAdapter = {
       processes: workers + 1,
     };
   },
+  parallelUnsupported(file: string): string | null {
+    return Deno.readTextFileSync(file).includes("RTBENCH_REUSE_PORT")
+      ? null
+      : "this server does not share its port with reusePort, so one process per CPU cannot run (--server-cpus)";
+  },
   async packageManager(binary: string): Promise<PackageManager> {
     return {
       name: "bun",

@@ -62,6 +62,11 @@ export const deno: RuntimeAdapter = {
       announces: /^deno serve: Listening on \S+(?: with (\d+) threads)?$/m,
     };
   },
+  parallelUnsupported(file: string): string | null {
+    return Deno.readTextFileSync(file).includes("RTBENCH_DENO_SERVE")
+      ? null
+      : "this server does not export its handler for deno serve --parallel (--server-cpus)";
+  },
   async packageManager(binary: string): Promise<PackageManager> {
     const version = /^deno (\S+)/m.exec(await probe([binary, "--version"]))?.[1] ?? "unknown";
     return {

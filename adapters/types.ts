@@ -106,6 +106,12 @@ export interface RuntimeAdapter {
    * the port with `reusePort`, `deno serve --parallel`, `GOMAXPROCS`, tokio's worker threads.
    */
   parallel?(binary: string, file: string, args: readonly string[], workers: number, listen: Listen): ParallelServer;
+  /**
+   * Why the server in `file` cannot run in the multi-core form of {@linkcode RuntimeAdapter.parallel} (a
+   * framework's server that does not hand its handler to `deno serve`, or does not share its port), or null
+   * when it can. The record is then skipped with this reason.
+   */
+  parallelUnsupported?(file: string): string | null;
 }
 
 /**

@@ -53,7 +53,7 @@ export interface Lab {
   /** Where rtbench itself runs. */
   readonly harness: NetnsHost;
   /** Host namespaces by role. */
-  readonly hosts: Record<"server" | "client" | "db", NetnsHost>;
+  readonly hosts: Record<"server" | "client" | "db" | "client2", NetnsHost>;
   /** ssh configuration file for `--ssh-config`: the test's key, known_hosts, strict host-key checking. */
   readonly sshConfig: string;
   /** The test's directory (keys, configs). */
@@ -71,11 +71,16 @@ export async function makeLab(): Promise<Lab> {
   const tag = `rtb18${Deno.pid % 100000}`;
   const dir = await Deno.makeTempDir({ prefix: "rtbench-netns-test-" });
   const lan = `${tag}-lan`;
-  const names = { harness: `${tag}-h`, server: `${tag}-s`, client: `${tag}-c`, db: `${tag}-d` };
+  const names = { harness: `${tag}-h`, server: `${tag}-s`, client: `${tag}-c`, db: `${tag}-d`, client2: `${tag}-e` };
   const hostOf = (ns: string, i: number): NetnsHost => ({ ns, address: `198.18.0.${i}`, sshd: undefined });
   const lab: Lab = {
     harness: hostOf(names.harness, 1),
-    hosts: { server: hostOf(names.server, 2), client: hostOf(names.client, 3), db: hostOf(names.db, 4) },
+    hosts: {
+      server: hostOf(names.server, 2),
+      client: hostOf(names.client, 3),
+      db: hostOf(names.db, 4),
+      client2: hostOf(names.client2, 5),
+    },
     sshConfig: `${dir}/ssh_config`,
     dir,
     exec: (ns, argv) => ["ip", "netns", "exec", ns, ...argv],
@@ -91,15 +96,21 @@ export async function makeLab(): Promise<Lab> {
           await h.sshd?.status;
         } catch { /* already gone */ }
       }
-      for (const ns of [...Object.values(names), lan]) {
-        // Anything left in a namespace would keep it alive: the test has already failed if there is any.
-        for (const pid of (await run(["ip", "netns", "pids", ns]).catch(() => "")).split("\n").filter(Boolean)) {
+      const all = [...Object.values(names), lan];
+      const left = async () =>
+        (await Promise.all(all.map((ns) => run(["ip", "netns", "pids", ns]).catch(() => ""))))
+          .flatMap((text) => text.split("\n").filter(Boolean).map(Number));
+      // Anything left in a namespace (the test has failed then) gets SIGTERM first: a login shell killed outright
+      // can leave lock files behind (pyenv's rehash lock, for one) that hang every later shell of the user.
+      for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+        for (const pid of await left()) {
           try {
-            Deno.kill(Number(pid), "SIGKILL");
+            Deno.kill(pid, signal);
           } catch { /* gone */ }
         }
-        await run(["ip", "netns", "del", ns]).catch(() => {});
+        for (let i = 0; i < 20 && (await left()).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
       }
+      for (const ns of all) await run(["ip", "netns", "del", ns]).catch(() => {});
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };
@@ -172,7 +183,17 @@ export async function makeLab(): Promise<Lab> {
       const deadline = Date.now() + 10_000;
       while (true) {
         try {
-          await run(lab.exec(lab.harness.ns, ["ssh", "-F", lab.sshConfig, "-o", "BatchMode=yes", h.address, "true"]));
+          await run(lab.exec(lab.harness.ns, [
+            "ssh",
+            "-F",
+            lab.sshConfig,
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "ConnectTimeout=2",
+            h.address,
+            "true",
+          ]));
           break;
         } catch (error) {
           if (Date.now() > deadline) throw error;

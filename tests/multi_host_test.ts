@@ -1,14 +1,24 @@
-// Servers, load and database on separate machines (--server-host, --client-host, --db-host): three network
-// namespaces with a real sshd each stand in for three machines, rtbench runs in a fourth, and every address
+// Servers, load and database on separate machines (--server-host, --client-host, --db-host): network namespaces
+// with a real sshd each stand in for the machines (server, two load machines, database), rtbench runs in a fourth, and every address
 // (198.18.0.0/15) exists only inside them. Shown here: http-json and postgres measured with server, load and
 // database each on its own host, records complete and verified, each host fingerprinted, the runtime and server run
 // from the host's own temporary directory; nothing left running and no temporary directory left after a normal end
 // and after SIGINT; a killed ssh connection makes that record errored and the suite goes on.
+//
+// README "Server, load and database on separate machines", sentence by sentence: ssh master connections, BatchMode
+// and --ssh-config (every test here connects only through the lab's config); staging into a private temporary
+// directory and running from it (the first test: command paths, directories gone afterwards); servers bound to the
+// server machine's address (reachable only in its namespace); the engine on the load machine (the SIGINT and
+// killed-connection tests find its processes there); the database on its machine (`databaseHost`, queries counted
+// there); two load machines sharing the connections, histograms merged (`clientHostConnections`, latency);
+// topology, round trip and the `hosts:` line (the first test); teardown on a normal end, SIGINT and a dropped
+// connection (the three tests' `nothingLeft`); host keys checked (the known_hosts test); the lab itself (`_netns.ts`).
 
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { makeLab, netnsUnavailable } from "./_netns.ts";
 import { unavailableIn } from "./_tools.ts";
-import { BENCH_PERMISSIONS, ROOT, waitFor } from "./_helpers.ts";
+import { BENCH_PERMISSIONS, ROOT, runCli, waitFor } from "./_helpers.ts";
+import { saturatedHost } from "../runners/kinds/remote_server.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { installDependencies } from "../runners/platform/workspace.ts";
 import { cacheDir, resolveRuntime } from "../adapters/mod.ts";
@@ -34,6 +44,8 @@ function hostArgs(sshConfig: string): string[] {
     "198.18.0.2",
     "--client-host",
     "198.18.0.3",
+    "--client-host",
+    "198.18.0.5",
     "--db-host",
     "198.18.0.4",
     "--ssh-config",
@@ -74,9 +86,9 @@ async function nothingLeft(lab: Awaited<ReturnType<typeof makeLab>>): Promise<vo
   }
 }
 
-function cmdline(pid: number): string {
+function cmdline(pid: number, chars = 120): string {
   try {
-    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ").slice(0, 120);
+    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ").slice(0, chars);
   } catch {
     return String(pid);
   }
@@ -124,22 +136,44 @@ Deno.test({
       assertEquals(result.topology!.hosts.map((h) => [h.role, h.host]), [
         ["server", "198.18.0.2"],
         ["client", "198.18.0.3"],
+        ["client", "198.18.0.5"],
         ["db", "198.18.0.4"],
       ]);
       for (const h of result.topology!.hosts) assert(h.cpuModel && h.kernel && h.allowedCpus && h.logicalCores, h.host);
+      // Timed on the load machine: TCP connects to the server machine.
+      assertEquals(result.topology!.roundTrips.map((t) => [t.client, t.server, t.samples]), [
+        ["198.18.0.3", "198.18.0.2", 20],
+        ["198.18.0.5", "198.18.0.2", 20],
+      ]);
+      const [rtt] = result.topology!.roundTrips;
+      assert(rtt.minUs > 0 && rtt.minUs <= rtt.medianUs && rtt.medianUs <= rtt.maxUs);
       for (const r of result.records) {
         // The server ran from the server host's staged copy, with the runtime staged there too, and the
         // addresses it was reached at exist only in that host's namespace.
         assertMatch(r.command![0], /^\/tmp\/rtbench-host\.[^/]+\/bin\//);
-        assertEquals([r.facts.serverHost, r.facts.clientHosts], ["198.18.0.2", "198.18.0.3"]);
+        assertEquals([r.facts.serverHost, r.facts.clientHosts], ["198.18.0.2", "198.18.0.3,198.18.0.5"]);
+        // Both load machines took a share of the run's connections; their histograms merged into one.
+        const shares = String(r.facts.clientHostConnections).split(",").map((p) => p.split("="));
+        assertEquals(shares.map(([host]) => host), ["198.18.0.3", "198.18.0.5"]);
+        assert(shares.every(([, n]) => Number(n) > 0));
+        assertEquals(shares.reduce((a, [, n]) => a + Number(n), 0), r.settings.connections);
+        assert(r.latencyUs && r.latencyUs.p50 > 0, r.id);
         assert(r.verification.checks.length > 0 && r.verification.checks.every((c) => c.passed), r.id);
         assert(r.summary.requestsPerSecond!.median > 0);
+        // The server's process tree sampled in the server machine's /proc.
+        assert(
+          r.resources?.server && r.resources.server.rssBytes.peak > 0 && r.resources.server.threads.peak > 0,
+          r.id,
+        );
       }
       const pg = result.records[1];
       assertEquals([pg.facts.database, pg.facts.databaseHost], ["embedded", "198.18.0.4"]);
       // Queries counted by the database on its own host match the responses.
       assert(pg.verification.checks.some((c) => /queries counted/.test(c.name) && c.passed));
-      assertMatch(printed, /hosts: servers on 198\.18\.0\.2 .* load on 198\.18\.0\.3 .* database on 198\.18\.0\.4/);
+      assertMatch(
+        printed,
+        /hosts: servers on 198\.18\.0\.2 .* load on 198\.18\.0\.3 .*198\.18\.0\.5 .* database on 198\.18\.0\.4 .* 198\.18\.0\.3 → 198\.18\.0\.2 round trip \d+\.\d\d ms/,
+      );
       await nothingLeft(lab);
       assertEquals((await hostDirs()).filter((d) => !dirsBefore.has(d)), []);
     } finally {
@@ -224,17 +258,79 @@ Deno.test({
         return pids.some((p) => cmdline(p).includes("_engine_child.ts"));
       }, 90_000);
       assert(loading, "the engine never started on the client host");
-      const master = (await lab.pidsIn(lab.harness.ns)).find((p) => /^ssh .* -M -N .*198\.18\.0\.2 $/.test(cmdline(p)));
-      assert(master, "no master connection to the server host");
+      const harness = await lab.pidsIn(lab.harness.ns);
+      const master = harness.find((p) => /\bssh .* -M -N .*198\.18\.0\.2 $/.test(cmdline(p, 4096)));
+      assert(master, `no master connection to the server host among ${harness.map(cmdline).join(" | ")}`);
       Deno.kill(master!, "SIGKILL");
       const done = await child.output();
       const result = JSON.parse(await Deno.readTextFile(out)) as BenchResult;
       assertEquals(validateResult(result), []);
       const statuses = result.records.map((r) => r.status).sort();
-      assertEquals(statuses, ["completed", "errored"], new TextDecoder().decode(done.stderr));
+      const why = result.records.map((r) => `${r.id}: ${r.status} ${r.error?.phase} ${r.error?.message ?? ""}`);
+      assertEquals(statuses, ["completed", "errored"], why.join("\n"));
       const errored = result.records.find((r) => r.status === "errored")!;
-      assertMatch(JSON.stringify(errored.error), /warmup|measure/);
+      assertMatch(
+        errored.error!.message,
+        /The ssh connection to 198\.18\.0\.2 was lost during the (warm-up|measurement)/,
+      );
       assertEquals(done.code, 1);
+      await nothingLeft(lab);
+    } finally {
+      await lab.close();
+    }
+  },
+});
+
+// README "Flags" and "Server, load and database on separate machines": a malformed host is bad input.
+Deno.test("a malformed --server-host, --client-host or --db-host exits 2 naming the flag", async () => {
+  for (const [flag, value] of [["--server-host", "bad host!"], ["--client-host", "x@:1"], ["--db-host", "h:99999"]]) {
+    const out = await runCli(["--workload", "http-json", flag, value]);
+    assertEquals(out.code, 2, out.stderr);
+    assertEquals(out.stderr.trim().split("\n").length, 1);
+    assertMatch(out.stderr, new RegExp(`${flag} must be \\[user@\\]host\\[:port\\]`));
+  }
+});
+
+// README "Load": a load machine at 90% of its CPUs or more gives the record `client-host-saturated`, naming it.
+Deno.test("a load machine's CPUs at 90% or more make client-host-saturated, naming the machine", () => {
+  const share = { host: "bench@198.18.0.3", processes: 2, connections: 100 };
+  assertEquals(saturatedHost({ ...share, cpuBusyPercent: 89.9 }, 0), null);
+  assertEquals(saturatedHost({ ...share, cpuBusyPercent: null }, 0), null);
+  const warning = saturatedHost({ ...share, cpuBusyPercent: 97.5 }, 1)!;
+  assertEquals(warning.code, "client-host-saturated");
+  assertMatch(warning.message, /^run 2: load machine bench@198\.18\.0\.3 had its CPUs 97\.5% busy/);
+});
+
+// README "ssh": host keys are checked as the configuration says; a machine missing from known_hosts is refused.
+Deno.test({
+  name: "a server host whose key is not in known_hosts is refused, nothing measured",
+  ignore: ignored,
+  sanitizeResources: false,
+  async fn() {
+    const lab = await makeLab();
+    try {
+      const known = await Deno.readTextFile(`${lab.dir}/known_hosts`);
+      await Deno.writeTextFile(
+        `${lab.dir}/known_hosts`,
+        known.split("\n").filter((l) => !l.startsWith("198.18.0.2 ")).join("\n"),
+      );
+      const child = bench(lab, [
+        "--workload",
+        "http-json",
+        "--runtime",
+        "deno",
+        ...SHORT,
+        "--server-host",
+        "198.18.0.2",
+        "--ssh-config",
+        lab.sshConfig,
+        "--out",
+        `${lab.dir}/r.json`,
+      ]);
+      const done = await child.output();
+      const stderr = new TextDecoder().decode(done.stderr);
+      assertEquals(done.code, 1, stderr);
+      assertMatch(stderr, /Cannot connect to 198\.18\.0\.2 with ssh: Host key verification failed/);
       await nothingLeft(lab);
     } finally {
       await lab.close();

@@ -89,3 +89,24 @@ Deno.test("deno serve's listening line gives its worker count, and leaves it out
   assertEquals(count("deno serve: Listening on http://127.0.0.1:3000/"), 1);
   assertEquals(count("Listening on http://127.0.0.1:3000/"), null);
 });
+
+Deno.test("--server-cpus 2 with a framework: node:cluster runs Express; Deno and Bun skip it, saying why", async () => {
+  const tmp = await privateTmp();
+  const out = `${tmp}/r.json`;
+  const cli = await runCli(
+    [
+      ...["--workload", "http-json", "--variant", "express", "--runtime", "deno,node,bun", "--server-cpus", "2"],
+      ...["--duration", "0.5", "--warmup", "0", "--runs", "1", "--out", out],
+    ],
+    { TMPDIR: tmp },
+  );
+  assertEquals(cli.code, 0, cli.stderr + cli.stdout);
+  const records = parseResult(await Deno.readTextFile(out)).records;
+  const status = Object.fromEntries(records.map((r) => [r.runtime.name, [r.status, r.skipReason ?? null]]));
+  assertEquals(status.node, ["completed", null], JSON.stringify(records.find((r) => r.runtime.name === "node")?.error));
+  assertMatch(String(status.deno[1]), /does not export its handler for deno serve --parallel/);
+  assertMatch(String(status.bun[1]), /does not share its port with reusePort/);
+  assertEquals([status.deno[0], status.bun[0]], ["skipped", "skipped"]);
+  assertEquals(await processesMatching(tmp), []);
+  await Deno.remove(tmp, { recursive: true });
+});

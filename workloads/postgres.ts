@@ -187,9 +187,10 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   const given = ctx.options["database-url"] as string | undefined;
   let embedded: EmbeddedPostgres | undefined;
   const placed = databaseCpus(ctx.serverCpus ?? null);
-  if (given === undefined && ctx.dbHost) {
+  const dbHost = ctx.dbHost;
+  if (given === undefined && dbHost) {
     embedded = await startRemotePostgres({
-      host: ctx.dbHost,
+      host: dbHost,
       nodeModules: ctx.nodeModules,
       maxConnections: pool + 20,
       timeoutMs: ctx.settings.startTimeoutSec * 1000,

@@ -271,8 +271,9 @@ export function driveHttp(job: EngineJob): Promise<EngineCounts> {
     /** Closed model: sends requests until `pipelining` are in flight. */
     #fill(): void {
       const t = this.#transport;
-      // The window's end stops the load even when the timer that ends the job fires late on a busy machine.
-      if (!t || stopping || performance.now() >= measureTo) return;
+      // Past the window nothing more is measured: a request sent while the stop timer is late (a busy load machine)
+      // would still run on the server, its side effects (queries, files) beyond the window's count.
+      if (!t || stopping || (!open && performance.now() > measureTo)) return;
       while (this.#inFlight < capacity) {
         // A request carrying the captured value waits for every answer before it: one may change the value.
         if (templated[this.#skipUncaptured()] && this.#inFlight > 0) return;

@@ -142,6 +142,11 @@ async function runOnRemoteHosts(
   );
 }
 
+/** The argv that runs a program of the engine's (`child`) on the engine's runtime, allowed to reach `host` only. */
+export async function engineCommand(signal?: AbortSignal): Promise<(child: string, host: string) => string[]> {
+  return (await engineRuntime(signal)).argv;
+}
+
 /** Splits `total` connections over `parts` processes as evenly as possible. */
 export function spread(total: number, parts: number): number[] {
   return Array.from({ length: parts }, (_, i) => Math.floor(total / parts) + (i < total % parts ? 1 : 0))

@@ -88,7 +88,7 @@ export class RemoteHost {
 
   /** The argv prefix that pins a process there to `cpus`, when it has `taskset`. */
   pin(cpus: string | null): string[] {
-    return cpus !== null && this.#info?.taskset ? ["taskset", "-c", cpus] : [];
+    return cpus !== null && this.#info?.taskset ? ["taskset", "--cpu-list", cpus] : [];
   }
 }
 

@@ -10,6 +10,7 @@
 
 import { toolJson } from "../platform/process.ts";
 import type { RemoteHost } from "./remote.ts";
+import type { RoundTrip } from "../schema/result.ts";
 
 /**
  * One load machine's share of a run: what it ran and how busy its CPUs were.
@@ -160,4 +161,42 @@ async function runRemote(
     clearTimeout(timer);
     await process.stop(1000);
   }
+}
+
+const RTT_CHILD = new URL("./_rtt_child.mjs", import.meta.url);
+
+/**
+ * Times `count` TCP connects from `client` to `server`'s ssh port, on the
+ * client machine, with the engine's runtime (`argv` runs a file on it).
+ */
+export async function roundTrip(
+  client: RemoteHost,
+  server: RemoteHost,
+  argv: (child: string, host: string) => string[],
+  count: number,
+  signal?: AbortSignal,
+): Promise<RoundTrip> {
+  const [localBinary, ...rest] = argv("CHILD", server.address);
+  const binary = await client.stageBinary(localBinary, signal);
+  const script = await client.stage("rtt", async (dir) => {
+    await client.ssh.put([RTT_CHILD.pathname], `${dir}/rtt`, signal);
+    return `${dir}/rtt/_rtt_child.mjs`;
+  }, signal);
+  const port = String(server.ssh.spec.port ?? 22);
+  const args = [binary, ...rest.map((a) => a === "CHILD" ? script : a), server.address, port, String(count)];
+  const out = await client.ssh.run(args, { timeoutMs: 60_000, signal });
+  const times = out.success ? JSON.parse(out.stdout.trim().split("\n").at(-1) ?? "[]") as number[] : [];
+  if (times.length === 0) {
+    const why = out.stderr.trim().split("\n").at(-1) ?? `exit ${out.code}`;
+    throw new Error(`Cannot time the round trip ${client.ssh.spec.text} → ${server.ssh.spec.text}: ${why}`);
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  return {
+    client: client.ssh.spec.text,
+    server: server.ssh.spec.text,
+    samples: sorted.length,
+    medianUs: sorted[Math.floor(sorted.length / 2)],
+    minUs: sorted[0],
+    maxUs: sorted.at(-1)!,
+  };
 }

@@ -45,6 +45,11 @@ export interface SamplerOptions {
    * then falls on the side that has headroom when the server is the bottleneck.
    */
   readonly cpus?: string | null;
+  /**
+   * Runs the helper on another machine: wraps its argv (in `ssh`, say), so that the roots are that machine's
+   * pids. The helper is then not pinned here and the harness's own CPU is not read.
+   */
+  readonly via?: (argv: string[]) => string[];
 }
 
 /** Default sampling interval. */
@@ -56,7 +61,7 @@ const FULL_SCAN_MS = 1000;
 // One line per tick in ("full|part", pids to stat, pids to watch), one block out. `cat` is the only
 // process spawned per tick; globbing and `set --` are shell builtins. Each watched pid's own stat
 // line heads its threads' stat and schedstat lines.
-const SCRIPT = `echo "conf $(getconf CLK_TCK 2>/dev/null) $(getconf PAGESIZE 2>/dev/null)"
+const SCRIPT = `echo "conf $(getconf CLK_TCK 2>/dev/null) $(getconf PAGESIZE 2>/dev/null) $$"
 while IFS='|' read -r mode spids pids; do
   if [ "$mode" = full ]; then s="/proc/[0-9]*/stat"; else s=""; for p in $spids; do s="$s /proc/$p/stat"; done; fi
   t=""
@@ -93,6 +98,9 @@ export class ResourceSampler {
   #clockTicks = 100;
   #pageBytes = 4096;
   #stopped = false;
+  /** The helper's pid where it runs (another machine's with `via`). */
+  #helperPid = 0;
+  #remote = false;
 
   /** Use {@linkcode startSampler}. */
   constructor(options: SamplerOptions = {}) {
@@ -103,8 +111,10 @@ export class ResourceSampler {
     }
     if (Deno.build.os !== "linux") return;
     const decoder = new TextDecoder();
-    this.#helper = spawnGroup(["sh", "-c", SCRIPT], {
-      cpus: options.cpus ?? null,
+    const helper = ["sh", "-c", SCRIPT];
+    this.#remote = options.via !== undefined;
+    this.#helper = spawnGroup(options.via ? options.via(helper) : helper, {
+      cpus: options.via ? null : options.cpus ?? null,
       interactive: true,
       keepBytes: 1024,
       onStdout: (chunk) => this.#receive(decoder.decode(chunk, { stream: true })),
@@ -128,7 +138,8 @@ export class ResourceSampler {
     if (this.#buffer.startsWith("conf ")) {
       const newline = this.#buffer.indexOf("\n");
       if (newline === -1) return;
-      const [, hz, page] = this.#buffer.slice(0, newline).split(" ").map(Number);
+      const [, hz, page, pid] = this.#buffer.slice(0, newline).split(" ").map(Number);
+      if (pid > 0) this.#helperPid = pid;
       if (hz > 0) this.#clockTicks = hz;
       if (page > 0) this.#pageBytes = page;
       this.#buffer = this.#buffer.slice(newline + 1);
@@ -161,7 +172,7 @@ export class ResourceSampler {
     const full = atMs - this.#lastFullMs >= FULL_SCAN_MS;
     if (full) this.#lastFullMs = atMs;
     // The helper and the harness are read every tick to report what sampling cost.
-    const stat = new Set([...watched, helper.pid, Deno.pid]);
+    const stat = new Set([...watched, this.#helperPid || helper.pid, ...(this.#remote ? [] : [Deno.pid])]);
     const { promise, resolve } = Promise.withResolvers<void>();
     this.#pending = { atMs, watched, full, resolve, done: promise };
     helper.write(`${full ? "full" : "part"}|${[...stat].join(" ")}|${[...watched].join(" ")}\n`);
@@ -208,8 +219,8 @@ export class ResourceSampler {
       for (const role of ["server", "client"] as const) {
         this.#interval(series[role], a, b, dt, this.#roots[role]);
       }
-      samplerTicks += selfDelta(a, b, this.#helper!.pid, true);
-      harnessTicks += selfDelta(a, b, Deno.pid, false);
+      samplerTicks += selfDelta(a, b, this.#helperPid || this.#helper!.pid, true);
+      if (!this.#remote) harnessTicks += selfDelta(a, b, Deno.pid, false);
     }
     const span = ticks.length > 1 ? ticks.at(-1)!.snapshot.uptimeSec - ticks[0].snapshot.uptimeSec : 0;
     const percentOf = (t: number) => span > 0 ? round((t / this.#clockTicks / span) * 100, 1) : null;
@@ -224,7 +235,7 @@ export class ResourceSampler {
         server: s ? summarizeRole(s, tMs) : null,
         client: c ? summarizeRole(c, tMs) : null,
         samplerCpuPercent: percentOf(samplerTicks),
-        harnessCpuPercent: percentOf(harnessTicks),
+        harnessCpuPercent: this.#remote ? null : percentOf(harnessTicks),
       },
     };
   }

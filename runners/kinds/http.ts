@@ -340,6 +340,10 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
       message: `run ${run + 1}: ${m.errors} connection errors (${m.timeouts} timeouts), not counted as samples`,
     });
   }
+  if (m.clientHosts) {
+    // How the run's connections were split over the load machines, as the engine placed them.
+    outcome.facts.clientHostConnections = m.clientHosts.map((s) => `${s.host}=${s.connections}`).join(",");
+  }
   for (const share of m.clientHosts ?? []) {
     const warning = saturatedHost(share, run);
     if (warning && !outcome.warnings.some((w) => w.message === warning.message)) outcome.warnings.push(warning);

@@ -113,7 +113,10 @@ export async function startRemoteServer(options: RemoteServerOptions): Promise<R
           skip,
         );
       }
-      if (await accepts(host.address, port)) return server;
+      if (await accepts(host.address, port)) {
+        const pid = await process.remotePid;
+        return pid > 0 ? { ...server, sampled: { pid, via: (argv) => host.ssh.argv(argv) } } : server;
+      }
       if (performance.now() > deadline) {
         throw new ServerStartError(
           `Server on ${host.ssh.spec.text} did not accept connections on port ${port} within ${

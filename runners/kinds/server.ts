@@ -90,6 +90,8 @@ export interface RunningServer {
   stop(): Promise<void>;
   /** The machine it runs on (`--server-host`), when not this one; `group` is then its ssh connection. */
   readonly remote?: string;
+  /** On another machine: its pid there, and how to run the resource sampler's helper there. */
+  readonly sampled?: { readonly pid: number; via(argv: string[]): string[] };
 }
 
 /** Why a server did not become ready, with its output. */
@@ -132,6 +134,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (workers !== undefined && !adapter.parallel) {
     throw new ServerStartError(`${name} has no multi-core form (--server-cpus)`, `${name} has no multi-core form`);
   }
+  const unsupported = workers === undefined ? null : adapter.parallelUnsupported?.(options.file) ?? null;
+  if (unsupported) throw new ServerStartError(`${name}: ${unsupported}`, unsupported);
   const form = workers === undefined
     ? undefined
     : adapter.parallel!(binary, options.file, options.args ?? [], workers, { host, port });
@@ -251,6 +255,10 @@ export function startRecordServer(
 /** The error for a server that exited while `during` (its exit code and its last lines of output). */
 export function serverExited(server: RunningServer, phase: Phase, during: string): PhaseError {
   const status = server.group.status!;
+  // 255 is ssh's own failure: the connection to the server's machine, not the server.
+  if (server.remote && status.code === 255) {
+    return new PhaseError(phase, `The ssh connection to ${server.remote} was lost during ${during}`);
+  }
   const how = status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`;
   const output = tail(server.group.stderr()) || tail(server.group.stdout());
   return new PhaseError(phase, `Server ${how} during ${during}${output ? `: ${output}` : ""}`);

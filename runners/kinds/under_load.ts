@@ -47,10 +47,17 @@ export async function underLoad<M extends Window>(
   ctx.onPhase?.(ctx.settings.warmupSec > 0 ? "warmup" : "measure", run);
   const sampler = startSampler({
     intervalMs: ctx.settings.sampleIntervalMs,
-    // A server on another machine is not in this machine's /proc: only the load is sampled here.
+    // A server on another machine is not in this machine's /proc: its own sampler reads it there.
     roots: { server: server.remote ? [] : [server.group.pid] },
     cpus: ctx.cpus.client,
   });
+  const there = server.sampled
+    ? startSampler({
+      intervalMs: ctx.settings.sampleIntervalMs,
+      roots: { server: [server.sampled.pid] },
+      via: server.sampled.via,
+    })
+    : undefined;
   // When the server dies under load, its exit (not the load's complaint about it) is the reason, in the phase it
   // died in: the warm-up when it exited before warm-up seconds had passed since the load started.
   const loadStart = Date.now();
@@ -68,11 +75,23 @@ export async function underLoad<M extends Window>(
     });
   } finally {
     // Stopped on every path: its helper is a process of its own.
-    const report = await sampler.stop(measured && windowOf(measured));
-    if (measured) resources = report;
+    const window = measured && windowOf(measured);
+    const [report, remote] = await Promise.all([sampler.stop(window), there?.stop(window)]);
+    if (measured) resources = remote ? withRemoteServer(report, remote) : report;
   }
   if (server.group.status) throw crashed();
   return { measured, resources };
+}
+
+/**
+ * The server's resources from its own machine beside the load's from this one. The two machines' samples are not
+ * taken at the same moments, so the series is the server's, with the load's summary alone when it ran here.
+ */
+function withRemoteServer(here: ResourceReport, there: ResourceReport): ResourceReport {
+  return {
+    series: { ...there.series, client: null },
+    summary: { ...there.summary, client: here.summary.client, harnessCpuPercent: here.summary.harnessCpuPercent },
+  };
 }
 
 function windowOf(m: Window): { fromMs: number; toMs: number } {

@@ -144,7 +144,7 @@ export class SshHost {
       "-o",
       "BatchMode=yes",
       "-o",
-      `ControlPath=${this.#controlDir}/c`,
+      `ControlPath=${this.#controlDir}/c${this.#generation}`,
       ...(this.spec.port ? ["-p", String(this.spec.port)] : []),
       ...(this.spec.user ? ["-l", this.spec.user] : []),
     ];
@@ -170,6 +170,8 @@ export class SshHost {
   async #open(signal?: AbortSignal): Promise<void> {
     await this.#drop();
     this.#controlDir ??= await makeTempDir({ prefix: "rtbench-ssh-" });
+    // A master killed outright leaves its socket behind, and a new master will not take over a path in use.
+    this.#generation++;
     const timeoutSec = this.#options.connectTimeoutSec ?? 20;
     this.#master = spawnGroup([
       "ssh",
@@ -204,10 +206,9 @@ export class SshHost {
       }
       await new Promise((r) => setTimeout(r, 50));
     }
-    const made = await this.run(["mktemp", "-d", "-t", "rtbench-host.XXXXXXXX"], { timeoutMs: 15_000 });
+    const made = await this.run(["mktemp", "-d", "-t", "rtbench-host.XXXXXXXX"], { timeoutMs: 30_000 });
     if (!made.success) throw new Error(`Cannot make a temporary directory on ${this.spec.text}: ${lastLine(made)}`);
     this.#dir = made.stdout.trim();
-    this.#generation++;
     const launcher = ["sh", "-c", SCRIPT];
     this.#keeper = spawnGroup(this.argv([...launcher, "rtbench", "keep", this.#dir, ""]), {
       interactive: true,
@@ -241,7 +242,7 @@ export class SshHost {
       "-o",
       "BatchMode=yes",
       "-o",
-      `ControlPath=${this.#controlDir}/c`,
+      `ControlPath=${this.#controlDir}/c${this.#generation}`,
       "-o",
       "ControlMaster=no",
       ...(this.spec.port ? ["-P", String(this.spec.port)] : []),
@@ -277,9 +278,11 @@ export class SshHost {
       onSpawn: options.onSpawn,
     });
     group.exited.then(() => resolvePid(-1));
+    const generation = this.#generation;
     const stop = async (graceMs = 5000) => {
       const pid = await remotePid;
-      if (pid > 0 && group.status === undefined && this.connected) {
+      // After a reconnection the pid names nothing of ours: the watcher ended that group with its connection.
+      if (pid > 0 && group.status === undefined && this.connected && this.#generation === generation) {
         await this.run(["kill", "-TERM", "--", `-${pid}`], { timeoutMs: 5000 });
         const timer = new Promise((r) => setTimeout(r, graceMs));
         await Promise.race([group.exited, timer]);

@@ -1,12 +1,15 @@
 /**
  * Opening a multi-host suite: every machine connected and fingerprinted, and
- * the round trip from each load machine to the server machine measured, for
- * the result's `topology`.
+ * the round trip from each load machine to the server machine measured (20
+ * TCP connects to its ssh port, timed on the load machine), for the result's
+ * `topology`.
  *
  * @module
  */
 
 import { hostsOf, type Topology } from "../drivers/remote.ts";
+import { engineCommand } from "../drivers/engine.ts";
+import { roundTrip } from "../drivers/remote_engine.ts";
 import type { Topology as TopologyInfo } from "../schema/result.ts";
 
 /**
@@ -24,5 +27,12 @@ import type { Topology as TopologyInfo } from "../schema/result.ts";
 export async function openTopology(topology: Topology, signal?: AbortSignal): Promise<TopologyInfo> {
   const hosts = hostsOf(topology);
   await Promise.all(hosts.map((h) => h.connect(signal)));
-  return { hosts: hosts.map((h) => h.info), roundTrips: [] };
+  const server = topology.server;
+  const argv = server && topology.clients.length > 0 ? await engineCommand(signal) : undefined;
+  const roundTrips = [];
+  // Timed before any load, one client at a time, so that no connect waits behind another's.
+  for (const client of server ? topology.clients : []) {
+    roundTrips.push(await roundTrip(client, server!, argv!, 20, signal));
+  }
+  return { hosts: hosts.map((h) => h.info), roundTrips };
 }

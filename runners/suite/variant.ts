@@ -105,6 +105,7 @@ async function prepare(planned: Planned, suite: SuiteContext): Promise<Prepared>
   const tempDir = `${suite.suiteTemp}/${workload.name}-${variant}`;
   await Deno.mkdir(tempDir, { recursive: true });
   let nodeModules: string | undefined;
+  const db = suite.topology?.db;
   try {
     nodeModules = await dependencies(workload, suite);
     const ctx = { variant, options: planned.options, settings, tempDir, signal: suite.signal };
@@ -113,7 +114,7 @@ async function prepare(planned: Planned, suite: SuiteContext): Promise<Prepared>
         "setup",
         "the workload's setup",
         suite.limits.setup,
-        () => workload.setup!({ ...ctx, serverCpus: suite.cpus.server, nodeModules, dbHost: suite.topology?.db?.ssh }),
+        () => workload.setup!({ ...ctx, serverCpus: suite.cpus.server, nodeModules, dbHost: db?.ssh }),
       )
       : {};
     return { tempDir, session, nodeModules, setupError: undefined };
