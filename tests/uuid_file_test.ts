@@ -145,25 +145,32 @@ Deno.test("a loaded Bun uuid-file server, stopped as rtbench stops servers, leav
     // 128 keep-alive connections, one request in flight each, as the load engine sends them.
     const request = new TextEncoder().encode("GET /?q1=a&q2=b&q3=c&q4=d HTTP/1.1\r\nhost: x\r\n\r\n");
     let answered = 0;
-    const conns = await Promise.all(Array.from({ length: 128 }, () => Deno.connect({ port: server.port })));
-    const clients = conns.map(async (c) => {
-      const buffer = new Uint8Array(1024);
-      try {
-        while (true) {
-          await c.write(request);
-          if ((await c.read(buffer)) === null) return;
-          answered++;
+    try {
+      const conns = await Promise.all(Array.from({ length: 128 }, () => Deno.connect({ port: server.port })));
+      const clients = conns.map(async (c) => {
+        const buffer = new Uint8Array(1024);
+        try {
+          while (true) {
+            await c.write(request);
+            if ((await c.read(buffer)) === null) return;
+            answered++;
+          }
+        } catch {
+          // Closed below, as the engine closes its connections at the end of the window.
         }
-      } catch {
-        // Closed below, as the engine closes its connections at the end of the window.
-      }
-    });
-    while (answered < 500) await new Promise((r) => setTimeout(r, 5));
-    // The engine closes its connections with requests in flight, then the server is stopped: handlers are still
-    // mid-way through their files with nobody left to answer.
-    for (const c of conns) c.close();
-    await server.stop();
-    await Promise.all(clients);
+      });
+      const until = performance.now() + 20_000;
+      while (answered < 500 && performance.now() < until) await new Promise((r) => setTimeout(r, 5));
+      assert(answered >= 500, `round ${round}: ${answered} answers in 20 s`);
+      // The engine closes its connections with requests in flight, then the server is stopped: handlers are still
+      // mid-way through their files with nobody left to answer.
+      for (const c of conns) c.close();
+      await server.stop();
+      await Promise.all(clients);
+    } finally {
+      // Whatever failed above, the server does not outlive the test (a second stop does nothing).
+      await server.stop();
+    }
     assertEquals(server.group.status?.signal ?? null, null, "it exited on SIGTERM, within the grace, not killed");
     assertEquals(await entries(dataDir), [], `round ${round}: no file left behind`);
   }
