@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Check, HttpExchange, HttpRequestSpec } from "./types.ts";
+import { CAPTURE, type Check, type HttpExchange, type HttpRequestSpec } from "./types.ts";
 
 /**
  * `GET /users?page=2`: how a request is named in checks and errors (long paths cut at 40 characters).
@@ -66,9 +66,12 @@ export function checkExchange(x: HttpExchange): Check[] {
 /**
  * The distinct requests of a traffic, in first-seen order: what verification and the parity check send, so that
  * every request the load will send has been answered right once (a traffic may repeat a request to weight it).
+ * A request that sets or uses a captured value ({@linkcode HttpRequestSpec.capture}) is left out: it means something
+ * only in its connection's sequence, which the workload's own `verify` walks (rest-api creates, reads, updates and
+ * deletes a user, and checks each step in the database).
  *
  * @param requests The traffic's requests.
- * @returns Each distinct request (same method, path, headers and body) once.
+ * @returns Each distinct request (same method, path, headers and body) once, captures aside.
  *
  * @example
  * ```ts
@@ -83,6 +86,7 @@ export function checkExchange(x: HttpExchange): Check[] {
 export function distinctRequests(requests: readonly HttpRequestSpec[]): HttpRequestSpec[] {
   const seen = new Set<string>();
   return requests.filter((r) => {
+    if (r.capture !== undefined || `${r.path}${r.expect.bodyPattern ?? ""}`.includes(CAPTURE)) return false;
     const key = JSON.stringify([r.method ?? "GET", r.path, r.headers ?? null, r.body ?? null]);
     if (seen.has(key)) return false;
     seen.add(key);

@@ -896,7 +896,8 @@ export interface WebSocketWorkload extends WorkloadBase {
  * function headline(w: Workload): string {
  *   return w.kind === "process" ? w.headline.figure : w.kind === "micro" ? "opsPerSecond" : "requestsPerSecond";
  * }
- * assertEquals(builtinWorkloads.map(headline).slice(0, 5), [
+ * assertEquals(builtinWorkloads.map(headline).slice(0, 6), [
+ *   "requestsPerSecond",
  *   "requestsPerSecond",
  *   "requestsPerSecond",
  *   "requestsPerSecond",

@@ -96,3 +96,31 @@ Deno.test("requests are encoded with Host, their headers and a content-length fo
     'POST /users HTTP/1.1\r\nHost: h\r\ncontent-type: application/json\r\nContent-Length: 10\r\n\r\n{"n":"é"}',
   );
 });
+
+Deno.test("a capture from a valid response fills later expectations; without one they cannot match", () => {
+  const flow: EngineRequest[] = [
+    {
+      raw: "",
+      capture: '^\\{"id":(\\d+)',
+      expect: { status: 201, contentType: "application/json", bodyPattern: '\\{"id":\\d+\\}' },
+    },
+    { raw: "", expect: { status: 200, contentType: "application/json", bodyPattern: '\\{"id":{{capture}}\\}' } },
+    { raw: "", expect: { status: 204, contentType: "", body: "" } },
+  ];
+  const parser = new ResponseParser(flow);
+  const verdicts: number[] = [];
+  const sink: ResponseSink = { response: (_i, v) => verdicts.push(v), wantsMismatch: () => false, mismatch: () => {} };
+  const feed = (index: number, text: string) => parser.feed(enc.encode(text), () => index, sink);
+  // Before any capture, a templated expectation matches nothing.
+  feed(1, response("200 OK", "application/json", '{"id":7}'));
+  feed(0, response("201 Created", "application/json", '{"id":7}'));
+  assertEquals(parser.captured, "7");
+  feed(1, response("200 OK", "application/json", '{"id":7}'));
+  feed(1, response("200 OK", "application/json", '{"id":8}'));
+  // A 204 without a content-type matches the expected "".
+  feed(2, "HTTP/1.1 204 No Content\r\ndate: Sun, 22 Nov 2026 00:00:00 GMT\r\n\r\n");
+  assertEquals(verdicts, [MISMATCH, VALID, VALID, MISMATCH, VALID]);
+  // An invalid answer to the capturing request drops the value: nothing after it can claim the old resource.
+  feed(0, response("500 Internal Server Error", "application/json", "{}"));
+  assertEquals(parser.captured, null);
+});
