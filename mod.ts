@@ -27,7 +27,7 @@
  *
  * const base = parseResult(await Deno.readTextFile("fixtures/results/base.json"));
  * const head = parseResult(await Deno.readTextFile("fixtures/results/head.json"));
- * const node = compareResults(base, head).figures.find((f) => f.runtime === "node" && f.figure === "requestsPerSecond");
+ * const node = compareResults(base, head).figures.find((f) => f.runtime === "node" && f.figure === "latencyUs.p99");
  * assertEquals(node?.verdict, "slower");
  * ```
  *

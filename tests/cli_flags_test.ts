@@ -6,6 +6,8 @@ import { builtinWorkloads } from "../workloads/mod.ts";
 import { planGroups } from "../runners/suite/plan.ts";
 import { PROFILES } from "../runners/suite/settings.ts";
 import { builtinLoadGenerators } from "../runners/drivers/generators.ts";
+import { parseCli } from "../runners/cli/bench.ts";
+import { restApi } from "../workloads/rest_api.ts";
 
 const cases: [string[], RegExp][] = [
   [["--workload", "nope"], /--workload: unknown workload "nope" \(allowed: .*http-json/],
@@ -76,18 +78,26 @@ Deno.test("--help and --list exit 0 and describe flags, workloads and runtimes",
   for (const rt of ["deno", "node", "bun"]) assertMatch(list.stdout, new RegExp(`^  ${rt}\\s`, "m"));
 });
 
-// README (Flags): `--variant` defaults to "every variant but the optional ones (http-json's frameworks, rest-api's stacks)";
-// "What you get": "ten workloads and 25 variants today, 75 records on three runtimes".
+// README (Flags): `--variant` defaults to "every variant but the optional ones (http-json's frameworks, rest-api's stacks;
+// rest-api's framework matrix when the whole suite runs)"; "What you get": "ten workloads and 19 variants today, 57
+// records on three runtimes".
 Deno.test("the default suite runs every variant but the optional ones, which run when named", () => {
   const all = builtinWorkloads.flatMap((w) =>
     w.variants.map((v) => ({ id: `${w.name}/${v.name}`, optional: v.optional }))
   );
-  const suite = planGroups(builtinWorkloads, "quick", {}, {}).map((g) => `${g.workload.name}/${g.variant}`);
+  const suite = planGroups(builtinWorkloads, "quick", {}, {}, undefined, true).map((g) =>
+    `${g.workload.name}/${g.variant}`
+  );
   assertEquals(builtinWorkloads.length, 10);
-  assertEquals(suite, all.filter((v) => !v.optional).map((v) => v.id));
-  assertEquals(suite.length, 25);
+  const inSuite = new Set(
+    builtinWorkloads.flatMap((w) => w.variants.filter((v) => v.inSuite !== false).map((v) => `${w.name}/${v.name}`)),
+  );
+  assertEquals(suite, all.filter((v) => !v.optional && inSuite.has(v.id)).map((v) => v.id));
+  assertEquals(suite.length, 19);
   assert(suite.includes("http-json/default") && !suite.includes("http-json/express"));
-  assert(!suite.includes("rest-api/hono-stack") && suite.includes("rest-api/hono"));
+  assert(
+    !suite.includes("rest-api/hono-stack") && !suite.includes("rest-api/hono") && suite.includes("rest-api/default"),
+  );
   const named = planGroups(builtinWorkloads, "quick", {}, {}, ["express", "hono-stack"]);
   assertEquals(named.map((g) => `${g.workload.name}/${g.variant}`), [
     "http-json/express",
@@ -129,4 +139,16 @@ Deno.test("the workloads' own defaults are the ones the README states", () => {
   assertEquals(defaults.install, { runs: 1, warmupSec: 0 });
   assertEquals(defaults.fs, { runs: 1, warmupSec: 0 });
   assertEquals(defaults.micro, { runs: 3, durationSec: 0.5, warmupSec: 0.1 });
+});
+
+// README "The rest-api workload": "the whole suite measures each runtime's own server; the framework matrix runs when
+// rest-api is named".
+Deno.test("the whole suite keeps rest-api to its default variant; naming rest-api runs the framework matrix", () => {
+  const names = (wholeSuite: boolean) =>
+    planGroups([restApi], "quick", {}, {}, undefined, wholeSuite).map((g) => g.variant);
+  assertEquals(names(true), ["default"]);
+  assertEquals(names(false), restApi.variants.filter((v) => !v.optional).map((v) => v.name));
+  assert(names(false).length >= 7, names(false).join());
+  assertEquals(parseCli([]).wholeSuite, true);
+  assertEquals(parseCli(["--workload", "rest-api"]).wholeSuite, undefined);
 });

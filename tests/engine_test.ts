@@ -166,3 +166,31 @@ Deno.test("bench with the engine on Deno: the record says so, with the ceiling i
   );
   await Deno.remove(tmp, { recursive: true });
 });
+
+Deno.test("requests that time out are counted as sent: the server's work lies between the answered and the sent", async () => {
+  // Every tenth request is answered after the timeout: the engine gives up on it, the server did the work anyway.
+  let served = 0;
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async () => {
+    if (++served % 10 === 0) await new Promise((r) => setTimeout(r, 700));
+    return new Response("ok", { headers: { "content-type": "text/plain" } });
+  });
+  const m = await engineGenerator.run(
+    {
+      baseUrl: `http://127.0.0.1:${server.addr.port}`,
+      requests: [{ path: "/", expect: { status: 200, contentType: "text/plain", body: "ok" } }],
+    },
+    { durationSec: 2, warmupSec: 0.5, connections: 4, pipelining: 1, requestTimeoutSec: 0.3 },
+    { cpus: "0" },
+  );
+  // Let the handlers still sleeping finish: they count what the server did.
+  await new Promise((r) => setTimeout(r, 800));
+  assert(m.timeouts > 8, `timeouts: ${m.timeouts}`);
+  const answered = m.warmupResponses + m.responses + (m.lateResponses ?? 0);
+  const sent = m.sentRequests ?? 0;
+  assert(sent > 0, "the engine says how many requests it sent");
+  assert(answered <= served && served <= sent, `${answered} answered, ${served} served, ${sent} sent`);
+  // More went unanswered than one per connection and phase: a fixed in-flight allowance cannot hold.
+  assert(served - answered > 4 * 2, `${served - answered} unanswered`);
+  // Nothing was sent after the window closed that was not answered or in flight at its end.
+  assert(sent - served <= 4, `${sent - served} sent but never reached the server`);
+});

@@ -43,7 +43,7 @@ Deno.test("bench --workload rest-api on deno,node,bun completes every variant th
   const cli = await runCli(
     [
       ...["--workload", "rest-api", "--runtime", "deno,node,bun"],
-      ...["--duration", "1", "--warmup", "0.5", "--connections", "20", "--out", out],
+      ...["--duration", "1", "--warmup", "0.5", "--runs", "1", "--connections", "20", "--out", out],
     ],
     { TMPDIR: tmp },
   );

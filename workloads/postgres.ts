@@ -22,6 +22,7 @@ import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./_embedded_postgres.ts";
 import { startRemotePostgres } from "./_remote_postgres.ts";
 import { createWorldSchema } from "./_postgres_schema.ts";
+import { sideEffectChecks } from "./_side_effects.ts";
 import type {
   AfterRunContext,
   Check,
@@ -214,8 +215,8 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   const perRequest = queriesPerRequest(ctx.variant);
   // Backends of the stopped server end within milliseconds; a slow, shared machine gets ten seconds.
   const quietMs = 10_000;
-  // The load generator drops the requests in flight when warm-up and measurement end: the server ran their
-  // queries but their responses were never counted. At most one per connection and pipelined slot, per phase.
+  // Without a count of the requests sent, at most one per connection and pipelined slot, per phase, went
+  // unanswered when warm-up and measurement ended.
   const s = ctx.settings;
   const inFlight = s.connections * s.pipelining * (s.warmupSec > 0 ? 2 : 1);
   let before = 0;
@@ -246,20 +247,15 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
     },
     async afterRun(run: AfterRunContext): Promise<Check[]> {
       const counted = (await schema.queries(applicationName, quietMs)) - before;
-      // The verification's probes ask for other row counts than the traffic's requests.
-      const expected = (run.totalResponses - PROBES.length) * perRequest + PROBE_QUERIES;
-      const beyond = counted - expected;
-      const low = counted >= expected * (1 - TOLERANCE);
-      const high = beyond <= inFlight * perRequest + expected * TOLERANCE;
-      return [
-        { name: `run ${run.run + 1}: queries counted vs expected`, passed: low && high, expected, actual: counted },
-        {
-          name: `run ${run.run + 1}: queries for requests in flight when the load stopped (at most)`,
-          passed: high,
-          expected: inFlight * perRequest,
-          actual: beyond,
-        },
-      ];
+      return sideEffectChecks(run, {
+        what: "queries counted",
+        actual: counted,
+        perRequest,
+        // The verification's probes ask for other row counts than the traffic's requests.
+        offset: PROBE_QUERIES - PROBES.length * perRequest,
+        inFlight,
+        tolerance: TOLERANCE,
+      });
     },
     async dispose(): Promise<void> {
       try {

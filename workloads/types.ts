@@ -34,6 +34,12 @@ export interface Variant {
   readonly description: string;
   /** Measured only when named with `--variant` (`variants` of `run()`), not by default. @default {false} */
   readonly optional?: boolean;
+  /**
+   * Measured in the whole suite (`deno task bench` with no `--workload`; `wholeSuite` of `run()`). False keeps a
+   * variant to runs that name its workload, so that one workload's matrix does not dominate the suite's time.
+   * @default {true}
+   */
+  readonly inSuite?: boolean;
 }
 
 /**
@@ -266,8 +272,14 @@ export interface AfterRunContext {
   readonly run: number;
   /** Responses counted as valid in the measured window (warm-up excluded). */
   readonly validResponses: number;
-  /** Every response the server sent, warm-up and verification included. */
+  /** Every response the server sent, warm-up and verification included: the least work the server did. */
   readonly totalResponses: number;
+  /**
+   * Every request sent to the server, verification included, answered or not (timed out, cut by a connection error,
+   * in flight when the load stopped): the most work the server can have done. Absent when the load generator cannot
+   * tell; side-effect checks then allow one request in flight per connection instead.
+   */
+  readonly sentRequests?: number;
   /**
    * Valid responses per endpoint label (see {@linkcode HttpRequestSpec.endpoint}), warm-up and measured window
    * together, verification excluded; absent when the traffic labels no endpoint or the generator cannot count them.

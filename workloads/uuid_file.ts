@@ -18,6 +18,7 @@ import {
   logFileEvents,
 } from "./_file_events.ts";
 import { randomText, seededRandom } from "./_random.ts";
+import { sideEffectChecks } from "./_side_effects.ts";
 import type {
   AfterRunContext,
   Check,
@@ -253,6 +254,17 @@ export const uuidFile: HttpWorkload = {
           actual: left.length,
         }];
         if (events && run.window) checks.push(...countedFiles(run, events, ctx.settings.connections));
+        if (events) {
+          // Every request of the run, verification included, creates one file: the answered ones surely did.
+          const s = ctx.settings;
+          checks.push(...sideEffectChecks(run, {
+            what: "files created (inotifywait)",
+            actual: events.filter((e) => e.kind === "create").length,
+            inFlight: s.connections * s.pipelining * (s.warmupSec > 0 ? 2 : 1),
+            // inotifywait may merge or lose an event under a burst; a server that writes no file loses them all.
+            tolerance: 0.02,
+          }));
+        }
         return checks;
       },
     };

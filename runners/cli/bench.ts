@@ -237,6 +237,8 @@ export interface CliRequest {
   runtimes: string[];
   /** Variants filter. */
   variants?: string[];
+  /** No `--workload`: the whole suite, without the variants kept to runs that name their workload. */
+  wholeSuite?: boolean;
   /** Profile. */
   profile: Profile;
   /** Explicit settings. */
@@ -404,6 +406,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     workloads: picked,
     runtimes,
     variants,
+    ...(workloadList === undefined ? { wholeSuite: true } : {}),
     profile: profile as Profile,
     settings: settings as Partial<RunSettings>,
     options,
@@ -681,6 +684,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       workloads: request.workloads,
       runtimes: request.runtimes,
       variants: request.variants,
+      wholeSuite: request.wholeSuite,
       profile: request.profile,
       settings: request.settings,
       options: request.options,

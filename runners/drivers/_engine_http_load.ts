@@ -93,6 +93,13 @@ export interface EngineCounts {
   bytes: number;
   /** Responses completed during the warm-up. */
   warmupResponses: number;
+  /**
+   * Closed model: responses completed after the window closed but before the engine stopped (its timer fires late
+   * on a busy machine); neither measured nor warm-up, but work the server did and answered.
+   */
+  lateResponses: number;
+  /** Requests written over the whole job (warm-up, window and after), answered or not. */
+  sent: number;
   /** Length of the measured window. */
   durationMs: number;
   /** When it began (epoch milliseconds). */
@@ -168,6 +175,8 @@ export function driveHttp(job: EngineJob): Promise<EngineCounts> {
     timeouts: 0,
     bytes: 0,
     warmupResponses: 0,
+    lateResponses: 0,
+    sent: 0,
     durationMs: windowMs,
     windowStartMs: 0,
     firstMismatch: null,
@@ -175,6 +184,8 @@ export function driveHttp(job: EngineJob): Promise<EngineCounts> {
     runtime,
   };
   const started = performance.now();
+  // The window's epoch start from the same clock that bounds it, not from a timer that fires late under load.
+  const epochOf = (at: number) => Math.round(Date.now() - performance.now() + at);
   const measureFrom = started + warmupMs;
   const measureTo = measureFrom + windowMs;
   const timeoutMs = job.timeoutSec * 1000;
@@ -260,8 +271,8 @@ export function driveHttp(job: EngineJob): Promise<EngineCounts> {
     /** Closed model: sends requests until `pipelining` are in flight. */
     #fill(): void {
       const t = this.#transport;
-      // Past the window nothing more is counted: a request sent while the stop timer is late (a busy load machine)
-      // would still run on the server, its answer dropped, its side effects (queries, files) unaccounted for.
+      // Past the window nothing more is measured: a request sent while the stop timer is late (a busy load machine)
+      // would still run on the server, its side effects (queries, files) beyond the window's count.
       if (!t || stopping || (!open && performance.now() > measureTo)) return;
       while (this.#inFlight < capacity) {
         // A request carrying the captured value waits for every answer before it: one may change the value.
@@ -286,6 +297,7 @@ export function driveHttp(job: EngineJob): Promise<EngineCounts> {
       this.#sent[slot] = at;
       this.#phase[slot] = phase;
       this.#inFlight++;
+      counts.sent++;
       const captured = this.#parser.captured;
       this.#transport!.write(
         templated[next] && captured !== null
@@ -306,7 +318,10 @@ export function driveHttp(job: EngineJob): Promise<EngineCounts> {
         if (e && verdict === 0) e.warmupValidResponses++;
         return;
       }
-      if (!open && now > measureTo) return;
+      if (!open && now > measureTo) {
+        counts.lateResponses++;
+        return;
+      }
       counts.responses++;
       counts.bytes += bytes;
       const p = open ? phases[this.#sentPhase] : undefined;
@@ -391,7 +406,6 @@ export function driveHttp(job: EngineJob): Promise<EngineCounts> {
     conn.open();
   }
   return new Promise((resolve) => {
-    const windowStart = setTimeout(() => counts.windowStartMs = Date.now(), warmupMs);
     const watchdog = setInterval(() => {
       const now = performance.now();
       for (const c of connections) c.checkTimeout(now);
@@ -399,8 +413,7 @@ export function driveHttp(job: EngineJob): Promise<EngineCounts> {
     const finish = () => {
       stopping = true;
       clearInterval(watchdog);
-      clearTimeout(windowStart);
-      counts.windowStartMs ||= Date.now() - windowMs;
+      counts.windowStartMs = epochOf(measureFrom);
       if (open) {
         // Requests of a measured phase that were due but never answered count against the server.
         const unanswered = connections.reduce((a, c) => a + c.outstanding(), 0) +

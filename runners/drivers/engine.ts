@@ -264,6 +264,8 @@ function merge(parts: readonly EngineCounts[], labels: readonly string[]): LoadM
     latencyHistogram: h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null,
     latencyResolution: "us",
     warmupResponses: sum("warmupResponses"),
+    lateResponses: sum("lateResponses"),
+    sentRequests: sum("sent"),
     clientCpuPercent: null,
     windowStartMs: Math.min(...parts.map((p) => p.windowStartMs)),
     coordinatedOmission: parts[0].phases ? "avoided" : "uncorrected",

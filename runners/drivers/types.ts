@@ -131,6 +131,17 @@ export interface LoadMeasurement {
   readonly latencyResolution: "us" | "ms";
   /** Responses during warm-up (not measured, but work the server did). */
   readonly warmupResponses: number;
+  /**
+   * Responses that came after the window closed, before the generator stopped: neither measured nor warm-up, but
+   * work the server did and answered; absent when the generator cannot tell.
+   */
+  readonly lateResponses?: number;
+  /**
+   * Every request sent over the run (warm-up, window and after), answered or not (timed out, cut by a connection
+   * error, in flight when the load stopped): the most work the server can have done; absent when the generator
+   * cannot tell.
+   */
+  readonly sentRequests?: number;
   /** CPU time the generator used in the window, as percent of one core. */
   readonly clientCpuPercent: number | null;
   /** When the measured window began (epoch milliseconds), to line resource samples up with it. */

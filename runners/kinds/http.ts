@@ -356,7 +356,9 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
     run: record,
     responses: {
       valid: m.validResponses,
-      total: verifyRequests + m.warmupResponses + m.responses,
+      // A response after the window is no sample, but the server did its work and answered it.
+      total: verifyRequests + m.warmupResponses + m.responses + (m.lateResponses ?? 0),
+      ...(m.sentRequests !== undefined ? { sent: verifyRequests + m.sentRequests } : {}),
       ...(m.endpoints
         ? {
           endpoints: Object.fromEntries(

@@ -20,6 +20,8 @@ export interface RunOutput {
   readonly responses?: {
     readonly valid: number;
     readonly total: number;
+    /** Requests sent, verification included, answered or not; absent when the generator cannot tell. */
+    readonly sent?: number;
     /** Valid responses per endpoint, warm-up included, when the generator counted them. */
     readonly endpoints?: Readonly<Record<string, number>>;
     /** The measured window, epoch ms. */

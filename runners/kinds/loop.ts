@@ -181,6 +181,7 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
           run,
           validResponses: responses.valid,
           totalResponses: responses.total,
+          ...(responses.sent !== undefined ? { sentRequests: responses.sent } : {}),
           ...(responses.endpoints ? { endpoints: responses.endpoints } : {}),
           ...(responses.window ? { window: responses.window } : {}),
           addFigures: (figures) => this.#addFigures(figures),

@@ -49,11 +49,14 @@ export function planGroups(
   overrides: Partial<RunSettings>,
   options: Readonly<Record<string, unknown>>,
   variants?: readonly string[],
+  wholeSuite = false,
 ): Planned[] {
   return workloads.flatMap((workload) => {
     const resolved = resolveOptions(workload, options);
     const settings = effectiveSettings(profile, workload, overrides);
-    return workload.variants.filter((v) => variants ? variants.includes(v.name) : !v.optional)
+    return workload.variants.filter((v) =>
+      variants ? variants.includes(v.name) : !v.optional && !(wholeSuite && v.inSuite === false)
+    )
       .map((v) => ({ workload, variant: v.name, settings, options: resolved }));
   });
 }

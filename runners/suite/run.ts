@@ -85,6 +85,11 @@ export interface RunOptions {
   runtimes?: readonly (string | RuntimeSpec)[];
   /** Variants to run, by name; absent means every variant of each workload. */
   variants?: readonly string[];
+  /**
+   * The whole suite, no workload named: variants marked `inSuite: false` (a workload's framework matrix) are left
+   * to runs that name their workload. @default {false}
+   */
+  wholeSuite?: boolean;
   /** Profile the defaults come from. @default {"quick"} */
   profile?: Profile;
   /** Explicit settings, applied over profile and workload defaults. */
@@ -177,7 +182,7 @@ function request(options: RunOptions): Request {
     validateWorkload(w, `workload ${w?.name ?? "?"}`)
   );
   const schedule = scheduleOf(options.order, options.seed);
-  const groups = planGroups(workloads, profile, overrides, options.options ?? {}, options.variants);
+  const groups = planGroups(workloads, profile, overrides, options.options ?? {}, options.variants, options.wholeSuite);
   const topology = options.hosts ? topologyOf(options.hosts) : undefined;
   return { profile, overrides, adapters, specs, workloads, schedule, groups, topology };
 }
