@@ -121,7 +121,8 @@ Deno.test({
     // The rate is over the window that ran, not the one asked.
     assert(Math.abs(f.requestsPerSecond - f.validResponses / (f.durationMs / 1000)) < f.requestsPerSecond / 100);
     const header = formatTable(result).split("\n").find((l) => l.startsWith("http-json (default) · "))!;
-    assertMatch(header, /· 2 s \(asked 1\.5 s\) × 1 runs · warm-up 1 s \(asked 0\.5 s\)/);
+    // What ran, as measured (whole seconds plus wrk's own start on a busy machine), beside what was asked.
+    assertMatch(header, /· 2(\.[0-4])? s \(asked 1\.5 s\) × 1 runs · warm-up 1(\.[0-4])? s \(asked 0\.5 s\)/);
     await Deno.remove(tmp, { recursive: true });
   },
 });
