@@ -71,6 +71,15 @@ function bench(lab: Awaited<ReturnType<typeof makeLab>>, args: string[]): Deno.C
   }).spawn();
 }
 
+/** What the harness printed and what ran on the load host, for a test that waited in vain for the engine there. */
+async function whyNoEngine(lab: Awaited<ReturnType<typeof makeLab>>, child: Deno.ChildProcess): Promise<string> {
+  const running = (await lab.pidsIn(lab.hosts.client.ns)).map((p) => cmdline(p)).join("\n");
+  child.kill("SIGKILL");
+  const out = await child.output();
+  return `the engine never started on the client host; there ran:\n${running}\nbench said:\n` +
+    new TextDecoder().decode(out.stderr).slice(-4000);
+}
+
 /** Every host namespace empty but for its sshd listener, within a few seconds (remote watchers wind down). */
 async function nothingLeft(lab: Awaited<ReturnType<typeof makeLab>>): Promise<void> {
   const hosts = Object.values(lab.hosts);
@@ -208,8 +217,8 @@ Deno.test({
       const loading = await waitFor(async () => {
         const pids = await lab.pidsIn(lab.hosts.client.ns);
         return pids.some((p) => cmdline(p).includes("_engine_child.ts"));
-      }, 90_000);
-      assert(loading, "the engine never started on the client host");
+      }, 180_000);
+      if (!loading) throw new Error(await whyNoEngine(lab, child));
       assert((await lab.pidsIn(lab.hosts.server.ns)).some((p) => cmdline(p).includes("http_json")));
       child.kill("SIGINT");
       const done = await child.output();
@@ -256,8 +265,8 @@ Deno.test({
       const loading = await waitFor(async () => {
         const pids = await lab.pidsIn(lab.hosts.client.ns);
         return pids.some((p) => cmdline(p).includes("_engine_child.ts"));
-      }, 90_000);
-      assert(loading, "the engine never started on the client host");
+      }, 180_000);
+      if (!loading) throw new Error(await whyNoEngine(lab, child));
       const harness = await lab.pidsIn(lab.harness.ns);
       const master = harness.find((p) => /\bssh .* -M -N .*198\.18\.0\.2 $/.test(cmdline(p, 4096)));
       assert(master, `no master connection to the server host among ${harness.map(cmdline).join(" | ")}`);
