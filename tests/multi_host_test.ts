@@ -216,10 +216,10 @@ Deno.test({
       ]);
       const loading = await waitFor(async () => {
         const pids = await lab.pidsIn(lab.hosts.client.ns);
-        return pids.some((p) => cmdline(p).includes("_engine_child.ts"));
+        return pids.some((p) => cmdline(p, 4096).includes("_engine_child.ts"));
       }, 180_000);
       if (!loading) throw new Error(await whyNoEngine(lab, child));
-      assert((await lab.pidsIn(lab.hosts.server.ns)).some((p) => cmdline(p).includes("http_json")));
+      assert((await lab.pidsIn(lab.hosts.server.ns)).some((p) => cmdline(p, 4096).includes("http_json")));
       child.kill("SIGINT");
       const done = await child.output();
       assertEquals(done.code, 130, new TextDecoder().decode(done.stderr));
@@ -264,7 +264,7 @@ Deno.test({
       // The first server under load: then the harness's master connection to the server host is killed.
       const loading = await waitFor(async () => {
         const pids = await lab.pidsIn(lab.hosts.client.ns);
-        return pids.some((p) => cmdline(p).includes("_engine_child.ts"));
+        return pids.some((p) => cmdline(p, 4096).includes("_engine_child.ts"));
       }, 180_000);
       if (!loading) throw new Error(await whyNoEngine(lab, child));
       const harness = await lab.pidsIn(lab.harness.ns);
