@@ -50,20 +50,15 @@ Deno.test({
   },
 });
 
-/** This process's sampler helpers: pid and the CPUs each may run on. */
+/**
+ * This process's sampler helpers: pid and the CPUs each may run on. Read with ps and taskset: Deno lets only
+ * --allow-all read other processes' /proc files, and `deno task test` grants the permissions one by one.
+ */
 function samplerHelpers(): [string, string][] {
-  const found: [string, string][] = [];
-  for (const e of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(e.name)) continue;
-    try {
-      const status = Deno.readTextFileSync(`/proc/${e.name}/status`);
-      const cmdline = Deno.readTextFileSync(`/proc/${e.name}/cmdline`);
-      if (/^PPid:\s+(\d+)$/m.exec(status)?.[1] !== String(Deno.pid)) continue;
-      if (!cmdline.includes("read -r mode spids pids")) continue;
-      found.push([e.name, /^Cpus_allowed_list:\s+(\S+)$/m.exec(status)![1]]);
-    } catch {
-      // A process that ended while we looked.
-    }
-  }
-  return found;
+  const run = (cmd: string, args: string[]) =>
+    new TextDecoder().decode(new Deno.Command(cmd, { args, stdout: "piped", stderr: "null" }).outputSync().stdout);
+  return run("ps", ["-e", "-o", "pid=,ppid=,args="]).split("\n").map((l) => l.trim().split(/\s+/))
+    .filter(([, ppid]) => ppid === String(Deno.pid))
+    .filter((fields) => fields.join(" ").includes("read -r mode spids pids"))
+    .map(([pid]) => [pid, /list:\s*(\S+)/.exec(run("taskset", ["-cp", pid]))?.[1] ?? "?"]);
 }
