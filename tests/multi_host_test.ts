@@ -272,7 +272,7 @@ Deno.test({
       }, 180_000);
       if (!loading) throw new Error(await whyNoEngine(lab, child));
       const harness = await lab.pidsIn(lab.harness.ns);
-      const master = harness.find((p) => /\bssh .* -M -N .*198\.18\.0\.2 $/.test(cmdline(p, 4096)));
+      const master = harness.find((p) => /\bssh .* -M -N .*198\.18\.0\.2\s*$/.test(cmdline(p, 4096)));
       assert(master, `no master connection to the server host among ${harness.map(cmdline).join(" | ")}`);
       Deno.kill(master!, "SIGKILL");
       const done = await child.output();
