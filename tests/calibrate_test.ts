@@ -1,7 +1,8 @@
 // README walk: shows claims of README "Calibrate and check" (calibrate, vs-wrk).
 // deno task calibrate: one row per installed load generator with its rate,
 // client and server CPU and what limits it; bad flags exit 2.
-import { assert, assertEquals, assertMatch } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertNotEquals } from "@std/assert";
+import { vsWrk, type VsWrkTurn } from "../runners/selfcheck/vs_wrk.ts";
 import { builtinLoadGenerators } from "../runners/drivers/generators.ts";
 import { BENCH_PERMISSIONS, entries, privateTmp, processesMatching, ROOT } from "./_helpers.ts";
 import { requireTool } from "./_tools.ts";
@@ -42,9 +43,10 @@ Deno.test("calibrate rejects an unknown generator with exit 2", async () => {
   assert(!run.stderr.includes("    at "));
 });
 
-// README (Calibrate and check): "`vs-wrk` runs `deno task bench --workload http-json` and a plain `wrk -t1 -c100` … then
-// prints both medians, their ratio, and whether `--load-generator autocannon` on Deno is flagged `client-bound`. It
-// prints the load average too".
+// README (Calibrate and check): "`vs-wrk` starts, for each runtime and round, a fresh `http-json` server on the
+// run's server CPU, and the engine and a plain `wrk -t1 -c100` take turns on it … then prints both medians, the median
+// of the rounds' ratios, and whether `--load-generator autocannon` on Deno is flagged `client-bound`. It prints the load
+// average too".
 Deno.test({
   name: "vs-wrk prints the engine's and plain wrk's medians, their ratio, autocannon's verdict and the load average",
   ignore: requireTool("wrk", "apt-get install wrk") === null,
@@ -60,15 +62,55 @@ Deno.test({
     }).output();
     const [stdout, stderr] = [out.stdout, out.stderr].map((b) => new TextDecoder().decode(b));
     assertEquals(out.code, 0, stderr);
-    assertMatch(stdout, /^runtime\s+rtbench engine \(median\)\s+plain wrk -t1 \(median\)\s+ratio\s+rounds/m);
+    assertMatch(
+      stdout,
+      /^runtime\s+rtbench engine \(median\)\s+plain wrk -t1 \(median\)\s+ratio \(median of rounds\)\s+rounds/m,
+    );
     assertMatch(stdout, /^deno\s+[\d,]+\/s\s+[\d,]+\/s\s+\d+\.\d{3}\s/m);
     assertMatch(
       stdout,
       /^--load-generator autocannon on deno: [\d,]+\/s, warnings: .* \(client-bound (NOT )?flagged\)$/m,
     );
     assertMatch(stdout, /^load average at the end: /m);
-    assertMatch(stderr, /^vs-wrk · http-json · 1 rounds .* load average /m);
+    assertMatch(stderr, /^vs-wrk · http-json · 1 rounds × 4 turns \(ABBA\) .* load average /m);
     assertEquals(await processesMatching(tmp), []);
     await Deno.remove(tmp, { recursive: true });
+  },
+});
+
+// README (Calibrate and check): "the engine and a plain `wrk -t1 -c100` take turns on it, engine–wrk–wrk–engine, the
+// next round wrk first".
+Deno.test({
+  name: "vs-wrk: in each round the engine and wrk take turns ABBA on one fresh server, the first side alternating",
+  ignore: requireTool("wrk", "apt-get install wrk") === null,
+  async fn() {
+    const turns: VsWrkTurn[] = [];
+    const result = await vsWrk({
+      runtimes: ["deno"],
+      rounds: 2,
+      durationSec: 1,
+      warmupSec: 0,
+      connections: 10,
+      signal: AbortSignal.timeout(300_000),
+      onTurn: (t) => turns.push(t),
+    });
+    assertEquals(turns.map((t) => `${t.round}:${t.side}`), [
+      "0:rtbench",
+      "0:wrk",
+      "0:wrk",
+      "0:rtbench",
+      "1:wrk",
+      "1:rtbench",
+      "1:rtbench",
+      "1:wrk",
+    ]);
+    // One server per round, a different one each round.
+    const pids = [0, 1].map((r) => new Set(turns.filter((t) => t.round === r).map((t) => t.serverPid)));
+    assertEquals(pids.map((p) => p.size), [1, 1]);
+    assertNotEquals([...pids[0]][0], [...pids[1]][0]);
+    // A round's figure per side is the mean of its two windows.
+    const engine0 = turns.filter((t) => t.round === 0 && t.side === "rtbench").map((t) => t.requestsPerSecond);
+    assertEquals(result.runtimes[0].rtbench[0], (engine0[0] + engine0[1]) / 2);
+    assert(turns.every((t) => t.requestsPerSecond > 0));
   },
 });

@@ -1,6 +1,7 @@
 /**
  * `deno task vs-wrk [flags]`: does rtbench's load engine, checking every
- * response, report what plain `wrk -t1 -c100` measures? ({@linkcode vsWrk})
+ * response, measure what plain `wrk -t1 -c100` measures, taking turns with it
+ * on the same server? ({@linkcode vsWrk})
  *
  * Exit codes: 0 measured; 1 failed; 2 bad input.
  *
@@ -19,9 +20,10 @@ import { numberFlag, strictFlags } from "./_flags.ts";
 const HELP = `Usage: deno task vs-wrk [flags]
 
   --runtime <list>     runtimes (default: deno,node,bun)
-  --rounds <n>         alternating rounds (default: 5)
-  --duration <s>       measured seconds per run, at least 1 (default: 3)
-  --warmup <s>         warm-up seconds (default: 1)
+  --rounds <n>         rounds, each a fresh server on which the engine and wrk
+                       take turns ABBA, first side alternating (default: 5)
+  --duration <s>       measured seconds per turn, at least 1 (default: 3)
+  --warmup <s>         warm-up seconds before each turn (default: 1)
   --connections <n>    connections (default: 100)
   --debug              show stack traces`;
 
@@ -42,7 +44,7 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
   const runtimes = parseRuntimeSpecs(String(flags.runtime)).map((s) => s.requested);
   const cpus = splitCpus(await allowedCpus());
   console.error(
-    `vs-wrk · http-json · ${rounds} rounds × ${durationSec} s after ${warmupSec} s warm-up · ` +
+    `vs-wrk · http-json · ${rounds} rounds × 4 turns (ABBA) × ${durationSec} s after ${warmupSec} s warm-up · ` +
       `server cpu ${cpus.server ?? "any"}, client cpu ${cpus.client ?? "any"} · load average ` +
       Deno.loadavg().map((n) => n.toFixed(2)).join(" "),
   );

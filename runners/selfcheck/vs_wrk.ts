@@ -1,15 +1,23 @@
 /**
- * rtbench's engine against plain wrk (`deno task vs-wrk`): does `deno task
- * bench`, with its own load engine checking every response, report what a
- * plain `wrk -t1 -c100` (checking nothing) measures? For each runtime and
- * round, `deno task bench --workload http-json --load-generator rtbench` (one
- * run) and plain wrk against a fresh server of the same runtime, on the same
- * pinned CPUs with the same warm-up, alternating which goes first; then the
- * medians and their ratio. Last, `--load-generator autocannon` on Deno, to
+ * rtbench's engine against plain wrk (`deno task vs-wrk`): does the load
+ * engine `deno task bench` uses, checking every response, measure what a
+ * plain `wrk -t1 -c100` (checking nothing) measures? Each round starts a
+ * fresh `http-json` server of the runtime and lets the two take turns on it,
+ * ABBA (engine, wrk, wrk, engine; the next round wrk first), each turn a
+ * warm-up then a measured window on the same pinned CPUs. A round's figure
+ * per side is the mean of its two windows and its ratio is theirs; the
+ * comparison's ratio is the median of the rounds' ratios.
+ *
+ * Why paired on one server: on a shared machine one node:http server's rate
+ * drifts between 35,000 and 63,000 requests/s from one 3-second window to the
+ * next, and fresh servers differ as much. Runs against separate servers
+ * compare the servers' luck as much as the clients; turns on one server, in
+ * an order that cancels a steady drift, compare the clients.
+ *
+ * Last, `--load-generator autocannon` on Deno through `deno task bench`, to
  * show whether it is flagged `client-bound`.
  *
- * Quote its figures with the load average it prints: on a shared machine the
- * ratio is the stable part.
+ * Quote its figures with the load average it prints.
  *
  * @module
  */
@@ -21,7 +29,9 @@ import { allowedCpus, splitCpus } from "../platform/cpus.ts";
 import { alignTable, formatCount } from "../report/format.ts";
 import type { CpuSets } from "../schema/result.ts";
 import { benchProcess } from "./bench_process.ts";
-import { startServer } from "../kinds/server.ts";
+import { type RunningServer, startServer } from "../kinds/server.ts";
+import { engineGenerator } from "../drivers/engine.ts";
+import type { HttpRequestSpec } from "../../workloads/types.ts";
 import { median } from "../stats/summary.ts";
 import { stageServer } from "../platform/workspace.ts";
 import { makeTempDir, removeTemp } from "../platform/temp.ts";
@@ -46,36 +56,64 @@ import { makeTempDir, removeTemp } from "../platform/temp.ts";
 export interface VsWrkOptions {
   /** Runtimes, as requested (`deno`, `node@22`). */
   readonly runtimes: readonly string[];
-  /** Alternating rounds; the side that goes first alternates too. */
+  /** Rounds, each on a fresh server; the side that goes first alternates. */
   readonly rounds: number;
-  /** Measured seconds per run. */
+  /** Measured seconds per window (two windows per side per round). */
   readonly durationSec: number;
-  /** Warm-up seconds before each run. */
+  /** Warm-up seconds before each window. */
   readonly warmupSec: number;
   /** Connections of both. */
   readonly connections: number;
   /** Stops the comparison. */
   readonly signal: AbortSignal;
-  /** Called after every round of one runtime. */
+  /** Called after every round of one runtime, with each side's mean of its two windows. */
   readonly onRound?: (round: number, runtime: string, rtbench: number, wrk: number) => void;
+  /** Called after every turn: which side measured what, on which server process. */
+  readonly onTurn?: (turn: VsWrkTurn) => void;
 }
 
 /**
- * What {@linkcode vsWrk} measured: per runtime, every round's requests/s by
- * `deno task bench` and by plain wrk; and autocannon's figure on Deno.
+ * One turn of {@linkcode vsWrk}: a warm-up and a measured window of one side
+ * on the round's server.
  *
- * @example The ratio of medians
+ * @example A turn as it is reported
+ * ```ts
+ * import type { VsWrkTurn } from "./vs_wrk.ts";
+ *
+ * const turn: VsWrkTurn = { round: 0, runtime: "node", side: "wrk", serverPid: 4242, requestsPerSecond: 51_000 };
+ * ```
+ */
+export interface VsWrkTurn {
+  /** The round, from 0. */
+  readonly round: number;
+  /** The runtime as requested. */
+  readonly runtime: string;
+  /** Which client measured. */
+  readonly side: "rtbench" | "wrk";
+  /** The pid of the round's server. */
+  readonly serverPid: number;
+  /** Requests/s of the measured window. */
+  readonly requestsPerSecond: number;
+}
+
+/**
+ * What {@linkcode vsWrk} measured: per runtime and round, the engine's and
+ * plain wrk's requests/s on that round's server (each the mean of two
+ * windows); and autocannon's figure on Deno.
+ *
+ * @example The median of the rounds' ratios
  * ```ts
  * import type { VsWrk } from "./vs_wrk.ts";
  *
  * function ratio(result: VsWrk, runtime: string): number {
  *   const { rtbench, wrk } = result.runtimes.find((r) => r.runtime === runtime)!;
- *   return rtbench.toSorted()[rtbench.length >> 1] / wrk.toSorted()[wrk.length >> 1];
+ *   const ratios = rtbench.map((e, i) => e / wrk[i]).toSorted((a, b) => a - b);
+ *   return ratios[ratios.length >> 1];
  * }
  * ```
  */
 export interface VsWrk {
-  /** Per runtime, requests/s of every round. */
+  /** Per runtime, requests/s of every round, the i-th of each side on the same server. */
   readonly runtimes: readonly { readonly runtime: string; readonly rtbench: number[]; readonly wrk: number[] }[];
   /** `--load-generator autocannon` on Deno: requests/s and the record's warning codes. */
   readonly autocannon: { readonly rps: number; readonly warnings: readonly string[] };
@@ -85,13 +123,13 @@ export interface VsWrk {
   readonly load: { readonly before: string; readonly after: string };
 }
 
-type Options = Pick<VsWrkOptions, "signal" | "durationSec" | "warmupSec" | "connections">;
+type Options = Pick<VsWrkOptions, "signal" | "durationSec" | "warmupSec" | "connections" | "onTurn">;
 
-/** One `deno task bench` run; returns the record's median requests/s and its warning codes. */
-async function rtbench(runtime: string, o: Options, generator: string): Promise<{ rps: number; warnings: string[] }> {
+/** `deno task bench --workload http-json` with one generator, one run; its median requests/s and warning codes. */
+async function bench(generator: string, o: Options): Promise<{ rps: number; warnings: string[] }> {
   const result = await benchProcess([
     "--workload=http-json",
-    `--runtime=${runtime}`,
+    "--runtime=deno",
     `--duration=${o.durationSec}`,
     `--warmup=${o.warmupSec}`,
     `--connections=${o.connections}`,
@@ -100,16 +138,55 @@ async function rtbench(runtime: string, o: Options, generator: string): Promise<
   ], o.signal);
   const record = result.records[0];
   const rps = record.summary.requestsPerSecond?.median;
-  if (record.status !== "completed" || rps === undefined) throw new Error(`${runtime}: ${record.error?.message}`);
+  if (record.status !== "completed" || rps === undefined) throw new Error(`${generator}: ${record.error?.message}`);
   return { rps, warnings: record.warnings.map((w) => w.code) };
 }
 
-/** Plain `wrk -t1 -c<n>` against a fresh pinned server, after the same warm-up. */
-async function plainWrk(runtime: string, o: Options, cpus: CpuSets): Promise<number> {
+/** The engine, as `deno task bench` runs it, for one warm-up and window; every response must be valid. */
+async function engineTurn(server: RunningServer, requests: readonly HttpRequestSpec[], o: Options, cpus: CpuSets) {
+  const m = await engineGenerator.run(
+    { baseUrl: server.baseUrl, requests },
+    {
+      durationSec: o.durationSec,
+      warmupSec: o.warmupSec,
+      connections: o.connections,
+      pipelining: 1,
+      requestTimeoutSec: 10,
+    },
+    { cpus: cpus.client, signal: o.signal },
+  );
+  if (m.mismatches > 0 || m.non2xx > 0 || m.validResponses === 0) {
+    throw new Error(
+      `the engine saw ${m.mismatches} mismatches, ${m.non2xx} non-2xx: ${m.firstMismatch ?? "no answer"}`,
+    );
+  }
+  return m.requestsPerSecond;
+}
+
+/** Plain `wrk -t1 -c<n>` for a warm-up and a window (whole seconds: wrk takes no fractions). */
+async function wrkTurn(server: RunningServer, o: Options, cpus: CpuSets) {
+  const wrk = async (sec: number) => {
+    const out = await runCommand(
+      ["wrk", "-t1", `-c${o.connections}`, `-d${Math.max(1, Math.ceil(sec))}s`, `${server.baseUrl}/`],
+      { cpus: cpus.client, timeoutMs: (sec + 60) * 1000, signal: o.signal },
+    );
+    const rps = /Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1];
+    if (!out.success || !rps) throw new Error(`wrk failed: ${out.stderr.trim() || out.stdout.trim()}`);
+    return Number(rps);
+  };
+  if (o.warmupSec > 0) await wrk(o.warmupSec);
+  return await wrk(o.durationSec);
+}
+
+/** Round `index` on a fresh pinned server: the engine and wrk take turns ABBA (BAAB in odd rounds). */
+async function round(runtime: string, o: Options, cpus: CpuSets, index: number) {
   const [spec] = parseRuntimeSpecs(runtime);
-  const rt = await resolveRuntime(spec, { adapters: builtinAdapters });
+  const rt = await resolveRuntime(spec, { adapters: builtinAdapters, signal: o.signal });
   const source = httpJson.server(rt.name, "default");
   if ("skip" in source) throw new Error(source.skip);
+  const requests =
+    httpJson.traffic({ variant: "default", options: {}, settings: {} as never, tempDir: "", signal: o.signal })
+      .requests;
   const dir = await makeTempDir({ prefix: "rtbench-vs-wrk-" });
   try {
     const file = await stageServer(source.entry, dir);
@@ -122,17 +199,17 @@ async function plainWrk(runtime: string, o: Options, cpus: CpuSets): Promise<num
       signal: o.signal,
     });
     try {
-      const wrk = async (sec: number) => {
-        const out = await runCommand(
-          ["wrk", "-t1", `-c${o.connections}`, `-d${Math.max(1, Math.ceil(sec))}s`, `${server.baseUrl}/`],
-          { cpus: cpus.client, timeoutMs: (sec + 60) * 1000, signal: o.signal },
-        );
-        const rps = /Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1];
-        if (!out.success || !rps) throw new Error(`wrk failed: ${out.stderr.trim() || out.stdout.trim()}`);
-        return Number(rps);
-      };
-      if (o.warmupSec > 0) await wrk(o.warmupSec);
-      return await wrk(o.durationSec);
+      const engine: number[] = [];
+      const wrk: number[] = [];
+      const turns = index % 2 === 1
+        ? ["wrk", "rtbench", "rtbench", "wrk"] as const
+        : ["rtbench", "wrk", "wrk", "rtbench"] as const;
+      for (const side of turns) {
+        const rps = side === "rtbench" ? await engineTurn(server, requests, o, cpus) : await wrkTurn(server, o, cpus);
+        (side === "rtbench" ? engine : wrk).push(rps);
+        o.onTurn?.({ round: index, runtime, side, serverPid: server.group.pid, requestsPerSecond: rps });
+      }
+      return { rtbench: (engine[0] + engine[1]) / 2, wrk: (wrk[0] + wrk[1]) / 2 };
     } finally {
       await server.stop();
     }
@@ -150,9 +227,9 @@ function load(): string {
 }
 
 /**
- * Alternates `deno task bench --workload http-json` (one run) and plain wrk
- * against a fresh server of the same runtime, on the same pinned CPUs, for
- * every runtime and round; then measures `--load-generator autocannon` on Deno.
+ * For every runtime and round, a fresh server on which the engine and plain
+ * wrk take turns (ABBA, the first side alternating by round) on the same
+ * pinned CPUs; then `--load-generator autocannon` on Deno.
  *
  * @param options Runtimes, rounds and load settings.
  * @returns Every round's figures. wrk must be installed.
@@ -170,20 +247,16 @@ export async function vsWrk(options: VsWrkOptions): Promise<VsWrk> {
   const before = load();
   const seen = options.runtimes.map((runtime) => ({ runtime, rtbench: [] as number[], wrk: [] as number[] }));
   try {
-    for (let round = 0; round < options.rounds; round++) {
+    for (let r = 0; r < options.rounds; r++) {
       for (const s of seen) {
         options.signal.throwIfAborted();
-        // Alternate the order so that drift on a shared machine does not favour one side.
-        const steps = [
-          async () => s.rtbench.push((await rtbench(s.runtime, options, "rtbench")).rps),
-          async () => s.wrk.push(await plainWrk(s.runtime, options, cpus)),
-        ];
-        if (round % 2 === 1) steps.reverse();
-        for (const step of steps) await step();
-        options.onRound?.(round, s.runtime, s.rtbench.at(-1)!, s.wrk.at(-1)!);
+        const { rtbench, wrk } = await round(s.runtime, options, cpus, r);
+        s.rtbench.push(rtbench);
+        s.wrk.push(wrk);
+        options.onRound?.(r, s.runtime, rtbench, wrk);
       }
     }
-    const autocannon = await rtbench("deno", options, "autocannon");
+    const autocannon = await bench("autocannon", options);
     return { runtimes: seen, autocannon, cpus, load: { before, after: load() } };
   } finally {
     await stopAllGroups();
@@ -191,8 +264,9 @@ export async function vsWrk(options: VsWrkOptions): Promise<VsWrk> {
 }
 
 /**
- * The comparison as `deno task vs-wrk` prints it: medians, their ratio and
- * every round, then autocannon on Deno and whether it was flagged `client-bound`.
+ * The comparison as `deno task vs-wrk` prints it: per runtime both medians,
+ * the median of the rounds' ratios and every round, then autocannon on Deno
+ * and whether it was flagged `client-bound`.
  *
  * @param result What {@linkcode vsWrk} measured.
  * @returns The text.
@@ -203,25 +277,29 @@ export async function vsWrk(options: VsWrkOptions): Promise<VsWrk> {
  * import { formatVsWrk } from "./vs_wrk.ts";
  *
  * const text = formatVsWrk({
- *   runtimes: [{ runtime: "deno", rtbench: [99_000, 101_000], wrk: [100_000, 100_000] }],
+ *   runtimes: [{ runtime: "deno", rtbench: [99_000, 101_000, 50_000], wrk: [100_000, 100_000, 40_000] }],
  *   autocannon: { rps: 70_000, warnings: ["client-bound"] },
  *   cpus: { server: "0", client: "1" },
  *   load: { before: "0.50 0.40 0.30", after: "1.00 0.60 0.40" },
  * });
- * assertStringIncludes(text, "1.000");
+ * assertStringIncludes(text, "1.010"); // the rounds' ratios 0.99, 1.01, 1.25: their median
  * assertStringIncludes(text, "client-bound flagged");
  * ```
  */
 export function formatVsWrk(result: VsWrk): string {
-  const rows = [["runtime", "rtbench engine (median)", "plain wrk -t1 (median)", "ratio", "rounds (rtbench / wrk)"]];
+  const rows = [[
+    "runtime",
+    "rtbench engine (median)",
+    "plain wrk -t1 (median)",
+    "ratio (median of rounds)",
+    "rounds (rtbench / wrk, same server)",
+  ]];
   for (const s of result.runtimes) {
-    const a = median(s.rtbench);
-    const b = median(s.wrk);
     rows.push([
       s.runtime,
-      `${formatCount(a)}/s`,
-      `${formatCount(b)}/s`,
-      (a / b).toFixed(3),
+      `${formatCount(median(s.rtbench))}/s`,
+      `${formatCount(median(s.wrk))}/s`,
+      median(s.rtbench.map((v, i) => v / s.wrk[i])).toFixed(3),
       s.rtbench.map((v, i) => `${formatCount(v)}/${formatCount(s.wrk[i])}`).join(" "),
     ]);
   }
