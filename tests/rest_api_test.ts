@@ -59,6 +59,12 @@ Deno.test("bench --workload rest-api on deno,node,bun completes every variant th
     }
     assertEquals(record.status, "completed", `${record.id}: ${JSON.stringify(record.error)}`);
     assertEquals(record.facts.database, "embedded");
+    // README (rest-api): the database "exactly as for postgres": on a CPU of its own with 3 or more CPUs, else shared
+    // and said so.
+    const shares = record.warnings.some((w) => w.code === "db-shares-server-cpu");
+    assertEquals(shares, navigator.hardwareConcurrency < 3, `${record.id}: ${JSON.stringify(record.warnings)}`);
+    if (shares) assertEquals(record.facts.databaseCpus, record.cpus.server);
+    else assert(!record.cpus.server?.split(",").includes(String(record.facts.databaseCpus)), "a CPU of its own");
     const checks = new Map(record.verification.checks.map((c) => [c.name, c]));
     // Through the server and in the database: the created user is stored, the update persisted, the delete deleted.
     for (const name of ["POST /users wrote the user it returned", "PUT /users/:id persisted the update"]) {

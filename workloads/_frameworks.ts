@@ -9,7 +9,7 @@
  * @module
  */
 
-import { driverVersion } from "./postgres.ts";
+import { driverVersion } from "./_database.ts";
 import type { Fact, ServerSource, Skip } from "./types.ts";
 
 /** One framework: what it is, what its JSON helper sends as content-type, and its npm packages. */

@@ -8,15 +8,12 @@
  * @module
  */
 
-import postgres from "postgres";
+import type postgres from "postgres";
 import { worldRows } from "../fixtures/world.ts";
+import { connectionsGone, openSchema, type OwnSchema } from "./_database.ts";
 
 /** A seeded schema and the connection that owns it. */
-export interface WorldSchema {
-  /** Schema name, `rtbench_` and 12 hex digits. */
-  readonly name: string;
-  /** The server's version, for example `18.4`. */
-  readonly serverVersion: string;
+export interface WorldSchema extends OwnSchema {
   /** What {@linkcode WorldSchema.queries} counts. */
   readonly counter: QueryCounter;
   /**
@@ -25,8 +22,6 @@ export interface WorldSchema {
    * statistics when it ends, so only then is the figure complete.
    */
   queries(applicationName: string, timeoutMs: number): Promise<number>;
-  /** Drops the schema (and the `world` table in it), then closes the connection. */
-  drop(): Promise<void>;
 }
 
 /**
@@ -61,26 +56,8 @@ const BATCH = 5000;
  * }
  * ```
  */
-export async function createWorldSchema(url: string, options: WorldSchemaOptions = {}): Promise<WorldSchema> {
-  const sql = postgres(url, {
-    max: 1,
-    onnotice: () => {},
-    connect_timeout: 30,
-    connection: { application_name: "rtbench" },
-  });
-  const name = `rtbench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  let created = false;
-  const drop = async () => {
-    try {
-      if (created) await sql`drop schema if exists ${sql(name)} cascade`;
-    } finally {
-      await sql.end({ timeout: 5 });
-    }
-  };
-  try {
-    const [version] = await sql`select current_setting('server_version') as version`;
-    await sql`create schema ${sql(name)}`;
-    created = true;
+export function createWorldSchema(url: string, options: WorldSchemaOptions = {}): Promise<WorldSchema> {
+  return openSchema(url, async ({ sql, name }) => {
     // TechEmpower's table; autovacuum off so that no background ANALYZE competes with a measured run.
     await sql`
       create table ${sql(name)}.world (id integer primary key, randomnumber integer not null)
@@ -91,24 +68,11 @@ export async function createWorldSchema(url: string, options: WorldSchemaOptions
     }
     await sql`analyze ${sql(name)}.world`;
     if (options.ownServer) await sql`create extension if not exists pg_stat_statements`;
-    const counter = await statementsReadable(sql) ? "pg_stat_statements" : "pg_stat_user_tables";
+    const counter: QueryCounter = await statementsReadable(sql) ? "pg_stat_statements" : "pg_stat_user_tables";
     return {
-      name,
-      serverVersion: String(version.version).split(" ")[0],
       counter,
       async queries(applicationName: string, timeoutMs: number): Promise<number> {
-        const deadline = performance.now() + timeoutMs;
-        while (true) {
-          const [{ n }] =
-            await sql`select count(*)::int as n from pg_stat_activity where application_name = ${applicationName}`;
-          if (n === 0) break;
-          if (performance.now() > deadline) {
-            throw new Error(
-              `${n} server connections to PostgreSQL still open ${timeoutMs / 1000} s after the server stopped`,
-            );
-          }
-          await new Promise((r) => setTimeout(r, 20));
-        }
+        await connectionsGone(sql, applicationName, timeoutMs);
         if (counter === "pg_stat_statements") {
           // The servers' statements name world through search_path; rtbench's own name it with the schema.
           const [row] = await sql`
@@ -123,12 +87,8 @@ export async function createWorldSchema(url: string, options: WorldSchemaOptions
         if (!row) throw new Error(`No statistics for ${name}.world in pg_stat_user_tables`);
         return Number(row.n);
       },
-      drop,
     };
-  } catch (error) {
-    await drop().catch(() => {});
-    throw error;
-  }
+  });
 }
 
 /** Whether `pg_stat_statements` is installed in the database and its library loaded. */

@@ -7,7 +7,8 @@
  * @module
  */
 
-import postgres from "postgres";
+import type postgres from "postgres";
+import { connectionsGone, openSchema, type OwnSchema } from "./_database.ts";
 import { SEEDED_USERS, seededUsers, type User } from "../fixtures/users.ts";
 
 /** What the `users` table holds, and what PostgreSQL counted done to it, at one moment. */
@@ -25,11 +26,7 @@ export interface UsersState {
 }
 
 /** A seeded `users` schema and the connection that owns it. */
-export interface UsersSchema {
-  /** Schema name, `rtbench_` and 12 hex digits. */
-  readonly name: string;
-  /** The server's version, for example `18.4`. */
-  readonly serverVersion: string;
+export interface UsersSchema extends OwnSchema {
   /** {@linkcode UsersState.seededDigest} right after seeding. */
   readonly seededDigest: string;
   /**
@@ -39,8 +36,6 @@ export interface UsersSchema {
   state(applicationName: string, timeoutMs: number): Promise<UsersState>;
   /** One row as the servers send it, or null when there is none. */
   user(id: number): Promise<User | null>;
-  /** Drops the schema, then closes the connection. */
-  drop(): Promise<void>;
 }
 
 /** Rows' contents in a fixed text form, digested; the seed's digest is taken the same way. */
@@ -62,27 +57,9 @@ const DIGEST = "md5(coalesce(string_agg(id || '|' || name || '|' || email || '|'
  * }
  * ```
  */
-export async function createUsersSchema(url: string): Promise<UsersSchema> {
-  const sql = postgres(url, {
-    max: 1,
-    onnotice: () => {},
-    connect_timeout: 30,
-    connection: { application_name: "rtbench" },
-  });
-  const name = `rtbench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  let created = false;
-  const drop = async () => {
-    try {
-      if (created) await sql`drop schema if exists ${sql(name)} cascade`;
-    } finally {
-      await sql.end({ timeout: 5 });
-    }
-  };
-  const table = sql`${sql(name)}.users`;
-  try {
-    const [version] = await sql`select current_setting('server_version') as version`;
-    await sql`create schema ${sql(name)}`;
-    created = true;
+export function createUsersSchema(url: string): Promise<UsersSchema> {
+  return openSchema(url, async ({ sql, name }) => {
+    const table = sql`${sql(name)}.users`;
     // Created rows take ids after the seed's; autovacuum off so that no background work competes with a run.
     await sql`
       create table ${table} (
@@ -100,13 +77,10 @@ export async function createUsersSchema(url: string): Promise<UsersSchema> {
     await sql`select 1`;
     const digest = async () =>
       String((await sql`select ${sql.unsafe(DIGEST)} as d from ${table} where id <= ${SEEDED_USERS}`)[0].d);
-    const seededDigest = await digest();
     return {
-      name,
-      serverVersion: String(version.version).split(" ")[0],
-      seededDigest,
+      seededDigest: await digest(),
       async state(applicationName: string, timeoutMs: number): Promise<UsersState> {
-        await gone(sql, applicationName, timeoutMs);
+        await connectionsGone(sql, applicationName, timeoutMs);
         const [rows] = await sql`
           select count(*) filter (where id > ${SEEDED_USERS})::int as created,
                  count(*) filter (where id <= ${SEEDED_USERS})::int as seeded
@@ -124,28 +98,8 @@ export async function createUsersSchema(url: string): Promise<UsersSchema> {
           ? { id: row.id, name: row.name, email: row.email, createdAt: (row.created_at as Date).toISOString() }
           : null;
       },
-      drop,
     };
-  } catch (error) {
-    await drop().catch(() => {});
-    throw error;
-  }
-}
-
-/** Waits until no connection named `applicationName` is left. */
-async function gone(sql: postgres.Sql, applicationName: string, timeoutMs: number): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (true) {
-    const [{ n }] =
-      await sql`select count(*)::int as n from pg_stat_activity where application_name = ${applicationName}`;
-    if (n === 0) return;
-    if (performance.now() > deadline) {
-      throw new Error(
-        `${n} server connections to PostgreSQL still open ${timeoutMs / 1000} s after the server stopped`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  });
 }
 
 /**

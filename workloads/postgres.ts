@@ -16,11 +16,9 @@
  */
 
 import { pinnedVersion } from "../runners/platform/pinned.ts";
-import { parseCpuList } from "../runners/platform/cpus.ts";
 import { checkExchange } from "./checks.ts";
 import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
-import { type EmbeddedPostgres, startEmbeddedPostgres } from "./_embedded_postgres.ts";
-import { startRemotePostgres } from "./_remote_postgres.ts";
+import { EMBEDDED_POSTGRES_VERSION, openDatabase } from "./_database.ts";
 import { createWorldSchema } from "./_postgres_schema.ts";
 import { sideEffectChecks } from "./_side_effects.ts";
 import type {
@@ -34,13 +32,11 @@ import type {
   WorkloadContext,
   WorkloadSession,
 } from "./types.ts";
-import type { Warning } from "../runners/schema/result.ts";
 
 /** The postgres.js version the servers (and rtbench itself) use, from the import map. */
 export const POSTGRES_JS_VERSION: string = pinnedVersion("postgres");
 
-/** The embedded-postgres package (and so the PostgreSQL version) used when no database URL is given. */
-export const EMBEDDED_POSTGRES_VERSION = "18.4.0-beta.17";
+export { databaseCpus, driverVersion, EMBEDDED_POSTGRES_VERSION } from "./_database.ts";
 
 /** Rows each `GET /queries` request of the `queries` variant asks for. */
 export const QUERIES_PER_REQUEST = 20;
@@ -141,77 +137,9 @@ async function verify(ctx: VerifyContext): Promise<Check[]> {
   return checks;
 }
 
-/** The version of package `name` installed in `nodeModules`, or null. */
-export async function driverVersion(nodeModules: string, name = "postgres"): Promise<string | null> {
-  try {
-    return JSON.parse(await Deno.readTextFile(`${nodeModules}/${name}/package.json`)).version ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Where the embedded database runs: on a CPU of its own, the last of the server's set, when that set has two or more
- * (three or more CPUs in all); otherwise on the server's CPUs, with a `db-shares-server-cpu` warning, since the
- * server's figure then pays for the database's CPU time too.
- *
- * @example
- * ```ts
- * import { assertEquals } from "@std/assert";
- * import { databaseCpus } from "./postgres.ts";
- *
- * assertEquals(databaseCpus("0,1").database, "1");
- * assertEquals(databaseCpus("0,1").server, "0");
- * assertEquals(databaseCpus("0").warning?.code, "db-shares-server-cpu");
- * ```
- */
-export function databaseCpus(
-  serverCpus: string | null,
-): { database: string | null; server: string | null; warning: Warning | null } {
-  const cpus = serverCpus ? parseCpuList(serverCpus) : [];
-  if (cpus.length >= 2) return { database: String(cpus.at(-1)), server: cpus.slice(0, -1).join(","), warning: null };
-  return {
-    database: serverCpus,
-    server: serverCpus,
-    warning: {
-      code: "db-shares-server-cpu",
-      message: `the embedded PostgreSQL runs on the server's CPU${serverCpus ? ` (${serverCpus})` : "s"}: the figure ` +
-        "includes the database's CPU time (with 3 or more CPUs it gets one of its own)",
-    },
-  };
-}
-
 async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
-  if (!ctx.nodeModules) throw new Error("postgres: the workload's npm dependencies are not installed");
-  const pool = Number(ctx.options.pool);
-  const given = ctx.options["database-url"] as string | undefined;
-  let embedded: EmbeddedPostgres | undefined;
-  const placed = databaseCpus(ctx.serverCpus ?? null);
-  const dbHost = ctx.dbHost;
-  if (given === undefined && dbHost) {
-    embedded = await startRemotePostgres({
-      host: dbHost,
-      nodeModules: ctx.nodeModules,
-      maxConnections: pool + 20,
-      timeoutMs: ctx.settings.startTimeoutSec * 1000,
-      signal: ctx.signal,
-    });
-  } else if (given === undefined) {
-    embedded = await startEmbeddedPostgres({
-      nodeModules: ctx.nodeModules,
-      cpus: placed.database,
-      // The servers' pool plus rtbench's own connection and a margin for connections still closing.
-      maxConnections: pool + 20,
-      timeoutMs: ctx.settings.startTimeoutSec * 1000,
-      signal: ctx.signal,
-    });
-  }
-  const url = given ?? embedded!.url;
-  const schema = await createWorldSchema(url, { ownServer: embedded !== undefined }).catch(async (error) => {
-    await embedded?.stop();
-    throw new Error(`Cannot prepare the database: ${error instanceof Error ? error.message : error}`);
-  });
-  const applicationName = `${schema.name}_server`;
+  const db = await openDatabase(ctx, "postgres", (url, ownServer) => createWorldSchema(url, { ownServer }));
+  const { schema, applicationName } = db;
   const perRequest = queriesPerRequest(ctx.variant);
   // Backends of the stopped server end within milliseconds; a slow, shared machine gets ten seconds.
   const quietMs = 10_000;
@@ -221,27 +149,9 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   const inFlight = s.connections * s.pipelining * (s.warmupSec > 0 ? 2 : 1);
   let before = 0;
   return {
-    // On a database host of its own the database takes nothing from the server's CPUs.
-    ...(embedded && !ctx.dbHost ? { serverCpus: placed.server, warnings: placed.warning ? [placed.warning] : [] } : {}),
-    env: {
-      DATABASE_URL: url,
-      DATABASE_SCHEMA: schema.name,
-      DATABASE_POOL: String(pool),
-      DATABASE_APP_NAME: applicationName,
-    },
-    facts: {
-      database: embedded ? "embedded" : "external",
-      postgresVersion: schema.serverVersion,
-      embeddedPostgresVersion: embedded ? EMBEDDED_POSTGRES_VERSION : null,
-      databaseCpus: embedded && !ctx.dbHost ? placed.database : null,
-      databaseHost: embedded && ctx.dbHost ? ctx.dbHost.spec.text : null,
-      driver: "postgres.js",
-      driverVersion: await driverVersion(ctx.nodeModules),
-      poolSize: pool,
-      queriesPerRequest: perRequest,
-      worldRows: WORLD_ROWS,
-      queriesCountedFrom: schema.counter,
-    },
+    ...db.placement,
+    env: db.env,
+    facts: { ...db.facts, queriesPerRequest: perRequest, worldRows: WORLD_ROWS, queriesCountedFrom: schema.counter },
     async beforeRun(): Promise<void> {
       before = await schema.queries(applicationName, quietMs);
     },
@@ -257,20 +167,7 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
         tolerance: TOLERANCE,
       });
     },
-    async dispose(): Promise<void> {
-      try {
-        await schema.drop();
-      } catch (error) {
-        // An embedded server goes away whole; on the user's server the schema must not be left behind unnoticed.
-        if (!embedded) {
-          throw new Error(
-            `Cannot drop schema ${schema.name} at --database-url (drop it by hand): ${(error as Error).message}`,
-          );
-        }
-      } finally {
-        await embedded?.stop();
-      }
-    },
+    dispose: db.dispose,
   };
 }
 

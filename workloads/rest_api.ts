@@ -23,9 +23,9 @@
 
 import { CAPTURE } from "./types.ts";
 import { checkExchange } from "./checks.ts";
-import { type EmbeddedPostgres, startEmbeddedPostgres } from "./_embedded_postgres.ts";
+import { driverVersion, EMBEDDED_POSTGRES_VERSION, openDatabase } from "./_database.ts";
 import { createUsersSchema, type UsersSchema, type UsersState } from "./_users_schema.ts";
-import { driverVersion, EMBEDDED_POSTGRES_VERSION, isPostgresUrl, POSTGRES_JS_VERSION } from "./postgres.ts";
+import { isPostgresUrl, POSTGRES_JS_VERSION } from "./postgres.ts";
 import { seededUser, type User } from "../fixtures/users.ts";
 import { FRAMEWORK_DEPENDENCIES, FRAMEWORKS, frameworkServer, frameworkVersions } from "./_frameworks.ts";
 import type {
@@ -360,25 +360,8 @@ function databaseChecks(
 }
 
 async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
-  if (!ctx.nodeModules) throw new Error("rest-api: the workload's npm dependencies are not installed");
-  const pool = Number(ctx.options.pool);
-  const given = ctx.options["database-url"] as string | undefined;
-  let embedded: EmbeddedPostgres | undefined;
-  if (given === undefined) {
-    embedded = await startEmbeddedPostgres({
-      nodeModules: ctx.nodeModules,
-      cpus: ctx.serverCpus ?? null,
-      maxConnections: pool + 20,
-      timeoutMs: ctx.settings.startTimeoutSec * 1000,
-      signal: ctx.signal,
-    });
-  }
-  const url = given ?? embedded!.url;
-  const schema = await createUsersSchema(url).catch(async (error) => {
-    await embedded?.stop();
-    throw new Error(`Cannot prepare the database: ${error instanceof Error ? error.message : error}`);
-  });
-  const applicationName = `${schema.name}_server`;
+  const db = await openDatabase(ctx, "rest-api", createUsersSchema);
+  const { schema, applicationName } = db;
   const contentType = FRAMEWORKS[frameworkOf(ctx.variant)]?.contentType ?? "application/json";
   const stack = ctx.variant.endsWith(STACK);
   // At most one request per connection and pipelined slot was in flight when the load stopped.
@@ -386,22 +369,11 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   let before: UsersState | undefined;
   let writes: Writes = { created: 0, updated: 0, deleted: 0 };
   return {
-    env: {
-      DATABASE_URL: url,
-      DATABASE_SCHEMA: schema.name,
-      DATABASE_POOL: String(pool),
-      DATABASE_APP_NAME: applicationName,
-      ...stack ? { REST_STACK: "production", JWT_SECRET, CORS_ORIGIN: ORIGIN } : {},
-    },
+    ...db.placement,
+    env: { ...db.env, ...stack ? { REST_STACK: "production", JWT_SECRET, CORS_ORIGIN: ORIGIN } : {} },
     facts: {
-      database: embedded ? "embedded" : "external",
-      postgresVersion: schema.serverVersion,
-      embeddedPostgresVersion: embedded ? EMBEDDED_POSTGRES_VERSION : null,
-      databaseCpus: embedded ? ctx.serverCpus ?? null : null,
-      driver: "postgres.js",
-      orm: ctx.variant === ORM ? `drizzle-orm ${await driverVersion(ctx.nodeModules, "drizzle-orm")}` : "none",
-      driverVersion: await driverVersion(ctx.nodeModules),
-      poolSize: pool,
+      ...db.facts,
+      orm: ctx.variant === ORM ? `drizzle-orm ${await driverVersion(ctx.nodeModules!, "drizzle-orm")}` : "none",
       ...await frameworkVersions(frameworkOf(ctx.variant), ctx.nodeModules),
       stack: stack ? "CORS, JWT bearer (jose, HS256), body validation" : "body validation",
     },
@@ -429,19 +401,7 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
       const unanswered = run.sentRequests !== undefined ? run.sentRequests - run.totalResponses + slack : slack;
       return databaseChecks(run.run, before!, after, total, unanswered, schema.seededDigest);
     },
-    async dispose(): Promise<void> {
-      try {
-        await schema.drop();
-      } catch (error) {
-        if (!embedded) {
-          throw new Error(
-            `Cannot drop schema ${schema.name} at --database-url (drop it by hand): ${(error as Error).message}`,
-          );
-        }
-      } finally {
-        await embedded?.stop();
-      }
-    },
+    dispose: db.dispose,
   };
 }
 

@@ -4,7 +4,7 @@
 // which steps are beyond noise. The latency and resource charts have no
 // intervals, which is why this is a chart of its own.
 
-import { escapeXml, niceTicks } from "./_svg.ts";
+import { escapeXml, frame, HEIGHT, legendAndAxis, niceTicks, num, WIDTH, yGrid } from "./_svg.ts";
 
 /** One point: a median with its interval, and whether a test marked it. */
 export interface IntervalPoint {
@@ -33,14 +33,8 @@ export interface IntervalSeries {
   readonly points: readonly IntervalPoint[];
 }
 
-const WIDTH = 720;
-const HEIGHT = 320;
 /** The ring of a significant change: red for worse, green for better. */
 export const MARK_COLORS = { worse: "#d00000", better: "#008a00" } as const;
-
-function num(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(1);
-}
 
 /**
  * Renders the chart as an inline SVG.
@@ -79,15 +73,7 @@ export function intervalChart(options: {
   const slot = w / Math.max(1, options.categories.length);
   const x = (i: number) => m.left + slot * (i + 0.5);
   const y = (v: number) => m.top + h - (Math.max(0, v) / top) * h;
-  const parts: string[] = [];
-  for (const t of ticks) {
-    parts.push(
-      `<line class="grid" x1="${m.left}" x2="${m.left + w}" y1="${num(y(t))}" y2="${num(y(t))}"/>` +
-        `<text class="tick" x="${m.left - 6}" y="${num(y(t) + 4)}" text-anchor="end">${
-          escapeXml(options.formatY(t))
-        }</text>`,
-    );
-  }
+  const parts = [yGrid(ticks, y, m, options.formatY)];
   // A long history labels every k-th category only, so that labels never overlap (about 60 px each).
   const every = Math.ceil(options.categories.length / Math.max(1, Math.floor(w / 60)));
   options.categories.forEach((label, i) => {
@@ -126,18 +112,6 @@ export function intervalChart(options: {
         `stroke-width="2"/>${dots}</g>`,
     );
   }
-  options.series.forEach((s, i) => {
-    const ly = m.top + 8 + i * 20;
-    parts.push(
-      `<g class="legend-item"><rect x="${m.left + w + 16}" y="${ly - 9}" width="12" height="12" fill="${s.color}"/>` +
-        `<text x="${m.left + w + 34}" y="${ly + 1}">${escapeXml(s.label)}</text></g>`,
-    );
-  });
-  parts.push(`<line class="axis" x1="${m.left}" x2="${m.left + w}" y1="${m.top + h}" y2="${m.top + h}"/>`);
-  const label = escapeXml(options.title);
-  return `<svg class="chart ${options.className}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" ` +
-    `role="img" aria-label="${label}" preserveAspectRatio="xMinYMin meet"><title>${label}</title>` +
-    `<text class="chart-title" x="12" y="20">${label}</text>` +
-    (options.subtitle ? `<text class="chart-subtitle" x="12" y="36">${escapeXml(options.subtitle)}</text>` : "") +
-    parts.join("") + `</svg>`;
+  parts.push(legendAndAxis(options.series, m));
+  return frame(options.className, options.title, options.title, options.subtitle, parts.join(""));
 }

@@ -9,7 +9,8 @@ export function escapeXml(text: string): string {
     .replace(/'/g, "&#39;");
 }
 
-function num(n: number): string {
+/** A coordinate as it goes into markup: one decimal at most. */
+export function num(n: number): string {
   return String(Math.round(n * 10) / 10);
 }
 
@@ -60,16 +61,54 @@ export interface BarDatum {
   readonly tooltip: string;
 }
 
-const WIDTH = 720;
-const HEIGHT = 320;
+/** Every chart's size. */
+export const WIDTH = 720;
+export const HEIGHT = 320;
 
-function frame(className: string, label: string, title: string, subtitle: string, body: string): string {
+/** A plot's margins inside the chart. */
+export interface Margins {
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+  readonly left: number;
+}
+
+/** The chart around a plot: the `<svg>` with its accessible label, title and subtitle. */
+export function frame(className: string, label: string, title: string, subtitle: string, body: string): string {
   return `<svg class="chart ${className}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" ` +
     `role="img" aria-label="${escapeXml(label)}" preserveAspectRatio="xMinYMin meet">` +
     `<title>${escapeXml(label)}</title>` +
     `<text class="chart-title" x="12" y="20">${escapeXml(title)}</text>` +
     (subtitle ? `<text class="chart-subtitle" x="12" y="36">${escapeXml(subtitle)}</text>` : "") +
     body + `</svg>`;
+}
+
+/** Horizontal grid lines at `ticks`, each labelled on the left; `y` maps a value to its coordinate. */
+export function yGrid(
+  ticks: readonly number[],
+  y: (v: number) => number,
+  m: Margins,
+  format: (v: number) => string,
+): string {
+  const right = WIDTH - m.right;
+  return ticks.map((t) =>
+    `<line class="grid" x1="${m.left}" x2="${right}" y1="${num(y(t))}" y2="${num(y(t))}"/>` +
+    `<text class="tick" x="${m.left - 6}" y="${num(y(t) + 4)}" text-anchor="end">${escapeXml(format(t))}</text>`
+  ).join("");
+}
+
+/** The legend right of the plot, one coloured square and label per entry; then the x axis line. */
+export function legendAndAxis(
+  entries: readonly { readonly label: string; readonly color: string }[],
+  m: Margins,
+): string {
+  const right = WIDTH - m.right;
+  const bottom = HEIGHT - m.bottom;
+  return entries.map((s, i) => {
+    const ly = m.top + 8 + i * 20;
+    return `<g class="legend-item"><rect x="${right + 16}" y="${ly - 9}" width="12" height="12" fill="${s.color}"/>` +
+      `<text x="${right + 34}" y="${ly + 1}">${escapeXml(s.label)}</text></g>`;
+  }).join("") + `<line class="axis" x1="${m.left}" x2="${right}" y1="${bottom}" y2="${bottom}"/>`;
 }
 
 /** A vertical bar chart with 95% CI whiskers and the value above each bar. */
@@ -86,15 +125,7 @@ export function barChart(options: {
   const ticks = niceTicks(0, Math.max(...bars.map((b) => Math.max(b.value, b.high ?? 0)), 0) * 1.08);
   const top = ticks.at(-1)!;
   const y = (v: number) => m.top + h - (Math.max(0, v) / top) * h;
-  const parts: string[] = [];
-  for (const t of ticks) {
-    parts.push(
-      `<line class="grid" x1="${m.left}" x2="${m.left + w}" y1="${num(y(t))}" y2="${num(y(t))}"/>` +
-        `<text class="tick" x="${m.left - 6}" y="${num(y(t) + 4)}" text-anchor="end">${
-          escapeXml(options.formatTick(t))
-        }</text>`,
-    );
-  }
+  const parts = [yGrid(ticks, y, m, options.formatTick)];
   const slot = w / Math.max(1, bars.length);
   const barWidth = Math.min(110, slot * 0.55);
   bars.forEach((b, i) => {
@@ -122,7 +153,7 @@ export function barChart(options: {
         }</text></g>`,
     );
   });
-  parts.push(`<line class="axis" x1="${m.left}" x2="${m.left + w}" y1="${m.top + h}" y2="${m.top + h}"/>`);
+  parts.push(legendAndAxis([], m));
   const label = `${options.title}: ` + bars.map((b) => `${b.label} ${b.display}`).join(", ");
   return frame("bar-chart", label, options.title, options.subtitle, parts.join(""));
 }
@@ -181,15 +212,7 @@ export function lineChart(options: {
   const fy = (v: number) => options.logY ? Math.log10(Math.max(v, yLow)) : v;
   const x = (v: number) => m.left + (xMax === xMin ? 0.5 : (v - xMin) / (xMax - xMin)) * w;
   const y = (v: number) => m.top + h - (fy(v) - fy(yLow)) / ((fy(yHigh) - fy(yLow)) || 1) * h;
-  const parts: string[] = [];
-  for (const t of yTicks) {
-    parts.push(
-      `<line class="grid" x1="${m.left}" x2="${m.left + w}" y1="${num(y(t))}" y2="${num(y(t))}"/>` +
-        `<text class="tick" x="${m.left - 6}" y="${num(y(t) + 4)}" text-anchor="end">${
-          escapeXml(options.formatY(t))
-        }</text>`,
-    );
-  }
+  const parts = [yGrid(yTicks, y, m, options.formatY)];
   for (const t of xTicks) {
     parts.push(
       `<line class="grid" x1="${num(x(t.value))}" x2="${num(x(t.value))}" y1="${m.top}" y2="${m.top + h}"/>` +
@@ -230,14 +253,6 @@ export function lineChart(options: {
       }"><path d="${d}" fill="none" stroke="${s.color}" stroke-width="2"/>${markers}</g>`,
     );
   }
-  const legend = [...new Map(options.series.map((s) => [s.key, s])).values()];
-  legend.forEach((s, i) => {
-    const ly = m.top + 8 + i * 20;
-    parts.push(
-      `<g class="legend-item"><rect x="${m.left + w + 16}" y="${ly - 9}" width="12" height="12" fill="${s.color}"/>` +
-        `<text x="${m.left + w + 34}" y="${ly + 1}">${escapeXml(s.label)}</text></g>`,
-    );
-  });
-  parts.push(`<line class="axis" x1="${m.left}" x2="${m.left + w}" y1="${m.top + h}" y2="${m.top + h}"/>`);
+  parts.push(legendAndAxis([...new Map(options.series.map((s) => [s.key, s])).values()], m));
   return frame(options.className, options.title, options.title, options.subtitle, parts.join(""));
 }
