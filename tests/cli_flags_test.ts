@@ -129,13 +129,13 @@ Deno.test("the README's Flags table gives the profiles' defaults and every load 
 });
 
 // README: the workloads' own quick defaults — "The postgres workload" (2 s after 0.5 s, one run), bcrypt ("2
-// connections with a 30 s request timeout"), and the process and micro table (startup ≥ 10 runs and ≥ 3 s; install
+// connections with a 30 s request timeout"), and the process and micro table (startup ≥ 10 runs and ≥ 2 s; install
 // and fs 1 run, no warm-up; micro 0.5 s + 0.1 s warm-up, 3 runs).
 Deno.test("the workloads' own defaults are the ones the README states", () => {
   const defaults = Object.fromEntries(builtinWorkloads.map((w) => [w.name, w.defaults]));
   assertEquals(defaults.postgres, { durationSec: 2, warmupSec: 0.5, runs: 1 });
   assertEquals(defaults.bcrypt, { connections: 2, requestTimeoutSec: 30 });
-  assertEquals(defaults.startup, { runs: 10, durationSec: 3, warmupSec: 0 });
+  assertEquals(defaults.startup, { runs: 10, durationSec: 2, warmupSec: 0 });
   assertEquals(defaults.install, { runs: 1, warmupSec: 0 });
   assertEquals(defaults.fs, { runs: 1, warmupSec: 0 });
   assertEquals(defaults.micro, { runs: 3, durationSec: 0.5, warmupSec: 0.1 });
