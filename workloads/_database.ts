@@ -15,10 +15,42 @@ import { parseCpuList } from "../runners/platform/cpus.ts";
 import type { Warning } from "../runners/schema/result.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./_embedded_postgres.ts";
 import { startRemotePostgres } from "./_remote_postgres.ts";
-import type { Fact, WorkloadContext } from "./types.ts";
+import type { Fact, WorkloadContext, WorkloadOption } from "./types.ts";
 
 /** The embedded-postgres package (and so the PostgreSQL version) used when no database URL is given. */
 export const EMBEDDED_POSTGRES_VERSION = "18.4.0-beta.17";
+
+/** Whether `value` parses as a `postgres:` or `postgresql:` URL. Never echoed: it may hold a password. */
+export function isPostgresUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "postgres:" || url.protocol === "postgresql:";
+  } catch {
+    return false;
+  }
+}
+
+/** The options every database workload takes: `--database-url` and `--pool`. */
+export const DATABASE_OPTIONS: readonly WorkloadOption[] = [
+  {
+    name: "database-url",
+    description:
+      "PostgreSQL to use (rtbench creates, seeds and drops its own schema there); default: a throw-away embedded server",
+    type: "string",
+    env: "DATABASE_URL",
+    secret: true,
+    validate: (value) => isPostgresUrl(String(value)) ? undefined : "must be a postgres:// or postgresql:// URL",
+  },
+  {
+    name: "pool",
+    description: "database connections per server, the same on every runtime",
+    type: "number",
+    integer: true,
+    min: 1,
+    max: 200,
+    default: 10,
+  },
+];
 
 /** A schema of rtbench's own on a database server, as the workload made it. */
 export interface OwnSchema {

