@@ -5,7 +5,8 @@ import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import type { BenchRecord } from "../runners/schema/result.ts";
-import { CLIENT_BOUND_PERCENT } from "../runners/kinds/websocket.ts";
+import { websocketKind } from "../runners/kinds/websocket.ts";
+import type { Saturation } from "../runners/stats/saturation.ts";
 import { wsEcho } from "../workloads/ws_echo.ts";
 import { closingEcho, corruptingEcho } from "./fixtures/ws_faulty.ts";
 import { entries, privateTmp, processesMatching, ROOT, runCli, spawnCli, waitFor } from "./_helpers.ts";
@@ -38,14 +39,8 @@ function assertMeasured(record: BenchRecord, messageSize: number): void {
   assertEquals(record.headline.figure, "messagesPerSecond");
   // The driver's CPU is sampled on every run, and a driver at its limit is flagged.
   assert(record.runs.every((r) => r.figures.clientCpuPercent >= 0 && r.figures.serverCpuPercent >= 0));
-  // README (ws figures): "at 90 % or more the record carries a `client-bound` warning … and `client-saturated`".
-  for (const code of ["client-bound", "client-saturated"]) {
-    assertEquals(
-      record.warnings.some((w) => w.code === code),
-      record.runs.some((r) => r.figures.clientCpuPercent >= CLIENT_BOUND_PERCENT),
-      code,
-    );
-  }
+  // README (ws figures): "judged by the same rule as HTTP's": saturation is sampled in every run.
+  assert(record.runs.every((r) => r.resources?.server && r.resources?.client), "both sides sampled in every run");
   assertExists(record.latencyUs);
   assert(record.latencyUs!.p50 <= record.latencyUs!.p99_9 && record.latencyUs!.p99_9 <= record.latencyUs!.max);
 }
@@ -189,4 +184,29 @@ Deno.test("SIGINT while the driver runs stops the driver and the server and leav
   assertEquals(parseResult(await Deno.readTextFile(out)).finishedAt, null);
   assertEquals(await entries(tmp), ["r.json"]);
   await Deno.remove(tmp, { recursive: true });
+});
+
+// README (ws figures): "The driver and the server are judged by the same rule as HTTP's (see Resources and
+// `client-bound`)": a driver at its limit while the server is at its own too is client-saturated, not client-bound.
+Deno.test("a WebSocket record is judged like an HTTP one: both sides at their limit is client-saturated only", () => {
+  const both = { client: 0.97, server: 0.93, clientBound: false };
+  const driverOnly = { client: 0.97, server: 0.6, clientBound: true };
+  const judge = (saturations: Saturation[]) => {
+    const outcome = {
+      command: null,
+      loadGenerator: null,
+      cpus: { server: "0", client: "1" },
+      checks: [],
+      facts: {},
+      headline: { figure: "messagesPerSecond", higherIsBetter: true },
+      runs: [],
+      warnings: [{ code: "client-bound", message: "an earlier verdict" }],
+    };
+    const state = { ctx: { cpus: outcome.cpus }, sampled: [], saturations };
+    websocketKind.judge!(state as unknown as Parameters<NonNullable<typeof websocketKind.judge>>[0], outcome);
+    return outcome.warnings.map((w) => w.code);
+  };
+  assertEquals(judge([both, both, driverOnly]), ["client-saturated"]);
+  assertEquals(judge([driverOnly, driverOnly, both]), ["client-bound", "client-saturated"]);
+  assertEquals(judge([]), []);
 });

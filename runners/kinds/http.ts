@@ -26,13 +26,7 @@ import { openFigures, rateNotHeld } from "./open_figures.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { checkHttpParity } from "./http_parity.ts";
-import {
-  clientBoundWarning,
-  clientSaturatedWarning,
-  type Saturation,
-  saturation,
-  SATURATION_WARNINGS,
-} from "../stats/saturation.ts";
+import { judgeSaturation, type Saturation, saturation } from "../stats/saturation.ts";
 import { pickLoadGenerator } from "../drivers/generators.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
 import { underLoad } from "./under_load.ts";
@@ -388,11 +382,7 @@ export const httpKind: Kind<HttpWorkload, HttpState> = {
   run: runOnce,
   judge(state, outcome) {
     outcome.resources = combineSummaries(state.sampled.map((r) => r.summary));
-    outcome.warnings = outcome.warnings.filter((w) => !SATURATION_WARNINGS.includes(w.code));
-    for (const judged of [clientBoundWarning, clientSaturatedWarning]) {
-      const warning = judged(state.saturations, state.generator.name, state.ctx.cpus);
-      if (warning) outcome.warnings.push(warning);
-    }
+    outcome.warnings = judgeSaturation(outcome.warnings, state.saturations, state.generator.name, state.ctx.cpus);
     const fallback = engineOnDeno(outcome, "clientCpuUsPerResponse", "responses");
     if (fallback) outcome.warnings.push(fallback);
   },

@@ -21,6 +21,7 @@ import { engineClient } from "../drivers/engine.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
 import { engineOnDeno } from "./engine_fallback.ts";
 import { combineSummaries } from "../stats/resources.ts";
+import { judgeSaturation, type Saturation, saturation } from "../stats/saturation.ts";
 import { round } from "../stats/round.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import {
@@ -30,9 +31,6 @@ import {
   WS_VERSION,
 } from "../drivers/websocket.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
-
-/** Client CPU, in percent of one core, from which a run counts as measuring the driver rather than the server. */
-export const CLIENT_BOUND_PERCENT = 90;
 
 /** Text sent before load: multi-byte characters, so a server that mangles UTF-8 is caught. */
 const VERIFY_TEXT = "rtbench echo: héllo wörld ✓ 🚀";
@@ -234,6 +232,8 @@ interface WebSocketState {
   readonly traffic: WebSocketTraffic;
   /** Resources sampled in each finished run. */
   readonly sampled: ResourceReport[];
+  /** How close to their limits the driver and the server were, per run with samples. */
+  readonly saturations: (Saturation | null)[];
 }
 
 async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcome): Promise<WebSocketState> {
@@ -252,7 +252,7 @@ async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcom
   const traffic = ctx.workload.traffic(ctx);
   checkTraffic(traffic);
   outcome.loadGenerator = await websocketDriverInfo();
-  return { ctx, outcome, file: staged.file, args: staged.args, traffic, sampled: [] };
+  return { ctx, outcome, file: staged.file, args: staged.args, traffic, sampled: [], saturations: [] };
 }
 
 /** One run: a fresh pinned server, a verified text and binary echo, then the driver under load. */
@@ -302,28 +302,10 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
     throw new PhaseError("measure", `No socket connected (${m.firstFailure ?? "no reason given"})`);
   }
   if (m.validMessages === 0) throw new PhaseError("measure", `No echo in ${m.durationMs / 1000} s`);
-  if (
-    m.clientCpuPercent !== null && m.clientCpuPercent >= CLIENT_BOUND_PERCENT &&
-    !outcome.warnings.some((w) => w.code === "client-bound")
-  ) {
-    outcome.warnings.push({
-      code: "client-bound",
-      message: `the WebSocket driver used ${Math.round(m.clientCpuPercent)} % of its CPU in run ${run + 1}` +
-        (m.serverCpuPercent === null ? "" : ` (the server ${Math.round(m.serverCpuPercent)} %)`) +
-        ": messagesPerSecond may measure the driver, not the server",
-    });
+  if (resources) {
+    state.sampled.push(resources);
+    state.saturations.push(saturation(resources.summary, ctx.cpus));
   }
-  if (
-    m.clientCpuPercent !== null && m.clientCpuPercent >= CLIENT_BOUND_PERCENT &&
-    !outcome.warnings.some((w) => w.code === "client-saturated")
-  ) {
-    outcome.warnings.push({
-      code: "client-saturated",
-      message: `the WebSocket driver was at ${Math.round(m.clientCpuPercent)} % of its CPU in run ${run + 1}: ` +
-        "messagesPerSecond is a bound for the server, which a faster driver might push further",
-    });
-  }
-  if (resources) state.sampled.push(resources);
   outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
   const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;
   if (late && !outcome.warnings.some((w) => w.code === "rate-not-held")) outcome.warnings.push(late);
@@ -350,6 +332,8 @@ export const websocketKind: Kind<WebSocketWorkload, WebSocketState> = {
   run: runOnce,
   judge(state, outcome) {
     outcome.resources = combineSummaries(state.sampled.map((r) => r.summary));
+    // The same rule as HTTP's: the driver at its limit in at least half of the runs.
+    outcome.warnings = judgeSaturation(outcome.warnings, state.saturations, "the WebSocket driver", state.ctx.cpus);
     const fallback = engineOnDeno(outcome, "clientCpuUsPerMessage", "messages");
     if (fallback) outcome.warnings.push(fallback);
   },

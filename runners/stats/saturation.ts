@@ -126,3 +126,31 @@ export function clientBoundWarning(
       "(use a faster --load-generator, see deno task calibrate)",
   };
 }
+
+/**
+ * A record's saturation warnings judged over its runs so far, the same for every kind: its warnings without any
+ * earlier verdict, then `client-bound` and `client-saturated` where at least half of the judged runs call for them.
+ *
+ * @example Two runs, the client at its limit in both, the server in neither
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { judgeSaturation } from "./saturation.ts";
+ *
+ * const run = { client: 0.97, server: 0.6, clientBound: true };
+ * const warnings = judgeSaturation([], [run, run], "rtbench", { server: "0", client: "1" });
+ * assertEquals(warnings.map((w) => w.code), ["client-bound", "client-saturated"]);
+ * ```
+ */
+export function judgeSaturation(
+  warnings: readonly Warning[],
+  runs: readonly (Saturation | null)[],
+  generator: string,
+  cpus: CpuSets,
+): Warning[] {
+  const kept = warnings.filter((w) => !SATURATION_WARNINGS.includes(w.code));
+  for (const judged of [clientBoundWarning, clientSaturatedWarning]) {
+    const warning = judged(runs, generator, cpus);
+    if (warning) kept.push(warning);
+  }
+  return kept;
+}
