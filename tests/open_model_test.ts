@@ -105,7 +105,9 @@ Deno.test("--sweep on http-json for deno, node and bun: a peak, ten rates from 1
     const at = steps.find((s) => s.achievedRate === knee);
     assert(
       at && at.latencyUs!.p99 <= 50_000,
-      `${r.id}: knee ${knee} among ${JSON.stringify(steps.map((s) => s.targetRate))}`,
+      `${r.id}: knee ${knee} among ${
+        JSON.stringify(steps.map((s) => [s.targetRate, s.achievedRate, s.missed, s.errors, s.latencyUs?.p99]))
+      } (target, achieved, missed, errors, p99 µs)`,
     );
     assert(
       steps.filter((s) => s.targetRate > at!.targetRate).every((s) =>
