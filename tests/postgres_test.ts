@@ -9,6 +9,7 @@ import { run } from "../runners/suite/run.ts";
 import { installDependencies } from "../runners/platform/workspace.ts";
 import { startEmbeddedPostgres } from "../workloads/_embedded_postgres.ts";
 import { databaseCpus, POSTGRES_JS_VERSION, postgresWorkload } from "../workloads/postgres.ts";
+import { restApi } from "../workloads/rest_api.ts";
 import { noClamp, oneQuery } from "./fixtures/postgres_faults.ts";
 import { entries, privateTmp, processesMatching, spawnCli, waitFor } from "./_helpers.ts";
 
@@ -212,4 +213,37 @@ Deno.test("the embedded database takes the last of the server's CPUs when it has
   assertEquals(databaseCpus("0").warning?.code, "db-shares-server-cpu");
   assertEquals(databaseCpus("0").server, "0");
   assertEquals(databaseCpus(null).warning?.code, "db-shares-server-cpu");
+});
+
+// README (Open model): "side effects (postgres's queries, rest-api's rows) are checked against the requests of the peak
+// and every rate together": the database's own counts are checked against the peak's and every rate's requests, not
+// the peak's alone (before, the rates' queries and rows exceeded what the peak sent, and the record was invalid).
+Deno.test("--sweep on postgres and rest-api: what PostgreSQL counted matches the requests of every rate", async () => {
+  const tmp = await databaseTmp();
+  const saved = Deno.env.get("TMPDIR");
+  Deno.env.set("TMPDIR", tmp);
+  try {
+    const settings = { sweep: true, sweepSteps: 3, durationSec: 0.5, warmupSec: 0.2, runs: 1 };
+    const queries = await run({
+      workloads: [postgresWorkload],
+      runtimes: ["deno"],
+      variants: ["db"],
+      settings,
+      tempDir: tmp,
+    });
+    const rows = await run({ workloads: [restApi], runtimes: ["deno"], variants: ["default"], settings, tempDir: tmp });
+    for (const record of [...queries.records, ...rows.records]) {
+      assertEquals(record.status, "completed", `${record.id}: ${JSON.stringify(record.error)}`);
+    }
+    const counted = queries.records[0].verification.checks.find((c) => c.name.startsWith("run 1: queries counted"));
+    assert(counted?.passed, JSON.stringify(counted));
+    // The rates ran after the peak: PostgreSQL counted more queries than the peak's window answered.
+    assert(Number(counted!.actual) > queries.records[0].runs[0].figures.validResponses, JSON.stringify(counted));
+    const writes = rows.records[0].verification.checks.filter((c) => c.name.startsWith("run 1: database:"));
+    assert(writes.length > 0 && writes.every((c) => c.passed), JSON.stringify(writes));
+  } finally {
+    if (saved === undefined) Deno.env.delete("TMPDIR");
+    else Deno.env.set("TMPDIR", saved);
+  }
+  await Deno.remove(tmp, { recursive: true });
 });

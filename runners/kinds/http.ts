@@ -315,8 +315,8 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   const { measurement: m, resources, sweep: swept } = loaded;
   const record = withModel(runFigures(run, startedAt, m, ctx.workload, ctx, resources), m, swept, ctx.settings);
   const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? [])];
-  const mismatches = all.reduce((a, x) => a + x.mismatches, 0);
-  const non2xx = all.reduce((a, x) => a + x.non2xx, 0);
+  const mismatches = sum(all, (x) => x.mismatches);
+  const non2xx = sum(all, (x) => x.non2xx);
   if (mismatches > 0 || non2xx > 0) {
     const firstMismatch = all.find((x) => x.firstMismatch)?.firstMismatch;
     const first = firstMismatch ? ` (first: ${firstMismatch})` : "";
@@ -348,21 +348,33 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   }
   return multiCoreRun(outcome, server, resources, ctx.cpus, {
     run: record,
+    // The server's work over the whole run: under --sweep the peak and every rate after it (side-effect checks
+    // compare the database's or the disk's counts with these); the window and its valid responses are the peak's.
     responses: {
       valid: m.validResponses,
       // A response after the window is no sample, but the server did its work and answered it.
-      total: verifyRequests + m.warmupResponses + m.responses + (m.lateResponses ?? 0),
-      ...(m.sentRequests !== undefined ? { sent: verifyRequests + m.sentRequests } : {}),
+      total: verifyRequests + sum(all, (x) => x.warmupResponses + x.responses + (x.lateResponses ?? 0)),
+      ...(all.every((x) => x.sentRequests !== undefined)
+        ? { sent: verifyRequests + sum(all, (x) => x.sentRequests!) }
+        : {}),
       ...(m.endpoints
         ? {
           endpoints: Object.fromEntries(
-            Object.entries(m.endpoints).map(([name, e]) => [name, e.validResponses + e.warmupValidResponses]),
+            Object.keys(m.endpoints).map((name) => [
+              name,
+              sum(all, (x) =>
+                (x.endpoints?.[name]?.validResponses ?? 0) + (x.endpoints?.[name]?.warmupValidResponses ?? 0)),
+            ]),
           ),
         }
         : {}),
       window: { startMs: m.windowStartMs ?? Date.now() - m.durationMs, durationMs: m.durationMs },
     },
   });
+}
+
+function sum<T>(items: readonly T[], of: (item: T) => number): number {
+  return items.reduce((a, x) => a + of(x), 0);
 }
 
 /**
