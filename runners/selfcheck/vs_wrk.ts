@@ -178,43 +178,47 @@ async function wrkTurn(server: RunningServer, o: Options, cpus: CpuSets) {
   return await wrk(o.durationSec);
 }
 
-/** Round `index` on a fresh pinned server: the engine and wrk take turns ABBA (BAAB in odd rounds). */
-async function round(runtime: string, o: Options, cpus: CpuSets, index: number) {
+/** A runtime's `http-json` server, resolved and staged once in `dir`, for a fresh process every round. */
+interface Staged {
+  readonly runtime: string;
+  readonly rt: Awaited<ReturnType<typeof resolveRuntime>>;
+  readonly file: string;
+  readonly dir: string;
+}
+
+async function stage(runtime: string, dir: string, signal: AbortSignal): Promise<Staged> {
   const [spec] = parseRuntimeSpecs(runtime);
-  const rt = await resolveRuntime(spec, { adapters: builtinAdapters, signal: o.signal });
+  const rt = await resolveRuntime(spec, { adapters: builtinAdapters, signal });
   const source = httpJson.server(rt.name, "default");
   if ("skip" in source) throw new Error(source.skip);
-  const requests =
-    httpJson.traffic({ variant: "default", options: {}, settings: {} as never, tempDir: "", signal: o.signal })
-      .requests;
-  const dir = await makeTempDir({ prefix: "rtbench-vs-wrk-" });
+  await Deno.mkdir(dir, { recursive: true });
+  return { runtime, rt, file: await stageServer(source.entry, dir), dir };
+}
+
+/** Round `index` on a fresh pinned server: the engine and wrk take turns ABBA (BAAB in odd rounds). */
+async function round(staged: Staged, requests: readonly HttpRequestSpec[], o: Options, cpus: CpuSets, index: number) {
+  const server = await startServer({
+    runtime: staged.rt,
+    file: staged.file,
+    cwd: staged.dir,
+    cpus: cpus.server,
+    timeoutMs: 30_000,
+    signal: o.signal,
+  });
   try {
-    const file = await stageServer(source.entry, dir);
-    const server = await startServer({
-      runtime: rt,
-      file,
-      cwd: dir,
-      cpus: cpus.server,
-      timeoutMs: 30_000,
-      signal: o.signal,
-    });
-    try {
-      const engine: number[] = [];
-      const wrk: number[] = [];
-      const turns = index % 2 === 1
-        ? ["wrk", "rtbench", "rtbench", "wrk"] as const
-        : ["rtbench", "wrk", "wrk", "rtbench"] as const;
-      for (const side of turns) {
-        const rps = side === "rtbench" ? await engineTurn(server, requests, o, cpus) : await wrkTurn(server, o, cpus);
-        (side === "rtbench" ? engine : wrk).push(rps);
-        o.onTurn?.({ round: index, runtime, side, serverPid: server.group.pid, requestsPerSecond: rps });
-      }
-      return { rtbench: (engine[0] + engine[1]) / 2, wrk: (wrk[0] + wrk[1]) / 2 };
-    } finally {
-      await server.stop();
+    const engine: number[] = [];
+    const wrk: number[] = [];
+    const turns = index % 2 === 1
+      ? ["wrk", "rtbench", "rtbench", "wrk"] as const
+      : ["rtbench", "wrk", "wrk", "rtbench"] as const;
+    for (const side of turns) {
+      const rps = side === "rtbench" ? await engineTurn(server, requests, o, cpus) : await wrkTurn(server, o, cpus);
+      (side === "rtbench" ? engine : wrk).push(rps);
+      o.onTurn?.({ round: index, runtime: staged.runtime, side, serverPid: server.group.pid, requestsPerSecond: rps });
     }
+    return { rtbench: (engine[0] + engine[1]) / 2, wrk: (wrk[0] + wrk[1]) / 2 };
   } finally {
-    await removeTemp(dir);
+    await server.stop();
   }
 }
 
@@ -246,11 +250,23 @@ export async function vsWrk(options: VsWrkOptions): Promise<VsWrk> {
   const cpus = splitCpus(await allowedCpus());
   const before = load();
   const seen = options.runtimes.map((runtime) => ({ runtime, rtbench: [] as number[], wrk: [] as number[] }));
+  const requests = httpJson.traffic({
+    variant: "default",
+    options: {},
+    settings: {} as never,
+    tempDir: "",
+    signal: options.signal,
+  }).requests;
+  const dir = await makeTempDir({ prefix: "rtbench-vs-wrk-" });
   try {
+    const staged: Staged[] = [];
+    for (const [i, runtime] of options.runtimes.entries()) {
+      staged.push(await stage(runtime, `${dir}/${i}`, options.signal));
+    }
     for (let r = 0; r < options.rounds; r++) {
-      for (const s of seen) {
+      for (const [i, s] of seen.entries()) {
         options.signal.throwIfAborted();
-        const { rtbench, wrk } = await round(s.runtime, options, cpus, r);
+        const { rtbench, wrk } = await round(staged[i], requests, options, cpus, r);
         s.rtbench.push(rtbench);
         s.wrk.push(wrk);
         options.onRound?.(r, s.runtime, rtbench, wrk);
@@ -260,6 +276,7 @@ export async function vsWrk(options: VsWrkOptions): Promise<VsWrk> {
     return { runtimes: seen, autocannon, cpus, load: { before, after: load() } };
   } finally {
     await stopAllGroups();
+    await removeTemp(dir);
   }
 }
 
