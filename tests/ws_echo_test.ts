@@ -6,7 +6,6 @@ import { run } from "../runners/suite/run.ts";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import type { BenchRecord } from "../runners/schema/result.ts";
 import { websocketKind } from "../runners/kinds/websocket.ts";
-import type { Saturation } from "../runners/stats/saturation.ts";
 import { wsEcho } from "../workloads/ws_echo.ts";
 import { closingEcho, corruptingEcho } from "./fixtures/ws_faulty.ts";
 import { entries, privateTmp, processesMatching, ROOT, runCli, spawnCli, waitFor } from "./_helpers.ts";
@@ -189,9 +188,34 @@ Deno.test("SIGINT while the driver runs stops the driver and the server and leav
 // README (ws figures): "The driver and the server are judged by the same rule as HTTP's (see Resources and
 // `client-bound`)": a driver at its limit while the server is at its own too is client-saturated, not client-bound.
 Deno.test("a WebSocket record is judged like an HTTP one: both sides at their limit is client-saturated only", () => {
-  const both = { client: 0.97, server: 0.93, clientBound: false };
-  const driverOnly = { client: 0.97, server: 0.6, clientBound: true };
-  const judge = (saturations: Saturation[]) => {
+  // Sampled resources as a run leaves them: percent of one CPU, the driver on CPU 1 and the server on CPU 0.
+  const role = (percent: number) => {
+    const p = { mean: percent, peak: percent };
+    const zero = { mean: 0, peak: 0 };
+    return {
+      cpuPercent: p,
+      busiestThreadPercent: p,
+      demandPercent: p,
+      busiestThreadDemandPercent: p,
+      rssBytes: zero,
+      threads: zero,
+      openFiles: zero,
+    };
+  };
+  const sampled = (driver: number, server: number) => ({
+    series: {},
+    summary: {
+      intervalMs: 250,
+      samples: 8,
+      server: role(server),
+      client: role(driver),
+      samplerCpuPercent: 1,
+      harnessCpuPercent: 1,
+    },
+  });
+  const both = sampled(97, 93);
+  const driverOnly = sampled(97, 60);
+  const judge = (runs: ReturnType<typeof sampled>[]) => {
     const outcome = {
       command: null,
       loadGenerator: null,
@@ -202,11 +226,16 @@ Deno.test("a WebSocket record is judged like an HTTP one: both sides at their li
       runs: [],
       warnings: [{ code: "client-bound", message: "an earlier verdict" }],
     };
-    const state = { ctx: { cpus: outcome.cpus }, sampled: [], saturations };
+    const state = { ctx: { cpus: outcome.cpus }, sampled: runs };
     websocketKind.judge!(state as unknown as Parameters<NonNullable<typeof websocketKind.judge>>[0], outcome);
-    return outcome.warnings.map((w) => w.code);
+    return outcome.warnings;
   };
-  assertEquals(judge([both, both, driverOnly]), ["client-saturated"]);
-  assertEquals(judge([driverOnly, driverOnly, both]), ["client-bound", "client-saturated"]);
-  assertEquals(judge([]), []);
+  const codes = (runs: ReturnType<typeof sampled>[]) => judge(runs).map((w) => w.code);
+  assertEquals(codes([both, both, driverOnly]), ["client-saturated"]);
+  assertEquals(codes([driverOnly, driverOnly, both]), ["client-bound", "client-saturated"]);
+  assertEquals(codes([]), []);
+  // The driver is not a --load-generator choice: the warning points to more client CPUs instead.
+  const bound = judge([driverOnly]).find((w) => w.code === "client-bound")!;
+  assertMatch(bound.message, /--client-host/);
+  assert(!bound.message.includes("--load-generator"), bound.message);
 });

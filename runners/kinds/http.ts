@@ -26,7 +26,7 @@ import { openFigures, rateNotHeld } from "./open_figures.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { checkHttpParity } from "./http_parity.ts";
-import { judgeSaturation, type Saturation, saturation } from "../stats/saturation.ts";
+import { judgeSaturation, saturation } from "../stats/saturation.ts";
 import { pickLoadGenerator } from "../drivers/generators.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
 import { underLoad } from "./under_load.ts";
@@ -171,7 +171,6 @@ interface HttpState {
   readonly args: readonly string[] | undefined;
   readonly traffic: HttpTraffic;
   readonly generator: LoadGenerator;
-  readonly saturations: (Saturation | null)[];
   readonly sampled: ResourceReport[];
 }
 
@@ -228,7 +227,7 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
         "--load-generator rtbench checks every response",
     });
   }
-  return { ctx, outcome, file: staged.file, args: staged.args, traffic, generator, saturations: [], sampled: [] };
+  return { ctx, outcome, file: staged.file, args: staged.args, traffic, generator, sampled: [] };
 }
 
 /** Verifies the fresh server of run `run`; returns how many requests verification sent. */
@@ -342,10 +341,7 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
     const warning = saturatedHost(share, run);
     if (warning && !outcome.warnings.some((w) => w.message === warning.message)) outcome.warnings.push(warning);
   }
-  if (resources) {
-    state.sampled.push(resources);
-    state.saturations.push(saturation(resources.summary, ctx.cpus));
-  }
+  if (resources) state.sampled.push(resources);
   return multiCoreRun(outcome, server, resources, ctx.cpus, {
     run: record,
     // The server's work over the whole run: under --sweep the peak and every rate after it (side-effect checks
@@ -394,7 +390,12 @@ export const httpKind: Kind<HttpWorkload, HttpState> = {
   run: runOnce,
   judge(state, outcome) {
     outcome.resources = combineSummaries(state.sampled.map((r) => r.summary));
-    outcome.warnings = judgeSaturation(outcome.warnings, state.saturations, state.generator.name, state.ctx.cpus);
+    outcome.warnings = judgeSaturation(
+      outcome.warnings,
+      state.sampled.map((r) => saturation(r.summary, state.ctx.cpus)),
+      state.generator.name,
+      state.ctx.cpus,
+    );
     const fallback = engineOnDeno(outcome, "clientCpuUsPerResponse", "responses");
     if (fallback) outcome.warnings.push(fallback);
   },

@@ -21,7 +21,7 @@ import { engineClient } from "../drivers/engine.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
 import { engineOnDeno } from "./engine_fallback.ts";
 import { combineSummaries } from "../stats/resources.ts";
-import { judgeSaturation, type Saturation, saturation } from "../stats/saturation.ts";
+import { judgeSaturation, saturation } from "../stats/saturation.ts";
 import { round } from "../stats/round.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import {
@@ -31,6 +31,9 @@ import {
   WS_VERSION,
 } from "../drivers/websocket.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
+
+/** The driver is rtbench's own and has no faster alternative here: more client CPUs are the way past it. */
+const WS_REMEDY = "give the driver more CPUs with --client-host; see deno task ws-ceiling";
 
 /** Text sent before load: multi-byte characters, so a server that mangles UTF-8 is caught. */
 const VERIFY_TEXT = "rtbench echo: héllo wörld ✓ 🚀";
@@ -233,7 +236,6 @@ interface WebSocketState {
   /** Resources sampled in each finished run. */
   readonly sampled: ResourceReport[];
   /** How close to their limits the driver and the server were, per run with samples. */
-  readonly saturations: (Saturation | null)[];
 }
 
 async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcome): Promise<WebSocketState> {
@@ -252,7 +254,7 @@ async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcom
   const traffic = ctx.workload.traffic(ctx);
   checkTraffic(traffic);
   outcome.loadGenerator = await websocketDriverInfo();
-  return { ctx, outcome, file: staged.file, args: staged.args, traffic, sampled: [], saturations: [] };
+  return { ctx, outcome, file: staged.file, args: staged.args, traffic, sampled: [] };
 }
 
 /** One run: a fresh pinned server, a verified text and binary echo, then the driver under load. */
@@ -302,10 +304,7 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
     throw new PhaseError("measure", `No socket connected (${m.firstFailure ?? "no reason given"})`);
   }
   if (m.validMessages === 0) throw new PhaseError("measure", `No echo in ${m.durationMs / 1000} s`);
-  if (resources) {
-    state.sampled.push(resources);
-    state.saturations.push(saturation(resources.summary, ctx.cpus));
-  }
+  if (resources) state.sampled.push(resources);
   outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
   const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;
   if (late && !outcome.warnings.some((w) => w.code === "rate-not-held")) outcome.warnings.push(late);
@@ -333,7 +332,13 @@ export const websocketKind: Kind<WebSocketWorkload, WebSocketState> = {
   judge(state, outcome) {
     outcome.resources = combineSummaries(state.sampled.map((r) => r.summary));
     // The same rule as HTTP's: the driver at its limit in at least half of the runs.
-    outcome.warnings = judgeSaturation(outcome.warnings, state.saturations, "the WebSocket driver", state.ctx.cpus);
+    outcome.warnings = judgeSaturation(
+      outcome.warnings,
+      state.sampled.map((r) => saturation(r.summary, state.ctx.cpus)),
+      "the WebSocket driver",
+      state.ctx.cpus,
+      WS_REMEDY,
+    );
     const fallback = engineOnDeno(outcome, "clientCpuUsPerMessage", "messages");
     if (fallback) outcome.warnings.push(fallback);
   },

@@ -99,14 +99,18 @@ export function clientSaturatedWarning(
   };
 }
 
+/** What a `client-bound` warning advises when the client is the load generator a user picks. */
+export const FASTER_GENERATOR = "use a faster --load-generator, see deno task calibrate";
+
 /**
  * The `client-bound` warning for a record when at least half of its judged
- * runs were client-bound, or null.
+ * runs were client-bound, or null; `remedy` says what to do about it.
  */
 export function clientBoundWarning(
   runs: readonly (Saturation | null)[],
   generator: string,
   cpus: CpuSets,
+  remedy: string = FASTER_GENERATOR,
 ): Warning | null {
   const judged = runs.filter((r): r is Saturation => r !== null);
   const bound = judged.filter((r) => r.clientBound);
@@ -123,7 +127,7 @@ export function clientBoundWarning(
       }) while the server was at ${pct(median(bound.map((r) => r.server)))} of its own (${s} CPU${
         s === 1 ? "" : "s"
       }) in ${bound.length} of ${judged.length} runs: the figure measures the load generator, not the server ` +
-      "(use a faster --load-generator, see deno task calibrate)",
+      `(${remedy})`,
   };
 }
 
@@ -146,10 +150,12 @@ export function judgeSaturation(
   runs: readonly (Saturation | null)[],
   generator: string,
   cpus: CpuSets,
+  remedy: string = FASTER_GENERATOR,
 ): Warning[] {
   const kept = warnings.filter((w) => !SATURATION_WARNINGS.includes(w.code));
-  for (const judged of [clientBoundWarning, clientSaturatedWarning]) {
-    const warning = judged(runs, generator, cpus);
+  for (
+    const warning of [clientBoundWarning(runs, generator, cpus, remedy), clientSaturatedWarning(runs, generator, cpus)]
+  ) {
     if (warning) kept.push(warning);
   }
   return kept;
