@@ -54,11 +54,44 @@ Deno.test("install of local tarballs: npm and bun verified in every scenario, no
   }
   const npmWarm = result.records.find((r) => r.id === "install/warm-lockfile/node")!;
   assertEquals(npmWarm.facts.lockfile, "package-lock.json", "the lockfile from the first install is reused");
+  // README "Process and in-process workloads": the warm scenarios start from what the cold scenario's last run left.
+  for (const record of result.records.filter((r) => r.variant !== "cold" && r.status === "completed")) {
+    assertEquals(record.facts.cacheFilledBy, "the cold variant's last run", record.id);
+  }
   assertEquals(result.records.find((r) => r.id === "install/cold/bun")!.facts.lockfile, null);
   assertMatch(cli.stdout, /^install \(cold\) · timer \w+ · ≥2 runs after 0 warm-ups/m);
   assertEquals(await entries(home), [], "nothing written to the home directory");
   assertEquals(await processesMatching(tmp), []);
   assertEquals((await entries(tmp)).sort(), ["home", "r.json"]);
+  await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("install's warm scenarios alone: one untimed install fills the cache, shared by both", async () => {
+  const tmp = await privateTmp();
+  const out = `${tmp}/r.json`;
+  const cli = await runCli(
+    [
+      "--workload=install",
+      "--runtime=node",
+      "--variant=warm-lockfile,warm-no-node-modules",
+      "--install-manifest",
+      OFFLINE,
+      "--out",
+      out,
+    ],
+    { TMPDIR: tmp, npm_config_registry: NO_REGISTRY },
+  );
+  const result = parseResult(await Deno.readTextFile(out));
+  assertEquals(result.records.map((r) => [r.id, r.status]), [
+    ["install/warm-lockfile/node", "completed"],
+    ["install/warm-no-node-modules/node", "completed"],
+  ], cli.stderr);
+  for (const record of result.records) {
+    // warm-no-node-modules starts from the install made for warm-lockfile: one install, not two.
+    assertEquals(record.facts.cacheFilledBy, "an untimed install before the warm-lockfile runs");
+    assertEquals(record.facts.lockfile, "package-lock.json");
+  }
+  assertEquals((await entries(tmp)).sort(), ["r.json"]);
   await Deno.remove(tmp, { recursive: true });
 });
 

@@ -147,11 +147,30 @@ function lastLine(text: string): string {
   return lines.slice(-2).join(" | ").slice(0, 400);
 }
 
+/**
+ * Where a record installs: one directory per runtime and manager that every variant shares within a suite, so the
+ * state a cold run leaves (cache, lockfile, node_modules) is the warm variants' start and no extra install is needed.
+ */
+function placeOf(ctx: ProcessContext, pm: PackageManager): string {
+  if (!ctx.sharedDir) return ctx.workDir;
+  const key = `${ctx.runtime.requested}-${pm.name}-${pm.version}`.replace(/[^\w.@-]/g, "_");
+  return `${ctx.sharedDir}/${key}`;
+}
+
+/** What a finished install left for the warm variants: the lockfile their runs start from (null: none written). */
+interface Primed {
+  readonly lockfile: string | null;
+  /** Which install filled the cache, for the record. */
+  readonly by: string;
+}
+
 async function prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip> {
   const pm = await manager(ctx);
   if ("skip" in pm) return pm;
-  const project = `${ctx.workDir}/project`;
-  const cache = `${ctx.workDir}/cache`;
+  const place = placeOf(ctx, pm);
+  const project = `${place}/project`;
+  const cache = `${place}/cache`;
+  const primedPath = `${place}/primed.json`;
   await Deno.mkdir(project, { recursive: true });
   await Deno.mkdir(cache, { recursive: true });
   for (const file of ["package.json", ".npmrc"]) {
@@ -163,24 +182,32 @@ async function prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip> {
   const remove = (path: string) => Deno.remove(path, { recursive: true }).catch(() => {});
   const lockPath = `${project}/${pm.lockfile}`;
 
-  let lockfile: string | null = null;
+  let primed: Primed | null = null;
   if (ctx.variant !== "cold") {
-    // One untimed install fills the cache and writes the lockfile every measured run reuses.
-    const out = await runCommand(command.argv, {
-      cwd: project,
-      env: command.env,
-      timeoutMs: INSTALL_TIMEOUT_MS,
-      signal: ctx.signal,
-    });
-    if (!out.success) {
-      throw new Error(
-        `Cannot warm the ${pm.name} cache: the first install ${
-          out.timedOut ? "timed out" : `exited with code ${out.code}`
-        }: ${lastLine(out.stderr) || lastLine(out.stdout)}`,
-      );
+    primed = await Deno.readTextFile(primedPath).then((text) => JSON.parse(text) as Primed, () => null);
+    if (!primed) {
+      // No verified cold run left its state here: one untimed install fills the cache and writes the lockfile.
+      const out = await runCommand(command.argv, {
+        cwd: project,
+        env: command.env,
+        timeoutMs: INSTALL_TIMEOUT_MS,
+        signal: ctx.signal,
+      });
+      if (!out.success) {
+        throw new Error(
+          `Cannot warm the ${pm.name} cache: the first install ${
+            out.timedOut ? "timed out" : `exited with code ${out.code}`
+          }: ${lastLine(out.stderr) || lastLine(out.stdout)}`,
+        );
+      }
+      primed = {
+        lockfile: await Deno.readTextFile(lockPath).catch(() => null),
+        by: `an untimed install before the ${ctx.variant} runs`,
+      };
+      await Deno.writeTextFile(primedPath, JSON.stringify(primed));
     }
-    lockfile = await Deno.readTextFile(lockPath).catch(() => null);
   }
+  const lockfile = primed?.lockfile ?? null;
   return {
     command,
     plan: { warmupRuns: 0, minRuns: ctx.settings.runs, minDurationMs: 0, runTimeoutMs: INSTALL_TIMEOUT_MS },
@@ -190,9 +217,11 @@ async function prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip> {
       cacheState: ctx.variant === "cold" ? "empty" : "warm",
       lockfile: lockfile === null ? null : pm.lockfile,
       nodeModules: ctx.variant === "warm-lockfile" ? "present (from the previous install)" : "absent",
+      ...(primed ? { cacheFilledBy: primed.by } : {}),
     },
     async beforeRun() {
       if (ctx.variant === "cold") {
+        await remove(primedPath);
         await remove(`${project}/node_modules`);
         await remove(lockPath);
         await remove(cache);
@@ -205,6 +234,14 @@ async function prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip> {
     async inspect(run) {
       if (run.exitCode !== 0) return { checks: [] };
       const checks = await checkDirectDependencies(project, deps);
+      if (ctx.variant === "cold" && checks.every((c) => c.passed)) {
+        // A verified cold install is exactly what the warm variants start from.
+        const left: Primed = {
+          lockfile: await Deno.readTextFile(lockPath).catch(() => null),
+          by: "the cold variant's last run",
+        };
+        await Deno.writeTextFile(primedPath, JSON.stringify(left));
+      }
       return { checks, figures: { packagesInstalled: await countPackages(`${project}/node_modules`) } };
     },
   };

@@ -698,6 +698,11 @@ export interface ProcessContext extends WorkloadContext {
   readonly runtime: ResolvedRuntime;
   /** A private, empty directory for this record, removed by rtbench afterwards. */
   readonly workDir: string;
+  /**
+   * A directory every variant of this workload shares within one suite, removed by rtbench afterwards: state one
+   * variant prepares that a later one may reuse (a primed package cache). Absent outside a suite.
+   */
+  readonly sharedDir?: string;
   /** `node_modules` holding the workload's dependencies, when it declares any. */
   readonly nodeModules: string | undefined;
 }

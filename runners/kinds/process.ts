@@ -82,6 +82,7 @@ function prepare(ctx: RecordContext<ProcessWorkload>): Promise<ProcessTarget | S
         signal: ctx.signal,
         runtime: ctx.runtime,
         workDir: ctx.workDir,
+        sharedDir: ctx.sharedDir,
         nodeModules: ctx.nodeModules,
       }),
   );

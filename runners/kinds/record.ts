@@ -32,6 +32,8 @@ export interface RecordContext<W extends Workload = Workload> {
   readonly tempDir: string;
   /** A private, empty directory for this record only (staged servers, scratch files). */
   readonly workDir: string;
+  /** A directory every variant of the workload shares within the suite (state one variant prepares for the next). */
+  readonly sharedDir?: string;
   /** `node_modules` holding the workload's dependencies, when it declares any. */
   readonly nodeModules: string | undefined;
   /** CPU sets of server (code under test) and client (load generator). */

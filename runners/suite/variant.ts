@@ -220,6 +220,7 @@ async function openRecord(
     ...contextBase(planned, prepared, suite),
     runtime: rt,
     workDir,
+    sharedDir: `${suite.suiteTemp}/shared/${planned.workload.name}`,
     loadGenerator: suite.generators.candidates[0],
     loadGenerators: suite.generators,
     onPhase: (phase, run) => suite.onProgress?.({ type: "phase", id, phase, run, runs: runPlan(planned.settings).max }),
