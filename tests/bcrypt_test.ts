@@ -71,12 +71,12 @@ Deno.test("bcrypt hashes cross-verify across deno, node and bun in both variants
   await assertNothingLeft(tmp);
 });
 
-Deno.test("a bcrypt server hashing the wrong input, or verifying any password, is invalid", async () => {
+Deno.test("a bcrypt server hashing the wrong input, or verifying any password, or going wrong in a later run's process, is invalid", async () => {
   const tmp = await privateTmp();
   const result = await run({
     workloads: [bcryptFaulty],
     runtimes: ["node", "deno"],
-    settings: QUICK,
+    settings: { ...QUICK, runs: 2 },
     options: OPTIONS,
     tempDir: tmp,
   });
@@ -96,7 +96,12 @@ Deno.test("a bcrypt server hashing the wrong input, or verifying any password, i
   // Its own hashes are fine, and node's hash verified on it.
   assert(saysYes.verification.checks.some((c) => c.name === "node hash verifies on deno" && c.passed));
 
-  for (const variant of ["hashes-raw-body", "verify-says-yes"]) {
+  // A later run's fresh server has one hash verified with bcryptjs: one that goes wrong there is caught in that run.
+  const later = byId.get("bcrypt-faulty/later-process-raw-body/deno")!;
+  assertEquals([later.status, later.error?.phase, later.runs.length], ["invalid", "verify", 1]);
+  assertEquals(failed(later.id), ["deno hash 1 verifies with bcryptjs"]);
+
+  for (const variant of ["hashes-raw-body", "verify-says-yes", "later-process-raw-body"]) {
     assertEquals(byId.get(`bcrypt-faulty/${variant}/node`)!.status, "completed");
   }
   await assertNothingLeft(tmp);

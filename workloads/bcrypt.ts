@@ -3,10 +3,12 @@
  * `{"hash": "..."}`, bcrypt at a fixed cost. CPU-bound work where the
  * implementation and the thread it runs on matter more than the HTTP stack.
  *
- * Verification, before any load: every hash a server returns verifies with
- * bcryptjs in the harness against the password sent, and every server verifies
- * (`POST /verify`) a bcryptjs hash made by the harness and the hashes of every
- * runtime measured before it in the same variant, and rejects a wrong password.
+ * Verification, before any load: every hash a record's first server returns
+ * verifies with bcryptjs in the harness against the password sent, and that
+ * server verifies (`POST /verify`) a bcryptjs hash made by the harness and the
+ * hashes of every runtime measured before it in the same variant, and rejects a
+ * wrong password. The fresh server of each later run (the same code in a new
+ * process) has the first hash it returns verified with bcryptjs.
  *
  * @module
  */
@@ -183,7 +185,10 @@ export const bcrypt: HttpWorkload = {
       async verify(v: VerifyContext): Promise<Check[]> {
         const checks: Check[] = [];
         let own: Sample | undefined;
-        for (const [i, x] of v.exchanges.entries()) {
+        // A later run's server is the same code in a new process: one hash shows it answers as the first did, and
+        // spares the harness and server a dozen bcrypt operations (tens of milliseconds each) per run.
+        const exchanges = v.run === 0 ? v.exchanges : v.exchanges.slice(0, 1);
+        for (const [i, x] of exchanges.entries()) {
           const password = JSON.parse(x.request.body ?? "{}").password;
           const hash = hashIn(x.body);
           const valid = typeof password === "string" && hash !== null && await bcryptjs.compare(password, hash);
@@ -195,6 +200,7 @@ export const bcrypt: HttpWorkload = {
           });
           if (valid && hash) own ??= { password, hash };
         }
+        if (v.run > 0) return checks;
         for (const [source, sample] of samples) {
           if (source === v.runtime) continue;
           const valid = await verifyOn(v, sample.password, sample.hash);

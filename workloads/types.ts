@@ -447,6 +447,11 @@ export interface HttpExchange {
 export interface VerifyContext extends WorkloadContext {
   /** Runtime name being verified. */
   readonly runtime: string;
+  /**
+   * Which run's fresh server this is: 0 is the record's first, verified in full; a later one is the same code in a new
+   * process, which a hook may check more briefly (its exchanges are then a few requests, not every distinct one).
+   */
+  readonly run: number;
   /** Base URL of the running server, for example `http://127.0.0.1:41234`. */
   readonly baseUrl: string;
   /** The exchanges rtbench already made and checked against their expectations. */

@@ -69,6 +69,7 @@ async function verify(
   ctx: RecordContext<HttpWorkload>,
   baseUrl: string,
   requests: readonly HttpRequestSpec[],
+  run: number,
 ): Promise<[Check[], number]> {
   const timeoutMs = ctx.settings.requestTimeoutSec * 1000;
   const exchanges: HttpExchange[] = [];
@@ -84,6 +85,7 @@ async function verify(
     tempDir: ctx.tempDir,
     signal: ctx.signal,
     runtime: ctx.runtime.name,
+    run,
     baseUrl,
     exchanges,
     send: (request) => {
@@ -239,7 +241,7 @@ async function verifyServer(state: HttpState, server: RunningServer, run: number
     outcome.facts.verifiedRequests = requests.length;
     outcome.facts.distinctRequests = distinctRequests(state.traffic.requests).length;
   }
-  const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, requests)).catch((error) => {
+  const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, requests, run)).catch((error) => {
     throw server.group.status ? serverExited(server, "verify", "verification") : error;
   });
   keepChecks(outcome, checks, run === 0, "verify");
