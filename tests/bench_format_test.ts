@@ -10,7 +10,7 @@ import { markdownRow, shows } from "./_report_helpers.ts";
 
 const QUICK = ["--workload", "http-json", "--runtime", "deno", "--duration", "0.5", "--warmup", "0", "--runs", "1"];
 
-Deno.test("bench --format md --out r.md writes the report and r.json, prints the table, no progress", async () => {
+Deno.test("bench --format md --out r.md writes the report and r.json, prints the table, a line per record", async () => {
   const tmp = await privateTmp();
   const run = await runCli([...QUICK, "--format", "md", "--out", `${tmp}/r.md`], { TMPDIR: tmp });
   assertEquals(run.code, 0, run.stderr);
@@ -21,8 +21,12 @@ Deno.test("bench --format md --out r.md writes the report and r.json, prints the
   const row = markdownRow(md, `deno ${record.runtime.version}`);
   assert(shows(row[1], record.summary.requestsPerSecond.median), `${row[1]} is the JSON's median`);
   assertMatch(run.stdout, /^deno [\d.]+ +[\d,]+\/s/m, "the terminal table on stdout");
-  assert(!run.stderr.includes("\x1b["), "stderr is not a terminal: no progress");
-  assertMatch(run.stderr, /Report written to .*r\.md\nResult written to .*r\.json\n$/);
+  // README "Reports and comparisons" (Progress): not a terminal, so a plain line per record and no redraws.
+  assert(!run.stderr.includes("\x1b[") && !run.stderr.includes("\r"), "stderr is not a terminal: nothing redrawn");
+  assertMatch(
+    run.stderr,
+    /^\[0:\d\d\] ✓ http-json \(default\) · deno [\d.]+: [\d,]+\/s requestsPerSecond · p99 .*\nReport written to .*r\.md\nResult written to .*r\.json\n$/,
+  );
   assertEquals(await processesMatching(tmp), []);
   assertEquals((await entries(tmp)).sort(), ["r.json", "r.md"]);
   await Deno.remove(tmp, { recursive: true });

@@ -95,6 +95,24 @@ Deno.test("finished records keep a line each: errors, skips and warnings say so"
   assertMatch(lines[2], /^– .*: skipped: bun cannot do this variant$/);
 });
 
+// README "Reports and comparisons" (Progress): "When stderr is not a terminal, each finished record writes one plain line".
+Deno.test("not on a terminal: one plain line per finished record after the elapsed time, nothing redrawn", () => {
+  let t = 0;
+  let screen = "";
+  const progress = createProgress({ write: (text) => screen += text, now: () => t, live: false });
+  progress.update({ type: "suite-start", records: 2, estimatedSec: 30 });
+  progress.update({ type: "record-start", index: 0, total: 2, id: "http-json/default/deno", estimatedSec: 20 });
+  progress.update({ type: "phase", id: "http-json/default/deno", phase: "measure", run: 0, runs: 3 });
+  t = 83_000;
+  progress.tick();
+  assertEquals(screen, "", "no live line, no redraw");
+  const flagged = head.records.find((r) => r.warnings.length > 0)!;
+  progress.update({ type: "record-end", record: flagged });
+  progress.stop();
+  assertMatch(screen, /^\[1:23\] ✓ .*bun 1\.4\.5: .* ⚠ client-bound\n$/);
+  assert(!screen.includes("\r") && !screen.includes("\x1b"), screen);
+});
+
 Deno.test("progress lines are cut to the terminal width so they redraw in place", () => {
   const term = fakeTerminal(40);
   term.progress.update({ type: "suite-start", records: 1, estimatedSec: 10 });

@@ -669,9 +669,11 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   const human = request.json ? console.error : console.log;
   let lastWrite: Promise<void> = Promise.resolve();
   const encoder = new TextEncoder();
-  const progress = !request.quiet && Deno.stderr.isTerminal()
-    ? createProgress({ write: (text) => Deno.stderr.writeSync(encoder.encode(text)), columns: terminalColumns })
-    : undefined;
+  const progress = request.quiet ? undefined : createProgress({
+    write: (text) => Deno.stderr.writeSync(encoder.encode(text)),
+    columns: terminalColumns,
+    live: Deno.stderr.isTerminal(),
+  });
   const ticker = progress ? setInterval(() => progress.tick(), 1000) : undefined;
   const endProgress = () => {
     clearInterval(ticker);

@@ -1,8 +1,9 @@
 /**
- * The progress display for a terminal: one line, redrawn in place, saying
+ * The progress display: on a terminal, one line, redrawn in place, saying
  * which workload, variant, runtime, run and phase is going on, with elapsed
  * time and an estimate of the time left for the whole suite; plus one line
- * kept per finished record. The CLI shows it only when stderr is a terminal.
+ * kept per finished record. Elsewhere (a log, a pipe) only the finished
+ * records' lines, each after the time elapsed.
  *
  * The estimate starts from the settings (runs × (warm-up + duration) plus
  * start-up) and is corrected by the pace of the records finished so far.
@@ -58,6 +59,11 @@ export interface ProgressOptions {
   now?(): number;
   /** Terminal width in columns; lines are cut to fit so they redraw in place. @default {80} */
   columns?(): number;
+  /**
+   * Redraw a live line in place (a terminal); false writes one plain line per finished record, after the elapsed
+   * time, and nothing else (a log or a pipe, where `\r` redraws would pile up). @default {true}
+   */
+  live?: boolean;
 }
 
 /**
@@ -168,6 +174,7 @@ export function createProgress(options: ProgressOptions): ProgressDisplay {
     Math.max(0, (totalEstimate - doneEstimate) * pace - (now() - (doneAt ?? workStart ?? now())) / 1000);
 
   const draw = () => {
+    if (options.live === false) return;
     const elapsed = (now() - started) / 1000;
     const left = remainingSec();
     let text: string;
@@ -199,6 +206,10 @@ export function createProgress(options: ProgressOptions): ProgressDisplay {
       line = `✗ ${what} · ${label}: ${r.status}${r.error ? ` in ${r.error.phase}: ${r.error.message}` : ""}`;
     }
     if (r.warnings.length > 0) line += ` ⚠ ${r.warnings.map((w) => w.code).join(", ")}`;
+    if (options.live === false) {
+      options.write(`[${clock((now() - started) / 1000)}] ${line}\n`);
+      return;
+    }
     options.write(CLEAR + cut(line, columns()) + "\n");
     drawn = false;
   };
