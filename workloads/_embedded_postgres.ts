@@ -93,12 +93,17 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       await checkReachable(dir);
       // Others may enter but not list it: the postgres user reaches its data directory and initdb's password file.
       await Deno.chmod(dir, 0o711);
-      // The user postgres cannot enter root's cache, so the binaries it runs are copied next to its data directory.
+      // The user postgres cannot enter root's cache, so the binaries it runs are linked (or, on another filesystem,
+      // copied: 100 MB) next to its data directory.
       await Deno.mkdir(driverDir);
-      const copy = await runCommand(["cp", "-a", options.nodeModules, `${driverDir}/node_modules`], {
-        timeoutMs: 120_000,
-        signal: options.signal,
-      });
+      const target = `${driverDir}/node_modules`;
+      const copyWith = (flags: string) =>
+        runCommand(["cp", flags, options.nodeModules, target], { timeoutMs: 120_000, signal: options.signal });
+      let copy = await copyWith("-al");
+      if (!copy.success) {
+        await Deno.remove(target, { recursive: true }).catch(() => {});
+        copy = await copyWith("-a");
+      }
       if (!copy.success) throw new Error(`Cannot copy the PostgreSQL binaries: ${copy.stderr.trim() || copy.code}`);
     }
     const driver = await stageServer(DRIVER, driverDir, root ? undefined : options.nodeModules);
