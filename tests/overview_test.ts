@@ -125,6 +125,24 @@ Deno.test("a tie (overlapping 95% CIs) can still be a finding; among several pai
   assertEquals(findingLines(formatMarkdown(three), "- http-json"), []);
 });
 
+// README "At a glance, across versions, over time": "A cell measured once says `1 run`".
+Deno.test("a runtime measured once is marked 1 run in the overview: its ratio is one measurement, not a ranking", async () => {
+  const head = await loadFixture(HEAD_PATH);
+  const once = (r: BenchRecord): BenchRecord => {
+    const value = r.runs[0].figures.requestsPerSecond;
+    return { ...r, runs: r.runs.slice(0, 1), summary: { ...r.summary, requestsPerSecond: summarize([value]) } };
+  };
+  const records = head.records.map((r) => r.runtime.requested === "node" ? once(r) : r);
+  const node = records.find((r) => r.runtime.requested === "node")!;
+  const md = formatMarkdown({ ...head, records });
+  const row = markdownRow(md, "http-json (default)");
+  assertMatch(row[3], /^[\d,]+\/s · ≥ [\d.]+× behind · 1 run$/, row[3]);
+  assertEquals(row[4], "80,115/s · best ⚠ client-bound", "bun, measured 5 times, is not marked");
+  assertEquals(node.summary.requestsPerSecond.ci95, null);
+  assert(md.includes("1 run = measured once, no interval"), "the legend says what it means");
+  assert(formatHtml({ ...head, records }).includes(" · 1 run"));
+});
+
 Deno.test("a result where no workload has two runtimes with a figure says there is nothing to compare", async () => {
   const head = await loadFixture(HEAD_PATH);
   const lone = {

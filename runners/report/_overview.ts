@@ -54,7 +54,8 @@ export interface Overview {
 /** What the cells say, under the overview in every format. */
 export const OVERVIEW_LEGEND =
   "Each cell: the headline median; best = the row's best; ≈ best = its 95% CI overlaps the best's (a tie); " +
-  "N× behind = the best is N times better; ⚠ = a warning, explained in the workload's section.";
+  "N× behind = the best is N times better; 1 run = measured once, no interval: a ratio to such a cell is one " +
+  "measurement, not a ranking (--runs 3 or more gives one); ⚠ = a warning, explained in the workload's section.";
 
 function overlaps(a: RankedRecord, b: RankedRecord): boolean {
   const [x, y] = [a.headline.ci95, b.headline.ci95];
@@ -109,7 +110,8 @@ export function standingText(row: OverviewRow, cell: OverviewCell): string {
     ? "≈ best"
     // A side whose load generator was at its limit makes the ratio a bound (see boundMark).
     : `${boundMark(row.group.ranked[0].record, cell.record)}${cell.timesBehind!.toFixed(2)}× behind`;
-  return `${figure} · ${where}`;
+  // Without an interval nothing says whether the next run would order them the same way.
+  return `${figure} · ${where}${cell.ranked.headline.n === 1 ? " · 1 run" : ""}`;
 }
 
 /**
