@@ -41,6 +41,7 @@ Deno.test("a planted upward import, private import and cycle each fail the check
     "workloads/ok.ts": 'import { a } from "../runners/stats/a.ts";\nexport const ok = a;\n',
   });
   const found = violations(await importGraph(root));
+  await Deno.remove(root, { recursive: true });
   assertEquals(found.sort(), [
     "cycle: runners/stats/a.ts → runners/stats/b.ts → runners/stats/a.ts",
     "private: runners/suite/run.ts imports runners/report/_view.ts",
