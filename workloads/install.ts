@@ -181,6 +181,12 @@ async function prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip> {
   const command = { argv: install.argv, cwd: project, env: { ...install.env, NO_COLOR: "1" } };
   const remove = (path: string) => Deno.remove(path, { recursive: true }).catch(() => {});
   const lockPath = `${project}/${pm.lockfile}`;
+  // What an install just left, kept for the warm variants.
+  const keepPrimed = async (by: string): Promise<Primed> => {
+    const left: Primed = { lockfile: await Deno.readTextFile(lockPath).catch(() => null), by };
+    await Deno.writeTextFile(primedPath, JSON.stringify(left));
+    return left;
+  };
 
   let primed: Primed | null = null;
   if (ctx.variant !== "cold") {
@@ -200,11 +206,7 @@ async function prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip> {
           }: ${lastLine(out.stderr) || lastLine(out.stdout)}`,
         );
       }
-      primed = {
-        lockfile: await Deno.readTextFile(lockPath).catch(() => null),
-        by: `an untimed install before the ${ctx.variant} runs`,
-      };
-      await Deno.writeTextFile(primedPath, JSON.stringify(primed));
+      primed = await keepPrimed(`an untimed install before the ${ctx.variant} runs`);
     }
   }
   const lockfile = primed?.lockfile ?? null;
@@ -236,11 +238,7 @@ async function prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip> {
       const checks = await checkDirectDependencies(project, deps);
       if (ctx.variant === "cold" && checks.every((c) => c.passed)) {
         // A verified cold install is exactly what the warm variants start from.
-        const left: Primed = {
-          lockfile: await Deno.readTextFile(lockPath).catch(() => null),
-          by: "the cold variant's last run",
-        };
-        await Deno.writeTextFile(primedPath, JSON.stringify(left));
+        await keepPrimed("the cold variant's last run");
       }
       return { checks, figures: { packagesInstalled: await countPackages(`${project}/node_modules`) } };
     },
