@@ -30,7 +30,7 @@ const cases: [string, string[], RegExp][] = [
   ["bench", ["--workload-file"], /--workload-file needs a path/],
   ["bench", ["--resume", corrupted], /--resume: .*corrupted\.json is not an rtbench result: /],
   ["bench", ["--port", "abc"], /--port must be a number, got "abc"/],
-  ["bench", ["--port", "0"], /--port must be a whole number from 1 to 65535, got "0"/],
+  ["bench", ["--port", "0"], /--port must be a whole number from 1 to 65535, got 0/],
   ["bench", ["--port", "6000"], /--port 6000 is a port fetch refuses to connect to/],
   ["bench", ["--port", "10080"], /--port 10080 is a port fetch refuses to connect to/],
   [
@@ -38,7 +38,16 @@ const cases: [string, string[], RegExp][] = [
     ["--host", "192.0.2.77"],
     /--host: cannot listen on 192\.0\.2\.77: address 192\.0\.2\.77 is not available here/,
   ],
-  ["bench", ["--out", `${tmp}/no/such/dir/r.json`], /--out: cannot write .*no\/such\/dir\/r\.json/],
+  [
+    "bench",
+    ["--out", `${notResult}/r.json`],
+    /--out: cannot write .*not_result\.json\/r\.json \(a part of the path is a file/,
+  ],
+  [
+    "bench",
+    ["--out", tmp],
+    /--out: cannot write .* \(it is a folder; give a file path, for example .*\/rtbench\.json\)/,
+  ],
   ["report", [corrupted], /corrupted\.json is not an rtbench result: .*not JSON/],
   ["report", [notResult], /not_result\.json is not an rtbench result: /],
   ["report", [`${tmp}/missing.json`], /Cannot read .*missing\.json: no such file/],
