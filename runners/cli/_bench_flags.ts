@@ -50,7 +50,7 @@ export const BENCH_FLAGS: readonly BenchFlag[] = [
     flag: "--variant",
     value: "<list>",
     meaning: "only these variants, optional ones included",
-    default: "all but the optional ones (--list marks them)",
+    default: "all but the optional ones, which --list marks",
   },
   { flag: "--profile", value: "<name>", meaning: "quick or full: defaults for the settings below", default: "quick" },
   {
@@ -130,8 +130,8 @@ export const BENCH_FLAGS: readonly BenchFlag[] = [
   {
     flag: "--host",
     value: "<address>",
-    meaning: "interface servers bind and the load goes through",
-    default: "127.0.0.1 (loopback only)",
+    meaning: "interface servers bind and the load goes through (loopback only by default)",
+    default: "127.0.0.1",
   },
   {
     flag: "--workload-file",

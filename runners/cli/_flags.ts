@@ -234,3 +234,25 @@ export function flagOf(field: string): string {
 export function withFlagNames(error: unknown): unknown {
   return error instanceof RequestError ? new UsageError(error.describe(flagOf), { cause: error }) : error;
 }
+
+/**
+ * The body of a command, with every {@linkcode RequestError} it throws named
+ * by flags ({@linkcode withFlagNames}): for the commands that hand their
+ * flags to the library.
+ *
+ * @example
+ * ```ts ignore
+ * import { runEntry } from "../platform/entry.ts";
+ * import { namingFlags } from "./_flags.ts";
+ * await runEntry("rtbench vs-wrk", Deno.args, namingFlags(({ signal }) => main(Deno.args, signal)));
+ * ```
+ */
+export function namingFlags<C>(body: (ctx: C) => Promise<number>): (ctx: C) => Promise<number> {
+  return async (ctx) => {
+    try {
+      return await body(ctx);
+    } catch (error) {
+      throw withFlagNames(error);
+    }
+  };
+}

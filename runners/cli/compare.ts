@@ -15,6 +15,7 @@ import { runEntry } from "../platform/entry.ts";
 import { strictArgs } from "./_flags.ts";
 import { UsageError } from "../platform/errors.ts";
 import { readResultFile } from "../schema/read.ts";
+import { partialNotice } from "../report/partial.ts";
 
 const HELP = `rtbench compare: is head faster or slower than base, beyond run-to-run noise?
 
@@ -98,6 +99,12 @@ export async function compareMain(args: string[]): Promise<number> {
       return 0;
     }
     const [base, head] = await Promise.all([readResultFile(request.base), readResultFile(request.head)]);
+    // A partial file is said first: a figure it lacks is missing, not gone.
+    const partial = [[request.base, base], [request.head, head]] as const;
+    const notices = partial.flatMap(([file, r]) =>
+      partialNotice(r, file) ? [`${file}: ${partialNotice(r, file)}`] : []
+    );
+    for (const line of notices) (request.format === "json" ? console.error : console.log)(line);
     let comparison;
     try {
       comparison = compareResults(base, head);

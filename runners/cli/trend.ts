@@ -16,6 +16,7 @@ import { runEntry } from "../platform/entry.ts";
 import { numberFlag, strictArgs } from "./_flags.ts";
 import { UsageError } from "../platform/errors.ts";
 import { writeStdout } from "../platform/stdout.ts";
+import { checkWritable, removeEmptyFolders, whyNotWritable } from "./_out.ts";
 import { readHistory } from "../report/history.ts";
 import { buildTrend, formatTrendJson, formatTrendMarkdown, type Trend, type TrendChange } from "../report/trend.ts";
 import { formatTrendHtml } from "../report/trend_html.ts";
@@ -107,6 +108,7 @@ export async function trendMain(args: string[]): Promise<number> {
       console.log(HELP);
       return 0;
     }
+    if (request.out !== undefined) await checkWritable(request.out, "--out");
     const history = await readHistory(request.dir);
     if (history.length === 0) throw new UsageError(`${request.dir} holds no result file`);
     const trend = buildTrend(history);
@@ -117,7 +119,7 @@ export async function trendMain(args: string[]): Promise<number> {
       try {
         await Deno.writeTextFile(request.out, text);
       } catch (error) {
-        throw new UsageError(`--out: cannot write ${request.out} (${(error as Error).message.split(":")[0]})`);
+        throw new UsageError(`--out: cannot write ${request.out} (${whyNotWritable(error)})`);
       }
       console.error(`Trend written to ${request.out}`);
     }
@@ -131,6 +133,8 @@ export async function trendMain(args: string[]): Promise<number> {
       return 2;
     }
     throw error;
+  } finally {
+    await removeEmptyFolders();
   }
 }
 

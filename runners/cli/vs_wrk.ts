@@ -15,7 +15,7 @@ import { which } from "../platform/process.ts";
 import { allowedCpus, splitCpus } from "../platform/cpus.ts";
 import { formatCount } from "../report/format.ts";
 import { formatVsWrk, vsWrk } from "../selfcheck/vs_wrk.ts";
-import { numberFlag, strictFlags } from "./_flags.ts";
+import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
 
 const HELP = `Usage: deno task vs-wrk [flags]
 
@@ -25,7 +25,8 @@ const HELP = `Usage: deno task vs-wrk [flags]
   --duration <s>       measured seconds per turn, at least 1 (default: 3)
   --warmup <s>         warm-up seconds before each turn (default: 1)
   --connections <n>    connections (default: 100)
-  --debug              show stack traces`;
+  --debug              show stack traces
+  --help, -h           this help`;
 
 async function main(args: string[], signal: AbortSignal): Promise<number> {
   const flags = strictFlags(args, {
@@ -62,4 +63,4 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) await runEntry("rtbench vs-wrk", Deno.args, ({ signal }) => main(Deno.args, signal));
+if (import.meta.main) await runEntry("rtbench vs-wrk", Deno.args, namingFlags(({ signal }) => main(Deno.args, signal)));
