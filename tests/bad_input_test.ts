@@ -8,21 +8,25 @@ import { parseResult } from "../runners/schema/mod.ts";
 import { BENCH_PERMISSIONS, privateTmp, ROOT } from "./_helpers.ts";
 import { runCli } from "./_helpers.ts";
 
-// README (Runtimes): "A runtime that cannot be had is recorded as `errored` with the reason" — for a version npm
-// lacks, the reason is "no such version".
-Deno.test("--runtime node@999 is errored with 'no such version', not npm's log path", async () => {
-  const tmp = await privateTmp();
-  const cli = await runCli(
-    ["-w", "http-json", "-r", "node@999", "--duration", "0.5", "--warmup", "0", "--runs", "1", "--quiet", "--json"]
-      .concat(["--out", `${tmp}/r.json`]),
-    { TMPDIR: tmp, RTBENCH_CACHE_DIR: tmp },
-  );
-  assertEquals(cli.code, 1, cli.stderr);
-  const [record] = parseResult(cli.stdout).records;
-  assertEquals([record.status, record.error?.phase], ["errored", "provision"]);
-  assertMatch(record.error!.message, /^Cannot provision node@999: no such version \(npm has no node@999;/);
-  assert(!record.error!.message.includes("_logs"), record.error!.message);
-  await Deno.remove(tmp, { recursive: true });
+// README (Runtimes): "a version npm does not have is bad input: exit 2 naming --runtime, before anything runs".
+Deno.test("--runtime node@999 and deno@notaversion: exit 2 naming --runtime, before anything runs, no file", async () => {
+  for (const runtime of ["node@999", "deno@notaversion"]) {
+    const tmp = await privateTmp();
+    const cli = await runCli(
+      ["-w", "http-json", "-r", runtime, "--duration", "0.5", "--warmup", "0", "--runs", "1", "--quiet"]
+        .concat(["--out", `${tmp}/out/r.json`]),
+      { TMPDIR: tmp, RTBENCH_CACHE_DIR: `${tmp}/cache` },
+    );
+    assertEquals(cli.code, 2, cli.stderr);
+    const name = runtime.split("@")[0];
+    assertEquals(
+      cli.stderr.trim(),
+      `rtbench: --runtime: ${runtime}: no such version (npm has no ${runtime}; give a version npm has, ` +
+        `for example ${name}@latest)`,
+    );
+    assert(!(await Deno.stat(`${tmp}/out`).then(() => true, () => false)), "no result file, nor its folder");
+    await Deno.remove(tmp, { recursive: true });
+  }
 });
 
 // README (Faults): "--connections the machine cannot carry … one line naming the flag, exit 2, nothing started".

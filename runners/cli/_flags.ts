@@ -53,6 +53,17 @@ function refuseBooleanValues(args: readonly string[], booleans: readonly string[
   }
 }
 
+/** A flag that takes one value, given twice, would keep one of them silently: refused. */
+function refuseRepeats(args: readonly string[], once: readonly string[], alias: Readonly<Record<string, string>>) {
+  const seen = new Set<string>();
+  for (const a of args) {
+    const name = a.startsWith("--") ? a.slice(2).split("=")[0] : /^-\w$/.test(a) ? alias[a.slice(1)] : undefined;
+    if (name === undefined || !once.includes(name)) continue;
+    if (seen.has(name)) throw new UsageError(`--${name} given twice`);
+    seen.add(name);
+  }
+}
+
 /**
  * Parses `args` against `spec`, with the arguments that are not flags apart;
  * throws {@linkcode UsageError} on the first unknown flag, and on a stray
@@ -72,6 +83,7 @@ export function strictArgs(args: readonly string[], spec: FlagSpec): { flags: Fl
   const strings = [...(spec.string ?? [])];
   const alias = { h: "help", ...spec.alias };
   refuseBooleanValues(args, [...(spec.boolean ?? []), "help", "debug"]);
+  refuseRepeats(args, strings.filter((s) => !spec.collect?.includes(s)), alias);
   const flags = parseArgs(joinValues(args, strings, alias), {
     string: strings,
     boolean: [...(spec.boolean ?? []), "help", "debug"],
