@@ -76,7 +76,10 @@ Deno.test("deno task sent SIGTERM forwards it: the harness exits 143 and cleans 
   task.kill("SIGTERM");
   const done = await output;
   assertEquals(done.code, 143, new TextDecoder().decode(done.stderr));
-  assertMatch(new TextDecoder().decode(done.stderr), /rtbench: interrupted by SIGTERM; finished records are in /);
+  assertMatch(
+    new TextDecoder().decode(done.stderr),
+    /rtbench: interrupted by SIGTERM; \S+r\.json keeps .*go on with: deno task bench --resume \S+r\.json$/m,
+  );
   await assertClean(tmp, 5000);
   await Deno.remove(tmp, { recursive: true });
 });

@@ -342,8 +342,13 @@ Deno.test({
       ]);
       const done = await child.output();
       const stderr = new TextDecoder().decode(done.stderr);
-      assertEquals(done.code, 1, stderr);
-      assertMatch(stderr, /Cannot connect to 198\.18\.0\.2 with ssh: Host key verification failed/);
+      // A host that does not accept ssh is bad input, refused before anything is provisioned or written.
+      assertEquals(done.code, 2, stderr);
+      assertMatch(
+        stderr,
+        /^rtbench: --server-host: Cannot connect to 198\.18\.0\.2 with ssh: Host key verification failed$/m,
+      );
+      assert(!(await Deno.stat(`${lab.dir}/r.json`).then(() => true, () => false)), "no result file");
       await nothingLeft(lab);
     } finally {
       await lab.close();

@@ -47,7 +47,7 @@ Deno.test("--port in use: exit 2 naming the port, before anything runs", async (
   try {
     const cli = await runCli([...SHORT, "--port", String(port), "--out", `${tmp}/r.json`], { TMPDIR: tmp });
     assertEquals(cli.code, 2);
-    assertEquals(cli.stderr.trim(), `rtbench: Cannot start server: port ${port} is in use (--port)`);
+    assertEquals(cli.stderr.trim(), `rtbench: --port ${port} is in use`);
     assertEquals(await entries(tmp), [], "no result file, nothing started");
   } finally {
     taken.close();

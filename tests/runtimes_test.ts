@@ -3,10 +3,11 @@
 // with reuse, and a runtime that cannot be had recorded as errored.
 import { cacheDir } from "../adapters/_cache.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
-import { resolveRuntime } from "../adapters/mod.ts";
+import { bun, deno, node, resolveRuntime } from "../adapters/mod.ts";
 import { run } from "../runners/suite/run.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { privateTmp } from "./_helpers.ts";
+import { RequestError } from "../runners/platform/errors.ts";
 
 Deno.test("deno without a version is the harness itself", async () => {
   const rt = await resolveRuntime({ name: "deno", requested: "deno" });
@@ -59,27 +60,44 @@ Deno.test("a missing runtime with provisioning off fails with a clear reason", a
   }
 });
 
-Deno.test("a runtime that cannot be had is errored in the results and the others still run", async () => {
+Deno.test("a runtime version npm does not have is refused before anything runs, naming the field", async () => {
   const cache = await privateTmp();
   try {
-    const result = await run({
-      workloads: [httpJson],
-      runtimes: ["bun@0.0.0-no-such-version", "node"],
-      settings: { durationSec: 0.5, warmupSec: 0, runs: 1 },
-      cacheDir: cache,
-    });
-    const [bun, node] = result.records;
-    assertEquals(bun.status, "errored");
-    assertEquals(bun.error?.phase, "provision");
-    assertMatch(
-      bun.error!.message,
-      /Cannot provision bun@0\.0\.0-no-such-version: no such version \(npm has no bun@0\.0\.0-no-such-version/,
+    const error = await assertRejects(
+      () =>
+        run({
+          workloads: [httpJson],
+          runtimes: ["bun@0.0.0-no-such-version", "node"],
+          settings: { durationSec: 0.5, warmupSec: 0, runs: 1 },
+          cacheDir: cache,
+          onPartial: () => {
+            throw new Error("nothing may be written for a refused request");
+          },
+        }),
+      RequestError,
+      "runtimes: bun@0.0.0-no-such-version: no such version (npm has no bun@0.0.0-no-such-version;",
     );
-    assertEquals(bun.runtime.version, null);
-    assertEquals(node.status, "completed");
+    assertEquals(error.field, "runtimes");
   } finally {
     await Deno.remove(cache, { recursive: true });
   }
+});
+
+Deno.test("a runtime that cannot be had is errored in the results and the others still run", async () => {
+  // A bun whose npm package does not exist: npm answers 404 for the package (not "no such version", which is bad
+  // input), a runtime that cannot be had.
+  const missing = { ...bun, npmPackage: "rtbench-test-no-such-package-7f3e", detect: () => Promise.resolve(undefined) };
+  const result = await run({
+    workloads: [httpJson],
+    runtimes: ["bun@1.0.0-rtbench-test", "node"],
+    adapters: [deno, node, missing],
+    settings: { durationSec: 0.5, warmupSec: 0, runs: 1 },
+  });
+  const [bunRecord, nodeRecord] = result.records;
+  assertEquals([bunRecord.status, bunRecord.error?.phase], ["errored", "provision"]);
+  assertMatch(bunRecord.error!.message, /^Cannot provision bun@1\.0\.0-rtbench-test from npm: 404 Not Found/);
+  assertEquals(bunRecord.runtime.version, null);
+  assertEquals(nodeRecord.status, "completed");
 });
 
 // README (Runtimes): "into `~/.cache/rtbench/runtimes/` (`$RTBENCH_CACHE_DIR` or `$XDG_CACHE_HOME/rtbench` if set)".

@@ -249,7 +249,7 @@ function checkEndpoint(host: string | undefined, port: number | undefined): void
   const address = host ?? "127.0.0.1";
   const why = cannotListen(address, port ?? 0);
   if (why === null) return;
-  if (port !== undefined && why.startsWith("port")) throw new RequestError("port", `${port}: cannot listen: ${why}`);
+  if (port !== undefined && why.startsWith("port")) throw new RequestError("port", why.replace(/^port /, ""));
   throw new RequestError("host", `: cannot listen on ${address}: ${why}`);
 }
 
