@@ -67,7 +67,9 @@ Deno.test("SIGINT mid-run stops every server and leaves a valid result file", as
   assertEquals(status.code, 130, new TextDecoder().decode(status.stderr));
   assertEquals(await processesMatching(tmp), [], "no server or load generator left");
   const result = parseResult(await Deno.readTextFile(out));
-  assertEquals(result.finishedAt, null, "the file says the suite did not finish");
+  assertEquals(result.interrupted?.signal, "SIGINT", "the file says the suite was interrupted");
+  assertEquals(result.finishedAt, result.interrupted!.at);
+  assertEquals(result.interrupted!.remaining, ["http-json/default/node", "http-json/default/deno"]);
   assertEquals(await entries(tmp), ["r.json"], "temporary files removed");
   await Deno.remove(tmp, { recursive: true });
 });

@@ -14,7 +14,75 @@ import { type Profile, PROFILES } from "../suite/settings.ts";
 import { openHistory } from "./_history.ts";
 import { checkWritable, defaultResultPath } from "./_out.ts";
 import { SETTING_FLAG_NAMES } from "./_bench_flags.ts";
-import type { CliRequest } from "./bench.ts";
+import type { ExportFormat } from "../report/mod.ts";
+import type { HostsOption } from "../drivers/remote.ts";
+import type { RunOrder } from "../schema/result.ts";
+import type { RunSettings } from "../../workloads/types.ts";
+
+/**
+ * What the command line asked for.
+ *
+ * @example What `--workload http-json --runs 5` asks for
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type CliRequest, parseCli } from "@rtbench/rtbench/cli";
+ *
+ * const request: CliRequest = parseCli(["--workload", "http-json", "--runs", "5"]);
+ * assertEquals([request.action, request.workloads[0].name, request.settings.runs], ["run", "http-json", 5]);
+ * ```
+ */
+export interface CliRequest {
+  /** `help`, `list`, `version`, or `run`. */
+  action: "help" | "list" | "version" | "run";
+  /** Workloads to run. */
+  workloads: Workload[];
+  /** Runtime entries. */
+  runtimes: string[];
+  /** Variants filter. */
+  variants?: string[];
+  /** No `--workload`: the whole suite, without the variants kept to runs that name their workload. */
+  wholeSuite?: boolean;
+  /** Profile. */
+  profile: Profile;
+  /** Explicit settings. */
+  settings: Partial<RunSettings>;
+  /** Workload options, raw. */
+  options: Record<string, string>;
+  /** Load generator: `auto` or a name. */
+  loadGenerator: string;
+  /** Result file, or with a non-JSON `format` the report file (the result goes beside it). */
+  out?: string;
+  /** Report format; absent means the terminal table. */
+  format?: ExportFormat;
+  /** Print JSON to stdout. */
+  json: boolean;
+  /** No progress. */
+  quiet: boolean;
+  /** Stack traces. */
+  debug: boolean;
+  /** Result file to resume (`--resume`): its done records are kept, the rest measured into it. */
+  resume?: string;
+  /** Port every server listens on (`--port`). */
+  port?: number;
+  /** Interface servers bind (`--host`). */
+  host?: string;
+  /** Order of runtimes within each round of runs (`--order`). */
+  order?: RunOrder;
+  /** Seed of the shuffled order (`--seed`). */
+  seed?: number;
+  /** Other machines (`--server-host`, `--client-host`, `--db-host`, `--ssh-config`). */
+  hosts?: HostsOption;
+  /** Directory that keeps every result (`--history`). */
+  history?: string;
+  /** With `history`: exit 1 when a figure regressed beyond this percent against the last comparable result. */
+  failOnRegression?: number;
+  /** `--last <n>`: each runtime becomes its last n releases on npm (looked up by {@linkcode main}). */
+  last?: number;
+  /** Flags given on the command line, by name without dashes (what `--resume` must not take from the file). */
+  given?: readonly string[];
+  /** The modules of `--workload-file`, in order. */
+  workloadFiles?: readonly string[];
+}
 
 /** A request ready to run: completed, its outputs checked. */
 export interface Prepared {

@@ -18,7 +18,7 @@ import { builtinWorkloads, selectWorkloads } from "../../workloads/mod.ts";
 import type { RunSettings, Workload } from "../../workloads/types.ts";
 import { runEntry } from "../platform/entry.ts";
 import { UsageError } from "../platform/errors.ts";
-import { type ExportFormat, parseFormat } from "../report/mod.ts";
+import { parseFormat } from "../report/mod.ts";
 import type { HostsOption } from "../drivers/remote.ts";
 import type { RunOrder } from "../schema/result.ts";
 import type { Profile } from "../suite/settings.ts";
@@ -26,74 +26,18 @@ import { checkRequest } from "../suite/request.ts";
 import { VERSION } from "../suite/run.ts";
 import { type Flags, numberFlag, SETTING_FLAGS, strictFlags, withFlagNames } from "./_flags.ts";
 import { BOOLEAN_FLAGS, helpText, listText, REPEATABLE_FLAGS, VALUE_FLAGS } from "./_bench_flags.ts";
-import { knownWorkloads, prepare, resultPathFor, runOptionsOf, workloadFiles } from "./_bench_request.ts";
+import {
+  type CliRequest,
+  knownWorkloads,
+  prepare,
+  resultPathFor,
+  runOptionsOf,
+  workloadFiles,
+} from "./_bench_request.ts";
 import { measure } from "./_bench_run.ts";
 import { removeEmptyFolders } from "./_out.ts";
 
-/**
- * What the command line asked for.
- *
- * @example What `--workload http-json --runs 5` asks for
- * ```ts
- * import { assertEquals } from "@std/assert";
- * import { type CliRequest, parseCli } from "@rtbench/rtbench/cli";
- *
- * const request: CliRequest = parseCli(["--workload", "http-json", "--runs", "5"]);
- * assertEquals([request.action, request.workloads[0].name, request.settings.runs], ["run", "http-json", 5]);
- * ```
- */
-export interface CliRequest {
-  /** `help`, `list`, `version`, or `run`. */
-  action: "help" | "list" | "version" | "run";
-  /** Workloads to run. */
-  workloads: Workload[];
-  /** Runtime entries. */
-  runtimes: string[];
-  /** Variants filter. */
-  variants?: string[];
-  /** No `--workload`: the whole suite, without the variants kept to runs that name their workload. */
-  wholeSuite?: boolean;
-  /** Profile. */
-  profile: Profile;
-  /** Explicit settings. */
-  settings: Partial<RunSettings>;
-  /** Workload options, raw. */
-  options: Record<string, string>;
-  /** Load generator: `auto` or a name. */
-  loadGenerator: string;
-  /** Result file, or with a non-JSON `format` the report file (the result goes beside it). */
-  out?: string;
-  /** Report format; absent means the terminal table. */
-  format?: ExportFormat;
-  /** Print JSON to stdout. */
-  json: boolean;
-  /** No progress. */
-  quiet: boolean;
-  /** Stack traces. */
-  debug: boolean;
-  /** Result file to resume (`--resume`): its done records are kept, the rest measured into it. */
-  resume?: string;
-  /** Port every server listens on (`--port`). */
-  port?: number;
-  /** Interface servers bind (`--host`). */
-  host?: string;
-  /** Order of runtimes within each round of runs (`--order`). */
-  order?: RunOrder;
-  /** Seed of the shuffled order (`--seed`). */
-  seed?: number;
-  /** Other machines (`--server-host`, `--client-host`, `--db-host`, `--ssh-config`). */
-  hosts?: HostsOption;
-  /** Directory that keeps every result (`--history`). */
-  history?: string;
-  /** With `history`: exit 1 when a figure regressed beyond this percent against the last comparable result. */
-  failOnRegression?: number;
-  /** `--last <n>`: each runtime becomes its last n releases on npm (looked up by {@linkcode main}). */
-  last?: number;
-  /** Flags given on the command line, by name without dashes (what `--resume` must not take from the file). */
-  given?: readonly string[];
-  /** The modules of `--workload-file`, in order. */
-  workloadFiles?: readonly string[];
-}
+export type { CliRequest } from "./_bench_request.ts";
 
 /**
  * Parses and validates command-line arguments: each flag's value, and
@@ -177,7 +121,22 @@ function parse(args: string[], workloads: readonly Workload[]): CliRequest {
     workloadFiles: workloadFiles(args),
   };
   checkOutputs(request);
+  checkOptionFlags(request.workloads, request.options, workloads);
   return request;
+}
+
+/** A workload's option given when no selected workload takes it would be ignored without a word: refused. */
+function checkOptionFlags(
+  picked: readonly Workload[],
+  options: Readonly<Record<string, string>>,
+  all: readonly Workload[],
+) {
+  for (const name of Object.keys(options)) {
+    if (picked.some((w) => w.options?.some((o) => o.name === name))) continue;
+    const owners = all.filter((w) => w.options?.some((o) => o.name === name)).map((w) => w.name);
+    const which = owners.length === 1 ? `only ${owners[0]} takes it` : `only ${owners.join(", ")} take it`;
+    throw new UsageError(`--${name}: ${which}, and ${owners.length === 1 ? "it is not" : "none of them is"} selected`);
+  }
 }
 
 /** A flag's value as a number, undefined when absent; what is not a number is refused naming the flag. */

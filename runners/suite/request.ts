@@ -175,7 +175,6 @@ export function checkRequest(options: RunOptions): Request {
   if (specs.length === 0) throw new RequestError("runtimes", ": no runtime given");
   const workloads = checkWorkloads(options.workloads ?? builtinWorkloads);
   checkVariants(workloads, options.variants);
-  checkOptionNames(workloads, options.options ?? {});
   const schedule = scheduleOf(options.order, options.seed);
   const groups = planGroups(workloads, profile, overrides, options.options ?? {}, options.variants, options.wholeSuite);
   if (groups.length === 0) throw new RequestError("variants", ": nothing to measure (no variant selected)");
@@ -205,22 +204,6 @@ function checkVariants(workloads: readonly Workload[], variants: readonly string
   const unknown = variants.find((v) => !known.includes(v));
   if (unknown !== undefined) {
     throw new RequestError("variants", `: unknown variant "${unknown}" (allowed: ${known.join(", ")})`);
-  }
-}
-
-/** An option no selected workload takes would be silently ignored: refused, saying which workloads take it. */
-function checkOptionNames(workloads: readonly Workload[], options: Readonly<Record<string, unknown>>): void {
-  for (const name of Object.keys(options)) {
-    if (options[name] === undefined || workloads.some((w) => w.options?.some((o) => o.name === name))) continue;
-    const owners = builtinWorkloads.filter((w) => w.options?.some((o) => o.name === name)).map((w) => w.name);
-    throw new RequestError(
-      `options.${name}`,
-      owners.length > 0
-        ? `: only ${owners.join(", ")} take${owners.length === 1 ? "s" : ""} it, and ${
-          owners.length === 1 ? "it is not" : "none of them is"
-        } selected`
-        : ": no selected workload takes it",
-    );
   }
 }
 
