@@ -204,6 +204,7 @@ const FIELD_FLAGS: Readonly<Record<string, string>> = {
   order: "--order",
   seed: "--seed",
   resume: "--resume",
+  last: "--last",
   "hosts.server": "--server-host",
   "hosts.clients": "--client-host",
   "hosts.db": "--db-host",

@@ -15,14 +15,19 @@ import { runEntry } from "../platform/entry.ts";
 import { strictArgs } from "./_flags.ts";
 import { UsageError } from "../platform/errors.ts";
 import { readResultFile } from "../schema/read.ts";
+import { type ExportFormat, parseFormat } from "../report/mod.ts";
 import { partialNotice } from "../report/partial.ts";
+
+/** The exporters' formats a comparison is rendered in. */
+const FORMATS = ["table", "md", "json"] as const satisfies readonly ExportFormat[];
+type CompareFormat = typeof FORMATS[number];
 
 const HELP = `rtbench compare: is head faster or slower than base, beyond run-to-run noise?
 
 Usage: deno task compare <base.json> <head.json> [flags]
 
   --fail-on-regression <pct>  exit 1 when a figure got significantly worse by more than pct percent
-  --format <name>             table (default), md or json
+  --format <name>             ${FORMATS.join(", ")} (default: table)
   --debug                     show stack traces
   --help, -h                  this help
 
@@ -38,7 +43,7 @@ export interface CompareRequest {
   /** The head result file. */
   readonly head: string;
   /** Output format. */
-  readonly format: "table" | "md" | "json";
+  readonly format: CompareFormat;
   /** Regression threshold in percent, when given. */
   readonly failOnRegression: number | undefined;
 }
@@ -60,10 +65,7 @@ export function parseCompareArgs(args: string[]): CompareRequest {
   if (files.length !== 2) {
     throw new UsageError(`Expected two result files, base and head, got ${files.length} (see --help)`);
   }
-  const format = String(flags.format ?? "table");
-  if (!["table", "md", "json"].includes(format)) {
-    throw new UsageError(`--format: unknown format "${format}" (allowed: table, md, json)`);
-  }
+  const format = flags.format === undefined ? "table" : parseFormat(String(flags.format), FORMATS);
   let failOnRegression: number | undefined;
   if (flags["fail-on-regression"] !== undefined) {
     const raw = String(flags["fail-on-regression"]);
@@ -77,7 +79,7 @@ export function parseCompareArgs(args: string[]): CompareRequest {
     help: false,
     base: files[0],
     head: files[1],
-    format: format as "table" | "md" | "json",
+    format: format as CompareFormat,
     failOnRegression,
   };
 }
