@@ -26,6 +26,28 @@ export type ResultHead = Omit<BenchResult, "finishedAt" | "warnings" | "records"
  *   if (error instanceof InterruptedError) await writeResult("partial.json", error.result);
  * }
  * ```
+ *
+ * @example A suite stopped before its first run: nothing kept, everything left to do
+ * ```ts
+ * import { assertEquals, assertRejects } from "@std/assert";
+ * import { InterruptedError, run } from "@rtbench/rtbench/runners";
+ * import { startup } from "@rtbench/rtbench/workloads";
+ *
+ * const controller = new AbortController();
+ * const error = await assertRejects(
+ *   () =>
+ *     run({
+ *       workloads: [startup],
+ *       runtimes: ["deno"],
+ *       variants: ["hello"],
+ *       signal: controller.signal,
+ *       // The suite starts (the first partial result), then is interrupted.
+ *       onPartial: (partial) => void (partial.records.length === 0 && controller.abort()),
+ *     }),
+ *   InterruptedError,
+ * );
+ * assertEquals([error.result.records.length, error.result.interrupted?.remaining], [0, ["startup/hello/deno"]]);
+ * ```
  */
 export class InterruptedError extends Error {
   /** The result as far as it got, marked `interrupted`. */
