@@ -2,9 +2,8 @@
 // tests/fixtures/own_workload/ (tests/consumer_project_test.ts runs them in a project of their own, as the README
 // says), and a broken expectation in the same user-defined workload is caught.
 
-import { assert, assertEquals, assertMatch } from "@std/assert";
+import { assert, assertEquals } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
-import { parseResult } from "../runners/schema/mod.ts";
 import { validateWorkload } from "../workloads/validate.ts";
 import type { HttpWorkload } from "../workloads/types.ts";
 import { greet } from "./fixtures/own_workload/greet.ts";

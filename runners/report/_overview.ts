@@ -138,9 +138,13 @@ export function overviewTable(overview: Overview): ViewTable | null {
 
 /** What stands in for the findings when there are none: no difference, or nothing to compare. */
 export function noFindingText(overview: Overview): string {
-  return overview.rows.some((row) => row.group.ranked.length > 1)
-    ? "No significant difference between runtimes (it takes at least 2 runs on each side)."
-    : "Nothing to compare: no workload has two runtimes with a figure.";
+  const compared = overview.rows.filter((row) => row.group.ranked.length > 1);
+  if (compared.length === 0) return "Nothing to compare: no workload has two runtimes with a figure.";
+  // A t-test needs two runs on each side: say so only where some runtime had fewer.
+  const once = compared.filter((row) => row.group.ranked.some((r) => r.headline.n < 2)).length;
+  if (once === 0) return "No significant difference between runtimes in any workload.";
+  return `No significant difference between runtimes found; in ${once} of ${compared.length} workloads a runtime ` +
+    "was measured once, and a test takes at least 2 runs on each side.";
 }
 
 /** How a format writes the overview's parts. */

@@ -60,6 +60,30 @@ export function figureUnit(figure: string): string {
   return "count";
 }
 
+/**
+ * Whether a larger value of a figure is better: rates and verified responses
+ * are (`true`); times, latencies, memory and failures are not (`false`);
+ * figures that rank nothing — the harness's own cost, the window's length,
+ * counts of work given — have no direction (`null`).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { higherIsBetter } from "./csv.ts";
+ *
+ * assertEquals(["requestsPerSecond", "latencyUs.p99", "clientCpuPercent"].map(higherIsBetter), [true, false, null]);
+ * ```
+ */
+export function higherIsBetter(figure: string): boolean | null {
+  const name = figure.split(".")[0];
+  // The load generator, the sampler and the harness are rtbench's side, and the window's length is a setting.
+  if (/^(client|sampler|harness|sent|scheduled)/.test(name) || /^(durationMs|windowMs)$/.test(name)) return null;
+  if (/PerSecond|PerCore$/.test(name) || /^valid/.test(name)) return true;
+  if (/errors|timeouts|failed|mismatches|non2xx|late|missed|outlier/i.test(name)) return false;
+  if (/^latency/.test(name) || /(Us|Ms|Sec|Bytes)$/.test(name)) return false;
+  return null;
+}
+
 function field(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return "";
   const text = String(value);
@@ -81,7 +105,7 @@ function rowsOf(r: BenchRecord): (string | number | boolean | null)[][] {
       ...base(r),
       figure,
       figureUnit(figure),
-      isHeadline ? r.headline.higherIsBetter : null,
+      isHeadline ? r.headline.higherIsBetter : higherIsBetter(figure),
       isHeadline,
       "median",
       s.median,
@@ -103,7 +127,7 @@ function rowsOf(r: BenchRecord): (string | number | boolean | null)[][] {
         ...base(r),
         `latencyUs.${key}`,
         "us",
-        key === "stdev" ? null : false,
+        higherIsBetter(`latencyUs.${key}`),
         false,
         "merged histogram",
         value,

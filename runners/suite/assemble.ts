@@ -9,7 +9,7 @@ import { endpointSummaries } from "../stats/endpoints.ts";
 import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/types.ts";
 import type { Fact, OptionValues, Workload } from "../../workloads/types.ts";
 import type { Ending, RecordOutcome } from "../kinds/mod.ts";
-import type { BenchRecord, CpuSets, RunRecord, RuntimeInfo, Summary } from "../schema/result.ts";
+import type { BenchRecord, CpuSets, Headline, RunRecord, RuntimeInfo, Summary } from "../schema/result.ts";
 import { mergeLatency } from "../stats/latency.ts";
 import { combineSummaries } from "../stats/resources.ts";
 import type { ResourceSummary } from "../schema/resources.ts";
@@ -50,15 +50,19 @@ export function recordedOptions(workload: Workload, values: OptionValues): Recor
   );
 }
 
-/** An outcome with nothing measured yet, carrying the session's facts. */
-export function emptyOutcome(cpus: CpuSets, facts: Readonly<Record<string, Fact>> = {}): RecordOutcome {
+/** An outcome with nothing measured yet: the workload's headline, the session's facts. */
+export function emptyOutcome(
+  cpus: CpuSets,
+  headline: Headline,
+  facts: Readonly<Record<string, Fact>> = {},
+): RecordOutcome {
   return {
     command: null,
     loadGenerator: null,
     cpus,
     checks: [],
     facts: { ...facts },
-    headline: { figure: "requestsPerSecond", higherIsBetter: true },
+    headline,
     runs: [],
     warnings: [],
   };

@@ -14,6 +14,7 @@ import {
   checkVariant,
   type Ending,
   endingOf,
+  headlineOf,
   type HookTimeouts,
   InvalidError,
   PhaseError,
@@ -208,7 +209,11 @@ async function openRecord(
   const earlier = suite.continued.get(id);
   const base = { spec, id, startedAt: earlier?.startedAt ?? new Date().toISOString(), earlier };
   const rt = suite.runtimes.get(spec.requested)!;
-  const outcome = emptyOutcome(cpusOf(prepared, suite), prepared.session.facts);
+  const outcome = emptyOutcome(
+    cpusOf(prepared, suite),
+    headlineOf(planned.workload, planned.settings),
+    prepared.session.facts,
+  );
   // A resumed record goes on from its finished runs; its checks and warnings stay beside the new ones.
   if (earlier) {
     outcome.runs.push(...earlier.runs);
