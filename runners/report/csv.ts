@@ -39,7 +39,7 @@ export const CSV_COLUMNS: readonly string[] = [
 ];
 
 /**
- * The unit of a figure, from the suffix of its name: `1/s`, `us`, `ms`, `s`,
+ * The unit of a figure, from the suffix of its name: `1/s`, `ns`, `us`, `ms`, `s`,
  * `bytes`, `B/s`, `%` or `count`.
  *
  * @example
@@ -52,7 +52,9 @@ export function figureUnit(figure: string): string {
   const name = figure.split(".")[0];
   if (name === "bytesPerSecond") return "B/s";
   if (name.endsWith("PerSecond")) return "1/s";
-  if (name.endsWith("Us")) return "us";
+  if (name.endsWith("Ns")) return "ns";
+  // CPU time per request or message is microseconds too (`serverCpuUsPerRequest`).
+  if (/Us(Per[A-Z]\w*)?$/.test(name)) return "us";
   if (name.endsWith("Ms")) return "ms";
   if (name.endsWith("Sec")) return "s";
   if (name.endsWith("Bytes")) return "bytes";
@@ -80,7 +82,8 @@ export function higherIsBetter(figure: string): boolean | null {
   if (/^(client|sampler|harness|sent|scheduled)/.test(name) || /^(durationMs|windowMs)$/.test(name)) return null;
   if (/PerSecond|PerCore$/.test(name) || /^valid/.test(name)) return true;
   if (/errors|timeouts|failed|mismatches|non2xx|late|missed|outlier/i.test(name)) return false;
-  if (/^latency/.test(name) || /(Us|Ms|Sec|Bytes)$/.test(name)) return false;
+  // Times, latency, memory, and the margin of error of a micro-benchmark's estimate.
+  if (/^latency/.test(name) || /(Ns|Us|Ms|Sec|Bytes|RmePercent)$/.test(name)) return false;
   return null;
 }
 
