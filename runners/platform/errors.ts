@@ -72,6 +72,15 @@ export class RequestError extends UsageError {
    *
    * @param name A field's name for the reader; unknown fields may be returned as they are.
    * @returns One line: the field's name, then the problem.
+   *
+   * @example Name a field by its flag
+   * ```ts
+   * import { assertEquals } from "@std/assert";
+   * import { RequestError } from "./errors.ts";
+   *
+   * const error = new RequestError("settings.runs", "must be a whole number ≥ 1, got 0");
+   * assertEquals(error.describe((f) => (f === "settings.runs" ? "--runs" : f)), "--runs must be a whole number ≥ 1, got 0");
+   * ```
    */
   describe(name: (field: string) => string): string {
     return describeProblem(this.field, this.problem, name);
