@@ -82,6 +82,15 @@ Deno.test("SIGINT while a variant is prepared: the variants before it kept whole
     new TextDecoder().decode(report.stdout).split("\n")[0],
     /^Partial result: interrupted by SIGINT at .* UTC; 2 planned records not finished; deno task bench --resume/,
   );
+  // So does compare, before its table.
+  const compare = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-read", `${ROOT}runners/cli/compare.ts`, run.file, run.file],
+    stdout: "piped",
+  }).output();
+  assertMatch(
+    new TextDecoder().decode(compare.stdout).split("\n")[0],
+    new RegExp(`^${run.file}: Partial result: interrupted by SIGINT at .* UTC; 2 planned records not finished`),
+  );
   await Deno.remove(run.tmp, { recursive: true });
 });
 
