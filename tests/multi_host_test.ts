@@ -346,7 +346,7 @@ Deno.test({
       assertEquals(done.code, 2, stderr);
       assertMatch(
         stderr,
-        /^rtbench: --server-host: Cannot connect to 198\.18\.0\.2 with ssh: Host key verification failed$/m,
+        /^rtbench: --server-host: Cannot connect to 198\.18\.0\.2 with ssh: Host key verification failed\.?$/m,
       );
       assert(!(await Deno.stat(`${lab.dir}/r.json`).then(() => true, () => false)), "no result file");
       await nothingLeft(lab);

@@ -67,7 +67,7 @@ Deno.test("--server-cpus beyond the machine, 0 or a word: exit 2, one line namin
   for (
     const [value, message] of [
       [String(cpus + 1), new RegExp(`--server-cpus ${cpus + 1}: only \\d+ CPUs may be used here`)],
-      ["0", /--server-cpus must be a whole number of CPUs or all, got "0"/],
+      ["0", /--server-cpus must be a whole number of CPUs or all, got 0/],
       ["many", /--server-cpus must be a number, got "many"|--server-cpus must be a whole number/],
     ] as const
   ) {
