@@ -1,4 +1,6 @@
-// Shared test helpers: run the CLI as a user would, and look for processes left behind.
+// The one set of test helpers: run the CLI and every other deno task as a user would, private temporary directories
+// removed whatever happens, environment changes undone, and the checks that nothing was left running or on disk.
+import { assertEquals } from "@std/assert";
 
 /** The repository root. */
 export const ROOT: string = new URL("..", import.meta.url).pathname;
@@ -26,11 +28,9 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): Deno
   }).spawn();
 }
 
-/** Runs the CLI to completion. */
-export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const out = await spawnCli(args, env).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+/** Runs the CLI to completion, as `deno task bench` does. */
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runTask("bench", args, { env });
 }
 
 /** Live (non-zombie) processes whose command line contains `marker`, excluding this test process. */
@@ -78,23 +78,78 @@ export async function entries(dir: string): Promise<string[]> {
   return names;
 }
 
-/** Runs a deno task's program with the task's own permissions from deno.json, as `deno task <name>` does. */
-export async function runTask(name: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+/** How a task or the CLI is run: extra environment, working directory. */
+export interface RunOptions {
+  /** Variables added to the child's environment (`NO_COLOR=1` is always set). */
+  env?: Record<string, string>;
+  /** Working directory. @default {ROOT} */
+  cwd?: string;
+}
+
+/**
+ * Runs a deno task's program with the task's own permissions from deno.json, as `deno task <name>` does, with
+ * `args` after the task's own; the child's environment is this process's plus `env`.
+ */
+export async function runTask(name: string, args: string[], options: RunOptions = {}): Promise<CliRun> {
   const tasks: Record<string, string> = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
   const words = tasks[name].split(" ");
+  const program = words.findIndex((w) => w.endsWith(".ts"));
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      ...words.filter((w) => w.startsWith("--allow-")),
-      `${ROOT}${words.find((w) => w.endsWith(".ts"))}`,
+      `--config=${ROOT}deno.json`,
+      ...words.slice(0, program).filter((w) => w.startsWith("--allow-")),
+      `${ROOT}${words[program]}`,
+      ...words.slice(program + 1),
       ...args,
     ],
-    cwd: ROOT,
-    env: { NO_COLOR: "1", ...env },
+    cwd: options.cwd ?? ROOT,
+    env: { NO_COLOR: "1", ...options.env },
     stdout: "piped",
     stderr: "piped",
     stdin: "null",
   }).output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** A private TMPDIR the embedded PostgreSQL (run as the user postgres when rtbench runs as root) can enter. */
+export async function databaseTmp(): Promise<string> {
+  const tmp = await privateTmp();
+  if (Deno.uid() === 0) await Deno.chmod(tmp, 0o711);
+  return tmp;
+}
+
+/**
+ * Runs `fn` with a fresh private directory (see {@linkcode privateTmp}; for the embedded PostgreSQL with
+ * `database`), and removes the directory afterwards, whether `fn` passed or failed.
+ */
+export async function withTmp<T>(fn: (tmp: string) => Promise<T>, options: { database?: boolean } = {}): Promise<T> {
+  const tmp = options.database ? await databaseTmp() : await privateTmp();
+  try {
+    return await fn(tmp);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+}
+
+/** Runs `fn` with `vars` set in this process's environment (undefined: unset), and restores every one afterwards. */
+export async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T> | T): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, Deno.env.get(k)]));
+  try {
+    for (const [k, v] of Object.entries(vars)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+    return await fn();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+  }
+}
+
+/**
+ * Nothing a run in `tmp` started is still running (no process naming the directory, none started with it as
+ * TMPDIR), and the directory holds exactly `kept` (the result files the test asked for).
+ */
+export async function assertNothingLeft(tmp: string, kept: readonly string[] = []): Promise<void> {
+  assertEquals(await processesMatching(tmp), [], "no server, load generator or database left running");
+  assertEquals(await processesWithTmpdir(tmp), [], "no process started with this TMPDIR left running");
+  assertEquals((await entries(tmp)).sort(), [...kept].sort(), "nothing but the results left in the directory");
 }

@@ -3,10 +3,12 @@
 // connections the machine cannot carry are refused before anything starts, naming the flag; connections above the
 // open-file soft limit but within the hard one work, because servers inherit the hard limit.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { requireTool } from "./_tools.ts";
+import { needs, tool } from "./_needs.ts";
 import { parseResult } from "../runners/schema/mod.ts";
 import { BENCH_PERMISSIONS, privateTmp, ROOT } from "./_helpers.ts";
 import { runCli } from "./_helpers.ts";
+
+const PRLIMIT = tool("prlimit", "apt-get install util-linux");
 
 // README (Runtimes): "A runtime that cannot be had is recorded as `errored` with the reason" — for a version npm
 // lacks, the reason is "no such version".
@@ -42,9 +44,8 @@ Deno.test("--connections 100000 is refused before anything starts, naming the fl
 });
 
 // README (Faults): "servers and load generators get the open-file hard limit (Deno raises its soft limit to it)".
-Deno.test({
+Deno.test(needs(PRLIMIT, {
   name: "connections above the open-file soft limit: servers inherit the hard limit",
-  ignore: requireTool("prlimit", "apt-get install util-linux") === null,
   async fn() {
     const tmp = await privateTmp();
     const script = `${tmp}/bench.ts`;
@@ -72,4 +73,4 @@ Deno.test({
     assertEquals(record.verification.checks.find((c) => c.name === "GET / body")?.actual, "4096");
     await Deno.remove(tmp, { recursive: true });
   },
-});
+}));

@@ -5,7 +5,9 @@ import { assert, assertEquals, assertMatch, assertNotEquals } from "@std/assert"
 import { vsWrk, type VsWrkTurn } from "../runners/selfcheck/vs_wrk.ts";
 import { builtinLoadGenerators } from "../runners/drivers/generators.ts";
 import { BENCH_PERMISSIONS, entries, privateTmp, processesMatching, ROOT } from "./_helpers.ts";
-import { requireTool } from "./_tools.ts";
+import { needs, tool } from "./_needs.ts";
+
+const WRK = tool("wrk", "apt-get install wrk");
 
 async function calibrate(args: string[], env: Record<string, string> = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
@@ -47,9 +49,8 @@ Deno.test("calibrate rejects an unknown generator with exit 2", async () => {
 // run's server CPU, and the engine and a plain `wrk -t1 -c100` take turns on it … then prints both medians, the median
 // of the rounds' ratios, and whether `--load-generator autocannon` on Deno is flagged `client-bound`. It prints the load
 // average too".
-Deno.test({
+Deno.test(needs(WRK, {
   name: "vs-wrk prints the engine's and plain wrk's medians, their ratio, autocannon's verdict and the load average",
-  ignore: requireTool("wrk", "apt-get install wrk") === null,
   async fn() {
     const tmp = await privateTmp();
     const out = await new Deno.Command(Deno.execPath(), {
@@ -76,13 +77,12 @@ Deno.test({
     assertEquals(await processesMatching(tmp), []);
     await Deno.remove(tmp, { recursive: true });
   },
-});
+}));
 
 // README (Calibrate and check): "the engine and a plain `wrk -t1 -c100` take turns on it, engine–wrk–wrk–engine, the
 // next round wrk first".
-Deno.test({
+Deno.test(needs(WRK, {
   name: "vs-wrk: in each round the engine and wrk take turns ABBA on one fresh server, the first side alternating",
-  ignore: requireTool("wrk", "apt-get install wrk") === null,
   async fn() {
     const turns: VsWrkTurn[] = [];
     const result = await vsWrk({
@@ -113,4 +113,4 @@ Deno.test({
     assertEquals(result.runtimes[0].rtbench[0], (engine0[0] + engine0[1]) / 2);
     assert(turns.every((t) => t.requestsPerSecond > 0));
   },
-});
+}));

@@ -1,15 +1,14 @@
 // deno task compare-startup really runs hyperfine beside rtbench's timer on the startup workload's exact commands.
 import { assertEquals, assertMatch } from "@std/assert";
-import { requireTool } from "./_tools.ts";
+import { needs, tool } from "./_needs.ts";
 import { ROOT } from "./_helpers.ts";
 
-const HYPERFINE = requireTool("hyperfine", "apt-get install hyperfine");
+const HYPERFINE = tool("hyperfine", "apt-get install hyperfine");
 
 // README (Checking the timer against hyperfine): "runs the startup workload's exact commands with rtbench's timer and
 // with hyperfine --shell=none … and prints each median and the ratio".
-Deno.test({
+Deno.test(needs(HYPERFINE, {
   name: "compare-startup times deno's hello with rtbench's timer and with hyperfine, and prints both medians",
-  ignore: HYPERFINE === null,
   async fn() {
     const tasks = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
     const words: string[] = tasks["compare-startup"].split(" ");
@@ -27,4 +26,4 @@ Deno.test({
     // Both medians in milliseconds, their ratio, and every round's runs by both.
     assertMatch(text, /deno \S+ hello\s+[\d.]+ ms\s+[\d.]+ ms\s+[\d.]+\s+4 \/ 4\s+(yes|NO)/);
   },
-});
+}));

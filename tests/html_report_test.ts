@@ -7,10 +7,10 @@ import { parseResult } from "../runners/schema/mod.ts";
 import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
 import { countColor, decodePng } from "./_png.ts";
 import { CHROMIUM, chromium } from "./_chromium.ts";
+import { needs } from "./_needs.ts";
 
-Deno.test({
+Deno.test(needs(CHROMIUM, {
   name: "bench --format html --out report.html: headless Chromium shows a bar per runtime with the result's numbers",
-  ignore: !CHROMIUM,
   async fn() {
     const tmp = await privateTmp();
     const report = `${tmp}/report.html`;
@@ -74,4 +74,4 @@ Deno.test({
     assertEquals((await entries(tmp)).sort(), ["report.html", "report.json", "report.png"]);
     await Deno.remove(tmp, { recursive: true });
   },
-});
+}));

@@ -16,7 +16,9 @@ import {
   spawnCli,
   waitFor,
 } from "./_helpers.ts";
-import { which } from "../runners/platform/process.ts";
+import { needs, tool } from "./_needs.ts";
+
+const TASKSET = tool("taskset", "apt-get install util-linux");
 
 // README "Faults tried": "server answers wrongly" — `invalid` in `verify`, not measured.
 Deno.test("a server that fails verification is invalid, not measured, and stopped", async () => {
@@ -73,9 +75,8 @@ Deno.test("SIGINT mid-run stops every server and leaves a valid result file", as
 });
 
 // README "Measurement": "Without two CPUs the result carries a `not-pinned` warning" (and no CPU set is recorded).
-Deno.test({
+Deno.test(needs(TASKSET, {
   name: "on one CPU nothing is pinned apart and the result says not-pinned",
-  ignore: which("taskset") === null,
   async fn() {
     const tmp = await privateTmp();
     const out = await new Deno.Command("taskset", {
@@ -98,7 +99,7 @@ Deno.test({
     assertEquals(await processesMatching(tmp), []);
     await Deno.remove(tmp, { recursive: true });
   },
-});
+}));
 
 // README "Exit codes": "`1` a record errored or is invalid" — here invalid, from the command line.
 Deno.test("a suite with an invalid record exits 1", async () => {

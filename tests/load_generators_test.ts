@@ -4,7 +4,7 @@
 // and gets sampled; wrk's warm-up check catches a server that goes wrong under
 // load. A generator that is not installed skips its test and says so.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
-import { requireTool } from "./_tools.ts";
+import { needs, tool } from "./_needs.ts";
 import { formatTable } from "../runners/report/table.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { run } from "../runners/suite/run.ts";
@@ -12,14 +12,13 @@ import { httpJson } from "../workloads/http_json.ts";
 import { flaky, flakyWarmup } from "./fixtures/flaky.ts";
 import { entries, privateTmp, processesMatching } from "./_helpers.ts";
 
-const noWrk = requireTool("wrk", "apt-get install wrk") === null;
-const noBombardier = requireTool("bombardier", "go install github.com/codesenberg/bombardier@v1.2.6") === null;
-const noOha = requireTool("oha", "cargo install oha --locked") === null;
+const WRK = tool("wrk", "apt-get install wrk");
+const BOMBARDIER = tool("bombardier", "go install github.com/codesenberg/bombardier@v1.2.6");
+const OHA = tool("oha", "cargo install oha --locked");
 
-for (const [name, absent] of [["wrk", noWrk], ["bombardier", noBombardier], ["oha", noOha]] as const) {
-  Deno.test({
+for (const [name, need] of [["wrk", WRK], ["bombardier", BOMBARDIER], ["oha", OHA]] as const) {
+  Deno.test(needs(need, {
     name: `${name} measures http-json through the LoadGenerator contract`,
-    ignore: absent,
     async fn() {
       const tmp = await privateTmp();
       const result = await run({
@@ -51,12 +50,11 @@ for (const [name, absent] of [["wrk", noWrk], ["bombardier", noBombardier], ["oh
       assertEquals(await entries(tmp), []);
       await Deno.remove(tmp);
     },
-  });
+  }));
 }
 
-Deno.test({
+Deno.test(needs(WRK, {
   name: "wrk's warm-up check catches a server whose body goes wrong under load",
-  ignore: noWrk,
   async fn() {
     const tmp = await privateTmp();
     const result = await run({
@@ -74,14 +72,13 @@ Deno.test({
     assertMatch(record.error!.message, /Hello, World\?/);
     await Deno.remove(tmp, { recursive: true });
   },
-});
+}));
 
 // README "Faults tried": "server wrong only during the warm-up".
 // README (Load generators): "What goes wrong during the warm-up (mismatches, non-2xx) counts … whichever generator ran".
-for (const [name, absent] of [["wrk", noWrk], ["autocannon", false]] as const) {
-  Deno.test({
+for (const [name, need] of [["wrk", WRK], ["autocannon", []]] as const) {
+  Deno.test(needs(need, {
     name: `${name} counts mismatches made during the warm-up alone`,
-    ignore: absent,
     async fn() {
       const tmp = await privateTmp();
       const result = await run({
@@ -97,13 +94,12 @@ for (const [name, absent] of [["wrk", noWrk], ["autocannon", false]] as const) {
       assertMatch(record.error!.message, /during warm-up: .*Hello, World\?/);
       await Deno.remove(tmp, { recursive: true });
     },
-  });
+  }));
 }
 
 // README (Load generators): "wrk runs whole seconds only … the record keeps what ran … the table header prints it".
-Deno.test({
+Deno.test(needs(WRK, {
   name: "wrk's whole seconds are recorded as they ran, and the header prints what ran beside what was asked",
-  ignore: noWrk,
   async fn() {
     const tmp = await privateTmp();
     const result = await run({
@@ -125,11 +121,10 @@ Deno.test({
     assertMatch(header, /· 2(\.[0-4])? s \(asked 1\.5 s\) × 1 runs · warm-up 1(\.[0-4])? s \(asked 0\.5 s\)/);
     await Deno.remove(tmp, { recursive: true });
   },
-});
+}));
 
-Deno.test({
+Deno.test(needs(WRK, {
   name: "wrk pipelines through its Lua request() batches, with a Host header Node accepts",
-  ignore: noWrk,
   async fn() {
     const tmp = await privateTmp();
     // Node answers 400 to an HTTP/1.1 request without Host; Deno lets it pass.
@@ -148,7 +143,7 @@ Deno.test({
     }
     await Deno.remove(tmp, { recursive: true });
   },
-});
+}));
 
 Deno.test({
   name: "--load-generator auto picks rtbench's engine and says why",

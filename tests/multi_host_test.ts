@@ -16,7 +16,7 @@
 
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { makeLab, netnsUnavailable } from "./_netns.ts";
-import { unavailableIn } from "./_tools.ts";
+import { condition, needs } from "./_needs.ts";
 import { BENCH_PERMISSIONS, ROOT, runCli, waitFor } from "./_helpers.ts";
 import { saturatedHost } from "../runners/kinds/remote_server.ts";
 import { validateResult } from "../runners/schema/mod.ts";
@@ -26,7 +26,7 @@ import { ENGINE_BUN_VERSION } from "../runners/drivers/engine.ts";
 import { postgresWorkload } from "../workloads/postgres.ts";
 import type { BenchResult } from "../runners/schema/result.ts";
 
-const ignored = unavailableIn("multi_host_test", await netnsUnavailable());
+const NETNS = condition("network namespaces with an sshd in each", await netnsUnavailable());
 
 const SHORT = ["--duration", "1", "--warmup", "0.5", "--runs", "1", "--quiet"];
 
@@ -113,9 +113,8 @@ async function hostDirs(): Promise<string[]> {
   return dirs;
 }
 
-Deno.test({
+Deno.test(needs(NETNS, {
   name: "http-json and postgres with server, load and database on three hosts: verified, fingerprinted, nothing left",
-  ignore: ignored,
   sanitizeResources: false,
   async fn() {
     await warmCaches();
@@ -193,11 +192,10 @@ Deno.test({
       await lab.close();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needs(NETNS, {
   name: "SIGINT mid-run on three hosts: exit 130, nothing left on any host",
-  ignore: ignored,
   sanitizeResources: false,
   async fn() {
     await warmCaches();
@@ -233,11 +231,10 @@ Deno.test({
       await lab.close();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needs(NETNS, {
   name: "a killed ssh connection mid-run: that record errored, the suite goes on",
-  ignore: ignored,
   sanitizeResources: false,
   async fn() {
     await warmCaches();
@@ -292,7 +289,7 @@ Deno.test({
       await lab.close();
     }
   },
-});
+}));
 
 // README "Flags" and "Server, load and database on separate machines": a malformed host is bad input.
 Deno.test("a malformed --server-host, --client-host or --db-host exits 2 naming the flag", async () => {
@@ -315,9 +312,8 @@ Deno.test("a load machine's CPUs at 90% or more make client-host-saturated, nami
 });
 
 // README "ssh": host keys are checked as the configuration says; a machine missing from known_hosts is refused.
-Deno.test({
+Deno.test(needs(NETNS, {
   name: "a server host whose key is not in known_hosts is refused, nothing measured",
-  ignore: ignored,
   sanitizeResources: false,
   async fn() {
     const lab = await makeLab();
@@ -349,4 +345,4 @@ Deno.test({
       await lab.close();
     }
   },
-});
+}));

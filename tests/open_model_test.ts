@@ -122,7 +122,7 @@ Deno.test("--sweep on http-json for deno, node and bun: a peak, ten rates from 1
   const md = formatMarkdown(result);
   assert(md.includes("sweep: closed-model peak, then 10 rates from 10% to 110% of it, knee at p99 ≤ 50 ms"), md);
   assert(md.includes("| runtime | sustainableRequestsPerSecond (median) | 95% CI | relative | knee p99 | rates |"));
-  if (CHROMIUM) await sweepInChromium(result, tmp);
+  if (CHROMIUM.path) await sweepInChromium(result, tmp);
   await Deno.remove(tmp, { recursive: true });
 });
 

@@ -3,7 +3,7 @@
 // learns from finished records; on a real terminal (a pty from `script`) the
 // CLI draws it, with --quiet or a pipe it draws nothing.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { requireTool } from "./_tools.ts";
+import { needs, tool } from "./_needs.ts";
 import { clock, createProgress } from "../runners/report/progress.ts";
 import type { BenchRecord } from "../runners/schema/result.ts";
 import { BENCH_PERMISSIONS, entries, privateTmp, processesMatching, ROOT } from "./_helpers.ts";
@@ -125,15 +125,14 @@ Deno.test("progress lines are cut to the terminal width so they redraw in place"
   assertEquals(clock(3725), "1:02:05");
 });
 
-const SCRIPT = requireTool("script", "apt-get install bsdutils");
-if (!SCRIPT) console.log("progress_test: terminal tests skipped: `script` is not on PATH (apt-get install bsdutils)");
+const SCRIPT = tool("script", "apt-get install bsdutils");
 
 /** Runs the bench CLI with stdout and stderr on a pseudo-terminal; returns everything it drew. */
 async function onTerminal(args: string[], tmp: string): Promise<{ code: number; screen: string }> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const command = [Deno.execPath(), "run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli/bench.ts`, ...args].map(quote)
     .join(" ");
-  const out = await new Deno.Command(SCRIPT!, {
+  const out = await new Deno.Command(SCRIPT.path!, {
     args: ["-qefc", `stty cols 200 rows 50; exec ${command}`, "/dev/null"],
     cwd: ROOT,
     env: { TMPDIR: tmp, NO_COLOR: "1" },
@@ -144,9 +143,8 @@ async function onTerminal(args: string[], tmp: string): Promise<{ code: number; 
   return { code: out.code, screen: new TextDecoder().decode(out.stdout) };
 }
 
-Deno.test({
+Deno.test(needs(SCRIPT, {
   name: "bench on a terminal draws the progress line; --quiet draws none",
-  ignore: !SCRIPT,
   async fn() {
     const tmp = await privateTmp();
     const args = ["--workload", "http-json", "--runtime", "deno", "--duration", "0.5", "--warmup", "0", "--runs", "2"];
@@ -167,4 +165,4 @@ Deno.test({
     assertEquals((await entries(tmp)).sort(), ["a.json", "b.json"]);
     await Deno.remove(tmp, { recursive: true });
   },
-});
+}));

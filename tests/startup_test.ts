@@ -4,7 +4,7 @@
 // cost recorded, and wrong exit codes or output making a record invalid.
 import { assert, assertEquals, assertExists, assertMatch, assertStringIncludes } from "@std/assert";
 import { formatFigure } from "../runners/report/format.ts";
-import { requireTool } from "./_tools.ts";
+import { needs, tool } from "./_needs.ts";
 import { outlierIndices } from "../runners/stats/outliers.ts";
 import { spawnTimer, wait4Timer } from "../runners/drivers/process_timer.ts";
 import { parseResult } from "../runners/schema/mod.ts";
@@ -13,7 +13,7 @@ import { HELLO_OUTPUT, SCRIPT_OUTPUT } from "../workloads/startup.ts";
 import { faultyStartup, workDirProbe } from "./fixtures/faulty_process.ts";
 import { entries, privateTmp, processesMatching, runCli, spawnCli, waitFor } from "./_helpers.ts";
 
-const python = requireTool("python3", "apt-get install python3");
+const PYTHON = tool("python3", "apt-get install python3");
 
 Deno.test("bench --workload startup times every runtime, checks every run and states the timer's cost", async () => {
   const tmp = await privateTmp();
@@ -147,12 +147,11 @@ Deno.test("every record gets its own empty working directory", async () => {
   await Deno.remove(tmp, { recursive: true });
 });
 
-Deno.test({
+Deno.test(needs(PYTHON, {
   name: "the wait4 timer reads CPU time and peak RSS, stops after a wrong exit code and kills a run that overruns",
-  ignore: !python,
   async fn() {
     const tmp = await privateTmp();
-    const timer = wait4Timer(python!);
+    const timer = wait4Timer(PYTHON.path!);
     const runs = await timer.time({
       command: { argv: ["sh", "-c", "echo hi"], cwd: tmp },
       plan: { warmupRuns: 2, minRuns: 3, minDurationMs: 0 },
@@ -182,7 +181,7 @@ Deno.test({
     assertEquals(await entries(tmp), [], "scratch files removed");
     await Deno.remove(tmp);
   },
-});
+}));
 
 Deno.test("the spawn timer runs at least the minimum time and reports no rusage", async () => {
   const tmp = await privateTmp();

@@ -12,6 +12,7 @@ import { loadFixture } from "./_report_helpers.ts";
 import { entries, privateTmp, processesMatching, ROOT, runTask } from "./_helpers.ts";
 import { countColor, decodePng } from "./_png.ts";
 import { CHROMIUM, chromium } from "./_chromium.ts";
+import { needs } from "./_needs.ts";
 
 const HISTORY = `${ROOT}fixtures/history`;
 const FILES = [
@@ -61,9 +62,8 @@ Deno.test("trend as Markdown marks the slower step and lists the changes first",
   assertMatch(rows[0], /^\| 2026-11-21 14:10 \| node \| 20\.20\.2 \| 26,908\/s \| 19,778\/s – 30,774\/s \| −50\.0% /);
 });
 
-Deno.test({
+Deno.test(needs(CHROMIUM, {
   name: "trend --format html in headless Chromium: each runtime over time, the regression ringed in red",
-  ignore: !CHROMIUM,
   async fn() {
     const tmp = await privateTmp();
     const page = `${tmp}/trend.html`;
@@ -94,7 +94,7 @@ Deno.test({
     assertEquals((await entries(tmp)).sort(), ["trend.html", "trend.png"]);
     await Deno.remove(tmp, { recursive: true });
   },
-});
+}));
 
 Deno.test("trend --fail-on-regression: exit 1 when a series' newest point regressed, 0 when it recovered or held", async () => {
   const held = await runTask("trend", [HISTORY, "--format", "json", "--fail-on-regression", "5"]);

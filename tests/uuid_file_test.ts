@@ -3,7 +3,7 @@
 // watched; a server that names its keys wrong is invalid before any load; a
 // server that leaves files behind is invalid with the count, and the files go.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
-import { requireTool } from "./_tools.ts";
+import { needs, tool } from "./_needs.ts";
 import { run } from "../runners/suite/run.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { uuidFile } from "../workloads/uuid_file.ts";
@@ -13,10 +13,7 @@ import { resolveRuntime } from "../adapters/mod.ts";
 import { startServer } from "../runners/kinds/server.ts";
 
 const QUICK = { durationSec: 1, warmupSec: 0, runs: 1 };
-const inotify = requireTool("inotifywait", "apt-get install inotify-tools") !== null;
-if (!inotify) {
-  console.log("uuid-file: inotifywait missing (apt-get install inotify-tools): write and read are not watched");
-}
+const INOTIFY = tool("inotifywait", "apt-get install inotify-tools");
 
 function created(record: { verification: { checks: readonly { name: string; actual?: unknown }[] } }): unknown {
   return record.verification.checks.find((c) => c.name.startsWith("run 1: files created in the measured"))?.actual;
@@ -40,40 +37,48 @@ Deno.test("uuid-file on deno, node and bun: bodies echo the queries, every file 
     assert(record.verification.checks.filter((c) => c.name.endsWith(" body") && c.passed).length >= 3);
     assertMatch(String(checks.get("file name is <uuid v4>.json")?.actual), /^[0-9a-f-]{36}\.json$/);
     assertEquals(checks.get("files created for one request")?.actual, 1);
-    if (inotify) {
-      for (const step of ["file written", "file read back", "file deleted"]) {
-        assertEquals(checks.get(`${step} (inotifywait)`)?.passed, true, step);
-      }
-    }
     assertEquals(checks.get("run 1: files left in the data directory")?.actual, 0);
     assertExists(record.facts.fileApi);
-    assertEquals(record.facts.fileEventWatcher, inotify ? "inotifywait" : "Deno.watchFs");
-    // Without inotifywait (outside CI) nothing counts files under load, and no file figure is recorded.
-    if (inotify) {
-      // README (uuid-file): "files created and deleted are counted with inotifywait over the measured window".
-      const figures = record.runs[0].figures;
-      const seconds = figures.durationMs / 1000;
-      for (const what of ["created", "deleted"]) {
-        const check = record.verification.checks.find((c) => c.name.startsWith(`run 1: files ${what} in the measured`));
-        assertEquals(check?.passed, true, JSON.stringify(check));
-        assertEquals(check?.expected, figures.validResponses);
-      }
-      // Over the whole run, every answered request made a file, and no file was made that no sent request explains.
-      const whole = checks.get("run 1: files created (inotifywait) vs expected");
-      assertEquals(whole?.passed, true, JSON.stringify(whole));
-      assert(Number(whole?.expected) > figures.validResponses, "verification and the window's edges are in the run");
-      // Counted, not copied from requests/s: the window's count over its length.
-      assertEquals(figures.filesWrittenPerSecond, Math.round(Number(created(record)) / seconds * 100) / 100);
-      assert(figures.filesWrittenPerSecond > 0);
-      assert(figures.filesDeletedPerSecond > 0);
-      assertExists(record.summary.filesWrittenPerSecond);
-    } else {
-      assertEquals(record.summary.filesWrittenPerSecond, undefined);
-    }
+    // The watcher is the one this machine has: inotifywait, else Deno.watchFs, which sees no more than that a file
+    // existed, so nothing counts files under load and no file figure is recorded.
+    assertEquals(record.facts.fileEventWatcher, INOTIFY.path ? "inotifywait" : "Deno.watchFs");
+    if (!INOTIFY.path) assertEquals(record.summary.filesWrittenPerSecond, undefined);
   }
   assertEquals(new Set(result.records.map((r) => r.facts.fileApi)).size, 3, "each runtime's own file API");
   await assertNothingLeft(tmp);
 });
+
+// README (uuid-file): "files created and deleted are counted with inotifywait over the measured window".
+Deno.test(needs(INOTIFY, {
+  name: "uuid-file with inotifywait: each file's steps watched, files created and deleted counted over the window",
+  async fn() {
+    const tmp = await privateTmp();
+    const result = await run({ workloads: [uuidFile], runtimes: ["deno"], settings: QUICK, tempDir: tmp });
+    const [record] = result.records;
+    assertEquals(record.status, "completed", record.error?.message);
+    const checks = new Map(record.verification.checks.map((c) => [c.name, c]));
+    for (const step of ["file written", "file read back", "file deleted"]) {
+      assertEquals(checks.get(`${step} (inotifywait)`)?.passed, true, step);
+    }
+    const figures = record.runs[0].figures;
+    const seconds = figures.durationMs / 1000;
+    for (const what of ["created", "deleted"]) {
+      const check = record.verification.checks.find((c) => c.name.startsWith(`run 1: files ${what} in the measured`));
+      assertEquals(check?.passed, true, JSON.stringify(check));
+      assertEquals(check?.expected, figures.validResponses);
+    }
+    // Over the whole run, every answered request made a file, and no file was made that no sent request explains.
+    const whole = checks.get("run 1: files created (inotifywait) vs expected");
+    assertEquals(whole?.passed, true, JSON.stringify(whole));
+    assert(Number(whole?.expected) > figures.validResponses, "verification and the window's edges are in the run");
+    // Counted, not copied from requests/s: the window's count over its length.
+    assertEquals(figures.filesWrittenPerSecond, Math.round(Number(created(record)) / seconds * 100) / 100);
+    assert(figures.filesWrittenPerSecond > 0);
+    assert(figures.filesDeletedPerSecond > 0);
+    assertExists(record.summary.filesWrittenPerSecond);
+    await assertNothingLeft(tmp);
+  },
+}));
 
 Deno.test("a uuid-file server that returns the wrong keys is invalid and not measured", async () => {
   const tmp = await privateTmp();
@@ -112,9 +117,8 @@ Deno.test("a uuid-file server that leaves files behind is invalid with the count
 });
 
 // README (uuid-file): "a server that answers right but writes no file under load is invalid".
-Deno.test({
+Deno.test(needs(INOTIFY, {
   name: "a uuid-file server that stops writing files under load is invalid: creations counted over the window",
-  ignore: !inotify,
   async fn() {
     const tmp = await privateTmp();
     const result = await run({ workloads: [uuidFileLazy], runtimes: ["deno"], settings: QUICK, tempDir: tmp });
@@ -129,7 +133,7 @@ Deno.test({
     assert(deno.runs[0].figures.filesWrittenPerSecond < 100, "counted, not copied from requests/s");
     await assertNothingLeft(tmp);
   },
-});
+}));
 
 // README (uuid-file): "a stop never leaves a half-done file": Bun's stop() resolves with handlers between write and
 // delete, and exiting then left dozens of files (5 rounds in 6 before the server waited for them).

@@ -18,10 +18,10 @@ import { UsageError } from "../runners/platform/errors.ts";
 import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
 import { countColor, decodePng } from "./_png.ts";
 import { CHROMIUM, chromium } from "./_chromium.ts";
+import { needs } from "./_needs.ts";
 
-Deno.test({
+Deno.test(needs(CHROMIUM, {
   name: "a sweep over three bun versions on http-json and startup renders each figure across versions in Chromium",
-  ignore: !CHROMIUM,
   async fn() {
     const tmp = await privateTmp();
     const report = `${tmp}/sweep.html`;
@@ -103,7 +103,7 @@ Deno.test({
     assertEquals((await entries(tmp)).sort(), ["hidden.html", "hidden.png", "sweep.html", "sweep.json", "sweep.png"]);
     await Deno.remove(tmp, { recursive: true });
   },
-});
+}));
 
 Deno.test("--last picks one version per release line, newest stable patch, oldest first", async () => {
   const bun = ["1.1.45", "1.2.0", "1.2.23", "1.3.0-canary.20250901.1", "1.3.0", "1.3.14", "1.4.0", "1.4.5"];
