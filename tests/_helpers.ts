@@ -133,15 +133,26 @@ export async function withTmp<T>(fn: (tmp: string) => Promise<T>, options: { dat
   }
 }
 
-/** Runs `fn` with `vars` set in this process's environment (undefined: unset), and restores every one afterwards. */
-export async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T> | T): Promise<T> {
+/**
+ * Runs `fn` with `vars` set in this process's environment (undefined: unset), and restores every one when `fn`
+ * returns, throws, or (when it returns a promise) settles.
+ */
+export function withEnv<T>(vars: Record<string, string | undefined>, fn: () => T): T {
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, Deno.env.get(k)]));
+  const apply = (values: Record<string, string | undefined>) => {
+    for (const [k, v] of Object.entries(values)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+  };
+  let result: T;
   try {
-    for (const [k, v] of Object.entries(vars)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
-    return await fn();
-  } finally {
-    for (const [k, v] of Object.entries(saved)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+    apply(vars);
+    result = fn();
+  } catch (error) {
+    apply(saved);
+    throw error;
   }
+  if (result instanceof Promise) return result.finally(() => apply(saved)) as T;
+  apply(saved);
+  return result;
 }
 
 /**

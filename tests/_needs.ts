@@ -51,6 +51,16 @@ export function condition(name: string, missing: string | null): Need {
   return { name, missing };
 }
 
+/**
+ * The internet, for the few tests that install from the public npm registry what the suite does not otherwise need
+ * (another Bun version, the registry's list of releases): opt in with `RTBENCH_TEST_NETWORK=1` (.ci/run does). Every
+ * other test works offline once the README's set-up has run.
+ */
+export const NETWORK: Need = condition(
+  "the npm registry",
+  Deno.env.get("RTBENCH_TEST_NETWORK") === "1" ? null : "installs from registry.npmjs.org: opt in with RTBENCH_TEST_NETWORK=1",
+);
+
 /** One skipped test, as the skip log holds it. */
 export interface Skip {
   /** The test's name. */

@@ -15,12 +15,14 @@ import { HEAD_PATH, loadFixture } from "./_report_helpers.ts";
 import { MARK_COLORS } from "../runners/report/_interval_chart.ts";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import { UsageError } from "../runners/platform/errors.ts";
-import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
+import { entries, privateTmp, processesMatching, runCli, withEnv, withTmp } from "./_helpers.ts";
 import { countColor, decodePng } from "./_png.ts";
 import { CHROMIUM, chromium } from "./_chromium.ts";
-import { needs } from "./_needs.ts";
+import { NETWORK, needs } from "./_needs.ts";
+import { localRegistry } from "./fixtures/npm_registry.ts";
 
-Deno.test(needs(CHROMIUM, {
+// Bun 1.2 and 1.3 come from the npm registry: an opt-in (RTBENCH_TEST_NETWORK=1), as .ci/run runs it.
+Deno.test(needs([CHROMIUM, NETWORK], {
   name: "a sweep over three bun versions on http-json and startup renders each figure across versions in Chromium",
   async fn() {
     const tmp = await privateTmp();
@@ -122,7 +124,7 @@ Deno.test("--last picks one version per release line, newest stable patch, oldes
   await assertRejects(() => lastReleasesOf(["bun@1.2"], 2, builtinAdapters, lookup), UsageError, "--last");
 });
 
-Deno.test("--last on the command line: bad values are exit 2 naming the flag; the real lookup asks npm", async () => {
+Deno.test("--last on the command line: bad values are exit 2 naming the flag", async () => {
   for (const bad of ["0", "x", "1.5", "11"]) {
     const run = await runCli(["--last", bad, "--runtime", "bun", "--workload", "startup"]);
     assertEquals(run.code, 2, run.stderr);
@@ -132,12 +134,28 @@ Deno.test("--last on the command line: bad values are exit 2 naming the flag; th
   const named = await runCli(["--last", "2", "--runtime", "bun@1.2", "--workload", "startup"]);
   assertEquals(named.code, 2);
   assert(named.stderr.startsWith("rtbench: --last: bun@1.2 names a version"), named.stderr);
-  // One real lookup: npm lists Bun's releases, and the last three are three lines of the newest major.
-  const [adapter] = builtinAdapters.filter((a) => a.name === "bun");
-  const picked = lastReleases("bun", await npmVersions(adapter), 3);
-  assertEquals(picked.length, 3);
-  assertEquals(new Set(picked.map((v) => v.split(".").slice(0, 2).join("."))).size, 3);
 });
+
+Deno.test("--last asks the registry npm is configured with for the runtime's releases", async () => {
+  await withTmp(async (tmp) => {
+    await using registry = await localRegistry(tmp, ["1.2.0", "1.2.23", "1.3.0", "1.3.14", "1.4.0", "1.4.5"]);
+    const npm = { npm_config_registry: registry.url, npm_config_cache: `${tmp}/npm-cache` };
+    const [adapter] = builtinAdapters.filter((a) => a.name === "bun");
+    const versions = await withEnv(npm, () => npmVersions(adapter));
+    assertEquals(lastReleases("bun", versions, 2), ["1.3.14", "1.4.5"]);
+  });
+});
+
+// One real lookup (RTBENCH_TEST_NETWORK=1): npm lists Bun's releases, and the last three are three release lines.
+Deno.test(needs(NETWORK, {
+  name: "--last on registry.npmjs.org: Bun's last three releases are three release lines",
+  async fn() {
+    const [adapter] = builtinAdapters.filter((a) => a.name === "bun");
+    const picked = lastReleases("bun", await npmVersions(adapter), 3);
+    assertEquals(picked.length, 3);
+    assertEquals(new Set(picked.map((v) => v.split(".").slice(0, 2).join("."))).size, 3);
+  },
+}));
 
 Deno.test("the version chart rings a significant step, corrected over the sweep's steps (Holm)", async () => {
   const head = await loadFixture(HEAD_PATH);
