@@ -58,7 +58,9 @@ export function condition(name: string, missing: string | null): Need {
  */
 export const NETWORK: Need = condition(
   "the npm registry",
-  Deno.env.get("RTBENCH_TEST_NETWORK") === "1" ? null : "installs from registry.npmjs.org: opt in with RTBENCH_TEST_NETWORK=1",
+  Deno.env.get("RTBENCH_TEST_NETWORK") === "1"
+    ? null
+    : "installs from registry.npmjs.org: opt in with RTBENCH_TEST_NETWORK=1",
 );
 
 /** One skipped test, as the skip log holds it. */

@@ -7,7 +7,7 @@ import { resolveRuntime } from "../adapters/mod.ts";
 import { run } from "../runners/suite/run.ts";
 import { startup } from "../workloads/startup.ts";
 import { withEnv, withTmp } from "./_helpers.ts";
-import { NETWORK, needs } from "./_needs.ts";
+import { needs, NETWORK } from "./_needs.ts";
 import { localRegistry } from "./fixtures/npm_registry.ts";
 
 Deno.test("deno without a version is the harness itself", async () => {

@@ -18,7 +18,7 @@ import { UsageError } from "../runners/platform/errors.ts";
 import { entries, privateTmp, processesMatching, runCli, withEnv, withTmp } from "./_helpers.ts";
 import { countColor, decodePng } from "./_png.ts";
 import { CHROMIUM, chromium } from "./_chromium.ts";
-import { NETWORK, needs } from "./_needs.ts";
+import { needs, NETWORK } from "./_needs.ts";
 import { localRegistry } from "./fixtures/npm_registry.ts";
 
 // Bun 1.2 and 1.3 come from the npm registry: an opt-in (RTBENCH_TEST_NETWORK=1), as .ci/run runs it.
