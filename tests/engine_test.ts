@@ -7,55 +7,59 @@ import { run } from "../runners/suite/run.ts";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { goesWrong } from "./fixtures/goes_wrong.ts";
-import { privateTmp, runCli } from "./_helpers.ts";
+import { privateTmp, runCli, withTmp } from "./_helpers.ts";
 
-// README "Faults tried": "server goes wrong under load" — `invalid` in `measure`, first mismatch named.
+// README "Faults tried": "server goes wrong under load" — `invalid` in `measure`, first mismatch named. The server is
+// wrong in exactly 3 responses, one in 500, seconds into the measured window (fixtures/servers/goes_wrong_deno.ts):
+// a generator that sampled, or stopped at the first, would not count 3.
 for (const fault of ["body", "type", "truncate"]) {
-  Deno.test(`a server whose ${fault} goes wrong seconds into the measured window is invalid, with the count`, async () => {
-    const tmp = await privateTmp();
-    const result = await run({
-      workloads: [goesWrong],
-      runtimes: ["deno"],
-      variants: [fault],
-      settings: { durationSec: 3, warmupSec: 0.5, runs: 1, connections: 10 },
-      loadGenerator: "rtbench",
-      tempDir: tmp,
+  Deno.test(`a server wrong in 3 responses seconds into the measured window is invalid (${fault}), with the count`, async () => {
+    await withTmp(async (tmp) => {
+      const result = await run({
+        workloads: [goesWrong],
+        runtimes: ["deno"],
+        variants: [fault],
+        settings: { durationSec: 3, warmupSec: 0.5, runs: 1, connections: 10 },
+        loadGenerator: "rtbench",
+        tempDir: tmp,
+      });
+      assertEquals(validateResult(result), []);
+      const [record] = result.records;
+      assertEquals(record.loadGenerator?.name, "rtbench");
+      assertEquals([record.status, record.error?.phase], ["invalid", "measure"], JSON.stringify(record.error));
+      assertEquals(record.runs[0].counts.mismatches, 3, JSON.stringify(record.runs[0].counts));
+      assertMatch(record.error!.message, /^3 mismatched and 0 non-2xx responses under load \(first: /);
+      assertMatch(record.error!.message, fault === "truncate" ? /truncated response/ : /expected 200/);
     });
-    assertEquals(validateResult(result), []);
-    const [record] = result.records;
-    assertEquals(record.loadGenerator?.name, "rtbench");
-    assertEquals([record.status, record.error?.phase], ["invalid", "measure"], JSON.stringify(record.error));
-    assert(record.runs[0].counts.mismatches > 0, JSON.stringify(record.runs[0].counts));
-    assertMatch(record.error!.message, /^\d+ mismatched and \d+ non-2xx responses under load \(first: /);
-    assertMatch(record.error!.message, fault === "truncate" ? /truncated response/ : /expected 200/);
-    await Deno.remove(tmp, { recursive: true });
   });
 }
 
-Deno.test("http-json on deno, node and bun through the engine: every measured response is checked and valid", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [httpJson],
-    runtimes: ["deno", "node", "bun"],
-    settings: { durationSec: 1, warmupSec: 0.5, runs: 1 },
-    tempDir: tmp,
+Deno.test("http-json on deno, node and bun through the engine: completed, every response checked, figures in their units", async () => {
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [httpJson],
+      runtimes: ["deno", "node", "bun"],
+      settings: { durationSec: 1, warmupSec: 0.5, runs: 1 },
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    for (const r of result.records) {
+      assertEquals(r.status, "completed", `${r.id}: ${JSON.stringify(r.error)}`);
+      assertEquals(r.loadGenerator?.name, "rtbench", "auto picks the engine");
+      assert(!r.warnings.some((w) => w.code === "status-only"), "the engine checks every response, not only statuses");
+      const [run0] = r.runs;
+      const { errors, timeouts, non2xx, mismatches } = run0.counts;
+      assertEquals({ errors, timeouts, non2xx, mismatches }, { errors: 0, timeouts: 0, non2xx: 0, mismatches: 0 });
+      // A second of loopback http-json is thousands of answers on any runtime, each one counted as checked.
+      assert(run0.figures.validResponses > 1000, JSON.stringify(run0.figures));
+      // Latency in microseconds: a loopback answer takes more than 5 µs and far less than a second.
+      const latency = r.latencyUs!;
+      assert(latency.p50 > 5 && latency.p99 < 1_000_000 && latency.p50 <= latency.p99, JSON.stringify(latency));
+      // The client's own cost per response, in microseconds: more than half a microsecond, less than a millisecond.
+      const cost = run0.figures.clientCpuUsPerResponse;
+      assert(cost > 0.5 && cost < 1000, `${cost} µs of client CPU per response`);
+    }
   });
-  assertEquals(validateResult(result), []);
-  for (const r of result.records) {
-    assertEquals(r.status, "completed", `${r.id}: ${JSON.stringify(r.error)}`);
-    assertEquals(r.loadGenerator?.name, "rtbench", "auto picks the engine");
-    assert(!r.warnings.some((w) => w.code === "status-only"), "the engine checks every response, not only statuses");
-    // README "The load engine": "on Bun, at a fixed version (`ENGINE_BUN_VERSION`, 1.4.5 …), whichever Bun is under test".
-    assertEquals(ENGINE_BUN_VERSION, "1.4.5");
-    assertEquals(r.loadGenerator?.client, `bun ${ENGINE_BUN_VERSION}`, "the engine's own Bun, whichever is measured");
-    const [run0] = r.runs;
-    assertEquals(run0.counts.mismatches + run0.counts.non2xx, 0);
-    assertEquals(run0.figures.validResponses, r.summary.validResponses.median);
-    assert(r.latencyUs!.min > 0 && r.latencyUs!.p50 >= r.latencyUs!.min);
-    // The client's own cost per response is in every run.
-    assert(run0.figures.clientCpuUsPerResponse > 0, JSON.stringify(run0.figures));
-  }
-  await Deno.remove(tmp, { recursive: true });
 });
 
 // README "The load engine": "one process per client CPU … with the connections spread over them and their histograms
@@ -69,15 +73,25 @@ Deno.test("connections are spread over one engine process per client CPU, and th
     return new Response("ok", { headers: { "content-type": "text/plain" } });
   });
   const pids: number[] = [];
+  // What each engine process runs, read while it runs (after taskset, if any, has exec'd it).
+  const binaries: Promise<string>[] = [];
+  const exe = (pid: number) =>
+    new Promise<string>((r) => setTimeout(() => r(Deno.readLinkSync(`/proc/${pid}/exe`)), 500));
   const m = await engineGenerator.run(
     {
       baseUrl: `http://127.0.0.1:${server.addr.port}`,
       requests: [{ path: "/", expect: { status: 200, contentType: "text/plain", body: "ok" } }],
     },
     { durationSec: 1, warmupSec: 0.2, connections: 5, pipelining: 1, requestTimeoutSec: 10 },
-    { cpus: "0,1", onSpawn: (pid) => pids.push(pid) },
+    { cpus: "0,1", onSpawn: (pid) => binaries.push(exe(pid)) && pids.push(pid) },
   );
   assertEquals(pids.length, 2, "one process per client CPU");
+  // README "The load engine": "on Bun, at a fixed version (`ENGINE_BUN_VERSION`, 1.4.5 …)": the processes ran it.
+  for (const binary of new Set(await Promise.all(binaries))) {
+    const version = await new Deno.Command(binary, { args: ["--version"], stdout: "piped" }).output();
+    assertEquals(new TextDecoder().decode(version.stdout).trim(), "1.4.5", binary);
+  }
+  assertEquals(ENGINE_BUN_VERSION, "1.4.5");
   assertEquals(ports.size, 5, "five connections in all");
   assertEquals(m.mismatches + m.non2xx + m.errors, 0);
   // Every response the server sent was counted, in the warm-up or the measured window, but for those still in flight
