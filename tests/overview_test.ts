@@ -5,7 +5,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { formatHtml, formatMarkdown } from "../runners/report/mod.ts";
 import { formatTable } from "../runners/report/table.ts";
-import type { BenchRecord, BenchResult } from "../runners/schema/result.ts";
+import type { BenchRecord } from "../runners/schema/result.ts";
 import { summarize } from "../runners/stats/summary.ts";
 import { BASE_PATH, HEAD_PATH, loadFixture, markdownRow } from "./_report_helpers.ts";
 

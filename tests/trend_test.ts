@@ -7,7 +7,6 @@
 import { assert, assertAlmostEquals, assertEquals, assertMatch } from "@std/assert";
 import { intervalChart, MARK_COLORS } from "../runners/report/_interval_chart.ts";
 import type { Trend } from "../runners/report/trend.ts";
-import { loadFixture } from "./_report_helpers.ts";
 import { entries, privateTmp, processesMatching, ROOT, runTask } from "./_helpers.ts";
 import { countColor, decodePng } from "./_png.ts";
 import { CHROMIUM, chromium } from "./_chromium.ts";
