@@ -41,6 +41,7 @@ export const UNIT_TESTS: readonly string[] = [
   "workloads/validate_test.ts",
   "tests/exporters_test.ts",
   "tests/overview_test.ts",
+  "tests/statistics_test.ts",
 ];
 
 /** Reads the skip log: one JSON object per line. */
