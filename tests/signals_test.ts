@@ -5,9 +5,15 @@
 import { assert, assertEquals } from "@std/assert";
 import { parseResult } from "../runners/schema/mod.ts";
 import type { BenchRecord } from "../runners/schema/result.ts";
+import { seededRandom } from "../runners/stats/random.ts";
 import { entries, privateTmp, processesWithTmpdir, spawnCli, waitFor } from "./_helpers.ts";
 
 const ITERATIONS = 20;
+// The moments are drawn from a seeded generator, so that a failing run can be repeated: RTBENCH_TEST_SEED=<n> picks
+// other moments; the seed is in every failure's message.
+const SEED = Number(Deno.env.get("RTBENCH_TEST_SEED") ?? "20261125");
+const draw = seededRandom(SEED);
+const DELAYS_MS = Array.from({ length: ITERATIONS }, () => Math.round(300 + draw() * 6700));
 // Four at a time keep the test short; each has its own TMPDIR, so what one leaves is told apart.
 const WORKERS = 4;
 const SUITE = [
@@ -45,7 +51,7 @@ interface Outcome {
 
 async function iteration(i: number): Promise<Outcome> {
   const signal: Deno.Signal = i % 2 === 0 ? "SIGINT" : "SIGTERM";
-  const delayMs = Math.round(300 + Math.random() * 6700);
+  const delayMs = DELAYS_MS[i];
   const tmp = await privateTmp();
   const out = `${tmp}/r.json`;
   const child = spawnCli([...SUITE, "--out", out], { TMPDIR: tmp });
@@ -59,7 +65,7 @@ async function iteration(i: number): Promise<Outcome> {
   if (!early) child.kill(signal);
   const done = await output;
   const stderr = new TextDecoder().decode(done.stderr);
-  const context = `iteration ${i}: ${signal} after ${delayMs} ms, exit ${done.code}\n${stderr}`;
+  const context = `iteration ${i} (seed ${SEED}): ${signal} after ${delayMs} ms, exit ${done.code}\n${stderr}`;
   const interrupted = signal === "SIGINT" ? 130 : 143;
   // The suite may have finished on its own just as the signal was sent.
   assert([interrupted, 0, 1].includes(done.code), context);
