@@ -8,27 +8,27 @@ import { httpJson } from "../workloads/http_json.ts";
 import { micro } from "../workloads/micro.ts";
 import { startup } from "../workloads/startup.ts";
 import { wsEcho } from "../workloads/ws_echo.ts";
-import { privateTmp, withTmp } from "./_helpers.ts";
+import { withTmp } from "./_helpers.ts";
 import type { MicroWorkload } from "../workloads/types.ts";
 import { unsteadyStartup } from "./fixtures/faulty_process.ts";
 import { PROFILES } from "../runners/suite/settings.ts";
 
 Deno.test("an unreachable CI target runs up to --max-runs and warns", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [httpJson],
-    runtimes: ["deno"],
-    // No two runs on a real machine agree to within a billionth.
-    settings: { durationSec: 0.5, warmupSec: 0, minRuns: 2, maxRuns: 3, ciTargetPercent: 1e-9 },
-    tempDir: tmp,
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [httpJson],
+      runtimes: ["deno"],
+      // No two runs on a real machine agree to within a billionth.
+      settings: { durationSec: 0.5, warmupSec: 0, minRuns: 2, maxRuns: 3, ciTargetPercent: 1e-9 },
+      tempDir: tmp,
+    });
+    const [record] = result.records;
+    assertEquals(record.status, "completed", JSON.stringify(record.error));
+    assertEquals(record.runs.length, 3);
+    assertEquals(record.summary.requestsPerSecond.n, 3);
+    assert(record.warnings.some((w) => w.code === "ci-wide"));
+    assertEquals(record.settings.maxRuns, 3);
   });
-  const [record] = result.records;
-  assertEquals(record.status, "completed", JSON.stringify(record.error));
-  assertEquals(record.runs.length, 3);
-  assertEquals(record.summary.requestsPerSecond.n, 3);
-  assert(record.warnings.some((w) => w.code === "ci-wide"));
-  assertEquals(record.settings.maxRuns, 3);
-  await Deno.remove(tmp, { recursive: true });
 });
 
 // The same rule holds for every kind: the run loop is shared, not each kind's own.
@@ -85,20 +85,20 @@ Deno.test("with a target its runs meet, a record stops at --min-runs, without a 
 // README (Runs and confidence intervals): "a fixed number of runs whose interval is wider than ±10% of the mean carries
 // `ci-wide`, on every kind".
 Deno.test("a fixed number of runs too spread to rank by is ci-wide on a process workload too, not only HTTP", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [unsteadyStartup],
-    runtimes: ["deno"],
-    settings: { runs: 4, durationSec: 0.001 },
-    options: { "warmup-runs": 0 },
-    tempDir: tmp,
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [unsteadyStartup],
+      runtimes: ["deno"],
+      settings: { runs: 4, durationSec: 0.001 },
+      options: { "warmup-runs": 0 },
+      tempDir: tmp,
+    });
+    const [record] = result.records;
+    assertEquals(record.status, "completed", JSON.stringify(record.error));
+    const wide = record.warnings.find((w) => w.code === "ci-wide");
+    assert(wide, JSON.stringify(record.runs.map((r) => r.figures.wallMs)));
+    assert(/after 4 runs: too wide to rank/.test(wide!.message), wide!.message);
   });
-  const [record] = result.records;
-  assertEquals(record.status, "completed", JSON.stringify(record.error));
-  const wide = record.warnings.find((w) => w.code === "ci-wide");
-  assert(wide, JSON.stringify(record.runs.map((r) => r.figures.wallMs)));
-  assert(/after 4 runs: too wide to rank/.test(wide!.message), wide!.message);
-  await Deno.remove(tmp, { recursive: true });
 });
 
 // README (Flags): the quick profile's 3 runs.

@@ -7,7 +7,7 @@ import { run } from "../runners/suite/run.ts";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { goesWrong } from "./fixtures/goes_wrong.ts";
-import { privateTmp, runCli, withTmp } from "./_helpers.ts";
+import { runCli, withTmp } from "./_helpers.ts";
 
 // README "Faults tried": "server goes wrong under load" — `invalid` in `measure`, first mismatch named. The server is
 // wrong in exactly 3 responses, one in 500, seconds into the measured window (fixtures/servers/goes_wrong_deno.ts):
@@ -163,22 +163,22 @@ Deno.test("the engine's file list holds everything its program imports, so a cop
 
 // README "The load engine": where Bun cannot be had the engine runs on Deno, and the record says so with its ceiling.
 Deno.test("bench with the engine on Deno: the record says so, with the ceiling its own cost per response implies", async () => {
-  const tmp = await privateTmp();
-  const out = `${tmp}/r.json`;
-  const args = ["--workload", "http-json", "--runtime", "deno", "--duration", "1", "--warmup", "0", "--runs", "1"];
-  const cli = await runCli([...args, "--out", out], { TMPDIR: tmp, RTBENCH_ENGINE_RUNTIME: "deno" });
-  assertEquals(cli.code, 0, cli.stderr);
-  const [record] = parseResult(await Deno.readTextFile(out)).records;
-  assertEquals(record.status, "completed", JSON.stringify(record.error));
-  assertMatch(record.loadGenerator!.client!, /^deno .*could not be had: RTBENCH_ENGINE_RUNTIME=deno/);
-  const cost = record.runs[0].figures.clientCpuUsPerResponse;
-  const warning = record.warnings.find((w) => w.code === "engine-on-deno");
-  assert(warning, JSON.stringify(record.warnings));
-  assert(
-    warning!.message.includes(`${Math.round(1e6 / cost).toLocaleString("en-US")} responses/s per client CPU`),
-    warning!.message,
-  );
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    const out = `${tmp}/r.json`;
+    const args = ["--workload", "http-json", "--runtime", "deno", "--duration", "1", "--warmup", "0", "--runs", "1"];
+    const cli = await runCli([...args, "--out", out], { TMPDIR: tmp, RTBENCH_ENGINE_RUNTIME: "deno" });
+    assertEquals(cli.code, 0, cli.stderr);
+    const [record] = parseResult(await Deno.readTextFile(out)).records;
+    assertEquals(record.status, "completed", JSON.stringify(record.error));
+    assertMatch(record.loadGenerator!.client!, /^deno .*could not be had: RTBENCH_ENGINE_RUNTIME=deno/);
+    const cost = record.runs[0].figures.clientCpuUsPerResponse;
+    const warning = record.warnings.find((w) => w.code === "engine-on-deno");
+    assert(warning, JSON.stringify(record.warnings));
+    assert(
+      warning!.message.includes(`${Math.round(1e6 / cost).toLocaleString("en-US")} responses/s per client CPU`),
+      warning!.message,
+    );
+  });
 });
 
 Deno.test("requests that time out are counted as sent: the server's work lies between the answered and the sent", async () => {

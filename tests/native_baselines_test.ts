@@ -8,7 +8,7 @@ import { run } from "../runners/suite/run.ts";
 import { parseResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { startup } from "../workloads/startup.ts";
-import { assertNothingLeft, databaseTmp, privateTmp, runCli } from "./_helpers.ts";
+import { assertNothingLeft, runCli, withTmp } from "./_helpers.ts";
 import { needs, runtime } from "./_needs.ts";
 
 const SHORT = ["--duration", "1", "--warmup", "0.5", "--runs", "1"];
@@ -20,8 +20,7 @@ for (const adapter of [go, rust]) {
     name:
       `bench --runtime deno,${native} on http-json, uuid-file and ws: ${native}'s servers verified, same bytes as deno`,
     async fn() {
-      const tmp = await privateTmp();
-      try {
+      await withTmp(async (tmp) => {
         const out = `${tmp}/r.json`;
         const cli = await runCli(
           ["--workload", "http-json,uuid-file,ws", "--runtime", `deno,${native}`, ...SHORT, "--out", out],
@@ -53,9 +52,7 @@ for (const adapter of [go, rust]) {
         }
         assertMatch(cli.stdout, new RegExp(`^${native} \\d`, "m"));
         await assertNothingLeft(tmp, ["r.json"]);
-      } finally {
-        await Deno.remove(tmp, { recursive: true });
-      }
+      });
     },
   }));
 }
@@ -66,8 +63,7 @@ for (const adapter of [go, rust]) {
     name:
       `bench --runtime ${native} on postgres: both variants verified against the seed, the build reused from the cache`,
     async fn() {
-      const tmp = await databaseTmp();
-      try {
+      await withTmp(async (tmp) => {
         const out = `${tmp}/r.json`;
         // The server was built by the test above (or an earlier run): this suite takes it from the cache.
         const cli = await runCli(["--workload", "postgres", "--runtime", native, ...SHORT, "--out", out], {
@@ -88,9 +84,7 @@ for (const adapter of [go, rust]) {
           assertEquals(record.facts.build, "cached", record.id);
         }
         await assertNothingLeft(tmp, ["r.json"]);
-      } finally {
-        await Deno.remove(tmp, { recursive: true });
-      }
+      }, { database: true });
     },
   }));
 }

@@ -7,7 +7,7 @@ import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { wsEcho } from "../workloads/ws_echo.ts";
 import { stall } from "./fixtures/stall.ts";
-import { assertNothingLeft, privateTmp, runCli, withTmp } from "./_helpers.ts";
+import { assertNothingLeft, runCli, withTmp } from "./_helpers.ts";
 import { needs } from "./_needs.ts";
 import { CAPACITY } from "./fixtures/capped.ts";
 import { CHROMIUM, chromium } from "./_chromium.ts";
@@ -16,69 +16,69 @@ import { formatHtml, formatMarkdown } from "../runners/report/mod.ts";
 import type { BenchResult } from "../runners/schema/mod.ts";
 
 Deno.test("--rate 2000 on http-json holds 2,000 ± 1% requests/s on deno, node and bun, every response checked", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [httpJson],
-    runtimes: ["deno", "node", "bun"],
-    settings: { rate: 2000, durationSec: 3, warmupSec: 1, runs: 1 },
-    tempDir: tmp,
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [httpJson],
+      runtimes: ["deno", "node", "bun"],
+      settings: { rate: 2000, durationSec: 3, warmupSec: 1, runs: 1 },
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    for (const r of result.records) {
+      assertEquals(r.status, "completed", `${r.id}: ${JSON.stringify(r.error)}`);
+      assertEquals(r.headline, { figure: "latencyP99Us", higherIsBetter: false });
+      assertEquals(r.loadGenerator?.coordinatedOmission, "avoided");
+      const [phase] = r.runs[0].phases!;
+      assertEquals(phase.scheduled, 6000);
+      assertEquals(phase.validResponses, phase.scheduled, `${r.id}: every request due was answered validly`);
+      assert(Math.abs(phase.achievedRate - 2000) <= 20, `${r.id}: ${phase.achievedRate}/s`);
+      assertEquals(r.runs[0].figures.targetRequestsPerSecond, 2000);
+      assertEquals(r.warnings.some((w) => w.code === "rate-not-held"), phase.missed > phase.scheduled / 100);
+    }
+    // README "Open model": reports say the rate that was offered, and what went out late.
+    const md = formatMarkdown(result);
+    assert(md.includes("open model: 2,000 requests/s · up to 100 connections"), md);
+    assert(md.includes("| missed |"), "a missed column");
   });
-  assertEquals(validateResult(result), []);
-  for (const r of result.records) {
-    assertEquals(r.status, "completed", `${r.id}: ${JSON.stringify(r.error)}`);
-    assertEquals(r.headline, { figure: "latencyP99Us", higherIsBetter: false });
-    assertEquals(r.loadGenerator?.coordinatedOmission, "avoided");
-    const [phase] = r.runs[0].phases!;
-    assertEquals(phase.scheduled, 6000);
-    assertEquals(phase.validResponses, phase.scheduled, `${r.id}: every request due was answered validly`);
-    assert(Math.abs(phase.achievedRate - 2000) <= 20, `${r.id}: ${phase.achievedRate}/s`);
-    assertEquals(r.runs[0].figures.targetRequestsPerSecond, 2000);
-    assertEquals(r.warnings.some((w) => w.code === "rate-not-held"), phase.missed > phase.scheduled / 100);
-  }
-  // README "Open model": reports say the rate that was offered, and what went out late.
-  const md = formatMarkdown(result);
-  assert(md.includes("open model: 2,000 requests/s · up to 100 connections"), md);
-  assert(md.includes("| missed |"), "a missed column");
-  await Deno.remove(tmp, { recursive: true });
 });
 
 Deno.test("a server that stalls 200 ms a second: the open model's p90 shows it, the closed model's p50 does not", async () => {
-  const tmp = await privateTmp();
-  const common = { workloads: [stall], runtimes: ["deno"], tempDir: tmp };
-  const open = await run({ ...common, settings: { rate: 1000, durationSec: 4, warmupSec: 0.5, runs: 1 } });
-  const closed = await run({ ...common, settings: { durationSec: 4, warmupSec: 0.5, runs: 1, connections: 50 } });
-  const [o] = open.records;
-  const [c] = closed.records;
-  assertEquals([o.status, c.status], ["completed", "completed"], JSON.stringify([o.error, c.error]));
-  // A fifth of the time the server answers nothing: every request due then waits, up to 200 ms.
-  assert(o.latencyUs!.p90 >= 20_000, `open model p90 ${o.latencyUs!.p90} µs`);
-  assertEquals(c.loadGenerator?.coordinatedOmission, "uncorrected");
-  // The closed model's connections wait with the server and send nothing meanwhile: the stall hides in a few.
-  assert(c.latencyUs!.p50 < 10_000, `closed model p50 ${c.latencyUs!.p50} µs`);
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    const common = { workloads: [stall], runtimes: ["deno"], tempDir: tmp };
+    const open = await run({ ...common, settings: { rate: 1000, durationSec: 4, warmupSec: 0.5, runs: 1 } });
+    const closed = await run({ ...common, settings: { durationSec: 4, warmupSec: 0.5, runs: 1, connections: 50 } });
+    const [o] = open.records;
+    const [c] = closed.records;
+    assertEquals([o.status, c.status], ["completed", "completed"], JSON.stringify([o.error, c.error]));
+    // A fifth of the time the server answers nothing: every request due then waits, up to 200 ms.
+    assert(o.latencyUs!.p90 >= 20_000, `open model p90 ${o.latencyUs!.p90} µs`);
+    assertEquals(c.loadGenerator?.coordinatedOmission, "uncorrected");
+    // The closed model's connections wait with the server and send nothing meanwhile: the stall hides in a few.
+    assert(c.latencyUs!.p50 < 10_000, `closed model p50 ${c.latencyUs!.p50} µs`);
+  });
 });
 
 Deno.test("--workload ws --rate 20000 holds its rate with every echo verified", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [wsEcho],
-    runtimes: ["deno", "node", "bun"],
-    settings: { rate: 20_000, durationSec: 2, warmupSec: 0.5, runs: 1 },
-    tempDir: tmp,
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [wsEcho],
+      runtimes: ["deno", "node", "bun"],
+      settings: { rate: 20_000, durationSec: 2, warmupSec: 0.5, runs: 1 },
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    for (const r of result.records) {
+      assertEquals(r.status, "completed", `${r.id}: ${JSON.stringify(r.error)}`);
+      assertEquals(r.loadGenerator?.coordinatedOmission, "avoided");
+      const [phase] = r.runs[0].phases!;
+      assertEquals(phase.scheduled, 40_000);
+      assertEquals(phase.validResponses, phase.scheduled, `${r.id}: every echo due came back identical`);
+      assertEquals(r.runs[0].counts.mismatches, 0);
+      assert(Math.abs(phase.achievedRate - 20_000) <= 200, `${r.id}: ${phase.achievedRate}/s`);
+      // Late sends are counted, and past 1% the record says the rate was not held (a busy machine can do that).
+      assertEquals(r.warnings.some((w) => w.code === "rate-not-held"), phase.missed > phase.scheduled / 100);
+    }
   });
-  assertEquals(validateResult(result), []);
-  for (const r of result.records) {
-    assertEquals(r.status, "completed", `${r.id}: ${JSON.stringify(r.error)}`);
-    assertEquals(r.loadGenerator?.coordinatedOmission, "avoided");
-    const [phase] = r.runs[0].phases!;
-    assertEquals(phase.scheduled, 40_000);
-    assertEquals(phase.validResponses, phase.scheduled, `${r.id}: every echo due came back identical`);
-    assertEquals(r.runs[0].counts.mismatches, 0);
-    assert(Math.abs(phase.achievedRate - 20_000) <= 200, `${r.id}: ${phase.achievedRate}/s`);
-    // Late sends are counted, and past 1% the record says the rate was not held (a busy machine can do that).
-    assertEquals(r.warnings.some((w) => w.code === "rate-not-held"), phase.missed > phase.scheduled / 100);
-  }
-  await Deno.remove(tmp, { recursive: true });
 });
 
 /** `--sweep` over the fixed-capacity server (tests/fixtures/capped.ts) through the CLI; the result. */
@@ -177,21 +177,21 @@ Deno.test(needs(CHROMIUM, {
 // with each phase's figures in the run's `phases`"; "`--arrival poisson` for a Poisson process"; the record is ranked
 // by p99.
 Deno.test("--phases with --arrival poisson: each phase's figures in the run, ranked by p99, no coordinated omission", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [httpJson],
-    runtimes: ["deno"],
-    settings: { phases: "300ms@500,0.5s@500->1000", arrival: "poisson", runs: 1, warmupSec: 0.2 },
-    tempDir: tmp,
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [httpJson],
+      runtimes: ["deno"],
+      settings: { phases: "300ms@500,0.5s@500->1000", arrival: "poisson", runs: 1, warmupSec: 0.2 },
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    const [record] = result.records;
+    assertEquals(record.status, "completed", JSON.stringify(record.error));
+    assertEquals([record.settings.phases, record.settings.arrival], ["300ms@500,0.5s@500->1000", "poisson"]);
+    assertEquals(record.headline, { figure: "latencyP99Us", higherIsBetter: false });
+    assertEquals(record.loadGenerator?.coordinatedOmission, "avoided");
+    const phases = record.runs[0].phases!;
+    assertEquals(phases.map((p) => [p.durationMs, p.fromRate, p.toRate]), [[300, 500, 500], [500, 500, 1000]]);
+    for (const p of phases) assert(p.validResponses > 0 && p.validResponses === p.responses, JSON.stringify(p));
   });
-  assertEquals(validateResult(result), []);
-  const [record] = result.records;
-  assertEquals(record.status, "completed", JSON.stringify(record.error));
-  assertEquals([record.settings.phases, record.settings.arrival], ["300ms@500,0.5s@500->1000", "poisson"]);
-  assertEquals(record.headline, { figure: "latencyP99Us", higherIsBetter: false });
-  assertEquals(record.loadGenerator?.coordinatedOmission, "avoided");
-  const phases = record.runs[0].phases!;
-  assertEquals(phases.map((p) => [p.durationMs, p.fromRate, p.toRate]), [[300, 500, 500], [500, 500, 1000]]);
-  for (const p of phases) assert(p.validResponses > 0 && p.validResponses === p.responses, JSON.stringify(p));
-  await Deno.remove(tmp, { recursive: true });
 });

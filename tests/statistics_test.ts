@@ -84,10 +84,14 @@ Deno.test("the open model's clock: a ramp sends the k-th request when the area u
   assertEquals([flat.length, flat[7].t, flat.at(-1)!.t], [2000, 3.5, 999.5]);
   // Phases follow each other: 500 ms at 1,000/s (500 requests, 0 to 499 ms), then 0 → 2,000/s over 1 s, where
   // N(t) = 1000 t²: its request 250 is due at √0.25 s = 500 ms into it, 1,000 ms from the start; 1000 requests.
-  const two = dueTimes([
-    { durationMs: 500, fromRate: 1000, toRate: 1000, measured: false },
-    { durationMs: 1000, fromRate: 0, toRate: 2000, measured: true },
-  ], "uniform", 1);
+  const two = dueTimes(
+    [
+      { durationMs: 500, fromRate: 1000, toRate: 1000, measured: false },
+      { durationMs: 1000, fromRate: 0, toRate: 2000, measured: true },
+    ],
+    "uniform",
+    1,
+  );
   assertEquals(two.filter((d) => d.phase === 0).length, 500);
   const second = two.filter((d) => d.phase === 1);
   assertEquals(second.length, 1000);

@@ -67,6 +67,25 @@ Deno.test("every test that can be ignored is ignored through needs(), which list
   assertEquals(bypassing, [], "a test file that ignores a test without needs()");
 });
 
+// README (Tests): "the tests share one set of helpers (tests/_helpers.ts)".
+Deno.test("tests clean up through the shared helpers: temporary directories, environment changes, task runs", async () => {
+  const rules: [RegExp, string][] = [
+    [/\b(privateTmp|databaseTmp|Deno\.makeTempDir)\(/, "a temporary directory without withTmp(), which removes it"],
+    [/\bDeno\.env\.(set|delete)\(/, "an environment change without withEnv(), which restores it"],
+    [/\.tasks\b|\btasks\[/, "a deno task run without runTask()"],
+  ];
+  const found: string[] = [];
+  for (const file of await testFiles()) {
+    const lines = (await Deno.readTextFile(`${ROOT}${file}`)).split("\n");
+    lines.forEach((line, i) => {
+      for (const [rule, what] of rules) if (rule.test(line)) found.push(`${file}:${i + 1}: ${what}`);
+    });
+  }
+  // Three read the task table itself: the unit tier's definition, the ok task's doc lint, every task's entry file.
+  const reading = ["tests/tools_test.ts", "tests/public_api_test.ts", "tests/abrupt_exit_test.ts"];
+  assertEquals(found.filter((f) => !reading.some((r) => f.startsWith(r) && f.includes("runTask"))), []);
+});
+
 // README (Tests): "`deno task test:unit` … runs without network or subprocess permission".
 Deno.test("the unit tier is a list of existing test files, run without --allow-net and --allow-run", async () => {
   const all = await testFiles();

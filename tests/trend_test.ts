@@ -7,7 +7,7 @@
 import { assert, assertAlmostEquals, assertEquals, assertMatch } from "@std/assert";
 import { intervalChart, MARK_COLORS } from "../runners/report/_interval_chart.ts";
 import type { Trend } from "../runners/report/trend.ts";
-import { entries, privateTmp, processesMatching, ROOT, runTask } from "./_helpers.ts";
+import { assertNothingLeft, ROOT, runTask, withTmp } from "./_helpers.ts";
 import { countColor, decodePng } from "./_png.ts";
 import { CHROMIUM, chromium } from "./_chromium.ts";
 import { needs } from "./_needs.ts";
@@ -73,49 +73,48 @@ Deno.test("trend as Markdown marks the slower step and lists the changes first",
 Deno.test(needs(CHROMIUM, {
   name: "trend --format html in headless Chromium: each runtime over time, the regression ringed in red",
   async fn() {
-    const tmp = await privateTmp();
-    const page = `${tmp}/trend.html`;
-    const run = await runTask("trend", [HISTORY, "--format", "html", "--out", page]);
-    assertEquals(run.code, 0, run.stderr);
-    assertEquals(run.stderr.trim(), `Trend written to ${page}`);
-    const dom = await chromium(tmp, ["--dump-dom", `file://${page}`]);
-    const chart = dom.slice(dom.indexOf('<svg class="chart trend-chart"'), dom.indexOf("</svg>"));
-    const series = [...chart.matchAll(/<g class="series" data-series="([^"]+)">([\s\S]*?)<\/g><\/g>/g)];
-    assertEquals(series.map((s) => s[1]), ["deno", "node", "bun"], "node@99 never completed: no line");
-    const marks = [...chart.matchAll(/data-x="(\d)" data-value="[^"]+"[^>]*data-mark="(\w+)"/g)].map((
-      m,
-    ) => [m[1], m[2]]);
-    assertEquals(marks, [["2", "worse"]]);
-    const nodeLine = series[1][2];
-    assertEquals([...nodeLine.matchAll(/class="point" data-x="(\d)"/g)].map((m) => m[1]), ["0", "1", "2", "3"]);
-    assert(nodeLine.includes('data-mark="worse"'));
-    assertMatch(dom, /<tr class="slower"><td>2026-11-21 14:10<\/td><td>node<\/td>/);
+    await withTmp(async (tmp) => {
+      const page = `${tmp}/trend.html`;
+      const run = await runTask("trend", [HISTORY, "--format", "html", "--out", page]);
+      assertEquals(run.code, 0, run.stderr);
+      assertEquals(run.stderr.trim(), `Trend written to ${page}`);
+      const dom = await chromium(tmp, ["--dump-dom", `file://${page}`]);
+      const chart = dom.slice(dom.indexOf('<svg class="chart trend-chart"'), dom.indexOf("</svg>"));
+      const series = [...chart.matchAll(/<g class="series" data-series="([^"]+)">([\s\S]*?)<\/g><\/g>/g)];
+      assertEquals(series.map((s) => s[1]), ["deno", "node", "bun"], "node@99 never completed: no line");
+      const marks = [...chart.matchAll(/data-x="(\d)" data-value="[^"]+"[^>]*data-mark="(\w+)"/g)].map((
+        m,
+      ) => [m[1], m[2]]);
+      assertEquals(marks, [["2", "worse"]]);
+      const nodeLine = series[1][2];
+      assertEquals([...nodeLine.matchAll(/class="point" data-x="(\d)"/g)].map((m) => m[1]), ["0", "1", "2", "3"]);
+      assert(nodeLine.includes('data-mark="worse"'));
+      assertMatch(dom, /<tr class="slower"><td>2026-11-21 14:10<\/td><td>node<\/td>/);
 
-    const png = `${tmp}/trend.png`;
-    await chromium(tmp, ["--window-size=1100,1400", `--screenshot=${png}`, `file://${page}`]);
-    const image = await decodePng(await Deno.readFile(png));
-    // A ring of radius 9 and width 3 covers about 170 px; antialiasing leaves well over a third in the exact colour.
-    assert(countColor(image, MARK_COLORS.worse) >= 60, `red ring: ${countColor(image, MARK_COLORS.worse)} px`);
-    assertEquals(countColor(image, MARK_COLORS.better), 0, "no improvement ringed");
+      const png = `${tmp}/trend.png`;
+      await chromium(tmp, ["--window-size=1100,1400", `--screenshot=${png}`, `file://${page}`]);
+      const image = await decodePng(await Deno.readFile(png));
+      // A ring of radius 9 and width 3 covers about 170 px; antialiasing leaves well over a third in the exact colour.
+      assert(countColor(image, MARK_COLORS.worse) >= 60, `red ring: ${countColor(image, MARK_COLORS.worse)} px`);
+      assertEquals(countColor(image, MARK_COLORS.better), 0, "no improvement ringed");
 
-    assertEquals(await processesMatching(tmp), []);
-    assertEquals((await entries(tmp)).sort(), ["trend.html", "trend.png"]);
-    await Deno.remove(tmp, { recursive: true });
+      await assertNothingLeft(tmp, ["trend.html", "trend.png"]);
+    });
   },
 }));
 
 Deno.test("trend --fail-on-regression: exit 1 when a series' newest point regressed, 0 when it recovered or held", async () => {
   const held = await runTask("trend", [HISTORY, "--format", "json", "--fail-on-regression", "5"]);
   assertEquals(held.code, 0, "the newest result is no worse than the one before it");
-  const tmp = await privateTmp();
-  for (const file of FILES.slice(0, 3)) await Deno.copyFile(`${HISTORY}/${file}`, `${tmp}/${file}`);
-  const regressed = await runTask("trend", [tmp, "--format", "json", "--fail-on-regression", "5"]);
-  assertEquals(regressed.code, 1);
-  const lines = regressed.stderr.trim().split("\n");
-  assertEquals(lines.length, 1);
-  assertMatch(lines[0], /^rtbench trend: regression: http-json \(default\) node: requestsPerSecond slower/);
-  assertEquals((await runTask("trend", [tmp, "--fail-on-regression", "60"])).code, 0, "−50% is within 60%");
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    for (const file of FILES.slice(0, 3)) await Deno.copyFile(`${HISTORY}/${file}`, `${tmp}/${file}`);
+    const regressed = await runTask("trend", [tmp, "--format", "json", "--fail-on-regression", "5"]);
+    assertEquals(regressed.code, 1);
+    const lines = regressed.stderr.trim().split("\n");
+    assertEquals(lines.length, 1);
+    assertMatch(lines[0], /^rtbench trend: regression: http-json \(default\) node: requestsPerSecond slower/);
+    assertEquals((await runTask("trend", [tmp, "--fail-on-regression", "60"])).code, 0, "−50% is within 60%");
+  });
 });
 
 Deno.test("a long history labels only every k-th result on the chart's axis, so labels never overlap", () => {
@@ -140,39 +139,39 @@ Deno.test("a long history labels only every k-th result on the chart's axis, so 
 });
 
 Deno.test("trend compares no step across machines: the planted regression measured elsewhere is not comparable", async () => {
-  const tmp = await privateTmp();
-  for (const file of FILES) {
-    const result = JSON.parse(await Deno.readTextFile(`${HISTORY}/${file}`));
-    if (file === FILES[2]) result.environment.cpuModel = "Another CPU";
-    await Deno.writeTextFile(`${tmp}/${file}`, JSON.stringify(result));
-  }
-  const run = await runTask("trend", [tmp, "--format", "json"]);
-  assertEquals(run.code, 0, run.stderr);
-  const trend = JSON.parse(run.stdout) as Trend;
-  assertEquals(trend.changes, []);
-  const node = trend.series.find((s) => s.runtime === "node")!;
-  assertEquals(node.points.map((p) => p.step?.verdict ?? null), [
-    null,
-    "no significant difference",
-    "not comparable",
-    "not comparable",
-  ]);
-  assertEquals(node.points[2].step!.note, "another machine (AMD EPYC × 2 → Another CPU × 2)");
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    for (const file of FILES) {
+      const result = JSON.parse(await Deno.readTextFile(`${HISTORY}/${file}`));
+      if (file === FILES[2]) result.environment.cpuModel = "Another CPU";
+      await Deno.writeTextFile(`${tmp}/${file}`, JSON.stringify(result));
+    }
+    const run = await runTask("trend", [tmp, "--format", "json"]);
+    assertEquals(run.code, 0, run.stderr);
+    const trend = JSON.parse(run.stdout) as Trend;
+    assertEquals(trend.changes, []);
+    const node = trend.series.find((s) => s.runtime === "node")!;
+    assertEquals(node.points.map((p) => p.step?.verdict ?? null), [
+      null,
+      "no significant difference",
+      "not comparable",
+      "not comparable",
+    ]);
+    assertEquals(node.points[2].step!.note, "another machine (AMD EPYC × 2 → Another CPU × 2)");
+  });
 });
 
 Deno.test("trend follows a runtime across versions: a point whose version changed names the one before", async () => {
-  const tmp = await privateTmp();
-  for (const file of FILES) {
-    const result = JSON.parse(await Deno.readTextFile(`${HISTORY}/${file}`));
-    if (file >= FILES[2]) {
-      for (const r of result.records) if (r.runtime.requested === "node") r.runtime.version = "22.21.1";
+  await withTmp(async (tmp) => {
+    for (const file of FILES) {
+      const result = JSON.parse(await Deno.readTextFile(`${HISTORY}/${file}`));
+      if (file >= FILES[2]) {
+        for (const r of result.records) if (r.runtime.requested === "node") r.runtime.version = "22.21.1";
+      }
+      await Deno.writeTextFile(`${tmp}/${file}`, JSON.stringify(result));
     }
-    await Deno.writeTextFile(`${tmp}/${file}`, JSON.stringify(result));
-  }
-  const md = (await runTask("trend", [tmp])).stdout;
-  const node = md.split("\n").filter((l) => l.includes("| node |")).map((l) => l.split(" | ")[2]);
-  assertEquals(node, ["20.20.2", "20.20.2", "22.21.1 (was 20.20.2)", "22.21.1"]);
-  assertMatch(md, /\| 2026-11-21 14:10 \| node \| 22\.21\.1 \(was 20\.20\.2\) \| 26,908\/s .* ✗ slower \|/);
-  await Deno.remove(tmp, { recursive: true });
+    const md = (await runTask("trend", [tmp])).stdout;
+    const node = md.split("\n").filter((l) => l.includes("| node |")).map((l) => l.split(" | ")[2]);
+    assertEquals(node, ["20.20.2", "20.20.2", "22.21.1 (was 20.20.2)", "22.21.1"]);
+    assertMatch(md, /\| 2026-11-21 14:10 \| node \| 22\.21\.1 \(was 20\.20\.2\) \| 26,908\/s .* ✗ slower \|/);
+  });
 });

@@ -13,7 +13,7 @@ import { HEAD_PATH, loadFixture } from "./_report_helpers.ts";
 import { MARK_COLORS } from "../runners/report/_interval_chart.ts";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import { UsageError } from "../runners/platform/errors.ts";
-import { entries, privateTmp, processesMatching, runCli, withEnv, withTmp } from "./_helpers.ts";
+import { assertNothingLeft, runCli, withEnv, withTmp } from "./_helpers.ts";
 import { countColor, decodePng } from "./_png.ts";
 import { CHROMIUM, chromium } from "./_chromium.ts";
 import { needs, NETWORK } from "./_needs.ts";
@@ -23,85 +23,84 @@ import { localRegistry } from "./fixtures/npm_registry.ts";
 Deno.test(needs([CHROMIUM, NETWORK], {
   name: "a sweep over three bun versions on http-json and startup renders each figure across versions in Chromium",
   async fn() {
-    const tmp = await privateTmp();
-    const report = `${tmp}/sweep.html`;
-    const versions = ["bun@1.2", "bun@1.3", "bun@1.4.5"];
-    const run = await runCli([
-      ...["--runtime", versions.join(","), "--workload", "http-json,startup", "--variant", "default,hello"],
-      ...["--duration", "1", "--warmup", "0.5", "--runs", "2", "--format", "html", "--out", report],
-    ], { TMPDIR: tmp });
-    assertEquals(run.code, 0, run.stderr + run.stdout);
-    const text = await Deno.readTextFile(`${tmp}/sweep.json`);
-    assertEquals(validateResult(JSON.parse(text)), [], "the result validates against the JSON Schema");
-    const result = parseResult(text);
-    for (const workload of ["http-json", "startup"]) {
-      const records = result.records.filter((r) => r.workload === workload);
-      assertEquals(records.map((r) => r.runtime.requested), versions);
-      assertEquals(records.map((r) => r.status), ["completed", "completed", "completed"], workload);
-      assertEquals(new Set(records.map((r) => r.runtime.version)).size, 3, "three distinct versions");
-      assert(records[0].runtime.version!.startsWith("1.2.") && records[1].runtime.version!.startsWith("1.3."));
-      // Interleaved: every version's first run started before any version's second.
-      if (workload === "http-json") {
-        const first = records.map((r) => Date.parse(r.runs.find((x) => x.round === 0)!.startedAt));
-        const second = records.map((r) => Date.parse(r.runs.find((x) => x.round === 1)!.startedAt));
-        assert(Math.max(...first) < Math.min(...second), "round 0 of all three before round 1 of any");
+    await withTmp(async (tmp) => {
+      const report = `${tmp}/sweep.html`;
+      const versions = ["bun@1.2", "bun@1.3", "bun@1.4.5"];
+      const run = await runCli([
+        ...["--runtime", versions.join(","), "--workload", "http-json,startup", "--variant", "default,hello"],
+        ...["--duration", "1", "--warmup", "0.5", "--runs", "2", "--format", "html", "--out", report],
+      ], { TMPDIR: tmp });
+      assertEquals(run.code, 0, run.stderr + run.stdout);
+      const text = await Deno.readTextFile(`${tmp}/sweep.json`);
+      assertEquals(validateResult(JSON.parse(text)), [], "the result validates against the JSON Schema");
+      const result = parseResult(text);
+      for (const workload of ["http-json", "startup"]) {
+        const records = result.records.filter((r) => r.workload === workload);
+        assertEquals(records.map((r) => r.runtime.requested), versions);
+        assertEquals(records.map((r) => r.status), ["completed", "completed", "completed"], workload);
+        assertEquals(new Set(records.map((r) => r.runtime.version)).size, 3, "three distinct versions");
+        assert(records[0].runtime.version!.startsWith("1.2.") && records[1].runtime.version!.startsWith("1.3."));
+        // Interleaved: every version's first run started before any version's second.
+        if (workload === "http-json") {
+          const first = records.map((r) => Date.parse(r.runs.find((x) => x.round === 0)!.startedAt));
+          const second = records.map((r) => Date.parse(r.runs.find((x) => x.round === 1)!.startedAt));
+          assert(Math.max(...first) < Math.min(...second), "round 0 of all three before round 1 of any");
+        }
       }
-    }
 
-    // What the browser parsed: one chart per workload, a point per version (oldest first) with its median and CI.
-    const dom = await chromium(tmp, ["--dump-dom", `file://${report}`]);
-    const charts = [
-      ...dom.matchAll(
-        /<figure data-workload="([^"]+)" data-variant="[^"]+">(<svg class="chart versions-chart"[\s\S]*?<\/svg>)/g,
-      ),
-    ];
-    assertEquals(charts.map((c) => c[1]), ["http-json", "startup"]);
-    const at = dom.indexOf('class="chart versions-chart"');
-    assert(
-      dom.indexOf('<section id="overview">') < at && at < dom.indexOf('<section class="workload"'),
-      "under the overview",
-    );
-    let marks = 0;
-    for (const [, workload, svg] of charts) {
-      const records = result.records.filter((r) => r.workload === workload);
-      const points = [
-        ...svg.matchAll(
-          /<g class="point" data-x="(\d)" data-value="([^"]+)" data-ci-low="([^"]+)" data-ci-high="([^"]+)"( data-mark="\w+")?>/g,
+      // What the browser parsed: one chart per workload, a point per version (oldest first) with its median and CI.
+      const dom = await chromium(tmp, ["--dump-dom", `file://${report}`]);
+      const charts = [
+        ...dom.matchAll(
+          /<figure data-workload="([^"]+)" data-variant="[^"]+">(<svg class="chart versions-chart"[\s\S]*?<\/svg>)/g,
         ),
       ];
-      assertEquals(points.length, 3, workload);
-      points.forEach(([, x, value, low, high, mark], i) => {
-        const s = records[i].summary[records[i].headline.figure];
-        assertEquals([Number(x), Number(value), Number(low), Number(high)], [i, s.median, s.ci95!.low, s.ci95!.high]);
-        if (mark) marks++;
-      });
-      const labels = [...svg.matchAll(/<text class="tick category"[^>]*>([^<]+)<\/text>/g)].map((m) => m[1]);
-      assertEquals(labels, records.map((r) => r.runtime.version));
-    }
+      assertEquals(charts.map((c) => c[1]), ["http-json", "startup"]);
+      const at = dom.indexOf('class="chart versions-chart"');
+      assert(
+        dom.indexOf('<section id="overview">') < at && at < dom.indexOf('<section class="workload"'),
+        "under the overview",
+      );
+      let marks = 0;
+      for (const [, workload, svg] of charts) {
+        const records = result.records.filter((r) => r.workload === workload);
+        const points = [
+          ...svg.matchAll(
+            /<g class="point" data-x="(\d)" data-value="([^"]+)" data-ci-low="([^"]+)" data-ci-high="([^"]+)"( data-mark="\w+")?>/g,
+          ),
+        ];
+        assertEquals(points.length, 3, workload);
+        points.forEach(([, x, value, low, high, mark], i) => {
+          const s = records[i].summary[records[i].headline.figure];
+          assertEquals([Number(x), Number(value), Number(low), Number(high)], [i, s.median, s.ci95!.low, s.ci95!.high]);
+          if (mark) marks++;
+        });
+        const labels = [...svg.matchAll(/<text class="tick category"[^>]*>([^<]+)<\/text>/g)].map((m) => m[1]);
+        assertEquals(labels, records.map((r) => r.runtime.version));
+      }
 
-    // What the browser painted: the same page with the sweep charts hidden has fewer pixels of bun's colour, by at
-    // least the six dots; a ring marking a significant step is painted where the DOM has one, and only then.
-    const hidden = `${tmp}/hidden.html`;
-    await Deno.writeTextFile(
-      hidden,
-      (await Deno.readTextFile(report)).replace(
-        "</head>",
-        "<style>.versions-chart { visibility: hidden; }</style></head>",
-      ),
-    );
-    const shot = async (page: string, png: string) => {
-      await chromium(tmp, ["--window-size=1200,2000", `--screenshot=${png}`, `file://${page}`]);
-      return decodePng(await Deno.readFile(png));
-    };
-    const [shown, without] = [await shot(report, `${tmp}/sweep.png`), await shot(hidden, `${tmp}/hidden.png`)];
-    const painted = countColor(shown, RUNTIME_COLORS.bun) - countColor(without, RUNTIME_COLORS.bun);
-    assert(painted >= 6 * 30, `the sweep charts painted ${painted} pixels of bun's colour`);
-    const rings = countColor(shown, MARK_COLORS.worse) + countColor(shown, MARK_COLORS.better);
-    assert(marks > 0 ? rings >= marks * 60 : rings === 0, `${marks} marks in the DOM, ${rings} ring pixels`);
+      // What the browser painted: the same page with the sweep charts hidden has fewer pixels of bun's colour, by at
+      // least the six dots; a ring marking a significant step is painted where the DOM has one, and only then.
+      const hidden = `${tmp}/hidden.html`;
+      await Deno.writeTextFile(
+        hidden,
+        (await Deno.readTextFile(report)).replace(
+          "</head>",
+          "<style>.versions-chart { visibility: hidden; }</style></head>",
+        ),
+      );
+      const shot = async (page: string, png: string) => {
+        await chromium(tmp, ["--window-size=1200,2000", `--screenshot=${png}`, `file://${page}`]);
+        return decodePng(await Deno.readFile(png));
+      };
+      const [shown, without] = [await shot(report, `${tmp}/sweep.png`), await shot(hidden, `${tmp}/hidden.png`)];
+      const painted = countColor(shown, RUNTIME_COLORS.bun) - countColor(without, RUNTIME_COLORS.bun);
+      assert(painted >= 6 * 30, `the sweep charts painted ${painted} pixels of bun's colour`);
+      const rings = countColor(shown, MARK_COLORS.worse) + countColor(shown, MARK_COLORS.better);
+      assert(marks > 0 ? rings >= marks * 60 : rings === 0, `${marks} marks in the DOM, ${rings} ring pixels`);
 
-    assertEquals(await processesMatching(tmp), [], "no browser or server left running");
-    assertEquals((await entries(tmp)).sort(), ["hidden.html", "hidden.png", "sweep.html", "sweep.json", "sweep.png"]);
-    await Deno.remove(tmp, { recursive: true });
+      await assertNothingLeft(tmp, ["hidden.html", "hidden.png", "sweep.html", "sweep.json", "sweep.png"]);
+    });
   },
 }));
 
