@@ -73,10 +73,20 @@ Deno.test("connections are spread over one engine process per client CPU, and th
     return new Response("ok", { headers: { "content-type": "text/plain" } });
   });
   const pids: number[] = [];
-  // What each engine process runs, read while it runs (after taskset, if any, has exec'd it).
-  const binaries: Promise<string>[] = [];
-  const exe = (pid: number) =>
-    new Promise<string>((r) => setTimeout(() => r(Deno.readLinkSync(`/proc/${pid}/exe`)), 500));
+  // What each engine process runs, read with ps while it runs (Deno reads another process's /proc/<pid>/exe only
+  // with --allow-all): the program after a launcher such as taskset, polled until the launcher has exec'd it.
+  const binaries: Promise<string | null>[] = [];
+  const exe = async (pid: number): Promise<string | null> => {
+    for (let i = 0; i < 40; i++) {
+      const ps = await new Deno.Command("ps", { args: ["-ww", "-o", "args=", "-p", String(pid)], stdout: "piped" })
+        .output();
+      const program = new TextDecoder().decode(ps.stdout).trim().split(/\s+/)[0] ?? "";
+      if (!ps.success || program === "") return null;
+      if (!program.endsWith("taskset")) return program;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return null;
+  };
   const m = await engineGenerator.run(
     {
       baseUrl: `http://127.0.0.1:${server.addr.port}`,
@@ -87,8 +97,10 @@ Deno.test("connections are spread over one engine process per client CPU, and th
   );
   assertEquals(pids.length, 2, "one process per client CPU");
   // README "The load engine": "on Bun, at a fixed version (`ENGINE_BUN_VERSION`, 1.4.5 …)": the processes ran it.
-  for (const binary of new Set(await Promise.all(binaries))) {
-    const version = await new Deno.Command(binary, { args: ["--version"], stdout: "piped" }).output();
+  const ran = new Set(await Promise.all(binaries));
+  assert(ran.size > 0 && !ran.has(null), `the engine's programs: ${[...ran]}`);
+  for (const binary of ran) {
+    const version = await new Deno.Command(binary!, { args: ["--version"], stdout: "piped" }).output();
     assertEquals(new TextDecoder().decode(version.stdout).trim(), "1.4.5", binary);
   }
   assertEquals(ENGINE_BUN_VERSION, "1.4.5");
