@@ -38,12 +38,13 @@ Deno.test("calibrate's verdict: a generator at its CPU limit is its own ceiling;
     signal: AbortSignal.timeout(120_000),
   });
   const [slow, lazy] = calibration.rows;
+  const rows = JSON.stringify(calibration.rows);
   assertEquals([slow.generator, slow.verdict, slow.ceilingRequestsPerSecond], [
     "slow-fake",
     "client-bound",
     slow.requestsPerSecond,
-  ]);
-  assertEquals([lazy.generator, lazy.verdict], ["lazy-fake", "unsaturated"]);
+  ], rows);
+  assertEquals([lazy.generator, lazy.verdict], ["lazy-fake", "unsaturated"], rows);
   const table = formatCalibration(calibration);
   assertMatch(table, /^slow-fake .* \(client-bound: this is its ceiling\)$/m);
   assertMatch(table, /^lazy-fake .* unknown \(neither side saturated: is the machine busy\?\)$/m);
