@@ -107,6 +107,13 @@ function cmdline(pid: number, chars = 120): string {
   return new TextDecoder().decode(out.stdout).trim().slice(0, chars) || String(pid);
 }
 
+/** The hosts' working directories not in `before`, once gone (the hosts remove them as their watchers wind down). */
+async function newHostDirs(before: Set<string>): Promise<string[]> {
+  const left = async () => (await hostDirs()).filter((d) => !before.has(d));
+  await waitFor(async () => (await left()).length === 0, 8000);
+  return await left();
+}
+
 async function hostDirs(): Promise<string[]> {
   const dirs: string[] = [];
   for await (const e of Deno.readDir("/tmp")) if (e.name.startsWith("rtbench-host.")) dirs.push(`/tmp/${e.name}`);
@@ -187,7 +194,7 @@ Deno.test(needs(NETNS, {
         /hosts: servers on 198\.18\.0\.2 .* load on 198\.18\.0\.3 .*198\.18\.0\.5 .* database on 198\.18\.0\.4 .* 198\.18\.0\.3 → 198\.18\.0\.2 round trip \d+\.\d\d ms/,
       );
       await nothingLeft(lab);
-      assertEquals((await hostDirs()).filter((d) => !dirsBefore.has(d)), []);
+      assertEquals(await newHostDirs(dirsBefore), []);
     } finally {
       await lab.close();
     }
@@ -226,7 +233,7 @@ Deno.test(needs(NETNS, {
       const done = await child.output();
       assertEquals(done.code, 130, new TextDecoder().decode(done.stderr));
       await nothingLeft(lab);
-      assertEquals((await hostDirs()).filter((d) => !dirsBefore.has(d)), []);
+      assertEquals(await newHostDirs(dirsBefore), []);
     } finally {
       await lab.close();
     }
