@@ -9,6 +9,12 @@ import { runCommand, which } from "../platform/process.ts";
 /** The Locust release rtbench installs and records. */
 export const LOCUST_VERSION = "2.47.0";
 
+/**
+ * Locust's HTTP client, pinned too: the locustfile turns off its resending of a request whose connection closed
+ * unanswered (a dropped connection is an error, as in the engine), which is this release's internals.
+ */
+export const GEVENTHTTPCLIENT_VERSION = "2.6.1";
+
 /** A Python with Locust: its interpreter, version and where its packages are. */
 export interface LocustPython {
   /** The venv's interpreter. */
@@ -56,7 +62,7 @@ export function locustPython(signal?: AbortSignal): Promise<LocustPython> {
       signal,
     );
     const minor = version.split(".").slice(0, 2).join(".");
-    const dir = `${cacheDir()}/tools/locust-${LOCUST_VERSION}-py${minor}`;
+    const dir = `${cacheDir()}/tools/locust-${LOCUST_VERSION}-geventhttpclient-${GEVENTHTTPCLIENT_VERSION}-py${minor}`;
     const done = `${dir}/.rtbench-installed`;
     if (!(await exists(done))) {
       const partial = `${dir}.partial-${Deno.pid}`;
@@ -65,7 +71,15 @@ export function locustPython(signal?: AbortSignal): Promise<LocustPython> {
       try {
         await step(["python3", "-m", "venv", partial], "python3 -m venv (apt-get install python3-venv)", signal);
         await step(
-          [`${partial}/bin/python`, "-m", "pip", "install", "--quiet", `locust==${LOCUST_VERSION}`],
+          [
+            `${partial}/bin/python`,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            `locust==${LOCUST_VERSION}`,
+            `geventhttpclient==${GEVENTHTTPCLIENT_VERSION}`,
+          ],
           "pip install",
           signal,
         );
@@ -80,7 +94,7 @@ export function locustPython(signal?: AbortSignal): Promise<LocustPython> {
       }
     }
     const installed = await step(
-      [`${dir}/bin/python`, "-c", "import locust; print(locust.__version__)"],
+      [`${dir}/bin/python`, "-c", "import locust, geventhttpclient; print(locust.__version__)"],
       "import locust",
       signal,
     );

@@ -11,7 +11,12 @@ import sys
 import time
 
 import gevent
+import geventhttpclient.client
 from locust import FastHttpUser, events, task
+
+# A request whose connection closes unanswered is an error, as the engine counts it: geventhttpclient would otherwise
+# send an idempotent request again on a fresh connection and hide the drop.
+geventhttpclient.client._may_retry_after_send_error = lambda _method: False
 
 CONFIG = json.loads(RTBENCH_CONFIG)
 CAPTURE = "{{capture}}"
