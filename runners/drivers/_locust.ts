@@ -147,7 +147,8 @@ export interface LocustWorkerOutput {
   }[];
   readonly firstMismatch: string | null;
   readonly cpuPercent: number | null;
-  readonly cpuWarning: boolean;
+  /** The highest CPU usage Locust's own CPU warning reported (above 90% of a core), or null when it did not warn. */
+  readonly cpuWarning: number | null;
   readonly users: number;
 }
 

@@ -68,7 +68,7 @@ class Worker:
         ]
         self.first_mismatch = None
         self.cpu = [None, None]
-        self.cpu_warning = False
+        self.cpu_warning = None
         self.printed = False
         self.users = 0
 
@@ -136,7 +136,8 @@ def on_test_stop(environment, **_kwargs):
 
 @events.cpu_warning.add_listener
 def on_cpu_warning(environment, cpu_usage=None, **_kwargs):
-    W.cpu_warning = True
+    # Locust's own warning (its worker above 90% of a core): the highest usage it reported.
+    W.cpu_warning = max(W.cpu_warning or 0, cpu_usage or 0)
 
 
 def header(response, name):

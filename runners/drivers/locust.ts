@@ -115,7 +115,8 @@ export function mergeWorkers(
     );
   const h = histogramOf(parts.map((p) => p.histogram));
   const valid = sum("window", "valid");
-  const cpus = parts.map((p) => p.cpuPercent).filter((c): c is number => c !== null);
+  // Each worker's CPU over the window, or Locust's own CPU warning's figure when it is higher.
+  const cpus = parts.map((p) => Math.max(p.cpuPercent ?? -1, p.cpuWarning ?? -1)).filter((c) => c >= 0);
   const model = openModelOf(settings);
   const endpoints: Record<string, EndpointMeasurement> = Object.fromEntries(labels.map((label, i) => {
     const same = parts.map((p) => p.endpoints[i]);
@@ -179,11 +180,6 @@ export function mergeWorkers(
       }
       : {}),
   };
-}
-
-/** Whether a worker reached Locust's own CPU warning (90% of its core) in the window, or Locust raised it. */
-export function saturatedWorkers(parts: readonly LocustWorkerOutput[]): number {
-  return parts.filter((p) => p.cpuWarning || (p.cpuPercent ?? 0) >= 90).length;
 }
 
 /** The master's argv: headless, waiting for `workers`, `users` spawned at once, stopping after the load. */
