@@ -3,11 +3,13 @@
 // client's CPUs stated, a layout where the client shares the server's CPUs marked.
 //
 // README "Every core: --server-cpus", the equal-CPU sentences: "fair-share: a line per budget, the CPU each server
-// used, per used core, client CPUs stated, a shared layout marked; results kept" and "--budgets beyond the machine, 0
+// used, per used core, client CPUs stated, a shared layout marked; results kept" (the `per used core` column of every
+// report too) and "--budgets beyond the machine, 0
 // or a word: exit 2, one line naming the flag".
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import { parseCpuList } from "../runners/platform/cpus.ts";
+import { exportResult } from "../runners/report/mod.ts";
 import { entries, privateTmp, processesMatching, runTask } from "./_helpers.ts";
 
 Deno.test("fair-share: a line per budget, the CPU each server used, per used core, client CPUs stated, a shared layout marked; results kept", async () => {
@@ -39,6 +41,9 @@ Deno.test("fair-share: a line per budget, the CPU each server used, per used cor
       assertEquals(f.serverCoresUsed, Math.round(r.resources!.server!.cpuPercent.mean) / 100);
       assert(f.requestsPerSecondPerUsedCore > 0 && f.serverCpuUsPerRequest > 0, r.id);
     }
+    // Every report shows it beside the rate per server core.
+    assertMatch(exportResult(result, "table"), /per used core/);
+    assertMatch(exportResult(result, "table"), /[\d,]+\/s \(\d\.\d\d used\)/);
   }
   const lines = cli.stdout.split("\n");
   assertMatch(lines[0], /^Fair share · http-json \(default\) · requestsPerSecond/);

@@ -9,7 +9,11 @@
 //   under the engine, never clean: "a server that goes wrong late comes out the same under Locust as under the engine";
 // - --rate and --phases pace Locust's users, with each phase's figures: "--rate under Locust: users paced, the
 //   phase measured";
-// - no --pipelining: "Locust refuses what it cannot send: pipelining".
+// - no --pipelining: "Locust refuses what it cannot send: pipelining"; the ws workload runs on rtbench's WebSocket
+//   driver whatever --load-generator says: "ws under --load-generator locust runs on rtbench's WebSocket driver";
+// - its workers' CPU sampled like any generator's: the first test (`resources.client`);
+// - its ceiling per core beside wrk's and the engine's: "vs-wrk --locust: Locust's rate and ceiling per core beside
+//   wrk's and the engine's".
 import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
@@ -17,6 +21,9 @@ import type { BenchRecord } from "../runners/schema/result.ts";
 import { pickLoadGenerator } from "../runners/drivers/generators.ts";
 import { LOCUST_VERSION, locustGenerator } from "../runners/drivers/locust.ts";
 import { lateFaults } from "./fixtures/late_faults.ts";
+import { HELLO_BODY } from "../workloads/http_json.ts";
+import { formatVsWrk, vsWrk } from "../runners/selfcheck/vs_wrk.ts";
+import { requireTool } from "./_tools.ts";
 import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
 import { unavailableIn } from "./_tools.ts";
 
@@ -70,6 +77,8 @@ Deno.test({
       assertEquals(r.warnings.filter((w) => w.code === "status-only"), [], "Locust checks every response");
       assertEquals(r.runs[0].counts, { errors: 0, timeouts: 0, non2xx: 0, mismatches: 0 });
       assert(r.runs[0].figures.validResponses > 0 && r.latencyUs!.p50 > 0, r.id);
+      // The sampler followed the workers' processes, as it does any generator's.
+      assert((r.resources?.client?.cpuPercent.mean ?? 0) > 0, `${r.id}: ${JSON.stringify(r.resources?.client)}`);
     }
     const rest = result.records[1];
     // Every endpoint of the mix measured, the captured ids among them (update, read back, delete).
@@ -94,15 +103,16 @@ Deno.test({
   },
 });
 
-/** What a record says went wrong, to compare two generators' verdicts on the same fault. */
-function verdict(r: BenchRecord) {
+/** What a record says of a fault, to compare two generators' verdicts: its status and the count the fault moves. */
+function verdict(r: BenchRecord, fault: string) {
   const counts = r.runs[0]?.counts;
   return {
     status: r.status,
     phase: r.error?.phase ?? null,
-    mismatches: (counts?.mismatches ?? 0) > 0,
-    errors: (counts?.errors ?? 0) > 0,
-    warned: r.warnings.some((w) => w.code === "request-errors"),
+    // A wrong body is a mismatch; a dropped or unanswered request is an error, and the record says so.
+    counted: fault === "body"
+      ? (counts?.mismatches ?? 0) > 0
+      : (counts?.errors ?? 0) > 0 && r.warnings.some((w) => w.code === "request-errors"),
   };
 }
 
@@ -127,13 +137,16 @@ for (const fault of ["body", "drop", "silent"]) {
         assertEquals(validateResult(result), []);
         const [record] = result.records;
         assertEquals(record.loadGenerator?.name, loadGenerator);
-        verdicts.push(verdict(record));
+        verdicts.push(verdict(record, fault));
       }
       const [engine, locust] = verdicts;
       assertEquals(locust, engine);
-      // Never clean: invalid, or completed with its errors said.
-      assert(locust.status === "invalid" || locust.warned, JSON.stringify(locust));
-      assertEquals(fault === "body" ? locust.mismatches : locust.errors, true, JSON.stringify(locust));
+      // Never clean: a wrong body makes the record invalid; dropped and unanswered requests are counted and said.
+      assertEquals(locust, {
+        status: fault === "body" ? "invalid" : "completed",
+        phase: fault === "body" ? "measure" : null,
+        counted: true,
+      });
       assertEquals(await processesMatching(tmp), []);
       assertEquals(await entries(tmp), []);
       await Deno.remove(tmp, { recursive: true });
@@ -152,4 +165,75 @@ Deno.test("Locust refuses what it cannot send: pipelining", () => {
     TypeError,
     "locust (a Locust user sends one request at a time (no --pipelining))",
   );
+});
+
+Deno.test({
+  name: "--rate under Locust: users paced, the phase measured",
+  ignore,
+  async fn() {
+    await using server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      () => new Response(HELLO_BODY, { headers: { "content-type": "application/json" } }),
+    );
+    const m = await locustGenerator.run(
+      {
+        baseUrl: `http://127.0.0.1:${server.addr.port}`,
+        requests: [{ path: "/", expect: { status: 200, contentType: "application/json", body: HELLO_BODY } }],
+      },
+      { durationSec: 2, warmupSec: 0.5, connections: 10, pipelining: 1, requestTimeoutSec: 5, rate: 200 },
+      { cpus: null },
+    );
+    // 200/s for 2 s: 400 due. Unpaced, ten users against Deno.serve answer thousands a second; paced, no more than
+    // were due (a few more from the ones due at the window's last instant), and most of them on a loaded machine.
+    const [phase] = m.phases!;
+    assertEquals([phase.fromRate, phase.toRate, phase.scheduled], [200, 200, 400]);
+    assert(phase.validResponses >= 200 && phase.validResponses <= 420, JSON.stringify(phase));
+    assert(m.validResponses <= 420, String(m.validResponses));
+    assertEquals(m.coordinatedOmission, "avoided");
+    assertEquals([m.mismatches, m.non2xx, m.errors], [0, 0, 0]);
+  },
+});
+
+Deno.test({
+  name: "ws under --load-generator locust runs on rtbench's WebSocket driver",
+  ignore,
+  async fn() {
+    const tmp = await privateTmp();
+    const out = `${tmp}/r.json`;
+    const cli = await runCli(
+      [
+        ...["--workload", "ws", "--runtime", "deno", "--load-generator", "locust"],
+        ...["--duration", "1", "--warmup", "0.5", "--runs", "1", "--out", out],
+      ],
+      { TMPDIR: tmp },
+    );
+    assertEquals(cli.code, 0, cli.stderr + cli.stdout);
+    const [record] = parseResult(await Deno.readTextFile(out)).records;
+    assertEquals(record.status, "completed", JSON.stringify(record.error));
+    assert(record.loadGenerator?.name !== "locust", JSON.stringify(record.loadGenerator));
+    await Deno.remove(tmp, { recursive: true });
+  },
+});
+
+Deno.test({
+  name: "vs-wrk --locust: Locust's rate and ceiling per core beside wrk's and the engine's",
+  ignore: ignore || requireTool("wrk", "apt-get install wrk") === null,
+  async fn() {
+    const result = await vsWrk({
+      runtimes: ["deno"],
+      rounds: 1,
+      durationSec: 1,
+      warmupSec: 0,
+      connections: 20,
+      locust: true,
+      signal: AbortSignal.timeout(300_000),
+    });
+    const [deno] = result.runtimes;
+    assertEquals([deno.rtbench.length, deno.wrk.length, deno.locust?.length], [1, 1, 1]);
+    // Its ceiling per core is its rate over the share of its core it used: never below the rate itself.
+    assert(deno.locust![0] > 0 && deno.locustPerCore![0] >= deno.locust![0], JSON.stringify(deno));
+    const text = formatVsWrk(result);
+    assertMatch(text, /locust, 1 worker \(median\) +locust per core \(median\) +wrk ÷ locust per core/);
+    assertMatch(text, /^deno +[\d,]+\/s +[\d,]+\/s +\d+\.\d +\d+\.\d +\d+$/m);
+  },
 });
