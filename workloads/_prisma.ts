@@ -29,8 +29,11 @@ export const PRISMA_DEPENDENCIES: Readonly<Record<string, string>> = {
   "@prisma/adapter-pg": "7.10.1",
 };
 
-/** The `users` table as Prisma sees it; its field order is the JSON's key order, as in the other data layers. */
-const USERS_SCHEMA = `generator client {
+/**
+ * The tables the workloads' servers read, as Prisma sees them (rest-api's `users`, postgres's `world`); field order is
+ * the JSON's key order, as in the other data layers. rtbench creates the tables in SQL; this only describes them.
+ */
+const SCHEMA = `generator client {
   provider              = "prisma-client"
   output                = "./client"
   moduleFormat          = "esm"
@@ -49,6 +52,13 @@ model User {
   createdAt DateTime @default(now()) @map("created_at") @db.Timestamptz
 
   @@map("users")
+}
+
+model World {
+  id           Int @id
+  randomNumber Int @map("randomnumber")
+
+  @@map("world")
 }
 `;
 
@@ -70,7 +80,7 @@ async function walk(dir: string): Promise<string[]> {
 }
 
 /**
- * Generates the users client into `dir` (made here): Prisma's packages
+ * Generates the client into `dir` (made here): Prisma's packages
  * installed or taken from the cache, `prisma generate` run offline, its
  * TypeScript stripped to JavaScript, and an entry module beside it.
  */
@@ -82,7 +92,7 @@ export async function generatePrismaClient(dir: string, signal?: AbortSignal): P
   await Deno.writeTextFile(`${dir}/package.json`, JSON.stringify({ private: true, type: "module" }) + "\n");
   await Deno.symlink(nodeModules, `${dir}/node_modules`);
   const schema = `${dir}/schema.prisma`;
-  await Deno.writeTextFile(schema, USERS_SCHEMA);
+  await Deno.writeTextFile(schema, SCHEMA);
   const out = await runCommand([node, `${nodeModules}/prisma/build/index.js`, "generate", "--schema", schema], {
     cwd: dir,
     timeoutMs: 120_000,

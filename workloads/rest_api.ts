@@ -63,7 +63,8 @@ function dataLayer(variant: string): URL[] {
   const db = variant === ORM || variant === PRISMA
     ? `../servers/shared/${variant}/users_db.mjs`
     : "../servers/shared/users_db.mjs";
-  return [new URL(db, import.meta.url), new URL("../servers/shared/users_http.mjs", import.meta.url)];
+  const client = variant === PRISMA ? ["../servers/shared/prisma/prisma_client.mjs"] : [];
+  return [db, "../servers/shared/users_http.mjs", ...client].map((f) => new URL(f, import.meta.url));
 }
 
 /** The origin the production stack allows, and the one the traffic comes from. */

@@ -1,20 +1,10 @@
 // The rest-api workload's data layer through Prisma ORM 7 (the `prisma` variant): the same exports as the tagged-SQL
 // layer of the same name, so every server runs on either unchanged; the queries are Prisma Client's, on PostgreSQL
-// through its pg driver adapter (no query engine binary). rtbench generates the client for the run and names its
-// entry in PRISMA_CLIENT.
+// through its pg driver adapter (no query engine binary; see prisma_client.mjs).
 import { idOf, pageOf, validUser } from "./users_http.mjs";
+import { prisma } from "./prisma_client.mjs";
 
 export * from "./users_http.mjs";
-
-const env = globalThis.process?.env ?? globalThis.Deno.env.toObject();
-
-const { PrismaClient, PrismaPg } = await import(env.PRISMA_CLIENT);
-
-const adapter = new PrismaPg(
-  { connectionString: env.DATABASE_URL, max: Number(env.DATABASE_POOL), application_name: env.DATABASE_APP_NAME },
-  { schema: env.DATABASE_SCHEMA },
-);
-const prisma = new PrismaClient({ adapter });
 
 /** GET /users?page&limit: `{page, limit, users}` in id order. */
 export async function listUsers(page, limit) {
