@@ -19,7 +19,7 @@ import { freePort } from "../platform/ports.ts";
 
 /** The address of this machine as `host` sees its ssh connection come from (`$SSH_CONNECTION`'s first field). */
 async function seenFrom(host: RemoteHost, signal?: AbortSignal): Promise<string> {
-  const out = await host.ssh.run(["sh", "-c", 'echo "$SSH_CONNECTION"'], { timeoutMs: 15_000, signal });
+  const out = await host.ssh.run(["printenv", "SSH_CONNECTION"], { timeoutMs: 15_000, signal });
   const address = out.stdout.trim().split(/\s+/)[0];
   if (!out.success || !address) {
     throw new Error(`Cannot run Locust workers on ${host.ssh.spec.text}: it does not say where it is reached from`);
