@@ -37,7 +37,7 @@ import {
   type PartCounts,
   workerArgs,
 } from "./_locust.ts";
-import { openModelOf } from "./open_model.ts";
+import { type OpenModel, openModelOf } from "./open_model.ts";
 import { placeJobs } from "./remote_engine.ts";
 import { runRemoteWorkers } from "./locust_remote.ts";
 import type {
@@ -98,6 +98,30 @@ function histogramOf(lists: readonly (readonly [number, number][])[]): hdr.Histo
 
 const encoded = (h: hdr.Histogram) => h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null;
 
+/** The open model's phases over every worker: counts summed, histograms merged, rates as asked. */
+function phasesOf(parts: readonly LocustWorkerOutput[], model: OpenModel): NonNullable<LoadMeasurement["phases"]> {
+  return model.phases.map((phase, i) => {
+    const same = parts.map((p) => p.phases[i]);
+    const total = (key: "responses" | "valid" | "missedConnections" | "missedClient") =>
+      same.reduce((a, p) => a + p[key], 0);
+    const h = histogramOf(same.map((p) => p.histogram));
+    return {
+      durationMs: phase.durationSec * 1000,
+      fromRate: phase.fromRate,
+      toRate: phase.toRate,
+      scheduled: Math.round((phase.fromRate + phase.toRate) / 2 * phase.durationSec),
+      responses: total("responses"),
+      validResponses: total("valid"),
+      missed: total("missedConnections") + total("missedClient"),
+      missedConnections: total("missedConnections"),
+      missedClient: total("missedClient"),
+      achievedRate: round(total("valid") / phase.durationSec, 2),
+      latencyUs: percentilesOf(h),
+      latencyHistogram: encoded(h),
+    };
+  });
+}
+
 /** The workers' outputs as one measurement: counts summed, histograms merged, faults of every part counted. */
 export function mergeWorkers(
   parts: readonly LocustWorkerOutput[],
@@ -155,30 +179,7 @@ export function mergeWorkers(
     windowStartMs: Math.min(...ran.map((p) => p.windowStartMs!), Date.now()),
     coordinatedOmission: model ? "avoided" : "uncorrected",
     ...(labels.length > 0 ? { endpoints } : {}),
-    ...(model
-      ? {
-        phases: model.phases.map((phase, i) => {
-          const same = parts.map((p) => p.phases[i]);
-          const total = (key: "responses" | "valid" | "missedConnections" | "missedClient") =>
-            same.reduce((a, p) => a + p[key], 0);
-          const ph = histogramOf(same.map((p) => p.histogram));
-          return {
-            durationMs: phase.durationSec * 1000,
-            fromRate: phase.fromRate,
-            toRate: phase.toRate,
-            scheduled: Math.round((phase.fromRate + phase.toRate) / 2 * phase.durationSec),
-            responses: total("responses"),
-            validResponses: total("valid"),
-            missed: total("missedConnections") + total("missedClient"),
-            missedConnections: total("missedConnections"),
-            missedClient: total("missedClient"),
-            achievedRate: round(total("valid") / phase.durationSec, 2),
-            latencyUs: percentilesOf(ph),
-            latencyHistogram: encoded(ph),
-          };
-        }),
-      }
-      : {}),
+    ...(model ? { phases: phasesOf(parts, model) } : {}),
   };
 }
 
