@@ -90,7 +90,14 @@ export interface RunOptions {
  * Runs a deno task's program with the task's own permissions from deno.json, as `deno task <name>` does, with
  * `args` after the task's own; the child's environment is this process's plus `env`.
  */
-export async function runTask(name: string, args: string[], options: RunOptions = {}): Promise<CliRun> {
+export async function runTask(
+  name: string,
+  args: string[],
+  options: RunOptions | Record<string, string> = {},
+): Promise<CliRun> {
+  // An object without `env` or `cwd` is the environment itself (the older form of this helper).
+  if (!("env" in options) && !("cwd" in options)) options = { env: options as Record<string, string> };
+  const { env, cwd } = options as RunOptions;
   const tasks: Record<string, string> = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
   const words = tasks[name].split(" ");
   const program = words.findIndex((w) => w.endsWith(".ts"));
@@ -103,8 +110,8 @@ export async function runTask(name: string, args: string[], options: RunOptions 
       ...words.slice(program + 1),
       ...args,
     ],
-    cwd: options.cwd ?? ROOT,
-    env: { NO_COLOR: "1", ...options.env },
+    cwd: cwd ?? ROOT,
+    env: { NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
     stdin: "null",
