@@ -1,9 +1,10 @@
 // The overview every human-readable report opens with: one row per workload ×
 // variant, one column per runtime asked for, each cell the headline median
-// relative to the row's best — a tie where the two 95% intervals overlap, since
-// the data cannot order them — with warnings as badges; then the key findings.
-// Built once from the view model; each format renders the table and findings
-// with its own syntax.
+// and how many times the row's best is better — a tie where that ratio's 95%
+// interval (paired by round where the runtimes were interleaved) includes 1,
+// since the data cannot order them — with warnings as badges; then the key
+// findings. Built once from the view model; each format renders the table and
+// findings with its own syntax.
 
 import { formatFigure } from "./format.ts";
 import type { BenchRecord, Warning } from "../schema/result.ts";
@@ -21,9 +22,9 @@ export interface OverviewCell {
   readonly record: BenchRecord;
   /** Its rank entry, or null when it has no headline figure (errored, invalid, skipped). */
   readonly ranked: RankedRecord | null;
-  /** Best, tied with the best (95% intervals overlap), or behind it. */
+  /** Best, tied with the best (the 95% interval of their ratio includes 1), or behind it. */
   readonly standing: Standing | null;
-  /** How many times the best is better (1 for the best). */
+  /** How many times the best is better (1 for the best): the geometric mean of per-round ratios where paired. */
   readonly timesBehind: number | null;
   /** Warning badges. */
   readonly warnings: readonly Warning[];
@@ -53,21 +54,24 @@ export interface Overview {
 
 /** What the cells say, under the overview in every format. */
 export const OVERVIEW_LEGEND =
-  "Each cell: the headline median; best = the row's best; ≈ best = its 95% CI overlaps the best's (a tie); " +
-  "N× behind = the best is N times better; 1 run = measured once, no interval: a ratio to such a cell is one " +
-  "measurement, not a ranking (--runs 3 or more gives one); ⚠ = a warning, explained in the workload's section.";
+  "Each cell: the headline median; best = the row's best; N× behind = the best is N times better, from per-round " +
+  "ratios where the runtimes were measured in the same rounds; ≈ best = the 95% CI of that ratio includes 1 (a " +
+  "tie); 1 run = measured once, no interval: a ratio to such a cell is one measurement, not a ranking (--runs 3 or " +
+  "more gives one); ⚠ = a warning, explained in the workload's section.";
 
-function overlaps(a: RankedRecord, b: RankedRecord): boolean {
-  const [x, y] = [a.headline.ci95, b.headline.ci95];
-  return x !== null && y !== null && x.low <= y.high && y.low <= x.high;
+/** Whether the interval of the best's lead over `r` includes 1: the data cannot order them. */
+function tied(r: RankedRecord): boolean {
+  const ci = r.vsBest?.ci95;
+  return ci !== null && ci !== undefined && ci.low <= 1 && ci.high >= 1;
 }
 
 function cellOf(group: RecordGroup, record: BenchRecord): OverviewCell {
   const ranked = group.ranked.find((r) => r.record === record) ?? null;
   const best = group.ranked[0];
   if (ranked === null) return { record, ranked, standing: null, timesBehind: null, warnings: record.warnings };
-  const standing: Standing = ranked === best ? "best" : overlaps(ranked, best) ? "tie" : "behind";
-  return { record, ranked, standing, timesBehind: best.relative / ranked.relative, warnings: record.warnings };
+  const standing: Standing = ranked === best ? "best" : tied(ranked) ? "tie" : "behind";
+  const timesBehind = ranked === best ? 1 : ranked.vsBest?.ratio ?? best.relative / ranked.relative;
+  return { record, ranked, standing, timesBehind, warnings: record.warnings };
 }
 
 /**
@@ -138,9 +142,13 @@ export function overviewTable(overview: Overview): ViewTable | null {
 
 /** What stands in for the findings when there are none: no difference, or nothing to compare. */
 export function noFindingText(overview: Overview): string {
-  return overview.rows.some((row) => row.group.ranked.length > 1)
-    ? "No significant difference between runtimes (it takes at least 2 runs on each side)."
-    : "Nothing to compare: no workload has two runtimes with a figure.";
+  const rows = overview.rows.filter((row) => row.group.ranked.length > 1);
+  if (rows.length === 0) return "Nothing to compare: no workload has two runtimes with a figure.";
+  // Say why when no pair had the two rounds (or runs on each side) an interval needs.
+  const intervals = rows.some((row) => row.group.ranked.some((r) => r.vsBest?.ci95));
+  return intervals
+    ? "No significant difference between runtimes."
+    : "No significant difference between runtimes: no pair had the 2 rounds (or 2 runs on each side) an interval needs.";
 }
 
 /** How a format writes the overview's parts. */
@@ -155,8 +163,10 @@ export interface OverviewSyntax {
 
 /** What the findings rest on, said once under them. */
 export const FINDINGS_METHOD =
-  "Findings compare each workload's best runtime with every other: Welch's t-test on the per-run values, " +
-  "two-sided, corrected for testing every pair at once (Holm), α = 0.05; only significant differences are listed.";
+  "Findings compare each workload's best runtime with every other on the ratio of their headline figures: " +
+  "Student's t on the per-round log-ratios where the runtimes were measured in the same rounds (paired), else " +
+  "Welch's t-test on the runs' logs; two-sided, corrected for testing every pair at once (Holm), α = 0.05; only " +
+  "significant differences are listed.";
 
 /**
  * The overview and its findings as blocks of a text format (terminal,

@@ -628,6 +628,31 @@ export interface BenchRecord {
   readonly warnings: readonly Warning[];
   /** Per endpoint over every run, when the traffic labels its requests (`GET /users/:id`, `POST /users`). */
   readonly endpoints?: Readonly<Record<string, EndpointSummary>>;
+  /**
+   * The records measured round by round with this one: their runs with the same {@linkcode RunRecord.round} shared
+   * that round, so relative figures come from per-round ratios. Absent when the record's runs were not interleaved
+   * with others' (`--order blocked`, a lone runtime, files written before it was recorded).
+   */
+  readonly pairing?: Pairing;
+}
+
+/**
+ * Which records were measured in the same rounds: one interleaved measurement of a workload × variant.
+ *
+ * @example Two records whose runs can be paired round by round
+ * ```ts
+ * import type { BenchRecord, Pairing } from "@rtbench/rtbench/schema";
+ *
+ * const paired = (a: BenchRecord, b: BenchRecord) =>
+ *   a.pairing !== undefined && a.pairing.id === b.pairing?.id;
+ * const pairing: Pairing = { id: "http-json/default 2026-11-25T08:00:00.000Z", records: ["http-json/default/deno"] };
+ * ```
+ */
+export interface Pairing {
+  /** Names one interleaved measurement; records with the same id were measured in the same rounds. */
+  readonly id: string;
+  /** Ids of the records interleaved together, this one included. */
+  readonly records: readonly string[];
 }
 
 /**

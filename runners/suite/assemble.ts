@@ -9,7 +9,7 @@ import { endpointSummaries } from "../stats/endpoints.ts";
 import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/types.ts";
 import type { Fact, OptionValues, Workload } from "../../workloads/types.ts";
 import type { Ending, RecordOutcome } from "../kinds/mod.ts";
-import type { BenchRecord, CpuSets, RunRecord, RuntimeInfo, Summary } from "../schema/result.ts";
+import type { BenchRecord, CpuSets, Pairing, RunRecord, RuntimeInfo, Summary } from "../schema/result.ts";
 import { mergeLatency } from "../stats/latency.ts";
 import { summarize } from "../stats/summary.ts";
 import type { Planned } from "./plan.ts";
@@ -78,6 +78,8 @@ export interface RecordParts {
   readonly outcome: RecordOutcome;
   /** How it ended. */
   readonly ending: Ending;
+  /** The records it was measured round by round with, when it was. */
+  readonly pairing?: Pairing;
 }
 
 /** The record as the result file holds it. */
@@ -108,6 +110,7 @@ export function assembleRecord(parts: RecordParts): BenchRecord {
     resources: outcome.resources ?? null,
     warnings: outcome.warnings,
     ...withEndpoints(outcome.runs),
+    ...(parts.pairing && outcome.runs.length > 0 ? { pairing: parts.pairing } : {}),
   };
 }
 
