@@ -97,6 +97,7 @@ export interface RecordGroup {
  */
 export function recordLabel(r: BenchRecord): string {
   const label = r.runtime.version ? `${r.runtime.name} ${r.runtime.version}` : r.runtime.requested;
+  if (r.runtime.arm) return `${label} (${r.runtime.arm})`;
   return isNativeBaseline(r) ? `${label} (baseline)` : label;
 }
 

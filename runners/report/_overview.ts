@@ -12,6 +12,8 @@ import { boundMark, type RankedRecord, type RecordGroup, recordLabel } from "./_
 import type { ResultView } from "./_view.ts";
 import type { ViewCell, ViewTable } from "./_view_table.ts";
 import { type Finding, findingsOf } from "./_findings.ts";
+import { type FloorRow, floorRows } from "./noise_floor.ts";
+import { ratioRangeText } from "./_groups.ts";
 
 /** Where a record stands against its row's best. */
 export type Standing = "best" | "tie" | "behind";
@@ -50,6 +52,8 @@ export interface Overview {
   readonly rows: readonly OverviewRow[];
   /** Significant differences, one sentence each. */
   readonly findings: readonly Finding[];
+  /** An A/A run's noise floor, per workload × variant × figure; empty for any other result. */
+  readonly floor: readonly FloorRow[];
 }
 
 /** What the cells say, under the overview in every format. */
@@ -103,7 +107,13 @@ export function overviewOf(view: ResultView): Overview {
       return record ? cellOf(section.group, record) : null;
     }),
   }));
-  return { keys, labels, rows, findings: findingsOf(view.sections.map((s) => s.group)) };
+  return {
+    keys,
+    labels,
+    rows,
+    findings: findingsOf(view.sections.map((s) => s.group)),
+    floor: floorRows(view.result),
+  };
 }
 
 /** `83,557/s · 1.90× behind`, `≈ best`, or the status of a record without a figure. */
@@ -168,9 +178,46 @@ export const FINDINGS_METHOD =
   "Welch's t-test on the runs' logs; two-sided, corrected for testing every pair at once (Holm), α = 0.05; only " +
   "significant differences are listed.";
 
+/** What the noise floor rests on, said once under it. */
+export const FLOOR_METHOD =
+  "A/A: one runtime measured as two arms, A and B, interleaved round by round exactly as two runtimes are. A/B is " +
+  "the geometric mean of the per-round ratios with its 95% CI; spread = the standard deviation of the per-round " +
+  "log-ratios; the smallest difference detected = (t(97.5%) + t(80%)) × spread / √rounds, the change a paired " +
+  "comparison with as many rounds finds 80% of the time at α = 0.05. compare --noise-floor and bench " +
+  "--noise-floor refuse to call a change smaller than it.";
+
+/**
+ * One sentence per figure of an A/A run: the arms' ratio, the spread of the rounds and the smallest difference
+ * this run count detects on this machine.
+ *
+ * @example
+ * ```ts
+ * import { floorSentence } from "./_overview.ts";
+ * const row = {
+ *   workload: "http-json", variant: "default", figure: "requestsPerSecond", arms: [] as never, spreadPercent: 1.2,
+ *   detectablePercent: 5.1,
+ *   interval: { method: "paired", n: 3, ratio: 1.004, ci95: { low: 0.981, high: 1.027 }, halfWidthPercent: 2.3, p: 0.5, stdevLog: 0.012 },
+ * } as const;
+ * console.log(floorSentence(row));
+ * // "http-json (default) requestsPerSecond: A/B 1.004× (0.981–1.027) over 3 rounds; per-round spread ±1.2%; the smallest difference 3 rounds detect here: 5.1%"
+ * ```
+ */
+export function floorSentence(row: FloorRow): string {
+  const i = row.interval;
+  const ci = i.ci95 ? ` (${ratioRangeText(i.ci95)})` : "";
+  const floor = row.detectablePercent === null
+    ? "no floor: it takes 2 rounds or more"
+    : `the smallest difference ${i.n} rounds detect here: ${row.detectablePercent.toFixed(1)}%`;
+  const spread = row.spreadPercent === null ? "" : `; per-round spread ±${row.spreadPercent.toFixed(1)}%`;
+  return `${row.workload} (${row.variant}) ${row.figure}: A/B ${
+    i.ratio.toFixed(3)
+  }×${ci} over ${i.n} rounds${spread}; ${floor}`;
+}
+
 /**
  * The overview and its findings as blocks of a text format (terminal,
- * Markdown); empty when the result has no records.
+ * Markdown); empty when the result has no records. An A/A run adds its noise
+ * floor.
  */
 export function overviewBlocks(overview: Overview, syntax: OverviewSyntax): string[] {
   const table = overviewTable(overview);
@@ -185,5 +232,8 @@ export function overviewBlocks(overview: Overview, syntax: OverviewSyntax): stri
     syntax.heading("Key findings", 2),
     findings,
     FINDINGS_METHOD,
+    ...(overview.floor.length > 0
+      ? [syntax.heading("Noise floor (A/A)", 2), syntax.list(overview.floor.map(floorSentence)), FLOOR_METHOD]
+      : []),
   ];
 }

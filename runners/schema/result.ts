@@ -329,6 +329,8 @@ export interface RuntimeInfo {
   readonly binary: string | null;
   /** Where the binary came from (`harness`, `path`, `cache`, `provisioned`). */
   readonly source: string | null;
+  /** The arm of an A/A run (`--aa`): the same runtime measured as two, A and B, interleaved as two runtimes. */
+  readonly arm?: "A" | "B";
 }
 
 /**
@@ -692,6 +694,8 @@ export interface SuiteSettings {
   readonly order?: RunOrder;
   /** Seed of the `shuffle` order (`--seed`); null for the other orders. */
   readonly seed?: number | null;
+  /** An A/A run (`--aa`): the one runtime asked for, measured as two arms to publish the machine's noise floor. */
+  readonly aa?: boolean;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { BenchRecord, CpuSets, Pairing, RunRecord, RuntimeInfo, Summary } f
 import { mergeLatency } from "../stats/latency.ts";
 import { summarize } from "../stats/summary.ts";
 import type { Planned } from "./plan.ts";
+import { armOf } from "./aa.ts";
 
 /** The runtime as recorded; its version and binary are null when it could not be had. */
 export function runtimeInfo(spec: RuntimeSpec, rt?: ResolvedRuntime): RuntimeInfo {
@@ -24,6 +25,7 @@ export function runtimeInfo(spec: RuntimeSpec, rt?: ResolvedRuntime): RuntimeInf
     engineVersion: rt?.engineVersion ?? null,
     binary: rt?.binary ?? null,
     source: rt?.source ?? null,
+    ...(armOf(spec) ? { arm: armOf(spec) } : {}),
   };
 }
 
