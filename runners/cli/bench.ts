@@ -51,6 +51,8 @@ const NUMERIC: Record<string, keyof RunSettings> = {
   rate: "rate",
   "sweep-steps": "sweepSteps",
   "slo-p99": "sloP99Ms",
+  "cpu-rate": "cpuRate",
+  "idle-connections": "idleConnections",
 };
 const STRINGS = [
   "server-cpus",
@@ -138,6 +140,15 @@ function helpText(workloads: readonly Workload[]): string {
     ["--sweep", "latency-throughput sweep: a closed-model peak, then rates from 10% to 110% of it"],
     ["--sweep-steps <n>", "rates of the sweep (default 10)"],
     ["--slo-p99 <ms>", "the sweep's knee: highest rate whose p99 stays at or under this (default 50)"],
+    [
+      "--cpu-rate <n>",
+      "after each run, a window at n requests/s on the same server counting its CPU time per request (0: none; " +
+      "default http-json and ws 10000)",
+    ],
+    [
+      "--idle-connections <n>",
+      "after each run, hold n idle connections to measure memory per connection (0: none; default http-json, ws 1000)",
+    ],
     [
       "--server-cpus <n|all>",
       "CPUs for the server, the rest for the load generator; each runtime serves on all of them its own way",

@@ -38,6 +38,8 @@ import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } fro
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
 import { round } from "../stats/round.ts";
+import type { CpuReport } from "../drivers/cpu_meter.ts";
+import { atCpuRate, type AtRate, withCpu } from "./cpu_rate.ts";
 
 /** Requests re-verified on the fresh server of every run after the first, which verified every distinct request. */
 const REVERIFIED_REQUESTS = 3;
@@ -180,6 +182,8 @@ interface HttpState {
 interface Loaded {
   readonly measurement: LoadMeasurement;
   readonly resources: ResourceReport | undefined;
+  /** The window's CPU time, from the kernel's counters. */
+  readonly cpu?: CpuReport;
   /** With `--sweep`: every rate after the peak (`measurement`). */
   readonly sweep?: Sweep;
 }
@@ -254,13 +258,13 @@ async function load(state: HttpState, server: RunningServer, run: number): Promi
   const target = { baseUrl: server.baseUrl, requests: state.traffic.requests };
   const options = { cpus: ctx.cpus.client, signal: ctx.signal, clientHosts: ctx.topology?.clients };
   if (!ctx.settings.sweep) {
-    const { measured, resources } = await underLoad(
+    const { measured, resources, cpu } = await underLoad(
       ctx,
       server,
       run,
       (onSpawn) => state.generator.run(target, ctx.settings, { ...options, onSpawn }),
     );
-    return { measurement: measured, resources };
+    return { measurement: measured, resources, cpu };
   }
   const steps = ctx.settings.sweepSteps ?? DEFAULT_SWEEP_STEPS;
   let done: Sweep | undefined;
@@ -307,15 +311,23 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   const startedAt = new Date().toISOString();
   let verifyRequests: number;
   let loaded: Loaded;
+  let rated: AtRate<LoadMeasurement> | null;
   try {
     verifyRequests = await verifyServer(state, server, run);
     loaded = await load(state, server, run);
+    rated = await cpuRateWindow(state, server, run);
   } finally {
     await server.stop();
   }
   const { measurement: m, resources, sweep: swept } = loaded;
-  const record = withModel(runFigures(run, startedAt, m, ctx.workload, ctx, resources), m, swept, ctx.settings);
-  const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? [])];
+  const record = withCpu(
+    withModel(runFigures(run, startedAt, m, ctx.workload, ctx, resources), m, swept, ctx.settings),
+    swept ? undefined : loaded.cpu,
+    m.responses,
+    rated,
+    outcome,
+  );
+  const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? []), ...(rated ? [rated.measured] : [])];
   const mismatches = sum(all, (x) => x.mismatches);
   const non2xx = sum(all, (x) => x.non2xx);
   if (mismatches > 0 || non2xx > 0) {
@@ -369,6 +381,22 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
       window: { startMs: m.windowStartMs ?? Date.now() - m.durationMs, durationMs: m.durationMs },
     },
   });
+}
+
+/** The `--cpu-rate` window on the run's server, by the record's load generator when it can send at a rate. */
+function cpuRateWindow(state: HttpState, server: RunningServer, run: number): Promise<AtRate<LoadMeasurement> | null> {
+  const { ctx } = state;
+  if (!ctx.settings.cpuRate || ctx.settings.sweep || !state.generator.openModel) return Promise.resolve(null);
+  const target = { baseUrl: server.baseUrl, requests: state.traffic.requests };
+  return atCpuRate(
+    ctx,
+    server,
+    run,
+    "Request",
+    (m: LoadMeasurement) => m.responses,
+    (settings, onSpawn) =>
+      state.generator.run(target, settings, { cpus: ctx.cpus.client, signal: ctx.signal, onSpawn }),
+  );
 }
 
 function sum<T>(items: readonly T[], of: (item: T) => number): number {

@@ -8,6 +8,7 @@
  */
 
 import { type ResourceReport, startSampler } from "../drivers/resources.ts";
+import { type CpuReport, startCpuMeter } from "../drivers/cpu_meter.ts";
 import { inPhase, type PhaseError } from "./errors.ts";
 import type { RecordContext } from "./record.ts";
 import { type RunningServer, serverExited } from "./server.ts";
@@ -43,7 +44,7 @@ export async function underLoad<M extends Window>(
   server: RunningServer,
   run: number,
   drive: (onSpawn: (pid: number) => void) => Promise<M>,
-): Promise<{ measured: M; resources: ResourceReport | undefined }> {
+): Promise<{ measured: M; resources: ResourceReport | undefined; cpu: CpuReport | undefined }> {
   ctx.onPhase?.(ctx.settings.warmupSec > 0 ? "warmup" : "measure", run);
   const sampler = startSampler({
     intervalMs: ctx.settings.sampleIntervalMs,
@@ -58,6 +59,10 @@ export async function underLoad<M extends Window>(
       via: server.sampled.via,
     })
     : undefined;
+  // The window's CPU time from the kernel's counters; a server or load on another machine is not counted here.
+  const meter = server.remote || ctx.topology?.clients?.length
+    ? null
+    : await startCpuMeter({ server: server.group.pid, cpus: ctx.cpus.client });
   // When the server dies under load, its exit (not the load's complaint about it) is the reason, in the phase it
   // died in: the warm-up when it exited before warm-up seconds had passed since the load started.
   const loadStart = Date.now();
@@ -69,18 +74,28 @@ export async function underLoad<M extends Window>(
   };
   let measured: M | undefined;
   let resources: ResourceReport | undefined;
+  let cpu: CpuReport | undefined;
+  const onSpawn = (pid: number) => {
+    sampler.addRoot("client", pid);
+    meter?.addClient(pid);
+  };
   try {
-    measured = await inPhase("measure", () => drive((pid) => sampler.addRoot("client", pid))).catch((error) => {
+    measured = await inPhase("measure", () => drive(onSpawn)).catch((error) => {
       throw server.group.status ? crashed() : error;
     });
   } finally {
-    // Stopped on every path: its helper is a process of its own.
+    // Stopped on every path: their helpers are processes of their own.
     const window = measured && windowOf(measured);
-    const [report, remote] = await Promise.all([sampler.stop(window), there?.stop(window)]);
+    const [report, remote, counted] = await Promise.all([
+      sampler.stop(window),
+      there?.stop(window),
+      meter?.stop(window),
+    ]);
     if (measured) resources = remote ? withRemoteServer(report, remote) : report;
+    cpu = counted;
   }
   if (server.group.status) throw crashed();
-  return { measured, resources };
+  return { measured, resources, cpu };
 }
 
 /**

@@ -24,6 +24,8 @@ import { combineSummaries } from "../stats/resources.ts";
 import { judgeSaturation, saturation } from "../stats/saturation.ts";
 import { round } from "../stats/round.ts";
 import type { Kind, RunOutput } from "./kind.ts";
+import type { CpuReport } from "../drivers/cpu_meter.ts";
+import { atCpuRate, type AtRate, withCpu } from "./cpu_rate.ts";
 import {
   DEFAULT_WEBSOCKET_CLIENT,
   runWebSocketDriver,
@@ -266,28 +268,41 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   const url = `${server.baseUrl.replace(/^http/, "ws")}${traffic.path}`;
   let m: WebSocketMeasurement;
   let resources: ResourceReport | undefined;
+  let cpu: CpuReport | undefined;
+  let rated: AtRate<WebSocketMeasurement> | null = null;
   const startedAt = new Date().toISOString();
   try {
     ctx.onPhase?.("verify", run);
     const checks = await inPhase("verify", () => verifyEcho(url, traffic, timeoutMs, ctx.signal));
     keepChecks(outcome, checks, run === 0, "verify");
-    const loaded = await underLoad(ctx, server, run, (onSpawn) =>
+    const drive = (settings: RunSettings, messages: number | null) => (onSpawn: (pid: number) => void) =>
       runWebSocketDriver({
         url,
         client: DEFAULT_WEBSOCKET_CLIENT,
-        connections: ctx.settings.connections,
+        connections: settings.connections,
         inFlight: traffic.inFlight,
         messageSize: traffic.messageSize,
-        durationSec: ctx.settings.durationSec,
-        warmupSec: ctx.settings.warmupSec,
-        messages: traffic.messages ?? null,
-        timeoutSec: ctx.settings.requestTimeoutSec,
+        durationSec: settings.durationSec,
+        warmupSec: settings.warmupSec,
+        messages,
+        timeoutSec: settings.requestTimeoutSec,
         serverPid: server.group.pid,
-        rate: ctx.settings.rate,
-        phases: ctx.settings.phases,
-        arrival: ctx.settings.arrival,
-      }, { cpus: ctx.cpus.client, signal: ctx.signal, onSpawn }));
+        rate: settings.rate,
+        phases: settings.phases,
+        arrival: settings.arrival,
+      }, { cpus: ctx.cpus.client, signal: ctx.signal, onSpawn });
+    const loaded = await underLoad(ctx, server, run, drive(ctx.settings, traffic.messages ?? null));
     resources = loaded.resources;
+    cpu = loaded.cpu;
+    // The --cpu-rate window on the same server: messages per second on a schedule, the CPU per message counted.
+    rated = await atCpuRate(
+      ctx,
+      server,
+      run,
+      "Message",
+      (x: WebSocketMeasurement) => x.receivedMessages,
+      (settings, onSpawn) => drive(settings, null)(onSpawn),
+    );
     // The sampler watches every driver and the server the same way; the driver's own reading is the fallback.
     const sampled = resources?.summary;
     m = {
@@ -298,7 +313,7 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   } finally {
     await server.stop();
   }
-  const failures = describeLoadFailures(m);
+  const failures = describeLoadFailures(m) ?? (rated ? describeLoadFailures(rated.measured) : null);
   if (failures !== null && m.connected > 0) return { run: runFigures(run, startedAt, m, resources), invalid: failures };
   if (m.connected === 0) {
     throw new PhaseError("measure", `No socket connected (${m.firstFailure ?? "no reason given"})`);
@@ -308,9 +323,17 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
   const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;
   if (late && !outcome.warnings.some((w) => w.code === "rate-not-held")) outcome.warnings.push(late);
+  const extra = rated ? rated.measured.warmupMessages + rated.measured.receivedMessages : 0;
   return multiCoreRun(outcome, server, resources, ctx.cpus, {
-    run: withOpenModel(runFigures(run, startedAt, m, resources), m, ctx.settings),
-    responses: { valid: m.validMessages, total: 2 + m.warmupMessages + m.receivedMessages },
+    run: withCpu(
+      withOpenModel(runFigures(run, startedAt, m, resources), m, ctx.settings),
+      cpu,
+      m.receivedMessages,
+      rated,
+      outcome,
+      "Message",
+    ),
+    responses: { valid: m.validMessages, total: 2 + m.warmupMessages + m.receivedMessages + extra },
   });
 }
 

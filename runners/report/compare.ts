@@ -184,7 +184,17 @@ function figuresOf(base: BenchRecord, head: BenchRecord): { figure: string; high
 }
 
 /** Settings that change how many runs there are or how they are watched, not what one run measures. */
-const PLAN_SETTINGS = new Set(["runs", "minRuns", "maxRuns", "ciTargetPercent", "sampleIntervalMs", "startTimeoutSec"]);
+const PLAN_SETTINGS = new Set([
+  "runs",
+  "minRuns",
+  "maxRuns",
+  "ciTargetPercent",
+  "sampleIntervalMs",
+  "startTimeoutSec",
+  // Measured after a run's window, on its server: they add figures, they do not change the window's.
+  "cpuRate",
+  "idleConnections",
+]);
 
 /** Why a pair measured differently cannot be compared (other load generator, other measurement settings), or null. */
 function measuredDifferently(base: BenchRecord, head: BenchRecord): string | null {

@@ -73,6 +73,19 @@ export interface RunSettings {
   /** The sweep's knee is the highest rate whose p99 stays at or under this many ms (`--slo-p99`). @default {50} */
   readonly sloP99Ms?: number;
   /**
+   * A fixed-rate window after each run's measurement (`--cpu-rate`), at this many requests (WebSocket: messages) per
+   * second on the same server, in which its CPU time per request is counted from the kernel's counters: a rate every
+   * runtime can hold, so that a client at its limit in the closed model does not decide the comparison. 0 or absent:
+   * none.
+   */
+  readonly cpuRate?: number;
+  /**
+   * Idle keep-alive connections (WebSocket: open sockets) held on each run's server after its load (`--idle-
+   * connections`), to measure its memory per connection: resident memory with them open less without. 0 or absent:
+   * none.
+   */
+  readonly idleConnections?: number;
+  /**
    * CPUs the server gets (`--server-cpus`), the rest going to the load generator, and the runtime's own
    * multi-core form serving on all of them (`node:cluster`, `deno serve --parallel`, ...). Absent: one process
    * on half the CPUs, as each runtime runs by default.
