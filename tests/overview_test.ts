@@ -222,3 +222,41 @@ Deno.test("a result where no workload has two runtimes with a figure says there 
   assert(text.includes("Nothing to compare: no workload has two runtimes with a figure."), text.slice(0, 800));
   assert(!text.includes("No significant difference"));
 });
+
+// README "CPU per request": with --cpu-rate the overview has a second row per workload, the server's CPU per request
+// at the fixed rate (lower is better), ranked by paired ratio, the load's own CPU per response beside it.
+Deno.test("overview: the server's CPU per request at the fixed rate is a row of its own, ranked by paired ratio", async () => {
+  const result = pairedResult(await loadFixture(HEAD_PATH));
+  // The figures quoted for http-json at a fixed rate on these machines (server µs per request, three rounds).
+  const cpu: Record<string, number[]> = { deno: [6.0, 6.5, 7.1], node: [11.2, 12.1, 11.6], bun: [6.7, 6.9, 6.8] };
+  const records = result.records.map((r) => {
+    const values = cpu[r.runtime.name];
+    const runs = r.runs.slice(0, 3).map((run, i) => ({
+      ...run,
+      figures: { ...run.figures, serverCpuUsPerRequestAtRate: values[i], clientCpuUsPerResponseAtRate: 9 + i },
+    }));
+    return {
+      ...r,
+      settings: { ...r.settings, cpuRate: 20_000 },
+      warnings: [{ code: "client-saturated", message: "closed model only" }],
+      runs,
+      summary: {
+        ...r.summary,
+        requestsPerSecond: summarize(runs.map((x) => (x.figures as Record<string, number>).requestsPerSecond)),
+        serverCpuUsPerRequestAtRate: summarize(values),
+        clientCpuUsPerResponseAtRate: summarize([9, 10, 11]),
+      },
+    };
+  });
+  const md = formatMarkdown({ ...result, records });
+  const row = markdownRow(md, "http-json (default) at 20,000/s");
+  assertEquals(row[1], "serverCpuUsPerRequestAtRate ↓");
+  // By hand: node/deno per-round ln ratios ln(11.2/6.0), ln(12.1/6.5), ln(11.6/7.1) → 1.784 (1.476–2.155), behind;
+  // bun/deno → 1.043 (0.859–1.267), which includes 1: a tie. No ≥ mark: at a fixed rate the client was not the limit,
+  // and the closed model's client-saturated badge is not this row's.
+  assertEquals(row[2], "6.50 µs (client 10.00 µs) · best");
+  assertEquals(row[3], "11.60 µs (client 10.00 µs) · 1.78× behind");
+  assertEquals(row[4], "6.80 µs (client 10.00 µs) · ≈ best");
+  // The results table shows the CPU columns.
+  assertStringIncludes(md, "CPU/request at rate");
+});

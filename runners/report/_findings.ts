@@ -34,8 +34,9 @@ export interface Finding {
   readonly sentence: string;
 }
 
-/** `faster` for rates and times, `better` for anything else (memory, counts). */
+/** `leaner` for CPU time per request, `faster` for rates and times, `better` for anything else (memory, counts). */
 function betterWord(figure: string): string {
+  if (/CpuUsPer/.test(figure)) return "leaner";
   return /(PerSecond|Ms|Us)$/.test(figure) ? "faster" : "better";
 }
 
@@ -53,12 +54,13 @@ function sentence(
   const how = interval.method === "paired"
     ? `paired over ${interval.n} rounds`
     : `runs measured apart, ${best.headline.n} vs ${other.headline.n}`;
-  // A side whose load generator was at its limit makes the ratio a bound.
-  return `${group.workload} (${group.variant}): ${recordLabel(best.record)} is ${boundMark(best.record, other.record)}${
-    interval.ratio.toFixed(2)
-  }× ${betterWord(figure)} than ${recordLabel(other.record)} on ${figure} (median ${
-    formatFigure(figure, best.headline.median)
-  } vs ${formatFigure(figure, other.headline.median)}; ${how}: 95% CI ${ratioRangeText(interval.ci95!)}×, ${p})`;
+  // A side whose load generator was at its limit makes the ratio a bound; at the fixed rate of CPU per request, not.
+  const bound = /CpuUsPer/.test(figure) ? "" : boundMark(best.record, other.record);
+  return `${group.workload} (${group.variant}): ${recordLabel(best.record)} is ${bound}${interval.ratio.toFixed(2)}× ${
+    betterWord(figure)
+  } than ${recordLabel(other.record)} on ${figure} (median ${formatFigure(figure, best.headline.median)} vs ${
+    formatFigure(figure, other.headline.median)
+  }; ${how}: 95% CI ${ratioRangeText(interval.ci95!)}×, ${p})`;
 }
 
 /**

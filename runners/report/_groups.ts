@@ -135,40 +135,89 @@ export function groupRecords(result: BenchResult): RecordGroup[] {
   }
   return [...byKey.values()].map((records) => {
     const measured = records.find((r) => r.status === "completed") ?? records[0];
-    const { figure, higherIsBetter } = measured.headline;
-    const done = records.filter((r) => r.status === "completed" && r.summary[figure] !== undefined);
-    const sign = higherIsBetter ? -1 : 1;
-    // The runtimes first, best first, then the native baselines; all relative to the slowest runtime.
-    done.sort((a, b) =>
-      Number(isNativeBaseline(a)) - Number(isNativeBaseline(b)) ||
-      sign * (a.summary[figure].median - b.summary[figure].median)
-    );
-    const reference = done.findLast((r) => !isNativeBaseline(r)) ?? done.at(-1);
-    const best = done[0];
-    const ranked = done.map((record): RankedRecord => {
-      const vsReference = record === reference ? null : timesBetter(record, reference!, figure, higherIsBetter);
-      return {
-        record,
-        headline: record.summary[figure],
-        relative: record === reference
-          ? 1
-          : vsReference?.ratio ?? medianRatio(record, reference!, figure, higherIsBetter),
-        vsReference,
-        vsBest: record === best ? null : timesBetter(best, record, figure, higherIsBetter),
-        isBaseline: record === reference,
-      };
-    });
+    return rankBy(records, measured.headline.figure, measured.headline.higherIsBetter);
+  });
+}
+
+/**
+ * One workload × variant's records ranked by `figure`: the completed ones that have it, best first (native
+ * baselines after the runtimes), each with its ratios to the best and to the slowest runtime.
+ *
+ * @param records The records of one workload × variant, in run order.
+ * @param figure The figure to rank by, a key of each record's summary.
+ * @param higherIsBetter Its direction.
+ * @returns The group.
+ *
+ * @example The stored head by its p99 latency instead of its headline
+ * ```ts
+ * import { groupRecords, rankBy } from "./_groups.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const [group] = groupRecords(await readResultFile("fixtures/results/head.json"));
+ * console.log(rankBy(group.records, "latencyP99Us", false).ranked.length); // 0
+ * ```
+ */
+export function rankBy(records: readonly BenchRecord[], figure: string, higherIsBetter: boolean): RecordGroup {
+  const measured = records.find((r) => r.status === "completed") ?? records[0];
+  const done = records.filter((r) => r.status === "completed" && r.summary[figure] !== undefined);
+  const sign = higherIsBetter ? -1 : 1;
+  // The runtimes first, best first, then the native baselines; all relative to the slowest runtime.
+  done.sort((a, b) =>
+    Number(isNativeBaseline(a)) - Number(isNativeBaseline(b)) ||
+    sign * (a.summary[figure].median - b.summary[figure].median)
+  );
+  const reference = done.findLast((r) => !isNativeBaseline(r)) ?? done.at(-1);
+  const best = done[0];
+  const ranked = done.map((record): RankedRecord => {
+    const vsReference = record === reference ? null : timesBetter(record, reference!, figure, higherIsBetter);
     return {
-      workload: measured.workload,
-      variant: measured.variant,
-      kind: measured.kind,
-      figure,
-      higherIsBetter,
-      ranked,
-      others: records.filter((r) => !done.includes(r)),
-      records,
+      record,
+      headline: record.summary[figure],
+      relative: record === reference
+        ? 1
+        : vsReference?.ratio ?? medianRatio(record, reference!, figure, higherIsBetter),
+      vsReference,
+      vsBest: record === best ? null : timesBetter(best, record, figure, higherIsBetter),
+      isBaseline: record === reference,
     };
   });
+  return {
+    workload: measured.workload,
+    variant: measured.variant,
+    kind: measured.kind,
+    figure,
+    higherIsBetter,
+    ranked,
+    others: records.filter((r) => !done.includes(r)),
+    records: [...records],
+  };
+}
+
+/** The figures of CPU time per request at the fixed rate of `--cpu-rate`, server's and load's, per kind's unit. */
+const AT_RATE = [
+  { server: "serverCpuUsPerRequestAtRate", client: "clientCpuUsPerResponseAtRate" },
+  { server: "serverCpuUsPerMessageAtRate", client: "clientCpuUsPerMessageAtRate" },
+] as const;
+
+/**
+ * The group's records ranked by the server's CPU time per request at the fixed rate (`--cpu-rate`), lower is better,
+ * with the rate and the load's own figure's name; null when no record has it.
+ *
+ * @example The stored head has no fixed-rate window
+ * ```ts
+ * import { efficiencyOf, groupRecords } from "./_groups.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const [group] = groupRecords(await readResultFile("fixtures/results/head.json"));
+ * console.log(efficiencyOf(group)); // null
+ * ```
+ */
+export function efficiencyOf(group: RecordGroup): { group: RecordGroup; rate: number; client: string } | null {
+  for (const names of AT_RATE) {
+    const withIt = group.records.filter((r) => r.status === "completed" && r.summary[names.server] !== undefined);
+    if (withIt.length === 0) continue;
+    const rate = withIt[0].settings.cpuRate ?? 0;
+    return { group: rankBy(group.records, names.server, false), rate, client: names.client };
+  }
+  return null;
 }
 
 /** The ratio of medians, for a record without a positive figure in every run (no ratio of logs can be had). */

@@ -8,7 +8,7 @@
 
 import { formatFigure } from "./format.ts";
 import type { BenchRecord, Warning } from "../schema/result.ts";
-import { boundMark, type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
+import { boundMark, efficiencyOf, type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
 import type { ResultView } from "./_view.ts";
 import type { ViewCell, ViewTable } from "./_view_table.ts";
 import { type Finding, findingsOf } from "./_findings.ts";
@@ -34,12 +34,14 @@ export interface OverviewCell {
 
 /** One workload × variant. */
 export interface OverviewRow {
-  /** `http-json (default)`. */
+  /** `http-json (default)`, or `http-json (default) at 20,000/s` for its CPU per request at the fixed rate. */
   readonly title: string;
   /** The group behind the row. */
   readonly group: RecordGroup;
   /** One cell per column; null where the runtime did not run this workload. */
   readonly cells: readonly (OverviewCell | null)[];
+  /** For a row of CPU per request at the fixed rate: the figure of the load's own CPU per response, shown beside. */
+  readonly client?: string;
 }
 
 /** The overview of a result. */
@@ -99,33 +101,43 @@ export function overviewOf(view: ResultView): Overview {
     keys.push(r.runtime.requested);
     labels.push(recordLabel(r));
   }
-  const rows = view.sections.map((section): OverviewRow => ({
-    title: section.title,
-    group: section.group,
+  const rowOf = (title: string, group: RecordGroup, client?: string, badges?: readonly string[]): OverviewRow => ({
+    title,
+    group,
     cells: keys.map((key) => {
-      const record = section.group.records.find((r) => r.runtime.requested === key);
-      return record ? cellOf(section.group, record) : null;
+      const record = group.records.find((r) => r.runtime.requested === key);
+      if (!record) return null;
+      const cell = cellOf(group, record);
+      return badges ? { ...cell, warnings: cell.warnings.filter((w) => badges.includes(w.code)) } : cell;
     }),
-  }));
-  return {
-    keys,
-    labels,
-    rows,
-    findings: findingsOf(view.sections.map((s) => s.group)),
-    floor: floorRows(view.result),
-  };
+    ...(client ? { client } : {}),
+  });
+  // Each workload's headline, then (with --cpu-rate) its server's CPU per request at the fixed rate.
+  const rows = view.sections.flatMap((section): OverviewRow[] => {
+    const efficiency = efficiencyOf(section.group);
+    const main = rowOf(section.title, section.group);
+    if (!efficiency) return [main];
+    const title = `${section.title} at ${efficiency.rate.toLocaleString("en-US")}/s`;
+    return [main, rowOf(title, efficiency.group, efficiency.client, ["cpu-rate-not-held"])];
+  });
+  return { keys, labels, rows, findings: findingsOf(rows.map((r) => r.group)), floor: floorRows(view.result) };
 }
 
 /** `83,557/s · 1.90× behind`, `≈ best`, or the status of a record without a figure. */
 export function standingText(row: OverviewRow, cell: OverviewCell): string {
   if (cell.ranked === null) return cell.record.status;
   const figure = formatFigure(row.group.figure, cell.ranked.headline.median);
-  const where = cell.standing === "best" ? "best" : cell.standing === "tie"
+  // A side whose load generator was at its limit makes the ratio a bound (see boundMark); at a fixed rate it was not.
+  const bound = row.client ? "" : boundMark(row.group.ranked[0].record, cell.record);
+  const where = cell.standing === "best"
+    ? "best"
+    : cell.standing === "tie"
     ? "≈ best"
-    // A side whose load generator was at its limit makes the ratio a bound (see boundMark).
-    : `${boundMark(row.group.ranked[0].record, cell.record)}${cell.timesBehind!.toFixed(2)}× behind`;
+    : `${bound}${cell.timesBehind!.toFixed(2)}× behind`;
+  const client = row.client ? cell.record.summary[row.client] : undefined;
+  const beside = client ? ` (client ${formatFigure(row.client!, client.median)})` : "";
   // Without an interval nothing says whether the next run would order them the same way.
-  return `${figure} · ${where}${cell.ranked.headline.n === 1 ? " · 1 run" : ""}`;
+  return `${figure}${beside} · ${where}${cell.ranked.headline.n === 1 ? " · 1 run" : ""}`;
 }
 
 /**
