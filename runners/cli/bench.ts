@@ -143,11 +143,12 @@ function helpText(workloads: readonly Workload[]): string {
     [
       "--cpu-rate <n>",
       "after each run, a window at n requests/s on the same server counting its CPU time per request (0: none; " +
-      "default http-json and ws 10000)",
+      "default http-json and ws 20000)",
     ],
     [
       "--idle-connections <n>",
-      "after each run, hold n idle connections to measure memory per connection (0: none; default http-json, ws 1000)",
+      "after a record's first run, n idle connections open: the server's memory per connection (0: none; " +
+      "default http-json and ws 1000)",
     ],
     [
       "--server-cpus <n|all>",

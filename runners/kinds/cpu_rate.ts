@@ -174,31 +174,33 @@ function rssOf(resources: ResourceReport | undefined): number | null {
 }
 
 /**
- * A run's record with its CPU figures: the measured window's CPU per request (from the kernel's counters, over every
- * request answered in it) and the fixed-rate window's figures; the first `cpu-rate-not-held` warning of the record is
- * kept, and the record says where the CPU time came from.
+ * A run's record with its CPU and memory figures: the measured window's CPU per request (from the kernel's counters,
+ * over every request answered in it), the fixed-rate window's figures and the idle connections' memory; the first
+ * warning of each code is kept on the record, and the record says where the CPU time came from.
  *
  * @param run The run as the kind recorded it.
  * @param cpu The measured window's CPU time, when it was counted.
  * @param answered Requests (messages) answered in that window.
- * @param rated The fixed-rate window, when there was one.
+ * @param extra The fixed-rate window and the idle connections, when there were.
  * @param outcome The record, for its warnings and facts.
  * @param unit `Request` or `Message`.
  * @returns The run with its figures added (never replacing the kind's own but the client's CPU per response, which the
  * counters give exactly where the kind had it from samples).
  */
-export function withCpu<R extends { readonly figures: Readonly<Record<string, number>> }>(
+export function withEfficiency<R extends { readonly figures: Readonly<Record<string, number>> }>(
   run: R,
   cpu: CpuReport | undefined,
   answered: number,
-  rated: AtRate<unknown> | null,
+  extra: readonly ({ readonly figures: Record<string, number>; readonly warning: Warning | null } | null)[],
   outcome: { warnings: Warning[]; facts: Record<string, string | number | boolean | null> },
   unit: Unit = "Request",
 ): R {
   const source = cpu?.server?.source ?? cpu?.client?.source;
   if (source) outcome.facts.cpuTimeSource = source;
-  if (rated?.warning && !outcome.warnings.some((w) => w.code === rated.warning!.code)) {
-    outcome.warnings.push(rated.warning);
+  for (const part of extra) {
+    const w = part?.warning;
+    if (w && !outcome.warnings.some((x) => x.code === w.code)) outcome.warnings.push(w);
   }
-  return { ...run, figures: { ...run.figures, ...cpuFigures(cpu, answered, unit), ...rated?.figures } };
+  const added = Object.assign({}, ...extra.map((part) => part?.figures ?? {}));
+  return { ...run, figures: { ...run.figures, ...cpuFigures(cpu, answered, unit), ...added } };
 }

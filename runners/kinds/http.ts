@@ -39,7 +39,8 @@ import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
 import { round } from "../stats/round.ts";
 import type { CpuReport } from "../drivers/cpu_meter.ts";
-import { atCpuRate, type AtRate, withCpu } from "./cpu_rate.ts";
+import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
+import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 
 /** Requests re-verified on the fresh server of every run after the first, which verified every distinct request. */
 const REVERIFIED_REQUESTS = 3;
@@ -312,21 +313,25 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   let verifyRequests: number;
   let loaded: Loaded;
   let rated: AtRate<LoadMeasurement> | null;
+  let memory: IdleMemory | null;
   try {
     verifyRequests = await verifyServer(state, server, run);
     loaded = await load(state, server, run);
     rated = await cpuRateWindow(state, server, run);
+    memory = await idleMemory(ctx, server, run, { http: state.traffic.requests[0] });
   } finally {
     await server.stop();
   }
   const { measurement: m, resources, sweep: swept } = loaded;
-  const record = withCpu(
+  const record = withEfficiency(
     withModel(runFigures(run, startedAt, m, ctx.workload, ctx, resources), m, swept, ctx.settings),
     swept ? undefined : loaded.cpu,
     m.responses,
-    rated,
+    [rated, memory],
     outcome,
   );
+  // The idle connections' exchanges are work the server did and answered, as verification's are.
+  verifyRequests += memory?.exchanges ?? 0;
   const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? []), ...(rated ? [rated.measured] : [])];
   const mismatches = sum(all, (x) => x.mismatches);
   const non2xx = sum(all, (x) => x.non2xx);

@@ -25,7 +25,8 @@ import { judgeSaturation, saturation } from "../stats/saturation.ts";
 import { round } from "../stats/round.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import type { CpuReport } from "../drivers/cpu_meter.ts";
-import { atCpuRate, type AtRate, withCpu } from "./cpu_rate.ts";
+import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
+import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 import {
   DEFAULT_WEBSOCKET_CLIENT,
   runWebSocketDriver,
@@ -270,6 +271,7 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   let resources: ResourceReport | undefined;
   let cpu: CpuReport | undefined;
   let rated: AtRate<WebSocketMeasurement> | null = null;
+  let memory: IdleMemory | null = null;
   const startedAt = new Date().toISOString();
   try {
     ctx.onPhase?.("verify", run);
@@ -303,6 +305,7 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
       (x: WebSocketMeasurement) => x.receivedMessages,
       (settings, onSpawn) => drive(settings, null)(onSpawn),
     );
+    memory = await idleMemory(ctx, server, run, { websocket: url });
     // The sampler watches every driver and the server the same way; the driver's own reading is the fallback.
     const sampled = resources?.summary;
     m = {
@@ -325,11 +328,11 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   if (late && !outcome.warnings.some((w) => w.code === "rate-not-held")) outcome.warnings.push(late);
   const extra = rated ? rated.measured.warmupMessages + rated.measured.receivedMessages : 0;
   return multiCoreRun(outcome, server, resources, ctx.cpus, {
-    run: withCpu(
+    run: withEfficiency(
       withOpenModel(runFigures(run, startedAt, m, resources), m, ctx.settings),
       cpu,
       m.receivedMessages,
-      rated,
+      [rated, memory],
       outcome,
       "Message",
     ),
