@@ -302,6 +302,22 @@ function withModel(
   return { ...run, figures: { ...figures, ...open.figures }, phases: open.phases };
 }
 
+/** What one run's server went through: verification, the load, the fixed-rate window, idle connections. */
+interface Served {
+  readonly verifyRequests: number;
+  readonly loaded: Loaded;
+  readonly rated: AtRate<LoadMeasurement> | null;
+  readonly memory: IdleMemory | null;
+}
+
+async function serve(state: HttpState, server: RunningServer, run: number): Promise<Served> {
+  const verifyRequests = await verifyServer(state, server, run);
+  const loaded = await load(state, server, run);
+  const rated = await cpuRateWindow(state, server, run);
+  const memory = await idleMemory(state.ctx, server, run, { http: state.traffic.requests[0] });
+  return { verifyRequests, loaded, rated, memory };
+}
+
 /** One run: a fresh pinned server, verified, loaded, stopped. */
 async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   const { ctx, outcome } = state;
@@ -310,18 +326,13 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
     : await startRecordServer(ctx, state.file, state.args);
   outcome.command = [...server.command];
   const startedAt = new Date().toISOString();
-  let verifyRequests: number;
-  let loaded: Loaded;
-  let rated: AtRate<LoadMeasurement> | null;
-  let memory: IdleMemory | null;
+  let served: Served;
   try {
-    verifyRequests = await verifyServer(state, server, run);
-    loaded = await load(state, server, run);
-    rated = await cpuRateWindow(state, server, run);
-    memory = await idleMemory(ctx, server, run, { http: state.traffic.requests[0] });
+    served = await serve(state, server, run);
   } finally {
     await server.stop();
   }
+  const { loaded, rated, memory } = served;
   const { measurement: m, resources, sweep: swept } = loaded;
   const record = withEfficiency(
     withModel(runFigures(run, startedAt, m, ctx.workload, ctx, resources), m, swept, ctx.settings),
@@ -331,7 +342,7 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
     outcome,
   );
   // The idle connections' exchanges are work the server did and answered, as verification's are.
-  verifyRequests += memory?.exchanges ?? 0;
+  const verifyRequests = served.verifyRequests + (memory?.exchanges ?? 0);
   const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? []), ...(rated ? [rated.measured] : [])];
   const mismatches = sum(all, (x) => x.mismatches);
   const non2xx = sum(all, (x) => x.non2xx);
