@@ -12,7 +12,7 @@
 
 import type { RecordError, RecordStatus, RunRecord } from "../schema/result.ts";
 import type { Workload } from "../../workloads/types.ts";
-import { ciWarning, needsAnotherRun, type RunPlan, runPlan } from "../stats/adaptive.ts";
+import { ciWarning, needsAnotherRun, type RunPlan, runPlan, singleRunWarning } from "../stats/adaptive.ts";
 import { describeFailures, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
@@ -209,6 +209,8 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
       if (!this.#ending) {
         const wide = ciWarning(this.#plan, this.#headlines(), this.outcome.headline.figure);
         if (wide) this.outcome.warnings.push(wide);
+        const once = singleRunWarning(this.runs);
+        if (once) this.outcome.warnings.push(once);
       }
       try {
         await this.#kind.close?.(this.#state!);

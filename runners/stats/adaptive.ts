@@ -163,3 +163,28 @@ export function pairedCiWarning(
       })`,
   };
 }
+
+/**
+ * The `single-run` warning for a record measured once: it has no interval, so every ratio to it is one measurement,
+ * not a ranking (the default suite measures `postgres`, `install` and `fs` once to keep within its time).
+ *
+ * @param runs The record's measured runs.
+ * @returns The warning, or null for any other number of runs.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { singleRunWarning } from "./adaptive.ts";
+ *
+ * assertEquals(singleRunWarning(1)?.code, "single-run");
+ * assertEquals(singleRunWarning(3), null);
+ * ```
+ */
+export function singleRunWarning(runs: number): Warning | null {
+  if (runs !== 1) return null;
+  return {
+    code: "single-run",
+    message: "measured once: no interval, so its ratios to other runtimes are one measurement each, not a ranking " +
+      "(--runs 3 or more gives one)",
+  };
+}
