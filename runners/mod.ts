@@ -78,6 +78,7 @@ export {
   type Verdict,
 } from "./report/compare.ts";
 export { type FloorRow, floorRows, noiseFloorOf } from "./report/noise_floor.ts";
+export type { RatioInterval, RatioMethod } from "./stats/paired.ts";
 export { formatTable } from "./report/table.ts";
 export { type HistoryEntry, keepInHistory, lastComparable, readHistory } from "./report/history.ts";
 export {

@@ -47,8 +47,11 @@ export interface CpuMeterOptions {
   readonly cpus?: string | null;
   /** Milliseconds between readings. @default {20} */
   readonly intervalMs?: number;
-  /** `proc` reads each process's own times even where a control group could be made (to test the fallback). */
-  readonly source?: "auto" | "proc";
+  /**
+   * Where to count: the best place this machine allows (`auto`), only that kind of control group, or each process's
+   * own times even where a group could be made (to test each way on one machine). @default {"auto"}
+   */
+  readonly source?: "auto" | CpuSource;
 }
 
 /** Milliseconds between readings of the counters. */
@@ -221,10 +224,10 @@ export class CpuMeter {
   }
 
   /** Makes a group per side where one can be made, moves the server's tree in, and starts reading. */
-  async start(intervalMs: number, source: "auto" | "proc" = "auto"): Promise<void> {
+  async start(intervalMs: number, source: "auto" | CpuSource = "auto"): Promise<void> {
     this.#probe = await this.#probeOnce();
     const id = `rtbench-${Deno.pid}-${++meters}`;
-    for (const place of source === "proc" ? [] : this.#probe.places) {
+    for (const place of this.#probe.places.filter((p) => source === "auto" || p.counter === source)) {
       await this.#ask(`sweep ${place.parent}`);
       const server = `${place.parent}/${id}-server`;
       const client = `${place.parent}/${id}-client`;
