@@ -6,6 +6,8 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/as
 import { parseResult } from "../runners/schema/mod.ts";
 import { detectableChangePercent, pairedRatio, roundPairs } from "../runners/stats/paired.ts";
 import { privateTmp, ROOT, runCli, runTask } from "./_helpers.ts";
+import { keepAndCompare } from "../runners/cli/_history.ts";
+import { noiseFloorOf } from "../runners/report/noise_floor.ts";
 
 Deno.test("bench --aa: one runtime as two interleaved arms; the report prints the noise floor", async () => {
   const tmp = await privateTmp();
@@ -81,6 +83,21 @@ Deno.test("bench --aa: one runtime as two interleaved arms; the report prints th
   ]);
   assertEquals(compared.code, 0, compared.stderr);
   assertEquals(rps(compared.stdout), ["within noise floor", "within noise floor"]);
+
+  // bench --history --fail-on-regression --noise-floor: the same floor keeps a change below it from failing the run.
+  const slower = structuredClone(base);
+  slower.startedAt = new Date(Date.parse(base.startedAt) + 60_000).toISOString();
+  for (const r of slower.records) {
+    for (const x of r.runs) x.figures.requestsPerSecond /= 1 + floor / 200;
+  }
+  const said: string[] = [];
+  const history = [{ file: `${tmp}/base.json`, result: parseResult(JSON.stringify(base)) }];
+  const head2 = parseResult(JSON.stringify(slower));
+  await Deno.mkdir(`${tmp}/history`);
+  const keep = (floorMap?: Map<string, number>) =>
+    keepAndCompare(`${tmp}/history`, history, head2, `${tmp}/head2.json`, 0.1, (l) => said.push(l), floorMap);
+  assertEquals(await keep(), true, "without the floor a 0.1% threshold fails the run");
+  assertEquals(await keep(new Map(noiseFloorOf(result))), false, said.join("\n"));
   await Deno.remove(tmp, { recursive: true });
 });
 

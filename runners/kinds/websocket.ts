@@ -11,7 +11,7 @@ import { isSkip } from "../../workloads/types.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { LoadGeneratorInfo } from "../schema/result.ts";
-import { stageServerFor, startRecordServer } from "./server.ts";
+import { type RunningServer, stageServerFor, startRecordServer } from "./server.ts";
 import { multiCoreRun } from "./multicore.ts";
 import { underLoad } from "./under_load.ts";
 import { openModelOf } from "../drivers/open_model.ts";
@@ -260,6 +260,33 @@ async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcom
   return { ctx, outcome, file: staged.file, args: staged.args, traffic, sampled: [] };
 }
 
+/** The WebSocket driver against the run's server with `settings`, as a load `underLoad` can start. */
+function driverOf(
+  state: WebSocketState,
+  server: RunningServer,
+  url: string,
+  settings: RunSettings,
+  messages: number | null,
+): (onSpawn: (pid: number) => void) => Promise<WebSocketMeasurement> {
+  const { traffic, ctx } = state;
+  return (onSpawn) =>
+    runWebSocketDriver({
+      url,
+      client: DEFAULT_WEBSOCKET_CLIENT,
+      connections: settings.connections,
+      inFlight: traffic.inFlight,
+      messageSize: traffic.messageSize,
+      durationSec: settings.durationSec,
+      warmupSec: settings.warmupSec,
+      messages,
+      timeoutSec: settings.requestTimeoutSec,
+      serverPid: server.group.pid,
+      rate: settings.rate,
+      phases: settings.phases,
+      arrival: settings.arrival,
+    }, { cpus: ctx.cpus.client, signal: ctx.signal, onSpawn });
+}
+
 /** One run: a fresh pinned server, a verified text and binary echo, then the driver under load. */
 async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   const { ctx, outcome, traffic } = state;
@@ -277,22 +304,7 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
     ctx.onPhase?.("verify", run);
     const checks = await inPhase("verify", () => verifyEcho(url, traffic, timeoutMs, ctx.signal));
     keepChecks(outcome, checks, run === 0, "verify");
-    const drive = (settings: RunSettings, messages: number | null) => (onSpawn: (pid: number) => void) =>
-      runWebSocketDriver({
-        url,
-        client: DEFAULT_WEBSOCKET_CLIENT,
-        connections: settings.connections,
-        inFlight: traffic.inFlight,
-        messageSize: traffic.messageSize,
-        durationSec: settings.durationSec,
-        warmupSec: settings.warmupSec,
-        messages,
-        timeoutSec: settings.requestTimeoutSec,
-        serverPid: server.group.pid,
-        rate: settings.rate,
-        phases: settings.phases,
-        arrival: settings.arrival,
-      }, { cpus: ctx.cpus.client, signal: ctx.signal, onSpawn });
+    const drive = (settings: RunSettings, messages: number | null) => driverOf(state, server, url, settings, messages);
     const loaded = await underLoad(ctx, server, run, drive(ctx.settings, traffic.messages ?? null));
     resources = loaded.resources;
     cpu = loaded.cpu;
@@ -316,7 +328,10 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   } finally {
     await server.stop();
   }
-  const failures = describeLoadFailures(m) ?? (rated ? describeLoadFailures(rated.measured) : null);
+  // In the fixed-rate window a wrong echo is as wrong as anywhere; a rate too high for the sockets is that window's
+  // own verdict (no CPU figure), not the record's.
+  const failures = describeLoadFailures(m) ??
+    (rated && rated.measured.mismatches > 0 ? describeLoadFailures(rated.measured) : null);
   if (failures !== null && m.connected > 0) return { run: runFigures(run, startedAt, m, resources), invalid: failures };
   if (m.connected === 0) {
     throw new PhaseError("measure", `No socket connected (${m.firstFailure ?? "no reason given"})`);

@@ -104,11 +104,13 @@ export function floorRows(result: BenchResult): FloorRow[] {
  * @param result A result written by `bench --aa`.
  * @returns The floor in percent per `workload/variant/figure`.
  *
- * @example
- * ```ts ignore
- * import { compareResults, noiseFloorOf, readResultFile } from "@rtbench/rtbench/runners";
- * const floor = noiseFloorOf(await readResultFile("results/aa.json"));
- * const comparison = compareResults(base, head, { noiseFloor: floor });
+ * @example A result of two runtimes is no A/A run
+ * ```ts
+ * import { assertThrows } from "@std/assert";
+ * import { noiseFloorOf, readResultFile } from "@rtbench/rtbench/runners";
+ *
+ * const head = await readResultFile("fixtures/results/head.json");
+ * assertThrows(() => noiseFloorOf(head), RangeError, "not an A/A result");
  * ```
  */
 export function noiseFloorOf(result: BenchResult): NoiseFloor {

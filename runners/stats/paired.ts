@@ -16,6 +16,13 @@ import { tQuantile, tTwoSidedP } from "./student_t.ts";
 /**
  * How a ratio's interval was had: `paired` from per-round ratios of runs measured in the same rounds, `unpaired` from
  * two independent samples (Welch's t-test on the logs).
+ *
+ * @example Say how a ratio was had
+ * ```ts
+ * import type { RatioMethod } from "@rtbench/rtbench/runners";
+ *
+ * const how = (m: RatioMethod) => m === "paired" ? "per-round ratios" : "runs measured apart";
+ * ```
  */
 export type RatioMethod = "paired" | "unpaired";
 
