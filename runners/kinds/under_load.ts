@@ -8,7 +8,7 @@
  */
 
 import { type ResourceReport, startSampler } from "../drivers/resources.ts";
-import { type CpuReport, startCpuMeter } from "../drivers/cpu_meter.ts";
+import { type CpuMeter, type CpuReport, startCpuMeter } from "../drivers/cpu_meter.ts";
 import { inPhase, type PhaseError } from "./errors.ts";
 import type { RecordContext } from "./record.ts";
 import { type RunningServer, serverExited } from "./server.ts";
@@ -59,10 +59,6 @@ export async function underLoad<M extends Window>(
       via: server.sampled.via,
     })
     : undefined;
-  // The window's CPU time from the kernel's counters; a server or load on another machine is not counted here.
-  const meter = server.remote || ctx.topology?.clients?.length
-    ? null
-    : await startCpuMeter({ server: server.group.pid, cpus: ctx.cpus.client });
   // When the server dies under load, its exit (not the load's complaint about it) is the reason, in the phase it
   // died in: the warm-up when it exited before warm-up seconds had passed since the load started.
   const loadStart = Date.now();
@@ -75,11 +71,18 @@ export async function underLoad<M extends Window>(
   let measured: M | undefined;
   let resources: ResourceReport | undefined;
   let cpu: CpuReport | undefined;
+  let meter: CpuMeter | null = null;
   const onSpawn = (pid: number) => {
     sampler.addRoot("client", pid);
     meter?.addClient(pid);
   };
   try {
+    // The window's CPU time from the kernel's counters; a server or load on another machine is not counted here.
+    meter = server.remote || ctx.topology?.clients?.length
+      ? null
+      : await startCpuMeter({ server: server.group.pid, cpus: ctx.cpus.client });
+    // An interruption while the meter started must not start the load: its abort has been and gone.
+    ctx.signal.throwIfAborted();
     measured = await inPhase("measure", () => drive(onSpawn)).catch((error) => {
       throw server.group.status ? crashed() : error;
     });

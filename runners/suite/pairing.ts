@@ -7,6 +7,7 @@
  */
 
 import type { BenchRecord, Pairing, RunOrder, RunRecord } from "../schema/result.ts";
+import type { RecordRun } from "../kinds/mod.ts";
 import { pairedCiWarning, runPlan } from "../stats/adaptive.ts";
 import { ratioOf } from "../stats/paired.ts";
 
@@ -84,4 +85,31 @@ export function withPairedCi(record: BenchRecord, others: readonly PairedRuns[])
   const warning = pairedCiWarning(runPlan(record.settings), pairs, figure);
   const warnings = [...record.warnings.filter((w) => w.code !== "ci-wide"), ...(warning ? [warning] : [])];
   return { ...record, warnings };
+}
+
+/**
+ * After a round of records measured together, decides for each adaptive one whether another round is due, on the
+ * paired intervals of their ratios rather than each runtime's own: while the widest paired interval between any two of
+ * them is wider than `--ci-target`, every one of them runs again (up to `--max-runs`), so that their rounds stay
+ * paired. Records with a fixed number of runs, or with fewer than two rounds of partners, are left to their own rule.
+ *
+ * @param records The records of one variant, interleaved.
+ *
+ * @example
+ * ```ts ignore
+ * import { interleave } from "./schedule.ts";
+ * import { judgeRounds } from "./pairing.ts";
+ * await interleave(records, schedule, finish, judgeRounds);
+ * ```
+ */
+export function judgeRounds(records: readonly RecordRun[]): void {
+  const live = records.filter((r) => !r.ended && r.runs > 0 && r.plan.adaptive);
+  let widest: number | undefined;
+  for (const [i, a] of live.entries()) {
+    for (const b of live.slice(i + 1)) {
+      const half = ratioOf(a.outcome.runs, b.outcome.runs, a.outcome.headline.figure, true)?.halfWidthPercent;
+      if (half !== null && half !== undefined) widest = Math.max(widest ?? 0, half);
+    }
+  }
+  for (const r of live) r.pairedNeed = widest === undefined ? undefined : widest > r.plan.ciTargetPercent;
 }

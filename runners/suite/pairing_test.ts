@@ -1,6 +1,6 @@
 import { assertEquals, assertStringIncludes } from "@std/assert";
 import type { BenchRecord, RunRecord } from "../schema/result.ts";
-import { withPairedCi } from "./pairing.ts";
+import { judgeRounds, withPairedCi } from "./pairing.ts";
 
 function runs(values: readonly number[]): RunRecord[] {
   return values.map((v, round) => ({ round, figures: { requestsPerSecond: v } }) as unknown as RunRecord);
@@ -50,4 +50,34 @@ Deno.test("a record without a pairing, or without a pair with an interval, keeps
   assertEquals(withPairedCi(lone, [{ label: "node", runs: runs([100, 100, 100]) }]), lone);
   const once = record([220, 180, 200]);
   assertEquals(withPairedCi(once, [{ label: "node", runs: runs([100]) }]), once, "one shared round: no interval");
+});
+
+/** A record being measured, as far as judgeRounds looks at it. */
+function live(values: readonly number[], adaptive = true) {
+  return {
+    ended: false,
+    runs: values.length,
+    plan: { adaptive, min: 2, max: 6, ciTargetPercent: 3 },
+    outcome: { headline: { figure: "requestsPerSecond", higherIsBetter: true }, runs: runs(values) },
+    pairedNeed: undefined as boolean | undefined,
+  };
+}
+
+// README "Runs and confidence intervals": with --min-runs/--max-runs, runs are added until the paired intervals of the
+// runtimes' ratios are within --ci-target, all of a variant's runtimes together so that their rounds stay paired.
+Deno.test("adaptive rounds stop on the paired interval, for every record of the variant together", () => {
+  // Each runtime ±15% from round to round, their ratio 1.9 every time: their own intervals are ±37%, the ratio's 0.
+  const deno = live([150_000, 180_000, 120_000]);
+  const node = live([78_947.368, 94_736.842, 63_157.895]);
+  judgeRounds([deno, node] as never);
+  assertEquals([deno.pairedNeed, node.pairedNeed], [false, false]);
+  // Ratios 2.2, 1.8, 2.0: ±28.3% (see above), above the 3% target: both run again.
+  const a = live([220, 180, 200]);
+  const b = live([100, 100, 100]);
+  judgeRounds([a, b] as never);
+  assertEquals([a.pairedNeed, b.pairedNeed], [true, true]);
+  // Fixed runs are left to their own rule.
+  const fixed = live([220, 180, 200], false);
+  judgeRounds([fixed, live([100, 100, 100], false)] as never);
+  assertEquals(fixed.pairedNeed, undefined);
 });

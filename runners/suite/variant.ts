@@ -33,7 +33,7 @@ import { runPlan } from "../stats/adaptive.ts";
 import { assembleRecord, emptyOutcome } from "./assemble.ts";
 import { estimateSec, type Planned, recordId } from "./plan.ts";
 import { interleave, type Schedule } from "./schedule.ts";
-import { pairingOf, withPairedCi } from "./pairing.ts";
+import { judgeRounds, pairingOf, withPairedCi } from "./pairing.ts";
 
 /** What every variant of a suite is measured with. */
 export interface SuiteContext {
@@ -266,7 +266,7 @@ export async function measureVariant(planned: Planned, suite: SuiteContext): Pro
       // Every round so far is complete when a record finishes: its pairs are judged on the others' runs as they are.
       const others = running.filter((x) => x !== o).map((x) => ({ label: x.spec.requested, runs: x.outcome.runs }));
       await suite.finish(withPairedCi(assembled, others));
-    });
+    }, pairing ? judgeRounds : undefined);
   } finally {
     await release(planned, prepared.session, suite);
   }
