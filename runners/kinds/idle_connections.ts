@@ -63,12 +63,11 @@ function requestBytes(request: HttpRequestSpec, host: string): Uint8Array {
   );
 }
 
-/** Reads one response off `conn`: its status line, and as many body bytes as its content-length says. */
-async function readResponse(conn: Deno.Conn, timeoutMs: number): Promise<number> {
+/** Reads one response off `conn` (until it is closed): its status, once as many body bytes as it says have come. */
+async function readResponse(conn: Deno.Conn): Promise<number> {
   const buffer = new Uint8Array(64 * 1024);
   let text = "";
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  while (true) {
     const n = await conn.read(buffer);
     if (n === null) break;
     text += new TextDecoder().decode(buffer.subarray(0, n));
@@ -80,74 +79,69 @@ async function readResponse(conn: Deno.Conn, timeoutMs: number): Promise<number>
   return Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
 }
 
-/** Opens `n` keep-alive connections, each after one exchange of `request`; the open ones and the exchanges. */
-async function openHttp(
-  server: RunningServer,
-  request: HttpRequestSpec,
-  n: number,
-  timeoutMs: number,
-): Promise<{ close(): void; open: number; exchanges: number; failed: string | null }> {
-  const url = new URL(server.baseUrl);
-  const conns: Deno.Conn[] = [];
-  let exchanges = 0;
-  let failed: string | null = null;
-  const bytes = requestBytes(request, url.host);
-  for (let start = 0; start < n && failed === null; start += BATCH) {
-    const batch = await Promise.allSettled(
-      Array.from({ length: Math.min(BATCH, n - start) }, async () => {
-        const conn = await Deno.connect({ hostname: url.hostname.replace(/^\[|\]$/g, ""), port: server.port });
-        conns.push(conn);
-        await conn.write(bytes);
-        const status = await readResponse(conn, timeoutMs);
-        if (status > 0) exchanges++;
-        if (status !== request.expect.status) throw new Error(`status ${status}, expected ${request.expect.status}`);
-      }),
-    );
-    const rejected = batch.find((r) => r.status === "rejected") as PromiseRejectedResult | undefined;
-    if (rejected) failed = (rejected.reason as Error).message;
-  }
-  return {
-    close: () => conns.forEach((c) => c.close()),
-    open: failed === null ? conns.length : 0,
-    exchanges,
-    failed,
-  };
+/** Connections held open, how many are open, the exchanges they made, and why not all opened. */
+interface Held {
+  close(): void;
+  readonly open: number;
+  readonly exchanges: number;
+  readonly failed: string | null;
 }
 
-/** Opens `n` WebSockets to `url`, each handshaken; the open ones. */
-async function openWebSockets(
-  url: string,
+/** Opens `n` in batches with `one`; stops (closing every one) when `stop` aborts. */
+async function hold<T>(
   n: number,
-  timeoutMs: number,
-): Promise<{ close(): void; open: number; exchanges: number; failed: string | null }> {
-  const sockets: WebSocket[] = [];
+  stop: AbortSignal,
+  one: (opened: T[]) => Promise<void>,
+  closeOne: (item: T) => void,
+): Promise<{ items: T[]; failed: string | null; close(): void }> {
+  const items: T[] = [];
+  const close = () =>
+    items.forEach((item) => {
+      try {
+        closeOne(item);
+      } catch {
+        // already closed
+      }
+    });
+  // Stopped (interrupted, or out of time): closing what is open ends every read still waiting.
+  stop.addEventListener("abort", close, { once: true });
   let failed: string | null = null;
-  for (let start = 0; start < n && failed === null; start += BATCH) {
-    const batch = await Promise.allSettled(
-      Array.from({ length: Math.min(BATCH, n - start) }, () =>
-        new Promise<void>((resolve, reject) => {
-          const socket = new WebSocket(url);
-          sockets.push(socket);
-          const timer = setTimeout(() => reject(new Error("no handshake in time")), timeoutMs);
-          socket.onopen = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-          socket.onerror = () => {
-            clearTimeout(timer);
-            reject(new Error("the handshake failed"));
-          };
-        })),
-    );
+  for (let start = 0; start < n && failed === null && !stop.aborted; start += BATCH) {
+    const batch = await Promise.allSettled(Array.from({ length: Math.min(BATCH, n - start) }, () => one(items)));
     const rejected = batch.find((r) => r.status === "rejected") as PromiseRejectedResult | undefined;
-    if (rejected) failed = (rejected.reason as Error).message;
+    if (rejected) failed = stop.aborted ? "not all open in time" : (rejected.reason as Error).message;
   }
-  return {
-    close: () => sockets.forEach((s) => s.close(1000)),
-    open: failed === null ? sockets.length : 0,
-    exchanges: 0,
-    failed,
-  };
+  stop.removeEventListener("abort", close);
+  return { items, failed: failed ?? (stop.aborted ? "not all open in time" : null), close };
+}
+
+/** Opens `n` keep-alive connections, each after one exchange of `request` whose status is checked. */
+async function openHttp(server: RunningServer, request: HttpRequestSpec, n: number, stop: AbortSignal): Promise<Held> {
+  const url = new URL(server.baseUrl);
+  const bytes = requestBytes(request, url.host);
+  let exchanges = 0;
+  const held = await hold<Deno.Conn>(n, stop, async (items) => {
+    const conn = await Deno.connect({ hostname: url.hostname.replace(/^\[|\]$/g, ""), port: server.port });
+    items.push(conn);
+    await conn.write(bytes);
+    const status = await readResponse(conn);
+    if (status > 0) exchanges++;
+    if (status !== request.expect.status) throw new Error(`status ${status}, expected ${request.expect.status}`);
+  }, (conn) => conn.close());
+  return { close: held.close, open: held.failed === null ? held.items.length : 0, exchanges, failed: held.failed };
+}
+
+/** Opens `n` WebSockets to `url`, each handshaken. */
+async function openWebSockets(url: string, n: number, stop: AbortSignal): Promise<Held> {
+  const held = await hold<WebSocket>(n, stop, (items) =>
+    new Promise<void>((resolve, reject) => {
+      const socket = new WebSocket(url);
+      items.push(socket);
+      socket.onopen = () => resolve();
+      socket.onerror = () => reject(new Error("the handshake failed"));
+      socket.onclose = () => reject(new Error("closed before its handshake"));
+    }), (socket) => socket.close(1000));
+  return { close: held.close, open: held.failed === null ? held.items.length : 0, exchanges: 0, failed: held.failed };
 }
 
 /**
@@ -175,13 +169,15 @@ export async function idleMemory(
   const n = ctx.settings.idleConnections;
   if (!n || server.remote || run > 0) return null;
   const settle = () => new Promise((r) => setTimeout(r, SETTLE_MS));
-  const timeoutMs = ctx.settings.requestTimeoutSec * 1000;
   await settle();
   const idle = await treeRssBytes(server.group.pid);
+  // All of them within --timeout, and not a moment past an interruption.
+  const stop = AbortSignal.any([ctx.signal, AbortSignal.timeout(ctx.settings.requestTimeoutSec * 1000)]);
   const opened = "http" in how
-    ? await openHttp(server, how.http, n, timeoutMs)
-    : await openWebSockets(how.websocket, n, timeoutMs);
+    ? await openHttp(server, how.http, n, stop)
+    : await openWebSockets(how.websocket, n, stop);
   try {
+    ctx.signal.throwIfAborted();
     await settle();
     const loaded = await treeRssBytes(server.group.pid);
     if (opened.failed !== null || idle === null || loaded === null) {
