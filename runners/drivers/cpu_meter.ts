@@ -57,6 +57,9 @@ export interface CpuMeterOptions {
 /** Milliseconds between readings of the counters. */
 export const CPU_READ_INTERVAL_MS = 20;
 
+/** Milliseconds the helper gets to answer one command. */
+const ASK_TIMEOUT_MS = 2000;
+
 // One command a line in, one line out (a probe: several, then `end`). Only shell builtins run per reading.
 const SCRIPT = `while read -r cmd a rest; do
   case "$cmd" in
@@ -193,7 +196,14 @@ export class CpuMeter {
       for (let i = 0; i < lines; i++) answers.push(new Promise((resolve) => this.#waiting.push(resolve)));
       this.#helper.write(`${command}\n`);
       const gone = this.#helper.exited.then(() => [] as string[]);
-      return await Promise.race([Promise.all(answers), gone]);
+      // A helper that stopped answering must not hold the run (nor its interruption): no answer is no reading.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<string[]>((resolve) => timer = setTimeout(() => resolve([]), ASK_TIMEOUT_MS));
+      try {
+        return await Promise.race([Promise.all(answers), gone, late]);
+      } finally {
+        clearTimeout(timer);
+      }
     });
     this.#queue = next.catch(() => {});
     return next;
