@@ -45,6 +45,7 @@ export { builtinLoadGenerators } from "./drivers/generators.ts";
 export { autocannonGenerator } from "./drivers/autocannon.ts";
 export { ENGINE_BUN_VERSION, engineGenerator } from "./drivers/engine.ts";
 export { wrkCheckingGenerator, wrkGenerator } from "./drivers/wrk.ts";
+export { locustGenerator } from "./drivers/locust.ts";
 export { bombardierGenerator } from "./drivers/bombardier.ts";
 export { ohaGenerator } from "./drivers/oha.ts";
 export {

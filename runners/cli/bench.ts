@@ -129,7 +129,7 @@ function helpText(workloads: readonly Workload[]): string {
     ["--min-runs <n>", "adaptive runs: at least n, adding runs until the 95% CI is within --ci-target (default 3)"],
     ["--max-runs <n>", "adaptive runs: at most n (default 10)"],
     ["--ci-target <%>", "adaptive runs: stop when the 95% CI half-width is below this % of the mean (default 3)"],
-    ["--load-generator <name>", "auto (default: rtbench's engine), rtbench, wrk, bombardier, oha or autocannon"],
+    ["--load-generator <name>", "auto (default: the engine), rtbench, wrk, bombardier, oha, autocannon or locust"],
     ["--sample-interval <ms>", "milliseconds between resource samples of server and client (default 250)"],
     [
       "--rate <n>",
