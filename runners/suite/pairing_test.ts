@@ -18,8 +18,8 @@ function record(values: readonly number[], settings: Partial<BenchRecord["settin
   } as unknown as BenchRecord;
 }
 
-// README "What the numbers mean": `ci-wide` is judged on the paired interval of a runtime's ratios, by which it is
-// ranked.
+// README "Runs and confidence intervals": `ci-wide` is judged on the paired interval of a runtime's ratios, by which it
+// is ranked.
 Deno.test("ci-wide of a paired record is judged on the paired interval of its ratios, not its own", () => {
   // deno ±15% from round to round, node with it: the ratio 1.9 in every round. No ci-wide, other warnings kept.
   const steady = withPairedCi(record([150_000, 180_000, 120_000]), [{
