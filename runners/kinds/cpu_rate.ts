@@ -154,7 +154,7 @@ export async function atCpuRate<M extends RateLoad>(
   const figures: Record<string, number> = {};
   const phases = measured.phases ?? [];
   const achieved = phases.length > 0 ? Math.min(...phases.map((p) => p.achievedRate)) : 0;
-  figures.achievedRateAtRate = round(achieved, 1);
+  figures.cpuRateAchievedPerSecond = round(achieved, 1);
   const rss = rssOf(resources);
   if (rss !== null) figures.serverRssAtRateBytes = rss;
   if (!held(phases, rate) || (measured.timeouts ?? 0) > 0) {
