@@ -355,7 +355,7 @@ export class CpuMeter {
  * ```
  */
 export async function startCpuMeter(options: CpuMeterOptions): Promise<CpuMeter | null> {
-  if (Deno.build.os !== "linux" || Deno.env.get("RT_NOMETER")) return null;
+  if (Deno.build.os !== "linux") return null;
   const meter = new CpuMeter(options);
   await meter.start(options.intervalMs ?? CPU_READ_INTERVAL_MS, options.source);
   return meter;
