@@ -1,7 +1,7 @@
 // README "At a glance, across versions, over time", trends.
 // `deno task trend <dir>` on the stored history (fixtures/history, see its README): each workload × runtime over
 // time and versions, every step tested with compare's test and the steps into each result corrected together (Holm),
-// the planted regression (node −50% in the third result) flagged as slower and nothing else — bun's real +32% in the
+// the planted regression (node −50% in the third result) flagged as slower and nothing else — bun's real +34% in the
 // same result does not survive the correction; as JSON, Markdown and HTML (in headless Chromium).
 // `--fail-on-regression` fails only when a series' newest point regressed.
 import { assert, assertAlmostEquals, assertEquals, assertMatch } from "@std/assert";
@@ -36,25 +36,25 @@ Deno.test("trend --format json: the planted regression is the one slower step, w
   assertEquals(steps.filter(([, v]) => v === "no significant difference").length, 9 - 1);
   assertEquals(steps.length, 9);
 
-  // The step's numbers, by hand (Welch's t-test, 30-digit arithmetic, independent of rtbench):
-  //   node on 11-20: 53197.03, 56002.78, 54892.6, 53694.34, 34918.19: mean 50,540.988, s²/n 15,491,885.21
-  //   node on 11-21: 26335.16, 28284.23, 26908.14, 27395.07, 17459.09: mean 25,276.338, s²/n 3,921,484.38
-  //   difference −25,264.65 = −49.99% of 50,540.988; se = √(15,491,885.21 + 3,921,484.38) = 4,406.06
-  //   df = 19,413,369.59² / (15,491,885.21²/4 + 3,921,484.38²/4) = 5.903; t = −5.734, p = 0.0012925
-  //   t(0.975, 5.903) = 2.45668: CI −25,264.65 ± 10,824.28 = −71.41% to −28.57%
-  // The steps into the same result, corrected together (Holm, 3 tests): node 3 × 0.0012925 = 0.0038774; bun (60,359.07
-  // → 79,439.16, +31.6%, t = 3.043, df 4.446, p = 0.033362) 2 × 0.033362 = 0.066724; deno (t = 1.767, p = 0.11986)
-  // max(0.066724, 0.11986) = 0.11986.
+  // The step's numbers, by hand (the change of the geometric mean, from Welch's t-test on the logs of the runs;
+  // 30-digit arithmetic, independent of rtbench):
+  //   ln node on 11-20 (53197.03, 56002.78, 54892.6, 53694.34, 34918.19): mean 10.815975, s² 0.039828095
+  //   ln node on 11-21 (26335.16, 28284.23, 26908.14, 27395.07, 17459.09): mean 10.122928, s² 0.040136270
+  //   difference −0.693047, se = √(0.039828095/5 + 0.040136270/5) = 0.1264629, df 7.99988, t = −5.4802,
+  //   p = 0.00058732; t(0.975, 7.99988) = 2.30601: e^(−0.693047 ± 0.291625) = 0.50005 (0.37356–0.66937), so
+  //   −49.995% (−62.644% to −33.063%).
+  // The steps into the same result, corrected together (Holm, 3 tests): node 3 × 0.00058732 = 0.0017620; bun (+34.06%,
+  // t = 2.995, df 4.282, p = 0.036798) 2 × 0.036798 = 0.073595; deno (p = 0.13062) max(0.073595, 0.13062) = 0.13062.
   const step = trend.changes[0].to.step!;
-  assertAlmostEquals(step.changePercent!, -49.9884, 1e-3);
-  assertAlmostEquals(step.ci95Percent!.low, -71.4053, 1e-3);
-  assertAlmostEquals(step.ci95Percent!.high, -28.5716, 1e-3);
-  assertAlmostEquals(step.p!, 0.0012925, 1e-6);
-  assertAlmostEquals(step.pAdjusted!, 0.0038774, 1e-6);
+  assertAlmostEquals(step.changePercent!, -49.995, 1e-3);
+  assertAlmostEquals(step.ci95Percent!.low, -62.6438, 1e-3);
+  assertAlmostEquals(step.ci95Percent!.high, -33.0633, 1e-3);
+  assertAlmostEquals(step.p!, 0.00058732, 1e-7);
+  assertAlmostEquals(step.pAdjusted!, 0.0017620, 1e-6);
   // bun's step into the same result had p < 0.05 alone; corrected with the other two runtimes' steps it is noise.
   const bun = trend.series.find((s) => s.runtime === "bun")!.points[2].step!;
-  assertAlmostEquals(bun.p!, 0.033362, 1e-5);
-  assertAlmostEquals(bun.pAdjusted!, 0.066724, 1e-5);
+  assertAlmostEquals(bun.p!, 0.036798, 1e-5);
+  assertAlmostEquals(bun.pAdjusted!, 0.073595, 1e-5);
   assertEquals(bun.verdict, "no significant difference");
 });
 
