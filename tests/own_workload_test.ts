@@ -7,7 +7,7 @@ import { run } from "../runners/suite/run.ts";
 import { validateWorkload } from "../workloads/validate.ts";
 import type { HttpWorkload } from "../workloads/types.ts";
 import { greet } from "./fixtures/own_workload/greet.ts";
-import { entries, privateTmp, processesMatching, ROOT } from "./_helpers.ts";
+import { assertNothingLeft, ROOT, withTmp } from "./_helpers.ts";
 
 const FIXTURE = `${ROOT}tests/fixtures/own_workload/`;
 
@@ -45,14 +45,18 @@ Deno.test("a wrong expectation in a user-defined workload makes its record inval
       return { requests: [{ ...request, expect: { ...request.expect, body: '{"greeting":"Hi, JSR!"}' } }] };
     },
   };
-  const tmp = await privateTmp();
-  const result = await run({ workloads: [wrong], runtimes: ["deno"], options: { "greet-name": "JSR" }, tempDir: tmp });
-  const [record] = result.records;
-  assertEquals([record.status, record.error?.phase], ["invalid", "verify"]);
-  assertEquals(record.runs, []);
-  const bodyCheck = record.verification.checks.find((c) => c.name === "GET /greet?name=JSR body");
-  assertEquals([bodyCheck?.passed, bodyCheck?.actual], [false, '{"greeting":"Hello, JSR!"}']);
-  assertEquals(await processesMatching(tmp), []);
-  assertEquals(await entries(tmp), []);
-  await Deno.remove(tmp);
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [wrong],
+      runtimes: ["deno"],
+      options: { "greet-name": "JSR" },
+      tempDir: tmp,
+    });
+    const [record] = result.records;
+    assertEquals([record.status, record.error?.phase], ["invalid", "verify"]);
+    assertEquals(record.runs, []);
+    const bodyCheck = record.verification.checks.find((c) => c.name === "GET /greet?name=JSR body");
+    assertEquals([bodyCheck?.passed, bodyCheck?.actual], [false, '{"greeting":"Hello, JSR!"}']);
+    await assertNothingLeft(tmp);
+  });
 });

@@ -121,6 +121,18 @@ export const BENCH_FLAGS: readonly BenchFlag[] = [
     default: "50",
   },
   {
+    flag: "--cpu-rate",
+    value: "<n>",
+    meaning: "after each run, a window at n requests/s on the same server counting its CPU time per request (0: none)",
+    default: "http-json, ws 20000; others 0",
+  },
+  {
+    flag: "--idle-connections",
+    value: "<n>",
+    meaning: "after a record's first run, n idle connections open: the server's memory per connection (0: none)",
+    default: "http-json, ws 1000; others 0",
+  },
+  {
     flag: "--server-cpus",
     value: "<n|all>",
     meaning: "CPUs for the server, the rest for the load generator; each runtime serves on all of them its own way",
@@ -186,6 +198,15 @@ export const BENCH_FLAGS: readonly BenchFlag[] = [
     flag: "--fail-on-regression",
     value: "<pct>",
     meaning: "with --history: exit 1 when a figure is significantly worse than in the last comparable result by > pct%",
+  },
+  {
+    flag: "--noise-floor",
+    value: "<file>",
+    meaning: "with --fail-on-regression: an A/A result; a change smaller than its floor is not called",
+  },
+  {
+    flag: "--aa",
+    meaning: "A/A run: the one --runtime measured as two arms, interleaved; the report prints the noise floor",
   },
   { flag: "--format", value: "<name>", meaning: `report: ${EXPORT_FORMATS.join(", ")}`, default: "table" },
   {

@@ -12,6 +12,8 @@ import { readResultFile } from "../schema/read.ts";
 import type { RunOptions } from "../suite/request.ts";
 import { type Profile, PROFILES } from "../suite/settings.ts";
 import { openHistory } from "./_history.ts";
+import { readNoiseFloor } from "./_noise_floor.ts";
+import type { NoiseFloor } from "../report/compare.ts";
 import { checkWritable, defaultResultPath } from "./_out.ts";
 import { SETTING_FLAG_NAMES } from "./_bench_flags.ts";
 import type { ExportFormat } from "../report/mod.ts";
@@ -76,6 +78,10 @@ export interface CliRequest {
   history?: string;
   /** With `history`: exit 1 when a figure regressed beyond this percent against the last comparable result. */
   failOnRegression?: number;
+  /** With `failOnRegression`: an A/A result whose noise floor applies (`--noise-floor`). */
+  noiseFloor?: string;
+  /** An A/A run (`--aa`): the one runtime measured as two arms. */
+  aa?: boolean;
   /** `--last <n>`: each runtime becomes its last n releases on npm (looked up by {@linkcode main}). */
   last?: number;
   /** Flags given on the command line, by name without dashes (what `--resume` must not take from the file). */
@@ -96,6 +102,8 @@ export interface Prepared {
   readonly resultPath: string;
   /** Where the report goes, when `--out` names one (a `--format` other than json). */
   readonly reportPath: string | undefined;
+  /** The noise floor of `--noise-floor`'s A/A result. */
+  readonly noiseFloor: NoiseFloor | undefined;
 }
 
 /** The part of a command line's request that `run()` takes (and checks). */
@@ -113,6 +121,7 @@ export function runOptionsOf(request: CliRequest): RunOptions {
     port: request.port,
     order: request.order,
     seed: request.seed,
+    aa: request.aa,
     hosts: request.hosts,
   };
 }
@@ -170,7 +179,9 @@ async function resumeRequest(request: CliRequest, known: readonly Workload[]): P
       return w;
     });
   }
-  if (!given.has("runtime")) next.runtimes = [...s.runtimes];
+  // An A/A file names its arms (deno#A, deno#B): the suite makes them again from the one runtime.
+  if (!given.has("runtime")) next.runtimes = s.aa ? [s.runtimes[0].replace(/#A$/, "")] : [...s.runtimes];
+  if (s.aa && !given.has("aa")) next.aa = true;
   if (!given.has("variant")) next.variants = s.variants ? [...s.variants] : undefined;
   if (!given.has("profile")) {
     if (!(s.profile in PROFILES)) throw new UsageError(`--resume ${file}: unknown profile "${s.profile}"`);
@@ -207,6 +218,7 @@ export async function prepare(request: CliRequest, known: readonly Workload[]): 
   let previous: BenchResult | undefined;
   if (request.resume !== undefined) [request, previous] = await resumeRequest(request, known);
   const history = request.history === undefined ? [] : await openHistory(request.history);
+  const noiseFloor = request.noiseFloor === undefined ? undefined : await readNoiseFloor(request.noiseFloor);
   if (request.last !== undefined) {
     request = { ...request, runtimes: await lastReleasesOf(request.runtimes, request.last, builtinAdapters) };
   }
@@ -217,5 +229,5 @@ export async function prepare(request: CliRequest, known: readonly Workload[]): 
     (request.out === undefined ? defaultResultPath() : reportPath ? resultPathFor(reportPath) : request.out);
   await checkWritable(resultPath, request.resume !== undefined ? "--resume" : "--out");
   if (reportPath) await checkWritable(reportPath, "--out");
-  return { request, previous, history, resultPath, reportPath };
+  return { request, previous, history, resultPath, reportPath, noiseFloor };
 }

@@ -131,7 +131,15 @@ async function deliver(result: BenchResult, file: KeptFile, prepared: Prepared):
   if (request.json && !(format === "json" && request.out === undefined)) console.log(JSON.stringify(result, null, 2));
   console.error(`Result written to ${file.path}`);
   const regressed = request.history !== undefined &&
-    await keepAndCompare(request.history, prepared.history, result, file.path, request.failOnRegression, console.error);
+    await keepAndCompare(
+      request.history,
+      prepared.history,
+      result,
+      file.path,
+      request.failOnRegression,
+      console.error,
+      prepared.noiseFloor,
+    );
   const failed = result.records.some((r) => r.status === "errored" || r.status === "invalid");
   // A file that could not go where it was asked is a failure too, though nothing was lost.
   return regressed || failed || moved ? 1 : 0;

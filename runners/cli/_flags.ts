@@ -190,6 +190,8 @@ export const SETTING_FLAGS: Readonly<Partial<Record<keyof RunSettings, string>>>
   sweepSteps: "--sweep-steps",
   sloP99Ms: "--slo-p99",
   serverCpus: "--server-cpus",
+  cpuRate: "--cpu-rate",
+  idleConnections: "--idle-connections",
 };
 
 /** The flag that sets each other field of `run()`'s request. */
@@ -205,6 +207,7 @@ const FIELD_FLAGS: Readonly<Record<string, string>> = {
   seed: "--seed",
   resume: "--resume",
   last: "--last",
+  aa: "--aa",
   "hosts.server": "--server-host",
   "hosts.clients": "--client-host",
   "hosts.db": "--db-host",

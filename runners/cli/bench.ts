@@ -117,6 +117,8 @@ function parse(args: string[], workloads: readonly Workload[]): CliRequest {
     last: numberFlag(flags, "last", { integer: true, min: 1, max: 10 }),
     history: text("history"),
     failOnRegression: numberFlag(flags, "fail-on-regression", { min: 0 }),
+    ...(text("noise-floor") !== undefined ? { noiseFloor: text("noise-floor") } : {}),
+    ...(flags.aa === true ? { aa: true } : {}),
     given: givenFlags(args),
     workloadFiles: workloadFiles(args),
   };
@@ -168,6 +170,9 @@ function checkOutputs(r: CliRequest): void {
   const { format, out } = r;
   if (r.failOnRegression !== undefined && r.history === undefined) {
     throw new UsageError("--fail-on-regression needs --history <dir>, the results to compare against");
+  }
+  if (r.noiseFloor !== undefined && r.failOnRegression === undefined) {
+    throw new UsageError("--noise-floor needs --fail-on-regression, the comparison it applies to");
   }
   if (r.last !== undefined && r.resume !== undefined) {
     throw new UsageError("--last: with --resume, the runtimes come from the result file");

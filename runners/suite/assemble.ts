@@ -9,12 +9,13 @@ import { endpointSummaries } from "../stats/endpoints.ts";
 import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/types.ts";
 import type { Fact, OptionValues, Workload } from "../../workloads/types.ts";
 import type { Ending, RecordOutcome } from "../kinds/mod.ts";
-import type { BenchRecord, CpuSets, Headline, RunRecord, RuntimeInfo, Summary } from "../schema/result.ts";
+import type { BenchRecord, CpuSets, Headline, Pairing, RunRecord, RuntimeInfo, Summary } from "../schema/result.ts";
 import { mergeLatency } from "../stats/latency.ts";
 import { combineSummaries } from "../stats/resources.ts";
 import type { ResourceSummary } from "../schema/resources.ts";
 import { summarize } from "../stats/summary.ts";
 import type { Planned } from "./plan.ts";
+import { armOf } from "./aa.ts";
 
 /** The runtime as recorded; its version and binary are null when it could not be had. */
 export function runtimeInfo(spec: RuntimeSpec, rt?: ResolvedRuntime): RuntimeInfo {
@@ -26,6 +27,7 @@ export function runtimeInfo(spec: RuntimeSpec, rt?: ResolvedRuntime): RuntimeInf
     engineVersion: rt?.engineVersion ?? null,
     binary: rt?.binary ?? null,
     source: rt?.source ?? null,
+    ...(armOf(spec) ? { arm: armOf(spec) } : {}),
   };
 }
 
@@ -86,6 +88,8 @@ export interface RecordParts {
   readonly ending: Ending;
   /** The interrupted record of a resumed file it went on from, whose runs `outcome` holds first. */
   readonly earlier?: BenchRecord;
+  /** The records it was measured round by round with, when it was. */
+  readonly pairing?: Pairing;
 }
 
 /** The record as the result file holds it. */
@@ -116,6 +120,7 @@ export function assembleRecord(parts: RecordParts): BenchRecord {
     resources: resourcesOf(parts),
     warnings: outcome.warnings,
     ...withEndpoints(outcome.runs),
+    ...(parts.pairing && outcome.runs.length > 0 ? { pairing: parts.pairing } : {}),
   };
 }
 

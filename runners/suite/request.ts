@@ -25,6 +25,7 @@ import type { ProgressEvent } from "../report/progress.ts";
 import type { BenchResult, CpuSets, RunOrder } from "../schema/result.ts";
 import { planGroups, type Planned } from "./plan.ts";
 import { type Schedule, scheduleOf } from "./schedule.ts";
+import { armSpecs } from "./aa.ts";
 import { type Profile, PROFILES, validateSettings } from "./settings.ts";
 
 /**
@@ -111,6 +112,11 @@ export interface RunOptions {
   /** Seed of the `shuffle` order (`--seed`); a seed alone means `shuffle`. @default {a random seed, recorded} */
   seed?: number;
   /**
+   * An A/A run (`--aa`): the one runtime in `runtimes` is measured as two arms, A and B, interleaved exactly as two
+   * runtimes would be; the report publishes the noise floor their per-round ratios show. @default {false}
+   */
+  aa?: boolean;
+  /**
    * Other machines, reached with the system `ssh`, for the servers (`--server-host`), the load engine
    * (`--client-host`, several share each run) and the database (`--db-host`). @default {all on this machine}
    */
@@ -169,10 +175,11 @@ export function checkRequest(options: RunOptions): Request {
   const overrides = options.settings ?? {};
   validateSettings(overrides);
   const adapters = options.adapters ?? builtinAdapters;
-  const specs = (options.runtimes ?? defaultRuntimeNames(adapters)).flatMap((r) =>
+  const asked = (options.runtimes ?? defaultRuntimeNames(adapters)).flatMap((r) =>
     typeof r === "string" ? parseRuntimeSpecs(r, adapters) : [r]
   );
-  if (specs.length === 0) throw new RequestError("runtimes", ": no runtime given");
+  if (asked.length === 0) throw new RequestError("runtimes", ": no runtime given");
+  const specs = options.aa ? armSpecs(asked) : asked;
   const workloads = checkWorkloads(options.workloads ?? builtinWorkloads);
   checkVariants(workloads, options.variants);
   const schedule = scheduleOf(options.order, options.seed);

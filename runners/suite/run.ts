@@ -132,6 +132,7 @@ function suiteSettings(req: Request, options: RunOptions, generator: string): Su
     port: options.port ?? null,
     order: req.schedule.order,
     seed: req.schedule.seed,
+    ...(options.aa ? { aa: true } : {}),
   };
 }
 

@@ -77,6 +77,8 @@ const RULES: Partial<Record<keyof RunSettings, Rule>> = {
   rate: { integer: false, min: 0, exclusive: true, max: 10_000_000 },
   sweepSteps: { integer: true, min: 2, exclusive: false, max: 100 },
   sloP99Ms: { integer: false, min: 0, exclusive: true, max: 600_000 },
+  cpuRate: { integer: false, min: 0, exclusive: false, max: 10_000_000 },
+  idleConnections: { integer: true, min: 0, exclusive: false, max: 100_000 },
 };
 
 /** Every setting `run()` takes, for the check that refuses an unknown one. */
@@ -100,6 +102,8 @@ const SETTINGS: readonly (keyof RunSettings)[] = [
   "sweepSteps",
   "sloP99Ms",
   "serverCpus",
+  "cpuRate",
+  "idleConnections",
 ];
 
 /**

@@ -29,12 +29,13 @@ import type { LoadGeneratorChoice } from "../drivers/generators.ts";
 import type { Topology } from "../drivers/remote.ts";
 import { installDependencies } from "../platform/workspace.ts";
 import type { ProgressEvent } from "../report/progress.ts";
-import type { BenchRecord, CpuSets, Warning } from "../schema/result.ts";
+import type { BenchRecord, CpuSets, Pairing, Warning } from "../schema/result.ts";
 import { runPlan } from "../stats/adaptive.ts";
 import { assembleRecord, emptyOutcome } from "./assemble.ts";
 import { estimateSec, type Planned, recordId } from "./plan.ts";
 import { interleave, type Schedule } from "./schedule.ts";
 import { stopOf } from "./growing.ts";
+import { judgeRounds, pairingOf, withPairedCi } from "./pairing.ts";
 
 /** What every variant of a suite is measured with. */
 export interface SuiteContext {
@@ -266,9 +267,16 @@ export async function measureVariant(planned: Planned, suite: SuiteContext): Pro
   const prepared = await prepare(planned, suite);
   const opened: Opened[] = [];
   const finished = new Set<Opened>();
+  let pairing: Pairing | undefined;
   const finish = async (o: Opened, ending: Ending) => {
     finished.add(o);
-    await suite.finish(assembleRecord({ ...o, planned, ending }));
+    const assembled = assembleRecord({ ...o, planned, ending, pairing: o.record ? pairing : undefined });
+    // Every round so far is complete when a record finishes: its pairs are judged on the others' runs as they are.
+    const others = opened.filter((x) => x !== o && x.record).map((x) => ({
+      label: x.spec.requested,
+      runs: x.outcome.runs,
+    }));
+    await suite.finish(withPairedCi(assembled, others));
   };
   try {
     const verdicts = await parity(planned, prepared, suite);
@@ -278,9 +286,11 @@ export async function measureVariant(planned: Planned, suite: SuiteContext): Pro
     }
     for (const o of opened) if (o.early) await finish(o, o.early);
     const running = opened.filter((o) => o.record);
+    const name = `${planned.workload.name}/${planned.variant}`;
+    pairing = pairingOf(name, running.map((o) => o.id), suite.schedule.order, new Date().toISOString());
     await interleave(running.map((o) => o.record!), suite.schedule, async (record) => {
       await finish(running.find((o) => o.record === record)!, await record.close());
-    });
+    }, pairing ? judgeRounds : undefined);
   } catch (error) {
     // Runs are interleaved, so a suite stopped mid-variant holds finished runs of records not yet closed: kept.
     const reason = stopOf(error, suite.signal).reason;
