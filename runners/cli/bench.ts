@@ -28,6 +28,7 @@ import { readResultFile } from "../schema/read.ts";
 import { cannotListen } from "../platform/ports.ts";
 import { type Profile, PROFILES } from "../suite/settings.ts";
 import { scheduleOf } from "../suite/schedule.ts";
+import { checkPassEnv } from "../suite/environment.ts";
 import { run, VERSION } from "../suite/run.ts";
 import { formatTable } from "../report/table.ts";
 import { writeResult } from "../schema/write.ts";
@@ -75,6 +76,7 @@ const STRINGS = [
   "last",
   "history",
   "fail-on-regression",
+  "pass-env",
 ];
 /** Ports the Fetch standard blocks (https://fetch.spec.whatwg.org/#bad-port). */
 const FETCH_BAD_PORTS = new Set([
@@ -146,6 +148,11 @@ function helpText(workloads: readonly Workload[]): string {
     ["--client-host <[user@]host[:port]>", "run the load engine on this machine, over ssh (repeatable: they share it)"],
     ["--db-host <[user@]host[:port]>", "run the database on this machine, reached with ssh"],
     ["--ssh-config <file>", "ssh configuration file instead of your own (ssh -F)"],
+    [
+      "--pass-env <names>",
+      "keep these variables of your environment for every process (comma-separated, repeatable; default: " +
+      "only PATH, HOME, TMPDIR and the locale)",
+    ],
     ["--order <name>", "order of runtimes within each round of runs: rotate (default), shuffle or blocked"],
     ["--seed <n>", "seed of the shuffled order (a seed alone means --order shuffle; recorded in the result)"],
     ["--resume <file>", "continue the suite in this result file: keep its done records, measure the rest into it"],
@@ -277,6 +284,8 @@ export interface CliRequest {
   last?: number;
   /** Flags given on the command line, by name without dashes (what `--resume` must not take from the file). */
   given?: readonly string[];
+  /** Variables of rtbench's environment every process keeps (`--pass-env`). */
+  passEnv?: string[];
 }
 
 /**
@@ -300,7 +309,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   const flags = strictFlags(args, {
     string: valueFlags,
     boolean: BOOLEANS,
-    collect: ["workload", "runtime", "workload-file", "client-host"],
+    collect: ["workload", "runtime", "workload-file", "client-host", "pass-env"],
     alias: { w: "workload", r: "runtime" },
   });
   const debug = flags.debug === true;
@@ -422,6 +431,7 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     order: flags.order === undefined && seed === undefined ? undefined : order,
     seed,
     hosts: hostsFlags(flags),
+    passEnv: passEnvNames(joined(flags["pass-env"], "pass-env")),
     last,
     history,
     failOnRegression,
@@ -447,6 +457,12 @@ function hostsFlags(flags: Record<string, unknown>): HostsOption | undefined {
     throw new UsageError("--ssh-config needs --server-host, --client-host or --db-host");
   }
   return hosts;
+}
+
+/** `--pass-env a,b`: variable names, each checked. */
+function passEnvNames(list: string | undefined): string[] | undefined {
+  if (list === undefined) return undefined;
+  return checkPassEnv(list.split(",").map((s) => s.trim()).filter(Boolean));
 }
 
 /** Names of the flags on a command line, without dashes, aliases resolved. */
@@ -696,6 +712,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       order: request.order,
       seed: request.seed,
       hosts: request.hosts,
+      passEnv: request.passEnv,
       resume: previous && { file: out, result: previous },
       signal,
       onProgress: progress?.update,

@@ -342,7 +342,8 @@ export function defaultTimer(): Promise<ProcessTimer> {
     if (forced === "spawn") return spawnTimer;
     const python = which("python3");
     const usable = python !== null &&
-      (await runCommand([python, "-I", "-c", WAIT4_PROBE_PY], { timeoutMs: 30_000 })).success;
+      // A check of the machine, made once: not one of the processes of the record that happens to ask first.
+      (await runCommand([python, "-I", "-c", WAIT4_PROBE_PY], { timeoutMs: 30_000, listed: false })).success;
     if (usable) return wait4Timer(python!);
     if (forced === "wait4") throw new Error("RTBENCH_TIMER=wait4, but no python3 ≥ 3.8 with os.wait4 is on PATH");
     return spawnTimer;

@@ -2,7 +2,7 @@
 // reports show them: one line for a heading or footer, and label/value pairs
 // for environment tables.
 
-import type { BenchResult, Environment, Topology } from "../schema/result.ts";
+import type { BenchResult, Environment, Topology, VariableFate } from "../schema/result.ts";
 
 function bytes(n: number | null): string {
   return n === null ? "unknown" : `${(n / 1024 ** 3).toFixed(1)} GiB`;
@@ -84,6 +84,7 @@ export function environmentRows(result: BenchResult): [string, string][] {
     ["memory", bytes(env.memoryBytes)],
     ["harness", `deno ${env.harness.deno}, V8 ${env.harness.v8}, TypeScript ${env.harness.typescript}`],
     ["git commit", env.gitCommit ?? "unknown"],
+    ...variableRows(env),
     ...(result.topology?.hosts ?? []).map((h): [string, string] => [
       `${ROLE_NAMES[h.role]} host ${h.host}`,
       `${h.osName ?? h.os} (kernel ${h.kernel ?? "?"}, ${h.arch ?? "?"}), ${h.cpuModel ?? "unknown CPU"}, ` +
@@ -94,6 +95,72 @@ export function environmentRows(result: BenchResult): [string, string][] {
       `median ${r.medianUs} µs (min ${r.minUs}, max ${r.maxUs}, ${r.samples} TCP connects)`,
     ]),
   ];
+}
+
+const FATE_TEXT: Record<VariableFate["fate"], string> = {
+  "dropped": "dropped: no process got it",
+  "installs only": "only installs and provisioning got it (to reach a registry), no runtime",
+  "kept (--pass-env)": "kept for every process (--pass-env)",
+};
+
+/**
+ * What the processes rtbench started got of its environment, as label/value pairs: the rule, each variable known
+ * to change a runtime that was set (dropped, or kept), and how many others were dropped. None for a file written
+ * before processes got a built environment.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { variableRows } from "./_environment.ts";
+ * const rows = variableRows({
+ *   os: "linux", osName: null, kernel: "6.1", arch: "x86_64", cpuModel: null, logicalCores: 2, allowedCpus: "0-1",
+ *   memoryBytes: null, cpuGovernor: null, cpuTurbo: null, harness: { deno: "2", v8: "13", typescript: "5" },
+ *   gitCommit: null,
+ *   variables: {
+ *     inherited: ["PATH"], registry: ["npm_config_*"], passed: [], otherDropped: 3,
+ *     known: [{ name: "NODE_OPTIONS", value: "--inspect", fate: "dropped", changes: "node: options" }],
+ *   },
+ * });
+ * assertEquals(rows[1], ["NODE_OPTIONS=--inspect", "dropped: no process got it (node: options)"]);
+ * ```
+ */
+export function variableRows(env: Environment): [string, string][] {
+  const v = env.variables;
+  if (!v) return [];
+  const unset = v.passed.filter((name) => !v.known.some((k) => k.name === name));
+  return [
+    [
+      "process environment",
+      `built: ${v.inherited.join(", ")} of rtbench's environment and the variables rtbench sets; installs and ` +
+      `provisioning also ${v.registry.slice(0, 3).join(", ")}, … (proxies, CA bundles, package managers' ` +
+      `configuration); ${v.otherDropped} other variables dropped`,
+    ],
+    ...v.known.map((k): [string, string] => [`${k.name}=${k.value}`, `${FATE_TEXT[k.fate]} (${k.changes})`]),
+    ...unset.map((name): [string, string] => [name, "kept for every process (--pass-env) where set"]),
+  ];
+}
+
+/**
+ * Variables of rtbench's environment known to change a runtime, in one line for a terminal footer: which were
+ * dropped and which kept; empty when there were none (or the file predates the record of it).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { variablesText } from "./_environment.ts";
+ * assertEquals(variablesText({ variables: undefined }), "");
+ * ```
+ */
+export function variablesText(env: Pick<Environment, "variables">): string {
+  const known = env.variables?.known ?? [];
+  if (known.length === 0) return "";
+  const of = (fate: VariableFate["fate"]) => known.filter((k) => k.fate === fate).map((k) => k.name);
+  const parts = [
+    of("dropped").length > 0 ? `dropped ${of("dropped").join(", ")}` : "",
+    of("installs only").length > 0 ? `kept for installs only ${of("installs only").join(", ")}` : "",
+    of("kept (--pass-env)").length > 0 ? `kept (--pass-env) ${of("kept (--pass-env)").join(", ")}` : "",
+  ].filter(Boolean);
+  return `environment: variables known to change a runtime: ${parts.join("; ")}`;
 }
 
 /**

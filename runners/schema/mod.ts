@@ -46,6 +46,7 @@ export {
   type LoadGeneratorInfo,
   type LoadPhase,
   type Phase,
+  type ProcessEnvironment,
   type RecordError,
   type RecordStatus,
   type RoundTrip,
@@ -58,6 +59,8 @@ export {
   type Summary,
   type SweepStep,
   type Topology,
+  type VariableFate,
+  type VariableReport,
   type Warning,
   type WorkloadKind,
 } from "./result.ts";

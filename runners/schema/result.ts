@@ -6,7 +6,10 @@
  * @module
  */
 
+import type { VariableFate, VariableReport } from "../platform/child_env.ts";
 import type { ResourceSeries, ResourceSummary } from "./resources.ts";
+
+export type { VariableFate, VariableReport };
 
 /**
  * How a workload is driven; each kind has its own runner.
@@ -280,6 +283,12 @@ export interface Environment {
   readonly loadAverage?: readonly number[] | null;
   /** Every load generator rtbench knows, with its version, or null when it is not installed. */
   readonly loadGenerators?: Readonly<Record<string, string | null>>;
+  /**
+   * What rtbench did with the variables of the environment it was started in: the names every process may take,
+   * those installs also take, those kept with `--pass-env`, and the fate of every variable known to change a
+   * runtime. Absent in files written before processes got a built environment (they inherited rtbench's whole).
+   */
+  readonly variables?: VariableReport;
 }
 
 /**
@@ -628,6 +637,34 @@ export interface BenchRecord {
   readonly warnings: readonly Warning[];
   /** Per endpoint over every run, when the traffic labels its requests (`GET /users/:id`, `POST /users`). */
   readonly endpoints?: Readonly<Record<string, EndpointSummary>>;
+  /**
+   * Every kind of process started for this record (server, load engine, timed process, ...) and exactly the
+   * environment it got. Absent in files written before it was recorded, and for a record that started none.
+   */
+  readonly processes?: readonly ProcessEnvironment[];
+}
+
+/**
+ * One kind of process a record started, and every environment variable it got.
+ *
+ * @example What the servers of a record got
+ * ```ts
+ * import type { BenchRecord, ProcessEnvironment } from "@rtbench/rtbench/schema";
+ *
+ * const servers = (r: BenchRecord): ProcessEnvironment[] => (r.processes ?? []).filter((p) => p.role === "server");
+ * ```
+ */
+export interface ProcessEnvironment {
+  /** What it was: `server`, `load engine`, `timed process`, `resource sampler`, ... */
+  readonly role: string;
+  /** Its program's file name (`node`); for a timed process, the program timed. */
+  readonly program: string;
+  /** The machine it ran on (`--server-host`, `--client-host`); absent: this one. */
+  readonly host?: string;
+  /** Every variable it got, with the first such process's value; a credential's value is `<secret>`. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Names whose values differed between its processes (a port per run); `env` holds the first. */
+  readonly varying?: readonly string[];
 }
 
 /**

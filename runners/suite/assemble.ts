@@ -108,6 +108,7 @@ export function assembleRecord(parts: RecordParts): BenchRecord {
     resources: outcome.resources ?? null,
     warnings: outcome.warnings,
     ...withEndpoints(outcome.runs),
+    ...(outcome.processes ? { processes: outcome.processes } : {}),
   };
 }
 

@@ -1,11 +1,15 @@
 /**
  * The environment fingerprint recorded beside every number: machine, kernel,
- * CPU and its frequency policy, memory, harness versions and git commit.
+ * CPU and its frequency policy, memory, harness versions and git commit, and
+ * what became of the variables of rtbench's own environment (which of them the
+ * processes it starts get).
  *
  * @module
  */
 
 import { allowedCpus, parseCpuList } from "../platform/cpus.ts";
+import { harnessEnv, isVariableName, variableReport } from "../platform/child_env.ts";
+import { UsageError } from "../platform/errors.ts";
 import { builtinLoadGenerators } from "../drivers/generators.ts";
 import { runCommand, which } from "../platform/process.ts";
 import { readProcText } from "../platform/procfs.ts";
@@ -72,7 +76,7 @@ async function generatorVersions(generators: readonly LoadGenerator[]): Promise<
  * ```
  */
 export async function fingerprint(
-  options: { loadGenerators?: readonly LoadGenerator[] } = {},
+  options: { loadGenerators?: readonly LoadGenerator[]; passEnv?: readonly string[] } = {},
 ): Promise<Environment> {
   let memoryBytes: number | null = null;
   try {
@@ -96,7 +100,31 @@ export async function fingerprint(
     gitDirty: await gitDirty(),
     loadAverage: loadAverage(),
     loadGenerators: await generatorVersions(options.loadGenerators ?? builtinLoadGenerators),
+    variables: variableReport(harnessEnv(), options.passEnv ?? []),
   };
+}
+
+/**
+ * Checks the names of `--pass-env`: each must be an environment variable's name.
+ *
+ * @param names The names asked for.
+ * @returns The same names, without repeats.
+ * @throws {UsageError} Naming `--pass-env` and the first bad name.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals, assertThrows } from "@std/assert";
+ * import { checkPassEnv } from "./environment.ts";
+ * assertEquals(checkPassEnv(["NODE_OPTIONS", "NODE_OPTIONS"]), ["NODE_OPTIONS"]);
+ * assertThrows(() => checkPassEnv(["NODE-OPTIONS"]), TypeError, "--pass-env");
+ * ```
+ */
+export function checkPassEnv(names: readonly string[]): string[] {
+  const bad = names.find((n) => !isVariableName(n));
+  if (bad !== undefined) {
+    throw new UsageError(`--pass-env: ${JSON.stringify(bad)} is not an environment variable name (letters, digits, _)`);
+  }
+  return [...new Set(names)];
 }
 
 /** Warnings about an environment that make numbers less trustworthy. */

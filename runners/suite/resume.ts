@@ -136,6 +136,25 @@ export function checkResumableEnvironment(file: string, previous: Environment, c
       );
     }
   }
+  checkResumableVariables(file, previous, current);
+}
+
+/** The processes of a resumed suite must get what those of its kept records got: the same `--pass-env`. */
+function checkResumableVariables(file: string, previous: Environment, current: Environment): void {
+  if (!previous.variables) {
+    throw new UsageError(
+      `--resume ${file}: its records were measured by an older rtbench, which gave every process its whole ` +
+        "environment (start a new file)",
+    );
+  }
+  const names = (env: Environment) => [...env.variables?.passed ?? []].sort().join(",") || "(none)";
+  if (names(previous) !== names(current)) {
+    throw new UsageError(
+      `--resume ${file}: measured with --pass-env ${names(previous)}, now ${
+        names(current)
+      } (give the same, or start a new file)`,
+    );
+  }
 }
 
 /**

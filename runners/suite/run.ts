@@ -26,6 +26,7 @@ import { allowedCpus, splitCpus } from "../platform/cpus.ts";
 import { UsageError } from "../platform/errors.ts";
 import { connectionCeiling } from "../platform/limits.ts";
 import { makeTempDir, removeTemp } from "../platform/temp.ts";
+import { withChildEnv } from "../platform/process.ts";
 import type { ProgressEvent } from "../report/progress.ts";
 import {
   type BenchRecord,
@@ -39,7 +40,7 @@ import {
   type Warning,
 } from "../schema/result.ts";
 import { recordedOptions } from "./assemble.ts";
-import { environmentWarnings, fingerprint } from "./environment.ts";
+import { checkPassEnv, environmentWarnings, fingerprint } from "./environment.ts";
 import { estimateSec, planGroups, type Planned, recordId } from "./plan.ts";
 import { checkResumableEnvironment, checkResumableRuntime, keptRecords } from "./resume.ts";
 import { type Schedule, scheduleOf } from "./schedule.ts";
@@ -141,6 +142,12 @@ export interface RunOptions {
    * (`--client-host`, several share each run) and the database (`--db-host`). @default {all on this machine}
    */
   hosts?: HostsOption;
+  /**
+   * Variables of rtbench's environment every process it starts keeps (`--pass-env`). Without them, a process
+   * gets only PATH, HOME, TMPDIR and the locale of rtbench's environment (installs: also what reaches a registry),
+   * and the variables rtbench sets. @default {[]}
+   */
+  passEnv?: readonly string[];
 }
 
 /** What `run()` was asked for, checked: bad input throws before anything runs. */
@@ -153,6 +160,7 @@ interface Request {
   readonly schedule: Schedule;
   readonly groups: readonly Planned[];
   readonly topology: Topology | undefined;
+  readonly passEnv: readonly string[];
 }
 
 /** Refuses, before anything runs, connections the machine cannot carry (EMFILE or no local port half-way). */
@@ -184,7 +192,8 @@ function request(options: RunOptions): Request {
   const schedule = scheduleOf(options.order, options.seed);
   const groups = planGroups(workloads, profile, overrides, options.options ?? {}, options.variants, options.wholeSuite);
   const topology = options.hosts ? topologyOf(options.hosts) : undefined;
-  return { profile, overrides, adapters, specs, workloads, schedule, groups, topology };
+  const passEnv = checkPassEnv(options.passEnv ?? []);
+  return { profile, overrides, adapters, specs, workloads, schedule, groups, topology, passEnv };
 }
 
 /** The CPU split; `--server-cpus` beyond the CPUs allowed here is bad input. */
@@ -339,6 +348,11 @@ function suiteSettings(req: Request, options: RunOptions, generator: string): Su
  */
 export async function run(options: RunOptions = {}): Promise<BenchResult> {
   const req = request(options);
+  // Every process the suite starts, however deep, keeps the --pass-env names.
+  return await withChildEnv({ pass: req.passEnv }, () => runSuite(req, options));
+}
+
+async function runSuite(req: Request, options: RunOptions): Promise<BenchResult> {
   await refuseUnworkableConnections(req.groups);
   const generators = await chooseLoadGenerators(options.loadGenerator ?? "auto");
   const signal = options.signal ?? new AbortController().signal;
@@ -363,7 +377,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
     records: totalRecords,
     estimatedSec: req.groups.reduce((a, p, i) => a + estimateSec(p.settings) * toMeasure[i], 0),
   });
-  const environment = await fingerprint();
+  const environment = await fingerprint({ passEnv: req.passEnv });
   const cpus = options.cpus ?? cpuSplit(await allowedCpus(), req.overrides.serverCpus);
   const previous = options.resume?.result;
   const result = new GrowingResult({
