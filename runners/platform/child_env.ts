@@ -457,7 +457,7 @@ export function recordableValue(name: string, value: string): string {
 /**
  * What became of one variable of rtbench's environment that is known to change a runtime.
  *
- * @example
+ * @example A CA bundle given to installs only
  * ```ts
  * import type { VariableFate } from "./child_env.ts";
  * const fate: VariableFate = { name: "NODE_EXTRA_CA_CERTS", value: "/etc/ca.pem", fate: "installs only", changes: "node, deno: a CA bundle" };
@@ -481,7 +481,7 @@ export interface VariableFate {
  * What rtbench does with its own environment: the names every process and every install may take, the
  * variables kept on request, and the fate of each variable known to change a runtime.
  *
- * @example
+ * @example NODE_OPTIONS in the user's shell is dropped
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { variableReport } from "./child_env.ts";

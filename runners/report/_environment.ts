@@ -84,6 +84,7 @@ export function environmentRows(result: BenchResult): [string, string][] {
     ["memory", bytes(env.memoryBytes)],
     ["harness", `deno ${env.harness.deno}, V8 ${env.harness.v8}, TypeScript ${env.harness.typescript}`],
     ["git commit", env.gitCommit ?? "unknown"],
+    ...machineRows(env),
     ...variableRows(env),
     ...(result.topology?.hosts ?? []).map((h): [string, string] => [
       `${ROLE_NAMES[h.role]} host ${h.host}`,
@@ -95,6 +96,65 @@ export function environmentRows(result: BenchResult): [string, string][] {
       `median ${r.medianUs} µs (min ${r.minUs}, max ${r.maxUs}, ${r.samples} TCP connects)`,
     ]),
   ];
+}
+
+/** The CPU as its identity names it: `GenuineIntel family 6 model 167 stepping 1, microcode 0x1`. */
+function cpuIdentity(m: NonNullable<Environment["machine"]>): string {
+  return `${m.cpuVendor ?? "unknown vendor"} family ${m.cpuFamily ?? "?"} model ${m.cpuModelNumber ?? "?"} ` +
+    `stepping ${m.cpuStepping ?? "?"}, microcode ${m.microcode ?? "?"}`;
+}
+
+/** The calibration in a few words: `45.2 ms ±1.3% (median of 10 rounds, rtbench-calibration/1 on deno 2.9.6, CPU 0)`. */
+function calibrationText(c: NonNullable<Environment["calibration"]>): string {
+  return `${c.medianMs.toFixed(1)} ms ±${
+    c.spreadPercent.toFixed(1)
+  }% (median of ${c.roundsMs.length} rounds, ${c.work} on ${c.runtime}, ` +
+    `CPU ${c.cpu ?? "not pinned"})`;
+}
+
+/**
+ * The machine's identity and calibration as label/value pairs; none for a file that predates them.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { machineRows } from "./_environment.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * assertEquals(machineRows((await readResultFile("fixtures/results/base.json")).environment), []);
+ * ```
+ */
+export function machineRows(env: Environment): [string, string][] {
+  const m = env.machine;
+  if (!m) return [];
+  const affected = Object.entries(m.mitigations).filter(([, v]) => v !== "Not affected");
+  const caches = Object.entries(m.caches).map(([level, size]) => `${level} ${size}`).join(", ");
+  return [
+    ["machine identity", `${cpuIdentity(m)}; caches ${caches || "unknown"}; hypervisor ${m.hypervisor ?? "unknown"}`],
+    [
+      "CPU mitigations",
+      affected.map(([k, v]) => `${k}: ${v}`).join("; ") +
+      ` (${Object.keys(m.mitigations).length - affected.length} not affected)`,
+    ],
+    ["calibration", env.calibration ? calibrationText(env.calibration) : "not measured"],
+  ];
+}
+
+/**
+ * The machine's identity and calibration in one line for a terminal footer; empty for a file that predates them.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { machineIdentityText } from "./_environment.ts";
+ * assertEquals(machineIdentityText({}), "");
+ * ```
+ */
+export function machineIdentityText(env: Pick<Environment, "machine" | "calibration">): string {
+  if (!env.machine) return "";
+  const calibration = env.calibration
+    ? ` · calibration ${env.calibration.medianMs.toFixed(1)} ms ±${env.calibration.spreadPercent.toFixed(1)}%`
+    : "";
+  return `machine: ${cpuIdentity(env.machine)} · hypervisor ${env.machine.hypervisor ?? "unknown"}${calibration}`;
 }
 
 const FATE_TEXT: Record<VariableFate["fate"], string> = {

@@ -45,6 +45,8 @@ export {
   type LatencyPercentiles,
   type LoadGeneratorInfo,
   type LoadPhase,
+  type MachineCalibration,
+  type MachineIdentity,
   type Phase,
   type ProcessEnvironment,
   type RecordError,

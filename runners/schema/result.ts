@@ -7,9 +7,10 @@
  */
 
 import type { VariableFate, VariableReport } from "../platform/child_env.ts";
+import type { MachineIdentity } from "../platform/machine.ts";
 import type { ResourceSeries, ResourceSummary } from "./resources.ts";
 
-export type { VariableFate, VariableReport };
+export type { MachineIdentity, VariableFate, VariableReport };
 
 /**
  * How a workload is driven; each kind has its own runner.
@@ -289,6 +290,43 @@ export interface Environment {
    * runtime. Absent in files written before processes got a built environment (they inherited rtbench's whole).
    */
   readonly variables?: VariableReport;
+  /**
+   * What tells this machine apart from another whose CPU model name reads the same (hypervisors mask it): CPU
+   * vendor, family, model number, stepping, microcode, caches, hypervisor, the kernel's CPU mitigations. Results
+   * are compared only within one identity. Absent in files written before it was recorded.
+   */
+  readonly machine?: MachineIdentity;
+  /**
+   * The machine calibration measured when the suite started (a fixed single-core workload, about a second);
+   * null when it could not be measured, absent in files written before it was. Results whose calibrations differ
+   * beyond their noise are not compared.
+   */
+  readonly calibration?: MachineCalibration | null;
+}
+
+/**
+ * A fixed single-core workload timed at the start of every suite: how fast this machine ran that day.
+ *
+ * @example Did two suites run at the same speed?
+ * ```ts
+ * import type { MachineCalibration } from "@rtbench/rtbench/schema";
+ *
+ * const change = (a: MachineCalibration, b: MachineCalibration) => (b.medianMs - a.medianMs) / a.medianMs;
+ * ```
+ */
+export interface MachineCalibration {
+  /** The work, by name and version (`rtbench-calibration/1`): only equal works are compared. */
+  readonly work: string;
+  /** What ran it (`deno 2.9.6`): only calibrations run on the same are compared. */
+  readonly runtime: string;
+  /** The CPU it was pinned to (the first server CPU); null when not pinned. */
+  readonly cpu: string | null;
+  /** Each timed round, after one warm-up round. */
+  readonly roundsMs: readonly number[];
+  /** The median round. */
+  readonly medianMs: number;
+  /** The rounds' median absolute deviation, in percent of the median: the calibration's own noise. */
+  readonly spreadPercent: number;
 }
 
 /**
@@ -802,6 +840,8 @@ export interface HostInfo {
   readonly loadAverage: readonly number[] | null;
   /** Whether processes there are pinned with `taskset`. */
   readonly taskset: boolean;
+  /** What tells it apart from another machine of the same CPU model name (absent in older files). */
+  readonly machine?: MachineIdentity;
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * The environment fingerprint recorded beside every number: machine, kernel,
- * CPU and its frequency policy, memory, harness versions and git commit, and
+ * CPU and its frequency policy, memory, harness versions and git commit, the
+ * machine's identity (what tells it apart from another with the same CPU
+ * model name), the calibration measured when the suite starts, and
  * what became of the variables of rtbench's own environment (which of them the
  * processes it starts get).
  *
@@ -9,11 +11,13 @@
 
 import { allowedCpus, parseCpuList } from "../platform/cpus.ts";
 import { harnessEnv, isVariableName, variableReport } from "../platform/child_env.ts";
+import { readMachineIdentity } from "../platform/machine.ts";
+import { calibrate } from "../drivers/calibration.ts";
 import { UsageError } from "../platform/errors.ts";
 import { builtinLoadGenerators } from "../drivers/generators.ts";
 import { runCommand, which } from "../platform/process.ts";
 import { readProcText } from "../platform/procfs.ts";
-import type { Environment, Warning } from "../schema/result.ts";
+import type { Environment, MachineCalibration, Warning } from "../schema/result.ts";
 import type { LoadGenerator } from "../drivers/types.ts";
 
 async function read(path: string): Promise<string | null> {
@@ -101,7 +105,37 @@ export async function fingerprint(
     loadAverage: loadAverage(),
     loadGenerators: await generatorVersions(options.loadGenerators ?? builtinLoadGenerators),
     variables: variableReport(harnessEnv(), options.passEnv ?? []),
+    machine: await readMachineIdentity(),
   };
+}
+
+/**
+ * The machine calibration of a suite (see `drivers/calibration.ts`), on the first server CPU; null, with a
+ * warning for the result, when it cannot be measured.
+ *
+ * @example
+ * ```ts ignore
+ * import { calibration } from "./environment.ts";
+ * const warnings = [];
+ * console.log(await calibration("0", warnings));
+ * ```
+ */
+export async function calibration(
+  serverCpus: string | null,
+  warnings: Warning[],
+  signal?: AbortSignal,
+): Promise<MachineCalibration | null> {
+  try {
+    return await calibrate(serverCpus, signal);
+  } catch (error) {
+    signal?.throwIfAborted();
+    warnings.push({
+      code: "no-calibration",
+      message: `the machine calibration failed (${(error as Error).message.slice(0, 200)}): ` +
+        "comparisons with this result check the machine's identity only",
+    });
+    return null;
+  }
 }
 
 /**

@@ -13,6 +13,7 @@
  * @module
  */
 
+import { identityDifferences } from "../stats/machine.ts";
 import { UsageError } from "../platform/errors.ts";
 import { SETTING_FLAGS } from "./settings.ts";
 import type { BenchRecord, BenchResult, Environment, RecordStatus, SuiteSettings } from "../schema/result.ts";
@@ -135,6 +136,10 @@ export function checkResumableEnvironment(file: string, previous: Environment, c
         `--resume ${file}: measured with ${what} ${show(before)}, this machine has ${show(now)} (start a new file)`,
       );
     }
+  }
+  const moved = previous.machine && current.machine ? identityDifferences(previous.machine, current.machine) : [];
+  if (moved.length > 0) {
+    throw new UsageError(`--resume ${file}: measured on another machine (${moved.join(", ")}); start a new file`);
   }
   checkResumableVariables(file, previous, current);
 }

@@ -40,7 +40,7 @@ import {
   type Warning,
 } from "../schema/result.ts";
 import { recordedOptions } from "./assemble.ts";
-import { checkPassEnv, environmentWarnings, fingerprint } from "./environment.ts";
+import { calibration, checkPassEnv, environmentWarnings, fingerprint } from "./environment.ts";
 import { estimateSec, planGroups, type Planned, recordId } from "./plan.ts";
 import { checkResumableEnvironment, checkResumableRuntime, keptRecords } from "./resume.ts";
 import { type Schedule, scheduleOf } from "./schedule.ts";
@@ -380,14 +380,17 @@ async function runSuite(req: Request, options: RunOptions): Promise<BenchResult>
   const environment = await fingerprint({ passEnv: req.passEnv });
   const cpus = options.cpus ?? cpuSplit(await allowedCpus(), req.overrides.serverCpus);
   const previous = options.resume?.result;
+  const warnings = suiteWarnings(environment, cpus, options, done, totalRecords);
+  // A resumed file keeps the machine and calibration it started with; a new suite measures its own.
+  const calibrated = previous ? undefined : await calibration(cpus.server, warnings, signal);
   const result = new GrowingResult({
     schemaVersion: SCHEMA_VERSION,
     suite: { name: "rtbench", version: VERSION },
     startedAt: previous?.startedAt ?? new Date().toISOString(),
     settings,
-    environment: previous?.environment ?? environment,
+    environment: previous?.environment ?? { ...environment, calibration: calibrated ?? null },
   }, options);
-  result.warnings.push(...suiteWarnings(environment, cpus, options, done, totalRecords));
+  result.warnings.push(...warnings);
   // A resumed file already holds all of this; it is rewritten once a record is measured, so a resume refused
   // later (a runtime whose version changed) leaves it as it was.
   if (!previous) await options.onPartial?.(result.current());
