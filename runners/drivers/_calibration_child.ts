@@ -1,8 +1,9 @@
 // The machine calibration's fixed work (`rtbench-calibration/1`), run by calibration.ts on the harness's Deno, pinned
 // to one CPU: integer hashing over a buffer, floating point, a Map of objects, a sort and a JSON round trip — what a
 // JavaScript server spends its CPU on, in one thread. One warm-up round, then the rounds asked for (the first
-// argument); prints each round's milliseconds and a checksum that proves the work was done. Never change the work
-// without changing WORK in calibration.ts: results compare calibrations of the same work only.
+// argument); prints each round's milliseconds, a checksum that proves the work was done, and how many CPUs it was
+// allowed to run on (its affinity: 1 when pinned). Never change the work without changing CALIBRATION_WORK in
+// calibration.ts: results compare calibrations of the same work only.
 
 function work(): number {
   const buf = new Uint8Array(65_536);
@@ -28,4 +29,5 @@ for (let r = 0; r < rounds; r++) {
   checksum = (checksum + work()) >>> 0;
   roundsMs.push(performance.now() - start);
 }
-console.log(JSON.stringify({ roundsMs, checksum }));
+// Deno's count of CPUs follows the process's affinity (sched_getaffinity).
+console.log(JSON.stringify({ roundsMs, checksum, allowedCpus: navigator.hardwareConcurrency }));

@@ -67,14 +67,18 @@ export async function calibrate(cpus: string | null, signal?: AbortSignal): Prom
     // rtbench's own program on its Deno; a check of the machine, not a process of any record.
     { cpus: cpu, timeoutMs: 60_000, signal, purpose: "harness", listed: false },
   );
-  const { roundsMs } = toolJson<{ roundsMs: number[] }>("machine calibration", stdout);
+  const { roundsMs, allowedCpus } = toolJson<{ roundsMs: number[]; allowedCpus: number }>(
+    "machine calibration",
+    stdout,
+  );
   if (roundsMs.length !== CALIBRATION_ROUNDS || !roundsMs.every((t) => t > 0)) {
     throw new Error(`machine calibration printed ${roundsMs.length} rounds, not ${CALIBRATION_ROUNDS}`);
   }
   return {
     work: CALIBRATION_WORK,
     runtime: `deno ${Deno.version.deno}`,
-    cpu,
+    // The CPU it was pinned to, when it really ran on one CPU only (its affinity says so); null when not pinned.
+    cpu: allowedCpus === 1 ? cpu : null,
     roundsMs: roundsMs.map((t) => round(t)),
     ...calibrationSummary(roundsMs),
   };

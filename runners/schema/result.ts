@@ -319,7 +319,7 @@ export interface MachineCalibration {
   readonly work: string;
   /** What ran it (`deno 2.9.6`): only calibrations run on the same are compared. */
   readonly runtime: string;
-  /** The CPU it was pinned to (the first server CPU); null when not pinned. */
+  /** The CPU it was pinned to (the first server CPU), when its affinity was that one CPU; null when not pinned. */
   readonly cpu: string | null;
   /** Each timed round, after one warm-up round. */
   readonly roundsMs: readonly number[];
