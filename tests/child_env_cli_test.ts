@@ -6,6 +6,8 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/as
 import type { BenchResult } from "../runners/schema/result.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { privateTmp, runCli } from "./_helpers.ts";
+import { formatMarkdown } from "../runners/report/markdown.ts";
+import { formatHtml } from "../runners/report/html.ts";
 
 const PRELOAD = "--require=/nonexistent/rtbench-preload.js";
 const ARGS = [
@@ -33,6 +35,15 @@ Deno.test("NODE_OPTIONS in rtbench's environment reaches no node it measures, un
     const known = dropped.result.environment.variables!.known.find((k) => k.name === "NODE_OPTIONS");
     assertEquals([known?.fate, known?.value], ["dropped", PRELOAD]);
     assertMatch(dropped.stdout, /environment: variables known to change a runtime: dropped [^\n]*NODE_OPTIONS/);
+    // The Markdown and HTML reports give it a row in their environment table.
+    assertStringIncludes(
+      formatMarkdown(dropped.result),
+      `**NODE_OPTIONS=${PRELOAD}** | dropped: no process got it (node:`,
+    );
+    assertStringIncludes(
+      formatHtml(dropped.result),
+      `<td class="text">NODE_OPTIONS=${PRELOAD}</td><td class="text">dropped: no process got it (node:`,
+    );
     // Every process of each record is listed with exactly what it got: the timed node, the server, the engine.
     const [startup, http] = dropped.result.records;
     const roles = (r: BenchResult["records"][number]) => (r.processes ?? []).map((p) => `${p.role}:${p.program}`);

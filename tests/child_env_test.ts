@@ -124,6 +124,20 @@ Deno.test("every process started inside a scope is told to it with what it got, 
   assertEquals(c, []);
 });
 
+Deno.test("processes of one kind are listed once, with the names whose value changed between them", async () => {
+  const listed = new SpawnedProcesses();
+  await withChildEnv({ notice: listed.add }, async () => {
+    for (const port of ["4001", "4002"]) {
+      await runCommand(["true"], { env: { PORT: port, HOST: "::1" }, role: "server" });
+    }
+    await runCommand(["true"], { env: { NO_COLOR: "1" }, role: "load engine" });
+  });
+  const [server, engine, ...rest] = listed.list();
+  assertEquals(rest, []);
+  assertEquals([server.role, server.env.PORT, server.env.HOST, server.varying], ["server", "4001", "::1", ["PORT"]]);
+  assertEquals([engine.role, engine.env.NO_COLOR, engine.varying], ["load engine", "1", undefined]);
+});
+
 Deno.test("the list of variables known to change a runtime has each name once, and every family ends in *", () => {
   const names = RUNTIME_VARIABLES.map((v) => v.name);
   assertEquals(new Set(names).size, names.length);
