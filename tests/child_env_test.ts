@@ -6,6 +6,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import {
   buildChildEnv,
+  type EnvPurpose,
   INHERITED,
   knownVariable,
   matchesName,
@@ -18,7 +19,7 @@ import { runCommand, type SpawnNotice, withChildEnv } from "../runners/platform/
 import { SpawnedProcesses } from "../runners/kinds/spawned.ts";
 
 /** What a real child got: `env -0` run through rtbench's spawn, as `purpose` (and with `pass` kept). */
-async function childSees(purpose: "runtime" | "registry", pass: string[] = []): Promise<Record<string, string>> {
+async function childSees(purpose: EnvPurpose, pass: string[] = []): Promise<Record<string, string>> {
   const out = await withChildEnv({ pass }, () => runCommand(["env", "-0"], { purpose, timeoutMs: 10_000 }));
   assert(out.success, out.stderr);
   return Object.fromEntries(
@@ -74,6 +75,21 @@ Deno.test("a child gets PATH, HOME, TMPDIR and the locale of rtbench's environme
   } finally {
     Deno.env.delete("RTBENCH_TEST_UNRELATED");
     Deno.env.delete("LC_MEASUREMENT");
+  }
+});
+
+Deno.test("rtbench's own programs on its Deno get DENO_DIR and registry access, the local ssh the agent; no runtime does", async () => {
+  const set = { DENO_DIR: "/tmp/rtbench-deno-dir", SSH_AUTH_SOCK: "/tmp/agent.sock", HTTPS_PROXY: "http://proxy:3128" };
+  const saved = Object.fromEntries(Object.keys(set).map((k) => [k, Deno.env.get(k)]));
+  for (const [k, v] of Object.entries(set)) Deno.env.set(k, v);
+  try {
+    const pick = (env: Record<string, string>) => Object.keys(set).filter((k) => k in env);
+    assertEquals(pick(await childSees("runtime")), []);
+    assertEquals(pick(await childSees("harness")), ["DENO_DIR", "HTTPS_PROXY"]);
+    assertEquals(pick(await childSees("registry")), ["HTTPS_PROXY"]);
+    assertEquals(pick(await childSees("ssh")), ["SSH_AUTH_SOCK"]);
+  } finally {
+    for (const [k, v] of Object.entries(saved)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
   }
 });
 
