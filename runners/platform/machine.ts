@@ -15,7 +15,7 @@ import { runCommand, which } from "./process.ts";
 /**
  * A machine's identity: the fields that differ between two hosts whose CPU model name reads the same.
  *
- * @example
+ * @example A Zen 1 EPYC under KVM
  * ```ts
  * import type { MachineIdentity } from "./machine.ts";
  * const zen1: MachineIdentity = {
