@@ -8,13 +8,12 @@ import {
   buildChildEnv,
   type EnvPurpose,
   INHERITED,
-  knownVariable,
   matchesName,
   recordableValue,
   REGISTRY_ACCESS,
-  RUNTIME_VARIABLES,
   variableReport,
 } from "../runners/platform/child_env.ts";
+import { knownVariable, RUNTIME_VARIABLES } from "../runners/platform/runtime_variables.ts";
 import { runCommand, type SpawnNotice, withChildEnv } from "../runners/platform/process.ts";
 import { SpawnedProcesses } from "../runners/kinds/spawned.ts";
 

@@ -192,8 +192,8 @@ export function variableRows(env: Environment): [string, string][] {
     [
       "process environment",
       `built: ${v.inherited.join(", ")} of rtbench's environment and the variables rtbench sets; installs and ` +
-      `provisioning also ${v.registry.slice(0, 3).join(", ")}, … (proxies, CA bundles, package managers' ` +
-      `configuration); ${v.otherDropped} other variables dropped`,
+      `provisioning also proxies, CA bundles and the package managers' configuration (${v.registry.length} ` +
+      `names, in the result); ${v.otherDropped} other variables dropped`,
     ],
     ...v.known.map((k): [string, string] => [`${k.name}=${k.value}`, `${FATE_TEXT[k.fate]} (${k.changes})`]),
     ...unset.map((name): [string, string] => [name, "kept for every process (--pass-env) where set"]),
