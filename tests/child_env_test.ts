@@ -16,6 +16,8 @@ import {
 import { knownVariable, RUNTIME_VARIABLES } from "../runners/platform/runtime_variables.ts";
 import { runCommand, type SpawnNotice, withChildEnv } from "../runners/platform/process.ts";
 import { SpawnedProcesses } from "../runners/kinds/spawned.ts";
+import { timeRuns, wait4Timer } from "../runners/drivers/process_timer.ts";
+import { which } from "../runners/platform/process.ts";
 
 /** What a real child got: `env -0` run through rtbench's spawn, as `purpose` (and with `pass` kept). */
 async function childSees(purpose: EnvPurpose, pass: string[] = []): Promise<Record<string, string>> {
@@ -90,6 +92,34 @@ Deno.test("rtbench's own programs on its Deno get DENO_DIR and registry access, 
   } finally {
     for (const [k, v] of Object.entries(saved)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
   }
+});
+
+Deno.test({
+  name: "a process timed through python's wait4 gets exactly the listed environment, not python's additions",
+  ignore: which("python3") === null,
+  async fn() {
+    const saved = Deno.env.get("LANG");
+    // Under the C locale Python coerces LC_CTYPE into its own environment (PEP 538); the timed process must not see it.
+    Deno.env.set("LANG", "C");
+    try {
+      const told: SpawnNotice[] = [];
+      const [run] = await withChildEnv({ notice: (s) => told.push(s) }, () =>
+        timeRuns(wait4Timer(which("python3")!), {
+          command: { argv: ["env"], cwd: "/tmp", env: { RTBENCH_OWN: "1" } },
+          plan: { warmupRuns: 0, minRuns: 1, minDurationMs: 0 },
+          cpus: null,
+          scratchDir: "/tmp",
+        }));
+      const got = Object.fromEntries(
+        run.stdout.trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+      );
+      assertEquals(got.LC_CTYPE, undefined);
+      assertEquals(told.map((s) => [s.role, s.program]), [["timed process", "env"]]);
+      assertEquals(got, told[0].env);
+    } finally {
+      saved === undefined ? Deno.env.delete("LANG") : Deno.env.set("LANG", saved);
+    }
+  },
 });
 
 Deno.test("rtbench's own values win over the user's, and --pass-env keeps only the names it names", () => {

@@ -169,6 +169,8 @@ class Wait4Session implements TimerSession {
     this.#group.write(
       JSON.stringify({
         argv: request.command.argv,
+        // Exactly what was built for the timed process (Python may add to its own, e.g. coercing a C locale).
+        env: this.#group.env,
         cpus: cpuList(request.cpus),
         outDir: request.scratchDir,
         keepBytes: KEEP_STDOUT,
