@@ -137,15 +137,16 @@ export function identityFrom(
   };
 }
 
-/** The shell command that prints, on a machine, what {@linkcode identityFrom} reads besides /proc/cpuinfo. */
-export const IDENTITY_COMMAND: readonly string[] = [
-  "sh",
-  "-c",
+// What identityFrom reads besides /proc/cpuinfo, in three parts: the first CPU's caches, the kernel's
+// vulnerabilities, the hypervisor systemd names. A constant: no value is ever put into it.
+const SCRIPT =
   "grep -r . /sys/devices/system/cpu/cpu0/cache/index*/level /sys/devices/system/cpu/cpu0/cache/index*/type " +
   "/sys/devices/system/cpu/cpu0/cache/index*/size 2>/dev/null; echo '--'; " +
   "grep -r . /sys/devices/system/cpu/vulnerabilities 2>/dev/null; echo '--'; " +
-  "systemd-detect-virt --vm 2>/dev/null; true",
-];
+  "systemd-detect-virt --vm 2>/dev/null; true";
+
+/** The command that prints, on a machine, what {@linkcode identityFrom} reads besides /proc/cpuinfo. */
+export const IDENTITY_COMMAND: readonly string[] = ["sh", "-c", SCRIPT];
 
 /**
  * Splits what {@linkcode IDENTITY_COMMAND} printed into its three parts.
@@ -177,7 +178,7 @@ export function splitIdentityOutput(stdout: string): { caches: string; vulnerabi
  */
 export async function readMachineIdentity(): Promise<MachineIdentity> {
   const cpuinfo = (await readProcText("/proc/cpuinfo")) ?? "";
-  if (Deno.build.os !== "linux" || !which("sh")) {
+  if (Deno.build.os !== "linux" || !which("grep")) {
     return identityFrom({ cpuinfo, caches: "", vulnerabilities: "", virt: null });
   }
   // What a machine says of itself, not a process a record measures.

@@ -81,9 +81,9 @@ if [ "$mode" = keep ]; then cat <&3 >/dev/null; rm -rf "$dir"; exit 0; fi
 cd "$dir" || exit 126
 n=$#; set -f
 for name in $(env | sed -n 's/^\\([A-Za-z_][A-Za-z0-9_]*\\)=.*/\\1/p'); do
-  eval "isset=\\\${$name+x}"; [ "$isset" = x ] || continue
+  value=$(printenv "$name") || continue
   for pattern in $names; do
-    case $name in $pattern) eval "value=\\$$name"; printf 'rtbench-remote-env %s=%s\\n' "$name" "$value" >&2
+    case $name in $pattern) printf 'rtbench-remote-env %s=%s\\n' "$name" "$value" >&2
       set -- "$@" "$name=$value"; break;; esac
   done
 done
