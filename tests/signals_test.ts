@@ -45,7 +45,9 @@ interface Outcome {
 
 async function iteration(i: number): Promise<Outcome> {
   const signal: Deno.Signal = i % 2 === 0 ? "SIGINT" : "SIGTERM";
-  const delayMs = Math.round(300 + Math.random() * 6700);
+  // Up to 10 s: four suites at once on a busy 2-core machine first finish a record after the fingerprint and the
+  // one-second machine calibration, some 4-8 s in, and signals must land on both sides of that.
+  const delayMs = Math.round(300 + Math.random() * 9700);
   const tmp = await privateTmp();
   const out = `${tmp}/r.json`;
   const child = spawnCli([...SUITE, "--out", out], { TMPDIR: tmp });
