@@ -18,6 +18,7 @@ import { UsageError } from "../runners/platform/errors.ts";
 import { cacheSizes, identityFrom, readMachineIdentity } from "../runners/platform/machine.ts";
 import { calibrate, CALIBRATION_ROUNDS, CALIBRATION_WORK } from "../runners/drivers/calibration.ts";
 import { formatTable } from "../runners/report/table.ts";
+import { formatMarkdown } from "../runners/report/markdown.ts";
 import { privateTmp, ROOT, runTask } from "./_helpers.ts";
 
 const A = `${ROOT}fixtures/machines/host-a.json`;
@@ -238,6 +239,13 @@ Deno.test("a suite records the identity and calibration, and the terminal report
     assertEquals(result.environment.machine, await readMachineIdentity());
     assertEquals(result.environment.calibration?.roundsMs.length, CALIBRATION_ROUNDS);
     assertMatch(formatTable(result), /\nmachine: .* family .* model .* · calibration \d+\.\d ms ±\d+\.\d%\n/);
+    // The Markdown (and HTML) environment table has a row for each.
+    const md = formatMarkdown(result);
+    assertMatch(md, /\*\*machine identity\*\* \| .* family \d+ model \d+ stepping/);
+    assertMatch(
+      md,
+      /\*\*calibration\*\* \| \d+\.\d ms ±\d+\.\d% \(median of 10 rounds, rtbench-calibration\/1 on deno /,
+    );
     // A result compares with itself: one identity, one calibration.
     assertEquals(machineMatch(result, result), { comparable: true, why: null, note: null });
   } finally {
