@@ -53,6 +53,7 @@ export const INHERITED: readonly string[] = ["PATH", "HOME", "TMPDIR", "LANG", "
 export const REGISTRY_ACCESS: readonly string[] = [
   ...["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "no_proxy", "NO_PROXY", "all_proxy", "ALL_PROXY"],
   ...["NODE_EXTRA_CA_CERTS", "NODE_USE_SYSTEM_CA", "SSL_CERT_FILE", "SSL_CERT_DIR", "DENO_CERT", "DENO_TLS_CA_STORE"],
+  ...["REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "PIP_*"],
   ...["npm_config_*", "NPM_CONFIG_*", "NPM_TOKEN", "NODE_AUTH_TOKEN", "YARN_*", "COREPACK_*", "DENO_AUTH_TOKENS"],
   ...["BUN_CONFIG_REGISTRY", "BUN_CONFIG_TOKEN", "BUN_INSTALL_CACHE_DIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"],
   ...["CARGO_HOME", "RUSTUP_HOME", "CARGO_HTTP_*", "CARGO_NET_*", "CARGO_REGISTRIES_*"],

@@ -374,14 +374,18 @@ const LAUNCHER_LINES = /^rtbench-remote-(?:pid|env) .*\n/gm;
 function remoteCommand(argv: readonly string[], stderr: string): { program: string; env: Record<string, string> } {
   const env: Record<string, string> = {};
   for (const m of stderr.matchAll(/^rtbench-remote-env ([A-Za-z_][A-Za-z0-9_]*)=(.*)$/gm)) env[m[1]] = m[2];
+  // `env NAME=value` and `taskset --cpu-list CPUS`, in either order, come before the program.
   let i = 0;
-  if (argv[i] === "env") {
-    for (i++; i < argv.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[i]); i++) {
+  while (argv[i] === "env" || argv[i] === "taskset") {
+    if (argv[i++] === "taskset") {
+      for (; argv[i]?.startsWith("-"); i += argv[i] === "-p" ? 1 : 2);
+      continue;
+    }
+    for (; i < argv.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[i]); i++) {
       const eq = argv[i].indexOf("=");
       env[argv[i].slice(0, eq)] = argv[i].slice(eq + 1);
     }
   }
-  if (argv[i] === "taskset") { for (i++; argv[i]?.startsWith("-"); i += argv[i] === "-p" ? 1 : 2); }
   const program = argv[i] ?? argv[0] ?? "";
   return { program: program.slice(program.lastIndexOf("/") + 1), env };
 }

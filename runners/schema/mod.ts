@@ -47,6 +47,7 @@ export {
   type LoadPhase,
   type MachineCalibration,
   type MachineIdentity,
+  type Pairing,
   type Phase,
   type ProcessEnvironment,
   type RecordError,
