@@ -149,7 +149,14 @@ async function compile(
     const cache = `${root}/${toolchain.name}-cache`;
     const { argv, env } = toolchain.build(binary, `${staging}/server`, cache);
     const started = performance.now();
-    const out = await runCommand(argv, { cwd: `${staging}/src`, env, timeoutMs: 1_200_000, signal });
+    const out = await runCommand(argv, {
+      cwd: `${staging}/src`,
+      env,
+      timeoutMs: 1_200_000,
+      signal,
+      purpose: "registry",
+      role: "build",
+    });
     signal?.throwIfAborted();
     if (!out.success) {
       const why = out.timedOut ? "timed out after 1200 s" : out.stderr.trim().split("\n").slice(-3).join(" | ");

@@ -70,7 +70,7 @@ export async function provisionFromNpm(
       "--no-fund",
       "--loglevel=error",
       `${adapter.npmPackage}@${version}`,
-    ], { timeoutMs: 300_000, signal });
+    ], { timeoutMs: 300_000, signal, purpose: "registry", role: "provision" });
     if (!out.success) {
       if (/\bETARGET\b|No matching version found|No match found for version/.test(out.stderr)) {
         // Bad input, not a failure of the machine: the request named a version that does not exist.

@@ -8,7 +8,8 @@ import { runCommand } from "../runners/platform/process.ts";
 
 /** Runs `argv` and returns its trimmed stdout, or throws with the reason. */
 export async function probe(argv: string[]): Promise<string> {
-  const out = await runCommand(argv, { timeoutMs: 30_000 });
+  // What a binary is, not a process a record measures: not listed among any record's processes.
+  const out = await runCommand(argv, { timeoutMs: 30_000, listed: false });
   if (!out.success) {
     const why = out.timedOut ? "timed out" : out.stderr.trim().split("\n").at(-1) || `exit code ${out.code}`;
     throw new Error(`Cannot run ${argv[0]}: ${why}`);

@@ -16,9 +16,13 @@ import type { PackageManager, ParallelServer, RuntimeAdapter, RuntimeVersion, Ty
 const TS_PROBE = "String(process.features.typescript)";
 
 async function typeScriptMode(binary: string): Promise<TypeScriptRun["mode"]> {
-  const plain = await runCommand([binary, "-p", TS_PROBE], { timeoutMs: 30_000 });
+  // What the binary can do, not a process a record measures: not listed among any record's processes.
+  const plain = await runCommand([binary, "-p", TS_PROBE], { timeoutMs: 30_000, listed: false });
   if (plain.success && /^(strip|transform)$/.test(plain.stdout.trim())) return "native";
-  const flagged = await runCommand([binary, "--experimental-strip-types", "-p", TS_PROBE], { timeoutMs: 30_000 });
+  const flagged = await runCommand([binary, "--experimental-strip-types", "-p", TS_PROBE], {
+    timeoutMs: 30_000,
+    listed: false,
+  });
   if (flagged.success && /^(strip|transform)$/.test(flagged.stdout.trim())) return "strip-types-flag";
   return "none";
 }

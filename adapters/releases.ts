@@ -93,6 +93,7 @@ export async function npmVersions(adapter: Pick<RuntimeAdapter, "name" | "npmPac
   if (!npm) throw new Error(`Cannot look up ${adapter.name} releases: npm is not on PATH`);
   const out = await runCommand([npm, "view", adapter.npmPackage, "versions", "--json", "--loglevel=error"], {
     timeoutMs: 60_000,
+    purpose: "registry",
   });
   const why = out.timedOut ? "timed out after 60 s" : out.stderr.trim().split("\n").at(-1) ?? `npm exited ${out.code}`;
   if (!out.success) throw new Error(`Cannot look up ${adapter.name} releases on npm: ${why}`);

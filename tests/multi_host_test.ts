@@ -159,6 +159,8 @@ Deno.test(needs(NETNS, {
         ["db", "198.18.0.4"],
       ]);
       for (const h of result.topology!.hosts) assert(h.cpuModel && h.kernel && h.allowedCpus && h.logicalCores, h.host);
+      // Each host's identity read there (README "Machines that read alike"): the lab's hosts share this machine's CPU.
+      for (const h of result.topology!.hosts) assertEquals(h.machine, result.environment.machine, h.host);
       // Timed on the load machine: TCP connects to the server machine.
       assertEquals(result.topology!.roundTrips.map((t) => [t.client, t.server, t.samples]), [
         ["198.18.0.3", "198.18.0.2", 20],
@@ -179,6 +181,20 @@ Deno.test(needs(NETNS, {
         assert(r.latencyUs && r.latencyUs.p50 > 0, r.id);
         assert(r.verification.checks.length > 0 && r.verification.checks.every((c) => c.passed), r.id);
         assert(r.summary.requestsPerSecond!.median > 0);
+        // README "The environment of every process": the server and the engines got the built environment there,
+        // each listed with its host; nothing of the ssh session (SSH_CONNECTION, USER, SHELL) reached them.
+        const remote = (r.processes ?? []).filter((p) => p.host);
+        assertEquals([...new Set(remote.map((p) => `${p.role}@${p.host}`))].sort(), [
+          "load engine@198.18.0.3",
+          "load engine@198.18.0.5",
+          "server@198.18.0.2",
+        ]);
+        for (const p of remote) {
+          for (const name of ["SSH_CONNECTION", "USER", "SHELL"]) {
+            assertEquals(p.env[name], undefined, `${p.role}: ${name}`);
+          }
+          assert(p.env.PATH, `${p.role} on ${p.host} has no PATH`);
+        }
         // The server's process tree sampled in the server machine's /proc.
         assert(
           r.resources?.server && r.resources.server.rssBytes.peak > 0 && r.resources.server.threads.peak > 0,

@@ -13,7 +13,9 @@ const ITERATIONS = 20;
 // other moments; the seed is in every failure's message.
 const SEED = Number(Deno.env.get("RTBENCH_TEST_SEED") ?? "20261125");
 const draw = seededRandom(SEED);
-const DELAYS_MS = Array.from({ length: ITERATIONS }, () => Math.round(300 + draw() * 6700));
+// Up to 10 s: four suites at once on a busy 2-core machine first finish a record after the fingerprint and the
+// one-second machine calibration, some 4-8 s in, and signals must land on both sides of that.
+const DELAYS_MS = Array.from({ length: ITERATIONS }, () => Math.round(300 + draw() * 9700));
 // Four at a time keep the test short; each has its own TMPDIR, so what one leaves is told apart.
 const WORKERS = 4;
 const SUITE = [

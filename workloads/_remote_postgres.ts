@@ -103,6 +103,7 @@ export async function startRemotePostgres(options: RemotePostgresOptions): Promi
     cwd: `${dir}/driver`,
     input: `${dir}/job.json`,
     signal,
+    role: "database",
   });
   const stop = async () => {
     // Fast shutdown takes well under a second; the grace covers a busy machine.
@@ -114,7 +115,7 @@ export async function startRemotePostgres(options: RemotePostgresOptions): Promi
     while (!process.group.stdout().includes('{"ready":true')) {
       signal?.throwIfAborted();
       if (process.group.status) {
-        const why = process.group.stderr().replace(/^rtbench-remote-pid \d+\n/m, "").trim().split("\n").slice(-3);
+        const why = process.stderr().trim().split("\n").slice(-3);
         throw new Error(
           `Cannot start PostgreSQL on ${host.spec.text}: exit code ${process.group.status.code}: ${why.join(" | ")}`,
         );

@@ -74,6 +74,7 @@ async function userRegistry(cwd: string, signal: AbortSignal): Promise<string> {
     cwd,
     // A cache in rtbench's temporary folder: npm creates its cache directory even to read a setting.
     env: { npm_config_cache: `${cwd}/npm-config-cache`, npm_config_logs_max: "0" },
+    purpose: "registry",
     timeoutMs: 30_000,
     signal,
   });
@@ -178,7 +179,7 @@ async function prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip> {
   }
   const deps = directDependencies(JSON.parse(await Deno.readTextFile(`${project}/package.json`)));
   const install = pm.installCommand(cache);
-  const command = { argv: install.argv, cwd: project, env: { ...install.env, NO_COLOR: "1" } };
+  const command = { argv: install.argv, cwd: project, env: { ...install.env, NO_COLOR: "1" }, registry: true };
   const remove = (path: string) => Deno.remove(path, { recursive: true }).catch(() => {});
   const lockPath = `${project}/${pm.lockfile}`;
   // What an install just left, kept for the warm variants.
@@ -196,6 +197,8 @@ async function prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip> {
       const out = await runCommand(command.argv, {
         cwd: project,
         env: command.env,
+        purpose: "registry",
+        role: "install",
         timeoutMs: INSTALL_TIMEOUT_MS,
         signal: ctx.signal,
       });

@@ -558,8 +558,16 @@ export interface ProcessCommand {
   readonly argv: readonly string[];
   /** Working directory. */
   readonly cwd: string;
-  /** Extra environment variables (rtbench's own environment is inherited). */
+  /**
+   * The variables rtbench sets for it. The process gets these and PATH, HOME, TMPDIR and the locale from
+   * rtbench's environment, nothing else of it (unless `--pass-env` names a variable).
+   */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * The process reaches a package registry (an install): it also gets proxy variables, CA bundles and the
+   * package managers' own configuration from rtbench's environment. @default {false}
+   */
+  readonly registry?: boolean;
 }
 
 /**

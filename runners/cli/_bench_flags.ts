@@ -177,6 +177,13 @@ export const BENCH_FLAGS: readonly BenchFlag[] = [
     default: "~/.ssh/config",
   },
   {
+    flag: "--pass-env",
+    value: "<names>",
+    meaning: "keep these variables of your environment for every process (comma-separated)",
+    default: "PATH, HOME, TMPDIR, locale only",
+    repeatable: true,
+  },
+  {
     flag: "--order",
     value: "<name>",
     meaning: `order of runtimes within each round: ${RUN_ORDERS.join(", ")}`,
@@ -234,7 +241,7 @@ export const BOOLEAN_FLAGS: readonly string[] = BENCH_FLAGS.filter((b) => !b.val
   .map((b) => b.flag.slice(2));
 
 /** Flags that may be given more than once, without dashes (their values are joined with commas). */
-export const REPEATABLE_FLAGS: readonly string[] = ["workload", "runtime", "workload-file", "client-host"];
+export const REPEATABLE_FLAGS: readonly string[] = ["workload", "runtime", "workload-file", "client-host", "pass-env"];
 
 /** `deno task bench --help`: the table above, then the workloads' own options. */
 export function helpText(workloads: readonly Workload[]): string {

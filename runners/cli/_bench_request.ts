@@ -82,6 +82,8 @@ export interface CliRequest {
   noiseFloor?: string;
   /** An A/A run (`--aa`): the one runtime measured as two arms. */
   aa?: boolean;
+  /** Variables of rtbench's environment every process keeps (`--pass-env`). */
+  passEnv?: string[];
   /** `--last <n>`: each runtime becomes its last n releases on npm (looked up by {@linkcode main}). */
   last?: number;
   /** Flags given on the command line, by name without dashes (what `--resume` must not take from the file). */
@@ -123,6 +125,7 @@ export function runOptionsOf(request: CliRequest): RunOptions {
     seed: request.seed,
     aa: request.aa,
     hosts: request.hosts,
+    passEnv: request.passEnv,
   };
 }
 

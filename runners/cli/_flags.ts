@@ -212,6 +212,7 @@ const FIELD_FLAGS: Readonly<Record<string, string>> = {
   "hosts.clients": "--client-host",
   "hosts.db": "--db-host",
   "hosts.sshConfig": "--ssh-config",
+  passEnv: "--pass-env",
   ...Object.fromEntries(Object.entries(SETTING_FLAGS).map(([key, flag]) => [`settings.${key}`, flag])),
 };
 

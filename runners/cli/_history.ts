@@ -4,7 +4,7 @@
 
 import { UsageError } from "../platform/errors.ts";
 import type { BenchResult } from "../schema/result.ts";
-import { type HistoryEntry, keepInHistory, lastComparable, readHistory } from "../report/history.ts";
+import { comparableIn, type HistoryEntry, keepInHistory, readHistory } from "../report/history.ts";
 import { compareResults, formatComparison, type NoiseFloor, regressions } from "../report/compare.ts";
 
 /** The results already in `dir`: none when it does not exist yet (it is made at the end). */
@@ -42,7 +42,9 @@ export async function keepAndCompare(
   // A result file written into the history is kept already; a copy would count the run twice in a trend.
   say(`Result kept in ${await sameDirectory(dir, out) ? out : await keepInHistory(dir, result)}`);
   if (thresholdPercent === undefined) return false;
-  const against = lastComparable(history, result);
+  const { entry: against, passedOver } = comparableIn(history, result);
+  // Why each newer result with something in common was not compared: a regression gate that stays silent says so.
+  for (const p of passedOver.slice(0, 5)) say(`--fail-on-regression: not compared with ${p.file}: ${p.why}`);
   if (against === null) {
     say(`--fail-on-regression: no earlier result in ${dir} from this machine with a workload × runtime in common`);
     return false;

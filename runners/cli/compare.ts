@@ -5,7 +5,8 @@
  *
  * Exit codes: 0 compared; 1 with `--fail-on-regression <pct>`, some figure got
  * significantly worse by more than pct percent; 2 bad input (a file missing,
- * corrupted, or with nothing in common with the other).
+ * corrupted, with nothing in common with the other, or measured on another
+ * machine, or at another speed, than the other).
  *
  * @module
  */
@@ -35,7 +36,9 @@ Usage: deno task compare <base.json> <head.json> [flags]
 
 Verdicts come from Welch's t-test on the logs of the per-run values of each figure (two-sided, 95%): a
 change is a ratio of geometric means. latencyUs.p99 is each run's own p99.
-Exit codes: 0 compared, 1 a regression beyond --fail-on-regression, 2 bad input.`;
+Two results are compared only when they ran on one machine (CPU vendor, family, model, stepping, microcode,
+caches, hypervisor, mitigations) at one speed (calibrations within their noise); otherwise compare says why.
+Exit codes: 0 compared, 1 a regression beyond --fail-on-regression, 2 bad input or another machine.`;
 
 /** What the compare command line asked for. */
 export interface CompareRequest {

@@ -38,6 +38,9 @@ async function step(argv: string[], what: string, signal?: AbortSignal): Promise
     signal,
     keepBytes: 1 << 16,
     env: { PIP_DISABLE_PIP_VERSION_CHECK: "1", PIP_NO_INPUT: "1" },
+    // Provisioning: pip reaches its index with the user's proxies, CA bundles and pip configuration.
+    purpose: "registry",
+    role: "provision",
   });
   signal?.throwIfAborted();
   if (!out.success) {

@@ -7,9 +7,11 @@
  * starting it is never near a timed span, and runs of several records can be
  * interleaved, each record with a timer of its own.
  *
- * Input on stdin, one JSON object per line: first the session, `argv`,
- * `cpus` (list or null), `outDir`, `keepBytes`, `timeoutSec` (0: none; a run
- * taking longer is killed and reported with `timedOut`); then one line per
+ * Input on stdin, one JSON object per line: first the session, `argv`, `env`
+ * (every variable of each run, exactly: not Python's own environment, which
+ * Python may have added to), `cpus` (list or null), `outDir`, `keepBytes`,
+ * `timeoutSec` (0: none; a run taking longer is killed and reported with
+ * `timedOut`); then one line per
  * run, `{"index": n, "warmup": bool}`. Output: one JSON line per run. End of
  * input ends the timer.
  *
@@ -26,7 +28,7 @@ if p.get("cpus"):
 keep = p["keepBytes"]
 out_path = os.path.join(p["outDir"], ".rtbench-stdout")
 err_path = os.path.join(p["outDir"], ".rtbench-stderr")
-env = dict(os.environ)
+env = p["env"] if p.get("env") is not None else dict(os.environ)
 timeout = p.get("timeoutSec") or 0
 state = {"pid": 0, "fired": False}
 

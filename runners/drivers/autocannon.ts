@@ -69,6 +69,9 @@ export const autocannonGenerator: LoadGenerator = {
         onSpawn: options.onSpawn,
         keepBytes: 4 << 20,
         env: { NO_COLOR: "1" },
+        // rtbench's own program on its Deno: it finds its modules where rtbench's were.
+        purpose: "harness",
+        role: "load generator",
       }),
     );
   },

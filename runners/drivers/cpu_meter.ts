@@ -11,7 +11,7 @@
  * @module
  */
 
-import { type ProcessGroup, spawnGroup } from "../platform/process.ts";
+import { type ProcessGroup, runCommand, spawnGroup } from "../platform/process.ts";
 import {
   type CgroupCounter,
   cgroupPlaces,
@@ -104,9 +104,9 @@ let probed: Probe | undefined;
 /** Members of the session `sid` (the process tree of a server rtbench started), itself included. */
 async function sessionMembers(sid: number): Promise<number[]> {
   try {
-    const out = await new Deno.Command("ps", { args: ["-eo", "pid=,sess="], stdout: "piped", stderr: "null" })
-      .output();
-    return new TextDecoder().decode(out.stdout).split("\n").flatMap((line) => {
+    // Through process.ts like every child (its own environment); a reading, not a process of the record.
+    const out = await runCommand(["ps", "-eo", "pid=,sess="], { timeoutMs: 10_000, listed: false });
+    return out.stdout.split("\n").flatMap((line) => {
       const [pid, sess] = line.trim().split(/\s+/).map(Number);
       return sess === sid && pid > 0 ? [pid] : [];
     });
@@ -169,6 +169,7 @@ export class CpuMeter {
       cpus: options.cpus ?? null,
       interactive: true,
       keepBytes: 1024,
+      role: "cpu meter",
       onStdout: (chunk) => this.#receive(decoder.decode(chunk, { stream: true })),
     });
   }

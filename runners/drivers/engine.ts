@@ -177,6 +177,7 @@ export async function runEngine<T>(
         onSpawn: options.onSpawn,
         keepBytes: 8 << 20,
         env: { NO_COLOR: "1" },
+        role: "load engine",
       }),
     )
   ));

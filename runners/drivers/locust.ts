@@ -240,7 +240,13 @@ async function runLocal(
 ): Promise<LocustWorkerOutput[]> {
   const cpus = options.cpus ? parseCpuList(options.cpus) : [null];
   const port = freePort("127.0.0.1");
-  const common = { signal: options.signal, onSpawn: options.onSpawn, timeoutMs: budgetMs, keepBytes: 1 << 20 };
+  const common = {
+    signal: options.signal,
+    onSpawn: options.onSpawn,
+    timeoutMs: budgetMs,
+    keepBytes: 1 << 20,
+    role: "load generator",
+  };
   const master = runCommand(masterArgs(py.python, file, "127.0.0.1", port, cpus.length, target, settings), {
     ...common,
     cpus: options.cpus,

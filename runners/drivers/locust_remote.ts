@@ -83,6 +83,7 @@ export async function runRemoteWorkers(
   const port = freePort(bind);
   const before = hosts.map((h) => cpuTicks(h, options.signal));
   const master = runCommand(masterArgs(bind, port), {
+    role: "load generator",
     cpus: options.cpus,
     signal: options.signal,
     onSpawn: options.onSpawn,

@@ -10,7 +10,7 @@
  */
 
 import type { ProcessCommand, ProcessPlan, ProcessRun } from "../../workloads/types.ts";
-import { type ProcessGroup, runCommand, spawnGroup, which } from "../platform/process.ts";
+import { type ProcessGroup, runCommand, spawnGroup, type SpawnOptions, which } from "../platform/process.ts";
 import { WAIT4_PROBE_PY, WAIT4_TIMER_PY } from "./_wait4.ts";
 
 /** What a timer session runs: one command, pinned, with a time limit per run. */
@@ -55,6 +55,11 @@ export interface ProcessTimer {
   open(request: TimerSessionRequest): Promise<TimerSession>;
   /** Runs the warm-ups, then the measured runs; stops early after an unexpected exit code ({@linkcode timeRuns}). */
   time(request: TimerRequest): Promise<ProcessRun[]>;
+}
+
+/** How a timed process is started and listed: an install reaches its registry; the program is the one timed. */
+function timedAs(command: ProcessCommand): Pick<SpawnOptions, "purpose" | "role" | "program"> {
+  return { purpose: command.registry ? "registry" : "runtime", role: "timed process", program: command.argv[0] };
 }
 
 /** Bytes of a run's stdout kept for checks. */
@@ -148,9 +153,11 @@ class Wait4Session implements TimerSession {
     this.#scratchDir = request.scratchDir;
     this.#signal = request.signal;
     const decoder = new TextDecoder();
+    // The helper's environment is the timed process's: it hands its own to every run.
     this.#group = spawnGroup([python, "-I", "-c", WAIT4_TIMER_PY], {
       cwd: request.command.cwd,
       env: { ...request.command.env },
+      ...timedAs(request.command),
       interactive: true,
       keepBytes: 64 * 1024,
       signal: request.signal,
@@ -162,6 +169,8 @@ class Wait4Session implements TimerSession {
     this.#group.write(
       JSON.stringify({
         argv: request.command.argv,
+        // Exactly what was built for the timed process (Python may add to its own, e.g. coercing a C locale).
+        env: this.#group.env,
         cpus: cpuList(request.cpus),
         outDir: request.scratchDir,
         keepBytes: KEEP_STDOUT,
@@ -277,6 +286,7 @@ export const spawnTimer: ProcessTimer = {
         const group = spawnGroup([...command.argv], {
           cwd: command.cwd,
           env: { ...command.env },
+          ...timedAs(command),
           cpus: request.cpus,
           keepBytes: KEEP_STDOUT,
           signal: request.signal,
@@ -334,7 +344,8 @@ export function defaultTimer(): Promise<ProcessTimer> {
     if (forced === "spawn") return spawnTimer;
     const python = which("python3");
     const usable = python !== null &&
-      (await runCommand([python, "-I", "-c", WAIT4_PROBE_PY], { timeoutMs: 30_000 })).success;
+      // A check of the machine, made once: not one of the processes of the record that happens to ask first.
+      (await runCommand([python, "-I", "-c", WAIT4_PROBE_PY], { timeoutMs: 30_000, listed: false })).success;
     if (usable) return wait4Timer(python!);
     if (forced === "wait4") throw new Error("RTBENCH_TIMER=wait4, but no python3 ≥ 3.8 with os.wait4 is on PATH");
     return spawnTimer;

@@ -9,6 +9,7 @@
 
 import { parseCpuList } from "../platform/cpus.ts";
 import { type HostSpec, parseHostSpec, SshHost, type SshOptions } from "../platform/ssh.ts";
+import { IDENTITY_COMMAND, identityFrom, splitIdentityOutput } from "../platform/machine.ts";
 import type { HostInfo, HostRole } from "../schema/result.ts";
 
 /** One machine of the suite and what has been staged there. */
@@ -98,6 +99,7 @@ async function fingerprintHost(host: RemoteHost, signal?: AbortSignal): Promise<
   const read = await host.ssh.run(["cat", ...files], { signal, timeoutMs: 15_000 });
   const uname = await host.ssh.run(["uname", "-s", "-r", "-m"], { signal, timeoutMs: 15_000 });
   const taskset = await host.ssh.run(["taskset", "-p", "1"], { signal, timeoutMs: 15_000 });
+  const identity = await host.ssh.run(IDENTITY_COMMAND, { signal, timeoutMs: 15_000 });
   if (!uname.success) throw new Error(`Cannot fingerprint ${host.ssh.spec.text}: ${uname.stderr.trim()}`);
   const text = read.stdout;
   const [os, kernel, arch] = uname.stdout.trim().split(/\s+/);
@@ -116,6 +118,7 @@ async function fingerprintHost(host: RemoteHost, signal?: AbortSignal): Promise<
     memoryBytes: Number.isFinite(memKb) ? memKb * 1024 : null,
     loadAverage: load ? [Number(load[1]), Number(load[2]), Number(load[3])] : null,
     taskset: taskset.success,
+    machine: identityFrom({ cpuinfo: text, ...splitIdentityOutput(identity.stdout) }),
   };
 }
 

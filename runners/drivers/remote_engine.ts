@@ -147,7 +147,8 @@ export async function runRemote(
   tool = "rtbench engine",
 ): Promise<string> {
   const name = `${tool} on ${host.ssh.spec.text}`;
-  const process = host.ssh.launch(argv, { cwd: host.ssh.dir, input, keepBytes: 8 << 20, signal });
+  const role = tool === "rtbench engine" ? "load engine" : tool;
+  const process = host.ssh.launch(argv, { cwd: host.ssh.dir, input, keepBytes: 8 << 20, signal, role });
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -158,9 +159,7 @@ export async function runRemote(
     signal?.throwIfAborted();
     if (timedOut) throw new Error(`${name} failed: did not finish within ${budgetMs / 1000} s`);
     if (!status.success) {
-      const why = process.group.stderr().replace(/^rtbench-remote-pid \d+\n/m, "").trim().split("\n").slice(-3).join(
-        " ",
-      );
+      const why = process.stderr().trim().split("\n").slice(-3).join(" ");
       // 255 is ssh's own failure: the connection, not the engine.
       throw new Error(
         `${name} failed: ${why || (status.code === 255 ? "the ssh connection failed" : `exit code ${status.code}`)}`,

@@ -117,6 +117,7 @@ export class ResourceSampler {
       cpus: options.via ? null : options.cpus ?? null,
       interactive: true,
       keepBytes: 1024,
+      role: "resource sampler",
       onStdout: (chunk) => this.#receive(decoder.decode(chunk, { stream: true })),
     });
     this.#tick();

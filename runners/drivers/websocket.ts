@@ -236,6 +236,9 @@ export async function runWebSocketDriver(
       onSpawn: options.onSpawn,
       keepBytes: 1 << 20,
       env: { NO_COLOR: "1" },
+      // rtbench's own program on its Deno: it finds its modules where rtbench's were.
+      purpose: "harness",
+      role: "load generator",
     }),
   );
 }

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { runCommand } from "../platform/process.ts";
 import type { HttpRequestSpec } from "../../workloads/types.ts";
 import type { Warning } from "../schema/result.ts";
 import type { RecordContext } from "./record.ts";
@@ -41,12 +42,9 @@ export interface IdleMemory {
  */
 export async function treeRssBytes(session: number): Promise<number | null> {
   try {
-    const out = await new Deno.Command("ps", {
-      args: ["-s", String(session), "-o", "rss="],
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    const kib = new TextDecoder().decode(out.stdout).split("\n").map((l) => Number(l.trim())).filter((n) => n > 0);
+    // Through process.ts like every child (its own environment); a reading, not a process of the record.
+    const out = await runCommand(["ps", "-s", String(session), "-o", "rss="], { timeoutMs: 10_000, listed: false });
+    const kib = out.stdout.split("\n").map((l) => Number(l.trim())).filter((n) => n > 0);
     return kib.length === 0 ? null : kib.reduce((a, b) => a + b, 0) * 1024;
   } catch {
     return null;

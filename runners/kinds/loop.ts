@@ -17,6 +17,8 @@ import { describeFailures, InvalidError, PhaseError, SkipRecord } from "./errors
 import type { Kind, RunOutput } from "./kind.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
+import { withChildEnv } from "../platform/process.ts";
+import { SpawnedProcesses } from "./spawned.ts";
 
 /** How a record ended. */
 export interface Ending {
@@ -85,6 +87,7 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
   /** Runs measured before this session (a resumed record's): the kind numbers its own runs after them. */
   readonly #kept: number;
   #pairedNeed: boolean | undefined;
+  readonly #spawned = new SpawnedProcesses();
 
   /**
    * A record of `kind` for `ctx`, filling `outcome`. Runs already in
@@ -143,8 +146,20 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
     return this.outcome.runs.map((r) => r.figures[figure]).filter((v) => Number.isFinite(v));
   }
 
+  /** Every process the record's work starts (however deep) is listed on the record with what it got. */
+  #listed<T>(fn: () => Promise<T>): Promise<T> {
+    return withChildEnv({ notice: this.#spawned.add }, fn).finally(() => {
+      const processes = this.#spawned.list();
+      if (processes.length > 0) this.outcome.processes = processes;
+    });
+  }
+
   /** Opens the record: the kind stages what it needs. A failure ends the record; an interruption is thrown. */
-  async open(): Promise<void> {
+  open(): Promise<void> {
+    return this.#listed(() => this.#open());
+  }
+
+  async #open(): Promise<void> {
     try {
       this.#state = await this.#kind.open(this.#ctx, this.outcome);
       this.#opened = true;
@@ -160,7 +175,11 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
    *
    * @param slot Where this run stands in the suite's schedule.
    */
-  async step(slot: Slot): Promise<void> {
+  step(slot: Slot): Promise<void> {
+    return this.#listed(() => this.#step(slot));
+  }
+
+  async #step(slot: Slot): Promise<void> {
     const ctx = this.#ctx;
     const run = this.runs;
     try {
@@ -258,7 +277,11 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
   }
 
   /** Closes the record: the kind releases what it holds; returns how the record ended. */
-  async close(): Promise<Ending> {
+  close(): Promise<Ending> {
+    return this.#listed(() => this.#close());
+  }
+
+  async #close(): Promise<Ending> {
     if (this.#opened) {
       if (!this.#ending) this.#warnWideInterval();
       try {

@@ -101,7 +101,15 @@ async function runOnce(state: MicroState, run: number): Promise<RunOutput> {
   const startedAt = new Date().toISOString();
   const out = await inPhase(
     "measure",
-    () => runCommand(command, { cwd: ctx.workDir, env, cpus: ctx.cpus.server, timeoutMs, signal: ctx.signal }),
+    () =>
+      runCommand(command, {
+        cwd: ctx.workDir,
+        env,
+        cpus: ctx.cpus.server,
+        timeoutMs,
+        signal: ctx.signal,
+        role: "timed process",
+      }),
   );
   ctx.signal.throwIfAborted();
   if (!out.success) {

@@ -9,7 +9,15 @@ import type { ResolvedRuntime } from "../../adapters/types.ts";
 import type { Check, Fact, OptionValues, RunSettings, Workload, WorkloadSession } from "../../workloads/types.ts";
 import type { LoadGeneratorChoice } from "../drivers/generators.ts";
 import type { ResourceSummary } from "../schema/resources.ts";
-import type { CpuSets, Headline, LoadGeneratorInfo, Phase, RunRecord, Warning } from "../schema/result.ts";
+import type {
+  CpuSets,
+  Headline,
+  LoadGeneratorInfo,
+  Phase,
+  ProcessEnvironment,
+  RunRecord,
+  Warning,
+} from "../schema/result.ts";
 import type { LoadGenerator } from "../drivers/types.ts";
 import type { HookTimeouts } from "./timeouts.ts";
 import type { Topology } from "../drivers/remote.ts";
@@ -91,4 +99,6 @@ export interface RecordOutcome {
   warnings: Warning[];
   /** Resources of server and load generator over the measured runs. */
   resources?: ResourceSummary | null;
+  /** Every kind of process the record started and the environment it got (filled in by the run loop). */
+  processes?: ProcessEnvironment[];
 }

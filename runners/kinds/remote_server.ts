@@ -92,7 +92,7 @@ export async function startRemoteServer(options: RemoteServerOptions): Promise<R
   const cpus = host.info.allowedCpus;
   const process = host.ssh.launch(
     ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...host.pin(cpus), ...command],
-    { cwd: dir, signal },
+    { cwd: dir, signal, role: "server" },
   );
   const server: RunningServer = {
     baseUrl: `http://${host.address.includes(":") ? `[${host.address}]` : host.address}:${port}`,
@@ -108,8 +108,7 @@ export async function startRemoteServer(options: RemoteServerOptions): Promise<R
       signal?.throwIfAborted();
       if (process.group.status) {
         await process.group.finished();
-        const output = process.group.stderr().replace(/^rtbench-remote-pid \d+\n/m, "").trim().split("\n").slice(-3)
-          .join(" | ");
+        const output = process.stderr().trim().split("\n").slice(-3).join(" | ");
         const skip = /^rtbench: skip: (.+)$/m.exec(process.group.stderr())?.[1].trim();
         throw new ServerStartError(
           `Server on ${host.ssh.spec.text} exited with code ${process.group.status.code} before accepting connections${

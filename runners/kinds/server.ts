@@ -145,6 +145,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     env: { ...options.env, ...form?.env, PORT: String(port), HOST: host, NO_COLOR: "1" },
     cpus: options.cpus,
     signal: options.signal,
+    role: "server",
   });
   // A server bound to every interface is reached over loopback.
   const target = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;

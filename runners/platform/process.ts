@@ -1,16 +1,32 @@
 /**
  * Child processes in their own process group, so that stopping one stops
- * everything it started. Every process rtbench spawns goes through here.
+ * everything it started, each from an environment rtbench builds
+ * (`child_env.ts`) rather than its own. Every process rtbench spawns goes
+ * through here.
  *
  * @module
  */
+
+import { AsyncLocalStorage } from "node:async_hooks";
+import { buildChildEnv, type EnvPurpose, harnessEnv } from "./child_env.ts";
 
 const decoder = new TextDecoder();
 
 /** Options for {@linkcode spawnGroup}. */
 export interface SpawnOptions {
-  /** Extra environment variables (the parent's environment is inherited). */
+  /**
+   * The variables rtbench sets for this process. They come on top of the few the child takes from rtbench's
+   * own environment (see `child_env.ts`); nothing else of that environment reaches it.
+   */
   env?: Record<string, string>;
+  /** What the process is for, which decides what it takes from rtbench's environment. @default {"runtime"} */
+  purpose?: EnvPurpose;
+  /** What it is in a record's list of processes (`server`, `load engine`). @default {its program's name} */
+  role?: string;
+  /** The program it stands for in that list, when not its own (a timer that runs it). @default {argv[0]} */
+  program?: string;
+  /** Whether it is listed among a record's processes; a transport (the local `ssh`) is not. @default {true} */
+  listed?: boolean;
   /** Working directory. */
   cwd?: string;
   /** CPU list for `taskset -c`, or null for no pinning. */
@@ -57,6 +73,71 @@ class Tail {
 
 const live = new Set<ProcessGroup>();
 
+/** A process started, as a record lists it: its role, program, where it ran, and every variable it got. */
+export interface SpawnNotice {
+  /** What it is (`server`, `load engine`, `timed process`). */
+  readonly role: string;
+  /** The program's file name (`node`). */
+  readonly program: string;
+  /** The machine it ran on, when not this one. */
+  readonly host?: string;
+  /** Every variable it got, values as they are. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** What processes started within {@linkcode withChildEnv} get and tell. */
+interface ChildEnvScope {
+  /** Names the user kept with `--pass-env`. */
+  readonly pass: readonly string[];
+  /** Told of every process started. */
+  readonly notice?: (spawn: SpawnNotice) => void;
+}
+
+const scope = new AsyncLocalStorage<ChildEnvScope>();
+
+/**
+ * Runs `fn` so that every process it starts, however deep, keeps the `pass` names of rtbench's environment
+ * (`--pass-env`) and is reported to `notice`. Unset fields are taken from an enclosing call; scopes of calls
+ * running side by side do not mix.
+ *
+ * @example Collect what each process got
+ * ```ts ignore
+ * import { runCommand, withChildEnv } from "./process.ts";
+ * const seen: string[] = [];
+ * await withChildEnv({ notice: (s) => seen.push(s.program) }, () => runCommand(["true"]));
+ * console.log(seen); // ["true"]
+ * ```
+ */
+export function withChildEnv<T>(
+  settings: { readonly pass?: readonly string[]; readonly notice?: (spawn: SpawnNotice) => void },
+  fn: () => T,
+): T {
+  const outer = scope.getStore();
+  return scope.run({ pass: settings.pass ?? outer?.pass ?? [], notice: settings.notice ?? outer?.notice }, fn);
+}
+
+/** The names `--pass-env` keeps in the current scope. */
+export function passedNames(): readonly string[] {
+  return scope.getStore()?.pass ?? [];
+}
+
+/** The current scope's listener, to report a process started elsewhere later (a remote one), or undefined. */
+export function spawnListener(): ((spawn: SpawnNotice) => void) | undefined {
+  return scope.getStore()?.notice;
+}
+
+/** The environment a child for `purpose` gets: see `buildChildEnv`, with the scope's `--pass-env` names. */
+export function childEnv(
+  own: Record<string, string> | undefined,
+  purpose: EnvPurpose = "runtime",
+): Record<string, string> {
+  return buildChildEnv(harnessEnv(), own, purpose, passedNames());
+}
+
+function fileName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
 const REAPER = new URL("./_reaper_child.ts", import.meta.url);
 const encoder = new TextEncoder();
 
@@ -91,6 +172,8 @@ export interface Reaper {
 export function spawnReaper(): Reaper {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--no-config", "--quiet", "--allow-run", "--allow-write", REAPER.href],
+    clearEnv: true,
+    env: childEnv(undefined, "harness"),
     stdin: "piped",
     stdout: "null",
     stderr: "null",
@@ -149,6 +232,8 @@ export class ProcessGroup {
   readonly pid: number;
   /** The argv actually executed (after pinning). */
   readonly argv: readonly string[];
+  /** Every environment variable it was started with. */
+  readonly env: Readonly<Record<string, string>>;
   /** Resolves when the group leader exits. */
   readonly exited: Promise<Deno.CommandStatus>;
   #stdout: Tail;
@@ -162,9 +247,11 @@ export class ProcessGroup {
     const keep = options.keepBytes ?? 65536;
     this.#stdout = new Tail(keep);
     this.#stderr = new Tail(keep);
+    const env = childEnv(options.env, options.purpose);
     const child = new Deno.Command(argv[0], {
       args: argv.slice(1),
-      env: options.env,
+      clearEnv: true,
+      env,
       cwd: options.cwd,
       stdin: options.stdin === undefined && !options.interactive ? "null" : "piped",
       stdout: "piped",
@@ -174,6 +261,7 @@ export class ProcessGroup {
     }).spawn();
     this.pid = child.pid;
     this.argv = argv;
+    this.env = env;
     live.add(this);
     tellReaper({ group: this.pid });
     if (options.interactive) {
@@ -306,6 +394,8 @@ export function which(name: string): string | null {
 export function spawnGroup(argv: string[], options: SpawnOptions = {}): ProcessGroup {
   const pinned = options.cpus && canPin() ? ["taskset", "-c", options.cpus, ...argv] : argv;
   const group = new ProcessGroup(pinned, options);
+  const program = fileName(options.program ?? argv[0]);
+  if (options.listed !== false) spawnListener()?.({ role: options.role ?? program, program, env: group.env });
   options.onSpawn?.(group.pid);
   return group;
 }

@@ -10,7 +10,16 @@
  */
 
 import { RequestError } from "./errors.ts";
-import { type CommandOutput, type ProcessGroup, runCommand, spawnGroup } from "./process.ts";
+import { INHERITED } from "./child_env.ts";
+import {
+  type CommandOutput,
+  passedNames,
+  type ProcessGroup,
+  runCommand,
+  spawnGroup,
+  spawnListener,
+  type SpawnOptions,
+} from "./process.ts";
 import { makeTempDir, removeTemp } from "./temp.ts";
 
 /** A host as given on the command line: `[user@]host[:port]`. */
@@ -63,10 +72,23 @@ function quote(arg: string): string {
 // `run` starts the command in that group, and a watcher on the connection's stdin kills the whole group once
 // the connection closes: stopped by rtbench, rtbench gone, or the link dropped. When the command ends by itself,
 // whatever it left in its group goes with it. Values come as arguments only.
-const SCRIPT = `mode=$1; dir=$2; input=$3; shift 3
+// The command's environment is built there as it is here, not the ssh session's: `env -i` with the host's own
+// values of the names in $names (PATH, HOME, TMPDIR, locale, --pass-env), each told back on stderr, then the
+// command (which sets rtbench's own variables with `env NAME=value`).
+const SCRIPT = `mode=$1; dir=$2; input=$3; names=$4; shift 4
 exec 3<&0
 if [ "$mode" = keep ]; then cat <&3 >/dev/null; rm -rf "$dir"; exit 0; fi
 cd "$dir" || exit 126
+n=$#; set -f
+for name in $(env | sed -n 's/^\\([A-Za-z_][A-Za-z0-9_]*\\)=.*/\\1/p'); do
+  value=$(printenv "$name") || continue
+  for pattern in $names; do
+    case $name in $pattern) printf 'rtbench-remote-env %s=%s\\n' "$name" "$value" >&2
+      set -- "$@" "$name=$value"; break;; esac
+  done
+done
+set +f; i=0; while [ $i -lt $n ]; do set -- "$@" "$1"; shift; i=$((i + 1)); done
+set -- env -i "$@"
 echo "rtbench-remote-pid $$" >&2
 if [ -n "$input" ]; then "$@" <"$input" 3<&- & else "$@" </dev/null 3<&- & fi
 child=$!
@@ -78,6 +100,9 @@ child=$!
 watcher=$!
 wait "$child"; code=$?
 trap '' TERM; kill -KILL "$watcher" 2>/dev/null; kill -TERM 0 2>/dev/null; exit "$code"`;
+
+/** How the local `ssh` and `scp` start: with the agent's socket, and not listed among a record's processes. */
+const LOCAL: Pick<SpawnOptions, "purpose" | "listed"> = { purpose: "ssh", listed: false };
 
 /** Options of {@linkcode SshHost}. */
 export interface SshOptions {
@@ -93,6 +118,8 @@ export interface RemoteProcess {
   readonly group: ProcessGroup;
   /** Its process (and process group) id on the host, once it is known. */
   readonly remotePid: Promise<number>;
+  /** Its stderr (the kept tail), without the lines the launcher adds. */
+  stderr(): string;
   /** Stops its whole group on the host (SIGTERM, SIGKILL after `graceMs`), then the local `ssh`. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -188,7 +215,7 @@ export class SshHost {
       "-o",
       "ServerAliveCountMax=3",
       this.spec.host,
-    ], { signal, keepBytes: 4096 });
+    ], { ...LOCAL, signal, keepBytes: 4096 });
     const deadline = performance.now() + timeoutSec * 1000;
     while (true) {
       signal?.throwIfAborted();
@@ -198,7 +225,10 @@ export class SshHost {
           `exit ${this.#master.status.code}`;
         throw new Error(`Cannot connect to ${this.spec.text} with ssh: ${why}`);
       }
-      const check = await runCommand(["ssh", ...this.#common(), "-O", "check", this.spec.host], { timeoutMs: 5000 });
+      const check = await runCommand(["ssh", ...this.#common(), "-O", "check", this.spec.host], {
+        ...LOCAL,
+        timeoutMs: 5000,
+      });
       if (check.success) break;
       if (performance.now() > deadline) {
         await this.#drop();
@@ -210,7 +240,8 @@ export class SshHost {
     if (!made.success) throw new Error(`Cannot make a temporary directory on ${this.spec.text}: ${lastLine(made)}`);
     this.#dir = made.stdout.trim();
     const launcher = ["sh", "-c", SCRIPT];
-    this.#keeper = spawnGroup(this.argv([...launcher, "rtbench", "keep", this.#dir, ""]), {
+    this.#keeper = spawnGroup(this.argv([...launcher, "rtbench", "keep", this.#dir, "", ""]), {
+      ...LOCAL,
       interactive: true,
       keepBytes: 1024,
     });
@@ -222,6 +253,7 @@ export class SshHost {
     options: { timeoutMs?: number; stdin?: string; signal?: AbortSignal } = {},
   ): Promise<CommandOutput> {
     return runCommand(this.argv(argv), {
+      ...LOCAL,
       timeoutMs: options.timeoutMs ?? 60_000,
       stdin: options.stdin,
       signal: options.signal,
@@ -249,34 +281,54 @@ export class SshHost {
       ...(this.spec.user ? ["-o", `User=${this.spec.user}`] : []),
       ...local,
       `${target}:${remoteDir}/`,
-    ], { timeoutMs: 600_000, signal });
+    ], { ...LOCAL, timeoutMs: 600_000, signal });
     if (!out.success) throw new Error(`Cannot stage files on ${this.spec.text}: ${lastLine(out)}`);
   }
 
   /**
    * Starts `argv` on the host in `cwd`, leading a process group of its own
    * there; with `input`, a file on the host becomes its stdin. Its stdout and
-   * stderr come back on the returned group's.
+   * stderr come back on the returned group's. It gets the host's own PATH,
+   * HOME, TMPDIR and locale (and the `--pass-env` names), not the rest of the
+   * ssh session's environment; what it got is listed as `role` on this host.
    */
   launch(
     argv: readonly string[],
-    options: { cwd: string; input?: string; signal?: AbortSignal; keepBytes?: number; onSpawn?(pid: number): void },
+    options: {
+      cwd: string;
+      input?: string;
+      signal?: AbortSignal;
+      keepBytes?: number;
+      onSpawn?(pid: number): void;
+      role?: string;
+    },
   ): RemoteProcess {
     const launcher = ["sh", "-c", SCRIPT];
     let resolvePid!: (pid: number) => void;
     const remotePid = new Promise<number>((r) => resolvePid = r);
-    let seen = "";
-    const group = spawnGroup(this.argv([...launcher, "rtbench", "run", options.cwd, options.input ?? "", ...argv]), {
-      interactive: true,
-      keepBytes: options.keepBytes,
-      signal: options.signal,
-      onStderr: (chunk) => {
-        seen += new TextDecoder().decode(chunk);
-        const m = /rtbench-remote-pid (\d+)\n/.exec(seen);
-        if (m) resolvePid(Number(m[1]));
+    const listen = spawnListener();
+    let seen: string | null = "";
+    const names = [...INHERITED, ...passedNames()].join(" ");
+    const group = spawnGroup(
+      this.argv([...launcher, "rtbench", "run", options.cwd, options.input ?? "", names, ...argv]),
+      {
+        ...LOCAL,
+        interactive: true,
+        keepBytes: options.keepBytes,
+        signal: options.signal,
+        onStderr: (chunk) => {
+          if (seen === null) return;
+          seen += new TextDecoder().decode(chunk);
+          const m = /rtbench-remote-pid (\d+)\n/.exec(seen);
+          if (!m) return;
+          resolvePid(Number(m[1]));
+          const { program, env } = remoteCommand(argv, seen);
+          seen = null;
+          listen?.({ role: options.role ?? program, program, host: this.spec.text, env });
+        },
+        onSpawn: options.onSpawn,
       },
-      onSpawn: options.onSpawn,
-    });
+    );
     group.exited.then(() => resolvePid(-1));
     const generation = this.#generation;
     const stop = async (graceMs = 5000) => {
@@ -291,7 +343,7 @@ export class SshHost {
       // Closing the connection's channel makes the watcher on the host kill whatever is left of the group.
       await group.stop(1000);
     };
-    return { group, remotePid, stop };
+    return { group, remotePid, stop, stderr: () => group.stderr().replace(LAUNCHER_LINES, "") };
   }
 
   /** Removes the host's temporary directory and closes the connection. */
@@ -310,6 +362,32 @@ export class SshHost {
     this.#master = undefined;
     this.#dir = undefined;
   }
+}
+
+/** The lines the launcher writes on a remote process's stderr before the process's own. */
+const LAUNCHER_LINES = /^rtbench-remote-(?:pid|env) .*\n/gm;
+
+/**
+ * The program a remote command runs and the environment it got: what the launcher told back (`rtbench-remote-env`
+ * lines in `stderr`) and the `env NAME=value` rtbench put before the program (and `taskset`).
+ */
+function remoteCommand(argv: readonly string[], stderr: string): { program: string; env: Record<string, string> } {
+  const env: Record<string, string> = {};
+  for (const m of stderr.matchAll(/^rtbench-remote-env ([A-Za-z_][A-Za-z0-9_]*)=(.*)$/gm)) env[m[1]] = m[2];
+  // `env NAME=value` and `taskset --cpu-list CPUS`, in either order, come before the program.
+  let i = 0;
+  while (argv[i] === "env" || argv[i] === "taskset") {
+    if (argv[i++] === "taskset") {
+      for (; argv[i]?.startsWith("-"); i += argv[i] === "-p" ? 1 : 2);
+      continue;
+    }
+    for (; i < argv.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[i]); i++) {
+      const eq = argv[i].indexOf("=");
+      env[argv[i].slice(0, eq)] = argv[i].slice(eq + 1);
+    }
+  }
+  const program = argv[i] ?? argv[0] ?? "";
+  return { program: program.slice(program.lastIndexOf("/") + 1), env };
 }
 
 function lastLine(out: CommandOutput): string {

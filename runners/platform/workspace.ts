@@ -60,6 +60,8 @@ export async function installDependencies(
       cwd: staging,
       timeoutMs: 600_000,
       signal,
+      purpose: "registry",
+      role: "install dependencies",
     });
     if (!out.success) {
       const why = out.timedOut ? "timed out" : out.stderr.trim().split("\n").at(-1) ?? `exit ${out.code}`;

@@ -34,6 +34,7 @@ import { UsageError } from "../platform/errors.ts";
 import type { BenchRecord, BenchResult } from "../schema/result.ts";
 import { unpairedRatio } from "../stats/paired.ts";
 import { holmAdjust } from "../stats/holm.ts";
+import { machineMatch } from "../stats/machine.ts";
 
 /**
  * What a figure's change means.
@@ -364,7 +365,9 @@ function settingsNote(base: BenchRecord, head: BenchRecord): string | null {
 
 /**
  * Compares `head` against `base`. Throws {@linkcode UsageError} when the two
- * have no workload × variant × runtime in common.
+ * have no workload × variant × runtime in common, or ran on different
+ * machines, or on one machine at speeds apart beyond the calibrations' noise
+ * (see `stats/machine.ts`): the message says which fields differ.
  *
  * @param base The earlier result.
  * @param head The later result, compared against `base`.
@@ -391,10 +394,13 @@ function settingsNote(base: BenchRecord, head: BenchRecord): string | null {
 export function compareResults(base: BenchResult, head: BenchResult, options: CompareOptions = {}): Comparison {
   const alpha = options.alpha ?? 0.05;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be between 0 and 1, got ${alpha}`);
+  // A change between two machines, or one machine at two speeds, is the machines', not the runtimes'.
+  const machine = machineMatch(base, head);
+  if (!machine.comparable) throw new UsageError(`Cannot compare: ${machine.why}`);
   const headByKey = new Map(head.records.map((r) => [keyOf(r, head.records), r]));
   const baseKeys = new Set(base.records.map((r) => keyOf(r, base.records)));
   const figures: FigureComparison[] = [];
-  const notes = differences(base, head);
+  const notes = [...(machine.note ? [machine.note] : []), ...differences(base, head)];
   const onlyInBase: string[] = [];
   for (const b of base.records) {
     const key = keyOf(b, base.records);

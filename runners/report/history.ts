@@ -22,6 +22,7 @@ import { UsageError } from "../platform/errors.ts";
 import type { BenchResult } from "../schema/result.ts";
 import { readResultFile } from "../schema/read.ts";
 import { writeResult } from "../schema/write.ts";
+import { machineMatch } from "../stats/machine.ts";
 
 /**
  * One result of a history, with the file it was read from.
@@ -103,7 +104,8 @@ export async function keepInHistory(dir: string, result: BenchResult): Promise<s
 }
 
 /**
- * Whether two results ran on the same machine (CPU model, logical CPUs, OS): only then are their figures compared.
+ * Whether two results ran on the same machine in the same state (its identity, and calibrations within their
+ * noise; see `stats/machine.ts`): only then are their figures compared.
  *
  * @param a A result.
  * @param b Another result.
@@ -118,8 +120,7 @@ export async function keepInHistory(dir: string, result: BenchResult): Promise<s
  * ```
  */
 export function sameMachine(a: BenchResult, b: BenchResult): boolean {
-  const [x, y] = [a.environment, b.environment];
-  return x.cpuModel === y.cpuModel && x.logicalCores === y.logicalCores && x.os === y.os;
+  return machineMatch(a, b).comparable;
 }
 
 /** `workload/variant/runtime` of every completed record, the keys compare matches. */
@@ -131,8 +132,9 @@ function completedKeys(result: BenchResult): Set<string> {
 
 /**
  * The newest result in `history` that `result` can be compared with: started
- * before it, on the same machine (CPU model, logical CPUs, OS), with at least
- * one workload × variant × runtime completed in both. Null when there is none.
+ * before it, on the same machine in the same state ({@linkcode sameMachine}),
+ * with at least one workload × variant × runtime completed in both. Null when
+ * there is none.
  *
  * @param history A history, oldest first.
  * @param result The new result.
@@ -147,10 +149,37 @@ function completedKeys(result: BenchResult): Set<string> {
  * ```
  */
 export function lastComparable(history: readonly HistoryEntry[], result: BenchResult): HistoryEntry | null {
+  return comparableIn(history, result).entry;
+}
+
+/**
+ * {@linkcode lastComparable}, and why each newer result with a workload × variant × runtime in common was passed
+ * over (another machine, another speed), newest first.
+ *
+ * @param history A history, oldest first.
+ * @param result The new result.
+ * @returns The entry to compare against, or null, and the results passed over with the reason.
+ *
+ * @example
+ * ```ts
+ * import { comparableIn, readHistory } from "./history.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const head = await readResultFile("fixtures/results/head.json");
+ * console.log(comparableIn(await readHistory("fixtures/history"), head).passedOver); // []
+ * ```
+ */
+export function comparableIn(
+  history: readonly HistoryEntry[],
+  result: BenchResult,
+): { entry: HistoryEntry | null; passedOver: { file: string; why: string }[] } {
   const keys = completedKeys(result);
+  const passedOver: { file: string; why: string }[] = [];
   for (const entry of [...history].reverse()) {
-    if (entry.result.startedAt >= result.startedAt || !sameMachine(entry.result, result)) continue;
-    if ([...completedKeys(entry.result)].some((k) => keys.has(k))) return entry;
+    if (entry.result.startedAt >= result.startedAt) continue;
+    if (![...completedKeys(entry.result)].some((k) => keys.has(k))) continue;
+    const match = machineMatch(entry.result, result);
+    if (match.comparable) return { entry, passedOver };
+    passedOver.push({ file: entry.file, why: match.why! });
   }
-  return null;
+  return { entry: null, passedOver };
 }

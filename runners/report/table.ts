@@ -13,6 +13,7 @@ import type { BenchResult } from "../schema/result.ts";
 import { buildView, type SectionView } from "./_view.ts";
 import { type CellSyntax, renderCell, type ViewTable } from "./_view_table.ts";
 import { overviewBlocks, overviewOf } from "./_overview.ts";
+import { machineIdentityText, variablesText } from "./_environment.ts";
 
 /** Longest reason shown in a row; the rest of an error is in the result file. */
 const REASON_CHARS = 160;
@@ -65,6 +66,7 @@ export function formatTable(result: BenchResult): string {
   const footer = [
     `${view.machine} ${env.kernel} · harness deno ${env.harness.deno}`,
     ...(view.hosts ? [view.hosts] : []),
+    ...[machineIdentityText(env), variablesText(env)].filter(Boolean),
     ...view.warnings.map((w) => `⚠ ${w.message}`),
   ];
   const matrices = view.matrices.map((m) => `${m.title}\n${aligned(m.table)}`);

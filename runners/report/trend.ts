@@ -21,7 +21,8 @@
 import type { BenchRecord } from "../schema/result.ts";
 import { compareRecords, type FigureComparison, type Verdict, withHolm } from "./compare.ts";
 import { formatFigure } from "./format.ts";
-import { type HistoryEntry, sameMachine } from "./history.ts";
+import type { HistoryEntry } from "./history.ts";
+import { machineMatch } from "../stats/machine.ts";
 
 /**
  * A step from one point to the next, with compare's verdict.
@@ -196,10 +197,9 @@ function stepOf(
   tested: Map<TrendStep, FigureComparison>,
 ): TrendStep | null {
   const against = from.entry.file;
-  if (!sameMachine(from.entry.result, to.entry.result)) {
-    const cpu = (e: HistoryEntry) =>
-      `${e.result.environment.cpuModel ?? "unknown CPU"} × ${e.result.environment.logicalCores}`;
-    const note = `another machine (${cpu(from.entry)} → ${cpu(to.entry)})`;
+  const match = machineMatch(from.entry.result, to.entry.result);
+  if (!match.comparable) {
+    const note = match.why!;
     return {
       against,
       changePercent: null,

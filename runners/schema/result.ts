@@ -6,7 +6,11 @@
  * @module
  */
 
+import type { VariableFate, VariableReport } from "../platform/child_env.ts";
+import type { MachineIdentity } from "../platform/machine.ts";
 import type { ResourceSeries, ResourceSummary } from "./resources.ts";
+
+export type { MachineIdentity, VariableFate, VariableReport };
 
 /**
  * How a workload is driven; each kind has its own runner.
@@ -296,6 +300,49 @@ export interface Environment {
   readonly loadAverage?: readonly number[] | null;
   /** Every load generator rtbench knows, with its version, or null when it is not installed. */
   readonly loadGenerators?: Readonly<Record<string, string | null>>;
+  /**
+   * What rtbench did with the variables of the environment it was started in: the names every process may take,
+   * those installs also take, those kept with `--pass-env`, and the fate of every variable known to change a
+   * runtime. Absent in files written before processes got a built environment (they inherited rtbench's whole).
+   */
+  readonly variables?: VariableReport;
+  /**
+   * What tells this machine apart from another whose CPU model name reads the same (hypervisors mask it): CPU
+   * vendor, family, model number, stepping, microcode, caches, hypervisor, the kernel's CPU mitigations. Results
+   * are compared only within one identity. Absent in files written before it was recorded.
+   */
+  readonly machine?: MachineIdentity;
+  /**
+   * The machine calibration measured when the suite started (a fixed single-core workload, about a second);
+   * null when it could not be measured, absent in files written before it was. Results whose calibrations differ
+   * beyond their noise are not compared.
+   */
+  readonly calibration?: MachineCalibration | null;
+}
+
+/**
+ * A fixed single-core workload timed at the start of every suite: how fast this machine ran that day.
+ *
+ * @example Did two suites run at the same speed?
+ * ```ts
+ * import type { MachineCalibration } from "@rtbench/rtbench/schema";
+ *
+ * const change = (a: MachineCalibration, b: MachineCalibration) => (b.medianMs - a.medianMs) / a.medianMs;
+ * ```
+ */
+export interface MachineCalibration {
+  /** The work, by name and version (`rtbench-calibration/1`): only equal works are compared. */
+  readonly work: string;
+  /** What ran it (`deno 2.9.6`): only calibrations run on the same are compared. */
+  readonly runtime: string;
+  /** The CPU it was pinned to (the first server CPU), when its affinity was that one CPU; null when not pinned. */
+  readonly cpu: string | null;
+  /** Each timed round, after one warm-up round. */
+  readonly roundsMs: readonly number[];
+  /** The median round. */
+  readonly medianMs: number;
+  /** The rounds' median absolute deviation, in percent of the median: the calibration's own noise. */
+  readonly spreadPercent: number;
 }
 
 /**
@@ -647,11 +694,39 @@ export interface BenchRecord {
   /** Per endpoint over every run, when the traffic labels its requests (`GET /users/:id`, `POST /users`). */
   readonly endpoints?: Readonly<Record<string, EndpointSummary>>;
   /**
+   * Every kind of process started for this record (server, load engine, timed process, ...) and exactly the
+   * environment it got. Absent in files written before it was recorded, and for a record that started none.
+   */
+  readonly processes?: readonly ProcessEnvironment[];
+  /**
    * The records measured round by round with this one: their runs with the same {@linkcode RunRecord.round} shared
    * that round, so relative figures come from per-round ratios. Absent when the record's runs were not interleaved
    * with others' (`--order blocked`, a lone runtime, files written before it was recorded).
    */
   readonly pairing?: Pairing;
+}
+
+/**
+ * One kind of process a record started, and every environment variable it got.
+ *
+ * @example What the servers of a record got
+ * ```ts
+ * import type { BenchRecord, ProcessEnvironment } from "@rtbench/rtbench/schema";
+ *
+ * const servers = (r: BenchRecord): ProcessEnvironment[] => (r.processes ?? []).filter((p) => p.role === "server");
+ * ```
+ */
+export interface ProcessEnvironment {
+  /** What it was: `server`, `load engine`, `timed process`, `resource sampler`, ... */
+  readonly role: string;
+  /** Its program's file name (`node`); for a timed process, the program timed. */
+  readonly program: string;
+  /** The machine it ran on (`--server-host`, `--client-host`); absent: this one. */
+  readonly host?: string;
+  /** Every variable it got, with the first such process's value; a credential's value is `<secret>`. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Names whose values differed between its processes (a port per run); `env` holds the first. */
+  readonly varying?: readonly string[];
 }
 
 /**
@@ -838,6 +913,8 @@ export interface HostInfo {
   readonly loadAverage: readonly number[] | null;
   /** Whether processes there are pinned with `taskset`. */
   readonly taskset: boolean;
+  /** What tells it apart from another machine of the same CPU model name (absent in older files). */
+  readonly machine?: MachineIdentity;
 }
 
 /**

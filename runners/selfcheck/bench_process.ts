@@ -33,7 +33,8 @@ export async function benchProcess(args: readonly string[], signal?: AbortSignal
     const out = `${dir}/r.json`;
     const run = await runCommand(
       [Deno.execPath(), "run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli/bench.ts`, ...args, `--out=${out}`, "--quiet"],
-      { timeoutMs: 3_600_000, env: { NO_COLOR: "1" }, signal },
+      // rtbench itself, on its Deno: it builds its own children's environments.
+      { timeoutMs: 3_600_000, env: { NO_COLOR: "1" }, signal, purpose: "harness" },
     );
     if (!run.success) throw new Error(`deno task bench failed: ${run.stderr.trim().split("\n").slice(-2).join(" ")}`);
     return JSON.parse(await Deno.readTextFile(out)) as BenchResult;

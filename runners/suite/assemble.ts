@@ -121,6 +121,7 @@ export function assembleRecord(parts: RecordParts): BenchRecord {
     warnings: outcome.warnings,
     ...withEndpoints(outcome.runs),
     ...(parts.pairing && outcome.runs.length > 0 ? { pairing: parts.pairing } : {}),
+    ...(outcome.processes ? { processes: outcome.processes } : {}),
   };
 }
 

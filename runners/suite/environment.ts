@@ -1,15 +1,23 @@
 /**
  * The environment fingerprint recorded beside every number: machine, kernel,
- * CPU and its frequency policy, memory, harness versions and git commit.
+ * CPU and its frequency policy, memory, harness versions and git commit, the
+ * machine's identity (what tells it apart from another with the same CPU
+ * model name), the calibration measured when the suite starts, and
+ * what became of the variables of rtbench's own environment (which of them the
+ * processes it starts get).
  *
  * @module
  */
 
 import { allowedCpus, parseCpuList } from "../platform/cpus.ts";
+import { harnessEnv, isVariableName, variableReport } from "../platform/child_env.ts";
+import { readMachineIdentity } from "../platform/machine.ts";
+import { calibrate } from "../drivers/calibration.ts";
+import { RequestError } from "../platform/errors.ts";
 import { builtinLoadGenerators } from "../drivers/generators.ts";
 import { runCommand, which } from "../platform/process.ts";
 import { readProcText } from "../platform/procfs.ts";
-import type { Environment, Warning } from "../schema/result.ts";
+import type { Environment, MachineCalibration, Warning } from "../schema/result.ts";
 import type { LoadGenerator } from "../drivers/types.ts";
 
 async function read(path: string): Promise<string | null> {
@@ -72,7 +80,7 @@ async function generatorVersions(generators: readonly LoadGenerator[]): Promise<
  * ```
  */
 export async function fingerprint(
-  options: { loadGenerators?: readonly LoadGenerator[] } = {},
+  options: { loadGenerators?: readonly LoadGenerator[]; passEnv?: readonly string[] } = {},
 ): Promise<Environment> {
   let memoryBytes: number | null = null;
   try {
@@ -96,7 +104,64 @@ export async function fingerprint(
     gitDirty: await gitDirty(),
     loadAverage: loadAverage(),
     loadGenerators: await generatorVersions(options.loadGenerators ?? builtinLoadGenerators),
+    variables: variableReport(harnessEnv(), options.passEnv ?? []),
+    machine: await readMachineIdentity(),
   };
+}
+
+/**
+ * The machine calibration of a suite (see `drivers/calibration.ts`), on the first server CPU; null, with a
+ * warning for the result, when it cannot be measured.
+ *
+ * @example
+ * ```ts ignore
+ * import { calibration } from "./environment.ts";
+ * const warnings = [];
+ * console.log(await calibration("0", warnings));
+ * ```
+ */
+export async function calibration(
+  serverCpus: string | null,
+  warnings: Warning[],
+  signal?: AbortSignal,
+): Promise<MachineCalibration | null> {
+  try {
+    return await calibrate(serverCpus, signal);
+  } catch (error) {
+    signal?.throwIfAborted();
+    warnings.push({
+      code: "no-calibration",
+      message: `the machine calibration failed (${(error as Error).message.slice(0, 200)}): ` +
+        "comparisons with this result check the machine's identity only",
+    });
+    return null;
+  }
+}
+
+/**
+ * Checks the names of `--pass-env`: each must be an environment variable's name.
+ *
+ * @param names The names asked for.
+ * @returns The same names, without repeats.
+ * @throws {RequestError} Naming the field `passEnv` (the command line: `--pass-env`) and the first bad name.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals, assertThrows } from "@std/assert";
+ * import { checkPassEnv } from "./environment.ts";
+ * assertEquals(checkPassEnv(["NODE_OPTIONS", "NODE_OPTIONS"]), ["NODE_OPTIONS"]);
+ * assertThrows(() => checkPassEnv(["NODE-OPTIONS"]), TypeError, "passEnv");
+ * ```
+ */
+export function checkPassEnv(names: readonly string[]): string[] {
+  const bad = names.find((n) => !isVariableName(n));
+  if (bad !== undefined) {
+    throw new RequestError(
+      "passEnv",
+      `: ${JSON.stringify(bad)} is not an environment variable name (letters, digits, _)`,
+    );
+  }
+  return [...new Set(names)];
 }
 
 /** Warnings about an environment that make numbers less trustworthy. */

@@ -26,6 +26,7 @@ import type { BenchResult, CpuSets, RunOrder } from "../schema/result.ts";
 import { planGroups, type Planned } from "./plan.ts";
 import { type Schedule, scheduleOf } from "./schedule.ts";
 import { armSpecs } from "./aa.ts";
+import { checkPassEnv } from "./environment.ts";
 import { type Profile, PROFILES, validateSettings } from "./settings.ts";
 
 /**
@@ -121,6 +122,12 @@ export interface RunOptions {
    * (`--client-host`, several share each run) and the database (`--db-host`). @default {all on this machine}
    */
   hosts?: HostsOption;
+  /**
+   * Variables of rtbench's environment every process it starts keeps (`--pass-env`). Without them, a process
+   * gets only PATH, HOME, TMPDIR and the locale of rtbench's environment (installs: also what reaches a registry),
+   * and the variables rtbench sets. @default {[]}
+   */
+  passEnv?: readonly string[];
 }
 
 /** What `run()` was asked for, checked. */
@@ -141,6 +148,8 @@ export interface Request {
   readonly groups: readonly Planned[];
   /** The other machines, not yet connected. */
   readonly topology: Topology | undefined;
+  /** Variables of rtbench's environment every process keeps, without repeats. */
+  readonly passEnv: readonly string[];
 }
 
 /** Ports the Fetch standard blocks (https://fetch.spec.whatwg.org/#bad-port): verification could never reach them. */
@@ -189,7 +198,8 @@ export function checkRequest(options: RunOptions): Request {
   checkEndpoint(options.host, options.port);
   const topology = options.hosts ? topologyOf(options.hosts) : undefined;
   if (options.hosts?.sshConfig !== undefined) checkReadable("hosts.sshConfig", options.hosts.sshConfig);
-  return { profile, overrides, adapters, specs, workloads, schedule, groups, topology };
+  const passEnv = checkPassEnv(options.passEnv ?? []);
+  return { profile, overrides, adapters, specs, workloads, schedule, groups, topology, passEnv };
 }
 
 /** Workloads can come from users' code: a malformed one is one clear error before anything runs. */

@@ -15,6 +15,7 @@
  * @module
  */
 
+import { identityDifferences } from "../stats/machine.ts";
 import { RequestError } from "../platform/errors.ts";
 import type { BenchRecord, BenchResult, Environment, RecordStatus, SuiteSettings } from "../schema/result.ts";
 
@@ -131,6 +132,31 @@ export function checkResumableEnvironment(file: string, previous: Environment, c
         `${file}: measured with ${what} ${show(before)}, this machine has ${show(now)} (start a new file)`,
       );
     }
+  }
+  const moved = previous.machine && current.machine ? identityDifferences(previous.machine, current.machine) : [];
+  if (moved.length > 0) {
+    throw new RequestError("resume", `${file}: measured on another machine (${moved.join(", ")}); start a new file`);
+  }
+  checkResumableVariables(file, previous, current);
+}
+
+/** The processes of a resumed suite must get what those of its kept records got: the same `--pass-env`. */
+function checkResumableVariables(file: string, previous: Environment, current: Environment): void {
+  if (!previous.variables) {
+    throw new RequestError(
+      "resume",
+      `${file}: its records were measured by an older rtbench, which gave every process its whole ` +
+        "environment (start a new file)",
+    );
+  }
+  const names = (env: Environment) => [...env.variables?.passed ?? []].sort().join(",") || "(none)";
+  if (names(previous) !== names(current)) {
+    throw new RequestError(
+      "resume",
+      `${file}: measured with --pass-env ${names(previous)}, now ${
+        names(current)
+      } (give the same, or start a new file)`,
+    );
   }
 }
 

@@ -16,6 +16,7 @@ import { hookTimeouts } from "../kinds/mod.ts";
 import { allowedCpus, splitCpus } from "../platform/cpus.ts";
 import { RequestError, UsageError } from "../platform/errors.ts";
 import { makeTempDir, removeTemp } from "../platform/temp.ts";
+import { withChildEnv } from "../platform/process.ts";
 import {
   type BenchRecord,
   type BenchResult,
@@ -27,7 +28,7 @@ import {
   type Warning,
 } from "../schema/result.ts";
 import { recordedOptions } from "./assemble.ts";
-import { environmentWarnings, fingerprint } from "./environment.ts";
+import { calibration, environmentWarnings, fingerprint } from "./environment.ts";
 import { GrowingResult, InterruptedError, stopOf } from "./growing.ts";
 import { estimateSec, recordId } from "./plan.ts";
 import { checkConnections, checkRequest, connectHosts, type Request, type RunOptions } from "./request.ts";
@@ -199,6 +200,11 @@ async function release(req: Request, suiteTemp: string): Promise<void> {
  */
 export async function run(options: RunOptions = {}): Promise<BenchResult> {
   const req = checkRequest(options);
+  // Every process the suite starts, however deep, keeps the --pass-env names.
+  return await withChildEnv({ pass: req.passEnv }, () => runSuite(req, options));
+}
+
+async function runSuite(req: Request, options: RunOptions): Promise<BenchResult> {
   await checkConnections(req.groups);
   const generators = await chooseLoadGenerators(options.loadGenerator ?? "auto");
   const signal = options.signal ?? new AbortController().signal;
@@ -207,7 +213,7 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
   const kept = keptOf(req, options, settings);
   const toMeasure = req.groups.map((p) => req.specs.filter((spec) => !kept.done.has(recordId(p, spec))).length);
   const totalRecords = toMeasure.reduce((a, n) => a + n, 0);
-  const environment = await fingerprint();
+  const environment = await fingerprint({ passEnv: req.passEnv });
   const cpus = options.cpus ?? cpuSplit(await allowedCpus(), req.overrides.serverCpus);
   const warnings = suiteWarnings(environment, cpus, options, kept, totalRecords);
   options.onProgress?.({
@@ -221,13 +227,15 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
     const topology = await openHosts(req, signal);
     const runtimes = await resolveRuntimes(req, options, kept, signal);
     const previous = options.resume?.result;
+    // A resumed file keeps the machine and calibration it started with; a new suite measures its own.
+    const calibrated = previous ? undefined : await calibration(cpus.server, warnings, signal);
     const result = new GrowingResult(
       {
         schemaVersion: SCHEMA_VERSION,
         suite: { name: "rtbench", version: VERSION },
         startedAt: previous?.startedAt ?? new Date().toISOString(),
         settings,
-        environment: previous?.environment ?? environment,
+        environment: previous?.environment ?? { ...environment, calibration: calibrated ?? null },
       },
       previous?.records ?? [],
       (record, partial) => {
