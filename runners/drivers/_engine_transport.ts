@@ -127,8 +127,11 @@ function connectDeno(hostname: string, port: number, h: Handlers): void {
   })().catch(() => {}).finally(() => h.closed());
 }
 
+/** How a connection is opened: to `hostname:port`, telling `h` what happens. */
+export type Connect = (hostname: string, port: number, h: Handlers) => void;
+
 /** Opens a TCP connection on whichever runtime runs the engine. */
-export const connect: (hostname: string, port: number, h: Handlers) => void = bun ? connectBun : connectDeno;
+export const connect: Connect = bun ? connectBun : connectDeno;
 /** The runtime the engine runs on, `bun 1.4.5` or `deno 2.9.6`. */
 export const runtime: string = bun ? `bun ${bun.version}` : `deno ${Deno.version.deno}`;
 

@@ -1,0 +1,161 @@
+// One keep-alive HTTP/1.1 connection of the load engine: it sends the next request of the rotation (with the value it
+// captured, when the request needs one), pairs each response with the oldest request in flight, has it parsed and
+// checked, and reports both to the load. Requests carrying a captured value wait for every answer before them.
+
+import type { LoadConnection, LoadEvents } from "./_engine_load.ts";
+import { InFlight } from "./_engine_in_flight.ts";
+import {
+  CAPTURE,
+  type EngineRequest,
+  ProtocolError,
+  ResponseParser,
+  type ResponseSink,
+  usesCapture,
+} from "./_engine_http.ts";
+import type { Connect, Transport } from "./_engine_transport.ts";
+
+/** The rotation of requests every connection of a load shares, encoded once. */
+export class Rotation {
+  readonly requests: readonly EngineRequest[];
+  readonly encoded: readonly Uint8Array[];
+  /** Whether each request carries the connection's captured value (encoded when sent). */
+  readonly templated: readonly boolean[];
+
+  /** The rotation of `requests`. */
+  constructor(requests: readonly EngineRequest[]) {
+    this.requests = requests;
+    this.encoded = requests.map((r) => new TextEncoder().encode(r.raw));
+    this.templated = requests.map(usesCapture);
+  }
+
+  /** Request `i`'s bytes, with `captured` in place of the capture mark when it carries one. */
+  bytes(i: number, captured: string | null): Uint8Array {
+    return this.templated[i] && captured !== null
+      ? new TextEncoder().encode(this.requests[i].raw.replaceAll(CAPTURE, () => captured))
+      : this.encoded[i];
+  }
+}
+
+/** Where a connection connects, and how. */
+export interface Endpoint {
+  readonly hostname: string;
+  readonly port: number;
+  readonly connect: Connect;
+}
+
+/** One HTTP connection; see the module comment. */
+export class HttpConnection implements LoadConnection, ResponseSink {
+  readonly inFlight: InFlight;
+  queued = false;
+  readonly #rotation: Rotation;
+  readonly #capacity: number;
+  readonly #endpoint: Endpoint;
+  readonly #events: LoadEvents;
+  #next: number;
+  #parser: ResponseParser;
+  #transport: Transport | null = null;
+  /** Whether this side is closing the connection (a timeout), so a partial response is not the server's doing. */
+  #closing = false;
+  #pop = () => {
+    this.inFlight.shift();
+    return this.inFlight.index;
+  };
+
+  /** A connection sending `rotation` from request `first`, `capacity` in flight, reporting to `events`. */
+  constructor(rotation: Rotation, first: number, capacity: number, endpoint: Endpoint, events: LoadEvents) {
+    this.#rotation = rotation;
+    this.#next = first % rotation.requests.length;
+    this.#capacity = capacity;
+    this.#endpoint = endpoint;
+    this.#events = events;
+    this.inFlight = new InFlight(capacity);
+    this.#parser = new ResponseParser(rotation.requests);
+  }
+
+  get gone(): boolean {
+    return this.#transport === null;
+  }
+
+  get ready(): boolean {
+    if (this.#transport === null || this.inFlight.length >= this.#capacity) return false;
+    // A request carrying the captured value waits for every answer before it: one may change the value.
+    return !(this.#rotation.templated[this.#skipUncaptured()] && this.inFlight.length > 0);
+  }
+
+  open(): void {
+    this.#parser = new ResponseParser(this.#rotation.requests);
+    this.inFlight.clear();
+    this.#endpoint.connect(this.#endpoint.hostname, this.#endpoint.port, {
+      open: (t) => {
+        this.#transport = t;
+        this.#events.progressed(this);
+      },
+      data: (chunk) => this.#data(chunk),
+      closed: () => this.#closed(),
+    });
+  }
+
+  #data(chunk: Uint8Array): void {
+    try {
+      this.#parser.feed(chunk, this.#pop, this);
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      this.#events.broken(error.message);
+      this.#transport?.close();
+      return;
+    }
+    this.#events.progressed(this);
+  }
+
+  #closed(): void {
+    this.#transport = null;
+    // The server closed the connection in the middle of a response: what it sent is a wrong, truncated answer.
+    if (!this.#closing && this.#parser.partial > 0) {
+      this.#events.broken(`truncated response: the server closed the connection after ${this.#parser.partial} bytes`);
+    }
+    const byServer = !this.#closing;
+    this.#closing = false;
+    this.#events.closed(this, byServer);
+  }
+
+  /** Passes over requests that need a captured value the connection does not hold; returns the next to send. */
+  #skipUncaptured(): number {
+    const n = this.#rotation.requests.length;
+    const templated = this.#rotation.templated;
+    for (let i = 0; i < n && templated[this.#next] && this.#parser.captured === null; i++) {
+      this.#next = this.#next + 1 === n ? 0 : this.#next + 1;
+    }
+    return this.#next;
+  }
+
+  send(at: number, phase: number): void {
+    const next = this.#skipUncaptured();
+    this.inFlight.push(next, at, phase);
+    this.#events.sent(phase);
+    this.#transport!.write(this.#rotation.bytes(next, this.#parser.captured));
+    this.#next = next + 1 === this.#rotation.requests.length ? 0 : next + 1;
+  }
+
+  response(index: number, verdict: number, bytes: number): void {
+    this.#events.answered(verdict, bytes, this.inFlight.at, this.inFlight.phase, index);
+  }
+
+  wantsMismatch(): boolean {
+    return this.#events.wantsMismatch();
+  }
+
+  mismatch(text: string): void {
+    this.#events.mismatch(text);
+  }
+
+  abandon(): void {
+    this.#closing = true;
+    this.#transport?.close();
+    this.#transport = null;
+  }
+
+  close(): void {
+    this.#closing = true;
+    this.#transport?.close();
+  }
+}

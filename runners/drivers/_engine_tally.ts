@@ -1,0 +1,196 @@
+// The load engine's counters and histograms, the same for HTTP responses and WebSocket echoes: every answer is
+// counted where it fell (the warm-up, the measured window, or after it), valid answers of the window add their
+// latency (µs) to the histograms of the whole window, of their phase of the schedule and of their endpoint.
+
+import { EngineHistogram } from "./_engine_histogram.ts";
+import type { RatePhase } from "./_engine_schedule.ts";
+
+/** Where an answer fell: before the measured window, in it, or after it closed. */
+export const WARMUP = 0, WINDOW = 1, AFTER = 2;
+
+/** How an answer compared with what it answers (the HTTP parser's and the echo check's verdicts). */
+export const VALID = 0, NON_2XX = 1, MISMATCH = 2;
+
+/** What one measured phase of the open model counted. */
+export interface PhaseCounts {
+  /** Length of the phase. */
+  durationMs: number;
+  /** Its rates, per second, at start and end. */
+  fromRate: number;
+  toRate: number;
+  /** Requests due in the phase. */
+  scheduled: number;
+  /** Of those: answered, answered validly, and sent late (waiting for a connection, or the engine itself behind). */
+  responses: number;
+  validResponses: number;
+  missedConnections: number;
+  missedClient: number;
+  /** Latency from when each valid response's request was due. */
+  histogram: [number, number][];
+}
+
+/** What one endpoint's requests counted. */
+export interface EndpointCounts {
+  /** Responses in the measured window, valid or not. */
+  responses: number;
+  /** Of those, the valid ones. */
+  validResponses: number;
+  /** Valid responses in the warm-up (their side effects happened too). */
+  warmupValidResponses: number;
+  /** Latency (µs) of valid measured responses, `[index, count]`. */
+  histogram: [number, number][];
+}
+
+interface Phase {
+  readonly counts: PhaseCounts;
+  readonly histogram: EngineHistogram;
+  readonly measured: boolean;
+}
+
+interface Endpoint {
+  responses: number;
+  validResponses: number;
+  warmupValidResponses: number;
+  readonly histogram: EngineHistogram;
+}
+
+/** Everything one engine process counts; see the module comment. */
+export class Tally {
+  /** Answers in the window, valid or not; of those the valid ones; their bytes. */
+  responses = 0;
+  validResponses = 0;
+  bytes = 0;
+  /** Answers anywhere whose status was not 2xx, or that differed from their expectation. */
+  non2xx = 0;
+  mismatches = 0;
+  firstMismatch: string | null = null;
+  /** The first thing that went wrong of any kind (a mismatch, a drop, a timeout), described. */
+  firstFailure: string | null = null;
+  /** Answers in the warm-up, and the valid ones among them. */
+  warmupResponses = 0;
+  warmupValidResponses = 0;
+  /** Answers after the window closed (the engine's stop fires late on a busy machine). */
+  lateResponses = 0;
+  /** Connection errors and timeouts from the window's start on. */
+  errors = 0;
+  timeouts = 0;
+  /** Sockets the server closed (a drop). */
+  dropped = 0;
+  /** Requests sent over the whole load, and those counted as the window's (see `sentInWindow`). */
+  sent = 0;
+  sentInWindow = 0;
+  /** Requests of the window still unanswered when the load ended (open model). */
+  unansweredAtEnd = 0;
+  /** CPU time the engine used over the window, µs, where the runtime can tell. */
+  cpuUs: number | null = null;
+  readonly histogram: EngineHistogram = new EngineHistogram();
+  readonly #phases: Phase[];
+  readonly #endpointOf: readonly number[] | undefined;
+  readonly #endpoints: Endpoint[] | null;
+
+  /** Counters for the schedule's `phases` (none in the closed model) and the requests' endpoints, when labelled. */
+  constructor(phases: readonly RatePhase[], endpointOf?: readonly number[]) {
+    this.#phases = phases.map((p) => ({
+      counts: {
+        durationMs: p.durationMs,
+        fromRate: p.fromRate,
+        toRate: p.toRate,
+        scheduled: 0,
+        responses: 0,
+        validResponses: 0,
+        missedConnections: 0,
+        missedClient: 0,
+        histogram: [],
+      },
+      histogram: new EngineHistogram(),
+      measured: p.measured,
+    }));
+    this.#endpointOf = endpointOf;
+    this.#endpoints = endpointOf
+      ? Array.from({ length: Math.max(-1, ...endpointOf) + 1 }, () => ({
+        responses: 0,
+        validResponses: 0,
+        warmupValidResponses: 0,
+        histogram: new EngineHistogram(),
+      }))
+      : null;
+  }
+
+  /** Whether phase `phase` of the schedule is measured (always, in the closed model). */
+  measured(phase: number): boolean {
+    return this.#phases.length === 0 || this.#phases[phase].measured;
+  }
+
+  /** One answer: `where` it fell, its verdict, size, latency (µs), phase and the rotation index it answers. */
+  answer(where: number, verdict: number, bytes: number, us: number, phase: number, index: number): void {
+    if (verdict === NON_2XX) this.non2xx++;
+    else if (verdict === MISMATCH) this.mismatches++;
+    const e = this.#endpoints === null || index < 0 ? undefined : this.#endpoints[this.#endpointOf![index]];
+    if (where === WARMUP) {
+      this.warmupResponses++;
+      if (verdict === VALID) {
+        this.warmupValidResponses++;
+        if (e) e.warmupValidResponses++;
+      }
+      return;
+    }
+    if (where === AFTER) {
+      this.lateResponses++;
+      return;
+    }
+    this.responses++;
+    this.bytes += bytes;
+    const p = this.#phases.length > 0 ? this.#phases[phase] : undefined;
+    if (p) p.counts.responses++;
+    if (e) e.responses++;
+    if (verdict !== VALID) return;
+    this.validResponses++;
+    this.histogram.record(us);
+    if (p) {
+      p.counts.validResponses++;
+      p.histogram.record(us);
+    }
+    if (e) {
+      e.validResponses++;
+      e.histogram.record(us);
+    }
+  }
+
+  /** Whether the first mismatch still wants describing (so that a description is built once). */
+  wantsMismatch(): boolean {
+    return this.firstMismatch === null;
+  }
+
+  /** Keeps the description of the first thing that went wrong. */
+  mismatch(text: string): void {
+    this.firstMismatch ??= text;
+    this.firstFailure ??= text;
+  }
+
+  /** Keeps the description of the first failure of any kind. */
+  failure(text: string): void {
+    this.firstFailure ??= text;
+  }
+
+  /** A request of `phase` fell due on the schedule. */
+  scheduled(phase: number): void {
+    if (this.measured(phase)) this.#phases[phase].counts.scheduled++;
+  }
+
+  /** A request of `phase` went out late: it waited for a connection, or the engine itself was behind. */
+  missed(phase: number, waitedForConnection: boolean): void {
+    if (!this.measured(phase)) return;
+    if (waitedForConnection) this.#phases[phase].counts.missedConnections++;
+    else this.#phases[phase].counts.missedClient++;
+  }
+
+  /** The measured phases' counts, histograms sparse (open model). */
+  phases(): PhaseCounts[] {
+    return this.#phases.filter((p) => p.measured).map((p) => ({ ...p.counts, histogram: p.histogram.sparse() }));
+  }
+
+  /** Each endpoint's counts, histograms sparse; undefined when the requests carry no endpoint. */
+  endpoints(): EndpointCounts[] | undefined {
+    return this.#endpoints?.map((e) => ({ ...e, histogram: e.histogram.sparse() }));
+  }
+}
