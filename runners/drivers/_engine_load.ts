@@ -22,8 +22,8 @@ export interface LoadPlan {
   readonly answersToEnd: number | null;
   /** Whether a connection that closes is opened again (else it is gone for the rest of the load). */
   readonly reconnect: boolean;
-  /** The CPU time this process has used, µs, where the runtime can tell (read when the window opens and ends). */
-  readonly readCpuUs?: () => number | null;
+  /** Called when the window opens and when the load ends (to read CPU counters over the window). */
+  readonly edges?: { open(): void; end(): void };
 }
 
 /** What the load needs of a connection (HTTP or WebSocket). */
@@ -96,13 +96,11 @@ export class Load implements LoadEvents {
     return new Promise((resolve) => {
       const watchdog = this.#clock.every(Math.min(100, this.#plan.timeoutMs / 4), () => this.#checkTimeouts());
       let timer: Timer | null = null;
-      let cpuAtOpen: number | null = null;
-      const cpu = this.#plan.readCpuUs;
-      const opening = cpu ? this.#clock.after(this.window.from - this.#clock.now(), () => cpuAtOpen = cpu()) : null;
+      const edges = this.#plan.edges;
+      const opening = edges ? this.#clock.after(this.window.from - this.#clock.now(), edges.open) : null;
       this.#finish = () => {
         this.#finish = () => {};
-        const cpuAtEnd = cpu?.() ?? null;
-        if (cpuAtOpen !== null && cpuAtEnd !== null) this.tally.cpuUs = cpuAtEnd - cpuAtOpen;
+        edges?.end();
         opening?.cancel();
         timer?.cancel();
         watchdog.cancel();

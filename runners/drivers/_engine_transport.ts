@@ -152,3 +152,22 @@ export async function writeStdoutAndExit(text: string): Promise<never> {
   await Deno.stdout.write(bytes);
   Deno.exit(0);
 }
+
+/** CPU time of this process in microseconds, where the runtime can tell. */
+export function cpuUs(): number | null {
+  const p = (globalThis as { process?: { cpuUsage?(): { user: number; system: number } } }).process;
+  const u = p?.cpuUsage?.();
+  return u ? u.user + u.system : null;
+}
+
+/** Reads this process's CPU time when a window opens and ends, into `into.cpuUs`. */
+export function cpuEdges(into: { cpuUs: number | null }): { open(): void; end(): void } {
+  let atOpen: number | null = null;
+  return {
+    open: () => atOpen = cpuUs(),
+    end: () => {
+      const now = cpuUs();
+      if (atOpen !== null && now !== null) into.cpuUs = now - atOpen;
+    },
+  };
+}

@@ -2,6 +2,7 @@
 // message's numbers, each echo paired with the oldest message in flight and compared with it byte for byte; pings
 // answered, a close frame or a closed connection reported to the load.
 
+import type { Handshakes } from "./_engine_handshakes.ts";
 import type { LoadConnection, LoadEvents } from "./_engine_load.ts";
 import { InFlight } from "./_engine_in_flight.ts";
 import { MISMATCH, VALID } from "./_engine_tally.ts";
@@ -29,8 +30,8 @@ export interface WsSetup {
   readonly pattern: Uint8Array;
   /** Messages in flight per socket (closed model; the open model sends whenever a message is due). */
   readonly capacity: number;
-  /** Called once per socket: its handshake took `us`, or it failed, `why`. */
-  handshaken(us: number | null, why: string): void;
+  /** Where each socket reports its handshake. */
+  readonly handshakes: Handshakes;
 }
 
 /** One WebSocket; see the module comment. */
@@ -104,7 +105,7 @@ export class WsConnection implements LoadConnection, FrameSink {
         return;
       }
       this.connected = true;
-      this.#setup.handshaken(Math.round((performance.now() - this.#started) * 1000), "");
+      this.#setup.handshakes.done(Math.round((performance.now() - this.#started) * 1000));
       chunk = joined.subarray(used);
       if (chunk.length === 0) return;
     }
@@ -146,7 +147,7 @@ export class WsConnection implements LoadConnection, FrameSink {
 
   abandon(): void {
     this.#closing = true;
-    this.#lost("timed out");
+    this.#lost(this.connected ? "timed out" : "no handshake in time");
   }
 
   /** The server's close frame. */
@@ -159,7 +160,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.#gone = true;
     this.#transport?.close();
     if (!this.connected) {
-      this.#setup.handshaken(null, `socket ${this.id} could not connect: ${why}`);
+      this.#setup.handshakes.failure(`socket ${this.id} could not connect: ${why}`);
       return;
     }
     if (!this.#closing) {

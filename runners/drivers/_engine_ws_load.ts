@@ -7,7 +7,8 @@ import { type Clock, realClock } from "./_engine_clock.ts";
 import { Load } from "./_engine_load.ts";
 import type { Arrival, RatePhase } from "./_engine_schedule.ts";
 import { type PhaseCounts, Tally } from "./_engine_tally.ts";
-import { type Connect, connect, runtime } from "./_engine_transport.ts";
+import { type Connect, connect, cpuEdges, runtime } from "./_engine_transport.ts";
+import { Handshakes } from "./_engine_handshakes.ts";
 import { handshakeRequest, messagePattern } from "./_engine_ws.ts";
 import { WsConnection, type WsSetup } from "./_engine_ws_conn.ts";
 
@@ -60,20 +61,14 @@ export interface EngineWsCounts {
   readonly phases?: PhaseCounts[];
 }
 
-/** CPU time of this process in microseconds, where the runtime can tell. */
-export function cpuUs(): number | null {
-  const p = (globalThis as { process?: { cpuUsage?(): { user: number; system: number } } }).process;
-  const u = p?.cpuUsage?.();
-  return u ? u.user + u.system : null;
-}
-
-/** Opens every socket at once; resolves when each has finished its handshake or failed (or the timeout passed). */
-async function connectAll(job: EngineWsJob, open: Connect, fail: (why: string) => void) {
-  const connectUs: number[] = [];
-  let failed = 0;
-  let pending = job.connections;
-  let settled!: () => void;
-  const all = new Promise<void>((resolve) => settled = resolve);
+/** Runs a job: connect every socket, warm up, measure, close (`clock` and `open` for tests). */
+export async function driveWebSocket(
+  job: EngineWsJob,
+  clock: Clock = realClock,
+  open: Connect = connect,
+): Promise<EngineWsCounts> {
+  const tally = new Tally(job.open?.phases ?? []);
+  const handshakes = new Handshakes((why) => tally.failure(why));
   const setup: WsSetup = {
     hostname: job.hostname,
     port: job.port,
@@ -82,33 +77,10 @@ async function connectAll(job: EngineWsJob, open: Connect, fail: (why: string) =
     accept: job.accept,
     pattern: messagePattern(job.messageSize),
     capacity: job.open ? Infinity : job.inFlight,
-    handshaken(us, why) {
-      if (us === null) {
-        failed++;
-        fail(why);
-      } else connectUs.push(us);
-      if (--pending === 0) settled();
-    },
+    handshakes,
   };
   const sockets = Array.from({ length: job.connections }, (_, i) => new WsConnection(job.firstSocket + i, setup));
-  for (const s of sockets) s.open();
-  if (sockets.length === 0) settled();
-  const deadline = setTimeout(() => {
-    for (const s of sockets) if (!s.connected && !s.gone) s.abandon();
-  }, job.timeoutSec * 1000);
-  await all;
-  clearTimeout(deadline);
-  return { sockets, connectUs, failed: () => failed };
-}
-
-/** Runs a job: connect every socket, warm up, measure, close (`clock` and `open` for tests). */
-export async function driveWebSocket(
-  job: EngineWsJob,
-  clock: Clock = realClock,
-  open: Connect = connect,
-): Promise<EngineWsCounts> {
-  const tally = new Tally(job.open?.phases ?? []);
-  const { sockets, connectUs, failed } = await connectAll(job, open, (why) => tally.failure(why));
+  await handshakes.openAll(sockets, job.timeoutSec * 1000);
   const load = new Load(
     {
       warmupMs: job.warmupSec * 1000,
@@ -117,7 +89,7 @@ export async function driveWebSocket(
       open: job.open,
       answersToEnd: job.messages,
       reconnect: false,
-      readCpuUs: cpuUs,
+      edges: cpuEdges(tally),
     },
     clock,
     tally,
@@ -126,8 +98,8 @@ export async function driveWebSocket(
   for (const s of live) s.attach(load);
   if (live.length > 0) await load.run(live, false);
   return {
-    connectUs,
-    failedConnections: failed(),
+    connectUs: handshakes.connectUs,
+    failedConnections: handshakes.failed,
     droppedSockets: tally.dropped,
     timeouts: tally.timeouts + tally.unansweredAtEnd,
     mismatches: tally.mismatches,

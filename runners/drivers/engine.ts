@@ -16,13 +16,12 @@ import { cacheDir, resolveRuntime } from "../../adapters/mod.ts";
 import { parseCpuList } from "../platform/cpus.ts";
 import { runTool, toolJson } from "../platform/process.ts";
 import { makeTempDir } from "../platform/temp.ts";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
-import type { EndpointCounts, EngineCounts, EngineJob, PhaseCounts } from "./_engine_http_load.ts";
-import { bucketValue } from "./_engine_histogram.ts";
+import { percentilesOf } from "../stats/latency.ts";
+import type { EndpointCounts, EngineCounts, EngineJob } from "./_engine_http_load.ts";
+import { histogramOf, mergePhases } from "./_engine_merge.ts";
 import { encodeRequest } from "./_engine_http.ts";
 import type { RatePhase } from "./_engine_schedule.ts";
 import { type OpenModel, openModelOf } from "./open_model.ts";
-import { round } from "../stats/round.ts";
 import type {
   EndpointMeasurement,
   LoadGenerator,
@@ -63,6 +62,7 @@ export const ENGINE_FILES: readonly string[] = [
   "./_engine_schedule.ts",
   "./_engine_ws_load.ts",
   "./_engine_ws_conn.ts",
+  "./_engine_handshakes.ts",
   "./_engine_ws.ts",
   "./_engine_histogram.ts",
   "../stats/random.ts",
@@ -190,17 +190,6 @@ export async function runEngine<T>(
   ));
 }
 
-/** The latency histograms of the engine's processes, merged into one HdrHistogram (exactly: same buckets). */
-export function histogramOf(parts: readonly { readonly histogram: readonly [number, number][] }[]): hdr.Histogram {
-  const h = hdr.build(HISTOGRAM_OPTIONS);
-  for (const p of parts) {
-    for (const [index, count] of p.histogram) {
-      h.recordValueWithCount(Math.min(Math.max(1, bucketValue(index)), HISTOGRAM_OPTIONS.highestTrackableValue), count);
-    }
-  }
-  return h;
-}
-
 /**
  * One process's share of an open model: every phase at `1/processes` of its
  * rate, after a warm-up at the first phase's starting rate; Poisson seeds
@@ -280,34 +269,6 @@ function merge(parts: readonly EngineCounts[], labels: readonly string[]): LoadM
     ...(parts[0].phases ? { phases: mergePhases(parts) } : {}),
     ...(parts[0].endpoints ? { endpoints: mergeEndpoints(parts, labels, durationMs) } : {}),
   };
-}
-
-/** The open model's phases of every process, phase by phase: counts summed, histograms merged. */
-export function mergePhases(
-  parts: readonly { readonly phases?: readonly PhaseCounts[] }[],
-): NonNullable<LoadMeasurement["phases"]> {
-  return parts[0].phases!.map((first, i) => {
-    const same = parts.map((p) => p.phases![i]);
-    const sum = (key: "scheduled" | "responses" | "validResponses" | "missedConnections" | "missedClient") =>
-      same.reduce((a, p) => a + p[key], 0);
-    const h = histogramOf(same);
-    const valid = sum("validResponses");
-    return {
-      durationMs: first.durationMs,
-      // Each process ran its share of the rate.
-      fromRate: same.reduce((a, p) => a + p.fromRate, 0),
-      toRate: same.reduce((a, p) => a + p.toRate, 0),
-      scheduled: sum("scheduled"),
-      responses: sum("responses"),
-      validResponses: valid,
-      missed: sum("missedConnections") + sum("missedClient"),
-      missedConnections: sum("missedConnections"),
-      missedClient: sum("missedClient"),
-      achievedRate: round(valid / (first.durationMs / 1000), 2),
-      latencyUs: percentilesOf(h),
-      latencyHistogram: h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null,
-    };
-  });
 }
 
 /**
