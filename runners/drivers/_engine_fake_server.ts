@@ -1,7 +1,9 @@
 // A server for the engine's in-process tests: over a FakeNet, it answers every request written so far with the
 // response `answer` gives (or none), as often as the test calls it. Not part of the engine's program.
 
-import type { FakeNet, FakeSocket } from "./_engine_fake_net.ts";
+import { FakeClock } from "./_engine_fake_clock.ts";
+import { FakeNet, type FakeSocket } from "./_engine_fake_net.ts";
+import { driveHttp, type EngineJob } from "./_engine_http_load.ts";
 
 /** The hello JSON body and a response carrying it. */
 export const BODY = '{"message":"Hello, World!"}';
@@ -35,4 +37,38 @@ export class FakeServer {
     }
     return taken;
   }
+}
+
+/** The tests' load: 2 connections, 1 in flight each, 1 s warm-up, 2 s window, 10 s timeout, 1 s hung bound. */
+export const JOB: EngineJob = {
+  kind: "http",
+  hostname: "127.0.0.1",
+  port: 1,
+  requests: [{ raw: "GET / HTTP/1.1\r\n\r\n", expect: { status: 200, contentType: "application/json", body: BODY } }],
+  connections: 2,
+  pipelining: 1,
+  warmupSec: 1,
+  durationSec: 2,
+  timeoutSec: 10,
+  hungAfterMs: 1000,
+  firstRequest: 0,
+};
+
+/** What the server does at each step: it is `t` ms into the load. */
+export type Step = (t: number, server: FakeServer, net: FakeNet) => void;
+
+/** Runs `job` with `step` called every `stepMs` (by default: answer everything); returns the counts. */
+export async function drive(job: EngineJob, step: Step = (_t, server) => server.answer(), stepMs = 10) {
+  const clock = new FakeClock();
+  const net = new FakeNet();
+  const server = new FakeServer(net);
+  let finished = false;
+  const counts = driveHttp(job, clock, net.connect).finally(() => finished = true);
+  for (let t = stepMs; t < 60_000 && !finished; t += stepMs) {
+    clock.advance(stepMs);
+    step(t, server, net);
+    // Closes reported in microtasks, and the load's promise, settle here.
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  }
+  return { counts: await counts, net, server, clock };
 }

@@ -99,6 +99,8 @@ export interface ResponseSink {
   wantsMismatch(): boolean;
   /** The description of a mismatching response. */
   mismatch(text: string): void;
+  /** A whole response of `bytes` came when no request was in flight (`next()` gave -1): it answers nothing. */
+  unasked(bytes: number): void;
 }
 
 // A response with no content-type header matches an expected content-type of "" (a 204 carries none).
@@ -224,6 +226,11 @@ export class ResponseParser {
       bodyStart = 0;
       bodyEnd = body.length;
       total = after - start;
+    } else if (this.#contentLength < 0 && this.#hasBody()) {
+      // No length and no chunks: the body runs to the end of the connection (HTTP/1.0 style).
+      if (!this.#atClose) return 0;
+      bodyEnd = end;
+      total = end - start;
     } else {
       const length = this.#contentLength < 0 ? 0 : this.#contentLength;
       if (at + length > end) return 0;
@@ -231,9 +238,38 @@ export class ResponseParser {
       total = bodyEnd - start;
     }
     const index = next();
+    if (index < 0) {
+      sink.unasked(total);
+      return total;
+    }
     this.#judge(index, buf, body ?? buf, bodyStart, bodyEnd, sink);
     sink.response(index, this.#verdict, total);
     return total;
+  }
+
+  /** Whether a response of the last head's status carries a body (1xx, 204 and 304 never do). */
+  #hasBody(): boolean {
+    return this.#status >= 200 && this.#status !== 204 && this.#status !== 304;
+  }
+
+  /** Set while the connection's end is being read: a body without length or chunks ends here. */
+  #atClose = false;
+
+  /**
+   * The connection has closed: completes a response whose body ran to the close (no content-length, not chunked).
+   * Returns whether one did; bytes still pending after that are a truncated response.
+   */
+  finish(next: () => number, sink: ResponseSink): boolean {
+    if (this.#pendingLength === 0) return false;
+    this.#atClose = true;
+    try {
+      const used = this.#one(this.#pending, 0, this.#pendingLength, next, sink);
+      if (used === 0) return false;
+      this.#pendingLength = 0;
+      return true;
+    } finally {
+      this.#atClose = false;
+    }
   }
 
   /** Reads the status line and headers at `start`; returns where the body starts, or 0 when they are incomplete. */

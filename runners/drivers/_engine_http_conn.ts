@@ -47,6 +47,8 @@ export interface Endpoint {
 export class HttpConnection implements LoadConnection, ResponseSink {
   readonly inFlight: InFlight;
   queued = false;
+  closedAt = NaN;
+  lastAnswerAt = 0;
   readonly #rotation: Rotation;
   readonly #capacity: number;
   readonly #endpoint: Endpoint;
@@ -56,10 +58,9 @@ export class HttpConnection implements LoadConnection, ResponseSink {
   #transport: Transport | null = null;
   /** Whether this side is closing the connection (a timeout), so a partial response is not the server's doing. */
   #closing = false;
-  #pop = () => {
-    this.inFlight.shift();
-    return this.inFlight.index;
-  };
+  /** Whether a response came with no request in flight: pairing cannot be trusted on this connection any more. */
+  #unpaired = false;
+  #pop = () => this.inFlight.shift() ? this.inFlight.index : -1;
 
   /** A connection sending `rotation` from request `first`, `capacity` in flight, reporting to `events`. */
   constructor(rotation: Rotation, first: number, capacity: number, endpoint: Endpoint, events: LoadEvents) {
@@ -88,7 +89,8 @@ export class HttpConnection implements LoadConnection, ResponseSink {
     this.#endpoint.connect(this.#endpoint.hostname, this.#endpoint.port, {
       open: (t) => {
         this.#transport = t;
-        this.#events.progressed(this);
+        this.#unpaired = false;
+        this.#events.opened(this);
       },
       data: (chunk) => this.#data(chunk),
       closed: () => this.#closed(),
@@ -101,21 +103,38 @@ export class HttpConnection implements LoadConnection, ResponseSink {
     } catch (error) {
       if (!(error instanceof ProtocolError)) throw error;
       this.#events.broken(error.message);
-      this.#transport?.close();
+      this.abandon();
       return;
     }
-    this.#events.progressed(this);
+    if (this.#unpaired) this.abandon();
+    else this.#events.progressed(this);
   }
 
   #closed(): void {
+    const opened = this.#transport !== null || this.#closing;
     this.#transport = null;
+    if (!this.#closing) this.#end();
+    const how = this.#closing ? "us" : opened ? "server" : "refused";
+    this.#closing = false;
+    this.#events.closed(this, how);
+  }
+
+  /** The server closed the connection: a body running to the close is complete; anything else pending is cut short. */
+  #end(): void {
+    try {
+      if (this.#parser.finish(this.#pop, this)) {
+        this.#events.progressed(this);
+        return;
+      }
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      this.#events.broken(error.message);
+      return;
+    }
     // The server closed the connection in the middle of a response: what it sent is a wrong, truncated answer.
-    if (!this.#closing && this.#parser.partial > 0) {
+    if (this.#parser.partial > 0) {
       this.#events.broken(`truncated response: the server closed the connection after ${this.#parser.partial} bytes`);
     }
-    const byServer = !this.#closing;
-    this.#closing = false;
-    this.#events.closed(this, byServer);
   }
 
   /** Passes over requests that need a captured value the connection does not hold; returns the next to send. */
@@ -138,6 +157,11 @@ export class HttpConnection implements LoadConnection, ResponseSink {
 
   response(index: number, verdict: number, bytes: number): void {
     this.#events.answered(verdict, bytes, this.inFlight.at, this.inFlight.phase, index);
+  }
+
+  unasked(bytes: number): void {
+    this.#unpaired = true;
+    this.#events.unasked(`a response (${bytes} bytes) came with no request in flight`);
   }
 
   wantsMismatch(): boolean {

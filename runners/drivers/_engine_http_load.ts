@@ -10,10 +10,10 @@ import type { EngineRequest } from "./_engine_http.ts";
 import { HttpConnection, Rotation } from "./_engine_http_conn.ts";
 import { Load } from "./_engine_load.ts";
 import type { Arrival, RatePhase } from "./_engine_schedule.ts";
-import { type EndpointCounts, type PhaseCounts, Tally } from "./_engine_tally.ts";
-import { type Connect, connect, runtime } from "./_engine_transport.ts";
+import { type AccountingCounts, type EndpointCounts, type PhaseCounts, Tally } from "./_engine_tally.ts";
+import { type Connect, connect, cpuEdges, runtime } from "./_engine_transport.ts";
 
-export type { EndpointCounts, PhaseCounts };
+export type { AccountingCounts, EndpointCounts, PhaseCounts };
 
 /** What the harness asks one engine process to do for an HTTP server. */
 export interface EngineJob {
@@ -35,8 +35,17 @@ export interface EngineJob {
   readonly timeoutSec: number;
   /** Where this process's first connection starts in the rotation (processes spread over it). */
   readonly firstRequest: number;
-  /** The open model: the schedule's phases (the warm-up first, not measured), arrival spacing and its seed. */
-  readonly open?: { readonly phases: readonly RatePhase[]; readonly arrival: Arrival; readonly seed: number };
+  /** The open model: the schedule's phases (the warm-up first, not measured), arrival spacing, seed and offset. */
+  readonly open?: {
+    readonly phases: readonly RatePhase[];
+    readonly arrival: Arrival;
+    readonly seed: number;
+    readonly offset?: number;
+  };
+  /** Closed model: how long requests in flight at the window's end may take; a connection past it is hung. */
+  readonly hungAfterMs: number;
+  /** When every process starts its load, epoch milliseconds (they open their connections before). */
+  readonly startAtEpochMs?: number;
   /** The endpoint of each request of the rotation, by index into the endpoints; absent: no counts per endpoint. */
   readonly endpoints?: readonly number[];
 }
@@ -80,6 +89,10 @@ export interface EngineCounts {
   phases?: PhaseCounts[];
   /** Per endpoint, by the indices of `EngineJob.endpoints`. */
   endpoints?: EndpointCounts[];
+  /** How every request of the window ended, beyond the answers. */
+  accounting: AccountingCounts;
+  /** CPU this process used in the measured window, microseconds; null where the runtime cannot tell. */
+  cpuUs: number | null;
 }
 
 /** Runs a job to the end of its measured window and returns what it counted (`clock` and `open` for tests). */
@@ -95,8 +108,10 @@ export async function driveHttp(
       windowMs: job.durationSec * 1000,
       timeoutMs: job.timeoutSec * 1000,
       open: job.open,
+      hungAfterMs: job.hungAfterMs,
       answersToEnd: null,
-      reconnect: true,
+      edges: cpuEdges(tally),
+      startAt: startAt(job.startAtEpochMs, clock),
     },
     clock,
     tally,
@@ -111,18 +126,21 @@ export async function driveHttp(
   return countsOf(tally, load, job.open !== undefined);
 }
 
+/** The clock moment of epoch `epochMs`, or undefined to start at once. */
+export function startAt(epochMs: number | undefined, clock: Clock): number | undefined {
+  return epochMs === undefined ? undefined : clock.now() + (epochMs - clock.epochOf(clock.now()));
+}
+
 /** What the tally counted, as the harness reads it. */
 function countsOf(tally: Tally, load: Load, open: boolean): EngineCounts {
-  // Requests of a measured phase that were due but never answered count against the server.
-  const unanswered = tally.unansweredAtEnd;
   const endpoints = tally.endpoints();
   return {
     responses: tally.responses,
     validResponses: tally.validResponses,
     non2xx: tally.non2xx,
     mismatches: tally.mismatches,
-    errors: tally.errors + unanswered,
-    timeouts: tally.timeouts + unanswered,
+    errors: tally.errors,
+    timeouts: tally.timeouts,
     bytes: tally.bytes,
     warmupResponses: tally.warmupResponses,
     lateResponses: tally.lateResponses,
@@ -134,5 +152,7 @@ function countsOf(tally: Tally, load: Load, open: boolean): EngineCounts {
     runtime,
     ...(open ? { phases: tally.phases() } : {}),
     ...(endpoints ? { endpoints } : {}),
+    accounting: tally.accounting(),
+    cpuUs: tally.cpuUs,
   };
 }

@@ -32,6 +32,11 @@ export class InFlight {
     return this.#length === 0 ? NaN : this.#at[this.#head];
   }
 
+  /** The schedule phase of the oldest request (0 when none is in flight). */
+  get phaseOfOldest(): number {
+    return this.#length === 0 ? 0 : this.#phase[this.#head];
+  }
+
   /** Adds a request. */
   push(index: number, at: number, phase: number): void {
     if (this.#length === this.#index.length) this.#grow();

@@ -25,9 +25,11 @@ export function mergePhases(
 ): NonNullable<LoadMeasurement["phases"]> {
   return parts[0].phases!.map((first, i) => {
     const same = parts.map((p) => p.phases![i]);
-    const sum = (key: "scheduled" | "responses" | "validResponses" | "missedConnections" | "missedClient") =>
-      same.reduce((a, p) => a + p[key], 0);
+    const sum = (
+      key: "scheduled" | "responses" | "validResponses" | "missedConnections" | "missedClient" | "unanswered",
+    ) => same.reduce((a, p) => a + (p[key] ?? 0), 0);
     const h = histogramOf(same);
+    const late = histogramOf(same.map((p) => ({ histogram: p.lateHistogram ?? [] })));
     const valid = sum("validResponses");
     return {
       durationMs: first.durationMs,
@@ -43,6 +45,8 @@ export function mergePhases(
       achievedRate: round(valid / (first.durationMs / 1000), 2),
       latencyUs: percentilesOf(h),
       latencyHistogram: h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null,
+      unanswered: sum("unanswered"),
+      sendLateUs: percentilesOf(late),
     };
   });
 }

@@ -63,13 +63,27 @@ export class ScheduledPump implements Pump {
   #waitingPhase: number[] = [];
   #waitingHead = 0;
   #timer: Timer | null = null;
+  readonly #timeoutMs: number;
+  readonly #expired: (at: number, phase: number) => void;
 
-  /** A pump sending `schedule`'s requests, counting in `tally`, until `window` stops. */
-  constructor(clock: Clock, schedule: Schedule, tally: Tally, window: Window) {
+  /**
+   * A pump sending `schedule`'s requests, counting in `tally`, until `window` stops. A request that has waited for a
+   * connection longer than `timeoutMs` since it was due is not sent any more: `expired` is told instead.
+   */
+  constructor(
+    clock: Clock,
+    schedule: Schedule,
+    tally: Tally,
+    window: Window,
+    timeoutMs = Infinity,
+    expired: (at: number, phase: number) => void = () => {},
+  ) {
     this.#clock = clock;
     this.#schedule = schedule;
     this.#tally = tally;
     this.#window = window;
+    this.#timeoutMs = timeoutMs;
+    this.#expired = expired;
   }
 
   /** Runs the schedule from now; calls `done` once every request has been due. */
@@ -111,7 +125,7 @@ export class ScheduledPump implements Pump {
       this.#waitingPhase.push(phase);
       return;
     }
-    if (this.#clock.now() - at > MISSED_AFTER_MS) this.#tally.missed(phase, false);
+    this.#late(at, phase, false);
     c.send(at, phase);
     if (c.ready) this.#queue(c);
   }
@@ -121,7 +135,11 @@ export class ScheduledPump implements Pump {
     while (c.ready && this.#waitingHead < this.#waitingAt.length && !this.#window.stopped) {
       const at = this.#waitingAt[this.#waitingHead];
       const phase = this.#waitingPhase[this.#waitingHead++];
-      if (this.#clock.now() - at > MISSED_AFTER_MS) this.#tally.missed(phase, true);
+      if (this.#clock.now() - at > this.#timeoutMs) {
+        this.#expired(at, phase);
+        continue;
+      }
+      this.#late(at, phase, true);
       c.send(at, phase);
     }
     if (this.#waitingHead > 1024 && this.#waitingHead * 2 > this.#waitingAt.length) {
@@ -132,13 +150,30 @@ export class ScheduledPump implements Pump {
     if (c.ready) this.#queue(c);
   }
 
-  /** Due requests of measured phases still waiting for a connection. */
+  /** Due requests still waiting for a connection. */
   waiting(): number {
-    let n = 0;
+    return this.#waitingAt.length - this.#waitingHead;
+  }
+
+  /** Takes every request of a measured phase still waiting (they will never be sent): when each was due, its phase. */
+  drainWaiting(): { at: number; phase: number }[] {
+    const out: { at: number; phase: number }[] = [];
     for (let i = this.#waitingHead; i < this.#waitingAt.length; i++) {
-      if (this.#tally.measured(this.#waitingPhase[i])) n++;
+      if (this.#tally.measured(this.#waitingPhase[i])) {
+        out.push({ at: this.#waitingAt[i], phase: this.#waitingPhase[i] });
+      }
     }
-    return n;
+    this.#waitingAt = [];
+    this.#waitingPhase = [];
+    this.#waitingHead = 0;
+    return out;
+  }
+
+  /** Counts how late a request due at `at` goes out now. */
+  #late(at: number, phase: number, waitedForConnection: boolean): void {
+    const late = this.#clock.now() - at;
+    this.#tally.sentLate(phase, Math.round(late * 1000));
+    if (late > MISSED_AFTER_MS) this.#tally.missed(phase, waitedForConnection);
   }
 
   #queue(c: PumpConnection): void {

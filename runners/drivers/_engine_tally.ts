@@ -25,8 +25,32 @@ export interface PhaseCounts {
   validResponses: number;
   missedConnections: number;
   missedClient: number;
-  /** Latency from when each valid response's request was due. */
+  /** Of those due, never answered (timed out, lost with their connection, or never sent); each is in the histogram. */
+  unanswered: number;
+  /** Latency from when each valid response's request was due, and each unanswered one at no less than the timeout. */
   histogram: [number, number][];
+  /** How late each request went out after it was due, µs. */
+  lateHistogram: [number, number][];
+}
+
+/** How every request of a window ended, beyond the answers (see the fields of {@linkcode Tally}). */
+export interface AccountingCounts {
+  /** Requests of the window never answered (timed out, lost with a connection, outstanding at the end, not sent). */
+  unanswered: number;
+  /** Of those, due on the schedule and never sent (open model). */
+  notSent: number;
+  /** Answers with no request in flight: protocol violations. */
+  unasked: number;
+  /** Connections with a request outstanding past the hung bound when the accounting ended. */
+  hungConnections: number;
+  /** Connections the server closed while in use; closes of idle ones (a keep-alive timeout); reopenings. */
+  droppedConnections: number;
+  idleCloses: number;
+  reconnects: number;
+  /** Time connections spent closed before they were open again. */
+  reconnectMs: number;
+  /** Requests in flight when the window closed (closed model). */
+  outstandingAtEnd: number;
 }
 
 /** What one endpoint's requests counted. */
@@ -44,6 +68,7 @@ export interface EndpointCounts {
 interface Phase {
   readonly counts: PhaseCounts;
   readonly histogram: EngineHistogram;
+  readonly late: EngineHistogram;
   readonly measured: boolean;
 }
 
@@ -74,13 +99,32 @@ export class Tally {
   /** Connection errors and timeouts from the window's start on. */
   errors = 0;
   timeouts = 0;
-  /** Sockets the server closed (a drop). */
+  /**
+   * Connections the server closed from the window's start on while they were in use: with requests in flight, or
+   * within a second of their last answer (a keep-alive connection closed after an answer). `idleCloses`: closed after
+   * being idle longer (a server's keep-alive timeout), not held against it. `reconnects`: connections opened again,
+   * and the time they spent closed, ms (no request waits on a closed connection in the closed model).
+   */
   dropped = 0;
+  idleCloses = 0;
+  reconnects = 0;
+  reconnectMs = 0;
   /** Requests sent over the whole load, and those counted as the window's (see `sentInWindow`). */
   sent = 0;
   sentInWindow = 0;
-  /** Requests of the window still unanswered when the load ended (open model). */
-  unansweredAtEnd = 0;
+  /**
+   * Requests of the window never answered: timed out (an answer after its timeout is one), lost with a connection
+   * that closed, still outstanding when the accounting ended, or never sent (`notSent`, open model). Each is in the
+   * latency histograms at no less than the timeout.
+   */
+  unanswered = 0;
+  notSent = 0;
+  /** Answers that came with no request in flight (or more than were sent): protocol violations, never counted. */
+  unasked = 0;
+  /** Requests in flight when the window closed (closed model). */
+  outstandingAtEnd = 0;
+  /** Connections with a request outstanding longer than the hung bound when the accounting ended. */
+  hung = 0;
   /** CPU time the engine used over the window, µs, where the runtime can tell. */
   cpuUs: number | null = null;
   readonly histogram: EngineHistogram = new EngineHistogram();
@@ -100,9 +144,12 @@ export class Tally {
         validResponses: 0,
         missedConnections: 0,
         missedClient: 0,
+        unanswered: 0,
         histogram: [],
+        lateHistogram: [],
       },
       histogram: new EngineHistogram(),
+      late: new EngineHistogram(),
       measured: p.measured,
     }));
     this.#endpointOf = endpointOf;
@@ -116,6 +163,21 @@ export class Tally {
       : null;
   }
 
+  /** How every request of the window ended, beyond the answers. */
+  accounting(): AccountingCounts {
+    return {
+      unanswered: this.unanswered,
+      notSent: this.notSent,
+      unasked: this.unasked,
+      hungConnections: this.hung,
+      droppedConnections: this.dropped,
+      idleCloses: this.idleCloses,
+      reconnects: this.reconnects,
+      reconnectMs: Math.round(this.reconnectMs),
+      outstandingAtEnd: this.outstandingAtEnd,
+    };
+  }
+
   /** Whether phase `phase` of the schedule is measured (always, in the closed model). */
   measured(phase: number): boolean {
     return this.#phases.length === 0 || this.#phases[phase].measured;
@@ -123,8 +185,7 @@ export class Tally {
 
   /** One answer: `where` it fell, its verdict, size, latency (µs), phase and the rotation index it answers. */
   answer(where: number, verdict: number, bytes: number, us: number, phase: number, index: number): void {
-    if (verdict === NON_2XX) this.non2xx++;
-    else if (verdict === MISMATCH) this.mismatches++;
+    this.verdict(verdict);
     const e = this.#endpoints === null || index < 0 ? undefined : this.#endpoints[this.#endpointOf![index]];
     if (where === WARMUP) {
       this.warmupResponses++;
@@ -156,6 +217,12 @@ export class Tally {
     }
   }
 
+  /** Counts an answer's verdict, wherever it fell: a non-2xx status or a mismatch counts whenever it comes. */
+  verdict(verdict: number): void {
+    if (verdict === NON_2XX) this.non2xx++;
+    else if (verdict === MISMATCH) this.mismatches++;
+  }
+
   /** Whether the first mismatch still wants describing (so that a description is built once). */
   wantsMismatch(): boolean {
     return this.firstMismatch === null;
@@ -184,9 +251,29 @@ export class Tally {
     else this.#phases[phase].counts.missedClient++;
   }
 
+  /** A request of `phase` went out `us` after it was due (open model). */
+  sentLate(phase: number, us: number): void {
+    if (this.measured(phase)) this.#phases[phase].late.record(us);
+  }
+
+  /** A request of the window was never answered; it enters the latency histograms at `us` (no less than its timeout). */
+  lost(us: number, phase: number): void {
+    this.unanswered++;
+    this.histogram.record(us);
+    const p = this.#phases.length > 0 ? this.#phases[phase] : undefined;
+    if (p) {
+      p.counts.unanswered++;
+      p.histogram.record(us);
+    }
+  }
+
   /** The measured phases' counts, histograms sparse (open model). */
   phases(): PhaseCounts[] {
-    return this.#phases.filter((p) => p.measured).map((p) => ({ ...p.counts, histogram: p.histogram.sparse() }));
+    return this.#phases.filter((p) => p.measured).map((p) => ({
+      ...p.counts,
+      histogram: p.histogram.sparse(),
+      lateHistogram: p.late.sparse(),
+    }));
   }
 
   /** Each endpoint's counts, histograms sparse; undefined when the requests carry no endpoint. */

@@ -14,6 +14,7 @@ export class Window {
   #from = Infinity;
   #to = Infinity;
   #stopped = false;
+  #started = false;
 
   /**
    * A window of `lengthMs` after `warmupMs`; in the open model `measured` says which phases of the schedule are
@@ -28,6 +29,7 @@ export class Window {
 
   /** The load starts now: the warm-up runs, then the window. */
   start(): void {
+    this.#started = true;
     this.#from = this.#clock.now() + this.#warmupMs;
     this.#to = this.#from + this.#lengthMs;
   }
@@ -61,9 +63,14 @@ export class Window {
     return now >= this.#from;
   }
 
-  /** Whether the closed model may still send: the window has not closed and the load has not stopped. */
+  /** Whether the load has started (the warm-up runs). */
+  get started(): boolean {
+    return this.#started;
+  }
+
+  /** Whether the closed model may send: the load has started, the window has not closed, the load has not stopped. */
   sending(now: number): boolean {
-    return !this.#stopped && now <= this.#to;
+    return this.#started && !this.#stopped && now <= this.#to;
   }
 
   /** Whether the load has stopped (nothing more is sent or counted as a failure). */

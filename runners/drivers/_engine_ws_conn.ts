@@ -39,12 +39,16 @@ export class WsConnection implements LoadConnection, FrameSink {
   readonly id: number;
   readonly inFlight: InFlight;
   queued = false;
-  /** Whether the handshake succeeded. */
+  closedAt = NaN;
+  lastAnswerAt = 0;
+  /** Whether the handshake succeeded (on the socket's current connection). */
   connected = false;
+  /** Whether it ever connected (a later failure to connect is a failed reconnect, not a failed socket). */
+  #everConnected = false;
   readonly #setup: WsSetup;
   readonly #mask = crypto.getRandomValues(new Uint8Array(4));
   readonly #frames: FrameBuilder;
-  readonly #parser = new FrameParser();
+  #parser = new FrameParser();
   #events: LoadEvents | null = null;
   #transport: Transport | null = null;
   #closing = false;
@@ -52,6 +56,7 @@ export class WsConnection implements LoadConnection, FrameSink {
   #nextSend = 0;
   #head = new Uint8Array(0);
   #started = 0;
+  #generation = 0;
 
   /** Socket number `id`, set up by `setup`. */
   constructor(id: number, setup: WsSetup) {
@@ -76,12 +81,20 @@ export class WsConnection implements LoadConnection, FrameSink {
 
   open(): void {
     this.#started = performance.now();
+    this.connected = this.#closing = this.#gone = false;
+    this.#parser = new FrameParser();
+    this.#head = new Uint8Array(0);
+    // Callbacks of an earlier connection of this socket (a close that comes late) must not touch this one.
+    const generation = ++this.#generation;
+    const current = () => generation === this.#generation;
     this.#setup.connect(this.#setup.hostname, this.#setup.port, {
       open: (t) => {
+        if (!current()) return t.close();
         this.#transport = t;
         t.write(this.#setup.handshake);
       },
       data: (chunk) => {
+        if (!current()) return;
         try {
           this.#data(chunk);
         } catch (error) {
@@ -90,7 +103,7 @@ export class WsConnection implements LoadConnection, FrameSink {
           this.#lost(error.message);
         }
       },
-      closed: () => this.#lost("closed during the handshake"),
+      closed: () => current() && this.#lost(this.connected ? "closed" : "closed during the handshake"),
     });
   }
 
@@ -105,7 +118,9 @@ export class WsConnection implements LoadConnection, FrameSink {
         return;
       }
       this.connected = true;
-      this.#setup.handshakes.done(Math.round((performance.now() - this.#started) * 1000));
+      if (this.#everConnected) this.#events?.opened(this);
+      else this.#setup.handshakes.done(Math.round((performance.now() - this.#started) * 1000));
+      this.#everConnected = true;
       chunk = joined.subarray(used);
       if (chunk.length === 0) return;
     }
@@ -124,7 +139,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     const events = this.#events;
     if (events === null || this.#closing) return;
     if (!this.inFlight.shift()) {
-      events.broken(`socket ${this.id} received a message it did not send`);
+      events.unasked(`socket ${this.id} received a message it did not send`);
       return;
     }
     const seq = this.inFlight.index >>> 0;
@@ -159,7 +174,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     if (this.#gone) return;
     this.#gone = true;
     this.#transport?.close();
-    if (!this.connected) {
+    if (!this.#everConnected) {
       this.#setup.handshakes.failure(`socket ${this.id} could not connect: ${why}`);
       return;
     }
@@ -168,6 +183,6 @@ export class WsConnection implements LoadConnection, FrameSink {
         `socket ${this.id} was closed by the server after ${this.#nextSend - this.inFlight.length} echoes`,
       );
     }
-    this.#events?.closed(this, !this.#closing);
+    this.#events?.closed(this, this.#closing ? "us" : this.connected ? "server" : "refused");
   }
 }

@@ -6,7 +6,8 @@
 import { type Clock, realClock } from "./_engine_clock.ts";
 import { Load } from "./_engine_load.ts";
 import type { Arrival, RatePhase } from "./_engine_schedule.ts";
-import { type PhaseCounts, Tally } from "./_engine_tally.ts";
+import { type AccountingCounts, type PhaseCounts, Tally } from "./_engine_tally.ts";
+import { startAt } from "./_engine_http_load.ts";
 import { type Connect, connect, cpuEdges, runtime } from "./_engine_transport.ts";
 import { Handshakes } from "./_engine_handshakes.ts";
 import { handshakeRequest, messagePattern } from "./_engine_ws.ts";
@@ -36,7 +37,16 @@ export interface EngineWsJob {
   /** A handshake or an echo taking longer is a timeout. */
   readonly timeoutSec: number;
   /** The open model: messages due on a schedule (the warm-up first, not measured), spread over the sockets. */
-  readonly open?: { readonly phases: readonly RatePhase[]; readonly arrival: Arrival; readonly seed: number };
+  readonly open?: {
+    readonly phases: readonly RatePhase[];
+    readonly arrival: Arrival;
+    readonly seed: number;
+    readonly offset?: number;
+  };
+  /** Closed model: how long messages in flight at the window's end may take; a socket past it is hung. */
+  readonly hungAfterMs: number;
+  /** When every process starts its load, epoch milliseconds (they open their sockets before). */
+  readonly startAtEpochMs?: number;
 }
 
 /** What one engine process measured on a WebSocket server. */
@@ -59,6 +69,8 @@ export interface EngineWsCounts {
   readonly runtime: string;
   /** Open model: the measured phases (`responses` are echoes). */
   readonly phases?: PhaseCounts[];
+  /** How every message of the window ended, beyond the echoes. */
+  readonly accounting: AccountingCounts;
 }
 
 /** Runs a job: connect every socket, warm up, measure, close (`clock` and `open` for tests). */
@@ -87,9 +99,10 @@ export async function driveWebSocket(
       windowMs: job.messages === null ? job.durationSec * 1000 : Infinity,
       timeoutMs: job.timeoutSec * 1000,
       open: job.open,
+      hungAfterMs: job.hungAfterMs,
       answersToEnd: job.messages,
-      reconnect: false,
       edges: cpuEdges(tally),
+      startAt: startAt(job.startAtEpochMs, clock),
     },
     clock,
     tally,
@@ -101,7 +114,7 @@ export async function driveWebSocket(
     connectUs: handshakes.connectUs,
     failedConnections: handshakes.failed,
     droppedSockets: tally.dropped,
-    timeouts: tally.timeouts + tally.unansweredAtEnd,
+    timeouts: tally.timeouts,
     mismatches: tally.mismatches,
     firstFailure: tally.firstFailure,
     sentMessages: tally.sentInWindow,
@@ -114,5 +127,6 @@ export async function driveWebSocket(
     histogram: tally.histogram.sparse(),
     runtime,
     ...(job.open ? { phases: tally.phases() } : {}),
+    accounting: tally.accounting(),
   };
 }

@@ -27,6 +27,12 @@ import { InFlight } from "./_engine_in_flight.ts";
 import { Load, type LoadConnection, type LoadEvents } from "./_engine_load.ts";
 import { histogramOf } from "./_engine_merge.ts";
 import { MISMATCH, Tally, VALID } from "./_engine_tally.ts";
+import { hungAfterMs, mergeAccounting } from "./accounting.ts";
+
+/** The job's hung bound: its own, or the default for its window and timeout. */
+function hungMs(job: WebSocketLoadJob): number {
+  return job.hungAfterMs ?? hungAfterMs(job.durationSec * 1000, job.timeoutSec * 1000);
+}
 
 /** How one socket reports to the driver, whichever client library carries it. */
 interface Events {
@@ -95,7 +101,11 @@ interface Setup {
 class ClientConnection implements LoadConnection, Opening {
   readonly inFlight: InFlight;
   queued = false;
+  closedAt = NaN;
+  lastAnswerAt = 0;
   connected = false;
+  #everConnected = false;
+  #generation = 0;
   #socket: ClientSocket | null = null;
   #events: LoadEvents | null = null;
   #closing = false;
@@ -122,13 +132,20 @@ class ClientConnection implements LoadConnection, Opening {
   open(): void {
     const started = performance.now();
     const open = this.setup.job.client === "ws" ? openWs : openNative;
+    this.connected = this.#closing = this.#gone = false;
+    // Events of an earlier socket (a close that comes late) must not touch this one.
+    const generation = ++this.#generation;
+    const current = () => generation === this.#generation;
     this.#socket = open(this.setup.job.url, {
       open: () => {
+        if (!current()) return;
         this.connected = true;
-        this.setup.handshakes.done(Math.round((performance.now() - started) * 1000));
+        if (this.#everConnected) this.#events?.opened(this);
+        else this.setup.handshakes.done(Math.round((performance.now() - started) * 1000));
+        this.#everConnected = true;
       },
-      message: (data) => this.#message(data),
-      close: () => this.#lost(),
+      message: (data) => current() && this.#message(data),
+      close: () => current() && this.#lost(),
       error: (message) => this.#lastError = message,
     });
   }
@@ -148,7 +165,7 @@ class ClientConnection implements LoadConnection, Opening {
     const events = this.#events;
     if (events === null || this.#closing) return;
     if (!this.inFlight.shift()) {
-      events.broken(`socket ${this.id} received a message it did not send`);
+      events.unasked(`socket ${this.id} received a message it did not send`);
       return;
     }
     const seq = this.inFlight.index >>> 0;
@@ -179,7 +196,7 @@ class ClientConnection implements LoadConnection, Opening {
   #lost(): void {
     if (this.#gone) return;
     this.#gone = true;
-    if (!this.connected) {
+    if (!this.#everConnected) {
       this.setup.handshakes.failure(`socket ${this.id} could not connect: ${this.#lastError}`);
       return;
     }
@@ -188,7 +205,7 @@ class ClientConnection implements LoadConnection, Opening {
         `socket ${this.id} was closed by the server after ${this.#nextSend - this.inFlight.length} echoes`,
       );
     }
-    this.#events?.closed(this, !this.#closing);
+    this.#events?.closed(this, this.#closing ? "us" : this.connected ? "server" : "refused");
   }
 }
 
@@ -230,7 +247,7 @@ export async function drive(job: WebSocketLoadJob): Promise<WebSocketMeasurement
       windowMs: job.messages === null ? job.durationSec * 1000 : Infinity,
       timeoutMs: job.timeoutSec * 1000,
       answersToEnd: job.messages,
-      reconnect: false,
+      hungAfterMs: hungMs(job),
       edges: cpu.edges,
     },
     realClock,
@@ -283,6 +300,7 @@ function measurement(
     clientCpuPercent: ran ? cpu.client() : null,
     serverCpuPercent: ran ? cpu.server() : null,
     windowStartMs: ran ? load.window.startEpochMs : Date.now(),
+    accounting: mergeAccounting([tally.accounting()], tally.responses, hungMs(job), job.timeoutSec * 1000),
   };
 }
 

@@ -19,6 +19,8 @@ import { makeTempDir } from "../platform/temp.ts";
 import { percentilesOf } from "../stats/latency.ts";
 import type { EndpointCounts, EngineCounts, EngineJob } from "./_engine_http_load.ts";
 import { histogramOf, mergePhases } from "./_engine_merge.ts";
+import { hungAfterMs, mergeAccounting } from "./accounting.ts";
+import { round } from "../stats/round.ts";
 import { encodeRequest } from "./_engine_http.ts";
 import type { RatePhase } from "./_engine_schedule.ts";
 import { type OpenModel, openModelOf } from "./open_model.ts";
@@ -193,13 +195,16 @@ export async function runEngine<T>(
 /**
  * One process's share of an open model: every phase at `1/processes` of its
  * rate, after a warm-up at the first phase's starting rate; Poisson seeds
- * differ per process so that their arrivals do not coincide.
+ * differ per process, and evenly spaced schedules are staggered (process
+ * `index` by `index/processes` of an interval), so that their arrivals do
+ * not coincide.
  */
 export function openJob(
   model: OpenModel,
   warmupSec: number,
   processes: number,
   seed: number,
+  index = 0,
 ): NonNullable<EngineJob["open"]> {
   const share = (rate: number) => rate / processes;
   const measured: RatePhase[] = model.phases.map((p) => ({
@@ -216,7 +221,13 @@ export function openJob(
       measured: false,
     }]
     : [];
-  return { phases: [...warmup, ...measured], arrival: model.arrival, seed: seed + 1 };
+  // Process i of P sends its evenly spaced requests i/P of an interval after process 0: together, evenly spaced too.
+  return { phases: [...warmup, ...measured], arrival: model.arrival, seed: seed + 1, offset: index / processes };
+}
+
+/** When the engine's processes start their load together: time for each to start and open its connections. */
+export function sharedStart(processes: number, connections: number): number | undefined {
+  return processes > 1 ? Date.now() + 300 + Math.min(700, connections) : undefined;
 }
 
 /** Each endpoint's counts over the engine's processes: summed, histograms merged. */
@@ -241,11 +252,12 @@ function mergeEndpoints(
 }
 
 /** Sums the counts of the engine's processes and merges their histograms into one measurement. */
-function merge(parts: readonly EngineCounts[], labels: readonly string[]): LoadMeasurement {
+function merge(parts: readonly EngineCounts[], labels: readonly string[], job: EngineJob): LoadMeasurement {
   const h = histogramOf(parts);
   const sum = (key: keyof EngineCounts) => parts.reduce((a, p) => a + (p[key] as number), 0);
   const durationMs = Math.max(...parts.map((p) => p.durationMs));
   const validResponses = sum("validResponses");
+  const cpuUs = parts.every((p) => p.cpuUs !== null) ? sum("cpuUs") : null;
   return {
     durationMs,
     responses: sum("responses"),
@@ -263,7 +275,13 @@ function merge(parts: readonly EngineCounts[], labels: readonly string[]): LoadM
     warmupResponses: sum("warmupResponses"),
     lateResponses: sum("lateResponses"),
     sentRequests: sum("sent"),
-    clientCpuPercent: null,
+    clientCpuPercent: cpuUs === null || durationMs <= 0 ? null : round(cpuUs / 1000 / durationMs * 100, 1),
+    accounting: mergeAccounting(
+      parts.map((p) => p.accounting),
+      sum("responses"),
+      job.hungAfterMs,
+      job.timeoutSec * 1000,
+    ),
     windowStartMs: Math.min(...parts.map((p) => p.windowStartMs)),
     coordinatedOmission: parts[0].phases ? "avoided" : "uncorrected",
     ...(parts[0].phases ? { phases: mergePhases(parts) } : {}),
@@ -328,7 +346,8 @@ export const engineGenerator: LoadGenerator = {
     const slots = options.clientHosts?.length ? placeJobs(options.clientHosts) : null;
     const shares = spread(settings.connections, slots ? slots.length : cpus.length);
     let first = 0;
-    const jobs = shares.map((connections): EngineJob => {
+    const startAtEpochMs = slots ? undefined : sharedStart(shares.length, settings.connections);
+    const jobs = shares.map((connections, index): EngineJob => {
       const job: EngineJob = {
         kind: "http",
         hostname: url.hostname.replace(/^\[|\]$/g, ""),
@@ -339,9 +358,11 @@ export const engineGenerator: LoadGenerator = {
         warmupSec: settings.warmupSec,
         durationSec: settings.durationSec,
         timeoutSec: settings.requestTimeoutSec,
+        hungAfterMs: hungAfterMs(settings.durationSec * 1000, settings.requestTimeoutSec * 1000),
         firstRequest: first,
+        ...(startAtEpochMs === undefined ? {} : { startAtEpochMs }),
         ...(endpoints ? { endpoints } : {}),
-        ...(model ? { open: openJob(model, settings.warmupSec, shares.length, first) } : {}),
+        ...(model ? { open: openJob(model, settings.warmupSec, shares.length, first, index) } : {}),
       };
       first += connections;
       return job;
@@ -357,9 +378,9 @@ export const engineGenerator: LoadGenerator = {
         budgetMs,
         options,
       );
-      return { ...merge(parts, labels), clientHosts: hosts };
+      return { ...merge(parts, labels, jobs[0]), clientHosts: hosts };
     }
     const parts = await runEngine<EngineCounts>(jobs, cpus, url.host, budgetMs, options);
-    return merge(parts, labels);
+    return merge(parts, labels, jobs[0]);
   },
 };

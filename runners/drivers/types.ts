@@ -8,6 +8,7 @@
 
 import type { RemoteHost } from "./remote.ts";
 import type { ClientHostShare } from "./remote_engine.ts";
+import type { LoadAccounting } from "./accounting.ts";
 
 import type { LatencyPercentiles, LoadPhase } from "../schema/result.ts";
 import type { HttpRequestSpec } from "../../workloads/types.ts";
@@ -154,6 +155,11 @@ export interface LoadMeasurement {
   readonly clientHosts?: readonly ClientHostShare[];
   /** Per endpoint (the requests' `endpoint` labels), when the traffic labels its requests. */
   readonly endpoints?: Readonly<Record<string, EndpointMeasurement>>;
+  /**
+   * How every request of the window ended beyond its answer: unanswered, unasked, hung, dropped, reconnected;
+   * absent when the generator cannot account like this (wrk, oha, bombardier, autocannon).
+   */
+  readonly accounting?: LoadAccounting;
 }
 
 /**

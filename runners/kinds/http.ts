@@ -38,6 +38,7 @@ import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } fro
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
 import { round } from "../stats/round.ts";
+import { judgeAccounting } from "./accounting.ts";
 
 /** Requests re-verified on the fresh server of every run after the first, which verified every distinct request. */
 const REVERIFIED_REQUESTS = 3;
@@ -149,6 +150,7 @@ function runFigures(
     latencyUs: m.latencyUs,
     latencyHistogram: m.latencyHistogram,
     resources: resources?.series ?? null,
+    ...(m.accounting ? { accounting: m.accounting } : {}),
     ...(m.endpoints
       ? {
         endpoints: Object.fromEntries(
@@ -316,19 +318,11 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   const { measurement: m, resources, sweep: swept } = loaded;
   const record = withModel(runFigures(run, startedAt, m, ctx.workload, ctx, resources), m, swept, ctx.settings);
   const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? [])];
-  const mismatches = sum(all, (x) => x.mismatches);
-  const non2xx = sum(all, (x) => x.non2xx);
-  if (mismatches > 0 || non2xx > 0) {
-    const firstMismatch = all.find((x) => x.firstMismatch)?.firstMismatch;
-    const first = firstMismatch ? ` (first: ${firstMismatch})` : "";
-    return { run: record, invalid: `${mismatches} mismatched and ${non2xx} non-2xx responses under load${first}` };
-  }
+  const invalid = judgeLoad(state, m, all, run);
+  if (invalid !== null) return { run: record, invalid };
   outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
   const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;
   if (late && !outcome.warnings.some((w) => w.code === "rate-not-held")) outcome.warnings.push(late);
-  if (m.validResponses === 0) {
-    throw new PhaseError("measure", `No valid response in ${ctx.settings.durationSec} s (${m.errors} errors)`);
-  }
   if (m.errors > 0) {
     outcome.warnings.push({
       code: "request-errors",
@@ -369,6 +363,35 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
       window: { startMs: m.windowStartMs ?? Date.now() - m.durationMs, durationMs: m.durationMs },
     },
   });
+}
+
+/**
+ * Why run `run` makes its record invalid, or null: wrong answers under load (in the peak or any sweep step), or the
+ * peak's accounting past its limits (a sweep's steps past the knee may leave requests unanswered: that is their
+ * result); a load with no valid answer errors. Accounting warnings go on the record.
+ */
+function judgeLoad(state: HttpState, m: LoadMeasurement, all: readonly LoadMeasurement[], run: number): string | null {
+  const { ctx, outcome } = state;
+  const mismatches = sum(all, (x) => x.mismatches);
+  const non2xx = sum(all, (x) => x.non2xx);
+  if (mismatches > 0 || non2xx > 0) {
+    const firstMismatch = all.find((x) => x.firstMismatch)?.firstMismatch;
+    const first = firstMismatch ? ` (first: ${firstMismatch})` : "";
+    return `${mismatches} mismatched and ${non2xx} non-2xx responses under load${first}`;
+  }
+  const unasked = sum(all, (x) => x.accounting?.unasked ?? 0);
+  if (unasked > 0 && (m.accounting?.unasked ?? 0) === 0) {
+    return `${unasked} answers came with no request in flight (the server answered more than was asked) under load`;
+  }
+  if (m.validResponses === 0) {
+    throw new PhaseError("measure", `No valid response in ${ctx.settings.durationSec} s (${m.errors} errors)`);
+  }
+  if (!m.accounting) return null;
+  const verdict = judgeAccounting(m.accounting, run, "requests");
+  for (const w of verdict.warnings) {
+    if (!outcome.warnings.some((x) => x.message === w.message)) outcome.warnings.push(w);
+  }
+  return verdict.invalid;
 }
 
 function sum<T>(items: readonly T[], of: (item: T) => number): number {
