@@ -13,6 +13,8 @@ export interface EngineExpectation {
   readonly body?: string;
   /** A regular expression (source) the whole body must match, when it varies. */
   readonly bodyPattern?: string;
+  /** Every `"<key>":<n>,"<value>":<m>` of the body must have `m === values[n]`, and there must be one. */
+  readonly lookup?: { readonly key: string; readonly value: string; readonly values: readonly number[] };
 }
 
 /** One request as the engine sends it: the whole request, encoded once, and its expectation. */
@@ -76,6 +78,8 @@ interface Compiled {
   readonly capture: RegExp | null;
   /** Whether `pattern` holds the captured value (compiled again whenever it changes). */
   readonly templated: boolean;
+  /** The lookup's pairs, as a global regular expression, and the values by key. */
+  readonly lookup: { readonly pairs: RegExp; readonly values: readonly number[] } | null;
 }
 
 function compile(e: EngineExpectation, capture?: string): Compiled {
@@ -88,7 +92,21 @@ function compile(e: EngineExpectation, capture?: string): Compiled {
     expect: e,
     capture: capture === undefined ? null : new RegExp(capture),
     templated,
+    lookup: e.lookup === undefined ? null : {
+      pairs: new RegExp(`"${escapeRegExp(e.lookup.key)}":(\\d+),"${escapeRegExp(e.lookup.value)}":(-?\\d+)`, "g"),
+      values: e.lookup.values,
+    },
   };
+}
+
+/** Whether `text` holds at least one pair of the lookup's, each with the value its key must have. */
+function lookupHolds(text: string, lookup: NonNullable<Compiled["lookup"]>): boolean {
+  let pairs = 0;
+  for (const m of text.matchAll(lookup.pairs)) {
+    pairs++;
+    if (lookup.values[Number(m[1])] !== Number(m[2])) return false;
+  }
+  return pairs > 0;
 }
 
 /** Receives every parsed response of a connection, in order. */
@@ -101,6 +119,10 @@ export interface ResponseSink {
   mismatch(text: string): void;
   /** A whole response of `bytes` came when no request was in flight (`next()` gave -1): it answers nothing. */
   unasked(bytes: number): void;
+  /** Whether the next valid response's body is wanted (see {@linkcode ResponseSink.sample}). */
+  wantsSample?(): boolean;
+  /** The body of a valid response to request `index` of the rotation, kept to be checked after the load. */
+  sample?(index: number, body: string): void;
 }
 
 // A response with no content-type header matches an expected content-type of "" (a 204 carries none).
@@ -380,6 +402,7 @@ export class ResponseParser {
       const found = verdict === VALID ? e.capture.exec(decoder.decode(bytes.subarray(from, to))) : null;
       this.#setCaptured(found?.[1] ?? null);
     }
+    if (verdict === VALID && sink.wantsSample?.()) sink.sample!(index, decoder.decode(bytes.subarray(from, to)));
     if (verdict !== VALID && sink.wantsMismatch()) {
       const type = this.#typeStart < 0 ? null : decoder.decode(buf.subarray(this.#typeStart, this.#typeEnd));
       sink.mismatch(describe(status, type, bytes, from, to, e));
@@ -407,6 +430,7 @@ function bodyMatches(buf: Uint8Array, from: number, to: number, e: Compiled): bo
   // A templated pattern without a captured value cannot match: its request should not have gone out.
   if (e.templated && e.pattern === null) return false;
   if (e.pattern !== null && !e.pattern.test(decoder.decode(buf.subarray(from, to)))) return false;
+  if (e.lookup !== null && !lookupHolds(decoder.decode(buf.subarray(from, to)), e.lookup)) return false;
   return true;
 }
 
@@ -419,7 +443,10 @@ function describe(
   e: Compiled,
 ): string {
   const body = decoder.decode(buf.subarray(from, Math.min(to, from + 200)));
-  const want = e.expect.body !== undefined ? JSON.stringify(e.expect.body.slice(0, 80)) : `/${e.expect.bodyPattern}/`;
+  const lookup = e.expect.lookup ? ` with each ${e.expect.lookup.value} the one of its ${e.expect.lookup.key}` : "";
+  const want =
+    (e.expect.body !== undefined ? JSON.stringify(e.expect.body.slice(0, 80)) : `/${e.expect.bodyPattern}/`) +
+    lookup;
   return `status ${status}, content-type ${JSON.stringify(contentType)}, body ${JSON.stringify(body)}; expected ` +
     `${e.expect.status}, ${JSON.stringify(e.expect.contentType)}, ${want}`;
 }

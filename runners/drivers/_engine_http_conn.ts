@@ -164,6 +164,14 @@ export class HttpConnection implements LoadConnection, ResponseSink {
     this.#events.unasked(`a response (${bytes} bytes) came with no request in flight`);
   }
 
+  wantsSample(): boolean {
+    return this.#events.tally.wantsSample();
+  }
+
+  sample(index: number, body: string): void {
+    this.#events.tally.samples.push({ index, body });
+  }
+
   wantsMismatch(): boolean {
     return this.#events.wantsMismatch();
   }

@@ -46,6 +46,8 @@ export interface EngineJob {
   readonly hungAfterMs: number;
   /** When every process starts its load, epoch milliseconds (they open their connections before). */
   readonly startAtEpochMs?: number;
+  /** Keep the first valid response and every `sampleEvery`-th after it, with their bodies (absent: none). */
+  readonly sampleEvery?: number;
   /** The endpoint of each request of the rotation, by index into the endpoints; absent: no counts per endpoint. */
   readonly endpoints?: readonly number[];
 }
@@ -93,6 +95,8 @@ export interface EngineCounts {
   accounting: AccountingCounts;
   /** CPU this process used in the measured window, microseconds; null where the runtime cannot tell. */
   cpuUs: number | null;
+  /** The responses kept (see `EngineJob.sampleEvery`): the rotation index each answered, and its body. */
+  samples?: { index: number; body: string }[];
 }
 
 /** Runs a job to the end of its measured window and returns what it counted (`clock` and `open` for tests). */
@@ -102,6 +106,7 @@ export async function driveHttp(
   open: Connect = connect,
 ): Promise<EngineCounts> {
   const tally = new Tally(job.open?.phases ?? [], job.endpoints);
+  tally.sampleEvery = job.sampleEvery ?? 0;
   const load = new Load(
     {
       warmupMs: job.warmupSec * 1000,
@@ -154,5 +159,6 @@ function countsOf(tally: Tally, load: Load, open: boolean): EngineCounts {
     ...(endpoints ? { endpoints } : {}),
     accounting: tally.accounting(),
     cpuUs: tally.cpuUs,
+    ...(tally.sampleEvery > 0 ? { samples: tally.samples } : {}),
   };
 }

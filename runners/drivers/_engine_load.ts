@@ -58,6 +58,8 @@ export interface LoadConnection extends PumpConnection {
 
 /** How a connection tells the load what happened to it. */
 export interface LoadEvents {
+  /** The load's counters (responses kept for checks after the load go straight there). */
+  readonly tally: Tally;
   /** The connection is open (again) and may send. */
   opened(c: LoadConnection): void;
   /** A request of schedule phase `phase` went out. */

@@ -127,6 +127,10 @@ export class Tally {
   hung = 0;
   /** CPU time the engine used over the window, µs, where the runtime can tell. */
   cpuUs: number | null = null;
+  /** Valid responses kept to be checked after the load: the first, then every `sampleEvery`-th (0: none). */
+  sampleEvery = 0;
+  readonly samples: { index: number; body: string }[] = [];
+  #validSeen = 0;
   readonly histogram: EngineHistogram = new EngineHistogram();
   readonly #phases: Phase[];
   readonly #endpointOf: readonly number[] | undefined;
@@ -221,6 +225,11 @@ export class Tally {
   verdict(verdict: number): void {
     if (verdict === NON_2XX) this.non2xx++;
     else if (verdict === MISMATCH) this.mismatches++;
+  }
+
+  /** Whether the next valid response is one to keep (the first, then every `sampleEvery`-th). */
+  wantsSample(): boolean {
+    return this.sampleEvery > 0 && this.#validSeen++ % this.sampleEvery === 0;
   }
 
   /** Whether the first mismatch still wants describing (so that a description is built once). */

@@ -116,7 +116,8 @@ export async function driveWebSocket(
     droppedSockets: tally.dropped,
     timeouts: tally.timeouts,
     mismatches: tally.mismatches,
-    firstFailure: tally.firstFailure,
+    // A wrong echo is named first when there is one: it is what makes the record invalid.
+    firstFailure: tally.firstMismatch ?? tally.firstFailure,
     sentMessages: tally.sentInWindow,
     receivedMessages: tally.responses,
     validMessages: tally.validResponses,

@@ -293,7 +293,7 @@ function measurement(
     droppedSockets: tally.dropped,
     timeouts: tally.timeouts,
     mismatches: tally.mismatches,
-    firstFailure: tally.firstFailure,
+    firstFailure: tally.firstMismatch ?? tally.firstFailure,
     latencyUs: percentilesOf(h),
     latencyHistogram: h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null,
     warmupMessages: tally.warmupValidResponses,

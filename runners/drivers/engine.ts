@@ -286,6 +286,9 @@ function merge(parts: readonly EngineCounts[], labels: readonly string[], job: E
     coordinatedOmission: parts[0].phases ? "avoided" : "uncorrected",
     ...(parts[0].phases ? { phases: mergePhases(parts) } : {}),
     ...(parts[0].endpoints ? { endpoints: mergeEndpoints(parts, labels, durationMs) } : {}),
+    ...(job.sampleEvery
+      ? { samples: parts.flatMap((p) => (p.samples ?? []).map((s) => ({ request: s.index, body: s.body }))) }
+      : {}),
   };
 }
 
@@ -316,7 +319,8 @@ export const engineGenerator: LoadGenerator = {
   name: "rtbench",
   openModel: true,
   captures: true,
-  verifies: "status, content-type and exact body or pattern of every response, in the warm-up and the measured window",
+  verifies: "status, content-type and exact body or pattern (and the values per key the traffic gives) of every " +
+    "response, in the warm-up and the measured window; responses the traffic samples are checked again after the run",
   available: () => Promise.resolve(true),
   version: () => Promise.resolve(denoConfig.version),
   client: () => engineClient(),
@@ -360,6 +364,7 @@ export const engineGenerator: LoadGenerator = {
         timeoutSec: settings.requestTimeoutSec,
         hungAfterMs: hungAfterMs(settings.durationSec * 1000, settings.requestTimeoutSec * 1000),
         firstRequest: first,
+        ...(target.sampleEvery ? { sampleEvery: target.sampleEvery } : {}),
         ...(startAtEpochMs === undefined ? {} : { startAtEpochMs }),
         ...(endpoints ? { endpoints } : {}),
         ...(model ? { open: openJob(model, settings.warmupSec, shares.length, first, index) } : {}),

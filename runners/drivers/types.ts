@@ -33,6 +33,8 @@ export interface LoadTarget {
   readonly baseUrl: string;
   /** Requests each connection sends in order, with the responses they must get. */
   readonly requests: readonly HttpRequestSpec[];
+  /** Keep the first valid response and every `sampleEvery`-th after it, for checks after the run (the engine only). */
+  readonly sampleEvery?: number;
 }
 
 /**
@@ -155,6 +157,8 @@ export interface LoadMeasurement {
   readonly clientHosts?: readonly ClientHostShare[];
   /** Per endpoint (the requests' `endpoint` labels), when the traffic labels its requests. */
   readonly endpoints?: Readonly<Record<string, EndpointMeasurement>>;
+  /** The responses kept under load (`LoadTarget.sampleEvery`): the index of the request each answered, its body. */
+  readonly samples?: readonly { readonly request: number; readonly body: string }[];
   /**
    * How every request of the window ended beyond its answer: unanswered, unasked, hung, dropped, reconnected;
    * absent when the generator cannot account like this (wrk, oha, bombardier, autocannon).

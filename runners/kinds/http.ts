@@ -253,7 +253,12 @@ async function verifyServer(state: HttpState, server: RunningServer, run: number
 /** Warm-up and measurement by the load generator, with the server and the client sampled. */
 async function load(state: HttpState, server: RunningServer, run: number): Promise<Loaded> {
   const { ctx } = state;
-  const target = { baseUrl: server.baseUrl, requests: state.traffic.requests };
+  const sampled = state.traffic.sampled;
+  const target = {
+    baseUrl: server.baseUrl,
+    requests: state.traffic.requests,
+    ...(sampled ? { sampleEvery: sampled.every } : {}),
+  };
   const options = { cpus: ctx.cpus.client, signal: ctx.signal, clientHosts: ctx.topology?.clients };
   if (!ctx.settings.sweep) {
     const { measured, resources } = await underLoad(
@@ -318,7 +323,7 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   const { measurement: m, resources, sweep: swept } = loaded;
   const record = withModel(runFigures(run, startedAt, m, ctx.workload, ctx, resources), m, swept, ctx.settings);
   const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? [])];
-  const invalid = judgeLoad(state, m, all, run);
+  const invalid = judgeLoad(state, m, all, run) ?? await checkSamples(state, m, run);
   if (invalid !== null) return { run: record, invalid };
   outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
   const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;
@@ -392,6 +397,23 @@ function judgeLoad(state: HttpState, m: LoadMeasurement, all: readonly LoadMeasu
     if (!outcome.warnings.some((x) => x.message === w.message)) outcome.warnings.push(w);
   }
   return verdict.invalid;
+}
+
+/**
+ * The traffic's checks of the responses the load kept (bcrypt: a sampled hash against its password); why the record is
+ * invalid when one failed, else null. The first run's checks are kept on the record.
+ */
+async function checkSamples(state: HttpState, m: LoadMeasurement, run: number): Promise<string | null> {
+  const sampled = state.traffic.sampled;
+  if (!sampled || !m.samples) return null;
+  const samples = m.samples.map((s) => ({ request: state.traffic.requests[s.request], body: s.body }));
+  const checks = await inPhase("measure", () => sampled.check(samples));
+  try {
+    keepChecks(state.outcome, checks, run === 0, "measure", (failures) => `sampled under load: ${failures}`);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 function sum<T>(items: readonly T[], of: (item: T) => number): number {

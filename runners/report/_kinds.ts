@@ -8,7 +8,7 @@
 
 import { runPlan } from "../stats/adaptive.ts";
 import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS } from "../drivers/open_model.ts";
-import { formatFigure, formatUs } from "./format.ts";
+import { formatFigure, formatLatency, formatUs } from "./format.ts";
 import type { BenchRecord, LatencyPercentiles } from "../schema/result.ts";
 import type { ViewColumn } from "./_view_table.ts";
 
@@ -120,7 +120,7 @@ const HTTP: KindView = {
   },
   described: [],
   columns: [{ header: "p50", numeric: true }, { header: "p99", numeric: true }],
-  cells: (r) => r.latencyUs ? [formatUs(r.latencyUs.p50), formatUs(r.latencyUs.p99)] : ["", ""],
+  cells: (r) => r.latencyUs ? [formatLatency(r, r.latencyUs.p50), formatLatency(r, r.latencyUs.p99)] : ["", ""],
   latency: HTTP_LATENCY,
   notes: () => [],
 };
