@@ -6,6 +6,9 @@ import { ClosedPump, type PumpConnection, ScheduledPump } from "./_engine_pump.t
 import { Schedule } from "./_engine_schedule.ts";
 import { AFTER, MISMATCH, Tally, VALID, WARMUP, WINDOW } from "./_engine_tally.ts";
 import { Window } from "./_engine_window.ts";
+import { FakeNet } from "./_engine_fake_net.ts";
+import { FakeServer, JOB } from "./_engine_fake_server.ts";
+import { driveHttp } from "./_engine_http_load.ts";
 
 Deno.test("the in-flight ring keeps requests oldest first and grows past its first capacity", () => {
   const q = new InFlight(2);
@@ -124,4 +127,36 @@ Deno.test("the scheduled pump spreads requests round-robin over connections with
   pump.start(() => {});
   clock.advance(60);
   assertEquals(conns.map((c) => c.sent.length), [2, 2, 2]);
+});
+
+Deno.test("P processes' evenly spaced schedules are staggered: process i of P starts i/P of an interval later", () => {
+  const phases = [{ durationMs: 10, fromRate: 1000, toRate: 1000, measured: true }];
+  const times = (offset: number) => {
+    const s = new Schedule(phases, "uniform", 1, offset);
+    const out: number[] = [];
+    for (let t = s.next(); t !== null; t = s.next()) out.push(t);
+    return out;
+  };
+  // 1,000/s: one every 1 ms; two processes at half the rate each would both send at 0, 2, 4 … ms without the offset.
+  assertEquals(times(0).slice(0, 3), [0, 1, 2]);
+  assertEquals(times(0.5).slice(0, 3), [0.5, 1.5, 2.5]);
+});
+
+Deno.test("a load with a shared start opens its connections at once and starts its warm-up and window at that instant", async () => {
+  const clock = new FakeClock();
+  const net = new FakeNet();
+  // The shared instant is 300 ms away (FakeClock: moment 0 is epoch 1,000,000 ms).
+  const done = driveHttp({ ...JOB, startAtEpochMs: 1_000_300, warmupSec: 0, durationSec: 0.1 }, clock, net.connect);
+  assertEquals([net.sockets.length, net.sockets[0].written.length], [2, 0]);
+  clock.advance(299);
+  assertEquals(net.sockets[0].written.length, 0);
+  clock.advance(1);
+  assertEquals(net.sockets[0].written.length, 1);
+  const server = new FakeServer(net);
+  for (let i = 0; i < 40; i++) {
+    clock.advance(10);
+    server.answer();
+    await Promise.resolve();
+  }
+  assertEquals((await done).windowStartMs, 1_000_300);
 });

@@ -20,13 +20,13 @@ import { checkExchange, distinctRequests } from "../../workloads/checks.ts";
 import { exchange } from "../drivers/exchange.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, openModelOf } from "../drivers/open_model.ts";
-import type { Headline, RunSettings } from "../schema/result.ts";
+import type { Headline, RunSettings, SweepStep } from "../schema/result.ts";
 import { kneeOf, type Sweep, sweep } from "./http_sweep.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { checkHttpParity } from "./http_parity.ts";
-import { judgeSaturation, saturation } from "../stats/saturation.ts";
+import { cpuCount, judgeSaturation, type Saturation, saturation } from "../stats/saturation.ts";
 import { pickLoadGenerator } from "../drivers/generators.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
 import { underLoad } from "./under_load.ts";
@@ -176,6 +176,8 @@ interface HttpState {
   readonly traffic: HttpTraffic;
   readonly generator: LoadGenerator;
   readonly sampled: ResourceReport[];
+  /** With `--sweep`: how close the load engine was to its limit at each run's knee (the peak without one). */
+  readonly sweepSaturation: (Saturation | null)[];
 }
 
 /** What the load generator measured in one run, with the resources sampled meanwhile. */
@@ -231,7 +233,7 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
         "--load-generator rtbench checks every response",
     });
   }
-  return { ctx, outcome, file: staged.file, args: staged.args, traffic, generator, sampled: [] };
+  return { ctx, outcome, file: staged.file, args: staged.args, traffic, generator, sampled: [], sweepSaturation: [] };
 }
 
 /** Verifies the fresh server of run `run`; returns how many requests verification sent. */
@@ -343,6 +345,7 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
     if (warning && !outcome.warnings.some((w) => w.message === warning.message)) outcome.warnings.push(warning);
   }
   if (resources) state.sampled.push(resources);
+  if (swept) state.sweepSaturation.push(kneeSaturation(record.steps ?? [], m, ctx));
   return multiCoreRun(outcome, server, resources, ctx.cpus, {
     run: record,
     // The server's work over the whole run: under --sweep the peak and every rate after it (side-effect checks
@@ -416,6 +419,17 @@ async function checkSamples(state: HttpState, m: LoadMeasurement, run: number): 
   }
 }
 
+/**
+ * The load engine's share of its CPUs at a sweep's knee (at the closed-model peak when no rate was held), from its own
+ * CPU over that step's window; the server's share is not known per step, so the step can only say client-saturated.
+ */
+function kneeSaturation(steps: readonly SweepStep[], peak: LoadMeasurement, ctx: RecordContext): Saturation | null {
+  const knee = kneeOf(steps, ctx.settings.sloP99Ms ?? DEFAULT_SLO_P99_MS);
+  const cpu = knee ? knee.clientCpuPercent : peak.clientCpuPercent;
+  if (cpu === undefined || cpu === null) return null;
+  return { client: cpu / 100 / cpuCount(ctx.cpus.client), server: 1, clientBound: false };
+}
+
 function sum<T>(items: readonly T[], of: (item: T) => number): number {
   return items.reduce((a, x) => a + of(x), 0);
 }
@@ -439,7 +453,10 @@ export const httpKind: Kind<HttpWorkload, HttpState> = {
     outcome.resources = combineSummaries(state.sampled.map((r) => r.summary));
     outcome.warnings = judgeSaturation(
       outcome.warnings,
-      state.sampled.map((r) => saturation(r.summary, state.ctx.cpus)),
+      // A sweep's samples span every rate: the client is judged where it matters, at the knee.
+      state.ctx.settings.sweep
+        ? state.sweepSaturation
+        : state.sampled.map((r) => saturation(r.summary, state.ctx.cpus)),
       state.generator.name,
       state.ctx.cpus,
     );
