@@ -189,3 +189,23 @@ async function waitForPort(port: number): Promise<void> {
   }
   throw new Error(`the fault server did not listen on ${port}`);
 }
+
+// README "Every request accounted for": "wrk, oha, bombardier and autocannon do not report this".
+Deno.test("a load generator that cannot account for every request says so: no accounting in its runs", async () => {
+  const tmp = await privateTmp();
+  try {
+    const result = await run({
+      workloads: [faultyHttp()],
+      runtimes: ["node"],
+      variants: ["honest"],
+      settings: { durationSec: 1, warmupSec: 0, runs: 1 },
+      loadGenerator: "autocannon",
+      tempDir: tmp,
+    });
+    const [record] = result.records;
+    assertEquals([record.status, record.loadGenerator?.accountsForRequests], ["completed", false]);
+    assertEquals(record.runs[0].accounting, undefined);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});

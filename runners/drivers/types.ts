@@ -232,6 +232,8 @@ export interface LoadGenerator {
   readonly verifies?: string;
   /** Whether, in the measured window, it checks no more than each response's status (no body, no content-type). */
   readonly statusOnly?: boolean;
+  /** Whether it accounts for every request (a run's `accounting`: unanswered, unasked, dropped); only the engine does. */
+  readonly accounts?: boolean;
   /** Whether it can send on a schedule (`--rate`, `--phases`); only rtbench's engine can. */
   readonly openModel?: boolean;
   /** Whether it can send requests that carry a value captured from an earlier response (`capture`). */

@@ -223,6 +223,7 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
     latencyResolution: "us",
     ...(generator.client ? { client: await generator.client() } : {}),
     ...(generator.verifies ? { verifies: generator.verifies } : {}),
+    accountsForRequests: generator.accounts === true,
     selectedBy,
   };
   if (generator.statusOnly) {

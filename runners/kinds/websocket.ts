@@ -51,6 +51,7 @@ export async function websocketDriverInfo(client = DEFAULT_WEBSOCKET_CLIENT): Pr
       ? `deno ${Deno.version.deno} WebSocket`
       : `rtbench engine, raw frames on ${await engineClient()}`,
     verifies: "every echo, byte for byte, with its socket and sequence numbers, in the warm-up and the measured window",
+    accountsForRequests: true,
   };
 }
 

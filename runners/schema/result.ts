@@ -626,6 +626,11 @@ export interface LoadGeneratorInfo {
    * wrk does), `avoided` (open model, from when each request was due).
    */
   readonly coordinatedOmission?: "uncorrected" | "corrected" | "avoided";
+  /**
+   * Whether the generator accounts for every request (unanswered, unasked, dropped and hung connections, in each
+   * run's `accounting`); false for tools that cannot (wrk, oha, bombardier, autocannon): their runs carry none.
+   */
+  readonly accountsForRequests?: boolean;
 }
 
 /**
