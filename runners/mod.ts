@@ -46,6 +46,7 @@ export { builtinLoadGenerators } from "./drivers/generators.ts";
 export { autocannonGenerator } from "./drivers/autocannon.ts";
 export { ENGINE_BUN_VERSION, engineGenerator } from "./drivers/engine.ts";
 export { wrkCheckingGenerator, wrkGenerator } from "./drivers/wrk.ts";
+export { locustGenerator } from "./drivers/locust.ts";
 export { bombardierGenerator } from "./drivers/bombardier.ts";
 export { ohaGenerator } from "./drivers/oha.ts";
 export {
@@ -74,9 +75,12 @@ export {
   type Comparison,
   type FigureComparison,
   formatComparison,
+  type NoiseFloor,
   regressions,
   type Verdict,
 } from "./report/compare.ts";
+export { type FloorRow, floorRows, noiseFloorOf } from "./report/noise_floor.ts";
+export type { RatioInterval, RatioMethod } from "./stats/paired.ts";
 export { formatTable } from "./report/table.ts";
 export { type HistoryEntry, keepInHistory, lastComparable, readHistory } from "./report/history.ts";
 export {

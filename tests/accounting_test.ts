@@ -148,7 +148,7 @@ Deno.test("the fault server runs on Deno, Node and Bun alike: a duplicating serv
 
 // Verification asks for a content-length, so a chunked server never reaches the load there: the engine alone.
 Deno.test("chunked bodies, split oddly across reads, are read and checked like any other: nothing unaccounted", async () => {
-  const port = await freePort();
+  const port = freePort();
   const child = new Deno.Command("node", {
     args: [new URL("./fixtures/servers/fault_server.mjs", import.meta.url).pathname, "chunked"],
     env: { PORT: String(port) },
@@ -171,7 +171,7 @@ Deno.test("chunked bodies, split oddly across reads, are read and checked like a
   }
 });
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (l.addr as Deno.NetAddr).port;
   l.close();

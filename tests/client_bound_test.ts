@@ -88,9 +88,9 @@ Deno.test("client and server both at 90%+: client-saturated, not client-bound, a
     return relativeText(group, group.ranked.find((r) => r.record.runtime.requested === name)!);
   };
   // The leader's figure is a lower bound: it leads by at least this.
-  assertMatch(relative(mark("deno"), "deno"), /^≥ \d\.\d\d× node$/);
+  assertMatch(relative(mark("deno"), "deno"), /^≥ \d\.\d\d× node \(\d\.\d\d–\d\.\d\d\)$/);
   // The baseline's figure is a lower bound: the others lead it by at most this.
-  assertMatch(relative(mark("node"), "deno"), /^≤ \d\.\d\d× node$/);
+  assertMatch(relative(mark("node"), "deno"), /^≤ \d\.\d\d× node \(\d\.\d\d–\d\.\d\d\)$/);
   // README (Resources and client-bound): "`≷` when both are": neither way is known.
   const markBoth = (result: typeof head) => ({
     ...result,
@@ -98,6 +98,6 @@ Deno.test("client and server both at 90%+: client-saturated, not client-bound, a
       r.runtime.name === "node" && r.runtime.requested === "node" ? { ...r, warnings: [...r.warnings, saturated] } : r
     ),
   });
-  assertMatch(relative(markBoth(mark("deno")), "deno"), /^≷ \d\.\d\d× node$/);
-  assertMatch(formatMarkdown(mark("deno")), /\| ≥ \d\.\d\d× node \|/);
+  assertMatch(relative(markBoth(mark("deno")), "deno"), /^≷ \d\.\d\d× node \(\d\.\d\d–\d\.\d\d\)$/);
+  assertMatch(formatMarkdown(mark("deno")), /\| ≥ \d\.\d\d× node \(\d\.\d\d–\d\.\d\d\) \|/);
 });

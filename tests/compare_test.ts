@@ -109,7 +109,8 @@ Deno.test("for a lower-is-better figure, a higher value is slower and counts as 
   const worse = compareResults(a, b);
   assertEquals(worse.figures.length, 1);
   assertEquals(worse.figures[0].verdict, "slower");
-  assertAlmostEquals(worse.figures[0].changePercent!, 20, 1e-9);
+  // The ratio of geometric means: (120·121·119·120)^¼ / (100·101·99·100)^¼ − 1 = 20.0009%.
+  assertAlmostEquals(worse.figures[0].changePercent!, 20.0009, 1e-4);
   assertEquals(regressions(worse, 10).length, 1);
   assertEquals(regressions(worse, 25).length, 0);
   const better = compareResults(b, a);
@@ -142,7 +143,56 @@ Deno.test("formatComparison prints change, CI, p and verdict per figure, and mar
   assertStringIncludes(text, "Welch's t-test");
   assertStringIncludes(text, "only in head: http-json/default/node@99");
   const md = formatComparison(compareResults(base, head), "md");
-  assertMatch(md, /\| http-json \(default\) \| node 20\.20\.2 \| latencyUs\.p99 \|.*\+42\.\d%.*✗ slower \|/);
+  assertMatch(
+    md,
+    /\| http-json \(default\) \| node 20\.20\.2 \| latencyUs\.p99 \(per run\) \|.*\+42\.\d%.*✗ slower \|/,
+  );
+  // Which p99 it is, said once: each run's own, where reports merge every run's responses.
+  assertStringIncludes(
+    md,
+    "latencyUs.p99 (per run) = each run's own p99 (reports show the p99 of all runs' responses merged)",
+  );
+});
+
+// README (compare): "the change is a ratio, its interval computed on the log scale: it never passes −100%".
+Deno.test("a change's interval is a ratio's, on the log scale: a large drop never reads below −100%", () => {
+  const t = base.records[0];
+  // Base rates spread widely; head's fell to a fifth. On the linear scale, mean ± t·s/√n of the difference reaches
+  // below −100% of base's mean.
+  const wide = [50_000, 120_000, 30_000, 140_000];
+  const fell = [10_000, 24_000, 6_000, 28_000];
+  const rps = (r: BenchRecord, values: number[]): BenchRecord => ({
+    ...r,
+    runs: r.runs.slice(0, values.length).map((run, i) => ({
+      ...run,
+      figures: { ...run.figures, requestsPerSecond: values[i] },
+    })),
+    summary: { ...r.summary, requestsPerSecond: summarize(values) },
+  });
+  const linear = welchTest(wide, fell);
+  assert(100 * linear.ci.low / linear.meanBase < -100, "the linear interval would pass −100%");
+  const c = compareResults({ ...base, records: [rps(t, wide)] }, { ...base, records: [rps(t, fell)] });
+  const f = find(c.figures, "deno", "requestsPerSecond");
+  // Every run fell to exactly a fifth: the ratio of geometric means is 0.2, a change of −80%, with no spread.
+  assertAlmostEquals(f.changePercent!, -80, 1e-9);
+  assert(f.ci95Percent!.low > -100, JSON.stringify(f.ci95Percent));
+});
+
+// README (A/A): "compare and --fail-on-regression refuse to call a change smaller than the A/A run's floor".
+Deno.test("a significant change smaller than the noise floor is within noise floor, never a regression", () => {
+  const t = base.records[0];
+  const a: BenchResult = { ...base, records: [wallRecord(t, [100, 101, 99, 100])] };
+  const b: BenchResult = { ...base, records: [wallRecord(t, [104, 105, 103, 104])] };
+  assertEquals(compareResults(a, b).figures[0].verdict, "slower", "significant without a floor");
+  assertEquals(regressions(compareResults(a, b), 1).length, 1);
+  const floor = new Map([["http-json/default/wallMs", 5]]);
+  const c = compareResults(a, b, { noiseFloor: floor });
+  assertEquals(c.figures[0].verdict, "within noise floor");
+  assertMatch(c.figures[0].note!, /slower, but by less than the noise floor of ±5\.0% \(A\/A\)/);
+  assertEquals(regressions(c, 1), []);
+  // A change beyond the floor is still called.
+  const far: BenchResult = { ...base, records: [wallRecord(t, [120, 121, 119, 120])] };
+  assertEquals(compareResults(a, far, { noiseFloor: floor }).figures[0].verdict, "slower");
 });
 
 Deno.test("compare CLI: table and verdicts, exit 1 on a regression beyond the threshold", async () => {

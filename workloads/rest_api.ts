@@ -28,6 +28,7 @@ import { createUsersSchema, type UsersSchema, type UsersState } from "./_users_s
 import { POSTGRES_JS_VERSION } from "./postgres.ts";
 import { seededUser, type User } from "../fixtures/users.ts";
 import { FRAMEWORK_DEPENDENCIES, FRAMEWORKS, frameworkServer, frameworkVersions } from "./_frameworks.ts";
+import { generatePrismaClient, PRISMA_VERSION } from "./_prisma.ts";
 import type {
   AfterRunContext,
   Check,
@@ -44,27 +45,26 @@ import type {
 /** The suffix of the production-stack variants: `hono-stack` is Hono with CORS, JWT bearer auth and validation. */
 const STACK = "-stack";
 
-/**
- * The ORM variant: each runtime's own server with its data through Drizzle ORM on postgres.js. Prisma was the first
- * choice (the comparison people read used it), but Prisma 7.10.1's `prisma generate` downloads its schema engine from
- * binaries.prisma.sh, which the npm registry alone does not provide (tried: `getaddrinfo ENOTFOUND
- * binaries.prisma.sh`); Drizzle is plain JavaScript from npm.
- */
+/** The ORM variants: each runtime's own server with its data through Drizzle ORM on postgres.js, or Prisma ORM 7. */
 const ORM = "drizzle";
+const PRISMA = "prisma";
 
 /** The Drizzle ORM release the `drizzle` variant runs. */
 export const DRIZZLE_VERSION = "0.45.4";
 
 /** The framework a variant runs: `hono` for `hono` and `hono-stack`; the runtime's own server for `drizzle`. */
 function frameworkOf(variant: string): string {
-  if (variant === ORM) return "default";
+  if (variant === ORM || variant === PRISMA) return "default";
   return variant.endsWith(STACK) ? variant.slice(0, -STACK.length) : variant;
 }
 
 /** The files a variant's server imports: its data layer (tagged SQL, or Drizzle), and the HTTP rules all share. */
 function dataLayer(variant: string): URL[] {
-  const db = variant === ORM ? "../servers/shared/drizzle/users_db.mjs" : "../servers/shared/users_db.mjs";
-  return [new URL(db, import.meta.url), new URL("../servers/shared/users_http.mjs", import.meta.url)];
+  const db = variant === ORM || variant === PRISMA
+    ? `../servers/shared/${variant}/users_db.mjs`
+    : "../servers/shared/users_db.mjs";
+  const client = variant === PRISMA ? ["../servers/shared/prisma/prisma_client.mjs"] : [];
+  return [db, "../servers/shared/users_http.mjs", ...client].map((f) => new URL(f, import.meta.url));
 }
 
 /** The origin the production stack allows, and the one the traffic comes from. */
@@ -368,12 +368,25 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   const slack = ctx.settings.connections * ctx.settings.pipelining;
   let before: UsersState | undefined;
   let writes: Writes = { created: 0, updated: 0, deleted: 0 };
+  // Generated for this workload and variant, into its own directory, offline.
+  const prisma = ctx.variant === PRISMA
+    ? await generatePrismaClient(`${ctx.tempDir}/prisma`, ctx.signal).catch(async (error) => {
+      await db.dispose?.();
+      throw error;
+    })
+    : null;
   return {
     ...db.placement,
-    env: { ...db.env, ...stack ? { REST_STACK: "production", JWT_SECRET, CORS_ORIGIN: ORIGIN } : {} },
+    env: {
+      ...db.env,
+      ...stack ? { REST_STACK: "production", JWT_SECRET, CORS_ORIGIN: ORIGIN } : {},
+      ...prisma ? { PRISMA_CLIENT: prisma.entry } : {},
+    },
     facts: {
       ...db.facts,
-      orm: ctx.variant === ORM ? `drizzle-orm ${await driverVersion(ctx.nodeModules!, "drizzle-orm")}` : "none",
+      orm: ctx.variant === ORM
+        ? `drizzle-orm ${await driverVersion(ctx.nodeModules!, "drizzle-orm")}`
+        : prisma?.fact ?? "none",
       ...await frameworkVersions(frameworkOf(ctx.variant), ctx.nodeModules),
       stack: stack ? "CORS, JWT bearer (jose, HS256), body validation" : "body validation",
     },
@@ -431,6 +444,12 @@ export const restApi: HttpWorkload = {
     {
       name: ORM,
       description: `the runtime's own HTTP server; data through Drizzle ORM ${DRIZZLE_VERSION} on postgres.js`,
+      inSuite: false,
+    },
+    {
+      name: PRISMA,
+      description: `the runtime's own HTTP server; data through Prisma ORM ${PRISMA_VERSION} (generated client, ` +
+        "pg driver adapter)",
       inSuite: false,
     },
     // The production stack doubles the matrix: it runs when named (`--variant hono,hono-stack`).

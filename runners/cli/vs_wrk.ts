@@ -25,11 +25,14 @@ const HELP = `Usage: deno task vs-wrk [flags]
   --duration <s>       measured seconds per turn, at least 1 (default: 3)
   --warmup <s>         warm-up seconds before each turn (default: 1)
   --connections <n>    connections (default: 100)
+  --locust             Locust takes turns too (one worker on the client CPU):
+                       its ceiling per core beside wrk's and the engine's
   --debug              show stack traces`;
 
 async function main(args: string[], signal: AbortSignal): Promise<number> {
   const flags = strictFlags(args, {
     string: ["runtime", "rounds", "duration", "warmup", "connections"],
+    boolean: ["locust"],
     default: { runtime: "deno,node,bun", rounds: "5", duration: "3", warmup: "1", connections: "100" },
   });
   if (flags.help) {
@@ -44,7 +47,8 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
   const runtimes = parseRuntimeSpecs(String(flags.runtime)).map((s) => s.requested);
   const cpus = splitCpus(await allowedCpus());
   console.error(
-    `vs-wrk · http-json · ${rounds} rounds × 4 turns (ABBA) × ${durationSec} s after ${warmupSec} s warm-up · ` +
+    `vs-wrk · http-json · ${rounds} rounds × ${flags.locust ? "6 turns (ABCCBA)" : "4 turns (ABBA)"} × ` +
+      `${durationSec} s after ${warmupSec} s warm-up · ` +
       `server cpu ${cpus.server ?? "any"}, client cpu ${cpus.client ?? "any"} · load average ` +
       Deno.loadavg().map((n) => n.toFixed(2)).join(" "),
   );
@@ -54,6 +58,7 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
     durationSec,
     warmupSec,
     connections,
+    locust: flags.locust === true,
     signal,
     onRound: (round, runtime, ours, wrk) =>
       console.error(`  round ${round + 1} ${runtime}: rtbench ${formatCount(ours)}/s, wrk ${formatCount(wrk)}/s`),

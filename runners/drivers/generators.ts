@@ -13,16 +13,18 @@ import { ohaGenerator } from "./oha.ts";
 import { UsageError } from "../platform/errors.ts";
 import type { LoadGenerator, LoadSettings, LoadTarget } from "./types.ts";
 import { wrkGenerator } from "./wrk.ts";
+import { locustGenerator } from "./locust.ts";
 
 /**
  * Every built-in load generator, fastest first: on one pinned core of the
  * project's machines wrk (C) outruns bombardier (Go) and oha (Rust), which
- * outrun autocannon (JavaScript). `deno task calibrate` measures them on yours.
+ * outrun autocannon (JavaScript); Locust (Python, about 400 µs of CPU per request) is last: `auto` never gets
+ * to it, it is there for `--load-generator locust`. `deno task calibrate` measures them on yours.
  *
  * @example List the generators, fastest first
  * ```ts
  * import { builtinLoadGenerators } from "./generators.ts";
- * console.log(builtinLoadGenerators.map((g) => g.name)); // ["rtbench", "wrk", "bombardier", "oha", "autocannon"]
+ * console.log(builtinLoadGenerators.map((g) => g.name)); // ["rtbench", "wrk", "bombardier", "oha", "autocannon", "locust"]
  * ```
  */
 export const builtinLoadGenerators: readonly LoadGenerator[] = [
@@ -31,6 +33,7 @@ export const builtinLoadGenerators: readonly LoadGenerator[] = [
   bombardierGenerator,
   ohaGenerator,
   autocannonGenerator,
+  locustGenerator,
 ];
 
 /** How to install each native generator, for messages. */
@@ -38,6 +41,7 @@ const HOW_TO_INSTALL: Readonly<Record<string, string>> = {
   wrk: "apt-get install wrk, or brew install wrk",
   bombardier: "go install github.com/codesenberg/bombardier@latest",
   oha: "cargo install oha",
+  locust: "apt-get install python3 python3-venv; rtbench installs Locust itself",
 };
 
 /** The generators a suite may use, in order of preference, and why. */

@@ -53,7 +53,8 @@ export function placeJobs(hosts: readonly RemoteHost[]): { host: RemoteHost; cpu
   return slots;
 }
 
-async function cpuTicks(host: RemoteHost, signal?: AbortSignal): Promise<[number, number] | null> {
+/** A host's busy and total CPU ticks from its `/proc/stat`, or null when unreadable. */
+export async function cpuTicks(host: RemoteHost, signal?: AbortSignal): Promise<[number, number] | null> {
   const out = await host.ssh.run(["cat", "/proc/stat"], { timeoutMs: 10_000, signal }).catch(() => null);
   const fields = out?.success ? /^cpu\s+(.+)$/m.exec(out.stdout)?.[1].trim().split(/\s+/).map(Number) : undefined;
   if (!fields || fields.length < 4) return null;
@@ -119,7 +120,7 @@ export async function runOnHosts<T>(
         host: host.ssh.spec.text,
         processes: mine.length,
         connections: mine.reduce((n, p) => n + p.job.connections, 0),
-        cpuBusyPercent: a && b && b[1] > a[1] ? Math.round(((b[0] - a[0]) / (b[1] - a[1])) * 1000) / 10 : null,
+        cpuBusyPercent: busyPercent(a, b),
       };
     }));
     return { parts, shares };
@@ -128,15 +129,24 @@ export async function runOnHosts<T>(
   }
 }
 
-/** Runs one engine process on `host` to its end and returns its stdout; a failure names the host and why. */
-async function runRemote(
+/** Busy share of a host's CPUs between two `/proc/stat` readings, percent; null when either is missing. */
+export function busyPercent(a: [number, number] | null | undefined, b: [number, number] | null): number | null {
+  return a && b && b[1] > a[1] ? Math.round(((b[0] - a[0]) / (b[1] - a[1])) * 1000) / 10 : null;
+}
+
+/**
+ * Runs one process on `host` to its end (stdin from the file `input` there, when given) and returns its stdout; a
+ * failure names the host and why.
+ */
+export async function runRemote(
   host: RemoteHost,
   argv: readonly string[],
-  input: string,
+  input: string | undefined,
   budgetMs: number,
   signal?: AbortSignal,
+  tool = "rtbench engine",
 ): Promise<string> {
-  const name = `rtbench engine on ${host.ssh.spec.text}`;
+  const name = `${tool} on ${host.ssh.spec.text}`;
   const process = host.ssh.launch(argv, { cwd: host.ssh.dir, input, keepBytes: 8 << 20, signal });
   let timedOut = false;
   const timer = setTimeout(() => {

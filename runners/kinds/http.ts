@@ -39,6 +39,9 @@ import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
 import { round } from "../stats/round.ts";
 import { judgeAccounting } from "./accounting.ts";
+import type { CpuReport } from "../drivers/cpu_meter.ts";
+import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
+import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 
 /** Requests re-verified on the fresh server of every run after the first, which verified every distinct request. */
 const REVERIFIED_REQUESTS = 3;
@@ -184,6 +187,8 @@ interface HttpState {
 interface Loaded {
   readonly measurement: LoadMeasurement;
   readonly resources: ResourceReport | undefined;
+  /** The window's CPU time, from the kernel's counters. */
+  readonly cpu?: CpuReport;
   /** With `--sweep`: every rate after the peak (`measurement`). */
   readonly sweep?: Sweep;
 }
@@ -264,13 +269,13 @@ async function load(state: HttpState, server: RunningServer, run: number): Promi
   };
   const options = { cpus: ctx.cpus.client, signal: ctx.signal, clientHosts: ctx.topology?.clients };
   if (!ctx.settings.sweep) {
-    const { measured, resources } = await underLoad(
+    const { measured, resources, cpu } = await underLoad(
       ctx,
       server,
       run,
       (onSpawn) => state.generator.run(target, ctx.settings, { ...options, onSpawn }),
     );
-    return { measurement: measured, resources };
+    return { measurement: measured, resources, cpu };
   }
   const steps = ctx.settings.sweepSteps ?? DEFAULT_SWEEP_STEPS;
   let done: Sweep | undefined;
@@ -307,6 +312,22 @@ function withModel(
   return { ...run, figures: { ...figures, ...open.figures }, phases: open.phases };
 }
 
+/** What one run's server went through: verification, the load, the fixed-rate window, idle connections. */
+interface Served {
+  readonly verifyRequests: number;
+  readonly loaded: Loaded;
+  readonly rated: AtRate<LoadMeasurement> | null;
+  readonly memory: IdleMemory | null;
+}
+
+async function serve(state: HttpState, server: RunningServer, run: number): Promise<Served> {
+  const verifyRequests = await verifyServer(state, server, run);
+  const loaded = await load(state, server, run);
+  const rated = await cpuRateWindow(state, server, run);
+  const memory = await idleMemory(state.ctx, server, run, { http: state.traffic.requests[0] });
+  return { verifyRequests, loaded, rated, memory };
+}
+
 /** One run: a fresh pinned server, verified, loaded, stopped. */
 async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   const { ctx, outcome } = state;
@@ -315,17 +336,24 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
     : await startRecordServer(ctx, state.file, state.args);
   outcome.command = [...server.command];
   const startedAt = new Date().toISOString();
-  let verifyRequests: number;
-  let loaded: Loaded;
+  let served: Served;
   try {
-    verifyRequests = await verifyServer(state, server, run);
-    loaded = await load(state, server, run);
+    served = await serve(state, server, run);
   } finally {
     await server.stop();
   }
+  const { loaded, rated, memory } = served;
   const { measurement: m, resources, sweep: swept } = loaded;
-  const record = withModel(runFigures(run, startedAt, m, ctx.workload, ctx, resources), m, swept, ctx.settings);
-  const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? [])];
+  const record = withEfficiency(
+    withModel(runFigures(run, startedAt, m, ctx.workload, ctx, resources), m, swept, ctx.settings),
+    swept ? undefined : loaded.cpu,
+    m.responses,
+    [rated, memory],
+    outcome,
+  );
+  // The idle connections' exchanges are work the server did and answered, as verification's are.
+  const verifyRequests = served.verifyRequests + (memory?.exchanges ?? 0);
+  const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? []), ...(rated ? [rated.measured] : [])];
   const invalid = judgeLoad(state, m, all, run) ?? await checkSamples(state, m, run);
   if (invalid !== null) return { run: record, invalid };
   outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
@@ -429,6 +457,22 @@ function kneeSaturation(steps: readonly SweepStep[], peak: LoadMeasurement, ctx:
   const cpu = knee ? knee.clientCpuPercent : peak.clientCpuPercent;
   if (cpu === undefined || cpu === null) return null;
   return { client: cpu / 100 / cpuCount(ctx.cpus.client), server: 1, clientBound: false };
+}
+
+/** The `--cpu-rate` window on the run's server, by the record's load generator when it can send at a rate. */
+function cpuRateWindow(state: HttpState, server: RunningServer, run: number): Promise<AtRate<LoadMeasurement> | null> {
+  const { ctx } = state;
+  if (!ctx.settings.cpuRate || ctx.settings.sweep || !state.generator.openModel) return Promise.resolve(null);
+  const target = { baseUrl: server.baseUrl, requests: state.traffic.requests };
+  return atCpuRate(
+    ctx,
+    server,
+    run,
+    "Request",
+    (m: LoadMeasurement) => m.responses,
+    (settings, onSpawn) =>
+      state.generator.run(target, settings, { cpus: ctx.cpus.client, signal: ctx.signal, onSpawn }),
+  );
 }
 
 function sum<T>(items: readonly T[], of: (item: T) => number): number {

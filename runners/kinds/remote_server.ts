@@ -56,13 +56,18 @@ async function freeRemotePort(hostname: string): Promise<number> {
   throw new ServerStartError(`Cannot start server: no free port found on ${hostname}`);
 }
 
-/** The server's directory on the host: its file and `package.json`, and a link to its `node_modules`. */
+/**
+ * The server's directory on the host: its file, `package.json` and the files staged beside it (a data layer it
+ * imports), and a link to its `node_modules`.
+ */
 function stageOnHost(options: RemoteServerOptions): Promise<string> {
   const { host, file, signal } = options;
   const local = file.slice(0, file.lastIndexOf("/"));
   return host.stage(`server:${file}`, async (dir) => {
     const target = `${dir}/servers/${local.split("/").at(-1)}-${file.split("/").at(-1)}`;
-    await host.ssh.put([file, `${local}/package.json`], target, signal);
+    const beside: string[] = [];
+    for await (const e of Deno.readDir(local)) if (e.isFile) beside.push(`${local}/${e.name}`);
+    await host.ssh.put(beside, target, signal);
     if (options.nodeModules) {
       const modules = await host.stageNodeModules(options.nodeModules, signal);
       const link = await host.ssh.run(["ln", "-sfn", modules, `${target}/node_modules`], { signal });

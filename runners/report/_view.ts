@@ -12,6 +12,7 @@ import {
   ciText,
   directionText,
   groupRecords,
+  pairingText,
   type RecordGroup,
   recordLabel,
   relativeText,
@@ -125,6 +126,13 @@ function perCoreText(figure: string, record: BenchRecord): string {
   return perCore ? `${formatFigure(figure, perCore.median)} × ${workers}` : "";
 }
 
+/** A multi-core server's rate per core it actually used, and how many it used (`--server-cpus`). */
+function perUsedCoreText(figure: string, record: BenchRecord): string {
+  const perUsed = record.summary[`${figure}PerUsedCore`];
+  const used = record.summary.serverCoresUsed;
+  return perUsed && used ? `${formatFigure(figure, perUsed.median)} (${used.median.toFixed(2)} used)` : "";
+}
+
 function resultsTable(group: RecordGroup): ViewTable {
   const kind = kindView(group.kind, group.records);
   const cells = group.ranked.map((r) => kind.cells(r.record));
@@ -132,12 +140,14 @@ function resultsTable(group: RecordGroup): ViewTable {
   const shown = kind.columns.map((_, i) => i).filter((i) => cells.some((row) => row[i] !== ""));
   // A server on several CPUs (--server-cpus) is also shown per core.
   const perCore = group.ranked.some((r) => r.record.summary[`${group.figure}PerCore`] !== undefined);
+  const perUsed = group.ranked.some((r) => r.record.summary[`${group.figure}PerUsedCore`] !== undefined);
   const columns: ViewColumn[] = [
     { header: "runtime", numeric: false },
     { header: `${group.figure} (median)`, numeric: true },
     { header: "95% CI", numeric: true },
     { header: "relative", numeric: true },
     ...(perCore ? [{ header: "per server core", numeric: true }] : []),
+    ...(perUsed ? [{ header: "per used core", numeric: true }] : []),
     ...shown.map((i) => kind.columns[i]),
     { header: "notes", numeric: false },
   ];
@@ -152,6 +162,7 @@ function resultsTable(group: RecordGroup): ViewTable {
     ciText(group.figure, r.headline),
     relativeText(group, r),
     ...(perCore ? [perCoreText(group.figure, r.record)] : []),
+    ...(perUsed ? [perUsedCoreText(group.figure, r.record)] : []),
     ...shown.map((i) => cells[k][i]),
     { type: "notes", reason: "", warnings: r.record.warnings },
   ]);
@@ -162,6 +173,7 @@ function resultsTable(group: RecordGroup): ViewTable {
       "",
       "",
       ...(perCore ? [""] : []),
+      ...(perUsed ? [""] : []),
       ...shown.map(() => ""),
       { type: "notes", reason: whyText(r), warnings: r.warnings },
     ]);
@@ -180,6 +192,11 @@ function latencyTable(group: RecordGroup): ViewTable | null {
     ],
     rows: records.map((r) => [recordLabel(r), ...latency.map(([key]) => formatLatency(r, r.latencyUs![key]))]),
   };
+}
+
+function pairingNotes(group: RecordGroup): string[] {
+  const text = pairingText(group);
+  return text ? [text] : [];
 }
 
 /**
@@ -204,7 +221,7 @@ export function sectionView(group: RecordGroup): SectionView {
     latency: latencyTable(group),
     resources: resourcesTable(group.ranked.map((r) => r.record), recordLabel),
     endpoints: endpointTable(group),
-    notes: kindView(group.kind, group.records).notes(group.records),
+    notes: [...pairingNotes(group), ...kindView(group.kind, group.records).notes(group.records)],
     warnings: group.records.flatMap((r) => r.warnings.map((warning) => ({ runtime: r.runtime.name, warning }))),
   };
 }

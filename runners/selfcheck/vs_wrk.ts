@@ -14,6 +14,12 @@
  * compare the servers' luck as much as the clients; turns on one server, in
  * an order that cancels a steady drift, compare the clients.
  *
+ * With `locust`, Locust takes turns too (one worker pinned to the client
+ * CPU, every response checked), after wrk and before it again: the rates
+ * then say how many of Locust's worker cores a rate needs beside one of wrk's
+ * or the engine's (its worker's own CPU time gives its ceiling per core when
+ * it was not at its limit).
+ *
  * Last, `--load-generator autocannon` on Deno through `deno task bench`, to
  * show whether it is flagged `client-bound`.
  *
@@ -31,6 +37,7 @@ import type { CpuSets } from "../schema/result.ts";
 import { benchProcess } from "./bench_process.ts";
 import { type RunningServer, startServer } from "../kinds/server.ts";
 import { engineGenerator } from "../drivers/engine.ts";
+import { locustGenerator } from "../drivers/locust.ts";
 import type { HttpRequestSpec } from "../../workloads/types.ts";
 import { median } from "../stats/summary.ts";
 import { stageServer } from "../platform/workspace.ts";
@@ -62,8 +69,10 @@ export interface VsWrkOptions {
   readonly durationSec: number;
   /** Warm-up seconds before each window. */
   readonly warmupSec: number;
-  /** Connections of both. */
+  /** Connections of both (Locust's users too). */
   readonly connections: number;
+  /** Whether Locust takes turns too (one worker on the client CPU). @default {false} */
+  readonly locust?: boolean;
   /** Stops the comparison. */
   readonly signal: AbortSignal;
   /** Called after every round of one runtime, with each side's mean of its two windows. */
@@ -89,7 +98,7 @@ export interface VsWrkTurn {
   /** The runtime as requested. */
   readonly runtime: string;
   /** Which client measured. */
-  readonly side: "rtbench" | "wrk";
+  readonly side: "rtbench" | "wrk" | "locust";
   /** The pid of the round's server. */
   readonly serverPid: number;
   /** Requests/s of the measured window. */
@@ -113,8 +122,17 @@ export interface VsWrkTurn {
  * ```
  */
 export interface VsWrk {
-  /** Per runtime, requests/s of every round, the i-th of each side on the same server. */
-  readonly runtimes: readonly { readonly runtime: string; readonly rtbench: number[]; readonly wrk: number[] }[];
+  /**
+   * Per runtime, requests/s of every round, the i-th of each side on the same server; with Locust, its rates and its
+   * ceiling per core (requests/s over the share of its core its worker used).
+   */
+  readonly runtimes: readonly {
+    readonly runtime: string;
+    readonly rtbench: number[];
+    readonly wrk: number[];
+    readonly locust?: number[];
+    readonly locustPerCore?: number[];
+  }[];
   /** `--load-generator autocannon` on Deno: requests/s and the record's warning codes. */
   readonly autocannon: { readonly rps: number; readonly warnings: readonly string[] };
   /** The CPU split both ran on. */
@@ -123,7 +141,7 @@ export interface VsWrk {
   readonly load: { readonly before: string; readonly after: string };
 }
 
-type Options = Pick<VsWrkOptions, "signal" | "durationSec" | "warmupSec" | "connections" | "onTurn">;
+type Options = Pick<VsWrkOptions, "signal" | "durationSec" | "warmupSec" | "connections" | "onTurn" | "locust">;
 
 /** `deno task bench --workload http-json` with one generator, one run; its median requests/s and warning codes. */
 async function bench(generator: string, o: Options): Promise<{ rps: number; warnings: string[] }> {
@@ -161,6 +179,27 @@ async function engineTurn(server: RunningServer, requests: readonly HttpRequestS
     );
   }
   return m.requestsPerSecond;
+}
+
+/** Locust with one worker on the client CPU for a warm-up and a window: its rate and its ceiling per core. */
+async function locustTurn(server: RunningServer, requests: readonly HttpRequestSpec[], o: Options, cpus: CpuSets) {
+  const client = cpus.client?.split(/[,-]/)[0] ?? null;
+  const m = await locustGenerator.run(
+    { baseUrl: server.baseUrl, requests },
+    {
+      durationSec: o.durationSec,
+      warmupSec: o.warmupSec,
+      connections: o.connections,
+      pipelining: 1,
+      requestTimeoutSec: 10,
+    },
+    { cpus: client, signal: o.signal },
+  );
+  if (m.mismatches > 0 || m.non2xx > 0 || m.validResponses === 0) {
+    throw new Error(`Locust saw ${m.mismatches} mismatches, ${m.non2xx} non-2xx: ${m.firstMismatch ?? "no answer"}`);
+  }
+  const share = Math.min(100, m.clientCpuPercent ?? 100) / 100;
+  return { rps: m.requestsPerSecond, perCore: m.requestsPerSecond / Math.max(share, 0.01) };
 }
 
 /** Plain `wrk -t1 -c<n>` for a warm-up and a window (whole seconds: wrk takes no fractions). */
@@ -206,17 +245,25 @@ async function round(staged: Staged, requests: readonly HttpRequestSpec[], o: Op
     signal: o.signal,
   });
   try {
-    const engine: number[] = [];
-    const wrk: number[] = [];
-    const turns = index % 2 === 1
-      ? ["wrk", "rtbench", "rtbench", "wrk"] as const
-      : ["rtbench", "wrk", "wrk", "rtbench"] as const;
-    for (const side of turns) {
-      const rps = side === "rtbench" ? await engineTurn(server, requests, o, cpus) : await wrkTurn(server, o, cpus);
-      (side === "rtbench" ? engine : wrk).push(rps);
+    const seen = { rtbench: [] as number[], wrk: [] as number[], locust: [] as number[], perCore: [] as number[] };
+    const sides: ("rtbench" | "wrk" | "locust")[] = o.locust ? ["rtbench", "wrk", "locust"] : ["rtbench", "wrk"];
+    const half = index % 2 === 1 ? sides.toReversed() : sides;
+    for (const side of [...half, ...half.toReversed()]) {
+      let rps: number;
+      if (side === "locust") {
+        const turn = await locustTurn(server, requests, o, cpus);
+        rps = turn.rps;
+        seen.perCore.push(turn.perCore);
+      } else rps = side === "rtbench" ? await engineTurn(server, requests, o, cpus) : await wrkTurn(server, o, cpus);
+      seen[side].push(rps);
       o.onTurn?.({ round: index, runtime: staged.runtime, side, serverPid: server.group.pid, requestsPerSecond: rps });
     }
-    return { rtbench: (engine[0] + engine[1]) / 2, wrk: (wrk[0] + wrk[1]) / 2 };
+    const mean = (v: number[]) => (v[0] + v[1]) / 2;
+    return {
+      rtbench: mean(seen.rtbench),
+      wrk: mean(seen.wrk),
+      ...o.locust ? { locust: mean(seen.locust), locustPerCore: mean(seen.perCore) } : {},
+    };
   } finally {
     await server.stop();
   }
@@ -249,7 +296,12 @@ function load(): string {
 export async function vsWrk(options: VsWrkOptions): Promise<VsWrk> {
   const cpus = splitCpus(await allowedCpus());
   const before = load();
-  const seen = options.runtimes.map((runtime) => ({ runtime, rtbench: [] as number[], wrk: [] as number[] }));
+  const seen = options.runtimes.map((runtime) => ({
+    runtime,
+    rtbench: [] as number[],
+    wrk: [] as number[],
+    ...options.locust ? { locust: [] as number[], locustPerCore: [] as number[] } : {},
+  }));
   const requests = httpJson.traffic({
     variant: "default",
     options: {},
@@ -266,9 +318,11 @@ export async function vsWrk(options: VsWrkOptions): Promise<VsWrk> {
     for (let r = 0; r < options.rounds; r++) {
       for (const [i, s] of seen.entries()) {
         options.signal.throwIfAborted();
-        const { rtbench, wrk } = await round(staged[i], requests, options, cpus, r);
+        const { rtbench, wrk, locust, locustPerCore } = await round(staged[i], requests, options, cpus, r);
         s.rtbench.push(rtbench);
         s.wrk.push(wrk);
+        if (locust !== undefined) s.locust!.push(locust);
+        if (locustPerCore !== undefined) s.locustPerCore!.push(locustPerCore);
         options.onRound?.(r, s.runtime, rtbench, wrk);
       }
     }
@@ -321,8 +375,37 @@ export function formatVsWrk(result: VsWrk): string {
     ]);
   }
   const ac = result.autocannon;
-  return `${alignTable(rows, [1, 2, 3])}\n\n` +
+  return `${alignTable(rows, [1, 2, 3])}\n\n${formatLocust(result)}` +
     `--load-generator autocannon on deno: ${formatCount(ac.rps)}/s, warnings: ${ac.warnings.join(", ") || "none"}` +
     ` (client-bound ${ac.warnings.includes("client-bound") ? "flagged" : "NOT flagged"})\n` +
     `load average at the end: ${result.load.after}`;
+}
+
+/**
+ * Locust beside the engine and wrk, when it took turns: its median rate, its ceiling per core, and how many of its
+ * worker cores one core of wrk's or the engine's is worth (the medians of the rounds' ratios of ceilings per core).
+ */
+function formatLocust(result: VsWrk): string {
+  const measured = result.runtimes.filter((s) => s.locust && s.locust.length > 0);
+  if (measured.length === 0) return "";
+  const rows = [[
+    "runtime",
+    "locust, 1 worker (median)",
+    "locust per core (median)",
+    "wrk ÷ locust per core",
+    "engine ÷ locust per core",
+    "locust cores per 100k/s",
+  ]];
+  for (const s of measured) {
+    const perCore = s.locustPerCore!;
+    rows.push([
+      s.runtime,
+      `${formatCount(median(s.locust!))}/s`,
+      `${formatCount(median(perCore))}/s`,
+      median(s.wrk.map((v, i) => v / perCore[i])).toFixed(1),
+      median(s.rtbench.map((v, i) => v / perCore[i])).toFixed(1),
+      (100_000 / median(perCore)).toFixed(0),
+    ]);
+  }
+  return `${alignTable(rows, [1, 2, 3, 4, 5])}\n\n`;
 }

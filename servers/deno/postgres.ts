@@ -1,20 +1,10 @@
-// postgres on Deno: Deno.serve and postgres.js. Same bytes as the node and bun servers.
+// postgres on Deno: Deno.serve, the data from the layer staged beside it (world_db.mjs: postgres.js, or Prisma
+// for the -prisma variants). Same bytes as the node and bun servers.
 // GET /db: one random row of world; GET /queries?n=: n random rows, one query each, n clamped to 1..500.
-import postgres from "postgres";
-
-const sql = postgres(Deno.env.get("DATABASE_URL")!, {
-  max: Number(Deno.env.get("DATABASE_POOL")),
-  onnotice: () => {},
-  connection: { search_path: Deno.env.get("DATABASE_SCHEMA")!, application_name: Deno.env.get("DATABASE_APP_NAME")! },
-});
+import { world } from "./world_db.mjs";
 
 const json = { "content-type": "application/json" };
 const randomId = () => 1 + Math.floor(Math.random() * 10000);
-
-async function world(id: number) {
-  const [row] = await sql`select id, randomnumber from world where id = ${id}`;
-  return { id: row.id, randomNumber: row.randomnumber };
-}
 
 function count(value: string | null): number {
   const n = Number.parseInt(value ?? "", 10);

@@ -1,20 +1,10 @@
-// postgres on Node.js: node:http and postgres.js. Same bytes as the deno and bun servers.
+// postgres on Node.js: node:http, the data from the layer staged beside it (world_db.mjs: postgres.js, or Prisma
+// for the -prisma variants). Same bytes as the deno and bun servers.
 // GET /db: one random row of world; GET /queries?n=: n random rows, one query each, n clamped to 1..500.
 import { createServer } from "node:http";
-import postgres from "postgres";
-
-const sql = postgres(process.env.DATABASE_URL, {
-  max: Number(process.env.DATABASE_POOL),
-  onnotice: () => {},
-  connection: { search_path: process.env.DATABASE_SCHEMA, application_name: process.env.DATABASE_APP_NAME },
-});
+import { world } from "./world_db.mjs";
 
 const randomId = () => 1 + Math.floor(Math.random() * 10000);
-
-async function world(id) {
-  const [row] = await sql`select id, randomnumber from world where id = ${id}`;
-  return { id: row.id, randomNumber: row.randomnumber };
-}
 
 function count(value) {
   const n = Number.parseInt(value ?? "", 10);
