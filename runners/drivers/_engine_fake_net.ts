@@ -5,8 +5,9 @@ import type { Connect, Handlers } from "./_engine_transport.ts";
 
 /** One connection the engine opened, seen from the server's side. */
 export class FakeSocket {
-  /** Requests written, decoded, in order. */
+  /** Requests written, decoded, in order; and as bytes. */
   readonly written: string[] = [];
+  readonly writtenBytes: Uint8Array[] = [];
   /** Whether either side closed it. */
   closed = false;
   /** Whether the engine closed it (rather than the server). */
@@ -22,7 +23,9 @@ export class FakeSocket {
   accept(): void {
     this.#handlers.open({
       write: (bytes) => {
-        if (!this.closed) this.written.push(new TextDecoder().decode(bytes));
+        if (this.closed) return;
+        this.written.push(new TextDecoder().decode(bytes));
+        this.writtenBytes.push(bytes.slice());
       },
       close: () => {
         if (this.closed) return;

@@ -150,13 +150,13 @@ export class HttpConnection implements LoadConnection, ResponseSink {
   send(at: number, phase: number): void {
     const next = this.#skipUncaptured();
     this.inFlight.push(next, at, phase);
-    this.#events.sent(phase);
+    this.#events.sent(at, phase);
     this.#transport!.write(this.#rotation.bytes(next, this.#parser.captured));
     this.#next = next + 1 === this.#rotation.requests.length ? 0 : next + 1;
   }
 
   response(index: number, verdict: number, bytes: number): void {
-    this.#events.answered(verdict, bytes, this.inFlight.at, this.inFlight.phase, index);
+    this.#events.answered(this, verdict, bytes, this.inFlight.at, this.inFlight.phase, index);
   }
 
   unasked(bytes: number): void {

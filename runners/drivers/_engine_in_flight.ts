@@ -32,6 +32,19 @@ export class InFlight {
     return this.#length === 0 ? NaN : this.#at[this.#head];
   }
 
+  /** The index (rotation index or sequence number) of the oldest request (0 when none is in flight). */
+  get indexOfOldest(): number {
+    return this.#length === 0 ? 0 : this.#index[this.#head];
+  }
+
+  /** Whether a request of index `index` is in flight. */
+  contains(index: number): boolean {
+    for (let i = 0; i < this.#length; i++) {
+      if (this.#index[(this.#head + i) % this.#index.length] === index) return true;
+    }
+    return false;
+  }
+
   /** The schedule phase of the oldest request (0 when none is in flight). */
   get phaseOfOldest(): number {
     return this.#length === 0 ? 0 : this.#phase[this.#head];

@@ -62,10 +62,12 @@ export interface LoadEvents {
   readonly tally: Tally;
   /** The connection is open (again) and may send. */
   opened(c: LoadConnection): void;
-  /** A request of schedule phase `phase` went out. */
-  sent(phase: number): void;
-  /** An answer, its verdict and size, to a request whose latency started at `at`, of `phase`, rotation `index`. */
-  answered(verdict: number, bytes: number, at: number, phase: number, index: number): void;
+  /** A request of schedule phase `phase` went out; its latency runs from `at` (in the closed model: now). */
+  sent(at: number, phase: number): void;
+  /** An answer on `c`, its verdict and size, to a request whose latency started at `at`, of `phase`, rotation `index`. */
+  answered(c: LoadConnection, verdict: number, bytes: number, at: number, phase: number, index: number): void;
+  /** A request (latency from `at`, of `phase`) will never be answered: the server answered a later one instead. */
+  skipped(at: number, phase: number): void;
   /** An answer came with no request in flight: described; the connection closes itself. */
   unasked(text: string): void;
   /** The connection has taken in what arrived (and may have room again). */
@@ -179,13 +181,14 @@ export class Load implements LoadEvents {
     if (this.window.started) this.#pump.ready(c);
   }
 
-  sent(phase: number): void {
+  sent(at: number, phase: number): void {
     this.tally.sent++;
-    if (this.window.where(this.#clock.now(), phase) === WINDOW) this.tally.sentInWindow++;
+    if (this.window.where(at, phase) === WINDOW) this.tally.sentInWindow++;
   }
 
-  answered(verdict: number, bytes: number, at: number, phase: number, index: number): void {
+  answered(c: LoadConnection, verdict: number, bytes: number, at: number, phase: number, index: number): void {
     const now = this.#clock.now();
+    c.lastAnswerAt = now;
     const where = this.window.where(now, phase);
     const us = Math.round((now - at) * 1000);
     if (where !== WARMUP && now - at > this.#plan.timeoutMs && !this.window.stopped) {
@@ -203,13 +206,19 @@ export class Load implements LoadEvents {
     }
   }
 
+  skipped(at: number, phase: number): void {
+    const now = this.#clock.now();
+    if (this.#plan.open ? this.tally.measured(phase) : this.window.opened(now)) {
+      this.tally.lost(this.#censored(now, at), phase);
+    }
+  }
+
   unasked(text: string): void {
     this.tally.unasked++;
     this.tally.failure(text);
   }
 
   progressed(c: LoadConnection): void {
-    c.lastAnswerAt = this.#clock.now();
     this.#pump.ready(c);
   }
 

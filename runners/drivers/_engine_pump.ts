@@ -39,8 +39,9 @@ export class ClosedPump implements Pump {
   ready(c: PumpConnection): void {
     // Past the window nothing more is sent: a request sent while the stop timer is late (a busy load machine) would
     // still run on the server, its side effects (queries, files) beyond the window's count.
-    if (!this.#window.sending(this.#clock.now())) return;
-    while (c.ready) c.send(this.#clock.now(), 0);
+    const now = this.#clock.now();
+    if (!this.#window.sending(now)) return;
+    while (c.ready) c.send(now, 0);
   }
 }
 

@@ -5,11 +5,10 @@
 import type { Handshakes } from "./_engine_handshakes.ts";
 import type { LoadConnection, LoadEvents } from "./_engine_load.ts";
 import { InFlight } from "./_engine_in_flight.ts";
-import { MISMATCH, VALID } from "./_engine_tally.ts";
+import { pairEcho } from "./_engine_ws_pair.ts";
 import type { Connect, Transport } from "./_engine_transport.ts";
 import {
   closeFrame,
-  echoMismatch,
   FrameBuilder,
   FrameParser,
   type FrameSink,
@@ -131,21 +130,14 @@ export class WsConnection implements LoadConnection, FrameSink {
   send(at: number, phase: number): void {
     const seq = this.#nextSend++;
     this.inFlight.push(seq, at, phase);
-    this.#events!.sent(phase);
+    this.#events!.sent(at, phase);
     this.#transport?.write(this.#frames.frame(this.id, seq >>> 0));
   }
 
   message(data: Uint8Array, text: boolean): void {
     const events = this.#events;
     if (events === null || this.#closing) return;
-    if (!this.inFlight.shift()) {
-      events.unasked(`socket ${this.id} received a message it did not send`);
-      return;
-    }
-    const seq = this.inFlight.index >>> 0;
-    const wrong = echoMismatch(text ? new TextDecoder().decode(data) : data, this.#setup.pattern, this.id, seq);
-    if (wrong !== null) events.mismatch(`socket ${this.id} message ${seq}: ${wrong}`);
-    events.answered(wrong === null ? VALID : MISMATCH, data.length, this.inFlight.at, this.inFlight.phase, -1);
+    pairEcho(this, text ? new TextDecoder().decode(data) : data, this.id, this.#setup.pattern, events);
   }
 
   ping(data: Uint8Array): void {

@@ -20,13 +20,14 @@ import * as hdr from "hdr-histogram-js";
 import { percentilesOf } from "../stats/latency.ts";
 import { round } from "../stats/round.ts";
 import type { WebSocketLoadJob, WebSocketMeasurement } from "./websocket.ts";
-import { echoMismatch, HEADER_BYTES, messagePattern } from "./_engine_ws.ts";
+import { HEADER_BYTES, messagePattern } from "./_engine_ws.ts";
 import { realClock } from "./_engine_clock.ts";
 import { Handshakes, type Opening } from "./_engine_handshakes.ts";
 import { InFlight } from "./_engine_in_flight.ts";
+import { pairEcho } from "./_engine_ws_pair.ts";
 import { Load, type LoadConnection, type LoadEvents } from "./_engine_load.ts";
 import { histogramOf } from "./_engine_merge.ts";
-import { MISMATCH, Tally, VALID } from "./_engine_tally.ts";
+import { Tally } from "./_engine_tally.ts";
 import { hungAfterMs, mergeAccounting } from "./accounting.ts";
 
 /** The job's hung bound: its own, or the default for its window and timeout. */
@@ -157,21 +158,14 @@ class ClientConnection implements LoadConnection, Opening {
     data.writeUInt32LE(this.id, 0);
     data.writeUInt32LE(seq >>> 0, 4);
     this.inFlight.push(seq, at, phase);
-    this.#events!.sent(phase);
+    this.#events!.sent(at, phase);
     this.#socket!.send(data);
   }
 
   #message(data: Buffer | string): void {
     const events = this.#events;
     if (events === null || this.#closing) return;
-    if (!this.inFlight.shift()) {
-      events.unasked(`socket ${this.id} received a message it did not send`);
-      return;
-    }
-    const seq = this.inFlight.index >>> 0;
-    const wrong = echoMismatch(data, this.setup.pattern, this.id, seq);
-    if (wrong !== null) events.mismatch(`socket ${this.id} message ${seq}: ${wrong}`);
-    events.answered(wrong === null ? VALID : MISMATCH, data.length, this.inFlight.at, this.inFlight.phase, -1);
+    pairEcho(this, data, this.id, this.setup.pattern, events);
     events.progressed(this);
   }
 
