@@ -160,7 +160,7 @@ Deno.test("chunked bodies, split oddly across reads, are read and checked like a
   try {
     await waitForPort(port);
     const m = await engineGenerator.run(
-      { baseUrl: `http://127.0.0.1:${port}`, requests: faultyHttp().traffic({} as never).requests },
+      { baseUrl: `http://127.0.0.1:${port}`, requests: faultyHttp().traffic({ variant: "chunked" } as never).requests },
       { durationSec: 1, warmupSec: 0.2, connections: 10, pipelining: 1, requestTimeoutSec: 1 },
       { cpus: null },
     );
