@@ -25,7 +25,8 @@ export const realClock: Clock = {
   // From the same clock that bounds the window, not from a timer that fires late under load.
   epochOf: (at) => Math.round(Date.now() - performance.now() + at),
   after(ms, fn) {
-    const id = setTimeout(fn, ms);
+    // A moment already past fires at once (Bun warns about negative delays).
+    const id = setTimeout(fn, Math.max(0, ms));
     return { cancel: () => clearTimeout(id) };
   },
   every(ms, fn) {

@@ -26,7 +26,11 @@ export class Rotation {
     this.requests = requests;
     this.encoded = requests.map((r) => new TextEncoder().encode(r.raw));
     this.templated = requests.map(usesCapture);
+    this.anyTemplated = this.templated.includes(true);
   }
+
+  /** Whether any request carries a captured value (most traffic has none: the hot path skips the checks). */
+  readonly anyTemplated: boolean;
 
   /** Request `i`'s bytes, with `captured` in place of the capture mark when it carries one. */
   bytes(i: number, captured: string | null): Uint8Array {
@@ -80,7 +84,8 @@ export class HttpConnection implements LoadConnection, ResponseSink {
   get ready(): boolean {
     if (this.#transport === null || this.inFlight.length >= this.#capacity) return false;
     // A request carrying the captured value waits for every answer before it: one may change the value.
-    return !(this.#rotation.templated[this.#skipUncaptured()] && this.inFlight.length > 0);
+    return !this.#rotation.anyTemplated ||
+      !(this.#rotation.templated[this.#skipUncaptured()] && this.inFlight.length > 0);
   }
 
   open(): void {
@@ -148,10 +153,13 @@ export class HttpConnection implements LoadConnection, ResponseSink {
   }
 
   send(at: number, phase: number): void {
-    const next = this.#skipUncaptured();
+    const rotation = this.#rotation;
+    const next = rotation.anyTemplated ? this.#skipUncaptured() : this.#next;
     this.inFlight.push(next, at, phase);
     this.#events.sent(at, phase);
-    this.#transport!.write(this.#rotation.bytes(next, this.#parser.captured));
+    this.#transport!.write(
+      rotation.anyTemplated ? rotation.bytes(next, this.#parser.captured) : rotation.encoded[next],
+    );
     this.#next = next + 1 === this.#rotation.requests.length ? 0 : next + 1;
   }
 

@@ -53,7 +53,8 @@ export class InFlight {
   /** Adds a request. */
   push(index: number, at: number, phase: number): void {
     if (this.#length === this.#index.length) this.#grow();
-    const slot = (this.#head + this.#length) % this.#index.length;
+    let slot = this.#head + this.#length;
+    if (slot >= this.#index.length) slot -= this.#index.length;
     this.#index[slot] = index;
     this.#at[slot] = at;
     this.#phase[slot] = phase;

@@ -189,7 +189,7 @@ export class Tally {
 
   /** One answer: `where` it fell, its verdict, size, latency (µs), phase and the rotation index it answers. */
   answer(where: number, verdict: number, bytes: number, us: number, phase: number, index: number): void {
-    this.verdict(verdict);
+    if (verdict !== VALID) this.verdict(verdict);
     const e = this.#endpoints === null || index < 0 ? undefined : this.#endpoints[this.#endpointOf![index]];
     if (where === WARMUP) {
       this.warmupResponses++;
