@@ -5,6 +5,7 @@
  * @module
  */
 
+import { RequestError } from "../runners/platform/errors.ts";
 import { runCommand, which } from "../runners/platform/process.ts";
 import type { RuntimeAdapter } from "./types.ts";
 import { makeTempDir, removeTemp } from "../runners/platform/temp.ts";
@@ -71,10 +72,12 @@ export async function provisionFromNpm(
       `${adapter.npmPackage}@${version}`,
     ], { timeoutMs: 300_000, signal });
     if (!out.success) {
-      if (/\bETARGET\b|No matching version found/.test(out.stderr)) {
-        throw new Error(
-          `Cannot provision ${adapter.name}@${version}: no such version (npm has no ${adapter.npmPackage}@${version}; ` +
-            `--runtime takes a version npm has, for example ${adapter.name}@latest)`,
+      if (/\bETARGET\b|No matching version found|No match found for version/.test(out.stderr)) {
+        // Bad input, not a failure of the machine: the request named a version that does not exist.
+        throw new RequestError(
+          "runtimes",
+          `: ${adapter.name}@${version}: no such version (npm has no ${adapter.npmPackage}@${version}; ` +
+            `give a version npm has, for example ${adapter.name}@latest)`,
         );
       }
       const why = out.timedOut ? "timed out after 300 s" : npmReason(out.stderr) || `npm exited ${out.code}`;

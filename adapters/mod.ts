@@ -26,7 +26,7 @@
  * @module
  */
 
-import { UsageError } from "../runners/platform/errors.ts";
+import { RequestError } from "../runners/platform/errors.ts";
 import { cacheDir } from "./_cache.ts";
 import { provisionFromNpm } from "./_provision.ts";
 import { MissingToolchainError } from "./_native_build.ts";
@@ -88,7 +88,7 @@ export function defaultRuntimeNames(adapters: readonly RuntimeAdapter[] = builti
 
 /**
  * Parses a `--runtime` value such as `deno,node,bun@1.2.0` into specs.
- * Throws {@linkcode UsageError} naming the flag for an unknown runtime.
+ * Throws {@linkcode RequestError} naming the field (`runtimes`) for an unknown runtime.
  *
  * @param value The `--runtime` value: names, each optionally `@version` or `@range`, comma-separated.
  * @param adapters The adapters whose names are allowed.
@@ -112,23 +112,25 @@ export function parseRuntimeSpecs(
     const name = (at === -1 ? raw : raw.slice(0, at)).toLowerCase();
     const version = at === -1 ? undefined : raw.slice(at + 1);
     if (!names.includes(name)) {
-      throw new UsageError(`--runtime: unknown runtime "${name}" (allowed: ${names.join(", ")})`);
+      throw new RequestError("runtimes", `: unknown runtime "${name}" (allowed: ${names.join(", ")})`);
     }
     if (version !== undefined && !/^[A-Za-z0-9.^~<>=*|-][A-Za-z0-9. ^~<>=*|-]*$/.test(version)) {
-      throw new UsageError(
-        `--runtime: bad version "${version}" for ${name} (use a version or npm range, e.g. ${name}@1.2.0)`,
+      throw new RequestError(
+        "runtimes",
+        `: bad version "${version}" for ${name} (use a version or npm range, e.g. ${name}@1.2.0)`,
       );
     }
     const adapter = adapters.find((a) => a.name === name);
     if (version !== undefined && adapter?.howToGet) {
-      throw new UsageError(
-        `--runtime: ${raw}: rtbench builds ${name} servers with this machine's toolchain (ask for ${name})`,
+      throw new RequestError(
+        "runtimes",
+        `: ${raw}: rtbench builds ${name} servers with this machine's toolchain (ask for ${name})`,
       );
     }
     if (specs.some((s) => s.requested === raw)) continue;
     specs.push(version === undefined ? { name, requested: raw } : { name, version, requested: raw });
   }
-  if (specs.length === 0) throw new UsageError(`--runtime: no runtime given (allowed: ${names.join(", ")})`);
+  if (specs.length === 0) throw new RequestError("runtimes", `: no runtime given (allowed: ${names.join(", ")})`);
   return specs;
 }
 
@@ -176,7 +178,7 @@ export interface ResolveOptions {
  */
 export async function resolveRuntime(spec: RuntimeSpec, options: ResolveOptions = {}): Promise<ResolvedRuntime> {
   const adapter = (options.adapters ?? builtinAdapters).find((a) => a.name === spec.name);
-  if (!adapter) throw new UsageError(`--runtime: unknown runtime "${spec.name}"`);
+  if (!adapter) throw new RequestError("runtimes", `: unknown runtime "${spec.name}"`);
   let binary: string | undefined;
   let source: RuntimeSource = "path";
   if (spec.version === undefined) {

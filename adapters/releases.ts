@@ -18,7 +18,7 @@
  */
 
 import semver from "semver";
-import { UsageError } from "../runners/platform/errors.ts";
+import { RequestError } from "../runners/platform/errors.ts";
 import { runCommand, which } from "../runners/platform/process.ts";
 import type { RuntimeAdapter } from "./types.ts";
 
@@ -129,10 +129,10 @@ export async function lastReleasesOf(
   const out: string[] = [];
   for (const requested of runtimes) {
     if (requested.includes("@")) {
-      throw new UsageError(`--last: ${requested} names a version; --last picks the versions (give a name only)`);
+      throw new RequestError("last", `: ${requested} names a version; {last} picks the versions (give a name only)`);
     }
     const adapter = adapters.find((a) => a.name === requested);
-    if (!adapter) throw new UsageError(`--last: unknown runtime "${requested}"`);
+    if (!adapter) throw new RequestError("last", `: unknown runtime "${requested}"`);
     const versions = lastReleases(adapter.name, await lookup(adapter), n);
     if (versions.length === 0) throw new Error(`Cannot find any release of ${adapter.name} on npm`);
     out.push(...versions.map((v) => `${adapter.name}@${v}`));

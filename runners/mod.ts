@@ -28,7 +28,7 @@
  * @module
  */
 
-export { run, type RunOptions, VERSION } from "./suite/run.ts";
+export { InterruptedError, run, type RunOptions, VERSION } from "./suite/run.ts";
 export type {
   EndpointMeasurement,
   LoadGenerator,
@@ -111,4 +111,4 @@ export {
 export { readResultFile } from "./schema/read.ts";
 export { writeResult } from "./schema/write.ts";
 export { createProgress, type ProgressDisplay, type ProgressEvent, type ProgressOptions } from "./report/progress.ts";
-export { UsageError } from "./platform/errors.ts";
+export { RequestError, UsageError } from "./platform/errors.ts";

@@ -11,7 +11,7 @@ import type { RunSettings } from "../workloads/types.ts";
 import { engineGenerator } from "../runners/drivers/engine.ts";
 import { formatTable } from "../runners/report/table.ts";
 import { faultyHttp, faultyWs, HTTP_MODES, WS_MODES } from "./fixtures/accounting_faults.ts";
-import { entries, privateTmp, processesMatching } from "./_helpers.ts";
+import { assertNothingLeft, withTmp } from "./_helpers.ts";
 
 /**
  * Faults start 1.5 s after the server's first request: after verification and the 0.5 s warm-up, in the window. The
@@ -20,11 +20,10 @@ import { entries, privateTmp, processesMatching } from "./_helpers.ts";
 const SETTINGS: Partial<RunSettings> = { durationSec: 3, warmupSec: 0.5, runs: 1, requestTimeoutSec: 1 };
 const OPEN: Partial<RunSettings> = { ...SETTINGS, rate: 1000 };
 
-async function faults(kind: "http" | "ws", variants: readonly string[], settings: Partial<RunSettings>, runtimes = [
+function faults(kind: "http" | "ws", variants: readonly string[], settings: Partial<RunSettings>, runtimes = [
   "node",
 ]): Promise<BenchResult> {
-  const tmp = await privateTmp();
-  try {
+  return withTmp(async (tmp) => {
     const result = await run({
       workloads: [kind === "http" ? faultyHttp() : faultyWs()],
       runtimes,
@@ -34,12 +33,9 @@ async function faults(kind: "http" | "ws", variants: readonly string[], settings
       tempDir: tmp,
     });
     assertEquals(validateResult(JSON.parse(JSON.stringify(result))), []);
-    assertEquals(await processesMatching(tmp), [], "no server or engine left");
-    assertEquals(await entries(tmp), [], "no temporary file left");
+    await assertNothingLeft(tmp);
     return result;
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
-  }
+  });
 }
 
 const byVariant = (result: BenchResult) => new Map(result.records.map((r) => [r.variant, r]));
@@ -194,8 +190,7 @@ async function waitForPort(port: number): Promise<void> {
 
 // README "Every request accounted for": "wrk, oha, bombardier and autocannon do not report this".
 Deno.test("a load generator that cannot account for every request says so: no accounting in its runs", async () => {
-  const tmp = await privateTmp();
-  try {
+  await withTmp(async (tmp) => {
     const result = await run({
       workloads: [faultyHttp()],
       runtimes: ["node"],
@@ -207,7 +202,6 @@ Deno.test("a load generator that cannot account for every request says so: no ac
     const [record] = result.records;
     assertEquals([record.status, record.loadGenerator?.accountsForRequests], ["completed", false]);
     assertEquals(record.runs[0].accounting, undefined);
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
-  }
+    await assertNothingLeft(tmp);
+  });
 });

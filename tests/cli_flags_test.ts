@@ -24,7 +24,10 @@ const cases: [string[], RegExp][] = [
   [["--profile", "slow"], /--profile: unknown profile "slow" \(allowed: quick, full\)/],
   [["--variant", "turbo"], /--variant: unknown variant "turbo"/],
   [["stray"], /Unexpected argument "stray"/],
-  [["--out", "/nonexistent-dir/r.json", "--runtime", "deno"], /--out: cannot write \/nonexistent-dir\/r.json/],
+  [
+    ["--out", "/dev/null/r.json", "--runtime", "deno"],
+    /--out: cannot write \/dev\/null\/r.json \(a part of the path is a file, not a folder\)/,
+  ],
   [
     ["--load-generator", "ab"],
     /--load-generator: unknown load generator "ab" \(allowed: auto, rtbench, wrk, bombardier/,

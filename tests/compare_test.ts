@@ -7,7 +7,7 @@ import { compareResults, type FigureComparison, formatComparison, regressions } 
 import type { BenchRecord, BenchResult } from "../runners/schema/result.ts";
 import { summarize } from "../runners/stats/summary.ts";
 import { welchTest } from "../runners/stats/welch.ts";
-import { BENCH_PERMISSIONS, privateTmp, ROOT } from "./_helpers.ts";
+import { type CliRun, runTask, withTmp } from "./_helpers.ts";
 import { BASE_PATH, HEAD_PATH, loadFixture } from "./_report_helpers.ts";
 
 const base = await loadFixture(BASE_PATH);
@@ -19,16 +19,8 @@ function find(figures: readonly FigureComparison[], runtime: string, figure: str
   return f;
 }
 
-async function compareCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli/compare.ts`, ...args],
-    cwd: ROOT,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+function compareCli(args: string[]): Promise<CliRun> {
+  return runTask("compare", args);
 }
 
 Deno.test("Welch's t-test matches R's t.test on the sleep data", () => {
@@ -215,43 +207,46 @@ Deno.test("compare CLI: table and verdicts, exit 1 on a regression beyond the th
 });
 
 Deno.test("compare CLI: missing, corrupted or mismatched files exit 2 with one line", async () => {
-  const tmp = await privateTmp();
-  const text = await Deno.readTextFile(BASE_PATH);
-  await Deno.writeTextFile(`${tmp}/truncated.json`, text.slice(0, text.length / 2));
-  await Deno.writeTextFile(`${tmp}/bad-status.json`, text.replace('"status": "completed"', '"status": "fast"'));
-  const other = JSON.parse(text);
-  for (const r of other.records) {
-    r.workload = "ws-echo";
-    r.id = r.id.replace("http-json", "ws-echo");
-  }
-  await Deno.writeTextFile(`${tmp}/other.json`, JSON.stringify(other));
-  const cases: [string[], RegExp][] = [
-    [[BASE_PATH, `${tmp}/missing.json`], /Cannot read .*missing\.json: no such file/],
-    [[BASE_PATH, `${tmp}/truncated.json`], /truncated\.json is not an rtbench result: Invalid result at \/: not JSON/],
-    [
-      [`${tmp}/bad-status.json`, HEAD_PATH],
-      /bad-status\.json is not an rtbench result: Invalid result at \/records\/0\/status/,
-    ],
-    [[BASE_PATH, `${tmp}/other.json`], /no workload × variant × runtime in common/],
-    [[BASE_PATH], /Expected two result files, base and head, got 1/],
-    [
-      [BASE_PATH, HEAD_PATH, "--fail-on-regression", "lots"],
-      /--fail-on-regression must be a percentage ≥ 0, got "lots"/,
-    ],
-    [[BASE_PATH, HEAD_PATH, "--fail-on-regression", "-5"], /--fail-on-regression must be a percentage ≥ 0/],
-    [[BASE_PATH, HEAD_PATH, "--format", "xml"], /--format: unknown format "xml"/],
-    [[BASE_PATH, HEAD_PATH, "--frobnicate"], /Unknown flag --frobnicate/],
-  ];
-  for (const [args, message] of cases) {
-    const run = await compareCli(args);
-    assertEquals(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
-    const lines = run.stderr.trim().split("\n");
-    assertEquals(lines.length, 1, run.stderr);
-    assertMatch(lines[0], /^rtbench compare: /);
-    assertMatch(lines[0], message);
-    assertEquals(run.stdout, "");
-  }
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    const text = await Deno.readTextFile(BASE_PATH);
+    await Deno.writeTextFile(`${tmp}/truncated.json`, text.slice(0, text.length / 2));
+    await Deno.writeTextFile(`${tmp}/bad-status.json`, text.replace('"status": "completed"', '"status": "fast"'));
+    const other = JSON.parse(text);
+    for (const r of other.records) {
+      r.workload = "ws-echo";
+      r.id = r.id.replace("http-json", "ws-echo");
+    }
+    await Deno.writeTextFile(`${tmp}/other.json`, JSON.stringify(other));
+    const cases: [string[], RegExp][] = [
+      [[BASE_PATH, `${tmp}/missing.json`], /Cannot read .*missing\.json: no such file/],
+      [
+        [BASE_PATH, `${tmp}/truncated.json`],
+        /truncated\.json is not an rtbench result: Invalid result at \/: not JSON/,
+      ],
+      [
+        [`${tmp}/bad-status.json`, HEAD_PATH],
+        /bad-status\.json is not an rtbench result: Invalid result at \/records\/0\/status/,
+      ],
+      [[BASE_PATH, `${tmp}/other.json`], /no workload × variant × runtime in common/],
+      [[BASE_PATH], /Expected two result files, base and head, got 1/],
+      [
+        [BASE_PATH, HEAD_PATH, "--fail-on-regression", "lots"],
+        /--fail-on-regression must be a percentage ≥ 0, got "lots"/,
+      ],
+      [[BASE_PATH, HEAD_PATH, "--fail-on-regression", "-5"], /--fail-on-regression must be a percentage ≥ 0/],
+      [[BASE_PATH, HEAD_PATH, "--format", "xml"], /--format: unknown format "xml"/],
+      [[BASE_PATH, HEAD_PATH, "--frobnicate"], /Unknown flag --frobnicate/],
+    ];
+    for (const [args, message] of cases) {
+      const run = await compareCli(args);
+      assertEquals(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+      const lines = run.stderr.trim().split("\n");
+      assertEquals(lines.length, 1, run.stderr);
+      assertMatch(lines[0], /^rtbench compare: /);
+      assertMatch(lines[0], message);
+      assertEquals(run.stdout, "");
+    }
+  });
 });
 
 // README (compare): "a pair measured with different load generators or measurement settings is not comparable".

@@ -4,6 +4,9 @@
 import { assert, assertEquals } from "@std/assert";
 import { startCpuMeter } from "../runners/drivers/cpu_meter.ts";
 import { spawnGroup } from "../runners/platform/process.ts";
+import { condition, needs } from "./_needs.ts";
+
+const LINUX = condition("Linux", Deno.build.os === "linux" ? null : "reads the kernel's own CPU counters (Linux only)");
 
 /** utime + stime (+ reaped children's) of `pid` in µs, read by a process of its own (Deno may not read /proc). */
 async function procCpuUs(pids: number[]): Promise<number> {
@@ -45,9 +48,8 @@ async function childrenOf(pid: number): Promise<number[]> {
 // This project's machines have both hierarchies (v1 controllers, a v2 hierarchy beside them): each way is tried where
 // the machine has it.
 for (const source of ["auto", "cgroup-v1", "cgroup-v2", "proc"] as const) {
-  Deno.test({
+  Deno.test(needs(LINUX, {
     name: `cpu meter (${source}): a tree's CPU time over a window matches the kernel's own count of it`,
-    ignore: Deno.build.os !== "linux",
     fn: async () => {
       const tree = busyTree();
       const meter = (await startCpuMeter({ server: tree.pid, source }))!;
@@ -84,5 +86,5 @@ for (const source of ["auto", "cgroup-v1", "cgroup-v2", "proc"] as const) {
       }
       assertEquals(await leftGroups(), [], "every group made is removed");
     },
-  });
+  }));
 }

@@ -234,7 +234,7 @@ Deno.test("html draws CPU % and RSS over time when records carry resource sample
           // The shape resource sampling writes: columns of equal length.
           resources: {
             intervalMs: 250,
-            tMs: [0, 250, 500],
+            tMs: [250, 500, 750],
             server: series([40, 50, 60], [50, 51, 52].map((m) => m * 1048576)),
             client: series([99, 99, 99], [1, 1, 1]),
           },
@@ -246,10 +246,11 @@ Deno.test("html draws CPU % and RSS over time when records carry resource sample
   assert(!html.includes("no resource samples"));
   const cpu = html.slice(html.indexOf('class="chart cpu-chart"'));
   assert(cpu.length > 0 && html.includes('class="chart cpu-chart"'), "a CPU chart");
-  assertStringIncludes(cpu, 'data-points="0:40 0.25:50 0.5:60"');
+  // Each sample's value holds over its interval: the series spans the window, 0 to 0.75 s.
+  assertStringIncludes(cpu, 'data-points="0:40 0.25:40 0.25:50 0.5:50 0.5:60 0.75:60"');
   const rss = html.slice(html.indexOf('class="chart rss-chart"'));
   assert(html.includes('class="chart rss-chart"'), "an RSS chart");
-  assertStringIncludes(rss, 'data-points="0:50 0.25:51 0.5:52"');
+  assertStringIncludes(rss, 'data-points="0:50 0.25:50 0.25:51 0.5:51 0.5:52 0.75:52"');
   assert(!html.includes("0:99 0.25:99"), "the client's samples are not the server's");
 });
 

@@ -5,13 +5,10 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { bcryptWrongUnderLoad, postgresWrongNumber } from "./fixtures/under_load_faults.ts";
-import { entries, privateTmp, processesMatching } from "./_helpers.ts";
+import { assertNothingLeft, withTmp } from "./_helpers.ts";
 
-async function measure(workload: typeof bcryptWrongUnderLoad, runtimes: string[]) {
-  const tmp = await privateTmp();
-  // As root, the embedded PostgreSQL runs as the user postgres, which must be able to enter the directory.
-  if (Deno.uid() === 0) await Deno.chmod(tmp, 0o711);
-  try {
+function measure(workload: typeof bcryptWrongUnderLoad, runtimes: string[]) {
+  return withTmp(async (tmp) => {
     const result = await run({
       workloads: [workload],
       runtimes,
@@ -20,12 +17,9 @@ async function measure(workload: typeof bcryptWrongUnderLoad, runtimes: string[]
       tempDir: tmp,
     });
     assertEquals(validateResult(JSON.parse(JSON.stringify(result))), []);
-    assertEquals(await processesMatching(tmp), []);
-    assertEquals(await entries(tmp), []);
+    await assertNothingLeft(tmp);
     return result;
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
-  }
+  }, { database: true });
 }
 
 Deno.test("postgres: a row whose randomNumber is not its id's, from mid-run on, makes the record invalid", async () => {

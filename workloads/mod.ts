@@ -35,7 +35,7 @@
  * @module
  */
 
-import { UsageError } from "../runners/platform/errors.ts";
+import { RequestError } from "../runners/platform/errors.ts";
 import { bcrypt } from "./bcrypt.ts";
 import { httpJson } from "./http_json.ts";
 import { uuidFile } from "./uuid_file.ts";
@@ -76,7 +76,7 @@ export const builtinWorkloads: readonly Workload[] = [
 
 /**
  * Picks workloads by name from a comma-separated list; throws
- * {@linkcode UsageError} naming `--workload` and the allowed names.
+ * {@linkcode RequestError} naming the field (`workloads`) and the allowed names.
  *
  * @param list Workload names, comma-separated, as given to `--workload`.
  * @param from The workloads to choose from.
@@ -91,13 +91,16 @@ export const builtinWorkloads: readonly Workload[] = [
 export function selectWorkloads(list: string, from: readonly Workload[] = builtinWorkloads): Workload[] {
   const names = list.split(",").map((s) => s.trim()).filter(Boolean);
   if (names.length === 0) {
-    throw new UsageError(`--workload: no workload given (allowed: ${from.map((w) => w.name).join(", ")})`);
+    throw new RequestError("workloads", `: no workload given (allowed: ${from.map((w) => w.name).join(", ")})`);
   }
   const picked: Workload[] = [];
   for (const name of names) {
     const workload = from.find((w) => w.name === name);
     if (!workload) {
-      throw new UsageError(`--workload: unknown workload "${name}" (allowed: ${from.map((w) => w.name).join(", ")})`);
+      throw new RequestError(
+        "workloads",
+        `: unknown workload "${name}" (allowed: ${from.map((w) => w.name).join(", ")})`,
+      );
     }
     if (!picked.includes(workload)) picked.push(workload);
   }

@@ -8,7 +8,8 @@
  */
 
 import { parseArgs } from "@std/cli/parse-args";
-import { UsageError } from "../platform/errors.ts";
+import { RequestError, UsageError } from "../platform/errors.ts";
+import type { RunSettings } from "../../workloads/types.ts";
 
 /** What a command accepts. */
 export interface FlagSpec {
@@ -44,6 +45,25 @@ function joinValues(args: readonly string[], valueFlags: readonly string[], alia
   return out;
 }
 
+/** A flag without a value given one (`--sweep=garbage`) is refused, not read as on. */
+function refuseBooleanValues(args: readonly string[], booleans: readonly string[]): void {
+  for (const a of args) {
+    const m = /^--([^=]+)=(.*)$/s.exec(a);
+    if (m && booleans.includes(m[1])) throw new UsageError(`--${m[1]} takes no value, got "${m[2]}"`);
+  }
+}
+
+/** A flag that takes one value, given twice, would keep one of them silently: refused. */
+function refuseRepeats(args: readonly string[], once: readonly string[], alias: Readonly<Record<string, string>>) {
+  const seen = new Set<string>();
+  for (const a of args) {
+    const name = a.startsWith("--") ? a.slice(2).split("=")[0] : /^-\w$/.test(a) ? alias[a.slice(1)] : undefined;
+    if (name === undefined || !once.includes(name)) continue;
+    if (seen.has(name)) throw new UsageError(`--${name} given twice`);
+    seen.add(name);
+  }
+}
+
 /**
  * Parses `args` against `spec`, with the arguments that are not flags apart;
  * throws {@linkcode UsageError} on the first unknown flag, and on a stray
@@ -62,6 +82,8 @@ export function strictArgs(args: readonly string[], spec: FlagSpec): { flags: Fl
   const unknown: string[] = [];
   const strings = [...(spec.string ?? [])];
   const alias = { h: "help", ...spec.alias };
+  refuseBooleanValues(args, [...(spec.boolean ?? []), "help", "debug"]);
+  refuseRepeats(args, strings.filter((s) => !spec.collect?.includes(s)), alias);
   const flags = parseArgs(joinValues(args, strings, alias), {
     string: strings,
     boolean: [...(spec.boolean ?? []), "help", "debug"],
@@ -146,4 +168,107 @@ export function numberFlag(flags: Flags, name: string, rule: NumberRule): number
     throw new UsageError(`--${name} must be ${kind} ${range}, got "${raw}"`);
   }
   return n;
+}
+
+/** The flag that sets each run setting (`settings.durationSec` is `--duration`). */
+export const SETTING_FLAGS: Readonly<Partial<Record<keyof RunSettings, string>>> = {
+  durationSec: "--duration",
+  warmupSec: "--warmup",
+  connections: "--connections",
+  runs: "--runs",
+  pipelining: "--pipelining",
+  requestTimeoutSec: "--timeout",
+  startTimeoutSec: "--start-timeout",
+  minRuns: "--min-runs",
+  maxRuns: "--max-runs",
+  ciTargetPercent: "--ci-target",
+  sampleIntervalMs: "--sample-interval",
+  rate: "--rate",
+  phases: "--phases",
+  arrival: "--arrival",
+  sweep: "--sweep",
+  sweepSteps: "--sweep-steps",
+  sloP99Ms: "--slo-p99",
+  serverCpus: "--server-cpus",
+  cpuRate: "--cpu-rate",
+  idleConnections: "--idle-connections",
+};
+
+/** The flag that sets each other field of `run()`'s request. */
+const FIELD_FLAGS: Readonly<Record<string, string>> = {
+  workloads: "--workload",
+  runtimes: "--runtime",
+  variants: "--variant",
+  profile: "--profile",
+  loadGenerator: "--load-generator",
+  host: "--host",
+  port: "--port",
+  order: "--order",
+  seed: "--seed",
+  resume: "--resume",
+  last: "--last",
+  aa: "--aa",
+  "hosts.server": "--server-host",
+  "hosts.clients": "--client-host",
+  "hosts.db": "--db-host",
+  "hosts.sshConfig": "--ssh-config",
+  ...Object.fromEntries(Object.entries(SETTING_FLAGS).map(([key, flag]) => [`settings.${key}`, flag])),
+};
+
+/**
+ * The flag that sets a field of `run()`'s request: `settings.durationSec` →
+ * `--duration`, `options.bcrypt-cost` → `--bcrypt-cost`; a field without a
+ * flag is named as it is.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { flagOf } from "./_flags.ts";
+ *
+ * assertEquals([flagOf("settings.durationSec"), flagOf("options.bcrypt-cost")], ["--duration", "--bcrypt-cost"]);
+ * ```
+ */
+export function flagOf(field: string): string {
+  return FIELD_FLAGS[field] ?? (field.startsWith("options.") ? `--${field.slice("options.".length)}` : field);
+}
+
+/**
+ * The error as the command line says it: a {@linkcode RequestError} (which
+ * names the request's fields) becomes a {@linkcode UsageError} naming the
+ * flags; any other error is returned as it is.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { RequestError } from "../platform/errors.ts";
+ * import { withFlagNames } from "./_flags.ts";
+ *
+ * const error = withFlagNames(new RequestError("settings.runs", "must be a whole number ≥ 1, got 0")) as Error;
+ * assertEquals(error.message, "--runs must be a whole number ≥ 1, got 0");
+ * ```
+ */
+export function withFlagNames(error: unknown): unknown {
+  return error instanceof RequestError ? new UsageError(error.describe(flagOf), { cause: error }) : error;
+}
+
+/**
+ * The body of a command, with every {@linkcode RequestError} it throws named
+ * by flags ({@linkcode withFlagNames}): for the commands that hand their
+ * flags to the library.
+ *
+ * @example
+ * ```ts ignore
+ * import { runEntry } from "../platform/entry.ts";
+ * import { namingFlags } from "./_flags.ts";
+ * await runEntry("rtbench vs-wrk", Deno.args, namingFlags(({ signal }) => main(Deno.args, signal)));
+ * ```
+ */
+export function namingFlags<C>(body: (ctx: C) => Promise<number>): (ctx: C) => Promise<number> {
+  return async (ctx) => {
+    try {
+      return await body(ctx);
+    } catch (error) {
+      throw withFlagNames(error);
+    }
+  };
 }

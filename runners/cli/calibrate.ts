@@ -15,7 +15,7 @@ import { builtinLoadGenerators } from "../drivers/generators.ts";
 import type { LoadGenerator, LoadSettings } from "../drivers/types.ts";
 import { wrkCheckingGenerator } from "../drivers/wrk.ts";
 import { calibrate, formatCalibration } from "../selfcheck/calibrate.ts";
-import { numberFlag, strictFlags } from "./_flags.ts";
+import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
 
 /** The generators `--load-generator` names, each installed; throws a {@linkcode UsageError} naming the flag. */
 async function namedGenerators(list: string): Promise<LoadGenerator[]> {
@@ -51,6 +51,7 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
       "  --load-generator <list>   generators to measure (default: every installed one, and wrk+check)",
       "  --json                    print the calibration as JSON on stdout",
       "  --debug                   show stack traces",
+      "  --help, -h                this help",
     ].join("\n"));
     return 0;
   }
@@ -80,4 +81,10 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
   }
 }
 
-if (import.meta.main) await runEntry("rtbench calibrate", Deno.args, ({ signal }) => main(Deno.args, signal));
+if (import.meta.main) {
+  await runEntry(
+    "rtbench calibrate",
+    Deno.args,
+    namingFlags(({ signal }) => main(Deno.args, signal)),
+  );
+}

@@ -15,6 +15,12 @@ import { runEntry } from "../platform/entry.ts";
 import { strictArgs } from "./_flags.ts";
 import { UsageError } from "../platform/errors.ts";
 import { readResultFile } from "../schema/read.ts";
+import { type ExportFormat, parseFormat } from "../report/mod.ts";
+import { partialNotice } from "../report/partial.ts";
+
+/** The exporters' formats a comparison is rendered in. */
+const FORMATS = ["table", "md", "json"] as const satisfies readonly ExportFormat[];
+type CompareFormat = typeof FORMATS[number];
 import { readNoiseFloor } from "./_noise_floor.ts";
 
 const HELP = `rtbench compare: is head faster or slower than base, beyond run-to-run noise?
@@ -23,7 +29,7 @@ Usage: deno task compare <base.json> <head.json> [flags]
 
   --fail-on-regression <pct>  exit 1 when a figure got significantly worse by more than pct percent
   --noise-floor <file>        an A/A result (bench --aa): a change smaller than its floor is not called
-  --format <name>             table (default), md or json
+  --format <name>             ${FORMATS.join(", ")} (default: table)
   --debug                     show stack traces
   --help, -h                  this help
 
@@ -40,7 +46,7 @@ export interface CompareRequest {
   /** The head result file. */
   readonly head: string;
   /** Output format. */
-  readonly format: "table" | "md" | "json";
+  readonly format: CompareFormat;
   /** Regression threshold in percent, when given. */
   readonly failOnRegression: number | undefined;
   /** An A/A result whose noise floor applies (`--noise-floor`), when given. */
@@ -67,10 +73,7 @@ export function parseCompareArgs(args: string[]): CompareRequest {
   if (files.length !== 2) {
     throw new UsageError(`Expected two result files, base and head, got ${files.length} (see --help)`);
   }
-  const format = String(flags.format ?? "table");
-  if (!["table", "md", "json"].includes(format)) {
-    throw new UsageError(`--format: unknown format "${format}" (allowed: table, md, json)`);
-  }
+  const format = flags.format === undefined ? "table" : parseFormat(String(flags.format), FORMATS);
   let failOnRegression: number | undefined;
   if (flags["fail-on-regression"] !== undefined) {
     const raw = String(flags["fail-on-regression"]);
@@ -84,7 +87,7 @@ export function parseCompareArgs(args: string[]): CompareRequest {
     help: false,
     base: files[0],
     head: files[1],
-    format: format as "table" | "md" | "json",
+    format: format as CompareFormat,
     failOnRegression,
     ...(flags["noise-floor"] !== undefined ? { noiseFloor: String(flags["noise-floor"]) } : {}),
   };
@@ -107,6 +110,12 @@ export async function compareMain(args: string[]): Promise<number> {
       return 0;
     }
     const [base, head] = await Promise.all([readResultFile(request.base), readResultFile(request.head)]);
+    // A partial file is said first: a figure it lacks is missing, not gone.
+    const partial = [[request.base, base], [request.head, head]] as const;
+    const notices = partial.flatMap(([file, r]) =>
+      partialNotice(r, file) ? [`${file}: ${partialNotice(r, file)}`] : []
+    );
+    for (const line of notices) (request.format === "json" ? console.error : console.log)(line);
     const noiseFloor = request.noiseFloor === undefined ? undefined : await readNoiseFloor(request.noiseFloor);
     let comparison;
     try {

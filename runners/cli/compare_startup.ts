@@ -14,7 +14,7 @@ import { UsageError } from "../platform/errors.ts";
 import { runCommand, which } from "../platform/process.ts";
 import { compareStartup, formatStartupComparison } from "../selfcheck/compare_startup.ts";
 import { effectiveSettings } from "../suite/settings.ts";
-import { numberFlag, strictFlags } from "./_flags.ts";
+import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
 
 const HELP = `Usage: deno task compare-startup [flags]
 
@@ -22,7 +22,8 @@ const HELP = `Usage: deno task compare-startup [flags]
   --variant <list>   startup variants: hello, script (default: both)
   --rounds <n>       alternating rounds, 2 to 1000 (default: 20)
   --batch <n>        runs per batch, 2 to 1000 (default: 5)
-  --debug            show stack traces`;
+  --debug            show stack traces
+  --help, -h         this help`;
 
 /**
  * Runs the comparison and returns the exit code; bad input throws a
@@ -74,4 +75,10 @@ export async function main(args: string[], signal: AbortSignal = new AbortContro
   return 0;
 }
 
-if (import.meta.main) await runEntry("rtbench compare-startup", Deno.args, ({ signal }) => main(Deno.args, signal));
+if (import.meta.main) {
+  await runEntry(
+    "rtbench compare-startup",
+    Deno.args,
+    namingFlags(({ signal }) => main(Deno.args, signal)),
+  );
+}

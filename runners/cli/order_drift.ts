@@ -13,7 +13,7 @@ import { runEntry } from "../platform/entry.ts";
 import { UsageError } from "../platform/errors.ts";
 import { stopAllGroups } from "../platform/process.ts";
 import { formatOrderDrift, orderDrift } from "../selfcheck/order_drift.ts";
-import { numberFlag, strictFlags } from "./_flags.ts";
+import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
 
 const HELP = `Usage: deno task order-drift [flags]
 
@@ -22,7 +22,8 @@ const HELP = `Usage: deno task order-drift [flags]
   --repeats <n>      suites per order, alternating which goes first (default: 2)
   --duration <s>     measured seconds per run (default: 3)
   --warmup <s>       warm-up seconds per run (default: 1)
-  --debug            show stack traces`;
+  --debug            show stack traces
+  --help, -h         this help`;
 
 async function main(args: string[], signal: AbortSignal): Promise<number> {
   const flags = strictFlags(args, {
@@ -60,4 +61,10 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
   }
 }
 
-if (import.meta.main) await runEntry("rtbench order-drift", Deno.args, ({ signal }) => main(Deno.args, signal));
+if (import.meta.main) {
+  await runEntry(
+    "rtbench order-drift",
+    Deno.args,
+    namingFlags(({ signal }) => main(Deno.args, signal)),
+  );
+}

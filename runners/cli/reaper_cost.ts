@@ -11,10 +11,18 @@ import { runEntry } from "../platform/entry.ts";
 import { formatReaperCost, reaperCost } from "../selfcheck/reaper_cost.ts";
 import { numberFlag, strictFlags } from "./_flags.ts";
 
+const HELP = `Usage: deno task reaper-cost [flags]
+
+  --groups <n>     process groups left to the reaper when its pipe closes, 0 to 500 (default: 20)
+  --messages <n>   messages the reaper is sent, timed, 0 to 10000000 (default: 20000)
+  --idle <s>       seconds the idle reaper is timed, 0 to 600 (default: 3)
+  --debug          show stack traces
+  --help, -h       this help`;
+
 async function main(args: string[]): Promise<number> {
   const flags = strictFlags(args, { string: ["groups", "messages", "idle"] });
   if (flags.help) {
-    console.log("Usage: deno task reaper-cost [--groups 20] [--messages 20000] [--idle 3]");
+    console.log(HELP);
     return 0;
   }
   const cost = await reaperCost({

@@ -13,6 +13,8 @@ import { UsageError } from "../platform/errors.ts";
 import { EXPORT_FORMATS, EXPORTERS, type ExportFormat, exportResult, parseFormat } from "../report/mod.ts";
 import { readResultFile } from "../schema/read.ts";
 import { writeStdout } from "../platform/stdout.ts";
+import { partialNotice } from "../report/partial.ts";
+import { checkWritable, removeEmptyFolders, whyNotWritable } from "./_out.ts";
 
 const HELP = `rtbench report: render a stored result file
 
@@ -76,7 +78,12 @@ export async function reportMain(args: string[]): Promise<number> {
       console.log(HELP);
       return 0;
     }
-    const text = exportResult(await readResultFile(request.input), request.format);
+    if (request.out !== undefined) await checkWritable(request.out, "--out");
+    const result = await readResultFile(request.input);
+    // A partial file says so first, whatever the format (tables and pages carry the line themselves).
+    const partial = partialNotice(result, request.input);
+    if (partial && (request.format === "csv" || request.format === "json")) console.error(partial);
+    const text = exportResult(result, request.format);
     if (request.out === undefined) {
       await writeStdout(text);
       return 0;
@@ -84,7 +91,7 @@ export async function reportMain(args: string[]): Promise<number> {
     try {
       await Deno.writeTextFile(request.out, text);
     } catch (error) {
-      throw new UsageError(`--out: cannot write ${request.out} (${(error as Error).message.split(":")[0]})`);
+      throw new UsageError(`--out: cannot write ${request.out} (${whyNotWritable(error)})`);
     }
     console.error(`Report written to ${request.out}`);
     return 0;
@@ -94,6 +101,8 @@ export async function reportMain(args: string[]): Promise<number> {
       return 2;
     }
     throw error;
+  } finally {
+    await removeEmptyFolders();
   }
 }
 

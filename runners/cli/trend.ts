@@ -16,15 +16,24 @@ import { runEntry } from "../platform/entry.ts";
 import { numberFlag, strictArgs } from "./_flags.ts";
 import { UsageError } from "../platform/errors.ts";
 import { writeStdout } from "../platform/stdout.ts";
+import { type ExportFormat, parseFormat } from "../report/mod.ts";
+import { checkWritable, removeEmptyFolders, whyNotWritable } from "./_out.ts";
 import { readHistory } from "../report/history.ts";
 import { buildTrend, formatTrendJson, formatTrendMarkdown, type Trend, type TrendChange } from "../report/trend.ts";
 import { formatTrendHtml } from "../report/trend_html.ts";
+
+/** The renderer of each of the exporters' formats a trend is rendered in. */
+const FORMATS = {
+  md: formatTrendMarkdown,
+  html: formatTrendHtml,
+  json: formatTrendJson,
+} as const satisfies Partial<Record<ExportFormat, unknown>>;
 
 const HELP = `rtbench trend: every workload × runtime of a history over time and versions
 
 Usage: deno task trend <dir> [flags]
 
-  --format <name>             md (default), html or json
+  --format <name>             ${Object.keys(FORMATS).join(", ")} (default: md)
   --out <file>                write the trend to a file instead of stdout
   --fail-on-regression <pct>  exit 1 when a series' newest point is significantly worse than the one before
                               by more than pct percent
@@ -34,8 +43,6 @@ Usage: deno task trend <dir> [flags]
 <dir> holds result files, as deno task bench --history <dir> keeps them. Each step is Welch's t-test on the
 per-run values against the previous completed point of the same runtime (two-sided, 95%).
 Exit codes: 0 rendered, 1 a regression beyond --fail-on-regression, 2 bad input.`;
-
-const FORMATS = { md: formatTrendMarkdown, html: formatTrendHtml, json: formatTrendJson } as const;
 
 /** What the trend command line asked for. */
 export interface TrendRequest {
@@ -68,8 +75,8 @@ export function parseTrendArgs(args: string[]): TrendRequest {
   const empty = { dir: "", format: "md" as const, out: undefined, failOnRegression: undefined };
   if (flags.help) return { help: true, ...empty };
   if (positionals.length !== 1) throw new UsageError(`Expected one history directory, got ${positionals.length}`);
-  const format = String(flags.format ?? "md");
-  if (!(format in FORMATS)) throw new UsageError(`--format: unknown format "${format}" (allowed: md, html, json)`);
+  const allowed = Object.keys(FORMATS) as (keyof typeof FORMATS)[];
+  const format = flags.format === undefined ? "md" : parseFormat(String(flags.format), allowed);
   return {
     help: false,
     dir: positionals[0].replace(/\/+$/, "") || "/",
@@ -107,6 +114,7 @@ export async function trendMain(args: string[]): Promise<number> {
       console.log(HELP);
       return 0;
     }
+    if (request.out !== undefined) await checkWritable(request.out, "--out");
     const history = await readHistory(request.dir);
     if (history.length === 0) throw new UsageError(`${request.dir} holds no result file`);
     const trend = buildTrend(history);
@@ -117,7 +125,7 @@ export async function trendMain(args: string[]): Promise<number> {
       try {
         await Deno.writeTextFile(request.out, text);
       } catch (error) {
-        throw new UsageError(`--out: cannot write ${request.out} (${(error as Error).message.split(":")[0]})`);
+        throw new UsageError(`--out: cannot write ${request.out} (${whyNotWritable(error)})`);
       }
       console.error(`Trend written to ${request.out}`);
     }
@@ -131,6 +139,8 @@ export async function trendMain(args: string[]): Promise<number> {
       return 2;
     }
     throw error;
+  } finally {
+    await removeEmptyFolders();
   }
 }
 

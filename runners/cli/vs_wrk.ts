@@ -15,7 +15,7 @@ import { which } from "../platform/process.ts";
 import { allowedCpus, splitCpus } from "../platform/cpus.ts";
 import { formatCount } from "../report/format.ts";
 import { formatVsWrk, vsWrk } from "../selfcheck/vs_wrk.ts";
-import { numberFlag, strictFlags } from "./_flags.ts";
+import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
 
 const HELP = `Usage: deno task vs-wrk [flags]
 
@@ -27,7 +27,8 @@ const HELP = `Usage: deno task vs-wrk [flags]
   --connections <n>    connections (default: 100)
   --locust             Locust takes turns too (one worker on the client CPU):
                        its ceiling per core beside wrk's and the engine's
-  --debug              show stack traces`;
+  --debug              show stack traces
+  --help, -h           this help`;
 
 async function main(args: string[], signal: AbortSignal): Promise<number> {
   const flags = strictFlags(args, {
@@ -67,4 +68,4 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) await runEntry("rtbench vs-wrk", Deno.args, ({ signal }) => main(Deno.args, signal));
+if (import.meta.main) await runEntry("rtbench vs-wrk", Deno.args, namingFlags(({ signal }) => main(Deno.args, signal)));

@@ -10,7 +10,7 @@
 import { parseRuntimeSpecs } from "../../adapters/mod.ts";
 import { runEntry } from "../platform/entry.ts";
 import { formatCeiling, probeCeiling } from "../selfcheck/ws_ceiling.ts";
-import { numberFlag, strictFlags } from "./_flags.ts";
+import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
 
 const HELP = `Usage: deno task ws-ceiling [flags]
 
@@ -18,7 +18,8 @@ const HELP = `Usage: deno task ws-ceiling [flags]
   --duration <s>         measured seconds per configuration (default: 3)
   --connections <n>      sockets (default: 100)
   --message-size <n>     bytes per message, at least 8 (default: 64)
-  --debug                show stack traces`;
+  --debug                show stack traces
+  --help, -h             this help`;
 
 async function main(args: string[], signal: AbortSignal): Promise<number> {
   const flags = strictFlags(args, {
@@ -45,4 +46,10 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) await runEntry("rtbench ws-ceiling", Deno.args, ({ signal }) => main(Deno.args, signal));
+if (import.meta.main) {
+  await runEntry(
+    "rtbench ws-ceiling",
+    Deno.args,
+    namingFlags(({ signal }) => main(Deno.args, signal)),
+  );
+}

@@ -10,7 +10,7 @@ import { autocannonGenerator } from "./autocannon.ts";
 import { engineGenerator } from "./engine.ts";
 import { bombardierGenerator } from "./bombardier.ts";
 import { ohaGenerator } from "./oha.ts";
-import { UsageError } from "../platform/errors.ts";
+import { RequestError } from "../platform/errors.ts";
 import type { LoadGenerator, LoadSettings, LoadTarget } from "./types.ts";
 import { wrkGenerator } from "./wrk.ts";
 import { locustGenerator } from "./locust.ts";
@@ -55,7 +55,7 @@ export interface LoadGeneratorChoice {
 /**
  * Resolves `--load-generator`: `auto` lists the installed generators fastest
  * first; a name (or a {@linkcode LoadGenerator} object) is used alone. Throws
- * {@linkcode UsageError} naming the flag for an unknown or missing generator.
+ * {@linkcode RequestError} naming the field (`loadGenerator`) for an unknown or missing generator.
  *
  * @example
  * ```ts
@@ -73,18 +73,19 @@ export async function chooseLoadGenerators(
   if (requested === "auto") {
     const available: LoadGenerator[] = [];
     for (const g of generators) if (await g.available()) available.push(g);
-    if (available.length === 0) throw new UsageError(`--load-generator: none of ${names.join(", ")} is available`);
+    if (available.length === 0) throw new RequestError("loadGenerator", `: none of ${names.join(", ")} is available`);
     return { requested, candidates: available };
   }
   const generator = generators.find((g) => g.name === requested);
   if (!generator) {
-    throw new UsageError(
-      `--load-generator: unknown load generator "${requested}" (allowed: auto, ${names.join(", ")})`,
+    throw new RequestError(
+      "loadGenerator",
+      `: unknown load generator "${requested}" (allowed: auto, ${names.join(", ")})`,
     );
   }
   if (!(await generator.available())) {
     const how = HOW_TO_INSTALL[requested];
-    throw new UsageError(`--load-generator: ${requested} is not installed${how ? ` (${how})` : ""}`);
+    throw new RequestError("loadGenerator", `: ${requested} is not installed${how ? ` (${how})` : ""}`);
   }
   return { requested, candidates: [generator] };
 }

@@ -41,17 +41,17 @@ const PHASE = /^\s*(\d+(?:\.\d+)?)(ms|s|m)\s*@\s*(\d+(?:\.\d+)?)\s*(?:->\s*(\d+(
  */
 export function parsePhases(spec: string): PhaseSpec[] {
   const parts = spec.split(",");
-  if (spec.trim() === "") throw new RangeError("--phases needs at least one phase, for example 10s@1000");
+  if (spec.trim() === "") throw new RangeError("needs at least one phase, for example 10s@1000");
   return parts.map((part) => {
     const m = PHASE.exec(part);
     if (!m) {
-      throw new RangeError(`--phases: "${part.trim()}" is not <duration>@<rate> or <duration>@<from>-><to> (10s@1000)`);
+      throw new RangeError(`"${part.trim()}" is not <duration>@<rate> or <duration>@<from>-><to> (10s@1000)`);
     }
     const durationSec = Number(m[1]) * (m[2] === "ms" ? 0.001 : m[2] === "m" ? 60 : 1);
     const fromRate = Number(m[3]);
     const toRate = m[4] === undefined ? fromRate : Number(m[4]);
-    if (durationSec <= 0) throw new RangeError(`--phases: "${part.trim()}" lasts no time`);
-    if (fromRate === 0 && toRate === 0) throw new RangeError(`--phases: "${part.trim()}" sends nothing`);
+    if (durationSec <= 0) throw new RangeError(`"${part.trim()}" lasts no time`);
+    if (fromRate === 0 && toRate === 0) throw new RangeError(`"${part.trim()}" sends nothing`);
     return { durationSec, fromRate, toRate };
   });
 }

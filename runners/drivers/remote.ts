@@ -153,11 +153,12 @@ export interface HostsOption {
 /** Parses the hosts asked for; a malformed one throws a `UsageError` naming its flag. Connects nothing. */
 export function topologyOf(hosts: HostsOption): Topology {
   const options = hosts.sshConfig ? { configFile: hosts.sshConfig } : {};
-  const make = (role: HostRole, text: string, flag: string) => new RemoteHost(role, parseHostSpec(text, flag), options);
+  const make = (role: HostRole, text: string, field: string) =>
+    new RemoteHost(role, parseHostSpec(text, field), options);
   return {
-    ...(hosts.server ? { server: make("server", hosts.server, "--server-host") } : {}),
-    clients: (hosts.clients ?? []).map((c) => make("client", c, "--client-host")),
-    ...(hosts.db ? { db: make("db", hosts.db, "--db-host") } : {}),
+    ...(hosts.server ? { server: make("server", hosts.server, "hosts.server") } : {}),
+    clients: (hosts.clients ?? []).map((c) => make("client", c, "hosts.clients")),
+    ...(hosts.db ? { db: make("db", hosts.db, "hosts.db") } : {}),
   };
 }
 

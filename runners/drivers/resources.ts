@@ -203,7 +203,7 @@ export class ResourceSampler {
   }
 
   #report(window?: { fromMs: number; toMs: number }): ResourceReport {
-    let ticks = window ? this.#ticks.filter((t) => t.atMs >= window.fromMs && t.atMs <= window.toMs) : this.#ticks;
+    let ticks = window ? this.#ticks.slice(...windowTicks(this.#ticks, window)) : this.#ticks;
     // A window shorter than two intervals: use the samples around it.
     if (ticks.length < 2) ticks = this.#ticks;
     const tMs: number[] = [];
@@ -332,4 +332,15 @@ function selfDelta(a: Snapshot, b: Snapshot, pid: number, children: boolean): nu
  */
 export function startSampler(options: SamplerOptions = {}): ResourceSampler {
   return new ResourceSampler(options);
+}
+
+/**
+ * The ticks that bracket `window`: the last at or before its start to the
+ * first at or after its end, so the intervals between them cover the whole
+ * window (the ticks inside it alone leave up to an interval out at each end).
+ */
+function windowTicks(ticks: readonly { atMs: number }[], window: { fromMs: number; toMs: number }): [number, number] {
+  const before = ticks.findLastIndex((t) => t.atMs <= window.fromMs);
+  const after = ticks.findIndex((t) => t.atMs >= window.toMs);
+  return [Math.max(0, before), after === -1 ? ticks.length : after + 1];
 }

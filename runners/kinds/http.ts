@@ -492,6 +492,7 @@ function sum<T>(items: readonly T[], of: (item: T) => number): number {
  * ```
  */
 export const httpKind: Kind<HttpWorkload, HttpState> = {
+  headline: (_workload, settings) => headlineOf(settings),
   open,
   run: runOnce,
   judge(state, outcome) {

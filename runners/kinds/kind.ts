@@ -7,8 +7,8 @@
  * @module
  */
 
-import type { RunRecord } from "../schema/result.ts";
-import type { Workload } from "../../workloads/types.ts";
+import type { Headline, RunRecord } from "../schema/result.ts";
+import type { RunSettings, Workload } from "../../workloads/types.ts";
 import type { RunPlan } from "../stats/adaptive.ts";
 import type { RecordContext, RecordOutcome, VariantContext, VariantVerdict } from "./record.ts";
 
@@ -42,6 +42,11 @@ export interface Kind<W extends Workload, S> {
    * Throws `SkipRecord` when the runtime cannot do the variant.
    */
   open(ctx: RecordContext<W>, outcome: RecordOutcome): Promise<S>;
+  /**
+   * What the workload's records are ranked by with `settings`: known before any record opens, so a record that
+   * ends before opening (a runtime that cannot be had) still names its workload's figure.
+   */
+  headline(workload: W, settings: RunSettings): Headline;
   /** Measures one run (`run` counts from 0 for this record); throws a `PhaseError` naming the phase. */
   run(state: S, run: number): Promise<RunOutput>;
   /** The run plan of this record, when the kind's own plan differs from the settings' (a process's ≥N runs). */

@@ -82,10 +82,15 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
   #opened = false;
   #plan: RunPlan;
   #ending: Ending | null = null;
+  /** Runs measured before this session (a resumed record's): the kind numbers its own runs after them. */
+  readonly #kept: number;
   #pairedNeed: boolean | undefined;
 
   /**
-   * A record of `kind` for `ctx`, filling `outcome`.
+   * A record of `kind` for `ctx`, filling `outcome`. Runs already in
+   * `outcome.runs` (a resumed record's) count towards the plan; the kind
+   * measures the rest as a fresh record, its warm-ups and full verification
+   * first.
    *
    * @param kind The workload's kind.
    * @param ctx Everything the record is measured with.
@@ -96,6 +101,7 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
     this.#ctx = ctx;
     this.outcome = outcome;
     this.#plan = runPlan(ctx.settings);
+    this.#kept = outcome.runs.length;
   }
 
   /** Runs measured so far. */
@@ -167,12 +173,14 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
           () => ctx.session.beforeRun!({ runtime: ctx.runtime.name, run }),
         );
       }
-      const output = await this.#kind.run(this.#state!, run);
-      this.outcome.runs.push({ ...output.run, ...slot } as RunRecord);
+      const output = await this.#kind.run(this.#state!, run - this.#kept);
+      this.outcome.runs.push({ ...output.run, index: run, ...slot } as RunRecord);
       if (output.invalid) throw new InvalidError("measure", output.invalid);
       await this.#afterRun(run, output.responses ?? { valid: 1, total: 1 });
       this.#kind.judge?.(this.#state!, this.outcome);
     } catch (error) {
+      // Interrupted before the run's own checks were done: the run is not kept, it was never verified.
+      if (this.#interrupted(error)) this.outcome.runs.length = Math.min(this.outcome.runs.length, run);
       this.#fail(error);
     }
   }
@@ -208,20 +216,51 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
     this.outcome.runs[last] = { ...run, figures: { ...figures, ...run.figures } };
   }
 
+  #interrupted(error: unknown): boolean {
+    return this.#ctx.signal.aborted || isAbort(error);
+  }
+
   #fail(error: unknown): void {
-    if (this.#ctx.signal.aborted || isAbort(error)) throw this.#ctx.signal.reason ?? error;
+    if (this.#interrupted(error)) throw this.#ctx.signal.reason ?? error;
     this.#ending ??= endingOf(error);
+  }
+
+  /**
+   * How the record stands when the suite stops before closing it (`reason`
+   * says why): ended as it ended, completed when its plan was met, else
+   * `interrupted` with its finished runs kept. The kind is not closed: the
+   * suite's processes are stopped as a whole.
+   *
+   * @param reason Why the suite stopped, in words (`interrupted by SIGINT`).
+   * @returns The record's ending, or null when it has no run to keep.
+   */
+  stopped(reason: string): Ending | null {
+    if (this.#ending) return this.#ending;
+    if (this.runs === 0) return null;
+    if (this.#opened && !this.wantsRun) {
+      this.#warnWideInterval();
+      return { status: "completed", error: null, skipReason: null };
+    }
+    const planned = this.#plan.adaptive ? `at least ${this.#plan.min}` : String(this.#plan.min);
+    return {
+      status: "interrupted",
+      error: { phase: "measure", name: "Interrupted", message: `${reason} after ${this.runs} of ${planned} runs` },
+      skipReason: null,
+    };
+  }
+
+  /** The warnings of a record's runs as a whole: an interval too wide to rank by, or a single run. */
+  #warnWideInterval(): void {
+    const wide = ciWarning(this.#plan, this.#headlines(), this.outcome.headline.figure);
+    if (wide) this.outcome.warnings.push(wide);
+    const once = singleRunWarning(this.runs);
+    if (once) this.outcome.warnings.push(once);
   }
 
   /** Closes the record: the kind releases what it holds; returns how the record ended. */
   async close(): Promise<Ending> {
     if (this.#opened) {
-      if (!this.#ending) {
-        const wide = ciWarning(this.#plan, this.#headlines(), this.outcome.headline.figure);
-        if (wide) this.outcome.warnings.push(wide);
-        const once = singleRunWarning(this.runs);
-        if (once) this.outcome.warnings.push(once);
-      }
+      if (!this.#ending) this.#warnWideInterval();
       try {
         await this.#kind.close?.(this.#state!);
       } catch (error) {

@@ -72,7 +72,7 @@ async function open(ctx: RecordContext<MicroWorkload>, outcome: RecordOutcome): 
   if (ctx.runtime.adapter.baseline) {
     throw new SkipRecord(`${ctx.runtime.name} is a native baseline: it runs servers only`);
   }
-  outcome.headline = { figure: "opsPerSecond", higherIsBetter: true };
+  outcome.headline = microKind.headline(ctx.workload, ctx.settings);
   outcome.cpus = { server: ctx.cpus.server, client: null };
   const file = await inPhase("setup", async () => {
     for (const asset of ctx.workload.assets ?? []) await stageServer(asset, ctx.workDir, ctx.nodeModules);
@@ -149,4 +149,8 @@ async function runOnce(state: MicroState, run: number): Promise<RunOutput> {
  * const record = new RecordRun(microKind, ctx, outcome);
  * ```
  */
-export const microKind: Kind<MicroWorkload, MicroState> = { open, run: runOnce };
+export const microKind: Kind<MicroWorkload, MicroState> = {
+  headline: () => ({ figure: "opsPerSecond", higherIsBetter: true }),
+  open,
+  run: runOnce,
+};

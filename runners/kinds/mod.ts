@@ -6,7 +6,8 @@
  * @module
  */
 
-import type { Workload, WorkloadKind } from "../../workloads/types.ts";
+import type { RunSettings, Workload, WorkloadKind } from "../../workloads/types.ts";
+import type { Headline } from "../schema/result.ts";
 import { httpKind } from "./http.ts";
 import type { Kind } from "./kind.ts";
 import { RecordRun } from "./loop.ts";
@@ -65,6 +66,24 @@ export function recordRun(ctx: RecordContext, outcome: RecordOutcome): RecordRun
  */
 export function checkVariant(ctx: VariantContext): Promise<Map<string, VariantVerdict>> {
   return kindOf(ctx.workload).checkVariant?.(ctx) ?? Promise.resolve(new Map());
+}
+
+/**
+ * What a workload's records are ranked by with `settings`, as its kind says,
+ * before any record opens.
+ *
+ * @example Start-up is ranked by wall time, lower better
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { startup } from "../../workloads/startup.ts";
+ * import { PROFILES } from "../suite/settings.ts";
+ * import { headlineOf } from "./mod.ts";
+ *
+ * assertEquals(headlineOf(startup, PROFILES.quick), { figure: "wallMs", higherIsBetter: false });
+ * ```
+ */
+export function headlineOf(workload: Workload, settings: RunSettings): Headline {
+  return kindOf(workload).headline(workload, settings);
 }
 
 export { type Ending, endingOf, RecordRun, type Slot } from "./loop.ts";

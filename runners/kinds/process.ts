@@ -93,7 +93,7 @@ async function open(ctx: RecordContext<ProcessWorkload>, outcome: RecordOutcome)
   if (ctx.runtime.adapter.baseline) {
     throw new SkipRecord(`${ctx.runtime.name} is a native baseline: it runs servers only`);
   }
-  outcome.headline = { ...ctx.workload.headline };
+  outcome.headline = processKind.headline(ctx.workload, ctx.settings);
   outcome.cpus = { server: ctx.cpus.server, client: null };
   ctx.onPhase?.("setup", 0);
   const prepared = await prepare(ctx);
@@ -244,6 +244,7 @@ function judge(_state: ProcessState, outcome: RecordOutcome): void {
  * ```
  */
 export const processKind: Kind<ProcessWorkload, ProcessState> = {
+  headline: (workload) => ({ ...workload.headline }),
   open,
   run: runOnce,
   plan: (state, fromSettings) =>

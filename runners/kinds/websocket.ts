@@ -16,7 +16,7 @@ import { multiCoreRun } from "./multicore.ts";
 import { underLoad } from "./under_load.ts";
 import { openModelOf } from "../drivers/open_model.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
-import type { RunSettings } from "../schema/result.ts";
+import type { Headline, RunSettings } from "../schema/result.ts";
 import { engineClient } from "../drivers/engine.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
 import { engineOnDeno } from "./engine_fallback.ts";
@@ -264,6 +264,13 @@ interface WebSocketState {
   /** How close to their limits the driver and the server were, per run with samples. */
 }
 
+/** At a fixed rate the question is latency; otherwise, how many echoes a second. */
+function headlineOf(settings: RunSettings): Headline {
+  return openModelOf(settings)
+    ? { figure: "latencyP99Us", higherIsBetter: false }
+    : { figure: "messagesPerSecond", higherIsBetter: true };
+}
+
 async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcome): Promise<WebSocketState> {
   const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
@@ -272,10 +279,7 @@ async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcom
     () => stageServerFor(ctx.runtime, source, ctx.workDir, ctx.nodeModules, ctx.signal),
   );
   Object.assign(outcome.facts, source.facts, staged.facts);
-  // At a fixed rate the question is latency; otherwise, how many echoes a second.
-  outcome.headline = openModelOf(ctx.settings)
-    ? { figure: "latencyP99Us", higherIsBetter: false }
-    : { figure: "messagesPerSecond", higherIsBetter: true };
+  outcome.headline = headlineOf(ctx.settings);
   outcome.cpus = ctx.cpus;
   const traffic = ctx.workload.traffic(ctx);
   checkTraffic(traffic);
@@ -387,6 +391,7 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
  * ```
  */
 export const websocketKind: Kind<WebSocketWorkload, WebSocketState> = {
+  headline: (_workload, settings) => headlineOf(settings),
   open,
   run: runOnce,
   judge(state, outcome) {

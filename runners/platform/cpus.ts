@@ -59,7 +59,7 @@ export function splitCpus(
   if (serverCpus !== undefined) {
     const n = serverCpus === "all" ? cpus.length : serverCpus;
     if (n > cpus.length) {
-      throw new RangeError(`--server-cpus ${n}: only ${cpus.length} CPUs may be used here (${allowed})`);
+      throw new RangeError(`${n}: only ${cpus.length} CPUs may be used here (${allowed})`);
     }
     // No CPU left for the load generator: it shares the server's, and records say so.
     const rest = cpus.slice(n);

@@ -21,5 +21,5 @@ Deno.test("--server-cpus n: the first n CPUs serve, the client gets the rest or,
   assertEquals(splitCpus("0-1", true, 2), { server: "0,1", client: "0,1" });
   assertEquals(splitCpus("0-3", true, "all"), { server: "0,1,2,3", client: "0,1,2,3" });
   assertEquals(splitCpus("0-1", true, 1), { server: "0", client: "1" });
-  assertThrows(() => splitCpus("0-1", true, 3), RangeError, "--server-cpus 3: only 2 CPUs may be used here (0-1)");
+  assertThrows(() => splitCpus("0-1", true, 3), RangeError, "3: only 2 CPUs may be used here (0-1)");
 });

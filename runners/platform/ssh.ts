@@ -9,7 +9,7 @@
  * @module
  */
 
-import { UsageError } from "./errors.ts";
+import { RequestError } from "./errors.ts";
 import { type CommandOutput, type ProcessGroup, runCommand, spawnGroup } from "./process.ts";
 import { makeTempDir, removeTemp } from "./temp.ts";
 
@@ -26,24 +26,24 @@ export interface HostSpec {
 }
 
 /**
- * Parses `[user@]host[:port]`; a malformed value is a {@linkcode UsageError} naming `flag`.
+ * Parses `[user@]host[:port]`; a malformed value is a {@linkcode RequestError} naming `field` (`hosts.server`).
  *
  * @example
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { parseHostSpec } from "./ssh.ts";
- * assertEquals(parseHostSpec("bench@198.18.0.2:2222", "--server-host"), {
+ * assertEquals(parseHostSpec("bench@198.18.0.2:2222", "hosts.server"), {
  *   user: "bench", host: "198.18.0.2", port: 2222, text: "bench@198.18.0.2:2222",
  * });
  * ```
  */
-export function parseHostSpec(text: string, flag: string): HostSpec {
+export function parseHostSpec(text: string, field: string): HostSpec {
   const m = /^(?:([A-Za-z_][A-Za-z0-9_.-]*)@)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.-]*)(?::(\d{1,5}))?$/.exec(
     text,
   );
   const port = m?.[3] === undefined ? undefined : Number(m[3]);
   if (!m || (port !== undefined && (port < 1 || port > 65535))) {
-    throw new UsageError(`${flag} must be [user@]host[:port], got ${JSON.stringify(text)}`);
+    throw new RequestError(field, `must be [user@]host[:port], got ${JSON.stringify(text)}`);
   }
   return {
     ...(m[1] ? { user: m[1] } : {}),

@@ -7,7 +7,7 @@ import type { MeanPeak } from "../schema/resources.ts";
 import type { BenchRecord } from "../schema/result.ts";
 import type { ViewTable } from "./_view_table.ts";
 
-/** One sample: seconds since the run's first sample, CPU % of one core, resident bytes. */
+/** One point of a series: seconds since the run's first sample, CPU % of one core, resident bytes. */
 export interface ResourcePoint {
   /** Seconds since the run's first sample. */
   readonly tSec: number;
@@ -42,12 +42,12 @@ export function serverResources(record: BenchRecord): RunResources[] {
     const series = run.resources;
     const server = series?.server;
     if (!series || !server || series.tMs.length === 0) continue;
-    const t0 = series.tMs[0];
-    const points = series.tMs.map((t, i) => ({
-      tSec: (t - t0) / 1000,
-      cpuPercent: server.cpuPercent[i] ?? null,
-      rssBytes: server.rssBytes[i] ?? null,
-    })).filter((p) => p.cpuPercent !== null || p.rssBytes !== null);
+    // Each value holds over its interval (from the previous sample to this one): drawn as a step, so the series
+    // spans the whole sampled window, from its first sample (0) to its last.
+    const points = series.tMs.flatMap((t, i) => {
+      const value = { cpuPercent: server.cpuPercent[i] ?? null, rssBytes: server.rssBytes[i] ?? null };
+      return [{ tSec: (i === 0 ? 0 : series.tMs[i - 1]) / 1000, ...value }, { tSec: t / 1000, ...value }];
+    }).filter((p) => p.cpuPercent !== null || p.rssBytes !== null);
     if (points.length > 0) out.push({ run: run.index, points });
   }
   return out;

@@ -22,7 +22,8 @@ export function niceTicks(min: number, max: number, count = 5): number[] {
   const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
   const ticks: number[] = [];
   for (let v = Math.floor(min / step) * step; v < max + step * 0.999; v += step) {
-    ticks.push(Math.round(v / step) * step);
+    // 3 × 0.2 is 0.6000000000000001: twelve significant digits give the round number back.
+    ticks.push(Number((Math.round(v / step) * step).toPrecision(12)));
     if (v >= max) break;
   }
   return ticks;

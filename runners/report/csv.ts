@@ -39,7 +39,7 @@ export const CSV_COLUMNS: readonly string[] = [
 ];
 
 /**
- * The unit of a figure, from the suffix of its name: `1/s`, `us`, `ms`, `s`,
+ * The unit of a figure, from the suffix of its name: `1/s`, `ns`, `us`, `ms`, `s`,
  * `bytes`, `B/s`, `%` or `count`.
  *
  * @example
@@ -52,12 +52,39 @@ export function figureUnit(figure: string): string {
   const name = figure.split(".")[0];
   if (name === "bytesPerSecond") return "B/s";
   if (name.endsWith("PerSecond")) return "1/s";
-  if (name.endsWith("Us") || /CpuUsPer/.test(name)) return "us";
+  if (name.endsWith("Ns")) return "ns";
+  // CPU time per request or message is microseconds too (`serverCpuUsPerRequest`).
+  if (/Us(Per[A-Z]\w*)?$/.test(name)) return "us";
   if (name.endsWith("Ms")) return "ms";
   if (name.endsWith("Sec")) return "s";
   if (name.endsWith("Bytes")) return "bytes";
   if (name.endsWith("Percent")) return "%";
   return "count";
+}
+
+/**
+ * Whether a larger value of a figure is better: rates and verified responses
+ * are (`true`); times, latencies, memory and failures are not (`false`);
+ * figures that rank nothing — the harness's own cost, the window's length,
+ * counts of work given — have no direction (`null`).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { higherIsBetter } from "./csv.ts";
+ *
+ * assertEquals(["requestsPerSecond", "latencyUs.p99", "clientCpuPercent"].map(higherIsBetter), [true, false, null]);
+ * ```
+ */
+export function higherIsBetter(figure: string): boolean | null {
+  const name = figure.split(".")[0];
+  // The load generator, the sampler and the harness are rtbench's side, and the window's length is a setting.
+  if (/^(client|sampler|harness|sent|scheduled)/.test(name) || /^(durationMs|windowMs)$/.test(name)) return null;
+  if (/PerSecond|PerCore$/.test(name) || /^valid/.test(name)) return true;
+  if (/errors|timeouts|failed|mismatches|non2xx|late|missed|outlier/i.test(name)) return false;
+  // Times, latency, memory, and the margin of error of a micro-benchmark's estimate.
+  if (/^latency/.test(name) || /(Ns|Us|Ms|Sec|Bytes|RmePercent)$/.test(name)) return false;
+  return null;
 }
 
 function field(value: string | number | boolean | null | undefined): string {
@@ -81,7 +108,7 @@ function rowsOf(r: BenchRecord): (string | number | boolean | null)[][] {
       ...base(r),
       figure,
       figureUnit(figure),
-      isHeadline ? r.headline.higherIsBetter : null,
+      isHeadline ? r.headline.higherIsBetter : higherIsBetter(figure),
       isHeadline,
       "median",
       s.median,
@@ -103,7 +130,7 @@ function rowsOf(r: BenchRecord): (string | number | boolean | null)[][] {
         ...base(r),
         `latencyUs.${key}`,
         "us",
-        key === "stdev" ? null : false,
+        higherIsBetter(`latencyUs.${key}`),
         false,
         "merged histogram",
         value,

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { partialNotice } from "./partial.ts";
 import { formatFigure, formatUs } from "./format.ts";
 import type { BenchResult, Warning } from "../schema/result.ts";
 import { ciText, directionText, type RecordGroup, recordLabel, relativeText, whyText } from "./_groups.ts";
@@ -328,7 +329,7 @@ export function formatHtml(result: BenchResult): string {
     flagged > 0 ? ` · ${flagged} with warnings` : ""
   }${result.finishedAt === null ? " · <strong>unfinished</strong>" : ""}</p>${
     view.hosts ? `\n<p class="meta">${e(view.hosts)}</p>` : ""
-  }
+  }${partialNotice(result) ? `\n<p class="partial"><strong>${e(partialNotice(result)!)}</strong></p>` : ""}
 </header>
 ${warnings}
 ${overviewHtml(view, RUNTIME_COLORS)}

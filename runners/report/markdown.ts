@@ -8,6 +8,7 @@
  * @module
  */
 
+import { partialNotice } from "./partial.ts";
 import type { BenchResult } from "../schema/result.ts";
 import { buildView, type SectionView } from "./_view.ts";
 import { type CellSyntax, renderCell, type ViewTable } from "./_view_table.ts";
@@ -67,6 +68,8 @@ export function formatMarkdown(result: BenchResult): string {
     (result.finishedAt === null ? " · **unfinished**" : ""),
     ...(view.hosts ? [view.hosts] : []),
   ];
+  const partial = partialNotice(result);
+  if (partial) parts.push(`> **${escape(partial)}**`);
   if (view.warnings.length > 0) {
     parts.push(view.warnings.map((w) => `> ⚠ **${w.code}**: ${w.message}`).join("\n>\n"));
   }

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { partialNotice } from "./partial.ts";
 import { alignTable } from "./format.ts";
 import type { BenchResult } from "../schema/result.ts";
 import { buildView, type SectionView } from "./_view.ts";
@@ -72,5 +73,7 @@ export function formatTable(result: BenchResult): string {
     table: aligned,
     list: (items) => items.map((item) => `• ${item}`).join("\n"),
   });
-  return [...overview, ...view.sections.map(section), ...matrices, footer.join("\n")].join("\n\n") + "\n";
+  const partial = partialNotice(result);
+  return [...(partial ? [partial] : []), ...overview, ...view.sections.map(section), ...matrices, footer.join("\n")]
+    .join("\n\n") + "\n";
 }

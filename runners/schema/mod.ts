@@ -42,6 +42,7 @@ export {
   type Headline,
   type HostInfo,
   type HostRole,
+  type Interruption,
   type LatencyPercentiles,
   type LoadGeneratorInfo,
   type LoadPhase,

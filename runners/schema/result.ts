@@ -179,7 +179,10 @@ export interface LatencyPercentiles {
 export const SCHEMA_VERSION = 1;
 
 /**
- * How a record ended; a union discriminated by this field.
+ * How a record ended; a union discriminated by this field. `interrupted`: the
+ * suite stopped (a signal, or an error of rtbench's own) before the record's
+ * runs were all measured; its finished runs are kept, and `--resume` measures
+ * the rest.
  *
  * @example Count what did not complete
  * ```ts
@@ -191,7 +194,7 @@ export const SCHEMA_VERSION = 1;
  * assertEquals(head.records.filter((r) => failed.includes(r.status)).map((r) => r.id), ["http-json/default/node@99"]);
  * ```
  */
-export type RecordStatus = "completed" | "errored" | "invalid" | "skipped";
+export type RecordStatus = "completed" | "errored" | "invalid" | "skipped" | "interrupted";
 
 /**
  * The phase a record was in when it failed.
@@ -824,6 +827,34 @@ export interface BenchResult {
   readonly topology?: Topology;
   /** One record per workload × variant × runtime, in run order. */
   readonly records: readonly BenchRecord[];
+  /** Present when the suite stopped before its end: the file is partial, and says what is missing. */
+  readonly interrupted?: Interruption;
+}
+
+/**
+ * Why and when a suite stopped before its end, and what it left to do. The
+ * finished runs of records it was measuring are kept (status `interrupted`);
+ * `deno task bench --resume <file>` measures what is left.
+ *
+ * @example Say what a partial file is missing
+ * ```ts
+ * import type { BenchResult, Interruption } from "@rtbench/rtbench/schema";
+ *
+ * const missing = (r: BenchResult) => {
+ *   const stop: Interruption | undefined = r.interrupted;
+ *   return stop ? `${stop.reason} at ${stop.at}: ${stop.remaining.length} records not finished` : "complete";
+ * };
+ * ```
+ */
+export interface Interruption {
+  /** When the suite stopped (ISO 8601). */
+  readonly at: string;
+  /** The signal that stopped it (`SIGINT`, `SIGTERM`, `SIGHUP`), or null when something else did. */
+  readonly signal: string | null;
+  /** What stopped it, in words (`interrupted by SIGINT`, or the error). */
+  readonly reason: string;
+  /** Ids of the records not finished: those interrupted mid-way (their runs are kept) and those never started. */
+  readonly remaining: readonly string[];
 }
 
 /**

@@ -7,14 +7,14 @@
  */
 
 import type { RuntimeSpec } from "../../adapters/types.ts";
-import { UsageError } from "../platform/errors.ts";
+import { RequestError } from "../platform/errors.ts";
 
 /** A runtime spec of one arm of an A/A run. */
 export type ArmSpec = RuntimeSpec & { readonly arm: "A" | "B" };
 
 /**
  * The two arms of an A/A run of the one runtime in `specs`: `deno#A` and `deno#B` as requested (record ids differ),
- * the same runtime and version. Throws a {@linkcode UsageError} naming `--aa` unless exactly one runtime is given.
+ * the same runtime and version. Throws a {@linkcode RequestError} naming the field `aa` unless exactly one runtime is given.
  *
  * @param specs The runtimes asked for.
  * @returns Arm A, then arm B.
@@ -29,8 +29,9 @@ export type ArmSpec = RuntimeSpec & { readonly arm: "A" | "B" };
  */
 export function armSpecs(specs: readonly RuntimeSpec[]): ArmSpec[] {
   if (specs.length !== 1) {
-    throw new UsageError(
-      `--aa measures one runtime as two arms: give exactly one --runtime, got ${specs.length} (${
+    throw new RequestError(
+      "aa",
+      `measures one runtime as two arms: give exactly one {runtimes}, got ${specs.length} (${
         specs.map((s) => s.requested).join(", ")
       })`,
     );

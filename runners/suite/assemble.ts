@@ -9,8 +9,10 @@ import { endpointSummaries } from "../stats/endpoints.ts";
 import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/types.ts";
 import type { Fact, OptionValues, Workload } from "../../workloads/types.ts";
 import type { Ending, RecordOutcome } from "../kinds/mod.ts";
-import type { BenchRecord, CpuSets, Pairing, RunRecord, RuntimeInfo, Summary } from "../schema/result.ts";
+import type { BenchRecord, CpuSets, Headline, Pairing, RunRecord, RuntimeInfo, Summary } from "../schema/result.ts";
 import { mergeLatency } from "../stats/latency.ts";
+import { combineSummaries } from "../stats/resources.ts";
+import type { ResourceSummary } from "../schema/resources.ts";
 import { summarize } from "../stats/summary.ts";
 import type { Planned } from "./plan.ts";
 import { armOf } from "./aa.ts";
@@ -50,15 +52,19 @@ export function recordedOptions(workload: Workload, values: OptionValues): Recor
   );
 }
 
-/** An outcome with nothing measured yet, carrying the session's facts. */
-export function emptyOutcome(cpus: CpuSets, facts: Readonly<Record<string, Fact>> = {}): RecordOutcome {
+/** An outcome with nothing measured yet: the workload's headline, the session's facts. */
+export function emptyOutcome(
+  cpus: CpuSets,
+  headline: Headline,
+  facts: Readonly<Record<string, Fact>> = {},
+): RecordOutcome {
   return {
     command: null,
     loadGenerator: null,
     cpus,
     checks: [],
     facts: { ...facts },
-    headline: { figure: "requestsPerSecond", higherIsBetter: true },
+    headline,
     runs: [],
     warnings: [],
   };
@@ -80,6 +86,8 @@ export interface RecordParts {
   readonly outcome: RecordOutcome;
   /** How it ended. */
   readonly ending: Ending;
+  /** The interrupted record of a resumed file it went on from, whose runs `outcome` holds first. */
+  readonly earlier?: BenchRecord;
   /** The records it was measured round by round with, when it was. */
   readonly pairing?: Pairing;
 }
@@ -109,11 +117,26 @@ export function assembleRecord(parts: RecordParts): BenchRecord {
     runs: outcome.runs,
     summary: summaries(outcome.runs),
     latencyUs: mergeLatency(outcome.runs.map((r) => r.latencyHistogram)),
-    resources: outcome.resources ?? null,
+    resources: resourcesOf(parts),
     warnings: outcome.warnings,
     ...withEndpoints(outcome.runs),
     ...(parts.pairing && outcome.runs.length > 0 ? { pairing: parts.pairing } : {}),
   };
+}
+
+/**
+ * Resources over every run. A record gone on from an earlier one holds that
+ * one's summary (over its runs) and the kind's (over the new runs): the means
+ * are weighted by runs, the peaks are the larger, the samples add up.
+ */
+function resourcesOf(parts: RecordParts): ResourceSummary | null {
+  const now = parts.outcome.resources ?? null;
+  const before = parts.earlier?.resources ?? null;
+  if (!before || !now) return now ?? before;
+  const kept = parts.earlier!.runs.length;
+  const weighted = [...Array(kept).fill(before), ...Array(parts.outcome.runs.length - kept).fill(now)];
+  const combined = combineSummaries(weighted)!;
+  return { ...combined, samples: before.samples + now.samples };
 }
 
 /** The record's figures per endpoint, when its runs have any. */

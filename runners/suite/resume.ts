@@ -6,15 +6,16 @@
  *
  * Done, and kept: `completed`, `invalid` (the server answered, but wrongly:
  * measuring again gives the same verdict) and `skipped` (the runtime cannot
- * do the variant). Measured again: `errored` (a crash, a timeout, a runtime
- * that could not be had — things that may go right next time) and every
- * record the file does not have yet.
+ * do the variant). Measured on from its finished runs: `interrupted` (the
+ * suite stopped in its middle; its next run joins the round it was in).
+ * Measured again: `errored` (a crash, a timeout, a runtime that could not be
+ * had — things that may go right next time) and every record the file does
+ * not have yet.
  *
  * @module
  */
 
-import { UsageError } from "../platform/errors.ts";
-import { SETTING_FLAGS } from "./settings.ts";
+import { RequestError } from "../platform/errors.ts";
 import type { BenchRecord, BenchResult, Environment, RecordStatus, SuiteSettings } from "../schema/result.ts";
 
 /**
@@ -66,7 +67,7 @@ function show(value: unknown): string {
 }
 
 /**
- * Throws a {@linkcode UsageError} naming the first suite setting in which
+ * Throws a {@linkcode RequestError} naming the first suite setting in which
  * `previous` differs from the suite about to run (`file` names the file in
  * the message).
  *
@@ -74,25 +75,19 @@ function show(value: unknown): string {
  * ```ts ignore
  * import { checkResumableSettings } from "./resume.ts";
  * checkResumableSettings("r.json", previous.settings, { ...previous.settings, profile: "full" });
- * // UsageError: --resume r.json: --profile full differs from the file's quick
+ * // RequestError: resume r.json: profile full differs from the file's quick
  * ```
  */
 export function checkResumableSettings(file: string, previous: SuiteSettings, current: SuiteSettings): void {
-  const fields: [keyof SuiteSettings, string][] = [
-    ["profile", "--profile"],
-    ["workloads", "--workload"],
-    ["runtimes", "--runtime"],
-    ["variants", "--variant"],
-    ["loadGenerator", "--load-generator"],
-    ["host", "--host"],
-  ];
-  for (const [key, flag] of fields) {
+  const fields: (keyof SuiteSettings)[] = ["profile", "workloads", "runtimes", "variants", "loadGenerator", "host"];
+  for (const key of fields) {
     // Files written before a field was recorded are taken to have used its default.
     const before = previous[key] ?? (key === "host" ? "127.0.0.1" : key === "variants" ? null : undefined);
     const now = current[key] ?? (key === "host" ? "127.0.0.1" : key === "variants" ? null : undefined);
     if (!same(before, now)) {
-      throw new UsageError(
-        `--resume ${file}: ${flag} ${show(now)} differs from the file's ${show(before)} (resume with the same flags)`,
+      throw new RequestError(
+        "resume",
+        `${file}: {${key}} ${show(now)} differs from the file's ${show(before)} (resume with the same flags)`,
       );
     }
   }
@@ -100,9 +95,9 @@ export function checkResumableSettings(file: string, previous: SuiteSettings, cu
   const is = current.overrides as Record<string, unknown>;
   for (const key of new Set([...Object.keys(was), ...Object.keys(is)])) {
     if (!same(was[key], is[key])) {
-      const flag = SETTING_FLAGS[key as keyof typeof SETTING_FLAGS] ?? key;
-      throw new UsageError(
-        `--resume ${file}: ${flag} ${show(is[key])} differs from the file's ${
+      throw new RequestError(
+        "resume",
+        `${file}: {settings.${key}} ${show(is[key])} differs from the file's ${
           show(was[key])
         } (resume with the same flags)`,
       );
@@ -111,7 +106,7 @@ export function checkResumableSettings(file: string, previous: SuiteSettings, cu
 }
 
 /**
- * Throws a {@linkcode UsageError} when `previous` was measured on another
+ * Throws a {@linkcode RequestError} when `previous` was measured on another
  * machine or with another harness Deno than `current`.
  *
  * @example
@@ -131,15 +126,16 @@ export function checkResumableEnvironment(file: string, previous: Environment, c
   ];
   for (const [what, before, now] of fields) {
     if (!same(before, now)) {
-      throw new UsageError(
-        `--resume ${file}: measured with ${what} ${show(before)}, this machine has ${show(now)} (start a new file)`,
+      throw new RequestError(
+        "resume",
+        `${file}: measured with ${what} ${show(before)}, this machine has ${show(now)} (start a new file)`,
       );
     }
   }
 }
 
 /**
- * Throws a {@linkcode UsageError} when a kept record was measured with other
+ * Throws a {@linkcode RequestError} when a kept record was measured with other
  * effective settings or workload options than the resumed suite would use.
  *
  * @example
@@ -155,14 +151,16 @@ export function checkResumableRecord(
   options: BenchRecord["options"],
 ): void {
   if (!same(record.settings, settings)) {
-    throw new UsageError(
-      `--resume ${file}: ${record.id} was measured with other settings (${show(record.settings)}); start a new file`,
+    throw new RequestError(
+      "resume",
+      `${file}: ${record.id} was measured with other settings (${show(record.settings)}); start a new file`,
     );
   }
   for (const name of new Set([...Object.keys(record.options), ...Object.keys(options)])) {
     if (!same(record.options[name] ?? null, options[name] ?? null)) {
-      throw new UsageError(
-        `--resume ${file}: --${name} ${show(options[name])} differs from the file's ${
+      throw new RequestError(
+        "resume",
+        `${file}: {options.${name}} ${show(options[name])} differs from the file's ${
           show(record.options[name])
         } (resume with the same flags)`,
       );
@@ -171,7 +169,7 @@ export function checkResumableRecord(
 }
 
 /**
- * Throws a {@linkcode UsageError} when a kept record measured another version
+ * Throws a {@linkcode RequestError} when a kept record measured another version
  * of its runtime than the one found now.
  *
  * @example
@@ -182,43 +180,55 @@ export function checkResumableRecord(
  */
 export function checkResumableRuntime(file: string, record: BenchRecord, version: string | null): void {
   if (record.runtime.version !== null && version !== null && record.runtime.version !== version) {
-    throw new UsageError(
-      `--resume ${file}: ${record.id} measured ${record.runtime.name} ${record.runtime.version}, ` +
+    throw new RequestError(
+      "resume",
+      `${file}: ${record.id} measured ${record.runtime.name} ${record.runtime.version}, ` +
         `now ${record.runtime.name} ${version} is found (start a new file)`,
     );
   }
+}
+
+/** What a resumed suite takes from its file. */
+export interface Kept {
+  /** Done records, by id: kept as they are, not measured again. */
+  readonly done: Map<string, BenchRecord>;
+  /** Interrupted records with finished runs, by id: measured on from those runs. */
+  readonly continued: Map<string, BenchRecord>;
 }
 
 /**
  * The records a resumed suite keeps, by id, after checking that the file was
  * measured the way this suite measures: the same suite settings, and for
  * every kept record the same effective settings and options. Empty without
- * `resume`. Throws a {@linkcode UsageError} naming the first difference.
+ * `resume`. Throws a {@linkcode RequestError} naming the first difference.
  *
  * @param resume The earlier file and its path, or undefined.
  * @param settings The suite settings of the suite about to run.
  * @param planned Every record the suite plans: its id, effective settings and recorded options.
- * @returns The kept records by id.
+ * @returns The done records and the interrupted ones to go on from, by id.
  *
  * @example Nothing to keep without a file
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { keptRecords } from "./resume.ts";
  *
- * assertEquals(keptRecords(undefined, {} as never, []).size, 0);
+ * assertEquals(keptRecords(undefined, {} as never, []).done.size, 0);
  * ```
  */
 export function keptRecords(
   resume: { readonly file: string; readonly result: BenchResult } | undefined,
   settings: SuiteSettings,
   planned: readonly { id: string; settings: BenchRecord["settings"]; options: BenchRecord["options"] }[],
-): Map<string, BenchRecord> {
-  if (!resume) return new Map();
+): Kept {
+  if (!resume) return { done: new Map(), continued: new Map() };
   const done = doneRecords(resume.result);
+  const continued = new Map(
+    resume.result.records.filter((r) => r.status === "interrupted" && r.runs.length > 0).map((r) => [r.id, r]),
+  );
   checkResumableSettings(resume.file, resume.result.settings, settings);
   for (const p of planned) {
-    const kept = done.get(p.id);
+    const kept = done.get(p.id) ?? continued.get(p.id);
     if (kept) checkResumableRecord(resume.file, kept, p.settings, p.options);
   }
-  return done;
+  return { done, continued };
 }

@@ -11,7 +11,7 @@
 
 import type { RecordRun } from "../kinds/mod.ts";
 import type { RunOrder } from "../schema/result.ts";
-import { UsageError } from "../platform/errors.ts";
+import { RequestError } from "../platform/errors.ts";
 import { seededRandom } from "../stats/random.ts";
 
 /** How the suite orders runs; recorded in the result's settings. */
@@ -57,7 +57,8 @@ export function roundOrder<T>(items: readonly T[], round: number, schedule: Sche
 
 /**
  * Steps `records` (already opened) until none wants another run, in rounds
- * ordered by `schedule`; `finished` is called for each record as soon as it
+ * ordered by `schedule` (a record holding runs already, resumed, joins at
+ * the round of its next run); `finished` is called for each record as soon as it
  * wants no more runs (and before the next round), in the order they finish.
  *
  * @param records The records of one variant.
@@ -95,10 +96,12 @@ export async function interleave(
     }
     return;
   }
-  for (let round = 0; done.size < records.length; round++) {
+  // A resumed record may hold runs already: round i is its run i, so it waits for the others to catch up.
+  const wanting = records.filter((r) => r.wantsRun);
+  for (let round = Math.min(...wanting.map((r) => r.runs)); done.size < records.length; round++) {
     let slot = 0;
     for (const record of roundOrder(records, round, schedule)) {
-      if (record.wantsRun) await record.step({ round, slot: slot++ });
+      if (record.wantsRun && record.runs <= round) await record.step({ round, slot: slot++ });
     }
     afterRound?.(records);
     await settle();
@@ -108,7 +111,7 @@ export async function interleave(
 /**
  * The schedule asked for: `order` (default `rotate`), `seed` for `shuffle`
  * (drawn at random and recorded when absent; a seed alone means `shuffle`).
- * Throws a {@linkcode UsageError} naming the flag on bad input.
+ * Throws a {@linkcode RequestError} naming the field on bad input.
  *
  * @param order `rotate`, `shuffle` or `blocked`.
  * @param seed A whole number from 0 to 2³²−1.
@@ -125,14 +128,14 @@ export async function interleave(
  */
 export function scheduleOf(order?: string, seed?: number): Schedule {
   if (order !== undefined && !RUN_ORDERS.includes(order as RunOrder)) {
-    throw new UsageError(`--order must be one of ${RUN_ORDERS.join(", ")}, got "${order}"`);
+    throw new RequestError("order", `must be one of ${RUN_ORDERS.join(", ")}, got "${order}"`);
   }
   if (seed !== undefined && (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)) {
-    throw new UsageError(`--seed must be a whole number from 0 to ${0xffffffff}, got ${seed}`);
+    throw new RequestError("seed", `must be a whole number from 0 to ${0xffffffff}, got ${seed}`);
   }
   const chosen = (order ?? (seed === undefined ? "rotate" : "shuffle")) as RunOrder;
   if (chosen !== "shuffle") {
-    if (seed !== undefined) throw new UsageError(`--seed orders runs only with --order shuffle, not ${chosen}`);
+    if (seed !== undefined) throw new RequestError("seed", `orders runs only with {order} shuffle, not ${chosen}`);
     return { order: chosen, seed: null };
   }
   return { order: chosen, seed: seed ?? Math.floor(Math.random() * 0x100000000) };

@@ -1,12 +1,13 @@
 /**
  * Settings profiles, validation and merging. Validation happens before
- * defaults are applied, and every message names the flag.
+ * defaults are applied, and every message names the field (the command line
+ * names its flag instead).
  *
  * @module
  */
 
 import type { OptionValues, RunSettings, Workload } from "../../workloads/types.ts";
-import { UsageError } from "../platform/errors.ts";
+import { RequestError } from "../platform/errors.ts";
 import { parsePhases } from "../drivers/open_model.ts";
 
 /**
@@ -59,31 +60,6 @@ export const PROFILES: Readonly<Record<Profile, RunSettings>> = {
   },
 };
 
-/** The flag that sets each setting, for messages. */
-export const SETTING_FLAGS: Readonly<Record<keyof RunSettings, string>> = {
-  durationSec: "--duration",
-  warmupSec: "--warmup",
-  connections: "--connections",
-  runs: "--runs",
-  pipelining: "--pipelining",
-  keepAlive: "--keep-alive",
-  requestTimeoutSec: "--timeout",
-  startTimeoutSec: "--start-timeout",
-  minRuns: "--min-runs",
-  maxRuns: "--max-runs",
-  ciTargetPercent: "--ci-target",
-  sampleIntervalMs: "--sample-interval",
-  rate: "--rate",
-  phases: "--phases",
-  arrival: "--arrival",
-  sweep: "--sweep",
-  sweepSteps: "--sweep-steps",
-  sloP99Ms: "--slo-p99",
-  serverCpus: "--server-cpus",
-  cpuRate: "--cpu-rate",
-  idleConnections: "--idle-connections",
-};
-
 type Rule = { integer: boolean; min: number; exclusive: boolean; max: number };
 const RULES: Partial<Record<keyof RunSettings, Rule>> = {
   durationSec: { integer: false, min: 0, exclusive: true, max: 86_400 },
@@ -105,40 +81,93 @@ const RULES: Partial<Record<keyof RunSettings, Rule>> = {
   idleConnections: { integer: true, min: 0, exclusive: false, max: 100_000 },
 };
 
-/** Checks explicit settings; throws {@linkcode UsageError} naming the flag. */
+/** Every setting `run()` takes, for the check that refuses an unknown one. */
+const SETTINGS: readonly (keyof RunSettings)[] = [
+  "durationSec",
+  "warmupSec",
+  "connections",
+  "runs",
+  "pipelining",
+  "keepAlive",
+  "requestTimeoutSec",
+  "startTimeoutSec",
+  "minRuns",
+  "maxRuns",
+  "ciTargetPercent",
+  "sampleIntervalMs",
+  "rate",
+  "phases",
+  "arrival",
+  "sweep",
+  "sweepSteps",
+  "sloP99Ms",
+  "serverCpus",
+  "cpuRate",
+  "idleConnections",
+];
+
+/**
+ * Checks explicit settings: each value's type and range, and how they go
+ * together. Throws a {@linkcode RequestError} naming the field
+ * (`settings.durationSec`).
+ *
+ * @param settings Explicit settings, as `run()` takes them.
+ *
+ * @example Two runs are the least an adaptive plan may take
+ * ```ts
+ * import { assertThrows } from "@std/assert";
+ * import { validateSettings } from "./settings.ts";
+ *
+ * assertThrows(() => validateSettings({ minRuns: 1 }), Error, "settings.minRuns must be a whole number ≥ 2");
+ * ```
+ */
 export function validateSettings(settings: Partial<RunSettings>): void {
   for (const [key, value] of Object.entries(settings) as [keyof RunSettings, unknown][]) {
-    if (value === undefined) continue;
-    const flag = SETTING_FLAGS[key];
-    if (!flag) throw new UsageError(`Unknown setting "${key}"`);
-    if (key === "keepAlive") {
-      if (value !== true) throw new UsageError(`${flag}: only keep-alive connections are supported`);
-      continue;
+    if (value !== undefined) validateSetting(key, value);
+  }
+  validateOpenModel(settings);
+  const { runs, minRuns, maxRuns, ciTargetPercent } = settings;
+  if (runs !== undefined && (minRuns !== undefined || maxRuns !== undefined)) {
+    throw new RequestError(
+      "settings.runs",
+      ": give either a fixed {settings.runs} or {settings.minRuns}/{settings.maxRuns}, not both",
+    );
+  }
+  if (minRuns !== undefined && maxRuns !== undefined && maxRuns < minRuns) {
+    throw new RequestError("settings.maxRuns", `must be ≥ {settings.minRuns} (${minRuns}), got ${maxRuns}`);
+  }
+  if (ciTargetPercent !== undefined && minRuns === undefined && maxRuns === undefined) {
+    throw new RequestError(
+      "settings.ciTargetPercent",
+      "needs {settings.minRuns} or {settings.maxRuns} (it decides when to stop adding runs)",
+    );
+  }
+}
+
+function validateSetting(key: keyof RunSettings, value: unknown): void {
+  const field = `settings.${key}`;
+  const fail = (problem: string): never => {
+    throw new RequestError(field, problem);
+  };
+  if (!SETTINGS.includes(key)) fail(": unknown setting");
+  if (key === "keepAlive") {
+    if (value !== true) fail(": only keep-alive connections are supported");
+  } else if (key === "sweep") {
+    if (typeof value !== "boolean") fail(`is on or off, got ${JSON.stringify(value)}`);
+  } else if (key === "arrival") {
+    if (value !== "uniform" && value !== "poisson") fail(`must be uniform or poisson, got ${JSON.stringify(value)}`);
+  } else if (key === "serverCpus") {
+    if (value !== "all" && !(Number.isInteger(value) && (value as number) >= 1)) {
+      fail(`must be a whole number of CPUs or all, got ${JSON.stringify(value)}`);
     }
-    if (key === "sweep") {
-      if (typeof value !== "boolean") throw new UsageError(`${flag} is on or off, got ${JSON.stringify(value)}`);
-      continue;
+  } else if (key === "phases") {
+    if (typeof value !== "string") fail(`must be a list of phases, got ${JSON.stringify(value)}`);
+    try {
+      parsePhases(value as string);
+    } catch (error) {
+      fail(`${/^needs/.test((error as Error).message) ? "" : ": "}${(error as Error).message}`);
     }
-    if (key === "arrival") {
-      if (value !== "uniform" && value !== "poisson") {
-        throw new UsageError(`${flag} must be uniform or poisson, got ${JSON.stringify(value)}`);
-      }
-      continue;
-    }
-    if (key === "serverCpus") {
-      if (value !== "all" && !(Number.isInteger(value) && (value as number) >= 1)) {
-        throw new UsageError(`${flag} must be a whole number of CPUs or all, got ${JSON.stringify(value)}`);
-      }
-      continue;
-    }
-    if (key === "phases") {
-      try {
-        parsePhases(String(value));
-      } catch (error) {
-        throw new UsageError((error as Error).message);
-      }
-      continue;
-    }
+  } else {
     const rule = RULES[key]!;
     const kind = rule.integer ? "a whole number" : "a number";
     const bound = rule.exclusive ? `> ${rule.min}` : `≥ ${rule.min}`;
@@ -146,35 +175,33 @@ export function validateSettings(settings: Partial<RunSettings>): void {
       typeof value !== "number" || !Number.isFinite(value) || (rule.integer && !Number.isInteger(value)) ||
       (rule.exclusive ? value <= rule.min : value < rule.min) || value > rule.max
     ) {
-      throw new UsageError(`${flag} must be ${kind} ${bound} and ≤ ${rule.max}, got ${JSON.stringify(value)}`);
+      fail(`must be ${kind} ${bound} and ≤ ${rule.max}, got ${JSON.stringify(value)}`);
     }
-  }
-  validateOpenModel(settings);
-  const { runs, minRuns, maxRuns, ciTargetPercent } = settings;
-  if (runs !== undefined && (minRuns !== undefined || maxRuns !== undefined)) {
-    throw new UsageError("--runs: give either a fixed --runs or --min-runs/--max-runs, not both");
-  }
-  if (minRuns !== undefined && maxRuns !== undefined && maxRuns < minRuns) {
-    throw new UsageError(`--max-runs must be ≥ --min-runs (${minRuns}), got ${maxRuns}`);
-  }
-  if (ciTargetPercent !== undefined && minRuns === undefined && maxRuns === undefined) {
-    throw new UsageError("--ci-target needs --min-runs or --max-runs (it decides when to stop adding runs)");
   }
 }
 
-/** The open model's flags go together only in some ways; say which way is wrong, naming the flag. */
+/** The open model's settings go together only in some ways; say which way is wrong, naming the field. */
 function validateOpenModel(s: Partial<RunSettings>): void {
   if (s.rate !== undefined && s.phases !== undefined) {
-    throw new UsageError("--phases: give either a constant --rate or --phases, not both");
+    throw new RequestError(
+      "settings.phases",
+      ": give either a constant {settings.rate} or {settings.phases}, not both",
+    );
   }
   if (s.sweep && (s.rate !== undefined || s.phases !== undefined)) {
-    throw new UsageError("--sweep chooses its own rates; leave out --rate and --phases");
+    throw new RequestError("settings.sweep", "chooses its own rates; leave out {settings.rate} and {settings.phases}");
   }
   if (!s.sweep && (s.sweepSteps !== undefined || s.sloP99Ms !== undefined)) {
-    throw new UsageError(`${s.sweepSteps !== undefined ? "--sweep-steps" : "--slo-p99"} needs --sweep`);
+    throw new RequestError(
+      s.sweepSteps !== undefined ? "settings.sweepSteps" : "settings.sloP99Ms",
+      "needs {settings.sweep}",
+    );
   }
   if (s.arrival !== undefined && s.rate === undefined && s.phases === undefined && !s.sweep) {
-    throw new UsageError("--arrival needs an open model: --rate, --phases or --sweep");
+    throw new RequestError(
+      "settings.arrival",
+      "needs an open model: {settings.rate}, {settings.phases} or {settings.sweep}",
+    );
   }
 }
 
@@ -211,11 +238,12 @@ export function resolveOptions(workload: Workload, given: Readonly<Record<string
       values[option.name] = option.default;
       continue;
     }
-    const flag = `--${option.name}${fromEnv ? ` (from ${option.env})` : ""}`;
+    const field = `options.${option.name}`;
+    const from = fromEnv ? ` (from ${option.env})` : "";
     if (option.type === "string") {
-      if (typeof raw !== "string" || raw === "") throw new UsageError(`${flag} needs a value`);
+      if (typeof raw !== "string" || raw === "") throw new RequestError(field, `${from} needs a value`);
       const problem = option.validate?.(raw);
-      if (problem) throw new UsageError(`${flag}: ${problem}`);
+      if (problem) throw new RequestError(field, `${from}: ${problem}`);
       values[option.name] = raw;
       continue;
     }
@@ -226,10 +254,10 @@ export function resolveOptions(workload: Workload, given: Readonly<Record<string
       !Number.isFinite(n) || (option.integer && !Number.isInteger(n)) ||
       (option.min !== undefined && n < option.min) || (option.max !== undefined && n > option.max)
     ) {
-      throw new UsageError(`${flag} must be ${range}, got ${JSON.stringify(raw)}`);
+      throw new RequestError(field, `${from} must be ${range}, got ${JSON.stringify(raw)}`);
     }
     const problem = option.validate?.(n);
-    if (problem) throw new UsageError(`${flag}: ${problem}`);
+    if (problem) throw new RequestError(field, `${from}: ${problem}`);
     values[option.name] = n;
   }
   return values;

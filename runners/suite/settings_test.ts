@@ -1,7 +1,7 @@
 import { assertEquals, assertThrows } from "@std/assert";
 import { httpJson } from "../../workloads/http_json.ts";
 import type { Workload } from "../../workloads/types.ts";
-import { UsageError } from "../platform/errors.ts";
+import { RequestError } from "../platform/errors.ts";
 import { effectiveSettings, PROFILES, resolveOptions, validateSettings } from "./settings.ts";
 
 const short: Workload = { ...httpJson, defaults: { durationSec: 1, runs: 1, connections: 4 } };
@@ -18,17 +18,31 @@ Deno.test("explicit settings win over profile and workload", () => {
   assertEquals([s.runs, s.connections], [7, 4]);
 });
 
-Deno.test("settings are validated with the flag named", () => {
-  assertThrows(() => validateSettings({ connections: 0 }), UsageError, "--connections must be a whole number ≥ 1");
-  assertThrows(() => validateSettings({ durationSec: Number.NaN }), UsageError, "--duration must be a number > 0");
+Deno.test("settings are validated with the field named", () => {
+  const error = assertThrows(() => validateSettings({ connections: 0 }), RequestError, "must be a whole number ≥ 1");
+  assertEquals([error.field, error.message.split(" ")[0]], ["settings.connections", "settings.connections"]);
+  assertThrows(
+    () => validateSettings({ durationSec: Number.NaN }),
+    RequestError,
+    "settings.durationSec must be a number > 0",
+  );
+  assertThrows(
+    () => validateSettings({ minRuns: 5, maxRuns: 3 }),
+    RequestError,
+    "settings.maxRuns must be ≥ settings.minRuns (5), got 3",
+  );
 });
 
-Deno.test("workload options: flag, then environment, then default; bad numbers name the flag", () => {
+Deno.test("workload options: given, then environment, then default; bad numbers name the option", () => {
   const w: Workload = {
     ...httpJson,
     options: [{ name: "cost", description: "c", type: "number", default: 10, min: 4, max: 31, integer: true }],
   };
   assertEquals(resolveOptions(w, {}).cost, 10);
   assertEquals(resolveOptions(w, { cost: "12" }).cost, 12);
-  assertThrows(() => resolveOptions(w, { cost: "3" }), UsageError, "--cost must be a whole number ≥ 4 and ≤ 31");
+  assertThrows(
+    () => resolveOptions(w, { cost: "3" }),
+    RequestError,
+    "options.cost must be a whole number ≥ 4 and ≤ 31",
+  );
 });

@@ -14,6 +14,7 @@ import {
   checkVariant,
   type Ending,
   endingOf,
+  headlineOf,
   type HookTimeouts,
   InvalidError,
   PhaseError,
@@ -28,11 +29,12 @@ import type { LoadGeneratorChoice } from "../drivers/generators.ts";
 import type { Topology } from "../drivers/remote.ts";
 import { installDependencies } from "../platform/workspace.ts";
 import type { ProgressEvent } from "../report/progress.ts";
-import type { BenchRecord, CpuSets, Warning } from "../schema/result.ts";
+import type { BenchRecord, CpuSets, Pairing, Warning } from "../schema/result.ts";
 import { runPlan } from "../stats/adaptive.ts";
 import { assembleRecord, emptyOutcome } from "./assemble.ts";
 import { estimateSec, type Planned, recordId } from "./plan.ts";
 import { interleave, type Schedule } from "./schedule.ts";
+import { stopOf } from "./growing.ts";
 import { judgeRounds, pairingOf, withPairedCi } from "./pairing.ts";
 
 /** What every variant of a suite is measured with. */
@@ -43,6 +45,8 @@ export interface SuiteContext {
   readonly runtimes: ReadonlyMap<string, ResolvedRuntime | Error>;
   /** Records kept from a resumed file, by id: not measured again. */
   readonly done: ReadonlyMap<string, BenchRecord>;
+  /** Interrupted records of a resumed file, by id: measured on from their finished runs. */
+  readonly continued: ReadonlyMap<string, BenchRecord>;
   /** CPU sets of server and client. */
   readonly cpus: CpuSets;
   /** Interface servers bind. */
@@ -178,6 +182,8 @@ interface Opened {
   readonly spec: RuntimeSpec;
   readonly id: string;
   readonly startedAt: string;
+  /** The interrupted record of a resumed file this one goes on from. */
+  readonly earlier: BenchRecord | undefined;
   readonly runtime: ResolvedRuntime | undefined;
   readonly outcome: RecordOutcome;
   /** The record to step; absent when it ended before opening (`early`). */
@@ -201,9 +207,20 @@ async function openRecord(
     id,
     estimatedSec: estimateSec(planned.settings),
   });
-  const base = { spec, id, startedAt: new Date().toISOString() };
+  const earlier = suite.continued.get(id);
+  const base = { spec, id, startedAt: earlier?.startedAt ?? new Date().toISOString(), earlier };
   const rt = suite.runtimes.get(spec.requested)!;
-  const outcome = emptyOutcome(cpusOf(prepared, suite), prepared.session.facts);
+  const outcome = emptyOutcome(
+    cpusOf(prepared, suite),
+    headlineOf(planned.workload, planned.settings),
+    prepared.session.facts,
+  );
+  // A resumed record goes on from its finished runs; its checks and warnings stay beside the new ones.
+  if (earlier) {
+    outcome.runs.push(...earlier.runs);
+    outcome.checks.push(...earlier.verification.checks);
+    outcome.warnings.push(...earlier.warnings);
+  }
   outcome.warnings.push(...prepared.session.warnings ?? []);
   if (verdict) outcome.checks.push(...verdict.checks);
   if (rt instanceof Error) {
@@ -248,25 +265,40 @@ export async function measureVariant(planned: Planned, suite: SuiteContext): Pro
   // Nothing left to measure here: no setup, no server.
   if (specs.length === 0) return;
   const prepared = await prepare(planned, suite);
+  const opened: Opened[] = [];
+  const finished = new Set<Opened>();
+  let pairing: Pairing | undefined;
+  const finish = async (o: Opened, ending: Ending) => {
+    finished.add(o);
+    const assembled = assembleRecord({ ...o, planned, ending, pairing: o.record ? pairing : undefined });
+    // Every round so far is complete when a record finishes: its pairs are judged on the others' runs as they are.
+    const others = opened.filter((x) => x !== o && x.record).map((x) => ({
+      label: x.spec.requested,
+      runs: x.outcome.runs,
+    }));
+    await suite.finish(withPairedCi(assembled, others));
+  };
   try {
     const verdicts = await parity(planned, prepared, suite);
-    const opened: Opened[] = [];
     for (const spec of specs) {
       suite.signal.throwIfAborted();
       opened.push(await openRecord(planned, prepared, verdicts.get(spec.requested), spec, suite));
     }
-    const assemble = (o: Opened, ending: Ending) => assembleRecord({ ...o, planned, ending });
-    for (const o of opened) if (o.early) await suite.finish(assemble(o, o.early));
+    for (const o of opened) if (o.early) await finish(o, o.early);
     const running = opened.filter((o) => o.record);
     const name = `${planned.workload.name}/${planned.variant}`;
-    const pairing = pairingOf(name, running.map((o) => o.id), suite.schedule.order, new Date().toISOString());
+    pairing = pairingOf(name, running.map((o) => o.id), suite.schedule.order, new Date().toISOString());
     await interleave(running.map((o) => o.record!), suite.schedule, async (record) => {
-      const o = running.find((o) => o.record === record)!;
-      const assembled = assembleRecord({ ...o, planned, ending: await record.close(), pairing });
-      // Every round so far is complete when a record finishes: its pairs are judged on the others' runs as they are.
-      const others = running.filter((x) => x !== o).map((x) => ({ label: x.spec.requested, runs: x.outcome.runs }));
-      await suite.finish(withPairedCi(assembled, others));
+      await finish(running.find((o) => o.record === record)!, await record.close());
     }, pairing ? judgeRounds : undefined);
+  } catch (error) {
+    // Runs are interleaved, so a suite stopped mid-variant holds finished runs of records not yet closed: kept.
+    const reason = stopOf(error, suite.signal).reason;
+    for (const o of opened.filter((o) => !finished.has(o) && o.record)) {
+      const ending = o.record!.stopped(reason);
+      if (ending) await finish(o, ending);
+    }
+    throw error;
   } finally {
     await release(planned, prepared.session, suite);
   }
