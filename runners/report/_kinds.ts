@@ -174,7 +174,7 @@ const WEBSOCKET: KindView = {
   described: ["in-flight", "message-size", "messages"],
   columns: [{ header: "p50", numeric: true }, { header: "p99", numeric: true }, ...MESSAGE_EFFICIENCY.columns],
   cells: (r) => [
-    ...(r.latencyUs ? [formatUs(r.latencyUs.p50), formatUs(r.latencyUs.p99)] : ["", ""]),
+    ...(r.latencyUs ? [formatLatency(r, r.latencyUs.p50), formatLatency(r, r.latencyUs.p99)] : ["", ""]),
     ...MESSAGE_EFFICIENCY.cells(r),
   ],
   latency: WEBSOCKET_LATENCY,
