@@ -39,6 +39,7 @@ export type {
   MeasuredPhase,
 } from "./drivers/types.ts";
 export type { ClientHostShare } from "./drivers/remote_engine.ts";
+export { HUNG_FLOOR_MS, hungAfterMs, type LoadAccounting } from "./drivers/accounting.ts";
 export type { HostsOption } from "./drivers/remote.ts";
 
 export { builtinLoadGenerators } from "./drivers/generators.ts";

@@ -25,10 +25,16 @@ export const UNIT_PERMISSIONS: readonly string[] = ["--allow-read", "--allow-wri
  * results. Every file here also runs in the whole suite.
  */
 export const UNIT_TESTS: readonly string[] = [
+  "runners/drivers/_engine_accounting_test.ts",
+  "runners/drivers/_engine_checks_test.ts",
   "runners/drivers/_engine_histogram_test.ts",
+  "runners/drivers/_engine_http_load_test.ts",
   "runners/drivers/_engine_http_test.ts",
+  "runners/drivers/_engine_parts_test.ts",
   "runners/drivers/_engine_schedule_test.ts",
+  "runners/drivers/_engine_ws_load_test.ts",
   "runners/drivers/_engine_ws_test.ts",
+  "runners/kinds/http_sweep_test.ts",
   "runners/platform/cgroup_test.ts",
   "runners/platform/cpus_test.ts",
   "runners/platform/proc_stat_test.ts",

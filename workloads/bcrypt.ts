@@ -21,6 +21,7 @@ import type {
   Fact,
   HttpRequestSpec,
   HttpWorkload,
+  SampledResponse,
   ServerSource,
   Skip,
   VerifyContext,
@@ -79,6 +80,25 @@ function hashRequest(password: string, cost: number): HttpRequestSpec {
     body: JSON.stringify({ password }),
     expect: { status: 200, contentType: "application/json", bodyPattern: hashBodyPattern(cost) },
   };
+}
+
+/** Under load, the first hash of each engine process and every 50th after it are verified against their password. */
+export const SAMPLE_EVERY = 50;
+
+/** Each sampled hash verified with bcryptjs against the password of the request it answered. */
+async function checkSampledHashes(samples: readonly SampledResponse[]): Promise<Check[]> {
+  const results = await Promise.all(samples.map(async (s) => {
+    const password = JSON.parse(s.request.body ?? "{}").password;
+    const hash = hashIn(s.body);
+    return typeof password === "string" && hash !== null && await bcryptjs.compare(password, hash);
+  }));
+  const failed = results.filter((ok) => !ok).length;
+  return [{
+    name: `hashes sampled under load (the first of each engine process, then one in ${SAMPLE_EVERY}) verify`,
+    passed: failed === 0 && samples.length > 0,
+    expected: `${samples.length} of ${samples.length}`,
+    actual: `${samples.length - failed} of ${samples.length}`,
+  }];
 }
 
 function costOf(ctx: WorkloadContext): number {
@@ -169,8 +189,9 @@ export const bcrypt: HttpWorkload = {
     const requests: HttpRequestSpec[] = [];
     for (let i = 0; i < REQUESTS; i++) requests.push(hashRequest(randomText(random, ALPHABET, 8, 20), costOf(ctx)));
     // Each hash costs tens of milliseconds on the server and again in the harness, and the 64 differ only in
-    // the password: three verified (and compared) stand for them; the load checks every hash's form anyway.
-    return { requests, verified: 3 };
+    // the password: three verified (and compared) stand for them; the load checks every hash's form anyway, and
+    // the first hash of each engine process and every 50th after it are verified against their passwords.
+    return { requests, verified: 3, sampled: { every: SAMPLE_EVERY, check: checkSampledHashes } };
   },
   async setup(ctx: WorkloadContext): Promise<WorkloadSession> {
     const cost = costOf(ctx);

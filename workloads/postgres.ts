@@ -55,6 +55,12 @@ const SERVERS: Record<string, string> = {
 
 const NATIVE_DRIVERS: Record<string, string> = { go: "pgx (pgxpool)", rust: "tokio-postgres" };
 
+/** The seeded `randomNumber` of every id of the world table, by id (index 0 holds no row). */
+const SEEDED_NUMBERS: readonly number[] = Array.from(
+  { length: WORLD_ROWS + 1 },
+  (_, id) => id === 0 ? 0 : randomNumberOf(id),
+);
+
 const NUMBER = `(?:[1-9][0-9]{0,3}|10000)`;
 const ROW = `\\{"id":${NUMBER},"randomNumber":${NUMBER}\\}`;
 
@@ -243,8 +249,14 @@ export const postgresWorkload: HttpWorkload = {
     const db = requestsOf(ctx.variant) === "db";
     const path = db ? "/db" : `/queries?n=${QUERIES_PER_REQUEST}`;
     const body = db ? ROW : `\\[${ROW}(?:,${ROW}){${QUERIES_PER_REQUEST - 1}}\\]`;
+    // Under load every row's randomNumber is checked against the seeded one for its id, not only its form.
+    const lookup = { key: "id", value: "randomNumber", values: SEEDED_NUMBERS };
     return {
-      requests: [{ method: "GET", path, expect: { status: 200, contentType: "application/json", bodyPattern: body } }],
+      requests: [{
+        method: "GET",
+        path,
+        expect: { status: 200, contentType: "application/json", bodyPattern: body, lookup },
+      }],
     };
   },
   verify,

@@ -311,6 +311,12 @@ export interface HttpExpectation {
   readonly body?: string;
   /** A regular expression (source) the whole body must match, when it varies. */
   readonly bodyPattern?: string;
+  /**
+   * Values the body must hold per key, for bodies of rows: every `"<key>":<n>,"<value>":<m>` in the body must have
+   * `m === values[n]` (and there must be at least one). rtbench's load engine checks it on every response; the
+   * workload's `verify` checks the same before load (postgres: each row's `randomNumber` is the seeded one for its id).
+   */
+  readonly lookup?: { readonly key: string; readonly value: string; readonly values: readonly number[] };
 }
 
 /**
@@ -398,6 +404,32 @@ export interface HttpTraffic {
    * @default every distinct request
    */
   readonly verified?: number;
+  /**
+   * Responses the load engine keeps, to be checked after the run by `check` (for checks too costly for every
+   * response: bcrypt verifies a hash against its password): the first valid response of each engine process and
+   * every `every`-th after it. A failed check makes the record invalid.
+   */
+  readonly sampled?: {
+    readonly every: number;
+    check(samples: readonly SampledResponse[]): Promise<Check[]>;
+  };
+}
+
+/**
+ * A response the load engine kept under load (see {@linkcode HttpTraffic.sampled}), with the request it answered.
+ *
+ * @example The password a sampled bcrypt hash must verify against
+ * ```ts
+ * import type { SampledResponse } from "@rtbench/rtbench/workloads";
+ *
+ * const password = (s: SampledResponse) => JSON.parse(s.request.body ?? "{}").password;
+ * ```
+ */
+export interface SampledResponse {
+  /** The request it answered. */
+  readonly request: HttpRequestSpec;
+  /** Its body, as text. */
+  readonly body: string;
 }
 
 /**

@@ -13,6 +13,8 @@ export interface EngineExpectation {
   readonly body?: string;
   /** A regular expression (source) the whole body must match, when it varies. */
   readonly bodyPattern?: string;
+  /** Every `"<key>":<n>,"<value>":<m>` of the body must have `m === values[n]`, and there must be one. */
+  readonly lookup?: { readonly key: string; readonly value: string; readonly values: readonly number[] };
 }
 
 /** One request as the engine sends it: the whole request, encoded once, and its expectation. */
@@ -60,8 +62,10 @@ export function encodeRequest(
   return `${head}\r\n${body ?? ""}`;
 }
 
-/** How a response compared with its expectation. */
-export const VALID = 0, NON_2XX = 1, MISMATCH = 2;
+import { MISMATCH, NON_2XX, VALID } from "./_engine_tally.ts";
+
+/** How a response compared with its expectation (the verdicts every answer of the engine gets). */
+export { MISMATCH, NON_2XX, VALID };
 
 /** An expectation compiled for comparison on bytes. */
 interface Compiled {
@@ -74,6 +78,8 @@ interface Compiled {
   readonly capture: RegExp | null;
   /** Whether `pattern` holds the captured value (compiled again whenever it changes). */
   readonly templated: boolean;
+  /** The lookup's pairs, as a global regular expression, and the values by key. */
+  readonly lookup: { readonly pairs: RegExp; readonly values: readonly number[] } | null;
 }
 
 function compile(e: EngineExpectation, capture?: string): Compiled {
@@ -86,7 +92,21 @@ function compile(e: EngineExpectation, capture?: string): Compiled {
     expect: e,
     capture: capture === undefined ? null : new RegExp(capture),
     templated,
+    lookup: e.lookup === undefined ? null : {
+      pairs: new RegExp(`"${escapeRegExp(e.lookup.key)}":(\\d+),"${escapeRegExp(e.lookup.value)}":(-?\\d+)`, "g"),
+      values: e.lookup.values,
+    },
   };
+}
+
+/** Whether `text` holds at least one pair of the lookup's, each with the value its key must have. */
+function lookupHolds(text: string, lookup: NonNullable<Compiled["lookup"]>): boolean {
+  let pairs = 0;
+  for (const m of text.matchAll(lookup.pairs)) {
+    pairs++;
+    if (lookup.values[Number(m[1])] !== Number(m[2])) return false;
+  }
+  return pairs > 0;
 }
 
 /** Receives every parsed response of a connection, in order. */
@@ -97,6 +117,12 @@ export interface ResponseSink {
   wantsMismatch(): boolean;
   /** The description of a mismatching response. */
   mismatch(text: string): void;
+  /** A whole response of `bytes` came when no request was in flight (`next()` gave -1): it answers nothing. */
+  unasked(bytes: number): void;
+  /** Whether the next valid response's body is wanted (see {@linkcode ResponseSink.sample}). */
+  wantsSample?(): boolean;
+  /** The body of a valid response to request `index` of the rotation, kept to be checked after the load. */
+  sample?(index: number, body: string): void;
 }
 
 // A response with no content-type header matches an expected content-type of "" (a 204 carries none).
@@ -200,8 +226,76 @@ export class ResponseParser {
     this.#pendingLength = need;
   }
 
+  // What #head found in the last response's head (fields, not an object: nothing is allocated per response).
+  #status = 0;
+  #contentLength = -1;
+  #chunked = false;
+  #typeStart = -1;
+  #typeEnd = -1;
+
   /** Parses one response at `start`; returns its length, or 0 when it is not complete yet. */
   #one(buf: Uint8Array, start: number, end: number, next: () => number, sink: ResponseSink): number {
+    const at = this.#head(buf, start, end);
+    if (at === 0) return 0;
+    let bodyStart = at;
+    let bodyEnd: number;
+    let total: number;
+    let body: Uint8Array | null = null;
+    if (this.#chunked) {
+      const after = this.#chunks(buf, at, end);
+      if (after === 0) return 0;
+      body = this.#joined;
+      bodyStart = 0;
+      bodyEnd = body.length;
+      total = after - start;
+    } else if (this.#contentLength < 0 && this.#hasBody()) {
+      // No length and no chunks: the body runs to the end of the connection (HTTP/1.0 style).
+      if (!this.#atClose) return 0;
+      bodyEnd = end;
+      total = end - start;
+    } else {
+      const length = this.#contentLength < 0 ? 0 : this.#contentLength;
+      if (at + length > end) return 0;
+      bodyEnd = at + length;
+      total = bodyEnd - start;
+    }
+    const index = next();
+    if (index < 0) {
+      sink.unasked(total);
+      return total;
+    }
+    this.#judge(index, buf, body ?? buf, bodyStart, bodyEnd, sink);
+    sink.response(index, this.#verdict, total);
+    return total;
+  }
+
+  /** Whether a response of the last head's status carries a body (1xx, 204 and 304 never do). */
+  #hasBody(): boolean {
+    return this.#status >= 200 && this.#status !== 204 && this.#status !== 304;
+  }
+
+  /** Set while the connection's end is being read: a body without length or chunks ends here. */
+  #atClose = false;
+
+  /**
+   * The connection has closed: completes a response whose body ran to the close (no content-length, not chunked).
+   * Returns whether one did; bytes still pending after that are a truncated response.
+   */
+  finish(next: () => number, sink: ResponseSink): boolean {
+    if (this.#pendingLength === 0) return false;
+    this.#atClose = true;
+    try {
+      const used = this.#one(this.#pending, 0, this.#pendingLength, next, sink);
+      if (used === 0) return false;
+      this.#pendingLength = 0;
+      return true;
+    } finally {
+      this.#atClose = false;
+    }
+  }
+
+  /** Reads the status line and headers at `start`; returns where the body starts, or 0 when they are incomplete. */
+  #head(buf: Uint8Array, start: number, end: number): number {
     // Status line: "HTTP/1.x SSS ..."
     if (end - start < 16) return 0;
     if (buf[start] !== 72 || buf[start + 4] !== 47 || buf[start + 8] !== SPACE) {
@@ -209,116 +303,119 @@ export class ResponseParser {
         `not an HTTP/1.1 response: ${JSON.stringify(decoder.decode(buf.subarray(start, start + 20)))}`,
       );
     }
-    const status = (buf[start + 9] - 48) * 100 + (buf[start + 10] - 48) * 10 + (buf[start + 11] - 48);
-    let line = start;
-    while (line < end - 1 && !(buf[line] === CR && buf[line + 1] === LF)) line++;
-    if (line >= end - 1) return 0;
-    let contentLength = -1;
-    let chunked = false;
-    let typeStart = -1, typeEnd = -1;
-    let at = line + 2;
+    this.#status = (buf[start + 9] - 48) * 100 + (buf[start + 10] - 48) * 10 + (buf[start + 11] - 48);
+    this.#contentLength = -1;
+    this.#chunked = false;
+    this.#typeStart = this.#typeEnd = -1;
+    let at = lineEnd(buf, start, end);
+    if (at < 0) return 0;
+    at += 2;
     // Header lines until the empty line.
     while (true) {
       if (at + 1 >= end) return 0;
-      if (buf[at] === CR && buf[at + 1] === LF) {
-        at += 2;
-        break;
-      }
-      let eol = at;
-      while (eol < end - 1 && !(buf[eol] === CR && buf[eol + 1] === LF)) eol++;
-      if (eol >= end - 1) return 0;
-      const first = lower(buf[at]);
-      if (first === 99 /* c */) {
-        if (headerIs(buf, at, eol, CONTENT_LENGTH)) {
-          let v = at + CONTENT_LENGTH.length + 1;
-          while (v < eol && (buf[v] === SPACE || buf[v] === TAB)) v++;
-          contentLength = 0;
-          for (; v < eol && buf[v] >= 48 && buf[v] <= 57; v++) contentLength = contentLength * 10 + buf[v] - 48;
-        } else if (headerIs(buf, at, eol, CONTENT_TYPE)) {
-          typeStart = at + CONTENT_TYPE.length + 1;
-          while (typeStart < eol && (buf[typeStart] === SPACE || buf[typeStart] === TAB)) typeStart++;
-          typeEnd = eol;
-          while (typeEnd > typeStart && (buf[typeEnd - 1] === SPACE || buf[typeEnd - 1] === TAB)) typeEnd--;
-        }
-      } else if (first === 116 /* t */ && headerIs(buf, at, eol, TRANSFER_ENCODING)) {
-        // Any transfer coding but chunked alone would need decoding rtbench does not do: refuse it plainly.
-        const value = decoder.decode(buf.subarray(at + TRANSFER_ENCODING.length + 1, eol)).trim().toLowerCase();
-        if (value !== "chunked") throw new ProtocolError(`unsupported transfer-encoding: ${value}`);
-        chunked = true;
-      }
+      if (buf[at] === CR && buf[at + 1] === LF) return at + 2;
+      const eol = lineEnd(buf, at, end);
+      if (eol < 0) return 0;
+      this.#header(buf, at, eol);
       at = eol + 2;
     }
-    let bodyStart = at;
-    let bodyEnd: number;
-    let total: number;
-    let body: Uint8Array | null = null;
-    if (chunked) {
-      // Chunks are joined into a body of their own (rare for benchmark servers; correctness over speed here).
-      const parts: Uint8Array[] = [];
-      let p = at;
-      while (true) {
-        let eol = p;
-        while (eol < end - 1 && !(buf[eol] === CR && buf[eol + 1] === LF)) eol++;
-        if (eol >= end - 1) return 0;
-        const size = parseInt(decoder.decode(buf.subarray(p, eol)).split(";")[0], 16);
-        if (!Number.isFinite(size)) throw new ProtocolError("bad chunk size");
-        p = eol + 2;
-        if (size === 0) {
-          if (p + 1 >= end) return 0;
-          if (!(buf[p] === CR && buf[p + 1] === LF)) throw new ProtocolError("chunked trailers are not supported");
-          p += 2;
-          break;
-        }
-        if (p + size + 2 > end) return 0;
-        parts.push(buf.subarray(p, p + size));
-        p += size + 2;
+  }
+
+  /** Takes in one header line, `buf[at..eol]`: the three that matter are kept, the others passed over. */
+  #header(buf: Uint8Array, at: number, eol: number): void {
+    const first = lower(buf[at]);
+    if (first === 99 /* c */) {
+      if (headerIs(buf, at, eol, CONTENT_LENGTH)) {
+        let v = at + CONTENT_LENGTH.length + 1;
+        while (v < eol && (buf[v] === SPACE || buf[v] === TAB)) v++;
+        let n = 0;
+        for (; v < eol && buf[v] >= 48 && buf[v] <= 57; v++) n = n * 10 + buf[v] - 48;
+        this.#contentLength = n;
+      } else if (headerIs(buf, at, eol, CONTENT_TYPE)) {
+        let from = at + CONTENT_TYPE.length + 1;
+        while (from < eol && (buf[from] === SPACE || buf[from] === TAB)) from++;
+        let to = eol;
+        while (to > from && (buf[to - 1] === SPACE || buf[to - 1] === TAB)) to--;
+        this.#typeStart = from;
+        this.#typeEnd = to;
       }
-      const joined = new Uint8Array(parts.reduce((a, c) => a + c.length, 0));
-      let o = 0;
-      for (const c of parts) {
-        joined.set(c, o);
-        o += c.length;
-      }
-      body = joined;
-      bodyStart = 0;
-      bodyEnd = joined.length;
-      total = p - start;
-    } else {
-      const length = contentLength < 0 ? 0 : contentLength;
-      if (at + length > end) return 0;
-      bodyEnd = at + length;
-      total = bodyEnd - start;
+    } else if (first === 116 /* t */ && headerIs(buf, at, eol, TRANSFER_ENCODING)) {
+      // Any transfer coding but chunked alone would need decoding rtbench does not do: refuse it plainly.
+      const value = decoder.decode(buf.subarray(at + TRANSFER_ENCODING.length + 1, eol)).trim().toLowerCase();
+      if (value !== "chunked") throw new ProtocolError(`unsupported transfer-encoding: ${value}`);
+      this.#chunked = true;
     }
-    const index = next();
+  }
+
+  /** The last chunked body, joined. */
+  #joined = new Uint8Array(0);
+
+  /**
+   * Reads a chunked body at `at`; returns where it ends (its chunks joined into `#joined`), or 0 when incomplete.
+   * Chunks are joined into a body of their own (rare for benchmark servers; correctness over speed here).
+   */
+  #chunks(buf: Uint8Array, at: number, end: number): number {
+    const parts: Uint8Array[] = [];
+    let p = at;
+    while (true) {
+      const eol = lineEnd(buf, p, end);
+      if (eol < 0) return 0;
+      const size = parseInt(decoder.decode(buf.subarray(p, eol)).split(";")[0], 16);
+      if (!Number.isFinite(size)) throw new ProtocolError("bad chunk size");
+      p = eol + 2;
+      if (size === 0) {
+        if (p + 1 >= end) return 0;
+        if (!(buf[p] === CR && buf[p + 1] === LF)) throw new ProtocolError("chunked trailers are not supported");
+        p += 2;
+        break;
+      }
+      if (p + size + 2 > end) return 0;
+      parts.push(buf.subarray(p, p + size));
+      p += size + 2;
+    }
+    const joined = new Uint8Array(parts.reduce((a, c) => a + c.length, 0));
+    let o = 0;
+    for (const c of parts) {
+      joined.set(c, o);
+      o += c.length;
+    }
+    this.#joined = joined;
+    return p;
+  }
+
+  /** The verdict of the last response. */
+  #verdict = VALID;
+
+  /** Checks the response to request `index` (head in `buf`, body in `bytes[from..to]`); updates the capture. */
+  #judge(index: number, buf: Uint8Array, bytes: Uint8Array, from: number, to: number, sink: ResponseSink): void {
     const e = this.#compiled[index];
-    const bytes = body ?? buf;
+    const status = this.#status;
     let verdict = VALID;
     if (status < 200 || status > 299) verdict = NON_2XX;
     else if (
-      status !== e.status || !sameBytes(buf, typeStart, typeEnd, e.contentType) ||
-      !bodyMatches(bytes, bodyStart, bodyEnd, e)
+      status !== e.status || !sameBytes(buf, this.#typeStart, this.#typeEnd, e.contentType) ||
+      !bodyMatches(bytes, from, to, e)
     ) {
       verdict = MISMATCH;
     }
     if (e.capture !== null) {
-      const found = verdict === VALID ? e.capture.exec(decoder.decode(bytes.subarray(bodyStart, bodyEnd))) : null;
+      const found = verdict === VALID ? e.capture.exec(decoder.decode(bytes.subarray(from, to))) : null;
       this.#setCaptured(found?.[1] ?? null);
     }
+    if (verdict === VALID && sink.wantsSample?.()) sink.sample!(index, decoder.decode(bytes.subarray(from, to)));
     if (verdict !== VALID && sink.wantsMismatch()) {
-      sink.mismatch(
-        describe(
-          status,
-          typeStart < 0 ? null : decoder.decode(buf.subarray(typeStart, typeEnd)),
-          bytes,
-          bodyStart,
-          bodyEnd,
-          e,
-        ),
-      );
+      const type = this.#typeStart < 0 ? null : decoder.decode(buf.subarray(this.#typeStart, this.#typeEnd));
+      sink.mismatch(describe(status, type, bytes, from, to, e));
     }
-    sink.response(index, verdict, total);
-    return total;
+    this.#verdict = verdict;
   }
+}
+
+/** Where the line starting at `from` ends (its CR), or -1 when its CRLF has not arrived. */
+function lineEnd(buf: Uint8Array, from: number, end: number): number {
+  let i = from;
+  while (i < end - 1 && !(buf[i] === CR && buf[i + 1] === LF)) i++;
+  return i >= end - 1 ? -1 : i;
 }
 
 function sameBytes(buf: Uint8Array, from: number, to: number, expected: Uint8Array): boolean {
@@ -333,6 +430,7 @@ function bodyMatches(buf: Uint8Array, from: number, to: number, e: Compiled): bo
   // A templated pattern without a captured value cannot match: its request should not have gone out.
   if (e.templated && e.pattern === null) return false;
   if (e.pattern !== null && !e.pattern.test(decoder.decode(buf.subarray(from, to)))) return false;
+  if (e.lookup !== null && !lookupHolds(decoder.decode(buf.subarray(from, to)), e.lookup)) return false;
   return true;
 }
 
@@ -345,7 +443,10 @@ function describe(
   e: Compiled,
 ): string {
   const body = decoder.decode(buf.subarray(from, Math.min(to, from + 200)));
-  const want = e.expect.body !== undefined ? JSON.stringify(e.expect.body.slice(0, 80)) : `/${e.expect.bodyPattern}/`;
+  const lookup = e.expect.lookup ? ` with each ${e.expect.lookup.value} the one of its ${e.expect.lookup.key}` : "";
+  const want =
+    (e.expect.body !== undefined ? JSON.stringify(e.expect.body.slice(0, 80)) : `/${e.expect.bodyPattern}/`) +
+    lookup;
   return `status ${status}, content-type ${JSON.stringify(contentType)}, body ${JSON.stringify(body)}; expected ` +
     `${e.expect.status}, ${JSON.stringify(e.expect.contentType)}, ${want}`;
 }

@@ -36,6 +36,7 @@ function parse(chunks: readonly string[]): { verdicts: number[]; bytes: number[]
     },
     wantsMismatch: () => mismatch === null,
     mismatch: (text) => mismatch = text,
+    unasked: () => verdicts.push(-1),
   };
   for (const c of chunks) parser.feed(enc.encode(c), () => next++ % 2, sink);
   return { verdicts, bytes, mismatch };
@@ -109,7 +110,12 @@ Deno.test("a capture from a valid response fills later expectations; without one
   ];
   const parser = new ResponseParser(flow);
   const verdicts: number[] = [];
-  const sink: ResponseSink = { response: (_i, v) => verdicts.push(v), wantsMismatch: () => false, mismatch: () => {} };
+  const sink: ResponseSink = {
+    response: (_i, v) => verdicts.push(v),
+    wantsMismatch: () => false,
+    mismatch: () => {},
+    unasked: () => {},
+  };
   const feed = (index: number, text: string) => parser.feed(enc.encode(text), () => index, sink);
   // Before any capture, a templated expectation matches nothing.
   feed(1, response("200 OK", "application/json", '{"id":7}'));

@@ -24,15 +24,20 @@ export class Schedule {
   readonly #phases: readonly RatePhase[];
   readonly #random: () => number;
   readonly #arrival: Arrival;
+  readonly #offset: number;
   #phase = 0;
   #phaseStart = 0;
   #k = 0;
   #t = 0;
 
-  /** A schedule of `phases` with `arrival` spacing; `seed` drives Poisson gaps. */
-  constructor(phases: readonly RatePhase[], arrival: Arrival, seed: number) {
+  /**
+   * A schedule of `phases` with `arrival` spacing; `seed` drives Poisson gaps. Evenly spaced arrivals are shifted by
+   * `offset` (0 to 1) of an interval, so that processes sharing a rate take turns instead of sending together.
+   */
+  constructor(phases: readonly RatePhase[], arrival: Arrival, seed: number, offset = 0) {
     this.#phases = phases;
     this.#arrival = arrival;
+    this.#offset = offset;
     this.#random = seededRandom(seed);
   }
 
@@ -45,7 +50,7 @@ export class Schedule {
   next(): number | null {
     while (this.#phase < this.#phases.length) {
       const p = this.#phases[this.#phase];
-      const offset = this.#arrival === "uniform" ? this.#uniform(p, this.#k) : this.#poisson(p);
+      const offset = this.#arrival === "uniform" ? this.#uniform(p, this.#k + this.#offset) : this.#poisson(p);
       if (offset !== null && offset < p.durationMs) {
         this.#k++;
         return this.#phaseStart + offset;

@@ -127,8 +127,11 @@ function connectDeno(hostname: string, port: number, h: Handlers): void {
   })().catch(() => {}).finally(() => h.closed());
 }
 
+/** How a connection is opened: to `hostname:port`, telling `h` what happens. */
+export type Connect = (hostname: string, port: number, h: Handlers) => void;
+
 /** Opens a TCP connection on whichever runtime runs the engine. */
-export const connect: (hostname: string, port: number, h: Handlers) => void = bun ? connectBun : connectDeno;
+export const connect: Connect = bun ? connectBun : connectDeno;
 /** The runtime the engine runs on, `bun 1.4.5` or `deno 2.9.6`. */
 export const runtime: string = bun ? `bun ${bun.version}` : `deno ${Deno.version.deno}`;
 
@@ -148,4 +151,23 @@ export async function writeStdoutAndExit(text: string): Promise<never> {
   }
   await Deno.stdout.write(bytes);
   Deno.exit(0);
+}
+
+/** CPU time of this process in microseconds, where the runtime can tell. */
+export function cpuUs(): number | null {
+  const p = (globalThis as { process?: { cpuUsage?(): { user: number; system: number } } }).process;
+  const u = p?.cpuUsage?.();
+  return u ? u.user + u.system : null;
+}
+
+/** Reads this process's CPU time when a window opens and ends, into `into.cpuUs`. */
+export function cpuEdges(into: { cpuUs: number | null }): { open(): void; end(): void } {
+  let atOpen: number | null = null;
+  return {
+    open: () => atOpen = cpuUs(),
+    end: () => {
+      const now = cpuUs();
+      if (atOpen !== null && now !== null) into.cpuUs = now - atOpen;
+    },
+  };
 }

@@ -131,7 +131,7 @@ export interface FrameSink {
   /** A ping's payload, to be answered with a pong. */
   ping(data: Uint8Array): void;
   /** The server's close frame. */
-  close(): void;
+  closeFrame(): void;
 }
 
 /** Parses a server's frames as they arrive; servers do not mask, and a masked frame is refused. */
@@ -196,7 +196,7 @@ export class FrameParser {
     if (end - at < head + length) return 0;
     const payload = buf.subarray(at + head, at + head + length);
     if (opcode === 0x9) sink.ping(payload);
-    else if (opcode === 0x8) sink.close();
+    else if (opcode === 0x8) sink.closeFrame();
     else if (opcode === 0xa) { /* pong: nothing to do */ }
     else if (opcode === 0x0 || opcode === 0x1 || opcode === 0x2) {
       if (opcode !== 0x0) this.#partText = opcode === 0x1;

@@ -60,7 +60,7 @@ function collect(chunks: readonly Uint8Array[]): string[] {
   const sink: FrameSink = {
     message: (data, text) => seen.push(`${text ? "text" : "binary"} ${data.length}`),
     ping: (data) => seen.push(`ping ${data.length}`),
-    close: () => seen.push("close"),
+    closeFrame: () => seen.push("close"),
   };
   const parser = new FrameParser();
   for (const c of chunks) parser.feed(c, sink);

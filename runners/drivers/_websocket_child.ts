@@ -1,8 +1,10 @@
 /**
- * The WebSocket load driver process. Reads its job as JSON on stdin, opens
- * the sockets, keeps a fixed number of binary messages in flight on each,
- * verifies every echo byte for byte, and writes one JSON result on stdout.
- * Runs pinned apart from the server, so it is its own process; nothing here
+ * The WebSocket load driver process for Deno's own WebSocket and the `ws`
+ * package. Reads its job as JSON on stdin, opens the sockets, keeps a fixed
+ * number of binary messages in flight on each, verifies every echo byte for
+ * byte, and writes one JSON result on stdout. It runs the load engine's own
+ * load (its window, pump, timeouts and tally); only the socket differs. Runs
+ * pinned apart from the server, so it is its own process; nothing here
  * prints to stdout but the result.
  *
  * Every message carries its socket number and sequence number in its first
@@ -15,10 +17,23 @@
 import { Buffer } from "node:buffer";
 import WebSocket from "ws";
 import * as hdr from "hdr-histogram-js";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
-import { readProcText } from "../platform/procfs.ts";
+import { percentilesOf } from "../stats/latency.ts";
+import { round } from "../stats/round.ts";
 import type { WebSocketLoadJob, WebSocketMeasurement } from "./websocket.ts";
-import { echoMismatch, HEADER_BYTES, messagePattern } from "./_engine_ws.ts";
+import { HEADER_BYTES, messagePattern } from "./_engine_ws.ts";
+import { realClock } from "./_engine_clock.ts";
+import { Handshakes, type Opening } from "./_engine_handshakes.ts";
+import { InFlight } from "./_engine_in_flight.ts";
+import { pairEcho } from "./_engine_ws_pair.ts";
+import { Load, type LoadConnection, type LoadEvents } from "./_engine_load.ts";
+import { histogramOf } from "./_engine_merge.ts";
+import { Tally } from "./_engine_tally.ts";
+import { hungAfterMs, mergeAccounting } from "./accounting.ts";
+
+/** The job's hung bound: its own, or the default for its window and timeout. */
+function hungMs(job: WebSocketLoadJob): number {
+  return job.hungAfterMs ?? hungAfterMs(job.durationSec * 1000, job.timeoutSec * 1000);
+}
 
 /** How one socket reports to the driver, whichever client library carries it. */
 interface Events {
@@ -63,238 +78,223 @@ function openNative(url: string, on: Events): ClientSocket {
   };
 }
 
-async function cpuSeconds(pid: number | undefined): Promise<number | null> {
+/** CPU seconds process `pid` has used, from /proc (read synchronously: it is read at the window's edges). */
+function cpuSeconds(pid: number | undefined): number | null {
   if (pid === undefined) return null;
-  const stat = await readProcText(`/proc/${pid}/stat`);
-  if (!stat) return null;
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
 }
 
-type Phase = "connect" | "warmup" | "measure" | "done";
+/** What every socket of the run shares. */
+interface Setup {
+  readonly job: WebSocketLoadJob;
+  readonly pattern: Buffer;
+  readonly handshakes: Handshakes;
+}
 
-/** One socket's state: what it sent, in order, and when. */
-class Conn {
-  socket!: ClientSocket;
-  open = false;
-  /** Closed by the driver (end of run, timeout): its close is not a drop. */
-  closing = false;
-  gone = false;
-  nextSend = 0;
-  nextEcho = 0;
-  connectStarted = 0;
-  readonly sentAt: Float64Array;
-  constructor(readonly id: number, inFlight: number) {
-    this.sentAt = new Float64Array(inFlight);
+/** One client socket as a connection of the engine's load. */
+class ClientConnection implements LoadConnection, Opening {
+  readonly inFlight: InFlight;
+  queued = false;
+  closedAt = NaN;
+  lastAnswerAt = 0;
+  connected = false;
+  #everConnected = false;
+  #generation = 0;
+  #socket: ClientSocket | null = null;
+  #events: LoadEvents | null = null;
+  #closing = false;
+  #gone = false;
+  #nextSend = 0;
+  #lastError = "closed during the handshake";
+
+  constructor(readonly id: number, readonly setup: Setup) {
+    this.inFlight = new InFlight(setup.job.inFlight);
   }
-  get outstanding(): number {
-    return this.nextSend - this.nextEcho;
+
+  attach(events: LoadEvents): void {
+    this.#events = events;
   }
+
+  get gone(): boolean {
+    return this.#gone;
+  }
+
+  get ready(): boolean {
+    return this.connected && !this.#gone && !this.#closing && this.inFlight.length < this.setup.job.inFlight;
+  }
+
+  open(): void {
+    const started = performance.now();
+    const open = this.setup.job.client === "ws" ? openWs : openNative;
+    this.connected = this.#closing = this.#gone = false;
+    // Events of an earlier socket (a close that comes late) must not touch this one.
+    const generation = ++this.#generation;
+    const current = () => generation === this.#generation;
+    this.#socket = open(this.setup.job.url, {
+      open: () => {
+        if (!current()) return;
+        this.connected = true;
+        if (this.#everConnected) this.#events?.opened(this);
+        else this.setup.handshakes.done(Math.round((performance.now() - started) * 1000));
+        this.#everConnected = true;
+      },
+      message: (data) => current() && this.#message(data),
+      close: () => current() && this.#lost(),
+      error: (message) => this.#lastError = message,
+    });
+  }
+
+  send(at: number, phase: number): void {
+    const data = Buffer.allocUnsafe(this.setup.job.messageSize);
+    this.setup.pattern.copy(data, HEADER_BYTES, HEADER_BYTES);
+    const seq = this.#nextSend++;
+    data.writeUInt32LE(this.id, 0);
+    data.writeUInt32LE(seq >>> 0, 4);
+    this.inFlight.push(seq, at, phase);
+    this.#events!.sent(at, phase);
+    this.#socket!.send(data);
+  }
+
+  #message(data: Buffer | string): void {
+    const events = this.#events;
+    if (events === null || this.#closing) return;
+    pairEcho(this, data, this.id, this.setup.pattern, events);
+    events.progressed(this);
+  }
+
+  abandon(): void {
+    this.#closing = true;
+    this.#socket?.terminate();
+    this.#lost();
+  }
+
+  close(): void {
+    if (this.#gone || this.#closing) return;
+    this.#closing = true;
+    this.#socket?.close();
+  }
+
+  /** Ends a socket that did not close politely in time. */
+  terminate(): void {
+    if (!this.#gone) this.#socket?.terminate();
+    this.#gone = true;
+  }
+
+  #lost(): void {
+    if (this.#gone) return;
+    this.#gone = true;
+    if (!this.#everConnected) {
+      this.setup.handshakes.failure(`socket ${this.id} could not connect: ${this.#lastError}`);
+      return;
+    }
+    if (!this.#closing) {
+      this.#events?.failure(
+        `socket ${this.id} was closed by the server after ${this.#nextSend - this.inFlight.length} echoes`,
+      );
+    }
+    this.#events?.closed(this, this.#closing ? "us" : this.connected ? "server" : "refused");
+  }
+}
+
+/** CPU seconds of the driver and of the job's server over the window (read at its edges). */
+function cpuWindow(job: WebSocketLoadJob) {
+  const at = { client: null as number | null, server: null as number | null, openedMs: 0, endedMs: 0 };
+  const delta = { client: null as number | null, server: null as number | null };
+  const edges = {
+    open() {
+      at.client = cpuSeconds(Deno.pid);
+      at.server = cpuSeconds(job.serverPid);
+      at.openedMs = performance.now();
+    },
+    end() {
+      const client = cpuSeconds(Deno.pid), server = cpuSeconds(job.serverPid);
+      at.endedMs = performance.now();
+      if (at.client !== null && client !== null) delta.client = client - at.client;
+      if (at.server !== null && server !== null) delta.server = server - at.server;
+    },
+  };
+  const percent = (seconds: number | null) => {
+    const span = (at.endedMs - at.openedMs) / 1000;
+    return seconds === null || span <= 0 ? null : round(seconds / span * 100, 1);
+  };
+  return { edges, client: () => percent(delta.client), server: () => percent(delta.server) };
 }
 
 /** Runs the job and returns the measurement. */
 export async function drive(job: WebSocketLoadJob): Promise<WebSocketMeasurement> {
-  const pattern = Buffer.from(messagePattern(job.messageSize));
-  const timeoutMs = job.timeoutSec * 1000;
-  const open = job.client === "ws" ? openWs : openNative;
-  const histogram = hdr.build(HISTOGRAM_OPTIONS);
-  const connectTimes: number[] = [];
-  let phase: Phase = "connect";
-  let failedConnections = 0;
-  let dropped = 0;
-  let timeouts = 0;
-  let mismatches = 0;
-  let firstFailure: string | null = null;
-  let warmupMessages = 0;
-  let sent = 0;
-  let received = 0;
-  let valid = 0;
-  let endWindow: () => void = () => {};
-  const fail = (what: string) => firstFailure ??= what;
-
-  const send = (c: Conn) => {
-    const data = Buffer.allocUnsafe(job.messageSize);
-    pattern.copy(data, HEADER_BYTES, HEADER_BYTES);
-    data.writeUInt32LE(c.id, 0);
-    data.writeUInt32LE(c.nextSend >>> 0, 4);
-    c.sentAt[c.nextSend % job.inFlight] = performance.now();
-    c.nextSend++;
-    if (phase === "measure") sent++;
-    c.socket.send(data);
-  };
-
-  const conns = Array.from({ length: job.connections }, (_, i) => new Conn(i, job.inFlight));
-  let pending = conns.length;
-  let connected!: () => void;
-  const allSettled = new Promise<void>((resolve) => connected = resolve);
-  const settle = () => {
-    if (--pending === 0) connected();
-  };
-  const lost = (c: Conn, why: string) => {
-    if (c.gone) return;
-    c.gone = true;
-    if (!c.open) {
-      failedConnections++;
-      fail(`socket ${c.id} could not connect: ${why}`);
-      settle();
-      return;
-    }
-    if (c.closing || phase === "done") return;
-    dropped++;
-    fail(`socket ${c.id} was closed by the server after ${c.nextEcho} echoes`);
-    if (conns.every((x) => x.gone)) endWindow();
-  };
-
-  for (const c of conns) {
-    c.connectStarted = performance.now();
-    let lastError = "closed during the handshake";
-    c.socket = open(job.url, {
-      open() {
-        c.open = true;
-        connectTimes.push(performance.now() - c.connectStarted);
-        settle();
-      },
-      message(data) {
-        if (phase === "done" || c.closing || c.outstanding === 0) {
-          if (c.outstanding === 0 && phase !== "done") {
-            mismatches++;
-            fail(`socket ${c.id} received a message it did not send`);
-          }
-          return;
-        }
-        const seq = c.nextEcho++;
-        const wrong = echoMismatch(data, pattern, c.id, seq >>> 0);
-        if (phase === "measure") received++;
-        if (wrong !== null) {
-          mismatches++;
-          fail(`socket ${c.id} message ${seq}: ${wrong}`);
-        } else if (phase === "measure") {
-          valid++;
-          const us = (performance.now() - c.sentAt[seq % job.inFlight]) * 1000;
-          histogram.recordValue(Math.max(1, Math.round(us)));
-          if (job.messages !== null && valid >= job.messages) endWindow();
-        } else {
-          warmupMessages++;
-        }
-        if (phase === "warmup" || phase === "measure") send(c);
-      },
-      close() {
-        lost(c, lastError);
-      },
-      error(message) {
-        lastError = message;
-      },
-    });
-  }
-
-  const connectDeadline = setTimeout(() => {
-    for (const c of conns) {
-      if (!c.open && !c.gone) {
-        c.closing = true;
-        lost(c, `no handshake within ${job.timeoutSec} s`);
-        c.socket.terminate();
-      }
-    }
-  }, timeoutMs);
-  await allSettled;
-  clearTimeout(connectDeadline);
-  const connectMs = connectTimes.length > 0 ? Math.max(...connectTimes) : 0;
-
-  // A socket whose oldest message waited longer than the timeout is counted and closed.
-  const watchdog = setInterval(() => {
-    const now = performance.now();
-    for (const c of conns) {
-      if (c.gone || c.closing || c.outstanding === 0) continue;
-      if (now - c.sentAt[c.nextEcho % job.inFlight] > timeoutMs) {
-        timeouts++;
-        fail(`socket ${c.id} message ${c.nextEcho}: no echo within ${job.timeoutSec} s`);
-        c.closing = true;
-        c.gone = true;
-        c.socket.terminate();
-        if (conns.every((x) => x.gone)) endWindow();
-      }
-    }
-  }, Math.min(250, timeoutMs / 4));
-
-  const live = conns.filter((c) => c.open && !c.gone);
-  // Ending the measured window sets the phase at once: echoes already queued
-  // in this turn of the event loop must not count.
-  const run = (ms: number | null, after?: Phase) =>
-    new Promise<void>((resolve) => {
-      const finish = () => {
-        clearTimeout(timer);
-        endWindow = () => {};
-        if (after) phase = after;
-        resolve();
-      };
-      const timer = ms === null ? undefined : setTimeout(finish, ms);
-      endWindow = finish;
-      if (conns.every((x) => x.gone)) finish();
-    });
-
-  if (live.length > 0 && job.warmupSec > 0) {
-    phase = "warmup";
-    for (const c of live) for (let i = 0; i < job.inFlight; i++) send(c);
-    await run(job.warmupSec * 1000);
-  }
-  const cpuReadStarted = performance.now();
-  const [cpuBefore, serverCpuBefore] = await Promise.all([cpuSeconds(Deno.pid), cpuSeconds(job.serverPid)]);
-  const started = performance.now();
-  if (live.length > 0) {
-    const wasWarm = phase === "warmup";
-    phase = "measure";
-    if (!wasWarm) { for (const c of live) for (let i = 0; i < job.inFlight; i++) send(c); }
-    await run(job.messages === null ? job.durationSec * 1000 : null, "done");
-  }
-  const durationMs = performance.now() - started;
-  phase = "done";
-  const [cpuAfter, serverCpuAfter] = await Promise.all([cpuSeconds(Deno.pid), cpuSeconds(job.serverPid)]);
-  // Reading /proc may take a while when the event loop is busy with late echoes. The reads happened somewhere
-  // between these timestamps: dividing by the longest possible span never overstates the CPU share.
-  const cpuSpanSec = (performance.now() - cpuReadStarted) / 1000;
-  clearInterval(watchdog);
-
-  // Close politely, then cut whatever has not closed within a second.
-  for (const c of conns) {
-    if (c.gone) continue;
-    c.closing = true;
-    c.socket.close();
-  }
+  const tally = new Tally([]);
+  const handshakes = new Handshakes((why) => tally.failure(why));
+  const setup: Setup = { job, pattern: Buffer.from(messagePattern(job.messageSize)), handshakes };
+  const conns = Array.from({ length: job.connections }, (_, i) => new ClientConnection(i, setup));
+  await handshakes.openAll(conns, job.timeoutSec * 1000);
+  const cpu = cpuWindow(job);
+  const load = new Load(
+    {
+      warmupMs: job.warmupSec * 1000,
+      windowMs: job.messages === null ? job.durationSec * 1000 : Infinity,
+      timeoutMs: job.timeoutSec * 1000,
+      answersToEnd: job.messages,
+      hungAfterMs: hungMs(job),
+      edges: cpu.edges,
+    },
+    realClock,
+    tally,
+  );
+  const live = conns.filter((c) => c.connected && !c.gone);
+  for (const c of live) c.attach(load);
+  if (live.length > 0) await load.run(live, false);
+  // Closed politely by the load; whatever has not closed within a second is cut.
   const closeBy = performance.now() + 1000;
   while (conns.some((c) => !c.gone) && performance.now() < closeBy) await new Promise((r) => setTimeout(r, 10));
-  for (const c of conns) if (!c.gone) c.socket.terminate();
+  for (const c of conns) c.terminate();
+  return measurement(job, tally, load, handshakes, live.length > 0, cpu);
+}
 
+/** What the run measured, as the harness reads it. */
+function measurement(
+  job: WebSocketLoadJob,
+  tally: Tally,
+  load: Load,
+  handshakes: Handshakes,
+  ran: boolean,
+  cpu: ReturnType<typeof cpuWindow>,
+): WebSocketMeasurement {
+  const durationMs = ran ? Math.round(load.window.durationMs) : 0;
   const seconds = durationMs / 1000;
-  connectTimes.sort((a, b) => a - b);
+  const connect = [...handshakes.connectUs].sort((a, b) => a - b);
+  const h = histogramOf([{ histogram: tally.histogram.sparse() }]);
+  const valid = tally.validResponses;
   return {
-    durationMs: Math.round(durationMs),
+    durationMs,
     connections: job.connections,
-    connected: connectTimes.length,
-    connectMedianUs: connectTimes.length > 0
-      ? Math.round(connectTimes[Math.floor((connectTimes.length - 1) / 2)] * 1000)
-      : null,
-    connectMaxUs: connectTimes.length > 0 ? Math.round(connectMs * 1000) : null,
-    sentMessages: sent,
-    receivedMessages: received,
+    connected: connect.length,
+    connectMedianUs: connect.length > 0 ? connect[Math.floor((connect.length - 1) / 2)] : null,
+    connectMaxUs: connect.length > 0 ? connect.at(-1)! : null,
+    sentMessages: tally.sentInWindow,
+    receivedMessages: tally.responses,
     validMessages: valid,
-    messagesPerSecond: seconds > 0 ? Math.round((valid / seconds) * 100) / 100 : 0,
-    sentMessagesPerSecond: seconds > 0 ? Math.round((sent / seconds) * 100) / 100 : 0,
+    messagesPerSecond: seconds > 0 ? round(valid / seconds, 2) : 0,
+    sentMessagesPerSecond: seconds > 0 ? round(tally.sentInWindow / seconds, 2) : 0,
     bytesPerSecond: seconds > 0 ? Math.round((valid * job.messageSize) / seconds) : 0,
-    failedConnections,
-    droppedSockets: dropped,
-    timeouts,
-    mismatches,
-    firstFailure,
-    latencyUs: percentilesOf(histogram),
-    latencyHistogram: histogram.totalCount > 0 ? hdr.encodeIntoCompressedBase64(histogram) : null,
-    warmupMessages,
-    clientCpuPercent: cpuBefore === null || cpuAfter === null || seconds <= 0
-      ? null
-      : Math.round(((cpuAfter - cpuBefore) / cpuSpanSec) * 1000) / 10,
-    serverCpuPercent: serverCpuBefore === null || serverCpuAfter === null || seconds <= 0
-      ? null
-      : Math.round(((serverCpuAfter - serverCpuBefore) / cpuSpanSec) * 1000) / 10,
+    failedConnections: handshakes.failed,
+    droppedSockets: tally.dropped,
+    timeouts: tally.timeouts,
+    mismatches: tally.mismatches,
+    firstFailure: tally.firstMismatch ?? tally.firstFailure,
+    latencyUs: percentilesOf(h),
+    latencyHistogram: h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null,
+    warmupMessages: tally.warmupValidResponses,
+    clientCpuPercent: ran ? cpu.client() : null,
+    serverCpuPercent: ran ? cpu.server() : null,
+    windowStartMs: ran ? load.window.startEpochMs : Date.now(),
+    accounting: mergeAccounting([tally.accounting()], tally.responses, hungMs(job), job.timeoutSec * 1000),
   };
 }
 

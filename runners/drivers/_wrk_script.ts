@@ -48,6 +48,88 @@ export interface WrkScriptOptions {
   readonly checkResponses: boolean;
 }
 
+/** The requests: wrk's own for one request without pipelining, else batches of `depth` built once, in rotation. */
+function requestLines(single: boolean, depth: number): string[] {
+  if (single) {
+    return [
+      "wrk.method = specs[1].method",
+      "wrk.path = specs[1].path",
+      "wrk.body = specs[1].body",
+      "for k, v in pairs(specs[1].headers) do wrk.headers[k] = v end",
+    ];
+  }
+  // Built at load time: wrk calls request() once on its main state to count the pipeline depth.
+  return [
+    `local depth = ${depth}`,
+    // wrk.format takes Host from wrk.headers, which wrk.init fills only after this script has loaded;
+    // without it Node and Bun answer 400 (HTTP/1.1 requires Host), so prebuilt requests carry their own.
+    "local host = wrk.host:find(':') and ('[' .. wrk.host .. ']') or wrk.host",
+    "if wrk.port then host = host .. ':' .. wrk.port end",
+    "for _, s in ipairs(specs) do",
+    "  if not s.headers['Host'] and not s.headers['host'] then s.headers['Host'] = host end",
+    "end",
+    "local batches = {}",
+    "for i = 1, #specs do",
+    "  local parts = {}",
+    "  for k = 0, depth - 1 do",
+    "    local s = specs[((i - 1) * depth + k) % #specs + 1]",
+    "    parts[#parts + 1] = wrk.format(s.method, s.path, s.headers, s.body)",
+    "  end",
+    "  batches[i] = table.concat(parts)",
+    "end",
+    "local cursor = 0",
+    "function request()",
+    "  cursor = cursor % #batches + 1",
+    "  return batches[cursor]",
+    "end",
+  ];
+}
+
+// wrk does not say which request a response answers, so a response must match one of the specs.
+const CHECK_LINES = [
+  "local function header(headers, name)",
+  "  for k, v in pairs(headers) do if string.lower(k) == name then return v end end",
+  "  return nil",
+  "end",
+  "function response(status, headers, body)",
+  "  checked = checked + 1",
+  "  if status >= 400 then return end -- wrk counts these itself",
+  '  local ctype = header(headers, "content-type")',
+  "  for _, s in ipairs(specs) do",
+  "    if status == s.status and ctype == s.ctype and (s.expected == nil or body == s.expected) then return end",
+  "  end",
+  "  mismatches = mismatches + 1",
+  '  if first == "" then',
+  '    first = string.format("status %d, content-type %s, body %s", status, tostring(ctype), string.sub(body, 1, 120))',
+  "  end",
+  "end",
+];
+
+// The summary, the threads' counts and the latency histogram, as one JSON line after the marker.
+const DONE_LINES = [
+  "local function json(s)",
+  "  return '\"' .. string.gsub(s, '[%c\"\\\\]', function(c) return string.format('\\\\u%04x', string.byte(c)) end) .. '\"'",
+  "end",
+  "function done(summary, latency, requests)",
+  '  local m, c, f = 0, 0, ""',
+  "  for _, t in ipairs(threads) do",
+  '    m = m + t:get("mismatches")',
+  '    c = c + t:get("checked")',
+  '    if f == "" then f = t:get("first") end',
+  "  end",
+  "  local hist = {}",
+  "  for i = 1, #latency do",
+  "    local v, n = latency(i)",
+  '    hist[#hist + 1] = string.format("%d:%d", v, n)',
+  "  end",
+  "  local e = summary.errors",
+  "  io.write(string.format(",
+  `    '\\n${RESULT_MARKER}{"durationUs":%d,"requests":%d,"bytes":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d,"checked":%d,"mismatches":%d,"firstMismatch":%s,"latency":"%s"}\\n',`,
+  "    summary.duration, summary.requests, summary.bytes, e.connect, e.read, e.write, e.status, e.timeout,",
+  "    c, m, json(f), table.concat(hist, ',')))",
+  "end",
+];
+
 /**
  * Builds the script. One request without pipelining stays static (wrk builds
  * it once, exactly as `wrk <url>` does); several requests or pipelining go
@@ -65,94 +147,16 @@ export interface WrkScriptOptions {
  * ```
  */
 export function wrkScript(options: WrkScriptOptions): string {
-  const lines = [
+  return [
     "-- Written by rtbench for one wrk run.",
     `local specs = { ${options.requests.map(luaSpec).join(",\n  ")} }`,
-  ];
-  if (options.requests.length === 1 && options.pipelining === 1) {
-    lines.push(
-      "wrk.method = specs[1].method",
-      "wrk.path = specs[1].path",
-      "wrk.body = specs[1].body",
-      "for k, v in pairs(specs[1].headers) do wrk.headers[k] = v end",
-    );
-  } else {
-    // Built at load time: wrk calls request() once on its main state to count the pipeline depth.
-    lines.push(
-      `local depth = ${options.pipelining}`,
-      // wrk.format takes Host from wrk.headers, which wrk.init fills only after this script has loaded;
-      // without it Node and Bun answer 400 (HTTP/1.1 requires Host), so prebuilt requests carry their own.
-      "local host = wrk.host:find(':') and ('[' .. wrk.host .. ']') or wrk.host",
-      "if wrk.port then host = host .. ':' .. wrk.port end",
-      "for _, s in ipairs(specs) do",
-      "  if not s.headers['Host'] and not s.headers['host'] then s.headers['Host'] = host end",
-      "end",
-      "local batches = {}",
-      "for i = 1, #specs do",
-      "  local parts = {}",
-      "  for k = 0, depth - 1 do",
-      "    local s = specs[((i - 1) * depth + k) % #specs + 1]",
-      "    parts[#parts + 1] = wrk.format(s.method, s.path, s.headers, s.body)",
-      "  end",
-      "  batches[i] = table.concat(parts)",
-      "end",
-      "local cursor = 0",
-      "function request()",
-      "  cursor = cursor % #batches + 1",
-      "  return batches[cursor]",
-      "end",
-    );
-  }
-  lines.push(
+    ...requestLines(options.requests.length === 1 && options.pipelining === 1, options.pipelining),
     "mismatches = 0",
     "checked = 0",
     'first = ""',
     "local threads = {}",
     "function setup(thread) table.insert(threads, thread) end",
-  );
-  if (options.checkResponses) {
-    // wrk does not say which request a response answers, so a response must match one of the specs.
-    lines.push(
-      "local function header(headers, name)",
-      "  for k, v in pairs(headers) do if string.lower(k) == name then return v end end",
-      "  return nil",
-      "end",
-      "function response(status, headers, body)",
-      "  checked = checked + 1",
-      "  if status >= 400 then return end -- wrk counts these itself",
-      '  local ctype = header(headers, "content-type")',
-      "  for _, s in ipairs(specs) do",
-      "    if status == s.status and ctype == s.ctype and (s.expected == nil or body == s.expected) then return end",
-      "  end",
-      "  mismatches = mismatches + 1",
-      '  if first == "" then',
-      '    first = string.format("status %d, content-type %s, body %s", status, tostring(ctype), string.sub(body, 1, 120))',
-      "  end",
-      "end",
-    );
-  }
-  lines.push(
-    "local function json(s)",
-    "  return '\"' .. string.gsub(s, '[%c\"\\\\]', function(c) return string.format('\\\\u%04x', string.byte(c)) end) .. '\"'",
-    "end",
-    "function done(summary, latency, requests)",
-    '  local m, c, f = 0, 0, ""',
-    "  for _, t in ipairs(threads) do",
-    '    m = m + t:get("mismatches")',
-    '    c = c + t:get("checked")',
-    '    if f == "" then f = t:get("first") end',
-    "  end",
-    "  local hist = {}",
-    "  for i = 1, #latency do",
-    "    local v, n = latency(i)",
-    '    hist[#hist + 1] = string.format("%d:%d", v, n)',
-    "  end",
-    "  local e = summary.errors",
-    "  io.write(string.format(",
-    `    '\\n${RESULT_MARKER}{"durationUs":%d,"requests":%d,"bytes":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d,"checked":%d,"mismatches":%d,"firstMismatch":%s,"latency":"%s"}\\n',`,
-    "    summary.duration, summary.requests, summary.bytes, e.connect, e.read, e.write, e.status, e.timeout,",
-    "    c, m, json(f), table.concat(hist, ',')))",
-    "end",
-  );
-  return lines.join("\n") + "\n";
+    ...(options.checkResponses ? CHECK_LINES : []),
+    ...DONE_LINES,
+  ].join("\n") + "\n";
 }

@@ -16,13 +16,14 @@ import { cacheDir, resolveRuntime } from "../../adapters/mod.ts";
 import { parseCpuList } from "../platform/cpus.ts";
 import { runTool, toolJson } from "../platform/process.ts";
 import { makeTempDir } from "../platform/temp.ts";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
-import type { EndpointCounts, EngineCounts, EngineJob, PhaseCounts } from "./_engine_http_load.ts";
-import { bucketValue } from "./_engine_histogram.ts";
+import { percentilesOf } from "../stats/latency.ts";
+import type { EndpointCounts, EngineCounts, EngineJob } from "./_engine_http_load.ts";
+import { histogramOf, mergePhases } from "./_engine_merge.ts";
+import { hungAfterMs, mergeAccounting } from "./accounting.ts";
+import { round } from "../stats/round.ts";
 import { encodeRequest } from "./_engine_http.ts";
 import type { RatePhase } from "./_engine_schedule.ts";
 import { type OpenModel, openModelOf } from "./open_model.ts";
-import { round } from "../stats/round.ts";
 import type {
   EndpointMeasurement,
   LoadGenerator,
@@ -51,10 +52,19 @@ export const ENGINE_BUN_VERSION = "1.4.5";
 export const ENGINE_FILES: readonly string[] = [
   "./_engine_child.ts",
   "./_engine_transport.ts",
+  "./_engine_clock.ts",
+  "./_engine_load.ts",
+  "./_engine_window.ts",
+  "./_engine_pump.ts",
+  "./_engine_tally.ts",
+  "./_engine_in_flight.ts",
   "./_engine_http_load.ts",
+  "./_engine_http_conn.ts",
   "./_engine_http.ts",
   "./_engine_schedule.ts",
   "./_engine_ws_load.ts",
+  "./_engine_ws_conn.ts",
+  "./_engine_handshakes.ts",
   "./_engine_ws.ts",
   "./_engine_histogram.ts",
   "../stats/random.ts",
@@ -183,27 +193,19 @@ export async function runEngine<T>(
   ));
 }
 
-/** The latency histograms of the engine's processes, merged into one HdrHistogram (exactly: same buckets). */
-export function histogramOf(parts: readonly { readonly histogram: readonly [number, number][] }[]): hdr.Histogram {
-  const h = hdr.build(HISTOGRAM_OPTIONS);
-  for (const p of parts) {
-    for (const [index, count] of p.histogram) {
-      h.recordValueWithCount(Math.min(Math.max(1, bucketValue(index)), HISTOGRAM_OPTIONS.highestTrackableValue), count);
-    }
-  }
-  return h;
-}
-
 /**
  * One process's share of an open model: every phase at `1/processes` of its
  * rate, after a warm-up at the first phase's starting rate; Poisson seeds
- * differ per process so that their arrivals do not coincide.
+ * differ per process, and evenly spaced schedules are staggered (process
+ * `index` by `index/processes` of an interval), so that their arrivals do
+ * not coincide.
  */
 export function openJob(
   model: OpenModel,
   warmupSec: number,
   processes: number,
   seed: number,
+  index = 0,
 ): NonNullable<EngineJob["open"]> {
   const share = (rate: number) => rate / processes;
   const measured: RatePhase[] = model.phases.map((p) => ({
@@ -220,7 +222,13 @@ export function openJob(
       measured: false,
     }]
     : [];
-  return { phases: [...warmup, ...measured], arrival: model.arrival, seed: seed + 1 };
+  // Process i of P sends its evenly spaced requests i/P of an interval after process 0: together, evenly spaced too.
+  return { phases: [...warmup, ...measured], arrival: model.arrival, seed: seed + 1, offset: index / processes };
+}
+
+/** When the engine's processes start their load together: time for each to start and open its connections. */
+export function sharedStart(processes: number, connections: number): number | undefined {
+  return processes > 1 ? Date.now() + 300 + Math.min(700, connections) : undefined;
 }
 
 /** Each endpoint's counts over the engine's processes: summed, histograms merged. */
@@ -245,11 +253,12 @@ function mergeEndpoints(
 }
 
 /** Sums the counts of the engine's processes and merges their histograms into one measurement. */
-function merge(parts: readonly EngineCounts[], labels: readonly string[]): LoadMeasurement {
+function merge(parts: readonly EngineCounts[], labels: readonly string[], job: EngineJob): LoadMeasurement {
   const h = histogramOf(parts);
   const sum = (key: keyof EngineCounts) => parts.reduce((a, p) => a + (p[key] as number), 0);
   const durationMs = Math.max(...parts.map((p) => p.durationMs));
   const validResponses = sum("validResponses");
+  const cpuUs = parts.every((p) => p.cpuUs !== null) ? sum("cpuUs") : null;
   return {
     durationMs,
     responses: sum("responses"),
@@ -267,40 +276,21 @@ function merge(parts: readonly EngineCounts[], labels: readonly string[]): LoadM
     warmupResponses: sum("warmupResponses"),
     lateResponses: sum("lateResponses"),
     sentRequests: sum("sent"),
-    clientCpuPercent: null,
+    clientCpuPercent: cpuUs === null || durationMs <= 0 ? null : round(cpuUs / 1000 / durationMs * 100, 1),
+    accounting: mergeAccounting(
+      parts.map((p) => p.accounting),
+      sum("responses"),
+      job.hungAfterMs,
+      job.timeoutSec * 1000,
+    ),
     windowStartMs: Math.min(...parts.map((p) => p.windowStartMs)),
     coordinatedOmission: parts[0].phases ? "avoided" : "uncorrected",
     ...(parts[0].phases ? { phases: mergePhases(parts) } : {}),
     ...(parts[0].endpoints ? { endpoints: mergeEndpoints(parts, labels, durationMs) } : {}),
+    ...(job.sampleEvery
+      ? { samples: parts.flatMap((p) => (p.samples ?? []).map((s) => ({ request: s.index, body: s.body }))) }
+      : {}),
   };
-}
-
-/** The open model's phases of every process, phase by phase: counts summed, histograms merged. */
-export function mergePhases(
-  parts: readonly { readonly phases?: readonly PhaseCounts[] }[],
-): NonNullable<LoadMeasurement["phases"]> {
-  return parts[0].phases!.map((first, i) => {
-    const same = parts.map((p) => p.phases![i]);
-    const sum = (key: "scheduled" | "responses" | "validResponses" | "missedConnections" | "missedClient") =>
-      same.reduce((a, p) => a + p[key], 0);
-    const h = histogramOf(same);
-    const valid = sum("validResponses");
-    return {
-      durationMs: first.durationMs,
-      // Each process ran its share of the rate.
-      fromRate: same.reduce((a, p) => a + p.fromRate, 0),
-      toRate: same.reduce((a, p) => a + p.toRate, 0),
-      scheduled: sum("scheduled"),
-      responses: sum("responses"),
-      validResponses: valid,
-      missed: sum("missedConnections") + sum("missedClient"),
-      missedConnections: sum("missedConnections"),
-      missedClient: sum("missedClient"),
-      achievedRate: round(valid / (first.durationMs / 1000), 2),
-      latencyUs: percentilesOf(h),
-      latencyHistogram: h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null,
-    };
-  });
 }
 
 /**
@@ -330,7 +320,9 @@ export const engineGenerator: LoadGenerator = {
   name: "rtbench",
   openModel: true,
   captures: true,
-  verifies: "status, content-type and exact body or pattern of every response, in the warm-up and the measured window",
+  accounts: true,
+  verifies: "status, content-type and exact body or pattern (and the values per key the traffic gives) of every " +
+    "response, in the warm-up and the measured window; responses the traffic samples are checked again after the run",
   available: () => Promise.resolve(true),
   version: () => Promise.resolve(denoConfig.version),
   client: () => engineClient(),
@@ -360,7 +352,8 @@ export const engineGenerator: LoadGenerator = {
     const slots = options.clientHosts?.length ? placeJobs(options.clientHosts) : null;
     const shares = spread(settings.connections, slots ? slots.length : cpus.length);
     let first = 0;
-    const jobs = shares.map((connections): EngineJob => {
+    const startAtEpochMs = slots ? undefined : sharedStart(shares.length, settings.connections);
+    const jobs = shares.map((connections, index): EngineJob => {
       const job: EngineJob = {
         kind: "http",
         hostname: url.hostname.replace(/^\[|\]$/g, ""),
@@ -371,9 +364,12 @@ export const engineGenerator: LoadGenerator = {
         warmupSec: settings.warmupSec,
         durationSec: settings.durationSec,
         timeoutSec: settings.requestTimeoutSec,
+        hungAfterMs: hungAfterMs(settings.durationSec * 1000, settings.requestTimeoutSec * 1000),
         firstRequest: first,
+        ...(target.sampleEvery ? { sampleEvery: target.sampleEvery } : {}),
+        ...(startAtEpochMs === undefined ? {} : { startAtEpochMs }),
         ...(endpoints ? { endpoints } : {}),
-        ...(model ? { open: openJob(model, settings.warmupSec, shares.length, first) } : {}),
+        ...(model ? { open: openJob(model, settings.warmupSec, shares.length, first, index) } : {}),
       };
       first += connections;
       return job;
@@ -389,9 +385,9 @@ export const engineGenerator: LoadGenerator = {
         budgetMs,
         options,
       );
-      return { ...merge(parts, labels), clientHosts: hosts };
+      return { ...merge(parts, labels, jobs[0]), clientHosts: hosts };
     }
     const parts = await runEngine<EngineCounts>(jobs, cpus, url.host, budgetMs, options);
-    return merge(parts, labels);
+    return merge(parts, labels, jobs[0]);
   },
 };

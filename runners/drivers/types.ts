@@ -8,6 +8,7 @@
 
 import type { RemoteHost } from "./remote.ts";
 import type { ClientHostShare } from "./remote_engine.ts";
+import type { LoadAccounting } from "./accounting.ts";
 
 import type { LatencyPercentiles, LoadPhase } from "../schema/result.ts";
 import type { HttpRequestSpec } from "../../workloads/types.ts";
@@ -32,6 +33,8 @@ export interface LoadTarget {
   readonly baseUrl: string;
   /** Requests each connection sends in order, with the responses they must get. */
   readonly requests: readonly HttpRequestSpec[];
+  /** Keep the first valid response and every `sampleEvery`-th after it, for checks after the run (the engine only). */
+  readonly sampleEvery?: number;
 }
 
 /**
@@ -154,6 +157,13 @@ export interface LoadMeasurement {
   readonly clientHosts?: readonly ClientHostShare[];
   /** Per endpoint (the requests' `endpoint` labels), when the traffic labels its requests. */
   readonly endpoints?: Readonly<Record<string, EndpointMeasurement>>;
+  /** The responses kept under load (`LoadTarget.sampleEvery`): the index of the request each answered, its body. */
+  readonly samples?: readonly { readonly request: number; readonly body: string }[];
+  /**
+   * How every request of the window ended beyond its answer: unanswered, unasked, hung, dropped, reconnected;
+   * absent when the generator cannot account like this (wrk, oha, bombardier, autocannon).
+   */
+  readonly accounting?: LoadAccounting;
 }
 
 /**
@@ -222,6 +232,8 @@ export interface LoadGenerator {
   readonly verifies?: string;
   /** Whether, in the measured window, it checks no more than each response's status (no body, no content-type). */
   readonly statusOnly?: boolean;
+  /** Whether it accounts for every request (a run's `accounting`: unanswered, unasked, dropped); only the engine does. */
+  readonly accounts?: boolean;
   /** Whether it can send on a schedule (`--rate`, `--phases`); only rtbench's engine can. */
   readonly openModel?: boolean;
   /** Whether it can send requests that carry a value captured from an earlier response (`capture`). */

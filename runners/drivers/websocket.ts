@@ -14,7 +14,9 @@ import { percentilesOf } from "../stats/latency.ts";
 import { round } from "../stats/round.ts";
 import { WS_GUID } from "./_engine_ws.ts";
 import type { EngineWsCounts, EngineWsJob } from "./_engine_ws_load.ts";
-import { histogramOf, mergePhases, openJob, runEngine, spread } from "./engine.ts";
+import { openJob, runEngine, sharedStart, spread } from "./engine.ts";
+import { hungAfterMs, type LoadAccounting, mergeAccounting } from "./accounting.ts";
+import { histogramOf, mergePhases } from "./_engine_merge.ts";
 import { openModelOf } from "./open_model.ts";
 import type { MeasuredPhase } from "./types.ts";
 import type { LatencyPercentiles } from "./types.ts";
@@ -90,6 +92,8 @@ export interface WebSocketLoadJob {
   readonly phases?: string;
   /** Open model: evenly spaced arrivals or a Poisson process. @default {"uniform"} */
   readonly arrival?: "uniform" | "poisson";
+  /** Closed model: how long messages in flight at the window's end may take before their socket is hung. */
+  readonly hungAfterMs?: number;
 }
 
 /**
@@ -153,6 +157,8 @@ export interface WebSocketMeasurement {
   readonly phases?: readonly MeasuredPhase[];
   /** How latency treats coordinated omission: `uncorrected` (closed model) or `avoided` (open model). */
   readonly coordinatedOmission?: "uncorrected" | "avoided";
+  /** How every message of the window ended beyond its echo: unanswered, unasked, hung, dropped, reconnected. */
+  readonly accounting?: LoadAccounting;
 }
 
 /**
@@ -264,7 +270,9 @@ async function onEngine(
   const model = openModelOf(job);
   if (model && job.client !== "engine") throw new TypeError("--rate and --phases need the engine's WebSocket client");
   let first = 0;
-  const jobs = shares.map((connections): EngineWsJob => {
+  const hungMs = job.hungAfterMs ?? hungAfterMs(job.durationSec * 1000, job.timeoutSec * 1000);
+  const startAtEpochMs = sharedStart(shares.length, job.connections);
+  const jobs = shares.map((connections, index): EngineWsJob => {
     const part: EngineWsJob = {
       kind: "websocket",
       hostname: url.hostname.replace(/^\[|\]$/g, ""),
@@ -281,17 +289,19 @@ async function onEngine(
       // Each process ends its window after its share of the messages.
       messages: job.messages === null ? null : Math.ceil(job.messages * connections / job.connections),
       timeoutSec: job.timeoutSec,
-      ...(model ? { open: openJob(model, job.warmupSec, shares.length, first) } : {}),
+      hungAfterMs: hungMs,
+      ...(startAtEpochMs === undefined ? {} : { startAtEpochMs }),
+      ...(model ? { open: openJob(model, job.warmupSec, shares.length, first, index) } : {}),
     };
     first += connections;
     return part;
   });
   const parts = await runEngine<EngineWsCounts>(jobs, cpus, url.host, budgetMs, options);
-  return mergeWebSocket(job, parts);
+  return mergeWebSocket(job, parts, hungMs);
 }
 
 /** Sums the counts of the engine's processes and merges their histograms. */
-function mergeWebSocket(job: WebSocketLoadJob, parts: readonly EngineWsCounts[]): WebSocketMeasurement {
+function mergeWebSocket(job: WebSocketLoadJob, parts: readonly EngineWsCounts[], hungMs: number): WebSocketMeasurement {
   const sum = (key: keyof EngineWsCounts) => parts.reduce((a, p) => a + (p[key] as number), 0);
   const h = histogramOf(parts);
   const connect = parts.flatMap((p) => p.connectUs).sort((a, b) => a - b);
@@ -324,5 +334,11 @@ function mergeWebSocket(job: WebSocketLoadJob, parts: readonly EngineWsCounts[])
     windowStartMs: Math.min(...parts.map((p) => p.windowStartMs)),
     coordinatedOmission: parts[0].phases ? "avoided" : "uncorrected",
     ...(parts[0].phases ? { phases: mergePhases(parts) } : {}),
+    accounting: mergeAccounting(
+      parts.map((p) => p.accounting),
+      sum("receivedMessages"),
+      hungMs,
+      job.timeoutSec * 1000,
+    ),
   };
 }

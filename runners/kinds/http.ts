@@ -20,13 +20,13 @@ import { checkExchange, distinctRequests } from "../../workloads/checks.ts";
 import { exchange } from "../drivers/exchange.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, openModelOf } from "../drivers/open_model.ts";
-import type { Headline, RunSettings } from "../schema/result.ts";
+import type { Headline, RunSettings, SweepStep } from "../schema/result.ts";
 import { kneeOf, type Sweep, sweep } from "./http_sweep.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { checkHttpParity } from "./http_parity.ts";
-import { judgeSaturation, saturation } from "../stats/saturation.ts";
+import { cpuCount, judgeSaturation, type Saturation, saturation } from "../stats/saturation.ts";
 import { pickLoadGenerator } from "../drivers/generators.ts";
 import type { ResourceReport } from "../drivers/resources.ts";
 import { underLoad } from "./under_load.ts";
@@ -38,6 +38,7 @@ import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } fro
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
 import { round } from "../stats/round.ts";
+import { judgeAccounting } from "./accounting.ts";
 import type { CpuReport } from "../drivers/cpu_meter.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
 import { type IdleMemory, idleMemory } from "./idle_connections.ts";
@@ -152,6 +153,7 @@ function runFigures(
     latencyUs: m.latencyUs,
     latencyHistogram: m.latencyHistogram,
     resources: resources?.series ?? null,
+    ...(m.accounting ? { accounting: m.accounting } : {}),
     ...(m.endpoints
       ? {
         endpoints: Object.fromEntries(
@@ -177,6 +179,8 @@ interface HttpState {
   readonly traffic: HttpTraffic;
   readonly generator: LoadGenerator;
   readonly sampled: ResourceReport[];
+  /** With `--sweep`: how close the load engine was to its limit at each run's knee (the peak without one). */
+  readonly sweepSaturation: (Saturation | null)[];
 }
 
 /** What the load generator measured in one run, with the resources sampled meanwhile. */
@@ -224,6 +228,7 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
     latencyResolution: "us",
     ...(generator.client ? { client: await generator.client() } : {}),
     ...(generator.verifies ? { verifies: generator.verifies } : {}),
+    accountsForRequests: generator.accounts === true,
     selectedBy,
   };
   if (generator.statusOnly) {
@@ -234,7 +239,7 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
         "--load-generator rtbench checks every response",
     });
   }
-  return { ctx, outcome, file: staged.file, args: staged.args, traffic, generator, sampled: [] };
+  return { ctx, outcome, file: staged.file, args: staged.args, traffic, generator, sampled: [], sweepSaturation: [] };
 }
 
 /** Verifies the fresh server of run `run`; returns how many requests verification sent. */
@@ -256,7 +261,12 @@ async function verifyServer(state: HttpState, server: RunningServer, run: number
 /** Warm-up and measurement by the load generator, with the server and the client sampled. */
 async function load(state: HttpState, server: RunningServer, run: number): Promise<Loaded> {
   const { ctx } = state;
-  const target = { baseUrl: server.baseUrl, requests: state.traffic.requests };
+  const sampled = state.traffic.sampled;
+  const target = {
+    baseUrl: server.baseUrl,
+    requests: state.traffic.requests,
+    ...(sampled ? { sampleEvery: sampled.every } : {}),
+  };
   const options = { cpus: ctx.cpus.client, signal: ctx.signal, clientHosts: ctx.topology?.clients };
   if (!ctx.settings.sweep) {
     const { measured, resources, cpu } = await underLoad(
@@ -344,19 +354,11 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   // The idle connections' exchanges are work the server did and answered, as verification's are.
   const verifyRequests = served.verifyRequests + (memory?.exchanges ?? 0);
   const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? []), ...(rated ? [rated.measured] : [])];
-  const mismatches = sum(all, (x) => x.mismatches);
-  const non2xx = sum(all, (x) => x.non2xx);
-  if (mismatches > 0 || non2xx > 0) {
-    const firstMismatch = all.find((x) => x.firstMismatch)?.firstMismatch;
-    const first = firstMismatch ? ` (first: ${firstMismatch})` : "";
-    return { run: record, invalid: `${mismatches} mismatched and ${non2xx} non-2xx responses under load${first}` };
-  }
+  const invalid = judgeLoad(state, m, all, run) ?? await checkSamples(state, m, run);
+  if (invalid !== null) return { run: record, invalid };
   outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
   const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;
   if (late && !outcome.warnings.some((w) => w.code === "rate-not-held")) outcome.warnings.push(late);
-  if (m.validResponses === 0) {
-    throw new PhaseError("measure", `No valid response in ${ctx.settings.durationSec} s (${m.errors} errors)`);
-  }
   if (m.errors > 0) {
     outcome.warnings.push({
       code: "request-errors",
@@ -372,6 +374,7 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
     if (warning && !outcome.warnings.some((w) => w.message === warning.message)) outcome.warnings.push(warning);
   }
   if (resources) state.sampled.push(resources);
+  if (swept) state.sweepSaturation.push(kneeSaturation(record.steps ?? [], m, ctx));
   return multiCoreRun(outcome, server, resources, ctx.cpus, {
     run: record,
     // The server's work over the whole run: under --sweep the peak and every rate after it (side-effect checks
@@ -397,6 +400,63 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
       window: { startMs: m.windowStartMs ?? Date.now() - m.durationMs, durationMs: m.durationMs },
     },
   });
+}
+
+/**
+ * Why run `run` makes its record invalid, or null: wrong answers under load (in the peak or any sweep step), or the
+ * peak's accounting past its limits (a sweep's steps past the knee may leave requests unanswered: that is their
+ * result); a load with no valid answer errors. Accounting warnings go on the record.
+ */
+function judgeLoad(state: HttpState, m: LoadMeasurement, all: readonly LoadMeasurement[], run: number): string | null {
+  const { ctx, outcome } = state;
+  const mismatches = sum(all, (x) => x.mismatches);
+  const non2xx = sum(all, (x) => x.non2xx);
+  if (mismatches > 0 || non2xx > 0) {
+    const firstMismatch = all.find((x) => x.firstMismatch)?.firstMismatch;
+    const first = firstMismatch ? ` (first: ${firstMismatch})` : "";
+    return `${mismatches} mismatched and ${non2xx} non-2xx responses under load${first}`;
+  }
+  const unasked = sum(all, (x) => x.accounting?.unasked ?? 0);
+  if (unasked > 0 && (m.accounting?.unasked ?? 0) === 0) {
+    return `${unasked} answers came with no request in flight (the server answered more than was asked) under load`;
+  }
+  if (m.validResponses === 0) {
+    throw new PhaseError("measure", `No valid response in ${ctx.settings.durationSec} s (${m.errors} errors)`);
+  }
+  if (!m.accounting) return null;
+  const verdict = judgeAccounting(m.accounting, run, "requests");
+  for (const w of verdict.warnings) {
+    if (!outcome.warnings.some((x) => x.message === w.message)) outcome.warnings.push(w);
+  }
+  return verdict.invalid;
+}
+
+/**
+ * The traffic's checks of the responses the load kept (bcrypt: a sampled hash against its password); why the record is
+ * invalid when one failed, else null. The first run's checks are kept on the record.
+ */
+async function checkSamples(state: HttpState, m: LoadMeasurement, run: number): Promise<string | null> {
+  const sampled = state.traffic.sampled;
+  if (!sampled || !m.samples) return null;
+  const samples = m.samples.map((s) => ({ request: state.traffic.requests[s.request], body: s.body }));
+  const checks = await inPhase("measure", () => sampled.check(samples));
+  try {
+    keepChecks(state.outcome, checks, run === 0, "measure", (failures) => `sampled under load: ${failures}`);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/**
+ * The load engine's share of its CPUs at a sweep's knee (at the closed-model peak when no rate was held), from its own
+ * CPU over that step's window; the server's share is not known per step, so the step can only say client-saturated.
+ */
+function kneeSaturation(steps: readonly SweepStep[], peak: LoadMeasurement, ctx: RecordContext): Saturation | null {
+  const knee = kneeOf(steps, ctx.settings.sloP99Ms ?? DEFAULT_SLO_P99_MS);
+  const cpu = knee ? knee.clientCpuPercent : peak.clientCpuPercent;
+  if (cpu === undefined || cpu === null) return null;
+  return { client: cpu / 100 / cpuCount(ctx.cpus.client), server: 1, clientBound: false };
 }
 
 /** The `--cpu-rate` window on the run's server, by the record's load generator when it can send at a rate. */
@@ -439,7 +499,10 @@ export const httpKind: Kind<HttpWorkload, HttpState> = {
     outcome.resources = combineSummaries(state.sampled.map((r) => r.summary));
     outcome.warnings = judgeSaturation(
       outcome.warnings,
-      state.sampled.map((r) => saturation(r.summary, state.ctx.cpus)),
+      // A sweep's samples span every rate: the client is judged where it matters, at the knee.
+      state.ctx.settings.sweep
+        ? state.sweepSaturation
+        : state.sampled.map((r) => saturation(r.summary, state.ctx.cpus)),
       state.generator.name,
       state.ctx.cpus,
     );

@@ -13,6 +13,7 @@ import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, Load
 import type { SweepStep } from "../schema/result.ts";
 import { round } from "../stats/round.ts";
 import { MISSED_LIMIT } from "../drivers/open_model.ts";
+import { AT_LIMIT, cpuCount } from "../stats/saturation.ts";
 
 /** What a sweep measured: the closed-model peak, then every rate. */
 export interface Sweep {
@@ -41,9 +42,13 @@ export function sweepRates(peak: number, steps: number): number[] {
   return Array.from({ length: steps }, (_, i) => Math.max(1, Math.round(peak * (0.1 + i / (steps - 1)))));
 }
 
-/** A step as recorded: its rates, what was late, its failures and its latency. */
-export function stepOf(targetRate: number, m: LoadMeasurement): SweepStep {
+/**
+ * A step as recorded: its rates, what was late, its failures and its latency; what it left unanswered; and the load
+ * engine's own CPU over the step's window, per answer, and whether it was at its limit (on `clientCpus` CPUs).
+ */
+export function stepOf(targetRate: number, m: LoadMeasurement, clientCpus = 1): SweepStep {
   const phases = m.phases ?? [];
+  const cpu = m.clientCpuPercent;
   return {
     targetRate,
     achievedRate: round(m.requestsPerSecond, 2),
@@ -53,7 +58,23 @@ export function stepOf(targetRate: number, m: LoadMeasurement): SweepStep {
     non2xx: m.non2xx,
     mismatches: m.mismatches,
     latencyUs: m.latencyUs,
+    validResponses: m.validResponses,
+    ...(m.accounting ? { unanswered: m.accounting.unanswered, unasked: m.accounting.unasked } : {}),
+    ...(cpu === null ? {} : {
+      clientCpuPercent: cpu,
+      ...(m.responses > 0 ? { clientCpuUsPerResponse: round((cpu / 100) * m.durationMs * 1000 / m.responses, 2) } : {}),
+      clientSaturated: cpu / 100 / clientCpus >= AT_LIMIT,
+    }),
   };
+}
+
+/**
+ * Whether a step's valid answers kept up with its schedule as drawn: a Poisson schedule's count differs from rate ×
+ * time by chance, so the valid answers are judged against the requests actually due (older records: the target).
+ */
+function heldRate(s: SweepStep): boolean {
+  if (s.validResponses !== undefined && s.scheduled > 0) return s.validResponses >= s.scheduled * (1 - MISSED_LIMIT);
+  return s.achievedRate >= s.targetRate * (1 - MISSED_LIMIT);
 }
 
 /**
@@ -78,8 +99,8 @@ export function stepOf(targetRate: number, m: LoadMeasurement): SweepStep {
  */
 export function kneeOf(steps: readonly SweepStep[], sloP99Ms: number): SweepStep | null {
   const held = steps.filter((s) =>
-    s.latencyUs !== null && s.latencyUs.p99 <= sloP99Ms * 1000 && s.errors === 0 &&
-    s.missed <= MISSED_LIMIT * s.scheduled && s.achievedRate >= s.targetRate * (1 - MISSED_LIMIT)
+    s.latencyUs !== null && s.latencyUs.p99 <= sloP99Ms * 1000 && s.errors === 0 && (s.unasked ?? 0) === 0 &&
+    s.missed <= MISSED_LIMIT * s.scheduled && heldRate(s)
   );
   return held.reduce<SweepStep | null>((best, s) => best === null || s.targetRate > best.targetRate ? s : best, null);
 }
@@ -113,7 +134,7 @@ export async function sweep(
   for (const rate of sweepRates(peak.requestsPerSecond, steps)) {
     options.signal?.throwIfAborted();
     const m = await generator.run(target, { ...settings, rate, phases: undefined }, options);
-    measured.push({ step: stepOf(rate, m), measurement: m });
+    measured.push({ step: stepOf(rate, m, cpuCount(options.cpus)), measurement: m });
   }
   return { peak, steps: measured };
 }

@@ -23,6 +23,7 @@ import { engineOnDeno } from "./engine_fallback.ts";
 import { combineSummaries } from "../stats/resources.ts";
 import { judgeSaturation, saturation } from "../stats/saturation.ts";
 import { round } from "../stats/round.ts";
+import { judgeAccounting } from "./accounting.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import type { CpuReport } from "../drivers/cpu_meter.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
@@ -53,6 +54,7 @@ export async function websocketDriverInfo(client = DEFAULT_WEBSOCKET_CLIENT): Pr
       ? `deno ${Deno.version.deno} WebSocket`
       : `rtbench engine, raw frames on ${await engineClient()}`,
     verifies: "every echo, byte for byte, with its socket and sequence numbers, in the warm-up and the measured window",
+    accountsForRequests: true,
   };
 }
 
@@ -197,6 +199,7 @@ function runFigures(
     latencyUs: m.latencyUs,
     latencyHistogram: m.latencyHistogram,
     resources: resources?.series ?? null,
+    ...(m.accounting ? { accounting: m.accounting } : {}),
   };
 }
 
@@ -208,16 +211,36 @@ function withOpenModel(run: RunOutput["run"], m: WebSocketMeasurement, settings:
   return { ...run, figures: { ...run.figures, ...open.figures }, phases: open.phases };
 }
 
-/** One line naming every kind of failure the driver counted, or null when there was none. */
+/**
+ * One line naming the wrong echoes and failed handshakes the driver counted, or null when there was none; what was
+ * left unanswered, unasked or dropped is judged by the accounting, as for HTTP.
+ */
 export function describeLoadFailures(m: WebSocketMeasurement): string | null {
   const parts = [
     [m.mismatches, "mismatched echoes"],
-    [m.droppedSockets, "sockets dropped by the server"],
-    [m.timeouts, "echo timeouts"],
     [m.failedConnections, "failed connections"],
   ].filter(([n]) => (n as number) > 0).map(([n, what]) => `${n} ${what}`);
   if (parts.length === 0) return null;
   return `${parts.join(", ")} under load` + (m.firstFailure ? ` (first: ${m.firstFailure})` : "");
+}
+
+/**
+ * Why run `run` makes its record invalid, or null: wrong echoes or failed handshakes, or the accounting past its
+ * limits (the same rules as HTTP's); no socket or no echo at all errors. Accounting warnings go on the record.
+ */
+function judgeEchoes(state: WebSocketState, m: WebSocketMeasurement, run: number): string | null {
+  const failures = describeLoadFailures(m);
+  if (failures !== null && m.connected > 0) return failures;
+  if (m.connected === 0) {
+    throw new PhaseError("measure", `No socket connected (${m.firstFailure ?? "no reason given"})`);
+  }
+  if (m.accounting && m.accounting.unasked > 0) return judgeAccounting(m.accounting, run, "messages").invalid;
+  if (m.validMessages === 0) throw new PhaseError("measure", `No echo in ${m.durationMs / 1000} s`);
+  if (!m.accounting) return null;
+  const verdict = judgeAccounting(m.accounting, run, "messages");
+  const warnings = state.outcome.warnings;
+  for (const w of verdict.warnings) if (!warnings.some((x) => x.message === w.message)) warnings.push(w);
+  return verdict.invalid;
 }
 
 function checkTraffic(traffic: WebSocketTraffic): void {
@@ -334,13 +357,9 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   }
   // In the fixed-rate window a wrong echo is as wrong as anywhere; a rate too high for the sockets is that window's
   // own verdict (no CPU figure), not the record's.
-  const failures = describeLoadFailures(m) ??
+  const invalid = judgeEchoes(state, m, run) ??
     (rated && rated.measured.mismatches > 0 ? describeLoadFailures(rated.measured) : null);
-  if (failures !== null && m.connected > 0) return { run: runFigures(run, startedAt, m, resources), invalid: failures };
-  if (m.connected === 0) {
-    throw new PhaseError("measure", `No socket connected (${m.firstFailure ?? "no reason given"})`);
-  }
-  if (m.validMessages === 0) throw new PhaseError("measure", `No echo in ${m.durationMs / 1000} s`);
+  if (invalid !== null) return { run: runFigures(run, startedAt, m, resources), invalid };
   if (resources) state.sampled.push(resources);
   outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
   const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;

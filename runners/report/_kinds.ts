@@ -8,7 +8,7 @@
 
 import { runPlan } from "../stats/adaptive.ts";
 import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS } from "../drivers/open_model.ts";
-import { formatFigure, formatUs } from "./format.ts";
+import { formatFigure, formatLatency, formatUs } from "./format.ts";
 import type { BenchRecord, LatencyPercentiles } from "../schema/result.ts";
 import type { ViewColumn } from "./_view_table.ts";
 
@@ -147,7 +147,7 @@ const HTTP: KindView = {
   described: [],
   columns: [{ header: "p50", numeric: true }, { header: "p99", numeric: true }, ...REQUEST_EFFICIENCY.columns],
   cells: (r) => [
-    ...(r.latencyUs ? [formatUs(r.latencyUs.p50), formatUs(r.latencyUs.p99)] : ["", ""]),
+    ...(r.latencyUs ? [formatLatency(r, r.latencyUs.p50), formatLatency(r, r.latencyUs.p99)] : ["", ""]),
     ...REQUEST_EFFICIENCY.cells(r),
   ],
   latency: HTTP_LATENCY,
@@ -174,7 +174,7 @@ const WEBSOCKET: KindView = {
   described: ["in-flight", "message-size", "messages"],
   columns: [{ header: "p50", numeric: true }, { header: "p99", numeric: true }, ...MESSAGE_EFFICIENCY.columns],
   cells: (r) => [
-    ...(r.latencyUs ? [formatUs(r.latencyUs.p50), formatUs(r.latencyUs.p99)] : ["", ""]),
+    ...(r.latencyUs ? [formatLatency(r, r.latencyUs.p50), formatLatency(r, r.latencyUs.p99)] : ["", ""]),
     ...MESSAGE_EFFICIENCY.cells(r),
   ],
   latency: WEBSOCKET_LATENCY,

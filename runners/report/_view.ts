@@ -5,7 +5,7 @@
 // notes and warnings. The exporters only add their syntax (hyperfine's
 // `src/export/markup.rs` model).
 
-import { formatFigure, formatUs } from "./format.ts";
+import { formatFigure, formatLatency } from "./format.ts";
 import type { BenchRecord, BenchResult, CpuSets, Warning } from "../schema/result.ts";
 import { kindView } from "./_kinds.ts";
 import {
@@ -190,7 +190,7 @@ function latencyTable(group: RecordGroup): ViewTable | null {
       { header: "latency", numeric: false },
       ...latency.map(([, header]) => ({ header, numeric: true })),
     ],
-    rows: records.map((r) => [recordLabel(r), ...latency.map(([key]) => formatUs(r.latencyUs![key]))]),
+    rows: records.map((r) => [recordLabel(r), ...latency.map(([key]) => formatLatency(r, r.latencyUs![key]))]),
   };
 }
 

@@ -4,6 +4,8 @@
  * @module
  */
 
+import type { BenchRecord } from "../schema/result.ts";
+
 /** Formats a count or rate with thousands separators and no decimals. */
 export function formatCount(n: number): string {
   return Math.round(n).toLocaleString("en-US");
@@ -14,6 +16,17 @@ export function formatUs(us: number): string {
   if (us < 1000) return `${Math.round(us)} µs`;
   if (us < 1_000_000) return `${(us / 1000).toFixed(us < 10_000 ? 2 : 1)} ms`;
   return `${(us / 1_000_000).toFixed(2)} s`;
+}
+
+/**
+ * Formats a latency of `record` like {@linkcode formatUs}, with `≥` in front when it reaches the timeout at which the
+ * record's unanswered requests entered its histogram: such a percentile is a lower bound.
+ */
+export function formatLatency(record: Pick<BenchRecord, "runs">, us: number): string {
+  const bounds = record.runs.filter((r) => (r.accounting?.unanswered ?? 0) > 0).map((r) => r.accounting!.timeoutMs);
+  // HdrHistogram keeps 3 significant digits: a value recorded at the timeout may read a little under it.
+  const censored = bounds.length > 0 && us >= Math.min(...bounds) * 1000 * 0.999;
+  return `${censored ? "≥ " : ""}${formatUs(us)}`;
 }
 
 /** Formats bytes per second as `12.3 MB/s`. */

@@ -10,7 +10,7 @@
  */
 
 import { partialNotice } from "./partial.ts";
-import { formatFigure, formatUs } from "./format.ts";
+import { formatFigure, formatLatency, formatUs } from "./format.ts";
 import type { BenchResult, Warning } from "../schema/result.ts";
 import { ciText, directionText, type RecordGroup, recordLabel, relativeText, whyText } from "./_groups.ts";
 import { buildView, type SectionView } from "./_view.ts";
@@ -105,7 +105,7 @@ function latencyChart(group: RecordGroup, colors: Map<string, string>): string {
     points: NINES.map((n) => ({
       x: ninesX(n.p),
       y: r.latencyUs![n.key],
-      tooltip: `${recordLabel(r)} ${n.label}: ${formatUs(r.latencyUs![n.key])}`,
+      tooltip: `${recordLabel(r)} ${n.label}: ${formatLatency(r, r.latencyUs![n.key])}`,
     })),
   }));
   const resolution = group.records.find((r) => r.loadGenerator)?.loadGenerator?.latencyResolution;

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { formatFigure, formatUs } from "./format.ts";
+import { formatFigure, formatLatency } from "./format.ts";
 import type { BenchRecord, Phase } from "../schema/result.ts";
 
 /**
@@ -199,7 +199,7 @@ export function createProgress(options: ProgressOptions): ProgressDisplay {
     let line: string;
     if (r.status === "completed" && s) {
       line = `✓ ${what} · ${label}: ${formatFigure(r.headline.figure, s.median)} ${r.headline.figure}` +
-        (r.latencyUs ? ` · p99 ${formatUs(r.latencyUs.p99)}` : "");
+        (r.latencyUs ? ` · p99 ${formatLatency(r, r.latencyUs.p99)}` : "");
     } else if (r.status === "skipped") {
       line = `– ${what} · ${label}: skipped: ${r.skipReason ?? ""}`;
     } else {

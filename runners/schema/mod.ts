@@ -54,6 +54,7 @@ export {
   type RecordError,
   type RecordStatus,
   type RoundTrip,
+  type RunAccounting,
   type RunOrder,
   type RunRecord,
   type RunSettings,

@@ -468,6 +468,52 @@ export interface RunRecord {
   readonly steps?: readonly SweepStep[];
   /** Per endpoint (the requests' `endpoint` labels), when the traffic labels its requests. */
   readonly endpoints?: Readonly<Record<string, EndpointRun>>;
+  /** How every request of the window ended beyond its answer; absent where the load generator cannot tell. */
+  readonly accounting?: RunAccounting;
+}
+
+/**
+ * How every request (or message) of a run's window ended beyond its answer.
+ * One policy for HTTP and WebSocket, closed and open model; the limits that
+ * decide a record's status are in the README's "Every request accounted for".
+ *
+ * @example Was anything left unanswered?
+ * ```ts
+ * import type { RunAccounting } from "@rtbench/rtbench/schema";
+ *
+ * const clean = (a: RunAccounting) => a.unanswered === 0 && a.unasked === 0 && a.hungConnections === 0;
+ * ```
+ */
+export interface RunAccounting {
+  /** Requests of the window: answered (valid or not) plus unanswered. */
+  readonly requests: number;
+  /**
+   * Never answered: timed out (an answer after its timeout is one), lost with a connection that closed, outstanding
+   * when the accounting ended, or never sent; each is in the latency histogram at no less than the timeout.
+   */
+  readonly unanswered: number;
+  /** Unanswered, as a percentage of `requests`. */
+  readonly unansweredPercent: number;
+  /** Of the unanswered, due on the schedule and never sent (open model). */
+  readonly notSent: number;
+  /** Answers that came with no request in flight: protocol violations, counted in no other figure. */
+  readonly unasked: number;
+  /** Connections with a request outstanding longer than `hungAfterMs` when the accounting ended. */
+  readonly hungConnections: number;
+  /** Connections the server closed while in use (requests in flight, or within a second of an answer). */
+  readonly droppedConnections: number;
+  /** Connections the server closed after more than a second idle (a keep-alive timeout), not held against it. */
+  readonly idleCloses: number;
+  /** Connections opened again after a close. */
+  readonly reconnects: number;
+  /** Time connections spent closed before they were open again. */
+  readonly reconnectMs: number;
+  /** Requests in flight when the window closed (closed model). */
+  readonly outstandingAtEnd: number;
+  /** How long a request may stay outstanding after the window closes before its connection counts as hung. */
+  readonly hungAfterMs: number;
+  /** The request timeout. */
+  readonly timeoutMs: number;
 }
 
 /**
@@ -540,8 +586,12 @@ export interface LoadPhase {
   readonly missed: number;
   /** Valid answers per second. */
   readonly achievedRate: number;
-  /** Latency from when each was due. */
+  /** Latency from when each was due; an unanswered one counts at no less than the timeout. */
   readonly latencyUs: LatencyPercentiles | null;
+  /** Of those due, never answered (timed out, lost with a connection, never sent). */
+  readonly unanswered?: number;
+  /** How late requests went out after they were due. */
+  readonly sendLateUs?: LatencyPercentiles | null;
 }
 
 /**
@@ -569,8 +619,20 @@ export interface SweepStep {
   readonly non2xx: number;
   /** Answers whose content-type or body was not the expected one. */
   readonly mismatches: number;
-  /** Latency from when each request was due. */
+  /** Latency from when each request was due; an unanswered one counts at no less than the timeout. */
   readonly latencyUs: LatencyPercentiles | null;
+  /** Valid answers. */
+  readonly validResponses?: number;
+  /** Requests never answered (timed out, lost, never sent): past the knee they are the result. */
+  readonly unanswered?: number;
+  /** Answers that came with no request in flight. */
+  readonly unasked?: number;
+  /** CPU the load engine used over the step's window, percent of one core. */
+  readonly clientCpuPercent?: number;
+  /** The load engine's CPU per answer over the step's window. */
+  readonly clientCpuUsPerResponse?: number;
+  /** Whether the load engine was at its CPU limit in this step. */
+  readonly clientSaturated?: boolean;
 }
 
 /**
@@ -629,6 +691,11 @@ export interface LoadGeneratorInfo {
    * wrk does), `avoided` (open model, from when each request was due).
    */
   readonly coordinatedOmission?: "uncorrected" | "corrected" | "avoided";
+  /**
+   * Whether the generator accounts for every request (unanswered, unasked, dropped and hung connections, in each
+   * run's `accounting`); false for tools that cannot (wrk, oha, bombardier, autocannon): their runs carry none.
+   */
+  readonly accountsForRequests?: boolean;
 }
 
 /**

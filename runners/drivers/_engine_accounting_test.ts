@@ -1,0 +1,192 @@
+// Every request accounted for (README "Every request accounted for"), each rule on the HTTP load in process with a
+// fake clock, a fake network and a fake server. The load: 2 connections, 1 in flight each, 1 s warm-up, 2 s window
+// (1000 … 3000 ms), the server answering at every 10 ms step what was written before it.
+import { assert, assertEquals } from "@std/assert";
+import { bucketValue } from "./_engine_histogram.ts";
+import { BODY, drive, JOB, OK } from "./_engine_fake_server.ts";
+import type { FakeSocket } from "./_engine_fake_net.ts";
+import type { EngineJob } from "./_engine_http_load.ts";
+
+const total = (h: [number, number][]) => h.reduce((a, [, n]) => a + n, 0);
+const maxUs = (h: [number, number][]) => Math.max(...h.map(([i]) => bucketValue(i)));
+
+Deno.test("an answer that comes with no request in flight is unasked: counted apart, its connection reopened", async () => {
+  let doubled = false;
+  const { counts } = await drive(JOB, (t, server, net) =>
+    server.answer((_n, socket) => {
+      // Once, from 1500 ms on, the server writes one response twice, back to back (one read).
+      if (t < 1500 || doubled || socket !== net.sockets[0]) return OK;
+      doubled = true;
+      return OK + OK;
+    }));
+  assertEquals(counts.accounting.unasked, 1);
+  // Its pairing cannot be trusted any more: the connection is closed by the engine and opened again.
+  assertEquals([counts.accounting.reconnects, counts.accounting.droppedConnections], [1, 0]);
+  assertEquals([counts.mismatches, counts.accounting.unanswered], [0, 0]);
+});
+
+Deno.test("a surplus answer in a read of its own is found when the requests stop: the connection stays one ahead", async () => {
+  let extra = false;
+  const { counts } = await drive(JOB, (t, server, net) => {
+    // At 1510 ms the server sends one response nobody asked for, before answering what is waiting.
+    if (t === 1510 && !extra) {
+      extra = true;
+      net.sockets[0].send(OK);
+    }
+    server.answer();
+  });
+  // Paired with the next request, the surplus leaves the connection one answer ahead; when nothing more is sent, the
+  // last answer has no request to pair with.
+  assert(counts.accounting.unasked >= 1, JSON.stringify(counts.accounting));
+});
+
+Deno.test("a connection whose request is never answered is hung at the end, its request unanswered at ≥ the timeout", async () => {
+  const { counts } = await drive(JOB, (t, server, net) => {
+    // From 2000 ms on the server no longer answers connection 0 (its request sent at 1990 ms stays out).
+    server.answer((_n, socket) => t >= 2000 && socket === net.sockets[0] ? null : OK);
+  });
+  assertEquals(counts.accounting.hungConnections, 1);
+  assertEquals(counts.accounting.unanswered, 1);
+  // In flight when the window closed: connection 0's, and connection 1's sent at 3000 ms (answered at 3010).
+  assertEquals(counts.accounting.outstandingAtEnd, 2);
+  // Connection 1: 201 answers (1000 … 3000 ms); connection 0: 100 (1000 … 1990 ms).
+  assertEquals(counts.validResponses, 301);
+  // The unanswered request is in the histogram at the timeout (10 s), beside the 301 valid answers.
+  assertEquals(total(counts.histogram), 302);
+  assert(maxUs(counts.histogram) >= 9_990_000, String(maxUs(counts.histogram)));
+});
+
+Deno.test("a request that times out in the window is unanswered, its connection closed and opened again", async () => {
+  const job: EngineJob = { ...JOB, timeoutSec: 0.5, hungAfterMs: 500 };
+  let swallowed = false;
+  const { counts } = await drive(job, (t, server, net) =>
+    server.answer((_n, socket) => {
+      // The request connection 0 sent at 1490 ms is never answered; the engine's watchdog (every 100 ms) finds it
+      // 510 ms old at 2000 ms and closes the connection, which opens again 10 ms later.
+      if (t === 1490 && socket === net.sockets[0] && !swallowed) {
+        swallowed = true;
+        return null;
+      }
+      return OK;
+    }));
+  assertEquals([counts.timeouts, counts.accounting.unanswered, counts.accounting.reconnects], [1, 1, 1]);
+  assertEquals(counts.accounting.reconnectMs, 10);
+  assertEquals(counts.accounting.droppedConnections, 0);
+  // Connection 1: 201; connection 0: 50 before (1000 … 1490 ms), 99 after it reopened (2020 … 3000 ms).
+  assertEquals(counts.validResponses, 350);
+  assertEquals(total(counts.histogram), 351);
+});
+
+Deno.test("an answer later than its timeout is a timeout, not a response", async () => {
+  const job: EngineJob = { ...JOB, timeoutSec: 0.25, hungAfterMs: 250 };
+  let held = false, once = false;
+  const { counts } = await drive(job, (t, server, net) => {
+    const s0 = net.sockets[0];
+    // Connection 0's request sent at 1000 ms is answered at 1260 ms: past its 250 ms timeout, before the watchdog
+    // (every 62.5 ms: 1250 ms finds it 250 ms old, not older; 1312.5 ms would) closes the connection.
+    if (t === 1260 && held) {
+      held = false;
+      s0.send(OK);
+    }
+    server.answer((_n, socket) => {
+      if (t === 1010 && socket === s0 && !once) {
+        held = once = true;
+        return null;
+      }
+      return OK;
+    });
+  });
+  assertEquals(counts.timeouts, 1);
+  assertEquals(counts.accounting.unanswered, 1);
+  assertEquals(counts.accounting.reconnects, 0);
+});
+
+Deno.test("the server closing a connection in use is a drop: what was in flight is lost, the connection reopened", async () => {
+  let dropped = false;
+  const { counts } = await drive(JOB, (t, server, net) => {
+    if (t === 2000 && !dropped) {
+      dropped = true;
+      net.sockets[0].hangUp();
+    }
+    server.answer();
+  });
+  assertEquals(counts.accounting.droppedConnections, 1);
+  assertEquals([counts.accounting.unanswered, counts.accounting.reconnects, counts.accounting.idleCloses], [1, 1, 0]);
+});
+
+Deno.test("a body without length runs to the close (HTTP/1.0): valid, and each close after an answer is a drop", async () => {
+  const closeDelimited = `HTTP/1.0 200 OK\r\ncontent-type: application/json\r\n\r\n${BODY}`;
+  const { counts } = await drive({ ...JOB, warmupSec: 0, durationSec: 1 }, (_t, server) => {
+    const answered = new Set<FakeSocket>();
+    server.answer((_n, socket) => {
+      answered.add(socket);
+      return closeDelimited;
+    });
+    for (const s of answered) s.hangUp();
+  });
+  assertEquals([counts.mismatches, counts.non2xx], [0, 0]);
+  assert(counts.validResponses > 0);
+  // Every answer, in the window or after it, is followed by the server's close.
+  assertEquals(counts.accounting.droppedConnections, counts.validResponses + counts.lateResponses);
+});
+
+/** The open model at `rate`/s for `ms`, on the tests' two connections. */
+function openJob(rate: number, ms: number, timeoutSec: number): EngineJob {
+  return {
+    ...JOB,
+    timeoutSec,
+    hungAfterMs: 1000,
+    open: { phases: [{ durationMs: ms, fromRate: rate, toRate: rate, measured: true }], arrival: "uniform", seed: 1 },
+  };
+}
+
+const atLeast = (h: [number, number][], us: number) =>
+  h.filter(([i]) => bucketValue(i) >= us).reduce((a, [, n]) => a + n, 0);
+
+Deno.test("open model: a request that times out stays in the latency at no less than its timeout", async () => {
+  let swallowed = 0;
+  const { counts } = await drive(openJob(100, 1000, 0.2), (t, server) =>
+    server.answer(() => {
+      // The first two requests the server takes in from 500 ms on (due at 500 and 510 ms) are never answered.
+      if (t >= 500 && swallowed < 2) {
+        swallowed++;
+        return null;
+      }
+      return OK;
+    }));
+  const [phase] = counts.phases!;
+  // Due every 10 ms from 0 to 990 ms: 100. Due 520 ms on wait for a connection. The watchdog (every 50 ms) finds the
+  // two unanswered 250 and 240 ms old at 750 ms: timeouts; both connections reopen at 760 ms, when the requests due
+  // at 520 … 550 ms have waited more than 200 ms: never sent. Those due at 560 ms on go out, answered in time.
+  assertEquals([phase.scheduled, phase.responses, phase.unanswered], [100, 94, 6]);
+  assertEquals([counts.timeouts, counts.accounting.unanswered, counts.accounting.notSent], [2, 6, 4]);
+  assertEquals(total(phase.histogram), 100);
+  // At 200 ms or more: the six unanswered, and the request due at 560 ms, sent and answered at 760 ms.
+  assertEquals(atLeast(phase.histogram, 199_000), 6 + 1);
+  assert(maxUs(phase.histogram) >= 249_000, String(maxUs(phase.histogram)));
+});
+
+Deno.test("open model: requests never sent and never answered are unanswered, each at ≥ the timeout", async () => {
+  const { counts } = await drive(openJob(100, 1000, 10), (t, server) => server.answer(() => t >= 500 ? null : OK));
+  const [phase] = counts.phases!;
+  // 0 … 490 ms answered (50); the 50 due from 500 ms on are not: timed out, or waiting for a connection until past
+  // their timeout (never sent), or still out at the end. Each is in the histogram at no less than 10 s.
+  assertEquals([phase.scheduled, phase.responses, phase.unanswered], [100, 50, 50]);
+  assertEquals(counts.accounting.unanswered, 50);
+  assert(counts.accounting.notSent > 0 && counts.timeouts > 0, JSON.stringify(counts.accounting));
+  assertEquals(atLeast(phase.histogram, 9_990_000), 50);
+});
+
+Deno.test("the server closing a connection idle over a second is its keep-alive timeout, not a drop", async () => {
+  const { counts } = await drive(openJob(1, 5000, 10), (t, server, net) => {
+    // Due at 0, 1000, … ms, round-robin: connection 1 answered at 1000 ms, idle at 2500 ms.
+    if (t === 2500) net.sockets[1].hangUp();
+    server.answer();
+  });
+  assertEquals(counts.accounting.idleCloses, 1);
+  assertEquals([counts.accounting.droppedConnections, counts.accounting.unanswered, counts.accounting.reconnects], [
+    0,
+    0,
+    1,
+  ]);
+});

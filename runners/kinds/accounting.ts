@@ -1,0 +1,107 @@
+/**
+ * One judgement of a run's accounting for every kind that loads a server
+ * (HTTP and WebSocket, closed and open model): what makes a record
+ * `invalid`, and what leaves it `completed` with a warning that names it.
+ *
+ * - an answer nobody asked for (a response or echo with no request in
+ *   flight) is a protocol violation: invalid, whatever the count;
+ * - a hung connection (a request outstanding past the hung bound after the
+ *   window closed): invalid;
+ * - connections the server closed while in use, more than
+ *   {@linkcode DROPPED_LIMIT_PERCENT}% of the answers: invalid; fewer: a
+ *   `dropped-connections` warning;
+ * - requests never answered, more than {@linkcode UNANSWERED_LIMIT_PERCENT}%:
+ *   invalid; fewer: an `unanswered` warning (each is in the latency at no
+ *   less than the timeout, so the percentiles it reaches print as ≥).
+ *
+ * @module
+ */
+
+import type { RunAccounting, Warning } from "../schema/result.ts";
+
+/** Unanswered requests, as a percentage of the window's, past which a record is invalid. */
+export const UNANSWERED_LIMIT_PERCENT = 1;
+/** Connections the server closed while in use, as a percentage of the answers, past which a record is invalid. */
+export const DROPPED_LIMIT_PERCENT = 1;
+
+/** What a run's accounting makes of its record: why it is invalid (or null), and the warnings to add. */
+export interface AccountingVerdict {
+  readonly invalid: string | null;
+  readonly warnings: readonly Warning[];
+}
+
+const percent = (part: number, whole: number) => whole > 0 ? part / whole * 100 : 0;
+const shown = (p: number) => p < 0.1 && p > 0 ? p.toFixed(3) : p.toFixed(1);
+
+/**
+ * Judges run `run`'s accounting; `noun` names what was sent.
+ *
+ * @param a The run's accounting.
+ * @param run The run, from 0.
+ * @param noun `requests` or `messages`.
+ * @returns Why the record is invalid (the first rule broken), or null, and its warnings.
+ *
+ * @example A server that answered twice
+ * ```ts
+ * import { assertMatch } from "@std/assert";
+ * import { judgeAccounting } from "./accounting.ts";
+ *
+ * const verdict = judgeAccounting({
+ *   requests: 1000, unanswered: 0, unansweredPercent: 0, notSent: 0, unasked: 3, hungConnections: 0,
+ *   droppedConnections: 0, idleCloses: 0, reconnects: 0, reconnectMs: 0, outstandingAtEnd: 10,
+ *   hungAfterMs: 1000, timeoutMs: 10_000,
+ * }, 0, "requests");
+ * assertMatch(verdict.invalid!, /^3 answers came with no request in flight/);
+ * ```
+ */
+export function judgeAccounting(a: RunAccounting, run: number, noun: "requests" | "messages"): AccountingVerdict {
+  const one = noun.slice(0, -1);
+  const answered = a.requests - a.unanswered;
+  const dropped = percent(a.droppedConnections, answered);
+  const rules: [boolean, string][] = [
+    [
+      a.unasked > 0,
+      `${a.unasked} answers came with no ${one} in flight (the server answered more than was asked): protocol ` +
+      "violations, counted in no figure",
+    ],
+    [
+      a.hungConnections > 0,
+      `${a.hungConnections} connections hung: a ${one} still unanswered ${a.hungAfterMs / 1000} s after the window ` +
+      "closed",
+    ],
+    [
+      dropped > DROPPED_LIMIT_PERCENT,
+      `the server closed ${a.droppedConnections} connections in use (${shown(dropped)}% of ${answered} answers, ` +
+      `over the ${DROPPED_LIMIT_PERCENT}% limit)`,
+    ],
+    [
+      a.unansweredPercent > UNANSWERED_LIMIT_PERCENT,
+      `${a.unanswered} of ${a.requests} ${noun} (${shown(a.unansweredPercent)}%) went unanswered, over the ` +
+      `${UNANSWERED_LIMIT_PERCENT}% limit: timed out (--timeout ${a.timeoutMs / 1000} s), lost with a closed ` +
+      "connection or never sent",
+    ],
+  ];
+  const broken = rules.find(([bad]) => bad);
+  return { invalid: broken ? `${broken[1]} under load` : null, warnings: accountingWarnings(a, run, noun) };
+}
+
+/** The warnings a run's accounting carries when it stays within the limits. */
+function accountingWarnings(a: RunAccounting, run: number, noun: string): Warning[] {
+  const warnings: Warning[] = [];
+  if (a.unanswered > 0) {
+    warnings.push({
+      code: "unanswered",
+      message: `run ${run + 1}: ${a.unanswered} of ${a.requests} ${noun} (${shown(a.unansweredPercent)}%) went ` +
+        `unanswered; each is in the latency at no less than the timeout (${a.timeoutMs / 1000} s), so ` +
+        "percentiles that reach it are lower bounds (≥)",
+    });
+  }
+  if (a.droppedConnections > 0) {
+    warnings.push({
+      code: "dropped-connections",
+      message: `run ${run + 1}: the server closed ${a.droppedConnections} connections in use; ${a.reconnects} ` +
+        `reconnects (${Math.round(a.reconnectMs)} ms closed in all, not counted as server time)`,
+    });
+  }
+  return warnings;
+}

@@ -1,0 +1,207 @@
+// README "Every request accounted for": a server that answers correctly, then misbehaves from mid-run on for some
+// requests only (tests/fixtures/servers/fault_server.mjs, node:net, the same file on Node, Deno and Bun), ends
+// `invalid`, or `completed` only with a warning that names the fault and figures that include it; honest servers,
+// however they frame their bytes, stay `completed` with nothing unaccounted. Each fault in both models, HTTP and
+// WebSocket, through the engine.
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { run } from "../runners/suite/run.ts";
+import { validateResult } from "../runners/schema/mod.ts";
+import type { BenchRecord, BenchResult } from "../runners/schema/result.ts";
+import type { RunSettings } from "../workloads/types.ts";
+import { engineGenerator } from "../runners/drivers/engine.ts";
+import { formatTable } from "../runners/report/table.ts";
+import { faultyHttp, faultyWs, HTTP_MODES, WS_MODES } from "./fixtures/accounting_faults.ts";
+import { assertNothingLeft, withTmp } from "./_helpers.ts";
+
+/**
+ * Faults start 1.5 s after the server's first request: after verification and the 0.5 s warm-up, in the window. The
+ * open model's rate is one the slowest honest server here (a response in pieces of 1 to 7 bytes) holds.
+ */
+const SETTINGS: Partial<RunSettings> = { durationSec: 3, warmupSec: 0.5, runs: 1, requestTimeoutSec: 1 };
+const OPEN: Partial<RunSettings> = { ...SETTINGS, rate: 1000 };
+
+function faults(kind: "http" | "ws", variants: readonly string[], settings: Partial<RunSettings>, runtimes = [
+  "node",
+]): Promise<BenchResult> {
+  return withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [kind === "http" ? faultyHttp() : faultyWs()],
+      runtimes,
+      variants: [...variants],
+      settings,
+      loadGenerator: "rtbench",
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(JSON.parse(JSON.stringify(result))), []);
+    await assertNothingLeft(tmp);
+    return result;
+  });
+}
+
+const byVariant = (result: BenchResult) => new Map(result.records.map((r) => [r.variant, r]));
+const describe = (r: BenchRecord) =>
+  `${r.variant}: ${r.status} ${r.error?.message ?? ""} ${JSON.stringify(r.runs[0]?.accounting)} ${
+    r.warnings.map((w) => w.code)
+  }`;
+
+/** Invalid, with the reason matching `reason`. */
+function assertInvalid(r: BenchRecord, reason: RegExp): void {
+  assertEquals([r.status, r.error?.phase], ["invalid", "measure"], describe(r));
+  assertMatch(r.error!.message, reason, describe(r));
+}
+
+/**
+ * Unanswered requests: invalid past 1%, else completed with the `unanswered` warning; either way counted, and in the
+ * latency at no less than the 1 s timeout (so the percentile at their share reaches it).
+ */
+function assertUnanswered(r: BenchRecord): void {
+  const a = r.runs[0].accounting!;
+  assert(a.unanswered > 0, describe(r));
+  if (r.status === "invalid") assertMatch(r.error!.message, /went unanswered|connections hung|connections in use/);
+  else {
+    assertEquals(r.status, "completed", describe(r));
+    assertMatch(r.warnings.find((w) => w.code === "unanswered")?.message ?? "", /went unanswered/);
+  }
+  const latency = r.runs[0].latencyUs!;
+  const reached = a.unansweredPercent >= 1 ? latency.p99 : a.unansweredPercent >= 0.1 ? latency.p99_9 : latency.max;
+  assert(reached >= 1_000_000, `${describe(r)}: ${JSON.stringify(latency)}`);
+}
+
+/** Completed, nothing unaccounted. */
+function assertClean(r: BenchRecord): void {
+  assertEquals(r.status, "completed", describe(r));
+  const a = r.runs[0].accounting!;
+  assertEquals([a.unanswered, a.unasked, a.hungConnections, a.droppedConnections], [0, 0, 0, 0], describe(r));
+  assert(!r.warnings.some((w) => ["unanswered", "dropped-connections"].includes(w.code)), describe(r));
+  assertEquals(r.runs[0].counts.mismatches, 0);
+}
+
+/** What every HTTP fault must come to, in either model. */
+function assertHttpFaults(result: BenchResult): void {
+  const r = byVariant(result);
+  for (const honest of ["honest", "split"]) assertClean(r.get(honest)!);
+  assertInvalid(r.get("duplicate")!, /^\d+ answers came with no request in flight/);
+  assert(r.get("duplicate")!.runs[0].accounting!.unasked > 0);
+  for (const quiet of ["silent", "late", "long-length"]) assertUnanswered(r.get(quiet)!);
+  assertInvalid(r.get("drop")!, /^the server closed \d+ connections in use/);
+  assertUnanswered(r.get("drop")!);
+  assertInvalid(r.get("swap")!, /mismatched .* expected 200, "application\/json", "\{\\"path\\":\\"[ab]\\"\}"/);
+  assertInvalid(r.get("short-length")!, /mismatched/);
+  assertInvalid(r.get("close-mid-body")!, /truncated response/);
+  // Bodies running to the close are read right: the fault is the closes, not the bytes.
+  assertInvalid(r.get("http10")!, /^the server closed \d+ connections in use/);
+  assertEquals(r.get("http10")!.runs[0].counts.mismatches, 0);
+}
+
+Deno.test("HTTP faults from mid-run on, closed model: each invalid, or completed only with a warning naming it", async () => {
+  const variants = HTTP_MODES.filter((m) => m !== "chunked");
+  const result = await faults("http", variants, SETTINGS);
+  assertHttpFaults(result);
+  // The percentiles that unanswered requests reach print as lower bounds.
+  const silent = byVariant(result).get("silent")!;
+  const table = formatTable({ ...result, records: [silent] });
+  assertMatch(table, /≥ 1\.\d\d s/, table);
+});
+
+Deno.test("HTTP faults from mid-run on, open model (--rate 1000): each invalid, or completed only with a warning naming it", async () => {
+  const variants = HTTP_MODES.filter((m) => m !== "chunked");
+  const result = await faults("http", variants, OPEN);
+  assertHttpFaults(result);
+  // The rate achieved counts answered requests only: no surplus answer adds to it.
+  const duplicate = byVariant(result).get("duplicate")!;
+  assert(duplicate.runs[0].figures.requestsPerSecond <= 1000 * 1.001, JSON.stringify(duplicate.runs[0].figures));
+});
+
+/** What every WebSocket fault must come to, in either model. */
+function assertWsFaults(result: BenchResult): void {
+  const r = byVariant(result);
+  assertClean(r.get("honest")!);
+  const duplicate = r.get("ws-duplicate")!;
+  assertEquals(duplicate.status, "invalid", describe(duplicate));
+  assert(duplicate.runs[0].accounting!.unasked > 0, describe(duplicate));
+  // A skipped echo: unanswered (one in flight per socket), or the next echo arriving in its place (open model).
+  const silent = r.get("ws-silent")!;
+  if (silent.status === "invalid" && /mismatched echoes/.test(silent.error!.message)) {
+    assertMatch(silent.error!.message, /the echo of message \d+ of socket \d+ came where message \d+/);
+  } else assertUnanswered(silent);
+  assertInvalid(r.get("ws-drop")!, /^the server closed \d+ connections in use/);
+  // The previous message echoed again: an echo of a message already answered answers nothing.
+  assertInvalid(r.get("ws-wrong")!, /^\d+ answers came with no message in flight/);
+  assert(r.get("ws-wrong")!.runs[0].accounting!.unasked > 0);
+}
+
+Deno.test("WebSocket faults from mid-run on, closed model: each invalid, or completed only with a warning naming it", async () => {
+  assertWsFaults(await faults("ws", WS_MODES, SETTINGS));
+});
+
+Deno.test("WebSocket faults from mid-run on, open model (--rate 1000): each invalid, or completed only with a warning naming it", async () => {
+  assertWsFaults(await faults("ws", WS_MODES, OPEN));
+});
+
+Deno.test("the fault server runs on Deno, Node and Bun alike: a duplicating server is invalid on each", async () => {
+  const result = await faults("http", ["duplicate"], SETTINGS, ["deno", "node", "bun"]);
+  assertEquals(result.records.map((r) => r.runtime.name), ["deno", "node", "bun"]);
+  for (const r of result.records) assertInvalid(r, /^\d+ answers came with no request in flight/);
+});
+
+// Verification asks for a content-length, so a chunked server never reaches the load there: the engine alone.
+Deno.test("chunked bodies, split oddly across reads, are read and checked like any other: nothing unaccounted", async () => {
+  const port = freePort();
+  const child = new Deno.Command("node", {
+    args: [new URL("./fixtures/servers/fault_server.mjs", import.meta.url).pathname, "chunked"],
+    env: { PORT: String(port) },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    await waitForPort(port);
+    const m = await engineGenerator.run(
+      { baseUrl: `http://127.0.0.1:${port}`, requests: faultyHttp().traffic({ variant: "chunked" } as never).requests },
+      { durationSec: 1, warmupSec: 0.2, connections: 10, pipelining: 1, requestTimeoutSec: 1 },
+      { cpus: null },
+    );
+    assertEquals([m.mismatches, m.non2xx, m.errors], [0, 0, 0], m.firstMismatch ?? "");
+    assert(m.validResponses > 0);
+    assertEquals([m.accounting!.unanswered, m.accounting!.unasked, m.accounting!.droppedConnections], [0, 0, 0]);
+  } finally {
+    child.kill();
+    await child.status;
+  }
+});
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+async function waitForPort(port: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error(`the fault server did not listen on ${port}`);
+}
+
+// README "Every request accounted for": "wrk, oha, bombardier and autocannon do not report this".
+Deno.test("a load generator that cannot account for every request says so: no accounting in its runs", async () => {
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [faultyHttp()],
+      runtimes: ["node"],
+      variants: ["honest"],
+      settings: { durationSec: 1, warmupSec: 0, runs: 1 },
+      loadGenerator: "autocannon",
+      tempDir: tmp,
+    });
+    const [record] = result.records;
+    assertEquals([record.status, record.loadGenerator?.accountsForRequests], ["completed", false]);
+    assertEquals(record.runs[0].accounting, undefined);
+    await assertNothingLeft(tmp);
+  });
+});
