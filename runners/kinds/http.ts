@@ -38,6 +38,8 @@ import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } fro
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
 import { round } from "../stats/round.ts";
+import { countedRate } from "../stats/counted_rate.ts";
+import { measureLongEnough } from "./long_enough.ts";
 
 /** Requests re-verified on the fresh server of every run after the first, which verified every distinct request. */
 const REVERIFIED_REQUESTS = 3;
@@ -117,7 +119,11 @@ function runFigures(
   resources?: ResourceReport,
 ): RunOutput["run"] {
   const figures: Record<string, number> = {
-    requestsPerSecond: m.requestsPerSecond,
+    // Over the exact span of the counted responses where the generator reports it: not a count over a fixed window.
+    requestsPerSecond: m.countedSpanMs === undefined
+      ? m.requestsPerSecond
+      : round(countedRate(m.validResponses, m.durationMs, m.countedSpanMs), 2),
+    ...(m.countedSpanMs !== undefined ? { countedSpanMs: m.countedSpanMs } : {}),
     bytesPerSecond: m.bytesPerSecond,
     validResponses: m.validResponses,
     durationMs: m.durationMs,
@@ -182,6 +188,8 @@ interface Loaded {
   readonly resources: ResourceReport | undefined;
   /** With `--sweep`: every rate after the peak (`measurement`). */
   readonly sweep?: Sweep;
+  /** Shorter attempts on the same server before `measurement` (too few responses counted): work, not samples. */
+  readonly earlier?: readonly LoadMeasurement[];
 }
 
 /**
@@ -254,13 +262,14 @@ async function load(state: HttpState, server: RunningServer, run: number): Promi
   const target = { baseUrl: server.baseUrl, requests: state.traffic.requests };
   const options = { cpus: ctx.cpus.client, signal: ctx.signal, clientHosts: ctx.topology?.clients };
   if (!ctx.settings.sweep) {
-    const { measured, resources } = await underLoad(
-      ctx,
-      server,
-      run,
-      (onSpawn) => state.generator.run(target, ctx.settings, { ...options, onSpawn }),
-    );
-    return { measurement: measured, resources };
+    let earlier: readonly LoadMeasurement[] = [];
+    const { measured, resources } = await underLoad(ctx, server, run, async (onSpawn) => {
+      const enough = await measureLongEnough(state.generator, target, ctx.settings, { ...options, onSpawn }, run);
+      if (enough.warning) state.outcome.warnings.push(enough.warning);
+      earlier = enough.earlier;
+      return enough.measurement;
+    });
+    return { measurement: measured, resources, earlier };
   }
   const steps = ctx.settings.sweepSteps ?? DEFAULT_SWEEP_STEPS;
   let done: Sweep | undefined;
@@ -315,7 +324,7 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   }
   const { measurement: m, resources, sweep: swept } = loaded;
   const record = withModel(runFigures(run, startedAt, m, ctx.workload, ctx, resources), m, swept, ctx.settings);
-  const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? [])];
+  const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? []), ...(loaded.earlier ?? [])];
   const mismatches = sum(all, (x) => x.mismatches);
   const non2xx = sum(all, (x) => x.non2xx);
   if (mismatches > 0 || non2xx > 0) {
