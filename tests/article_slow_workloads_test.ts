@@ -44,7 +44,10 @@ Deno.test("bcryptjs at 100 connections: a server slower than the window reports 
     workloads: [bcrypt],
     runtimes: ["node"],
     variants: ["bcryptjs"],
-    settings: { connections: 100, durationSec: 5, warmupSec: 0.5, runs: 1 },
+    // 003's regime at the window that used to fail (5 s). The request timeout is raised from bcrypt's 30 s because a
+    // shared, loaded machine can take longer than that for 100 interleaved hashes: this test is about slowness, not
+    // about where the timeout lies.
+    settings: { connections: 100, durationSec: 5, warmupSec: 0.5, runs: 1, requestTimeoutSec: 60 },
     tempDir: tmp,
   });
   assertEquals(validateResult(result), []);
@@ -57,5 +60,6 @@ Deno.test("bcryptjs at 100 connections: a server slower than the window reports 
   assertEquals(r.counts.mismatches, 0);
   const extended = record.warnings.find((w) => w.code === "window-extended");
   assert(extended?.message.includes("a server slower than the window is measured"), JSON.stringify(record.warnings));
+  assertEquals(await processesMatching(tmp), []);
   await Deno.remove(tmp, { recursive: true });
 });

@@ -39,7 +39,7 @@ import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
 import { round } from "../stats/round.ts";
 import { countedRate } from "../stats/counted_rate.ts";
-import { measureLongEnough } from "./long_enough.ts";
+import { longerWindow, windowWarning } from "./long_enough.ts";
 
 /** Requests re-verified on the fresh server of every run after the first, which verified every distinct request. */
 const REVERIFIED_REQUESTS = 3;
@@ -188,7 +188,7 @@ interface Loaded {
   readonly resources: ResourceReport | undefined;
   /** With `--sweep`: every rate after the peak (`measurement`). */
   readonly sweep?: Sweep;
-  /** Shorter attempts on the same server before `measurement` (too few responses counted): work, not samples. */
+  /** Shorter attempts, each on its own server, before `measurement` (too few responses counted): work, not samples. */
   readonly earlier?: readonly LoadMeasurement[];
 }
 
@@ -240,36 +240,38 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
   return { ctx, outcome, file: staged.file, args: staged.args, traffic, generator, sampled: [] };
 }
 
-/** Verifies the fresh server of run `run`; returns how many requests verification sent. */
-async function verifyServer(state: HttpState, server: RunningServer, run: number): Promise<number> {
+/**
+ * Verifies the fresh server of run `run` (as a later run's, `asRun`, when a run is measured again); returns how many
+ * requests verification sent.
+ */
+async function verifyServer(state: HttpState, server: RunningServer, run: number, asRun = run): Promise<number> {
   const { ctx, outcome } = state;
   ctx.onPhase?.("verify", run);
-  const requests = verifiedRequests(state.traffic, run);
-  if (run === 0) {
+  const requests = verifiedRequests(state.traffic, asRun);
+  if (asRun === 0) {
     outcome.facts.verifiedRequests = requests.length;
     outcome.facts.distinctRequests = distinctRequests(state.traffic.requests).length;
   }
-  const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, requests, run)).catch((error) => {
+  const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, requests, asRun)).catch((error) => {
     throw server.group.status ? serverExited(server, "verify", "verification") : error;
   });
-  keepChecks(outcome, checks, run === 0, "verify");
+  keepChecks(outcome, checks, asRun === 0, "verify");
   return sent;
 }
 
 /** Warm-up and measurement by the load generator, with the server and the client sampled. */
-async function load(state: HttpState, server: RunningServer, run: number): Promise<Loaded> {
+async function load(state: HttpState, server: RunningServer, run: number, settings: RunSettings): Promise<Loaded> {
   const { ctx } = state;
   const target = { baseUrl: server.baseUrl, requests: state.traffic.requests };
   const options = { cpus: ctx.cpus.client, signal: ctx.signal, clientHosts: ctx.topology?.clients };
   if (!ctx.settings.sweep) {
-    let earlier: readonly LoadMeasurement[] = [];
-    const { measured, resources } = await underLoad(ctx, server, run, async (onSpawn) => {
-      const enough = await measureLongEnough(state.generator, target, ctx.settings, { ...options, onSpawn }, run);
-      if (enough.warning) state.outcome.warnings.push(enough.warning);
-      earlier = enough.earlier;
-      return enough.measurement;
-    });
-    return { measurement: measured, resources, earlier };
+    const { measured, resources } = await underLoad(
+      ctx,
+      server,
+      run,
+      (onSpawn) => state.generator.run(target, settings, { ...options, onSpawn }),
+    );
+    return { measurement: measured, resources };
   }
   const steps = ctx.settings.sweepSteps ?? DEFAULT_SWEEP_STEPS;
   let done: Sweep | undefined;
@@ -306,22 +308,61 @@ function withModel(
   return { ...run, figures: { ...figures, ...open.figures }, phases: open.phases };
 }
 
-/** One run: a fresh pinned server, verified, loaded, stopped. */
-async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
+/** One attempt at a run: its server (stopped by now), what verification sent, what the load measured. */
+interface Attempt {
+  readonly server: RunningServer;
+  readonly verifyRequests: number;
+  readonly loaded: Loaded;
+}
+
+/** A fresh pinned server, verified (as run `asRun`), loaded over `settings`' window, stopped. */
+async function attempt(
+  state: HttpState,
+  run: number,
+  settings: RunSettings,
+  asRun: number,
+): Promise<Attempt> {
   const { ctx, outcome } = state;
   const server = ctx.topology?.server
     ? await startRemoteRecordServer(ctx, ctx.topology.server, state.file, state.args)
     : await startRecordServer(ctx, state.file, state.args);
   outcome.command = [...server.command];
-  const startedAt = new Date().toISOString();
-  let verifyRequests: number;
-  let loaded: Loaded;
   try {
-    verifyRequests = await verifyServer(state, server, run);
-    loaded = await load(state, server, run);
+    const verifyRequests = await verifyServer(state, server, run, asRun);
+    return { server, verifyRequests, loaded: await load(state, server, run, settings) };
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * The run's load, measured again over a longer window while it counts too few valid responses (see
+ * `long_enough.ts`); the shorter attempts' measurements ride along as `earlier`, and their verifications are counted.
+ */
+async function loadEnough(state: HttpState, run: number): Promise<Attempt> {
+  let settings = state.ctx.settings;
+  let { server, loaded, verifyRequests } = await attempt(state, run, settings, run);
+  const earlier: LoadMeasurement[] = [];
+  for (let sec = longerWindow(settings, loaded.measurement, 0); sec !== null;) {
+    earlier.push(loaded.measurement);
+    settings = { ...settings, durationSec: sec };
+    // A later server of the same code: verified as a later run's is.
+    const next = await attempt(state, run, settings, Math.max(run, 1));
+    server = next.server;
+    loaded = next.loaded;
+    verifyRequests += next.verifyRequests;
+    sec = longerWindow(settings, loaded.measurement, earlier.length);
+  }
+  if (earlier.length === 0) return { server, loaded, verifyRequests };
+  state.outcome.warnings.push(windowWarning(run, earlier, loaded.measurement));
+  return { server, loaded: { ...loaded, earlier }, verifyRequests };
+}
+
+/** One run: a fresh pinned server, verified, loaded, stopped (again, over a longer window, when it counted few). */
+async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
+  const { ctx, outcome } = state;
+  const startedAt = new Date().toISOString();
+  const { server, loaded, verifyRequests } = await loadEnough(state, run);
   const { measurement: m, resources, sweep: swept } = loaded;
   const record = withModel(runFigures(run, startedAt, m, ctx.workload, ctx, resources), m, swept, ctx.settings);
   const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? []), ...(loaded.earlier ?? [])];
