@@ -72,6 +72,7 @@ async function verify(
   baseUrl: string,
   requests: readonly HttpRequestSpec[],
   run: number,
+  hooks = true,
 ): Promise<[Check[], number]> {
   const timeoutMs = ctx.settings.requestTimeoutSec * 1000;
   const exchanges: HttpExchange[] = [];
@@ -80,6 +81,7 @@ async function verify(
   }
   const checks = exchangeChecks(exchanges);
   let sent = exchanges.length;
+  if (!hooks) return [checks, sent];
   const verifyContext: VerifyContext = {
     variant: ctx.variant,
     options: ctx.options,
@@ -241,20 +243,24 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
 }
 
 /**
- * Verifies the fresh server of run `run` (as a later run's, `asRun`, when a run is measured again); returns how many
- * requests verification sent.
+ * Verifies the fresh server of run `run`; returns how many requests verification sent. The server of a run measured
+ * again (`again`) answers the traffic's first requests, as a later run's does, without the workload's own
+ * verification: that ran once per run, and the side-effect checks count its probes once.
  */
-async function verifyServer(state: HttpState, server: RunningServer, run: number, asRun = run): Promise<number> {
+async function verifyServer(state: HttpState, server: RunningServer, run: number, again = false): Promise<number> {
   const { ctx, outcome } = state;
   ctx.onPhase?.("verify", run);
+  const asRun = again ? Math.max(run, 1) : run;
   const requests = verifiedRequests(state.traffic, asRun);
   if (asRun === 0) {
     outcome.facts.verifiedRequests = requests.length;
     outcome.facts.distinctRequests = distinctRequests(state.traffic.requests).length;
   }
-  const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, requests, asRun)).catch((error) => {
-    throw server.group.status ? serverExited(server, "verify", "verification") : error;
-  });
+  const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, requests, asRun, !again)).catch(
+    (error) => {
+      throw server.group.status ? serverExited(server, "verify", "verification") : error;
+    },
+  );
   keepChecks(outcome, checks, asRun === 0, "verify");
   return sent;
 }
@@ -315,12 +321,12 @@ interface Attempt {
   readonly loaded: Loaded;
 }
 
-/** A fresh pinned server, verified (as run `asRun`), loaded over `settings`' window, stopped. */
+/** A fresh pinned server, verified (`again`: as a run measured again), loaded over `settings`' window, stopped. */
 async function attempt(
   state: HttpState,
   run: number,
   settings: RunSettings,
-  asRun: number,
+  again: boolean,
 ): Promise<Attempt> {
   const { ctx, outcome } = state;
   const server = ctx.topology?.server
@@ -328,7 +334,7 @@ async function attempt(
     : await startRecordServer(ctx, state.file, state.args);
   outcome.command = [...server.command];
   try {
-    const verifyRequests = await verifyServer(state, server, run, asRun);
+    const verifyRequests = await verifyServer(state, server, run, again);
     return { server, verifyRequests, loaded: await load(state, server, run, settings) };
   } finally {
     await server.stop();
@@ -341,13 +347,12 @@ async function attempt(
  */
 async function loadEnough(state: HttpState, run: number): Promise<Attempt> {
   let settings = state.ctx.settings;
-  let { server, loaded, verifyRequests } = await attempt(state, run, settings, run);
+  let { server, loaded, verifyRequests } = await attempt(state, run, settings, false);
   const earlier: LoadMeasurement[] = [];
   for (let sec = longerWindow(settings, loaded.measurement, 0); sec !== null;) {
     earlier.push(loaded.measurement);
     settings = { ...settings, durationSec: sec };
-    // A later server of the same code: verified as a later run's is.
-    const next = await attempt(state, run, settings, Math.max(run, 1));
+    const next = await attempt(state, run, settings, true);
     server = next.server;
     loaded = next.loaded;
     verifyRequests += next.verifyRequests;
