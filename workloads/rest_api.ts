@@ -75,6 +75,12 @@ function contentTypeOf(variant: string): string {
   return FRAMEWORKS[frameworkOf(variant)]?.contentType ?? "application/json";
 }
 
+/** The native baselines' rest-api servers (`default` and `default-stack`), with their HTTP server and driver. */
+const NATIVE_SERVERS: Readonly<Record<string, { path: string; server: string; driver: string }>> = {
+  go: { path: "../servers/go/rest_api.go", server: "net/http", driver: "pgx (pgxpool)" },
+  rust: { path: "../servers/rust/rest_api.rs", server: "hyper", driver: "tokio-postgres" },
+};
+
 /** The origin the production stack allows, and the one the traffic comes from. */
 const ORIGIN = "https://app.example.com";
 
@@ -485,6 +491,12 @@ export const restApi: HttpWorkload = {
   },
   server(runtime: string, variant: string): ServerSource | Skip {
     if (variant === FAVOURITE) return favouriteServer(runtime, dataLayer(variant));
+    const native = NATIVE_SERVERS[runtime];
+    if (native) {
+      // 004's stack on the native baselines: their own server, with the same middleware under REST_STACK.
+      if (variant !== "default" && variant !== `default${STACK}`) return { skip: `${variant} is a JavaScript stack` };
+      return { entry: new URL(native.path, import.meta.url), facts: { server: native.server, driver: native.driver } };
+    }
     return frameworkServer("rest_api", runtime, frameworkOf(variant), dataLayer(variant));
   },
   traffic(ctx: WorkloadContext) {
