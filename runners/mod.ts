@@ -74,9 +74,12 @@ export {
   type Comparison,
   type FigureComparison,
   formatComparison,
+  type NoiseFloor,
   regressions,
   type Verdict,
 } from "./report/compare.ts";
+export { type FloorRow, floorRows, noiseFloorOf } from "./report/noise_floor.ts";
+export type { RatioInterval, RatioMethod } from "./stats/paired.ts";
 export { formatTable } from "./report/table.ts";
 export { type HistoryEntry, keepInHistory, lastComparable, readHistory } from "./report/history.ts";
 export {

@@ -1,20 +1,17 @@
 // Headless Chromium for the tests that check what a report looks like in a real browser.
 import { assert } from "@std/assert";
 import { runCommand } from "../runners/platform/process.ts";
-import { requireTool } from "./_tools.ts";
+import { tool, type ToolNeed } from "./_needs.ts";
 
-/** The browser's path, or null where none is installed (ignored outside CI, a failure under CI=true). */
-export const CHROMIUM: string | null = requireTool(
-  ["chromium", "chromium-browser", "google-chrome"],
-  "apt-get install chromium",
-);
+/** Headless Chromium, for `needs()`: its path where installed. */
+export const CHROMIUM: ToolNeed = tool(["chromium", "chromium-browser", "google-chrome"], "apt-get install chromium");
 
 /** Runs headless Chromium with a fresh profile inside `dir`, without any network chatter. */
 export async function chromium(dir: string, args: string[]): Promise<string> {
   const profile = await Deno.makeTempDir({ dir, prefix: "chromium-profile-" });
   // Chromium keeps crash-report state under the XDG directories: point them into the profile too.
   const out = await runCommand([
-    CHROMIUM!,
+    CHROMIUM.path!,
     "--headless",
     "--no-sandbox",
     "--disable-gpu",

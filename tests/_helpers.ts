@@ -1,4 +1,6 @@
-// Shared test helpers: run the CLI as a user would, and look for processes left behind.
+// The one set of test helpers: run the CLI and every other deno task as a user would, private temporary directories
+// removed whatever happens, environment changes undone, and the checks that nothing was left running or on disk.
+import { assertEquals } from "@std/assert";
 
 /** The repository root. */
 export const ROOT: string = new URL("..", import.meta.url).pathname;
@@ -26,11 +28,9 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): Deno
   }).spawn();
 }
 
-/** Runs the CLI to completion. */
-export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const out = await spawnCli(args, env).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+/** Runs the CLI to completion, as `deno task bench` does. */
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runTask("bench", args, { env });
 }
 
 /** Live (non-zombie) processes whose command line contains `marker`, excluding this test process. */
@@ -78,18 +78,39 @@ export async function entries(dir: string): Promise<string[]> {
   return names;
 }
 
-/** Runs a deno task's program with the task's own permissions from deno.json, as `deno task <name>` does. */
-export async function runTask(name: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+/** How a task or the CLI is run: extra environment, working directory. */
+export interface RunOptions {
+  /** Variables added to the child's environment (`NO_COLOR=1` is always set). */
+  env?: Record<string, string>;
+  /** Working directory. @default {ROOT} */
+  cwd?: string;
+}
+
+/**
+ * Runs a deno task's program with the task's own permissions from deno.json, as `deno task <name>` does, with
+ * `args` after the task's own; the child's environment is this process's plus `env`.
+ */
+export async function runTask(
+  name: string,
+  args: string[],
+  options: RunOptions | Record<string, string> = {},
+): Promise<CliRun> {
+  // An object without `env` or `cwd` is the environment itself (the older form of this helper).
+  if (!("env" in options) && !("cwd" in options)) options = { env: options as Record<string, string> };
+  const { env, cwd } = options as RunOptions;
   const tasks: Record<string, string> = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
   const words = tasks[name].split(" ");
+  const program = words.findIndex((w) => w.endsWith(".ts"));
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      ...words.filter((w) => w.startsWith("--allow-")),
-      `${ROOT}${words.find((w) => w.endsWith(".ts"))}`,
+      `--config=${ROOT}deno.json`,
+      ...words.slice(0, program).filter((w) => w.startsWith("--allow-")),
+      `${ROOT}${words[program]}`,
+      ...words.slice(program + 1),
       ...args,
     ],
-    cwd: ROOT,
+    cwd: cwd ?? ROOT,
     env: { NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
@@ -97,4 +118,57 @@ export async function runTask(name: string, args: string[], env: Record<string, 
   }).output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** A private TMPDIR the embedded PostgreSQL (run as the user postgres when rtbench runs as root) can enter. */
+export async function databaseTmp(): Promise<string> {
+  const tmp = await privateTmp();
+  if (Deno.uid() === 0) await Deno.chmod(tmp, 0o711);
+  return tmp;
+}
+
+/**
+ * Runs `fn` with a fresh private directory (see {@linkcode privateTmp}; for the embedded PostgreSQL with
+ * `database`), and removes the directory afterwards, whether `fn` passed or failed.
+ */
+export async function withTmp<T>(fn: (tmp: string) => Promise<T>, options: { database?: boolean } = {}): Promise<T> {
+  const tmp = options.database ? await databaseTmp() : await privateTmp();
+  try {
+    return await fn(tmp);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+}
+
+/**
+ * Runs `fn` with `vars` set in this process's environment (undefined: unset), and restores every one when `fn`
+ * returns, throws, or (when it returns a promise) settles.
+ */
+export function withEnv<T>(vars: Record<string, string | undefined>, fn: () => T): T {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, Deno.env.get(k)]));
+  const apply = (values: Record<string, string | undefined>) => {
+    for (const [k, v] of Object.entries(values)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+  };
+  let result: T;
+  try {
+    apply(vars);
+    result = fn();
+  } catch (error) {
+    apply(saved);
+    throw error;
+  }
+  if (result instanceof Promise) return result.finally(() => apply(saved)) as T;
+  apply(saved);
+  return result;
+}
+
+/**
+ * Nothing a run in `tmp` started is still running (no process naming the directory, none started with it as
+ * TMPDIR; a process on its way out gets 3 s), and the directory holds exactly `kept` (the files the test asked for).
+ */
+export async function assertNothingLeft(tmp: string, kept: readonly string[] = []): Promise<void> {
+  const running = async () => [...await processesMatching(tmp), ...await processesWithTmpdir(tmp)];
+  await waitFor(async () => (await running()).length === 0, 3000);
+  assertEquals([...new Set(await running())], [], "no server, load generator or database left running");
+  assertEquals((await entries(tmp)).sort(), [...kept].sort(), "nothing but the results left in the directory");
 }

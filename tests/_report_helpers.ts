@@ -1,6 +1,7 @@
 // Helpers for the exporter tests: load the stored results, read numbers back
 // out of rendered text, parse CSV.
-import type { BenchResult } from "../runners/schema/result.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
+import type { BenchRecord, BenchResult } from "../runners/schema/result.ts";
 import { parseResult } from "../runners/schema/mod.ts";
 import { ROOT } from "./_helpers.ts";
 
@@ -75,4 +76,56 @@ export function parseCsv(text: string): string[][] {
   }
   if (field !== "" || row.length > 0) rows.push([...row, field]);
   return rows;
+}
+
+/** A record's label in the reports: `name version`, or what was asked for when it never ran. */
+export function label(r: BenchRecord): string {
+  return r.runtime.version ? `${r.runtime.name} ${r.runtime.version}` : r.runtime.requested;
+}
+
+/**
+ * Checks, without the exporters' own code, that `text` is `result` rendered as `format` (an HTTP result, whose
+ * headline is requests/s): the JSON is the result document; every other format shows each completed record's median
+ * where that format puts it (the Markdown and terminal row of its runtime, the CSV row of its headline, the HTML bar's
+ * label).
+ */
+export function assertRenders(format: string, text: string, result: BenchResult): void {
+  const completed = result.records.filter((r) => r.status === "completed");
+  assert(completed.length > 0, "a result with figures to show");
+  const rate = (r: BenchRecord) => r.summary.requestsPerSecond.median;
+  const printed = (r: BenchRecord) => `${Math.round(rate(r)).toLocaleString("en-US")}/s`;
+  switch (format) {
+    case "json":
+      assertEquals(parseResult(text), result);
+      return;
+    case "md":
+      assertMatch(text, /^# rtbench results\n/);
+      for (const r of completed) {
+        const cell = markdownRow(text, label(r), text.indexOf(`## ${r.workload} (${r.variant})`))[1];
+        assert(shows(cell, rate(r)), `${label(r)}: ${cell} is ${rate(r)}`);
+      }
+      return;
+    case "csv": {
+      const [header, ...rows] = parseCsv(text);
+      const col = (name: string) => header.indexOf(name);
+      for (const r of completed) {
+        const row = rows.find((x) => x[col("runtime")] === r.runtime.name && x[col("figure")] === "requestsPerSecond");
+        assertEquals([row?.[col("statistic")], Number(row?.[col("value")])], ["median", rate(r)], label(r));
+        assertEquals(row![col("samples")].split(" ").map(Number), r.runs.map((x) => x.figures.requestsPerSecond));
+      }
+      return;
+    }
+    case "table":
+      for (const r of completed) {
+        const line = text.split("\n").find((l) => l.startsWith(`${label(r)} `));
+        assert(line?.includes(printed(r)), `${label(r)}: ${line}`);
+      }
+      return;
+    case "html":
+      assertMatch(text, /^<!doctype html>/);
+      for (const r of completed) assertStringIncludes(text, `>${printed(r)}</text>`, label(r));
+      return;
+    default:
+      throw new Error(`No check for format ${format}`);
+  }
 }

@@ -4,7 +4,7 @@
 // one line), and `deno task` killed under it (the orphaned harness stops itself).
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult } from "../runners/schema/mod.ts";
-import { BENCH_PERMISSIONS, entries, privateTmp, processesWithTmpdir, ROOT, spawnCli, waitFor } from "./_helpers.ts";
+import { BENCH_PERMISSIONS, entries, processesWithTmpdir, ROOT, spawnCli, waitFor, withTmp } from "./_helpers.ts";
 
 const LONG_RUN = ["--workload", "http-json", "--runtime", "deno", "--duration", "30", "--warmup", "0", "--runs", "1"];
 
@@ -26,14 +26,14 @@ async function assertClean(tmp: string, within: number): Promise<void> {
 
 // README "Faults tried": "harness killed with SIGKILL".
 Deno.test("SIGKILL of the harness: the reaper stops its server and load generator and removes its files", async () => {
-  const tmp = await privateTmp();
-  const child = spawnCli([...LONG_RUN, "--out", `${tmp}/r.json`], { TMPDIR: tmp });
-  const output = child.output();
-  assert(await serverUp(tmp), "a server started");
-  child.kill("SIGKILL");
-  assertEquals((await output).signal, "SIGKILL");
-  await assertClean(tmp, 5000);
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    const child = spawnCli([...LONG_RUN, "--out", `${tmp}/r.json`], { TMPDIR: tmp });
+    const output = child.output();
+    assert(await serverUp(tmp), "a server started");
+    child.kill("SIGKILL");
+    assertEquals((await output).signal, "SIGKILL");
+    await assertClean(tmp, 5000);
+  });
 });
 
 for (
@@ -44,59 +44,59 @@ for (
 ) {
   // README "Faults tried": "uncaught exception or unhandled rejection in a workload hook".
   Deno.test(`${name}: one line, exit 1, nothing left running or on disk`, async () => {
-    const tmp = await privateTmp();
-    const args = ["--workload-file", "tests/fixtures/uncaught.ts", "--workload", name, "--runtime", "deno"];
-    const out = await spawnCli([...args, "--out", `${tmp}/r.json`], { TMPDIR: tmp }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assertEquals(out.code, 1, stderr);
-    assertEquals(stderr.trim(), `rtbench: internal error: ${message} (--debug shows the stack)`);
-    await assertClean(tmp, 5000);
-    // --debug adds the stack.
-    const debug = await spawnCli([...args, "--out", `${tmp}/r.json`, "--debug"], { TMPDIR: tmp }).output();
-    const debugErr = new TextDecoder().decode(debug.stderr);
-    assertEquals(debug.code, 1);
-    assertMatch(debugErr, new RegExp(`^rtbench: internal error: ${message}\\n(.|\\n)*    at .*uncaught\\.ts`));
-    await assertClean(tmp, 5000);
-    await Deno.remove(tmp, { recursive: true });
+    await withTmp(async (tmp) => {
+      const args = ["--workload-file", "tests/fixtures/uncaught.ts", "--workload", name, "--runtime", "deno"];
+      const out = await spawnCli([...args, "--out", `${tmp}/r.json`], { TMPDIR: tmp }).output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      assertEquals(out.code, 1, stderr);
+      assertEquals(stderr.trim(), `rtbench: internal error: ${message} (--debug shows the stack)`);
+      await assertClean(tmp, 5000);
+      // --debug adds the stack.
+      const debug = await spawnCli([...args, "--out", `${tmp}/r.json`, "--debug"], { TMPDIR: tmp }).output();
+      const debugErr = new TextDecoder().decode(debug.stderr);
+      assertEquals(debug.code, 1);
+      assertMatch(debugErr, new RegExp(`^rtbench: internal error: ${message}\\n(.|\\n)*    at .*uncaught\\.ts`));
+      await assertClean(tmp, 5000);
+    });
   });
 }
 
 // README "Faults tried": "`deno task` sent SIGTERM".
 Deno.test("deno task sent SIGTERM forwards it: the harness exits 143 and cleans up", async () => {
-  const tmp = await privateTmp();
-  const task = new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", "bench", ...LONG_RUN, "--out", `${tmp}/r.json`],
-    cwd: ROOT,
-    env: { NO_COLOR: "1", TMPDIR: tmp },
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const output = task.output();
-  assert(await serverUp(tmp), "a server started");
-  task.kill("SIGTERM");
-  const done = await output;
-  assertEquals(done.code, 143, new TextDecoder().decode(done.stderr));
-  assertMatch(new TextDecoder().decode(done.stderr), /rtbench: interrupted by SIGTERM; finished records are in /);
-  await assertClean(tmp, 5000);
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    const task = new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "bench", ...LONG_RUN, "--out", `${tmp}/r.json`],
+      cwd: ROOT,
+      env: { NO_COLOR: "1", TMPDIR: tmp },
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    const output = task.output();
+    assert(await serverUp(tmp), "a server started");
+    task.kill("SIGTERM");
+    const done = await output;
+    assertEquals(done.code, 143, new TextDecoder().decode(done.stderr));
+    assertMatch(new TextDecoder().decode(done.stderr), /rtbench: interrupted by SIGTERM; finished records are in /);
+    await assertClean(tmp, 5000);
+  });
 });
 
 // README "Faults tried": "`deno task` killed with SIGKILL".
 Deno.test("deno task killed with SIGKILL: the orphaned harness stops itself and cleans up", async () => {
-  const tmp = await privateTmp();
-  const task = new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", "bench", ...LONG_RUN, "--out", `${tmp}/r.json`],
-    cwd: ROOT,
-    env: { NO_COLOR: "1", TMPDIR: tmp },
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  assert(await serverUp(tmp), "a server started");
-  task.kill("SIGKILL");
-  await task.status;
-  // The harness checks its parent once a second, then has the usual 5 s.
-  await assertClean(tmp, 6000);
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    const task = new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "bench", ...LONG_RUN, "--out", `${tmp}/r.json`],
+      cwd: ROOT,
+      env: { NO_COLOR: "1", TMPDIR: tmp },
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    assert(await serverUp(tmp), "a server started");
+    task.kill("SIGKILL");
+    await task.status;
+    // The harness checks its parent once a second, then has the usual 5 s.
+    await assertClean(tmp, 6000);
+  });
 });
 
 Deno.test("the bench task runs with the permissions the README lists, not -A", () => {

@@ -3,73 +3,73 @@
 // connections the machine cannot carry are refused before anything starts, naming the flag; connections above the
 // open-file soft limit but within the hard one work, because servers inherit the hard limit.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { requireTool } from "./_tools.ts";
+import { needs, tool } from "./_needs.ts";
 import { parseResult } from "../runners/schema/mod.ts";
-import { BENCH_PERMISSIONS, privateTmp, ROOT } from "./_helpers.ts";
-import { runCli } from "./_helpers.ts";
+import { BENCH_PERMISSIONS, ROOT, runCli, withTmp } from "./_helpers.ts";
+
+const PRLIMIT = tool("prlimit", "apt-get install util-linux");
 
 // README (Runtimes): "A runtime that cannot be had is recorded as `errored` with the reason" — for a version npm
 // lacks, the reason is "no such version".
 Deno.test("--runtime node@999 is errored with 'no such version', not npm's log path", async () => {
-  const tmp = await privateTmp();
-  const cli = await runCli(
-    ["-w", "http-json", "-r", "node@999", "--duration", "0.5", "--warmup", "0", "--runs", "1", "--quiet", "--json"]
-      .concat(["--out", `${tmp}/r.json`]),
-    { TMPDIR: tmp, RTBENCH_CACHE_DIR: tmp },
-  );
-  assertEquals(cli.code, 1, cli.stderr);
-  const [record] = parseResult(cli.stdout).records;
-  assertEquals([record.status, record.error?.phase], ["errored", "provision"]);
-  assertMatch(record.error!.message, /^Cannot provision node@999: no such version \(npm has no node@999;/);
-  assert(!record.error!.message.includes("_logs"), record.error!.message);
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    const cli = await runCli(
+      ["-w", "http-json", "-r", "node@999", "--duration", "0.5", "--warmup", "0", "--runs", "1", "--quiet", "--json"]
+        .concat(["--out", `${tmp}/r.json`]),
+      { TMPDIR: tmp, RTBENCH_CACHE_DIR: tmp },
+    );
+    assertEquals(cli.code, 1, cli.stderr);
+    const [record] = parseResult(cli.stdout).records;
+    assertEquals([record.status, record.error?.phase], ["errored", "provision"]);
+    assertMatch(record.error!.message, /^Cannot provision node@999: no such version \(npm has no node@999;/);
+    assert(!record.error!.message.includes("_logs"), record.error!.message);
+  });
 });
 
 // README (Faults): "--connections the machine cannot carry … one line naming the flag, exit 2, nothing started".
 Deno.test("--connections 100000 is refused before anything starts, naming the flag and the limit", async () => {
-  const tmp = await privateTmp();
-  const cli = await runCli(["-w", "http-json", "-r", "deno", "--connections", "100000", "--out", `${tmp}/r.json`], {
-    TMPDIR: tmp,
+  await withTmp(async (tmp) => {
+    const cli = await runCli(["-w", "http-json", "-r", "deno", "--connections", "100000", "--out", `${tmp}/r.json`], {
+      TMPDIR: tmp,
+    });
+    assertEquals(cli.code, 2, cli.stderr);
+    const lines = cli.stderr.trim().split("\n");
+    assertEquals(lines.length, 1, cli.stderr);
+    assertMatch(
+      lines[0],
+      /^rtbench: --connections 100000: this machine can carry at most \d+ \((each process may open|the kernel has)/,
+    );
   });
-  assertEquals(cli.code, 2, cli.stderr);
-  const lines = cli.stderr.trim().split("\n");
-  assertEquals(lines.length, 1, cli.stderr);
-  assertMatch(
-    lines[0],
-    /^rtbench: --connections 100000: this machine can carry at most \d+ \((each process may open|the kernel has)/,
-  );
-  await Deno.remove(tmp, { recursive: true });
 });
 
 // README (Faults): "servers and load generators get the open-file hard limit (Deno raises its soft limit to it)".
-Deno.test({
+Deno.test(needs(PRLIMIT, {
   name: "connections above the open-file soft limit: servers inherit the hard limit",
-  ignore: requireTool("prlimit", "apt-get install util-linux") === null,
   async fn() {
-    const tmp = await privateTmp();
-    const script = `${tmp}/bench.ts`;
-    // The workload file is a module the CLI loads; the server reports its own limit, which must be the hard one.
-    await Deno.writeTextFile(script, `export { openFiles } from "${ROOT}tests/fixtures/open_files.ts";\n`);
-    const args = ["--workload-file", script, "-w", "open-files", "-r", "node", "--connections", "1000"];
-    const out = await new Deno.Command("prlimit", {
-      args: [
-        "--nofile=1024:4096",
-        Deno.execPath(),
-        "run",
-        ...BENCH_PERMISSIONS,
-        `${ROOT}runners/cli/bench.ts`,
-        ...args,
-        ...["--duration", "0.5", "--warmup", "0", "--runs", "1", "--quiet", "--json", "--out", `${tmp}/r.json`],
-      ],
-      cwd: ROOT,
-      env: { NO_COLOR: "1", TMPDIR: tmp, OPEN_FILES_EXPECTED: "4096" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    const [record] = parseResult(new TextDecoder().decode(out.stdout)).records;
-    assertEquals(record.status, "completed", JSON.stringify(record.error) + stderr);
-    assertEquals(record.verification.checks.find((c) => c.name === "GET / body")?.actual, "4096");
-    await Deno.remove(tmp, { recursive: true });
+    await withTmp(async (tmp) => {
+      const script = `${tmp}/bench.ts`;
+      // The workload file is a module the CLI loads; the server reports its own limit, which must be the hard one.
+      await Deno.writeTextFile(script, `export { openFiles } from "${ROOT}tests/fixtures/open_files.ts";\n`);
+      const args = ["--workload-file", script, "-w", "open-files", "-r", "node", "--connections", "1000"];
+      const out = await new Deno.Command("prlimit", {
+        args: [
+          "--nofile=1024:4096",
+          Deno.execPath(),
+          "run",
+          ...BENCH_PERMISSIONS,
+          `${ROOT}runners/cli/bench.ts`,
+          ...args,
+          ...["--duration", "0.5", "--warmup", "0", "--runs", "1", "--quiet", "--json", "--out", `${tmp}/r.json`],
+        ],
+        cwd: ROOT,
+        env: { NO_COLOR: "1", TMPDIR: tmp, OPEN_FILES_EXPECTED: "4096" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      const [record] = parseResult(new TextDecoder().decode(out.stdout)).records;
+      assertEquals(record.status, "completed", JSON.stringify(record.error) + stderr);
+      assertEquals(record.verification.checks.find((c) => c.name === "GET / body")?.actual, "4096");
+    });
   },
-});
+}));

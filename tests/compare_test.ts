@@ -7,7 +7,7 @@ import { compareResults, type FigureComparison, formatComparison, regressions } 
 import type { BenchRecord, BenchResult } from "../runners/schema/result.ts";
 import { summarize } from "../runners/stats/summary.ts";
 import { welchTest } from "../runners/stats/welch.ts";
-import { BENCH_PERMISSIONS, privateTmp, ROOT } from "./_helpers.ts";
+import { type CliRun, runTask, withTmp } from "./_helpers.ts";
 import { BASE_PATH, HEAD_PATH, loadFixture } from "./_report_helpers.ts";
 
 const base = await loadFixture(BASE_PATH);
@@ -19,16 +19,8 @@ function find(figures: readonly FigureComparison[], runtime: string, figure: str
   return f;
 }
 
-async function compareCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli/compare.ts`, ...args],
-    cwd: ROOT,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+function compareCli(args: string[]): Promise<CliRun> {
+  return runTask("compare", args);
 }
 
 Deno.test("Welch's t-test matches R's t.test on the sleep data", () => {
@@ -109,7 +101,8 @@ Deno.test("for a lower-is-better figure, a higher value is slower and counts as 
   const worse = compareResults(a, b);
   assertEquals(worse.figures.length, 1);
   assertEquals(worse.figures[0].verdict, "slower");
-  assertAlmostEquals(worse.figures[0].changePercent!, 20, 1e-9);
+  // The ratio of geometric means: (120·121·119·120)^¼ / (100·101·99·100)^¼ − 1 = 20.0009%.
+  assertAlmostEquals(worse.figures[0].changePercent!, 20.0009, 1e-4);
   assertEquals(regressions(worse, 10).length, 1);
   assertEquals(regressions(worse, 25).length, 0);
   const better = compareResults(b, a);
@@ -142,7 +135,56 @@ Deno.test("formatComparison prints change, CI, p and verdict per figure, and mar
   assertStringIncludes(text, "Welch's t-test");
   assertStringIncludes(text, "only in head: http-json/default/node@99");
   const md = formatComparison(compareResults(base, head), "md");
-  assertMatch(md, /\| http-json \(default\) \| node 20\.20\.2 \| latencyUs\.p99 \|.*\+42\.\d%.*✗ slower \|/);
+  assertMatch(
+    md,
+    /\| http-json \(default\) \| node 20\.20\.2 \| latencyUs\.p99 \(per run\) \|.*\+42\.\d%.*✗ slower \|/,
+  );
+  // Which p99 it is, said once: each run's own, where reports merge every run's responses.
+  assertStringIncludes(
+    md,
+    "latencyUs.p99 (per run) = each run's own p99 (reports show the p99 of all runs' responses merged)",
+  );
+});
+
+// README (compare): "the change is a ratio, its interval computed on the log scale: it never passes −100%".
+Deno.test("a change's interval is a ratio's, on the log scale: a large drop never reads below −100%", () => {
+  const t = base.records[0];
+  // Base rates spread widely; head's fell to a fifth. On the linear scale, mean ± t·s/√n of the difference reaches
+  // below −100% of base's mean.
+  const wide = [50_000, 120_000, 30_000, 140_000];
+  const fell = [10_000, 24_000, 6_000, 28_000];
+  const rps = (r: BenchRecord, values: number[]): BenchRecord => ({
+    ...r,
+    runs: r.runs.slice(0, values.length).map((run, i) => ({
+      ...run,
+      figures: { ...run.figures, requestsPerSecond: values[i] },
+    })),
+    summary: { ...r.summary, requestsPerSecond: summarize(values) },
+  });
+  const linear = welchTest(wide, fell);
+  assert(100 * linear.ci.low / linear.meanBase < -100, "the linear interval would pass −100%");
+  const c = compareResults({ ...base, records: [rps(t, wide)] }, { ...base, records: [rps(t, fell)] });
+  const f = find(c.figures, "deno", "requestsPerSecond");
+  // Every run fell to exactly a fifth: the ratio of geometric means is 0.2, a change of −80%, with no spread.
+  assertAlmostEquals(f.changePercent!, -80, 1e-9);
+  assert(f.ci95Percent!.low > -100, JSON.stringify(f.ci95Percent));
+});
+
+// README (A/A): "compare and --fail-on-regression refuse to call a change smaller than the A/A run's floor".
+Deno.test("a significant change smaller than the noise floor is within noise floor, never a regression", () => {
+  const t = base.records[0];
+  const a: BenchResult = { ...base, records: [wallRecord(t, [100, 101, 99, 100])] };
+  const b: BenchResult = { ...base, records: [wallRecord(t, [104, 105, 103, 104])] };
+  assertEquals(compareResults(a, b).figures[0].verdict, "slower", "significant without a floor");
+  assertEquals(regressions(compareResults(a, b), 1).length, 1);
+  const floor = new Map([["http-json/default/wallMs", 5]]);
+  const c = compareResults(a, b, { noiseFloor: floor });
+  assertEquals(c.figures[0].verdict, "within noise floor");
+  assertMatch(c.figures[0].note!, /slower, but by less than the noise floor of ±5\.0% \(A\/A\)/);
+  assertEquals(regressions(c, 1), []);
+  // A change beyond the floor is still called.
+  const far: BenchResult = { ...base, records: [wallRecord(t, [120, 121, 119, 120])] };
+  assertEquals(compareResults(a, far, { noiseFloor: floor }).figures[0].verdict, "slower");
 });
 
 Deno.test("compare CLI: table and verdicts, exit 1 on a regression beyond the threshold", async () => {
@@ -165,43 +207,46 @@ Deno.test("compare CLI: table and verdicts, exit 1 on a regression beyond the th
 });
 
 Deno.test("compare CLI: missing, corrupted or mismatched files exit 2 with one line", async () => {
-  const tmp = await privateTmp();
-  const text = await Deno.readTextFile(BASE_PATH);
-  await Deno.writeTextFile(`${tmp}/truncated.json`, text.slice(0, text.length / 2));
-  await Deno.writeTextFile(`${tmp}/bad-status.json`, text.replace('"status": "completed"', '"status": "fast"'));
-  const other = JSON.parse(text);
-  for (const r of other.records) {
-    r.workload = "ws-echo";
-    r.id = r.id.replace("http-json", "ws-echo");
-  }
-  await Deno.writeTextFile(`${tmp}/other.json`, JSON.stringify(other));
-  const cases: [string[], RegExp][] = [
-    [[BASE_PATH, `${tmp}/missing.json`], /Cannot read .*missing\.json: no such file/],
-    [[BASE_PATH, `${tmp}/truncated.json`], /truncated\.json is not an rtbench result: Invalid result at \/: not JSON/],
-    [
-      [`${tmp}/bad-status.json`, HEAD_PATH],
-      /bad-status\.json is not an rtbench result: Invalid result at \/records\/0\/status/,
-    ],
-    [[BASE_PATH, `${tmp}/other.json`], /no workload × variant × runtime in common/],
-    [[BASE_PATH], /Expected two result files, base and head, got 1/],
-    [
-      [BASE_PATH, HEAD_PATH, "--fail-on-regression", "lots"],
-      /--fail-on-regression must be a percentage ≥ 0, got "lots"/,
-    ],
-    [[BASE_PATH, HEAD_PATH, "--fail-on-regression", "-5"], /--fail-on-regression must be a percentage ≥ 0/],
-    [[BASE_PATH, HEAD_PATH, "--format", "xml"], /--format: unknown format "xml"/],
-    [[BASE_PATH, HEAD_PATH, "--frobnicate"], /Unknown flag --frobnicate/],
-  ];
-  for (const [args, message] of cases) {
-    const run = await compareCli(args);
-    assertEquals(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
-    const lines = run.stderr.trim().split("\n");
-    assertEquals(lines.length, 1, run.stderr);
-    assertMatch(lines[0], /^rtbench compare: /);
-    assertMatch(lines[0], message);
-    assertEquals(run.stdout, "");
-  }
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    const text = await Deno.readTextFile(BASE_PATH);
+    await Deno.writeTextFile(`${tmp}/truncated.json`, text.slice(0, text.length / 2));
+    await Deno.writeTextFile(`${tmp}/bad-status.json`, text.replace('"status": "completed"', '"status": "fast"'));
+    const other = JSON.parse(text);
+    for (const r of other.records) {
+      r.workload = "ws-echo";
+      r.id = r.id.replace("http-json", "ws-echo");
+    }
+    await Deno.writeTextFile(`${tmp}/other.json`, JSON.stringify(other));
+    const cases: [string[], RegExp][] = [
+      [[BASE_PATH, `${tmp}/missing.json`], /Cannot read .*missing\.json: no such file/],
+      [
+        [BASE_PATH, `${tmp}/truncated.json`],
+        /truncated\.json is not an rtbench result: Invalid result at \/: not JSON/,
+      ],
+      [
+        [`${tmp}/bad-status.json`, HEAD_PATH],
+        /bad-status\.json is not an rtbench result: Invalid result at \/records\/0\/status/,
+      ],
+      [[BASE_PATH, `${tmp}/other.json`], /no workload × variant × runtime in common/],
+      [[BASE_PATH], /Expected two result files, base and head, got 1/],
+      [
+        [BASE_PATH, HEAD_PATH, "--fail-on-regression", "lots"],
+        /--fail-on-regression must be a percentage ≥ 0, got "lots"/,
+      ],
+      [[BASE_PATH, HEAD_PATH, "--fail-on-regression", "-5"], /--fail-on-regression must be a percentage ≥ 0/],
+      [[BASE_PATH, HEAD_PATH, "--format", "xml"], /--format: unknown format "xml"/],
+      [[BASE_PATH, HEAD_PATH, "--frobnicate"], /Unknown flag --frobnicate/],
+    ];
+    for (const [args, message] of cases) {
+      const run = await compareCli(args);
+      assertEquals(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+      const lines = run.stderr.trim().split("\n");
+      assertEquals(lines.length, 1, run.stderr);
+      assertMatch(lines[0], /^rtbench compare: /);
+      assertMatch(lines[0], message);
+      assertEquals(run.stdout, "");
+    }
+  });
 });
 
 // README (compare): "a pair measured with different load generators or measurement settings is not comparable".

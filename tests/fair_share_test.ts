@@ -10,55 +10,57 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import { parseCpuList } from "../runners/platform/cpus.ts";
 import { exportResult } from "../runners/report/mod.ts";
-import { entries, privateTmp, processesMatching, runTask } from "./_helpers.ts";
+import { entries, processesMatching, runTask, withTmp } from "./_helpers.ts";
 
 Deno.test("fair-share: a line per budget, the CPU each server used, per used core, client CPUs stated, a shared layout marked; results kept", async () => {
-  const tmp = await privateTmp();
-  const cli = await runTask(
-    "fair-share",
-    [
-      ...["--runtime", "deno,node", "--budgets", "1,all", "--duration", "1", "--warmup", "0.5", "--runs", "1"],
-      ...["--out-dir", `${tmp}/out`],
-    ],
-    { TMPDIR: tmp },
-  );
-  assertEquals(cli.code, 0, cli.stderr + cli.stdout);
-  const files = (await entries(`${tmp}/out`)).sort();
-  const all = navigator.hardwareConcurrency;
-  assertEquals(files, all === 1 ? ["fair-share-1.json"] : ["fair-share-1.json", `fair-share-${all}.json`]);
-  for (const file of files) {
-    const result = parseResult(await Deno.readTextFile(`${tmp}/out/${file}`));
-    assertEquals(validateResult(result), []);
-    const budget = Number(/(\d+)\.json$/.exec(file)![1]);
-    for (const r of result.records) {
-      assertEquals([r.status, r.settings.serverCpus], ["completed", budget], r.id);
-      const f = r.runs[0].figures;
-      // Pinned with taskset to `budget` CPUs, the server's tree cannot use more (the sampler's 250 ms readings may
-      // overshoot a little), and it must have used some.
-      assert(f.serverCoresUsed > 0 && f.serverCoresUsed <= budget * 1.15, `${r.id}: ${f.serverCoresUsed}`);
-      assertEquals(parseCpuList(r.cpus.server!).length, budget);
-      // The figure is the sampler's: the record's own resource summary, in cores.
-      assertEquals(f.serverCoresUsed, Math.round(r.resources!.server!.cpuPercent.mean) / 100);
-      assert(f.requestsPerSecondPerUsedCore > 0 && f.serverCpuUsPerRequest > 0, r.id);
+  await withTmp(async (tmp) => {
+    const cli = await runTask(
+      "fair-share",
+      [
+        ...["--runtime", "deno,node", "--budgets", "1,all", "--duration", "1", "--warmup", "0.5", "--runs", "1"],
+        ...["--out-dir", `${tmp}/out`],
+      ],
+      { TMPDIR: tmp },
+    );
+    assertEquals(cli.code, 0, cli.stderr + cli.stdout);
+    const files = (await entries(`${tmp}/out`)).sort();
+    const all = navigator.hardwareConcurrency;
+    assertEquals(files, all === 1 ? ["fair-share-1.json"] : ["fair-share-1.json", `fair-share-${all}.json`]);
+    for (const file of files) {
+      const result = parseResult(await Deno.readTextFile(`${tmp}/out/${file}`));
+      assertEquals(validateResult(result), []);
+      const budget = Number(/(\d+)\.json$/.exec(file)![1]);
+      for (const r of result.records) {
+        assertEquals([r.status, r.settings.serverCpus], ["completed", budget], r.id);
+        const f = r.runs[0].figures;
+        // Pinned with taskset to `budget` CPUs, the server's tree cannot use more (the sampler's 250 ms readings may
+        // overshoot a little), and it must have used some.
+        assert(f.serverCoresUsed > 0 && f.serverCoresUsed <= budget * 1.15, `${r.id}: ${f.serverCoresUsed}`);
+        assertEquals(parseCpuList(r.cpus.server!).length, budget);
+        // The figure is the sampler's: the record's own resource summary, in cores.
+        assertEquals(f.serverCoresUsed, Math.round(r.resources!.server!.cpuPercent.mean) / 100);
+        assert(f.requestsPerSecondPerUsedCore > 0 && f.serverCpuUsPerRequest > 0, r.id);
+      }
+      // Every report shows it beside the rate per server core.
+      assertMatch(exportResult(result, "table"), /per used core/);
+      assertMatch(exportResult(result, "table"), /[\d,]+\/s \(\d\.\d\d used\)/);
     }
-    // Every report shows it beside the rate per server core.
-    assertMatch(exportResult(result, "table"), /per used core/);
-    assertMatch(exportResult(result, "table"), /[\d,]+\/s \(\d\.\d\d used\)/);
-  }
-  const lines = cli.stdout.split("\n");
-  assertMatch(lines[0], /^Fair share · http-json \(default\) · requestsPerSecond/);
-  assertMatch(lines[1], /^server cores +server cpu +client cpu +deno \S+ +node \S+$/);
-  const rows = lines.filter((l) => /^ +\d+ {2}/.test(l));
-  assertEquals(rows.length, files.length);
-  for (const row of rows) assertMatch(row, /\/s on \d\.\d\d cores · [\d,]+\/s per used core · \d+\.\d µs CPU\/request/);
-  // The first budget leaves the client a CPU of its own; all CPUs leave it none, and that line is marked.
-  assert(!rows[0].includes("shares the server's"), rows[0]);
-  if (all > 1) {
-    assertMatch(rows[1], /\(shares the server's\)/);
-    assertMatch(cli.stdout, /⚠ a line whose client shares the server's CPUs/);
-  }
-  assertEquals(await processesMatching(tmp), []);
-  await Deno.remove(tmp, { recursive: true });
+    const lines = cli.stdout.split("\n");
+    assertMatch(lines[0], /^Fair share · http-json \(default\) · requestsPerSecond/);
+    assertMatch(lines[1], /^server cores +server cpu +client cpu +deno \S+ +node \S+$/);
+    const rows = lines.filter((l) => /^ +\d+ {2}/.test(l));
+    assertEquals(rows.length, files.length);
+    for (const row of rows) {
+      assertMatch(row, /\/s on \d\.\d\d cores · [\d,]+\/s per used core · \d+\.\d µs CPU\/request/);
+    }
+    // The first budget leaves the client a CPU of its own; all CPUs leave it none, and that line is marked.
+    assert(!rows[0].includes("shares the server's"), rows[0]);
+    if (all > 1) {
+      assertMatch(rows[1], /\(shares the server's\)/);
+      assertMatch(cli.stdout, /⚠ a line whose client shares the server's CPUs/);
+    }
+    assertEquals(await processesMatching(tmp), []);
+  });
 });
 
 Deno.test("--budgets beyond the machine, 0 or a word: exit 2, one line naming the flag", async () => {

@@ -8,12 +8,11 @@ import { validateResult } from "../runners/schema/mod.ts";
 import type { BenchResult, Phase } from "../runners/schema/result.ts";
 import type { RunSettings, Workload } from "../workloads/types.ts";
 import { crashes, exitsAtStart, hangsAtStart, hookHangs, neverAnswers } from "./fixtures/faults.ts";
-import { entries, privateTmp, processesMatching, ROOT, runCli } from "./_helpers.ts";
+import { assertNothingLeft, ROOT, runCli, withTmp } from "./_helpers.ts";
 import { DEFAULT_RUN_TIMEOUT_SEC, HOOK_TIMEOUTS_SEC } from "../runners/kinds/timeouts.ts";
 
 async function faultRun(workload: Workload, settings: Partial<RunSettings>): Promise<BenchResult> {
-  const tmp = await privateTmp();
-  try {
+  return await withTmp(async (tmp) => {
     const result = await run({
       workloads: [workload],
       runtimes: ["deno", "node"],
@@ -23,12 +22,9 @@ async function faultRun(workload: Workload, settings: Partial<RunSettings>): Pro
       tempDir: tmp,
     });
     assertEquals(validateResult(result), []);
-    assertEquals(await processesMatching(tmp), [], "no server or load generator left");
-    assertEquals(await entries(tmp), [], "no temporary file left");
+    await assertNothingLeft(tmp);
     return result;
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
-  }
+  });
 }
 
 function assertFault(result: BenchResult, phase: Phase, reason: RegExp): void {
@@ -77,69 +73,67 @@ Deno.test("a server that accepts connections and never answers errors in verify 
 
 // README "Exit codes": "`1` a record errored" (deno errored, node completed).
 Deno.test("--workload-file loads a faulty workload into the CLI, which reports it and exits 1", async () => {
-  const tmp = await privateTmp();
-  const out = `${tmp}/r.json`;
-  const cli = await runCli([
-    "--workload-file",
-    "tests/fixtures/faults.ts",
-    "--workload",
-    "never-answers",
-    "--runtime",
-    "deno,node",
-    "--duration",
-    "1",
-    "--runs",
-    "1",
-    "--warmup",
-    "0",
-    "--timeout",
-    "1",
-    "--load-generator",
-    "autocannon",
-    "--out",
-    out,
-  ], { TMPDIR: tmp });
-  assertEquals(cli.code, 1, cli.stderr);
-  assertMatch(cli.stdout, /verify: GET \/: no response within 1 s \(--timeout\)/);
-  const result = JSON.parse(await Deno.readTextFile(out)) as BenchResult;
-  assertEquals(validateResult(result), []);
-  assertEquals(result.records.map((r) => r.status), ["errored", "completed"]);
-  assertEquals(await processesMatching(tmp), []);
-  assertEquals(await entries(tmp), ["r.json"]);
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    const out = `${tmp}/r.json`;
+    const cli = await runCli([
+      "--workload-file",
+      "tests/fixtures/faults.ts",
+      "--workload",
+      "never-answers",
+      "--runtime",
+      "deno,node",
+      "--duration",
+      "1",
+      "--runs",
+      "1",
+      "--warmup",
+      "0",
+      "--timeout",
+      "1",
+      "--load-generator",
+      "autocannon",
+      "--out",
+      out,
+    ], { TMPDIR: tmp });
+    assertEquals(cli.code, 1, cli.stderr);
+    assertMatch(cli.stdout, /verify: GET \/: no response within 1 s \(--timeout\)/);
+    const result = JSON.parse(await Deno.readTextFile(out)) as BenchResult;
+    assertEquals(validateResult(result), []);
+    assertEquals(result.records.map((r) => r.status), ["errored", "completed"]);
+    await assertNothingLeft(tmp, ["r.json"]);
+  });
 });
 
 // README "Faults tried": "workload `setup` or `afterRun` never settles"; "Every phase has a time limit".
 Deno.test("a workload hook that never settles errors its record in the hook's phase; a hanging dispose is a warning", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [hookHangs],
-    runtimes: ["deno"],
-    settings: { durationSec: 1, warmupSec: 0, runs: 1 },
-    loadGenerator: "autocannon",
-    tempDir: tmp,
-    hookTimeoutsSec: { setup: 0.5, afterRun: 0.5, dispose: 0.5 },
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [hookHangs],
+      runtimes: ["deno"],
+      settings: { durationSec: 1, warmupSec: 0, runs: 1 },
+      loadGenerator: "autocannon",
+      tempDir: tmp,
+      hookTimeoutsSec: { setup: 0.5, afterRun: 0.5, dispose: 0.5 },
+    });
+    assertEquals(validateResult(result), []);
+    const [setup, afterRun, dispose] = result.records;
+    assertEquals([setup.status, setup.error?.phase, setup.error?.message], [
+      "errored",
+      "setup",
+      "the workload's setup did not finish within 0.5 s",
+    ]);
+    assertEquals([afterRun.status, afterRun.error?.phase, afterRun.error?.message], [
+      "errored",
+      "cleanup",
+      "afterRun did not finish within 0.5 s",
+    ]);
+    assertEquals(dispose.status, "completed");
+    assertEquals(
+      result.warnings.find((w) => w.code === "dispose-failed")?.message,
+      "hook-hangs/dispose: the workload's dispose did not finish within 0.5 s",
+    );
+    await assertNothingLeft(tmp);
   });
-  assertEquals(validateResult(result), []);
-  const [setup, afterRun, dispose] = result.records;
-  assertEquals([setup.status, setup.error?.phase, setup.error?.message], [
-    "errored",
-    "setup",
-    "the workload's setup did not finish within 0.5 s",
-  ]);
-  assertEquals([afterRun.status, afterRun.error?.phase, afterRun.error?.message], [
-    "errored",
-    "cleanup",
-    "afterRun did not finish within 0.5 s",
-  ]);
-  assertEquals(dispose.status, "completed");
-  assertEquals(
-    result.warnings.find((w) => w.code === "dispose-failed")?.message,
-    "hook-hangs/dispose: the workload's dispose did not finish within 0.5 s",
-  );
-  assertEquals(await processesMatching(tmp), []);
-  assertEquals(await entries(tmp), []);
-  await Deno.remove(tmp, { recursive: true });
 });
 
 // README "Every phase has a time limit": the hook limits the table prints are `HOOK_TIMEOUTS_SEC`, and a process run

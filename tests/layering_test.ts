@@ -2,7 +2,7 @@
 // LAYERS in tests/_layering.ts, read against the real module graph.
 import { assert, assertEquals } from "@std/assert";
 import { importGraph, layerOf, LAYERS, longFunctions, sourceFiles, violations } from "./_layering.ts";
-import { privateTmp, ROOT } from "./_helpers.ts";
+import { ROOT, withTmp } from "./_helpers.ts";
 import { WORKLOAD_KINDS } from "../workloads/validate.ts";
 
 Deno.test("every import points down a layer, no private file is used from outside its folder, no cycle", async () => {
@@ -20,28 +20,27 @@ Deno.test("every source folder has a row in the layer table", async () => {
   for (const folder of folders) assert(layerOf(folder) !== null, `${folder} has no layer`);
 });
 
-/** A copy of the repository's deno.json and the given files in a private directory. */
-async function plant(files: Record<string, string>): Promise<string> {
-  const root = await privateTmp();
+/** A copy of the repository's deno.json and the given files in `root`. */
+async function plant(root: string, files: Record<string, string>): Promise<void> {
   await Deno.copyFile(`${ROOT}deno.json`, `${root}/deno.json`);
   for (const [path, text] of Object.entries(files)) {
     await Deno.mkdir(`${root}/${path.slice(0, path.lastIndexOf("/"))}`, { recursive: true });
     await Deno.writeTextFile(`${root}/${path}`, text);
   }
-  return root;
 }
 
 Deno.test("a planted upward import, private import and cycle each fail the check, naming the files", async () => {
-  const root = await plant({
-    "runners/platform/ports.ts": 'import { run } from "../suite/run.ts";\nexport const p = run;\n',
-    "runners/suite/run.ts": 'import { view } from "../report/_view.ts";\nexport const run = view;\n',
-    "runners/report/_view.ts": "export const view = 1;\n",
-    "runners/stats/a.ts": 'import { b } from "./b.ts";\nexport const a = () => b;\n',
-    "runners/stats/b.ts": 'import { a } from "./a.ts";\nexport const b = () => a;\n',
-    "workloads/ok.ts": 'import { a } from "../runners/stats/a.ts";\nexport const ok = a;\n',
+  const found = await withTmp(async (root) => {
+    await plant(root, {
+      "runners/platform/ports.ts": 'import { run } from "../suite/run.ts";\nexport const p = run;\n',
+      "runners/suite/run.ts": 'import { view } from "../report/_view.ts";\nexport const run = view;\n',
+      "runners/report/_view.ts": "export const view = 1;\n",
+      "runners/stats/a.ts": 'import { b } from "./b.ts";\nexport const a = () => b;\n',
+      "runners/stats/b.ts": 'import { a } from "./a.ts";\nexport const b = () => a;\n',
+      "workloads/ok.ts": 'import { a } from "../runners/stats/a.ts";\nexport const ok = a;\n',
+    });
+    return violations(await importGraph(root));
   });
-  const found = violations(await importGraph(root));
-  await Deno.remove(root, { recursive: true });
   assertEquals(found.sort(), [
     "cycle: runners/stats/a.ts → runners/stats/b.ts → runners/stats/a.ts",
     "private: runners/suite/run.ts imports runners/report/_view.ts",

@@ -4,166 +4,169 @@
 // and gets sampled; wrk's warm-up check catches a server that goes wrong under
 // load. A generator that is not installed skips its test and says so.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
-import { requireTool } from "./_tools.ts";
+import { needs, tool } from "./_needs.ts";
 import { formatTable } from "../runners/report/table.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { run } from "../runners/suite/run.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { flaky, flakyWarmup } from "./fixtures/flaky.ts";
-import { entries, privateTmp, processesMatching } from "./_helpers.ts";
+import { assertNothingLeft, withTmp } from "./_helpers.ts";
 
-const noWrk = requireTool("wrk", "apt-get install wrk") === null;
-const noBombardier = requireTool("bombardier", "go install github.com/codesenberg/bombardier@v1.2.6") === null;
-const noOha = requireTool("oha", "cargo install oha --locked") === null;
+const WRK = tool("wrk", "apt-get install wrk");
+const BOMBARDIER = tool("bombardier", "go install github.com/codesenberg/bombardier@v1.2.6");
+const OHA = tool("oha", "cargo install oha --locked");
 
-for (const [name, absent] of [["wrk", noWrk], ["bombardier", noBombardier], ["oha", noOha]] as const) {
-  Deno.test({
+for (const [name, need] of [["wrk", WRK], ["bombardier", BOMBARDIER], ["oha", OHA]] as const) {
+  Deno.test(needs(need, {
     name: `${name} measures http-json through the LoadGenerator contract`,
-    ignore: absent,
     async fn() {
-      const tmp = await privateTmp();
-      const result = await run({
-        workloads: [httpJson],
-        runtimes: ["deno"],
-        settings: { durationSec: 1, warmupSec: 1, runs: 1 },
-        loadGenerator: name,
-        tempDir: tmp,
+      await withTmp(async (tmp) => {
+        const result = await run({
+          workloads: [httpJson],
+          runtimes: ["deno"],
+          settings: { durationSec: 1, warmupSec: 1, runs: 1 },
+          loadGenerator: name,
+          tempDir: tmp,
+        });
+        assertEquals(validateResult(result), []);
+        const [record] = result.records;
+        assertEquals(record.status, "completed", JSON.stringify(record.error));
+        assertEquals(record.loadGenerator?.name, name);
+        assertEquals(record.loadGenerator?.selectedBy, `--load-generator ${name}`);
+        assertMatch(record.loadGenerator!.version, /\d|unspecified/);
+        assertEquals(result.environment.loadGenerators?.[name], record.loadGenerator!.version);
+        assert(record.loadGenerator!.verifies!.includes("status"));
+        // How its latency treats coordinated omission is in the record: wrk corrects after the fact, the others do not.
+        assertEquals(record.loadGenerator?.coordinatedOmission, name === "wrk" ? "corrected" : "uncorrected");
+        // It checks only statuses in the measured window, and the record (so every report) says so.
+        assertMatch(
+          record.warnings.find((w) => w.code === "status-only")?.message ?? "",
+          new RegExp(`^${name} checked`),
+        );
+        const [r] = record.runs;
+        assert(r.figures.requestsPerSecond > 0 && r.figures.validResponses > 0);
+        assertExists(r.latencyHistogram, "microsecond latencies kept as a histogram");
+        assert(record.latencyUs!.p50 > 0 && record.latencyUs!.p50 <= record.latencyUs!.p99);
+        assertExists(record.resources?.client, `${name}'s process was sampled`);
+        assert(r.figures.clientCpuPercent > 0, "client CPU comes from the sampler");
+        await assertNothingLeft(tmp);
       });
-      assertEquals(validateResult(result), []);
-      const [record] = result.records;
-      assertEquals(record.status, "completed", JSON.stringify(record.error));
-      assertEquals(record.loadGenerator?.name, name);
-      assertEquals(record.loadGenerator?.selectedBy, `--load-generator ${name}`);
-      assertMatch(record.loadGenerator!.version, /\d|unspecified/);
-      assertEquals(result.environment.loadGenerators?.[name], record.loadGenerator!.version);
-      assert(record.loadGenerator!.verifies!.includes("status"));
-      // How its latency treats coordinated omission is in the record: wrk corrects after the fact, the others do not.
-      assertEquals(record.loadGenerator?.coordinatedOmission, name === "wrk" ? "corrected" : "uncorrected");
-      // It checks only statuses in the measured window, and the record (so every report) says so.
-      assertMatch(record.warnings.find((w) => w.code === "status-only")?.message ?? "", new RegExp(`^${name} checked`));
-      const [r] = record.runs;
-      assert(r.figures.requestsPerSecond > 0 && r.figures.validResponses > 0);
-      assertExists(r.latencyHistogram, "microsecond latencies kept as a histogram");
-      assert(record.latencyUs!.p50 > 0 && record.latencyUs!.p50 <= record.latencyUs!.p99);
-      assertExists(record.resources?.client, `${name}'s process was sampled`);
-      assert(r.figures.clientCpuPercent > 0, "client CPU comes from the sampler");
-      assertEquals(await processesMatching(tmp), []);
-      assertEquals(await entries(tmp), []);
-      await Deno.remove(tmp);
     },
-  });
+  }));
 }
 
-Deno.test({
+Deno.test(needs(WRK, {
   name: "wrk's warm-up check catches a server whose body goes wrong under load",
-  ignore: noWrk,
   async fn() {
-    const tmp = await privateTmp();
-    const result = await run({
-      workloads: [flaky],
-      runtimes: ["deno"],
-      settings: { durationSec: 1, warmupSec: 1, runs: 1 },
-      loadGenerator: "wrk",
-      tempDir: tmp,
-    });
-    const [record] = result.records;
-    assert(record.verification.passed, "the first responses were right");
-    assertEquals(record.status, "invalid");
-    assertEquals(record.error?.phase, "measure");
-    assertMatch(record.error!.message, /mismatched .*during warm-up: status 200, content-type application\/json, body/);
-    assertMatch(record.error!.message, /Hello, World\?/);
-    await Deno.remove(tmp, { recursive: true });
-  },
-});
-
-// README "Faults tried": "server wrong only during the warm-up".
-// README (Load generators): "What goes wrong during the warm-up (mismatches, non-2xx) counts … whichever generator ran".
-for (const [name, absent] of [["wrk", noWrk], ["autocannon", false]] as const) {
-  Deno.test({
-    name: `${name} counts mismatches made during the warm-up alone`,
-    ignore: absent,
-    async fn() {
-      const tmp = await privateTmp();
+    await withTmp(async (tmp) => {
       const result = await run({
-        workloads: [flakyWarmup],
+        workloads: [flaky],
         runtimes: ["deno"],
-        settings: { durationSec: 1, warmupSec: 1.5, runs: 1 },
-        loadGenerator: name,
+        settings: { durationSec: 1, warmupSec: 1, runs: 1 },
+        loadGenerator: "wrk",
         tempDir: tmp,
       });
       const [record] = result.records;
       assert(record.verification.passed, "the first responses were right");
-      assertEquals(record.status, "invalid", JSON.stringify(record.runs[0]?.counts));
-      assertMatch(record.error!.message, /during warm-up: .*Hello, World\?/);
-      await Deno.remove(tmp, { recursive: true });
+      assertEquals(record.status, "invalid");
+      assertEquals(record.error?.phase, "measure");
+      assertMatch(
+        record.error!.message,
+        /mismatched .*during warm-up: status 200, content-type application\/json, body/,
+      );
+      assertMatch(record.error!.message, /Hello, World\?/);
+    });
+  },
+}));
+
+// README "Faults tried": "server wrong only during the warm-up".
+// README (Load generators): "What goes wrong during the warm-up (mismatches, non-2xx) counts … whichever generator ran".
+for (const [name, need] of [["wrk", WRK], ["autocannon", []]] as const) {
+  Deno.test(needs(need, {
+    name: `${name} counts mismatches made during the warm-up alone`,
+    async fn() {
+      await withTmp(async (tmp) => {
+        const result = await run({
+          workloads: [flakyWarmup],
+          runtimes: ["deno"],
+          settings: { durationSec: 1, warmupSec: 1.5, runs: 1 },
+          loadGenerator: name,
+          tempDir: tmp,
+        });
+        const [record] = result.records;
+        assert(record.verification.passed, "the first responses were right");
+        assertEquals(record.status, "invalid", JSON.stringify(record.runs[0]?.counts));
+        assertMatch(record.error!.message, /during warm-up: .*Hello, World\?/);
+      });
     },
-  });
+  }));
 }
 
 // README (Load generators): "wrk runs whole seconds only … the record keeps what ran … the table header prints it".
-Deno.test({
+Deno.test(needs(WRK, {
   name: "wrk's whole seconds are recorded as they ran, and the header prints what ran beside what was asked",
-  ignore: noWrk,
   async fn() {
-    const tmp = await privateTmp();
-    const result = await run({
-      workloads: [httpJson],
-      runtimes: ["deno"],
-      settings: { durationSec: 1.5, warmupSec: 0.5, runs: 1, connections: 10 },
-      loadGenerator: "wrk",
-      tempDir: tmp,
-    });
-    const [record] = result.records;
-    assertEquals(record.status, "completed", JSON.stringify(record.error));
-    const f = record.runs[0].figures;
-    assert(f.warmupMs >= 950 && f.warmupMs < 1500, `warm-up ran ${f.warmupMs} ms`);
-    assert(f.durationMs >= 1950 && f.durationMs < 2500, `measured ${f.durationMs} ms`);
-    // The rate is over the window that ran, not the one asked.
-    assert(Math.abs(f.requestsPerSecond - f.validResponses / (f.durationMs / 1000)) < f.requestsPerSecond / 100);
-    const header = formatTable(result).split("\n").find((l) => l.startsWith("http-json (default) · "))!;
-    // What ran, as measured (whole seconds plus wrk's own start on a busy machine), beside what was asked.
-    assertMatch(header, /· 2(\.[0-4])? s \(asked 1\.5 s\) × 1 runs · warm-up 1(\.[0-4])? s \(asked 0\.5 s\)/);
-    await Deno.remove(tmp, { recursive: true });
-  },
-});
-
-Deno.test({
-  name: "wrk pipelines through its Lua request() batches, with a Host header Node accepts",
-  ignore: noWrk,
-  async fn() {
-    const tmp = await privateTmp();
-    // Node answers 400 to an HTTP/1.1 request without Host; Deno lets it pass.
-    const result = await run({
-      workloads: [httpJson],
-      runtimes: ["deno", "node"],
-      settings: { durationSec: 1, warmupSec: 0, runs: 1, pipelining: 4, connections: 10 },
-      loadGenerator: "wrk",
-      tempDir: tmp,
-    });
-    for (const record of result.records) {
+    await withTmp(async (tmp) => {
+      const result = await run({
+        workloads: [httpJson],
+        runtimes: ["deno"],
+        settings: { durationSec: 1.5, warmupSec: 0.5, runs: 1, connections: 10 },
+        loadGenerator: "wrk",
+        tempDir: tmp,
+      });
+      const [record] = result.records;
       assertEquals(record.status, "completed", JSON.stringify(record.error));
-      assertEquals(record.settings.pipelining, 4);
-      assertEquals(record.runs[0].counts.non2xx, 0);
-      assert(record.runs[0].figures.validResponses > 0);
-    }
-    await Deno.remove(tmp, { recursive: true });
+      const f = record.runs[0].figures;
+      assert(f.warmupMs >= 950 && f.warmupMs < 1500, `warm-up ran ${f.warmupMs} ms`);
+      assert(f.durationMs >= 1950 && f.durationMs < 2500, `measured ${f.durationMs} ms`);
+      // The rate is over the window that ran, not the one asked.
+      assert(Math.abs(f.requestsPerSecond - f.validResponses / (f.durationMs / 1000)) < f.requestsPerSecond / 100);
+      const header = formatTable(result).split("\n").find((l) => l.startsWith("http-json (default) · "))!;
+      // What ran, as measured (whole seconds plus wrk's own start on a busy machine), beside what was asked.
+      assertMatch(header, /· 2(\.[0-4])? s \(asked 1\.5 s\) × 1 runs · warm-up 1(\.[0-4])? s \(asked 0\.5 s\)/);
+    });
   },
-});
+}));
+
+Deno.test(needs(WRK, {
+  name: "wrk pipelines through its Lua request() batches, with a Host header Node accepts",
+  async fn() {
+    await withTmp(async (tmp) => {
+      // Node answers 400 to an HTTP/1.1 request without Host; Deno lets it pass.
+      const result = await run({
+        workloads: [httpJson],
+        runtimes: ["deno", "node"],
+        settings: { durationSec: 1, warmupSec: 0, runs: 1, pipelining: 4, connections: 10 },
+        loadGenerator: "wrk",
+        tempDir: tmp,
+      });
+      for (const record of result.records) {
+        assertEquals(record.status, "completed", JSON.stringify(record.error));
+        assertEquals(record.settings.pipelining, 4);
+        assertEquals(record.runs[0].counts.non2xx, 0);
+        assert(record.runs[0].figures.validResponses > 0);
+      }
+    });
+  },
+}));
 
 Deno.test({
   name: "--load-generator auto picks rtbench's engine and says why",
   async fn() {
-    const tmp = await privateTmp();
-    const result = await run({
-      workloads: [httpJson],
-      runtimes: ["node"],
-      settings: { durationSec: 1, warmupSec: 0, runs: 1 },
-      tempDir: tmp,
+    await withTmp(async (tmp) => {
+      const result = await run({
+        workloads: [httpJson],
+        runtimes: ["node"],
+        settings: { durationSec: 1, warmupSec: 0, runs: 1 },
+        tempDir: tmp,
+      });
+      assertEquals(result.settings.loadGenerator, "auto");
+      const [record] = result.records;
+      assertEquals(record.loadGenerator?.name, "rtbench");
+      assertMatch(
+        record.loadGenerator!.selectedBy!,
+        /^auto: the first generator that can send this traffic, rtbench's/,
+      );
     });
-    assertEquals(result.settings.loadGenerator, "auto");
-    const [record] = result.records;
-    assertEquals(record.loadGenerator?.name, "rtbench");
-    assertMatch(record.loadGenerator!.selectedBy!, /^auto: the first generator that can send this traffic, rtbench's/);
-    await Deno.remove(tmp, { recursive: true });
   },
 });

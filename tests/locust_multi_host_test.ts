@@ -8,7 +8,7 @@
 // took users, nothing left".
 import { assert, assertEquals } from "@std/assert";
 import { makeLab, netnsUnavailable } from "./_netns.ts";
-import { unavailableIn } from "./_tools.ts";
+import { condition, needs } from "./_needs.ts";
 import { BENCH_PERMISSIONS, ROOT, waitFor } from "./_helpers.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { installDependencies } from "../runners/platform/workspace.ts";
@@ -18,10 +18,8 @@ import { locustGenerator } from "../runners/drivers/locust.ts";
 import { restApi } from "../workloads/rest_api.ts";
 import type { BenchResult } from "../runners/schema/result.ts";
 
-const ignored = unavailableIn(
-  "locust_multi_host_test",
-  await netnsUnavailable() ?? ((await locustGenerator.available()) ? null : "python3 is missing"),
-);
+const NETNS = condition("network namespaces with an sshd in each", await netnsUnavailable());
+const LOCUST = condition("Locust", (await locustGenerator.available()) ? null : "python3 is missing");
 
 /** What the namespaces cannot fetch (they have no route out) is installed first: Locust's venv, npm packages, Bun. */
 async function warmCaches(): Promise<void> {
@@ -33,10 +31,9 @@ async function warmCaches(): Promise<void> {
   await locustGenerator.client!();
 }
 
-Deno.test({
+Deno.test(needs([NETNS, LOCUST], {
   name:
     "Locust with workers on two load machines: http-json and rest-api verified, both machines took users, nothing left",
-  ignore: ignored,
   sanitizeResources: false,
   async fn() {
     await warmCaches();
@@ -92,4 +89,4 @@ Deno.test({
       await lab.close();
     }
   },
-});
+}));

@@ -23,85 +23,76 @@ import { LOCUST_VERSION, locustGenerator } from "../runners/drivers/locust.ts";
 import { lateFaults } from "./fixtures/late_faults.ts";
 import { HELLO_BODY } from "../workloads/http_json.ts";
 import { formatVsWrk, vsWrk } from "../runners/selfcheck/vs_wrk.ts";
-import { requireTool } from "./_tools.ts";
-import { entries, privateTmp, processesMatching, runCli } from "./_helpers.ts";
-import { unavailableIn } from "./_tools.ts";
+import { assertNothingLeft, runCli, withTmp } from "./_helpers.ts";
+import { condition, needs, tool } from "./_needs.ts";
 
-const ignore = unavailableIn(
-  "locust_test",
+const LOCUST = condition(
+  "Locust",
   (await locustGenerator.available()) ? null : "python3 is missing (apt-get install python3 python3-venv)",
 );
+const WRK = tool("wrk", "apt-get install wrk");
 
-/** A private TMPDIR the embedded PostgreSQL (run as the user postgres when root) can enter. */
-async function databaseTmp(): Promise<string> {
-  const tmp = await privateTmp();
-  if (Deno.uid() === 0) await Deno.chmod(tmp, 0o711);
-  return tmp;
-}
-
-Deno.test({
+Deno.test(needs(LOCUST, {
   name: "bench --load-generator locust runs http-json and rest-api: verified, counted per endpoint, nothing left",
-  ignore,
   async fn() {
-    const tmp = await databaseTmp();
-    const out = `${tmp}/r.json`;
-    const cli = await runCli(
-      [
-        ...[
-          "--workload",
-          "http-json,rest-api",
-          "--variant",
-          "default",
-          "--runtime",
-          "deno",
-          "--load-generator",
-          "locust",
+    await withTmp(async (tmp) => {
+      const out = `${tmp}/r.json`;
+      const cli = await runCli(
+        [
+          ...[
+            "--workload",
+            "http-json,rest-api",
+            "--variant",
+            "default",
+            "--runtime",
+            "deno",
+            "--load-generator",
+            "locust",
+          ],
+          ...["--duration", "2", "--warmup", "1", "--runs", "1", "--connections", "10", "--out", out],
         ],
-        ...["--duration", "2", "--warmup", "1", "--runs", "1", "--connections", "10", "--out", out],
-      ],
-      { TMPDIR: tmp },
-    );
-    assertEquals(cli.code, 0, cli.stderr + cli.stdout);
-    const result = parseResult(await Deno.readTextFile(out));
-    assertEquals(validateResult(result), []);
-    assertEquals(result.records.map((r) => [r.id, r.status]), [
-      ["http-json/default/deno", "completed"],
-      ["rest-api/default/deno", "completed"],
-    ]);
-    for (const r of result.records) {
-      assertEquals([r.loadGenerator?.name, r.loadGenerator?.version], ["locust", LOCUST_VERSION]);
-      assertMatch(
-        r.loadGenerator!.client!,
-        /^python 3\.\d+\.\d+ \(venv .*locust-2\.47\.0-geventhttpclient-2\.6\.1-py3\.\d+\)$/,
+        { TMPDIR: tmp },
       );
-      assertEquals(r.warnings.filter((w) => w.code === "status-only"), [], "Locust checks every response");
-      assertEquals(r.runs[0].counts, { errors: 0, timeouts: 0, non2xx: 0, mismatches: 0 });
-      assert(r.runs[0].figures.validResponses > 0 && r.latencyUs!.p50 > 0, r.id);
-      // The sampler followed the workers' processes, as it does any generator's.
-      assert((r.resources?.client?.cpuPercent.mean ?? 0) > 0, `${r.id}: ${JSON.stringify(r.resources?.client)}`);
-    }
-    const rest = result.records[1];
-    // Every endpoint of the mix measured, the captured ids among them (update, read back, delete).
-    assertEquals(Object.keys(rest.runs[0].endpoints ?? {}).sort(), [
-      "DELETE /users/:id",
-      "GET /users",
-      "GET /users/:id",
-      "POST /users",
-      "PUT /users/:id",
-    ]);
-    const checks = new Map(rest.verification.checks.map((c) => [c.name, c]));
-    for (
-      const name of ["rows created minus deleted", "inserts counted by PostgreSQL", "deletes counted by PostgreSQL"]
-    ) {
-      const c = checks.get(`run 1: database: ${name}`);
-      assert(c?.passed, `${name}: ${JSON.stringify(c)}`);
-    }
-    assert(Number(checks.get("run 1: database: deletes counted by PostgreSQL")!.expected) >= 1);
-    assertEquals(await processesMatching(tmp), []);
-    assertEquals(await entries(tmp), ["r.json"]);
-    await Deno.remove(tmp, { recursive: true });
+      assertEquals(cli.code, 0, cli.stderr + cli.stdout);
+      const result = parseResult(await Deno.readTextFile(out));
+      assertEquals(validateResult(result), []);
+      assertEquals(result.records.map((r) => [r.id, r.status]), [
+        ["http-json/default/deno", "completed"],
+        ["rest-api/default/deno", "completed"],
+      ]);
+      for (const r of result.records) {
+        assertEquals([r.loadGenerator?.name, r.loadGenerator?.version], ["locust", LOCUST_VERSION]);
+        assertMatch(
+          r.loadGenerator!.client!,
+          /^python 3\.\d+\.\d+ \(venv .*locust-2\.47\.0-geventhttpclient-2\.6\.1-py3\.\d+\)$/,
+        );
+        assertEquals(r.warnings.filter((w) => w.code === "status-only"), [], "Locust checks every response");
+        assertEquals(r.runs[0].counts, { errors: 0, timeouts: 0, non2xx: 0, mismatches: 0 });
+        assert(r.runs[0].figures.validResponses > 0 && r.latencyUs!.p50 > 0, r.id);
+        // The sampler followed the workers' processes, as it does any generator's.
+        assert((r.resources?.client?.cpuPercent.mean ?? 0) > 0, `${r.id}: ${JSON.stringify(r.resources?.client)}`);
+      }
+      const rest = result.records[1];
+      // Every endpoint of the mix measured, the captured ids among them (update, read back, delete).
+      assertEquals(Object.keys(rest.runs[0].endpoints ?? {}).sort(), [
+        "DELETE /users/:id",
+        "GET /users",
+        "GET /users/:id",
+        "POST /users",
+        "PUT /users/:id",
+      ]);
+      const checks = new Map(rest.verification.checks.map((c) => [c.name, c]));
+      for (
+        const name of ["rows created minus deleted", "inserts counted by PostgreSQL", "deletes counted by PostgreSQL"]
+      ) {
+        const c = checks.get(`run 1: database: ${name}`);
+        assert(c?.passed, `${name}: ${JSON.stringify(c)}`);
+      }
+      assert(Number(checks.get("run 1: database: deletes counted by PostgreSQL")!.expected) >= 1);
+      await assertNothingLeft(tmp, ["r.json"]);
+    }, { database: true });
   },
-});
+}));
 
 /** What a record says of a fault, to compare two generators' verdicts: its status and the count the fault moves. */
 function verdict(r: BenchRecord, fault: string) {
@@ -117,41 +108,39 @@ function verdict(r: BenchRecord, fault: string) {
 }
 
 for (const fault of ["body", "drop", "silent"]) {
-  Deno.test({
+  Deno.test(needs(LOCUST, {
     name: `a server that goes wrong late (${fault}) comes out the same under Locust as under the engine`,
-    ignore,
     async fn() {
-      const tmp = await privateTmp();
-      const verdicts = [];
-      for (const loadGenerator of ["rtbench", "locust"]) {
-        const result = await run({
-          workloads: [lateFaults],
-          runtimes: ["deno"],
-          variants: [fault],
-          // Faults from 2.5 s after the first request: inside the window of both (Locust's workers take a second or
-          // two to start).
-          settings: { durationSec: 4, warmupSec: 0.5, runs: 1, connections: 10, requestTimeoutSec: 1 },
-          loadGenerator,
-          tempDir: tmp,
+      await withTmp(async (tmp) => {
+        const verdicts = [];
+        for (const loadGenerator of ["rtbench", "locust"]) {
+          const result = await run({
+            workloads: [lateFaults],
+            runtimes: ["deno"],
+            variants: [fault],
+            // Faults from 2.5 s after the first request: inside the window of both (Locust's workers take a second or
+            // two to start).
+            settings: { durationSec: 4, warmupSec: 0.5, runs: 1, connections: 10, requestTimeoutSec: 1 },
+            loadGenerator,
+            tempDir: tmp,
+          });
+          assertEquals(validateResult(result), []);
+          const [record] = result.records;
+          assertEquals(record.loadGenerator?.name, loadGenerator);
+          verdicts.push(verdict(record, fault));
+        }
+        const [engine, locust] = verdicts;
+        assertEquals(locust, engine);
+        // Never clean: a wrong body makes the record invalid; dropped and unanswered requests are counted and said.
+        assertEquals(locust, {
+          status: fault === "body" ? "invalid" : "completed",
+          phase: fault === "body" ? "measure" : null,
+          counted: true,
         });
-        assertEquals(validateResult(result), []);
-        const [record] = result.records;
-        assertEquals(record.loadGenerator?.name, loadGenerator);
-        verdicts.push(verdict(record, fault));
-      }
-      const [engine, locust] = verdicts;
-      assertEquals(locust, engine);
-      // Never clean: a wrong body makes the record invalid; dropped and unanswered requests are counted and said.
-      assertEquals(locust, {
-        status: fault === "body" ? "invalid" : "completed",
-        phase: fault === "body" ? "measure" : null,
-        counted: true,
+        await assertNothingLeft(tmp);
       });
-      assertEquals(await processesMatching(tmp), []);
-      assertEquals(await entries(tmp), []);
-      await Deno.remove(tmp, { recursive: true });
     },
-  });
+  }));
 }
 
 Deno.test("Locust refuses what it cannot send: pipelining", () => {
@@ -167,9 +156,8 @@ Deno.test("Locust refuses what it cannot send: pipelining", () => {
   );
 });
 
-Deno.test({
+Deno.test(needs(LOCUST, {
   name: "--rate under Locust: users paced, the phase measured",
-  ignore,
   async fn() {
     await using server = Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen() {} },
@@ -192,32 +180,30 @@ Deno.test({
     assertEquals(m.coordinatedOmission, "avoided");
     assertEquals([m.mismatches, m.non2xx, m.errors], [0, 0, 0]);
   },
-});
+}));
 
-Deno.test({
+Deno.test(needs(LOCUST, {
   name: "ws under --load-generator locust runs on rtbench's WebSocket driver",
-  ignore,
   async fn() {
-    const tmp = await privateTmp();
-    const out = `${tmp}/r.json`;
-    const cli = await runCli(
-      [
-        ...["--workload", "ws", "--runtime", "deno", "--load-generator", "locust"],
-        ...["--duration", "1", "--warmup", "0.5", "--runs", "1", "--out", out],
-      ],
-      { TMPDIR: tmp },
-    );
-    assertEquals(cli.code, 0, cli.stderr + cli.stdout);
-    const [record] = parseResult(await Deno.readTextFile(out)).records;
-    assertEquals(record.status, "completed", JSON.stringify(record.error));
-    assert(record.loadGenerator?.name !== "locust", JSON.stringify(record.loadGenerator));
-    await Deno.remove(tmp, { recursive: true });
+    await withTmp(async (tmp) => {
+      const out = `${tmp}/r.json`;
+      const cli = await runCli(
+        [
+          ...["--workload", "ws", "--runtime", "deno", "--load-generator", "locust"],
+          ...["--duration", "1", "--warmup", "0.5", "--runs", "1", "--out", out],
+        ],
+        { TMPDIR: tmp },
+      );
+      assertEquals(cli.code, 0, cli.stderr + cli.stdout);
+      const [record] = parseResult(await Deno.readTextFile(out)).records;
+      assertEquals(record.status, "completed", JSON.stringify(record.error));
+      assert(record.loadGenerator?.name !== "locust", JSON.stringify(record.loadGenerator));
+    });
   },
-});
+}));
 
-Deno.test({
+Deno.test(needs([LOCUST, WRK], {
   name: "vs-wrk --locust: Locust's rate and ceiling per core beside wrk's and the engine's",
-  ignore: ignore || requireTool("wrk", "apt-get install wrk") === null,
   async fn() {
     const result = await vsWrk({
       runtimes: ["deno"],
@@ -236,4 +222,4 @@ Deno.test({
     assertMatch(text, /locust, 1 worker \(median\) +locust per core \(median\) +wrk ÷ locust per core/);
     assertMatch(text, /^deno +[\d,]+\/s +[\d,]+\/s +\d+\.\d +\d+\.\d +\d+$/m);
   },
-});
+}));

@@ -8,58 +8,61 @@ import { validateResult } from "../runners/schema/mod.ts";
 import { run } from "../runners/suite/run.ts";
 import { micro, TINYBENCH_VERSION } from "../workloads/micro.ts";
 import type { MicroWorkload } from "../workloads/types.ts";
-import { entries, privateTmp } from "./_helpers.ts";
+import { entries, withTmp } from "./_helpers.ts";
 
 const TIMERS = ["hrtimeNow", "performanceNow", "bunNanoseconds"];
 
 Deno.test("micro: every task on every runtime is verified and its statistics validate against the schema", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [micro],
-    runtimes: ["deno", "node", "bun"],
-    settings: { durationSec: 0.05, warmupSec: 0.02, runs: 1 },
-    tempDir: tmp,
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [micro],
+      runtimes: ["deno", "node", "bun"],
+      settings: { durationSec: 0.05, warmupSec: 0.02, runs: 1 },
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    assertEquals(result.records.length, 12);
+    for (const record of result.records) {
+      assertEquals(record.status, "completed", `${record.id}: ${JSON.stringify(record.error)}`);
+      assertEquals(record.kind, "micro");
+      assertEquals(record.headline, { figure: "opsPerSecond", higherIsBetter: true });
+      const f = record.runs[0].figures;
+      assert(f.opsPerSecond > 0 && f.samples >= 1, record.id);
+      assert(f.callLatencyP50Ns <= f.callLatencyP99Ns, record.id);
+      const perCall = record.facts.opsPerCall as number;
+      assert(
+        Math.abs(f.opsPerSecond - f.callsPerSecond * perCall) <= perCall,
+        "throughput per operation, not per call",
+      );
+      assert(TIMERS.includes(String(record.facts.timer)), String(record.facts.timer));
+      assertEquals(record.facts.tinybenchTimeMs, 50);
+      assertEquals(record.facts.tinybenchWarmupTimeMs, 20);
+      assertMatch(String(record.facts.tinybenchRuntime), new RegExp(`^${record.runtime.name} `));
+      assert(record.verification.checks.every((c) => c.passed));
+      assert(record.verification.checks.some((c) => c.name === "sample"));
+    }
+    const bcrypt = result.records.find((r) => r.id === "micro/bcrypt/node")!;
+    assertMatch(String(bcrypt.verification.checks.find((c) => c.name === "sample")!.actual), /^\$2b\$04\$/);
+    assertEquals(micro.dependencies?.tinybench, TINYBENCH_VERSION);
+    assertEquals(await entries(tmp), []);
   });
-  assertEquals(validateResult(result), []);
-  assertEquals(result.records.length, 12);
-  for (const record of result.records) {
-    assertEquals(record.status, "completed", `${record.id}: ${JSON.stringify(record.error)}`);
-    assertEquals(record.kind, "micro");
-    assertEquals(record.headline, { figure: "opsPerSecond", higherIsBetter: true });
-    const f = record.runs[0].figures;
-    assert(f.opsPerSecond > 0 && f.samples >= 1, record.id);
-    assert(f.callLatencyP50Ns <= f.callLatencyP99Ns, record.id);
-    const perCall = record.facts.opsPerCall as number;
-    assert(Math.abs(f.opsPerSecond - f.callsPerSecond * perCall) <= perCall, "throughput per operation, not per call");
-    assert(TIMERS.includes(String(record.facts.timer)), String(record.facts.timer));
-    assertEquals(record.facts.tinybenchTimeMs, 50);
-    assertEquals(record.facts.tinybenchWarmupTimeMs, 20);
-    assertMatch(String(record.facts.tinybenchRuntime), new RegExp(`^${record.runtime.name} `));
-    assert(record.verification.checks.every((c) => c.passed));
-    assert(record.verification.checks.some((c) => c.name === "sample"));
-  }
-  const bcrypt = result.records.find((r) => r.id === "micro/bcrypt/node")!;
-  assertMatch(String(bcrypt.verification.checks.find((c) => c.name === "sample")!.actual), /^\$2b\$04\$/);
-  assertEquals(micro.dependencies?.tinybench, TINYBENCH_VERSION);
-  assertEquals(await entries(tmp), []);
-  await Deno.remove(tmp);
 });
 
 Deno.test("a micro script whose sample is wrong makes the record invalid", async () => {
-  const tmp = await privateTmp();
-  const lying: MicroWorkload = {
-    ...micro,
-    name: "lying-micro",
-    variants: [{ name: "uuid", description: "prints a sample that is no UUID" }],
-    script: () => ({ entry: new URL("./fixtures/micro_bad_sample.mjs", import.meta.url) }),
-  };
-  const result = await run({ workloads: [lying], runtimes: ["deno"], settings: { runs: 1 }, tempDir: tmp });
-  const [record] = result.records;
-  assertEquals(record.status, "invalid");
-  assertEquals(record.error?.phase, "verify");
-  assertMatch(record.error!.message, /sample: got "not-a-uuid", expected "a v4 UUID"/);
-  assertEquals(record.runs.length, 0);
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    const lying: MicroWorkload = {
+      ...micro,
+      name: "lying-micro",
+      variants: [{ name: "uuid", description: "prints a sample that is no UUID" }],
+      script: () => ({ entry: new URL("./fixtures/micro_bad_sample.mjs", import.meta.url) }),
+    };
+    const result = await run({ workloads: [lying], runtimes: ["deno"], settings: { runs: 1 }, tempDir: tmp });
+    const [record] = result.records;
+    assertEquals(record.status, "invalid");
+    assertEquals(record.error?.phase, "verify");
+    assertMatch(record.error!.message, /sample: got "not-a-uuid", expected "a v4 UUID"/);
+    assertEquals(record.runs.length, 0);
+  });
 });
 
 // README (micro): "opsPerSecond … operations ÷ time … not the mean of 1/latency".

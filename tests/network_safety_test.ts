@@ -7,8 +7,9 @@ import { startServer } from "../runners/kinds/server.ts";
 import { parseResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { stageServer } from "../runners/platform/workspace.ts";
-import { entries, privateTmp, processesWithTmpdir, ROOT, runCli } from "./_helpers.ts";
+import { entries, processesWithTmpdir, ROOT, runCli, withTmp } from "./_helpers.ts";
 import { isSkip } from "../workloads/types.ts";
+import { condition, needs } from "./_needs.ts";
 
 /** The http-json Deno server staged into `dir`. */
 async function stagedDenoServer(dir: string): Promise<string> {
@@ -27,40 +28,35 @@ function freePort(): number {
 }
 
 Deno.test("--port: servers listen there and the result records it", async () => {
-  const tmp = await privateTmp();
-  const port = freePort();
-  const cli = await runCli([...SHORT, "--port", String(port), "--out", `${tmp}/r.json`], { TMPDIR: tmp });
-  assertEquals(cli.code, 0, cli.stderr);
-  const result = parseResult(await Deno.readTextFile(`${tmp}/r.json`));
-  assertEquals(result.settings.port, port);
-  assertEquals(result.settings.host, "127.0.0.1");
-  assertEquals(result.records[0].status, "completed");
-  assertEquals(await processesWithTmpdir(tmp), []);
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    const port = freePort();
+    const cli = await runCli([...SHORT, "--port", String(port), "--out", `${tmp}/r.json`], { TMPDIR: tmp });
+    assertEquals(cli.code, 0, cli.stderr);
+    const result = parseResult(await Deno.readTextFile(`${tmp}/r.json`));
+    assertEquals(result.settings.port, port);
+    assertEquals(result.settings.host, "127.0.0.1");
+    assertEquals(result.records[0].status, "completed");
+    assertEquals(await processesWithTmpdir(tmp), []);
+  });
 });
 
 // README "Faults tried": "`--port` in use" (exit 2); "Ports and interfaces".
 Deno.test("--port in use: exit 2 naming the port, before anything runs", async () => {
-  const tmp = await privateTmp();
-  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (taken.addr as Deno.NetAddr).port;
-  try {
+  await withTmp(async (tmp) => {
+    using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (taken.addr as Deno.NetAddr).port;
     const cli = await runCli([...SHORT, "--port", String(port), "--out", `${tmp}/r.json`], { TMPDIR: tmp });
     assertEquals(cli.code, 2);
     assertEquals(cli.stderr.trim(), `rtbench: Cannot start server: port ${port} is in use (--port)`);
     assertEquals(await entries(tmp), [], "no result file, nothing started");
-  } finally {
-    taken.close();
-    await Deno.remove(tmp, { recursive: true });
-  }
+  });
 });
 
 // README "Faults tried": "`--port` … taken mid-suite: `errored` in `start`".
 Deno.test("a port taken during the suite errors that record in start, naming the port", async () => {
-  const tmp = await privateTmp();
-  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (taken.addr as Deno.NetAddr).port;
-  try {
+  await withTmp(async (tmp) => {
+    using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (taken.addr as Deno.NetAddr).port;
     const file = await stagedDenoServer(tmp);
     const runtime = await resolveRuntime({ name: "deno", requested: "deno" });
     await assertRejects(
@@ -76,10 +72,7 @@ Deno.test("a port taken during the suite errors that record in start, naming the
       Error,
       `Cannot start server: port ${port} is in use (--port)`,
     );
-  } finally {
-    taken.close();
-    await Deno.remove(tmp, { recursive: true });
-  }
+  });
 });
 
 function nonLoopbackAddress(): string | undefined {
@@ -87,25 +80,30 @@ function nonLoopbackAddress(): string | undefined {
 }
 
 const outside = nonLoopbackAddress();
-if (!outside) console.log("skipping the loopback check: this machine has no non-loopback IPv4 address");
+const OUTSIDE = condition(
+  "a non-loopback IPv4 address",
+  outside ? null : "this machine has no non-loopback IPv4 address to try the server on",
+);
 
-Deno.test({
+Deno.test(needs(OUTSIDE, {
   name: "a server started without --host answers on loopback only",
-  ignore: !outside,
   fn: async () => {
-    const tmp = await privateTmp();
-    const file = await stagedDenoServer(tmp);
-    const runtime = await resolveRuntime({ name: "deno", requested: "deno" });
-    const server = await startServer({ runtime, file, cwd: tmp, cpus: null, timeoutMs: 30_000 });
-    try {
-      assertEquals((await fetch(server.baseUrl)).status, 200);
-      await assertRejects(() => Deno.connect({ hostname: outside!, port: server.port }), Deno.errors.ConnectionRefused);
-    } finally {
-      await server.stop();
-      await Deno.remove(tmp, { recursive: true });
-    }
+    await withTmp(async (tmp) => {
+      const file = await stagedDenoServer(tmp);
+      const runtime = await resolveRuntime({ name: "deno", requested: "deno" });
+      const server = await startServer({ runtime, file, cwd: tmp, cpus: null, timeoutMs: 30_000 });
+      try {
+        assertEquals((await fetch(server.baseUrl)).status, 200);
+        await assertRejects(
+          () => Deno.connect({ hostname: outside!, port: server.port }),
+          Deno.errors.ConnectionRefused,
+        );
+      } finally {
+        await server.stop();
+      }
+    });
   },
-});
+}));
 
 async function sources(dir: string): Promise<[string, string][]> {
   const out: [string, string][] = [];
@@ -172,12 +170,12 @@ Deno.test("temporary paths are made only through runners/platform/temp.ts", asyn
 // README (Ports and interfaces): "`--host <address>` binds elsewhere (`0.0.0.0` is reached over loopback) and is
 // recorded in the result (`settings.host`)".
 Deno.test("--host 0.0.0.0: the server binds every interface, is reached over loopback, and the result records it", async () => {
-  const tmp = await privateTmp();
-  const cli = await runCli([...SHORT, "--host", "0.0.0.0", "--out", `${tmp}/r.json`], { TMPDIR: tmp });
-  assertEquals(cli.code, 0, cli.stderr);
-  const result = parseResult(await Deno.readTextFile(`${tmp}/r.json`));
-  assertEquals(result.settings.host, "0.0.0.0");
-  assertEquals(result.records[0].status, "completed", JSON.stringify(result.records[0].error));
-  assertEquals(await processesWithTmpdir(tmp), []);
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    const cli = await runCli([...SHORT, "--host", "0.0.0.0", "--out", `${tmp}/r.json`], { TMPDIR: tmp });
+    assertEquals(cli.code, 0, cli.stderr);
+    const result = parseResult(await Deno.readTextFile(`${tmp}/r.json`));
+    assertEquals(result.settings.host, "0.0.0.0");
+    assertEquals(result.records[0].status, "completed", JSON.stringify(result.records[0].error));
+    assertEquals(await processesWithTmpdir(tmp), []);
+  });
 });

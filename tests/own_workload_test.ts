@@ -8,7 +8,7 @@ import { parseResult } from "../runners/schema/mod.ts";
 import { validateWorkload } from "../workloads/validate.ts";
 import type { HttpWorkload } from "../workloads/types.ts";
 import { greet } from "./fixtures/own_workload/greet.ts";
-import { entries, privateTmp, processesMatching, ROOT } from "./_helpers.ts";
+import { assertNothingLeft, ROOT, withTmp } from "./_helpers.ts";
 
 const FIXTURE = `${ROOT}tests/fixtures/own_workload/`;
 
@@ -43,41 +43,40 @@ Deno.test("the README's command runs the own workload on deno, node and bun into
   // The command as the README prints it, minus the redirect: its permissions must be enough.
   const line = /^deno run (.+) bench\.ts > greet\.json$/m.exec(text);
   if (!line) throw new Error("README shows no `deno run ... bench.ts > greet.json` command");
-  const tmp = await privateTmp();
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...line[1].split(" "), `${FIXTURE}bench.ts`],
-    cwd: ROOT,
-    env: { TMPDIR: tmp, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-    stdin: "null",
-  }).output();
-  const stdout = new TextDecoder().decode(out.stdout);
-  const stderr = new TextDecoder().decode(out.stderr);
-  assertEquals(out.code, 0, stderr);
+  await withTmp(async (tmp) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", ...line[1].split(" "), `${FIXTURE}bench.ts`],
+      cwd: ROOT,
+      env: { TMPDIR: tmp, NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+      stdin: "null",
+    }).output();
+    const stdout = new TextDecoder().decode(out.stdout);
+    const stderr = new TextDecoder().decode(out.stderr);
+    assertEquals(out.code, 0, stderr);
 
-  const result = parseResult(stdout);
-  assertEquals(result.settings.workloads, ["greet"]);
-  assertEquals(result.records.map((r) => r.id), ["greet/default/deno", "greet/default/node", "greet/default/bun"]);
-  const body = JSON.stringify({ greeting: "Hello, JSR!" });
-  for (const record of result.records) {
-    assertEquals(record.status, "completed", JSON.stringify(record.error));
-    assertEquals(record.options, { "greet-name": "JSR" });
-    // The workload's quick defaults, not the profile's 2 s × 3 runs.
-    assertEquals([record.settings.durationSec, record.runs.length], [1, 1]);
-    assert(record.verification.passed);
-    const bodyCheck = record.verification.checks.find((c) => c.name === "GET /greet?name=JSR body");
-    assertEquals(bodyCheck?.passed, true);
-    assertEquals(bodyCheck?.expected, body);
-    assert(record.runs[0].figures.validResponses > 0);
-    assertEquals(record.runs[0].counts.mismatches, 0);
-    // The server that answered is the fixture's own file, run by that runtime.
-    assertMatch(record.command!.join(" "), new RegExp(`${record.runtime.name === "node" ? "node\\.mjs" : "\\.ts"}$`));
-  }
-  for (const name of ["deno", "node", "bun"]) assertMatch(stderr, new RegExp(`^${name} \\d`, "m"));
-  assertEquals(await processesMatching(tmp), []);
-  assertEquals(await entries(tmp), []);
-  await Deno.remove(tmp);
+    const result = parseResult(stdout);
+    assertEquals(result.settings.workloads, ["greet"]);
+    assertEquals(result.records.map((r) => r.id), ["greet/default/deno", "greet/default/node", "greet/default/bun"]);
+    const body = JSON.stringify({ greeting: "Hello, JSR!" });
+    for (const record of result.records) {
+      assertEquals(record.status, "completed", JSON.stringify(record.error));
+      assertEquals(record.options, { "greet-name": "JSR" });
+      // The workload's quick defaults, not the profile's 2 s × 3 runs.
+      assertEquals([record.settings.durationSec, record.runs.length], [1, 1]);
+      assert(record.verification.passed);
+      const bodyCheck = record.verification.checks.find((c) => c.name === "GET /greet?name=JSR body");
+      assertEquals(bodyCheck?.passed, true);
+      assertEquals(bodyCheck?.expected, body);
+      assert(record.runs[0].figures.validResponses > 0);
+      assertEquals(record.runs[0].counts.mismatches, 0);
+      // The server that answered is the fixture's own file, run by that runtime.
+      assertMatch(record.command!.join(" "), new RegExp(`${record.runtime.name === "node" ? "node\\.mjs" : "\\.ts"}$`));
+    }
+    for (const name of ["deno", "node", "bun"]) assertMatch(stderr, new RegExp(`^${name} \\d`, "m"));
+    await assertNothingLeft(tmp);
+  });
 });
 
 Deno.test("a wrong expectation in a user-defined workload makes its record invalid, and nothing is measured", async () => {
@@ -88,14 +87,18 @@ Deno.test("a wrong expectation in a user-defined workload makes its record inval
       return { requests: [{ ...request, expect: { ...request.expect, body: '{"greeting":"Hi, JSR!"}' } }] };
     },
   };
-  const tmp = await privateTmp();
-  const result = await run({ workloads: [wrong], runtimes: ["deno"], options: { "greet-name": "JSR" }, tempDir: tmp });
-  const [record] = result.records;
-  assertEquals([record.status, record.error?.phase], ["invalid", "verify"]);
-  assertEquals(record.runs, []);
-  const bodyCheck = record.verification.checks.find((c) => c.name === "GET /greet?name=JSR body");
-  assertEquals([bodyCheck?.passed, bodyCheck?.actual], [false, '{"greeting":"Hello, JSR!"}']);
-  assertEquals(await processesMatching(tmp), []);
-  assertEquals(await entries(tmp), []);
-  await Deno.remove(tmp);
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [wrong],
+      runtimes: ["deno"],
+      options: { "greet-name": "JSR" },
+      tempDir: tmp,
+    });
+    const [record] = result.records;
+    assertEquals([record.status, record.error?.phase], ["invalid", "verify"]);
+    assertEquals(record.runs, []);
+    const bodyCheck = record.verification.checks.find((c) => c.name === "GET /greet?name=JSR body");
+    assertEquals([bodyCheck?.passed, bodyCheck?.actual], [false, '{"greeting":"Hello, JSR!"}']);
+    await assertNothingLeft(tmp);
+  });
 });

@@ -10,33 +10,32 @@ import { run } from "../runners/suite/run.ts";
 import type { HttpExchange, HttpRequestSpec } from "../workloads/types.ts";
 import { looseJson } from "./fixtures/loose_json.ts";
 import { numberedLoose, numberedWrong } from "./fixtures/numbered.ts";
-import { entries, privateTmp, processesMatching } from "./_helpers.ts";
+import { assertNothingLeft, processesMatching, withTmp } from "./_helpers.ts";
 
 Deno.test("a server whose content-length differs from the other runtimes' is invalid", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [looseJson],
-    runtimes: ["deno", "node", "bun"],
-    settings: { durationSec: 1, warmupSec: 0, runs: 1 },
-    tempDir: tmp,
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [looseJson],
+      runtimes: ["deno", "node", "bun"],
+      settings: { durationSec: 1, warmupSec: 0, runs: 1 },
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    const byName = Object.fromEntries(result.records.map((r) => [r.runtime.name, r]));
+    const node = byName.node;
+    assertEquals(node.status, "invalid");
+    assertEquals(node.error?.phase, "verify");
+    assertMatch(node.error!.message, /parity GET \/ content-length: "28" where deno and bun send "27"/);
+    assertEquals(node.runs.length, 0, "the odd one is not measured");
+    const failed = node.verification.checks.filter((c) => !c.passed).map((c) => c.name);
+    assertEquals(failed, ["parity GET / content-length", "parity GET / body"]);
+    for (const name of ["deno", "bun"]) {
+      const record = byName[name];
+      assertEquals(record.status, "completed", JSON.stringify(record.error));
+      assert(record.verification.checks.some((c) => c.name === "parity GET / content-length" && c.passed));
+    }
+    await assertNothingLeft(tmp);
   });
-  assertEquals(validateResult(result), []);
-  const byName = Object.fromEntries(result.records.map((r) => [r.runtime.name, r]));
-  const node = byName.node;
-  assertEquals(node.status, "invalid");
-  assertEquals(node.error?.phase, "verify");
-  assertMatch(node.error!.message, /parity GET \/ content-length: "28" where deno and bun send "27"/);
-  assertEquals(node.runs.length, 0, "the odd one is not measured");
-  const failed = node.verification.checks.filter((c) => !c.passed).map((c) => c.name);
-  assertEquals(failed, ["parity GET / content-length", "parity GET / body"]);
-  for (const name of ["deno", "bun"]) {
-    const record = byName[name];
-    assertEquals(record.status, "completed", JSON.stringify(record.error));
-    assert(record.verification.checks.some((c) => c.name === "parity GET / content-length" && c.passed));
-  }
-  assertEquals(await processesMatching(tmp), []);
-  assertEquals(await entries(tmp), []);
-  await Deno.remove(tmp);
 });
 
 function seen(request: HttpRequestSpec, body: string, contentType = "application/json"): HttpExchange {
@@ -99,39 +98,39 @@ Deno.test("a runtime that fails its own expectation does not vote", () => {
 // README (Before any load): "every distinct request of the workload's traffic" is verified, and compared across
 // runtimes, not only the first few.
 Deno.test("verification and parity send every distinct request: a fault in the eighth of ten is caught before load", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [numberedWrong, numberedLoose],
-    runtimes: ["deno", "node", "bun"],
-    settings: { durationSec: 0.5, warmupSec: 0, runs: 1, connections: 4 },
-    tempDir: tmp,
-  });
-  assertEquals(validateResult(result), []);
-  for (const record of result.records.filter((r) => r.workload === "numbered-wrong")) {
-    assertEquals([record.status, record.error?.phase], ["invalid", "verify"], JSON.stringify(record.error));
-    assertMatch(record.error!.message, /GET \/7 body/);
-    assertEquals(record.runs.length, 0, "not measured");
-  }
-  const loose = Object.fromEntries(
-    result.records.filter((r) => r.workload === "numbered-loose").map((r) => [r.runtime.name, r]),
-  );
-  assertEquals([loose.node.status, loose.node.error?.phase], ["invalid", "verify"]);
-  assertMatch(loose.node.error!.message, /parity GET \/7 content-length: "8" where deno and bun send "7"/);
-  for (const name of ["deno", "bun"]) {
-    const record = loose[name];
-    assertEquals(record.status, "completed", JSON.stringify(record.error));
-    assertEquals(record.facts.verifiedRequests, 10, "ten distinct of twenty");
-    // The record stays readable: the first requests in full, one line for the rest.
-    assert(
-      record.verification.checks.some((c) =>
-        c.name === "the other 7 distinct requests: status, content-type, content-length and body" && c.passed
-      ),
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [numberedWrong, numberedLoose],
+      runtimes: ["deno", "node", "bun"],
+      settings: { durationSec: 0.5, warmupSec: 0, runs: 1, connections: 4 },
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    for (const record of result.records.filter((r) => r.workload === "numbered-wrong")) {
+      assertEquals([record.status, record.error?.phase], ["invalid", "verify"], JSON.stringify(record.error));
+      assertMatch(record.error!.message, /GET \/7 body/);
+      assertEquals(record.runs.length, 0, "not measured");
+    }
+    const loose = Object.fromEntries(
+      result.records.filter((r) => r.workload === "numbered-loose").map((r) => [r.runtime.name, r]),
     );
-    assert(record.verification.checks.some((c) => c.name === "parity: the other 7 distinct requests" && c.passed));
-    assert(record.verification.checks.length < 40, String(record.verification.checks.length));
-  }
-  assertEquals(await processesMatching(tmp), []);
-  await Deno.remove(tmp, { recursive: true });
+    assertEquals([loose.node.status, loose.node.error?.phase], ["invalid", "verify"]);
+    assertMatch(loose.node.error!.message, /parity GET \/7 content-length: "8" where deno and bun send "7"/);
+    for (const name of ["deno", "bun"]) {
+      const record = loose[name];
+      assertEquals(record.status, "completed", JSON.stringify(record.error));
+      assertEquals(record.facts.verifiedRequests, 10, "ten distinct of twenty");
+      // The record stays readable: the first requests in full, one line for the rest.
+      assert(
+        record.verification.checks.some((c) =>
+          c.name === "the other 7 distinct requests: status, content-type, content-length and body" && c.passed
+        ),
+      );
+      assert(record.verification.checks.some((c) => c.name === "parity: the other 7 distinct requests" && c.passed));
+      assert(record.verification.checks.length < 40, String(record.verification.checks.length));
+    }
+    assertEquals(await processesMatching(tmp), []);
+  });
 });
 
 // README (Before any load): "every distinct request … on the first server of each runtime, and the first three again

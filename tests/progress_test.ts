@@ -3,10 +3,10 @@
 // learns from finished records; on a real terminal (a pty from `script`) the
 // CLI draws it, with --quiet or a pipe it draws nothing.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { requireTool } from "./_tools.ts";
+import { needs, tool } from "./_needs.ts";
 import { clock, createProgress } from "../runners/report/progress.ts";
 import type { BenchRecord } from "../runners/schema/result.ts";
-import { BENCH_PERMISSIONS, entries, privateTmp, processesMatching, ROOT } from "./_helpers.ts";
+import { assertNothingLeft, BENCH_PERMISSIONS, ROOT, withTmp } from "./_helpers.ts";
 import { HEAD_PATH, loadFixture } from "./_report_helpers.ts";
 
 const head = await loadFixture(HEAD_PATH);
@@ -125,15 +125,14 @@ Deno.test("progress lines are cut to the terminal width so they redraw in place"
   assertEquals(clock(3725), "1:02:05");
 });
 
-const SCRIPT = requireTool("script", "apt-get install bsdutils");
-if (!SCRIPT) console.log("progress_test: terminal tests skipped: `script` is not on PATH (apt-get install bsdutils)");
+const SCRIPT = tool("script", "apt-get install bsdutils");
 
 /** Runs the bench CLI with stdout and stderr on a pseudo-terminal; returns everything it drew. */
 async function onTerminal(args: string[], tmp: string): Promise<{ code: number; screen: string }> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const command = [Deno.execPath(), "run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli/bench.ts`, ...args].map(quote)
     .join(" ");
-  const out = await new Deno.Command(SCRIPT!, {
+  const out = await new Deno.Command(SCRIPT.path!, {
     args: ["-qefc", `stty cols 200 rows 50; exec ${command}`, "/dev/null"],
     cwd: ROOT,
     env: { TMPDIR: tmp, NO_COLOR: "1" },
@@ -144,27 +143,36 @@ async function onTerminal(args: string[], tmp: string): Promise<{ code: number; 
   return { code: out.code, screen: new TextDecoder().decode(out.stdout) };
 }
 
-Deno.test({
+Deno.test(needs(SCRIPT, {
   name: "bench on a terminal draws the progress line; --quiet draws none",
-  ignore: !SCRIPT,
   async fn() {
-    const tmp = await privateTmp();
-    const args = ["--workload", "http-json", "--runtime", "deno", "--duration", "0.5", "--warmup", "0", "--runs", "2"];
-    const shown = await onTerminal([...args, "--out", `${tmp}/a.json`], tmp);
-    assertEquals(shown.code, 0, shown.screen);
-    assertStringIncludes(shown.screen, "\r\x1b[2K");
-    assertMatch(shown.screen, /elapsed, ~\d+:\d\d left · 1\/1 http-json \(default\) · deno · run 2\/2 /);
-    assertMatch(shown.screen, /✓ http-json \(default\) · deno [\d.]+: [\d,]+\/s requestsPerSecond/);
-    assertMatch(shown.screen, /^deno [\d.]+ +[\d,]+\/s/m, "then the table");
+    await withTmp(async (tmp) => {
+      const args = [
+        "--workload",
+        "http-json",
+        "--runtime",
+        "deno",
+        "--duration",
+        "0.5",
+        "--warmup",
+        "0",
+        "--runs",
+        "2",
+      ];
+      const shown = await onTerminal([...args, "--out", `${tmp}/a.json`], tmp);
+      assertEquals(shown.code, 0, shown.screen);
+      assertStringIncludes(shown.screen, "\r\x1b[2K");
+      assertMatch(shown.screen, /elapsed, ~\d+:\d\d left · 1\/1 http-json \(default\) · deno · run 2\/2 /);
+      assertMatch(shown.screen, /✓ http-json \(default\) · deno [\d.]+: [\d,]+\/s requestsPerSecond/);
+      assertMatch(shown.screen, /^deno [\d.]+ +[\d,]+\/s/m, "then the table");
 
-    const quiet = await onTerminal([...args, "--out", `${tmp}/b.json`, "--quiet"], tmp);
-    assertEquals(quiet.code, 0, quiet.screen);
-    // (Deno itself may clear a line of its own on a terminal, with ESC[0G rather than CR.)
-    assert(!quiet.screen.includes("\r\x1b[2K") && !quiet.screen.includes("elapsed"), quiet.screen);
-    assertMatch(quiet.screen, /^deno [\d.]+ +[\d,]+\/s/m);
+      const quiet = await onTerminal([...args, "--out", `${tmp}/b.json`, "--quiet"], tmp);
+      assertEquals(quiet.code, 0, quiet.screen);
+      // (Deno itself may clear a line of its own on a terminal, with ESC[0G rather than CR.)
+      assert(!quiet.screen.includes("\r\x1b[2K") && !quiet.screen.includes("elapsed"), quiet.screen);
+      assertMatch(quiet.screen, /^deno [\d.]+ +[\d,]+\/s/m);
 
-    assertEquals(await processesMatching(tmp), []);
-    assertEquals((await entries(tmp)).sort(), ["a.json", "b.json"]);
-    await Deno.remove(tmp, { recursive: true });
+      await assertNothingLeft(tmp, ["a.json", "b.json"]);
+    });
   },
-});
+}));

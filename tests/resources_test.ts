@@ -6,6 +6,10 @@ import { assert, assertEquals, assertExists } from "@std/assert";
 import { spawnGroup } from "../runners/platform/process.ts";
 import { startSampler } from "../runners/drivers/resources.ts";
 import { processesMatching, waitFor } from "./_helpers.ts";
+import { condition, needs } from "./_needs.ts";
+
+const CPUS = navigator.hardwareConcurrency;
+const TWO_CPUS = condition("two CPUs", CPUS < 2 ? `this machine has ${CPUS} CPU: nothing to pin apart` : null);
 
 Deno.test("the sampler follows a process tree's CPU, memory, threads and open files", async () => {
   const marker = `rtbench-sampler-test-${crypto.randomUUID()}`;
@@ -33,9 +37,8 @@ Deno.test("the sampler follows a process tree's CPU, memory, threads and open fi
 });
 
 // README (How it is sampled): "the helper is pinned to the load generator's CPU".
-Deno.test({
+Deno.test(needs(TWO_CPUS, {
   name: "the sampler's helper runs pinned to the CPUs it is given (the load generator's)",
-  ignore: navigator.hardwareConcurrency < 2,
   async fn() {
     // Helpers of this process already running (another test file's sampler in the same test process) are not ours.
     const before = new Set(samplerHelpers().map(([pid]) => pid));
@@ -48,7 +51,7 @@ Deno.test({
       await sampler.stop();
     }
   },
-});
+}));
 
 /**
  * This process's sampler helpers: pid and the CPUs each may run on. Read with ps and taskset: Deno lets only

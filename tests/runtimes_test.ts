@@ -5,8 +5,10 @@ import { cacheDir } from "../adapters/_cache.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { resolveRuntime } from "../adapters/mod.ts";
 import { run } from "../runners/suite/run.ts";
-import { httpJson } from "../workloads/http_json.ts";
-import { privateTmp } from "./_helpers.ts";
+import { startup } from "../workloads/startup.ts";
+import { withEnv, withTmp } from "./_helpers.ts";
+import { needs, NETWORK } from "./_needs.ts";
+import { localRegistry } from "./fixtures/npm_registry.ts";
 
 Deno.test("deno without a version is the harness itself", async () => {
   const rt = await resolveRuntime({ name: "deno", requested: "deno" });
@@ -24,50 +26,68 @@ Deno.test("node from PATH reports its exact version and V8 version", async () =>
   assertMatch(rt.engineVersion ?? "", /^\d+\.\d+\.\d+/);
 });
 
-Deno.test("bun@1.2.0 is provisioned from npm into the cache, then reused", async () => {
-  const cache = await privateTmp();
-  try {
-    const first = await resolveRuntime({ name: "bun", version: "1.2.0", requested: "bun@1.2.0" }, { cacheDir: cache });
-    assertEquals(first.source, "provisioned");
-    assertEquals(first.version, "1.2.0");
-    assertEquals(first.engine, "JavaScriptCore");
-    assert(first.binary.startsWith(cache), `${first.binary} is inside the cache`);
-    const again = await resolveRuntime({ name: "bun", version: "1.2.0", requested: "bun@1.2.0" }, { cacheDir: cache });
-    assertEquals(again.source, "cache");
-    assertEquals(again.binary, first.binary);
-    // No half-finished install directories are left next to it.
-    const names = [...Deno.readDirSync(`${cache}/runtimes`)].map((e) => e.name);
-    assertEquals(names, ["bun@1.2.0"]);
-  } finally {
-    await Deno.remove(cache, { recursive: true });
-  }
+/** Resolves bun@1.2.0 twice into `cache`: provisioned from npm's configured registry, then found in the cache. */
+async function provisionedThenReused(cache: string): Promise<string> {
+  const spec = { name: "bun", version: "1.2.0", requested: "bun@1.2.0" };
+  const first = await resolveRuntime(spec, { cacheDir: cache });
+  assertEquals([first.source, first.version, first.engine], ["provisioned", "1.2.0", "JavaScriptCore"]);
+  assert(first.binary.startsWith(cache), `${first.binary} is inside the cache`);
+  const again = await resolveRuntime(spec, { cacheDir: cache });
+  assertEquals([again.source, again.binary], ["cache", first.binary]);
+  // No half-finished install directories are left next to it.
+  assertEquals([...Deno.readDirSync(`${cache}/runtimes`)].map((e) => e.name), ["bun@1.2.0"]);
+  return first.binary;
+}
+
+// Offline: npm installs from a registry on this machine (tests/fixtures/npm_registry.ts), whose bun only answers the
+// version probe; the provisioning path (npm install into a staging folder, renamed into the cache, reused) is rtbench's.
+Deno.test("bun@1.2.0 is provisioned through npm into the cache, then reused without asking the registry again", async () => {
+  await withTmp(async (tmp) => {
+    await using registry = await localRegistry(tmp, ["1.1.0", "1.2.0"]);
+    const npm = { npm_config_registry: registry.url, npm_config_cache: `${tmp}/npm-cache` };
+    await withEnv(npm, () => provisionedThenReused(`${tmp}/cache`));
+    assertEquals(Object.fromEntries(registry.downloads), { "1.2.0": 1 }, "one download, the version asked for");
+  });
 });
 
+// The opt-in install from the real registry (RTBENCH_TEST_NETWORK=1; .ci/run sets it).
+Deno.test(needs(NETWORK, {
+  name: "bun@1.2.0 is provisioned from registry.npmjs.org into the cache, then reused, and runs",
+  async fn() {
+    await withTmp(async (cache) => {
+      const binary = await provisionedThenReused(cache);
+      const out = await new Deno.Command(binary, { args: ["-p", "1 + 1"], stdout: "piped" }).output();
+      assertEquals(new TextDecoder().decode(out.stdout).trim(), "2", "the real Bun 1.2.0 runs");
+    });
+  },
+}));
+
 Deno.test("a missing runtime with provisioning off fails with a clear reason", async () => {
-  const cache = await privateTmp();
-  const path = Deno.env.get("PATH")!;
-  Deno.env.set("PATH", "/nonexistent");
-  try {
-    await assertRejects(
-      () => resolveRuntime({ name: "bun", requested: "bun" }, { cacheDir: cache, provision: false }),
-      Error,
-      "Cannot find bun on PATH",
-    );
-  } finally {
-    Deno.env.set("PATH", path);
-    await Deno.remove(cache, { recursive: true });
-  }
+  await withTmp(async (cache) => {
+    await withEnv({ PATH: "/nonexistent" }, async () => {
+      await assertRejects(
+        () => resolveRuntime({ name: "bun", requested: "bun" }, { cacheDir: cache, provision: false }),
+        Error,
+        "Cannot find bun on PATH",
+      );
+    });
+  });
 });
 
 Deno.test("a runtime that cannot be had is errored in the results and the others still run", async () => {
-  const cache = await privateTmp();
-  try {
-    const result = await run({
-      workloads: [httpJson],
-      runtimes: ["bun@0.0.0-no-such-version", "node"],
-      settings: { durationSec: 0.5, warmupSec: 0, runs: 1 },
-      cacheDir: cache,
-    });
+  await withTmp(async (tmp) => {
+    await using registry = await localRegistry(tmp, ["1.2.0"]);
+    const npm = { npm_config_registry: registry.url, npm_config_cache: `${tmp}/npm-cache` };
+    const result = await withEnv(npm, () =>
+      run({
+        // A workload that needs nothing from npm but the runtime.
+        workloads: [startup],
+        variants: ["hello"],
+        runtimes: ["bun@0.0.0-no-such-version", "node"],
+        settings: { runs: 1, durationSec: 0.001 },
+        options: { "warmup-runs": 0 },
+        cacheDir: `${tmp}/cache`,
+      }));
     const [bun, node] = result.records;
     assertEquals(bun.status, "errored");
     assertEquals(bun.error?.phase, "provision");
@@ -76,25 +96,16 @@ Deno.test("a runtime that cannot be had is errored in the results and the others
       /Cannot provision bun@0\.0\.0-no-such-version: no such version \(npm has no bun@0\.0\.0-no-such-version/,
     );
     assertEquals(bun.runtime.version, null);
-    assertEquals(node.status, "completed");
-  } finally {
-    await Deno.remove(cache, { recursive: true });
-  }
+    assertEquals(node.status, "completed", JSON.stringify(node.error));
+    assertEquals([...Deno.readDirSync(`${tmp}/cache/runtimes`)], [], "no half-finished install kept");
+  });
 });
 
 // README (Runtimes): "into `~/.cache/rtbench/runtimes/` (`$RTBENCH_CACHE_DIR` or `$XDG_CACHE_HOME/rtbench` if set)".
 Deno.test("the cache is $RTBENCH_CACHE_DIR, else $XDG_CACHE_HOME/rtbench, else ~/.cache/rtbench", () => {
-  const saved = Object.fromEntries(["RTBENCH_CACHE_DIR", "XDG_CACHE_HOME", "HOME"].map((k) => [k, Deno.env.get(k)]));
-  try {
-    Deno.env.set("HOME", "/home/u");
-    Deno.env.delete("RTBENCH_CACHE_DIR");
-    Deno.env.delete("XDG_CACHE_HOME");
+  withEnv({ HOME: "/home/u", RTBENCH_CACHE_DIR: undefined, XDG_CACHE_HOME: undefined }, () => {
     assertEquals(cacheDir(), "/home/u/.cache/rtbench");
-    Deno.env.set("XDG_CACHE_HOME", "/xdg");
-    assertEquals(cacheDir(), "/xdg/rtbench");
-    Deno.env.set("RTBENCH_CACHE_DIR", "/explicit");
-    assertEquals(cacheDir(), "/explicit");
-  } finally {
-    for (const [k, v] of Object.entries(saved)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
-  }
+    withEnv({ XDG_CACHE_HOME: "/xdg" }, () => assertEquals(cacheDir(), "/xdg/rtbench"));
+    withEnv({ XDG_CACHE_HOME: "/xdg", RTBENCH_CACHE_DIR: "/explicit" }, () => assertEquals(cacheDir(), "/explicit"));
+  });
 });

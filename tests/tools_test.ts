@@ -1,52 +1,106 @@
-// README walk: shows claims of README "Other load generators" (CI paragraph).
-// A test that needs a missing tool is ignored on a developer's machine, and fails the run under CI=true: CI cannot
-// pass by skipping what it claims to test.
+// README walk: shows claims of README "Tests" (the two tiers, skips listed at the end, CI=true, one helper for skips,
+// one set of helpers, the CI paragraph). A test that needs what the machine lacks is ignored on a developer's machine and listed,
+// with why, at the end of the run; under CI=true it fails: CI cannot pass by skipping what it claims to test.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { ROOT } from "./_helpers.ts";
+import { ROOT, runTask, withTmp } from "./_helpers.ts";
+import { UNIT_TESTS } from "./_run.ts";
 
-async function runNeedingMissingTool(ci: boolean): Promise<{ code: number; out: string }> {
-  const dir = await Deno.makeTempDir({ prefix: "rtbench-tools-" });
-  try {
+/** Runs `deno task test` on one file that has a test needing a missing tool and one needing nothing. */
+function runNeedingMissingTool(ci: boolean): Promise<{ code: number; out: string; stdout: string }> {
+  return withTmp(async (dir) => {
     const file = `${dir}/needs_test.ts`;
     await Deno.writeTextFile(
       file,
-      `import { requireTool } from "${ROOT}tests/_tools.ts";\n` +
-        `const absent = requireTool("rtbench-no-such-tool", "apt-get install nothing") === null;\n` +
-        `Deno.test({ name: "needs the tool", ignore: absent, fn() {} });\n`,
+      `import { needs, tool } from "${ROOT}tests/_needs.ts";\n` +
+        `const ABSENT = tool("rtbench-no-such-tool", "apt-get install nothing");\n` +
+        `Deno.test(needs(ABSENT, { name: "needs the tool", fn() {} }));\n` +
+        `Deno.test("needs nothing", () => {});\n`,
     );
-    const env: Record<string, string> = { NO_COLOR: "1", CI: ci ? "true" : "" };
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["test", "--allow-read", "--allow-env", `--config=${ROOT}deno.json`, file],
-      env,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const dec = new TextDecoder();
-    return { code: out.code, out: dec.decode(out.stdout) + dec.decode(out.stderr) };
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+    const run = await runTask("test", [file], { env: { CI: ci ? "true" : "" } });
+    return { code: run.code, out: run.stdout + run.stderr, stdout: run.stdout };
+  });
 }
 
-// README (Tests and CI): "under CI=true a test that needs a missing tool fails instead of being ignored".
-Deno.test("a missing tool ignores its tests outside CI and fails the run under CI=true", async () => {
+// README (Tests): "a test that needs what this machine lacks is ignored, and the run ends by listing each skipped
+// test and why"; "under CI=true the same test fails".
+Deno.test("a missing tool: its test ignored and listed with why at the end outside CI, failing under CI=true", async () => {
   const dev = await runNeedingMissingTool(false);
   assertEquals(dev.code, 0, dev.out);
-  assertStringIncludes(dev.out, "skipping the tests that need rtbench-no-such-tool");
   assertMatch(dev.out, /needs the tool \.\.\. ignored/);
+  assertMatch(dev.out, /needs nothing \.\.\. ok/);
+  // The list is the last thing the run prints.
+  assertMatch(
+    dev.stdout,
+    /\nSkipped on this machine: 1 test \(under CI=true each fails instead\)\n {2}needs the tool\n {4}needs: rtbench-no-such-tool is not on PATH \(apt-get install nothing\)\n+$/,
+  );
   const ci = await runNeedingMissingTool(true);
   assertEquals(ci.code, 1, ci.out);
-  assertMatch(ci.out, /rtbench-no-such-tool is installed, as CI requires \.\.\. FAILED/);
-  assertStringIncludes(ci.out, "under CI=true a test that needs it must run, not be ignored");
+  assertMatch(ci.out, /needs the tool \.\.\. FAILED/);
+  assertStringIncludes(
+    ci.out,
+    "rtbench-no-such-tool is not on PATH (apt-get install nothing): under CI=true a test that needs it runs",
+  );
+  assert(!ci.out.includes("Skipped on this machine"), ci.out);
 });
 
-// README (Other load generators, CI): "CI (`.ci/run`) installs every tool a test needs — wrk, hyperfine, chromium,
+/** Every test file of the repository, relative to the root. */
+async function testFiles(): Promise<string[]> {
+  const files: string[] = [];
+  const walk = async (dir: string) => {
+    for await (const e of Deno.readDir(`${ROOT}${dir}`)) {
+      if (e.isDirectory && !["node_modules", ".git", "fixtures", "servers"].includes(e.name)) {
+        await walk(`${dir}${e.name}/`);
+      } else if (e.isFile && e.name.endsWith("_test.ts")) files.push(`${dir}${e.name}`);
+    }
+  };
+  await walk("");
+  return files.sort();
+}
+
+// README (Tests): "Every skip goes through one helper, `needs()` in `tests/_needs.ts`".
+Deno.test("every test that can be ignored is ignored through needs(), which lists it and fails it under CI", async () => {
+  const bypassing = [];
+  for (const file of await testFiles()) {
+    const text = await Deno.readTextFile(`${ROOT}${file}`);
+    if (/\bignore:/.test(text) || /Deno\.test\.ignore\(/.test(text)) bypassing.push(file);
+  }
+  assertEquals(bypassing, [], "a test file that ignores a test without needs()");
+});
+
+// README (Tests): "The tests share one set of helpers, `tests/_helpers.ts`".
+Deno.test("tests clean up through the shared helpers: temporary directories, environment changes, task runs", async () => {
+  const rules: [RegExp, string][] = [
+    [/\b(privateTmp|databaseTmp|Deno\.makeTempDir)\(/, "a temporary directory without withTmp(), which removes it"],
+    [/\bDeno\.env\.(set|delete)\(/, "an environment change without withEnv(), which restores it"],
+    [/\.tasks\b|\btasks\[/, "a deno task run without runTask()"],
+  ];
+  const found: string[] = [];
+  for (const file of await testFiles()) {
+    const lines = (await Deno.readTextFile(`${ROOT}${file}`)).split("\n");
+    lines.forEach((line, i) => {
+      for (const [rule, what] of rules) if (rule.test(line)) found.push(`${file}:${i + 1}: ${what}`);
+    });
+  }
+  // Three read the task table itself: the unit tier's definition, the ok task's doc lint, every task's entry file.
+  const reading = ["tests/tools_test.ts", "tests/public_api_test.ts", "tests/abrupt_exit_test.ts"];
+  assertEquals(found.filter((f) => !reading.some((r) => f.startsWith(r) && f.includes("runTask"))), []);
+});
+
+// README (Tests): "`test:unit` … runs without `--allow-net` and `--allow-run` … The list is `UNIT_TESTS`".
+Deno.test("the unit tier is a list of existing test files, run without --allow-net and --allow-run", async () => {
+  const all = await testFiles();
+  for (const file of UNIT_TESTS) assert(all.includes(file), `${file} is a test file`);
+  const tasks = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
+  assertEquals(tasks["test:unit"], `${tasks.test} --unit`);
+});
+
+// README (Tests, CI): "CI (`.ci/run`) installs every tool a test needs — wrk, hyperfine, chromium,
 // inotify-tools from Debian, bombardier with `go install`, oha with `cargo install` (built in the background while the
 // doc tests run …) — and runs the tests with `CI=true`".
-Deno.test(".ci/run installs every tool the tests require, runs the doc tests while oha builds, then the tests under CI=true", async () => {
+Deno.test(".ci/run installs every tool the tests need, runs the doc and unit tests while oha builds, then all under CI=true", async () => {
   const script = await Deno.readTextFile(`${ROOT}.ci/run`);
   const debian = /packages=\(([^)]*)\)/.exec(script)?.[1].trim().split(/\s+/) ?? [];
-  // Each tool a test asks for (requireTool), and where .ci/run gets it.
+  // Each tool a test asks for (tool() in tests/), and the Debian package .ci/run gets it from.
   const source: Record<string, string> = {
     wrk: "wrk",
     hyperfine: "hyperfine",
@@ -54,33 +108,29 @@ Deno.test(".ci/run installs every tool the tests require, runs the doc tests whi
     python3: "python3",
     script: "bsdutils",
     prlimit: "util-linux",
+    taskset: "util-linux",
+    chromium: "chromium",
   };
-  for (const pkg of [...Object.values(source), "chromium"]) assert(debian.includes(pkg), `apt installs ${pkg}`);
+  for (const pkg of Object.values(source)) assert(debian.includes(pkg), `apt installs ${pkg}`);
   assertMatch(script, /go" install github\.com\/codesenberg\/bombardier@v[\d.]+/);
   assertMatch(script, /\(cargo install [^)]*oha[^)]*\) &\n\s*oha_build=\$!/);
-  const tests = [...Deno.readDirSync(`${ROOT}tests`)].filter((e) => e.name.endsWith(".ts"));
   const asked = new Set<string>();
-  for (const e of tests) {
+  for (const e of Deno.readDirSync(`${ROOT}tests`)) {
+    if (!e.name.endsWith(".ts")) continue;
     const text = Deno.readTextFileSync(`${ROOT}tests/${e.name}`);
-    for (const m of text.matchAll(/requireTool\(\s*"([^"]+)"/g)) asked.add(m[1]);
+    for (const m of text.matchAll(/\btool\(\s*\[?\s*"([^"]+)"/g)) asked.add(m[1]);
   }
   asked.delete("rtbench-no-such-tool");
-  for (const tool of asked) {
-    assert(
-      tool in source || tool === "bombardier" || tool === "oha",
-      `.ci/run provides ${tool}, which a test requires`,
-    );
+  assert(asked.has("wrk") && asked.has("chromium"), [...asked].join());
+  for (const name of asked) {
+    assert(name in source || name === "bombardier" || name === "oha", `.ci/run provides ${name}, which a test needs`);
   }
   // README intro: "These two commands work on a machine with only Node.js and npm: Deno itself comes from npm" — CI
   // runs them so, on a clean clone.
-  assertMatch(script, /npx -y deno@2 task test:doc\n/);
-  assertMatch(script, /npx -y deno@2 task test\n/);
   assertMatch(script, /git clone --quiet "\$repo"/);
-  const doc = script.indexOf("task test:doc");
+  const doc = script.search(/npx -y deno@2 task test:doc\n/);
+  const unit = script.search(/npx -y deno@2 task test:unit\n/);
   const wait = script.indexOf('wait "$oha_build"');
-  const ci = script.search(/CI=true [^\n]*task test\n/);
-  assert(
-    doc > 0 && doc < wait && wait < ci,
-    "doc tests run while oha builds; the tests wait for it and run under CI=true",
-  );
+  const all = script.search(/CI=true [^\n]*npx -y deno@2 task test\n/);
+  assert(doc > 0 && doc < unit && unit < wait && wait < all, "doc and unit tests while oha builds; then all, CI=true");
 });

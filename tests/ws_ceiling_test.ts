@@ -2,21 +2,12 @@
 // engine, Deno's own WebSocket, the ws package) at 1, 8 and 32 messages in flight, and prints messages per second beside
 // the driver's and the server's CPU use and the rate per driver core.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { ROOT } from "./_helpers.ts";
+import { runTask } from "./_helpers.ts";
 
 Deno.test("ws-ceiling loads the fastest server with every client at 1, 8 and 32 in flight and prints the rate per core", async () => {
-  const tasks = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
-  const words: string[] = tasks["ws-ceiling"].split(" ");
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [...words.slice(1, -1), `${ROOT}${words.at(-1)}`, "--runtime", "deno", "--duration", "0.3"]
-      .concat(["--connections", "4"]),
-    cwd: ROOT,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout);
-  assertEquals(out.code, 0, text + new TextDecoder().decode(out.stderr));
+  const out = await runTask("ws-ceiling", ["--runtime", "deno", "--duration", "0.3", "--connections", "4"]);
+  const text = out.stdout;
+  assertEquals(out.code, 0, text + out.stderr);
   assertMatch(text, /^server\s+client\s+in-flight\s+messages\/s\s+driver cpu\s+server cpu\s+per driver core/m);
   for (const client of ["engine", "native", "ws"]) {
     for (const inFlight of [1, 8, 32]) {

@@ -8,7 +8,7 @@ import type { BenchRecord } from "../runners/schema/result.ts";
 import { websocketKind } from "../runners/kinds/websocket.ts";
 import { wsEcho } from "../workloads/ws_echo.ts";
 import { closingEcho, corruptingEcho } from "./fixtures/ws_faulty.ts";
-import { entries, privateTmp, processesMatching, ROOT, runCli, spawnCli, waitFor } from "./_helpers.ts";
+import { entries, processesMatching, ROOT, runCli, spawnCli, waitFor, withTmp } from "./_helpers.ts";
 
 // The driver's command line names its script in this checkout, not the test's TMPDIR.
 const DRIVER = `${ROOT}runners/drivers/_engine_child.ts`;
@@ -45,107 +45,107 @@ function assertMeasured(record: BenchRecord, messageSize: number): void {
 }
 
 Deno.test("bench --workload ws on deno,node,bun prints messages/s and latency percentiles, and the JSON validates", async () => {
-  const tmp = await privateTmp();
-  const out = `${tmp}/r.json`;
-  const cli = await runCli(
-    ["--workload", "ws", "--runtime", "deno,node,bun", "--duration", "1", "--warmup", "0", "--runs", "1"]
-      .concat(["--connections", "20", "--out", out]),
-    { TMPDIR: tmp },
-  );
-  assertEquals(cli.code, 0, cli.stderr + cli.stdout);
-  const result = parseResult(await Deno.readTextFile(out));
-  assertEquals(result.records.length, 3);
-  for (const record of result.records) assertMeasured(record, 64);
-  assertMatch(cli.stdout, /messagesPerSecond \(median\)/);
-  assertMatch(cli.stdout, /^latency\s+50%\s+90%\s+99%\s+99\.9%/m);
-  for (const name of ["deno", "node", "bun"]) assertMatch(cli.stdout, new RegExp(`^${name} \\d.*/s`, "m"));
-  assertEquals(await processesMatching(tmp), []);
-  assertEquals(await processesMatching(DRIVER), []);
-  assertEquals(await entries(tmp), ["r.json"]);
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    const out = `${tmp}/r.json`;
+    const cli = await runCli(
+      ["--workload", "ws", "--runtime", "deno,node,bun", "--duration", "1", "--warmup", "0", "--runs", "1"]
+        .concat(["--connections", "20", "--out", out]),
+      { TMPDIR: tmp },
+    );
+    assertEquals(cli.code, 0, cli.stderr + cli.stdout);
+    const result = parseResult(await Deno.readTextFile(out));
+    assertEquals(result.records.length, 3);
+    for (const record of result.records) assertMeasured(record, 64);
+    assertMatch(cli.stdout, /messagesPerSecond \(median\)/);
+    assertMatch(cli.stdout, /^latency\s+50%\s+90%\s+99%\s+99\.9%/m);
+    for (const name of ["deno", "node", "bun"]) assertMatch(cli.stdout, new RegExp(`^${name} \\d.*/s`, "m"));
+    assertEquals(await processesMatching(tmp), []);
+    assertEquals(await processesMatching(DRIVER), []);
+    assertEquals(await entries(tmp), ["r.json"]);
+  });
 });
 
 Deno.test("16 KiB messages echo intact on deno, node and bun", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [wsEcho],
-    runtimes: ["deno", "node", "bun"],
-    options: { "message-size": 16384, "in-flight": 2 },
-    settings: { durationSec: 1, warmupSec: 0.5, runs: 1, connections: 10 },
-    tempDir: tmp,
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [wsEcho],
+      runtimes: ["deno", "node", "bun"],
+      options: { "message-size": 16384, "in-flight": 2 },
+      settings: { durationSec: 1, warmupSec: 0.5, runs: 1, connections: 10 },
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(JSON.parse(JSON.stringify(result))), []);
+    assertEquals(result.records.map((r) => r.runtime.name), ["deno", "node", "bun"]);
+    for (const record of result.records) assertMeasured(record, 16384);
+    assertEquals(await processesMatching(tmp), []);
+    assertEquals(await processesMatching(DRIVER), []);
+    assertEquals(await entries(tmp), []);
   });
-  assertEquals(validateResult(JSON.parse(JSON.stringify(result))), []);
-  assertEquals(result.records.map((r) => r.runtime.name), ["deno", "node", "bun"]);
-  for (const record of result.records) assertMeasured(record, 16384);
-  assertEquals(await processesMatching(tmp), []);
-  assertEquals(await processesMatching(DRIVER), []);
-  assertEquals(await entries(tmp), []);
-  await Deno.remove(tmp);
 });
 
 Deno.test("--messages ends each run after exactly that many verified echoes, whatever the duration", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [wsEcho],
-    runtimes: ["deno"],
-    options: { messages: 3000, "in-flight": 4 },
-    settings: { durationSec: 0.001, warmupSec: 0, runs: 2, connections: 10 },
-    tempDir: tmp,
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [wsEcho],
+      runtimes: ["deno"],
+      options: { messages: 3000, "in-flight": 4 },
+      settings: { durationSec: 0.001, warmupSec: 0, runs: 2, connections: 10 },
+      tempDir: tmp,
+    });
+    const [record] = result.records;
+    assertEquals(record.status, "completed", JSON.stringify(record.error));
+    assertEquals(record.runs.map((r) => r.figures.validMessages), [3000, 3000]);
+    assertEquals(record.options.messages, 3000);
   });
-  const [record] = result.records;
-  assertEquals(record.status, "completed", JSON.stringify(record.error));
-  assertEquals(record.runs.map((r) => r.figures.validMessages), [3000, 3000]);
-  assertEquals(record.options.messages, 3000);
-  await Deno.remove(tmp, { recursive: true });
 });
 
 Deno.test("a server that corrupts one byte in a thousand passes verification but is invalid under load", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [corruptingEcho],
-    runtimes: ["deno"],
-    settings: { durationSec: 1, warmupSec: 0, runs: 2, connections: 10 },
-    tempDir: tmp,
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [corruptingEcho],
+      runtimes: ["deno"],
+      settings: { durationSec: 1, warmupSec: 0, runs: 2, connections: 10 },
+      tempDir: tmp,
+    });
+    const [record] = result.records;
+    assertEquals(validateResult(JSON.parse(JSON.stringify(result))), []);
+    assertEquals(record.status, "invalid");
+    assertEquals(record.error?.phase, "measure");
+    assert(record.verification.passed, "the short exchange before load looked fine");
+    assertMatch(
+      record.error!.message,
+      /^\d+ mismatched echoes under load \(first: socket \d+ message \d+: byte \d+ of 64/,
+    );
+    assertEquals(record.runs.length, 1, "the run that caught it is kept, no further run is made");
+    assert(record.runs[0].counts.mismatches > 0);
+    assertEquals(await processesMatching(tmp), []);
+    assertEquals(await processesMatching(DRIVER), []);
+    assertEquals(await entries(tmp), []);
   });
-  const [record] = result.records;
-  assertEquals(validateResult(JSON.parse(JSON.stringify(result))), []);
-  assertEquals(record.status, "invalid");
-  assertEquals(record.error?.phase, "measure");
-  assert(record.verification.passed, "the short exchange before load looked fine");
-  assertMatch(
-    record.error!.message,
-    /^\d+ mismatched echoes under load \(first: socket \d+ message \d+: byte \d+ of 64/,
-  );
-  assertEquals(record.runs.length, 1, "the run that caught it is kept, no further run is made");
-  assert(record.runs[0].counts.mismatches > 0);
-  assertEquals(await processesMatching(tmp), []);
-  assertEquals(await processesMatching(DRIVER), []);
-  assertEquals(await entries(tmp), []);
-  await Deno.remove(tmp);
 });
 
 Deno.test("a server that closes sockets under load is invalid, with the dropped sockets counted", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [closingEcho],
-    runtimes: ["deno"],
-    settings: { durationSec: 20, warmupSec: 0, runs: 1, connections: 10 },
-    tempDir: tmp,
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [closingEcho],
+      runtimes: ["deno"],
+      settings: { durationSec: 20, warmupSec: 0, runs: 1, connections: 10 },
+      tempDir: tmp,
+    });
+    const [record] = result.records;
+    assertEquals(validateResult(JSON.parse(JSON.stringify(result))), []);
+    assertEquals(record.status, "invalid");
+    assertEquals(record.error?.phase, "measure");
+    assert(record.verification.passed);
+    assertMatch(record.error!.message, /10 sockets dropped by the server under load \(first: socket \d+ was closed/);
+    assertEquals(record.runs[0].figures.droppedSockets, 10);
+    assertEquals(record.runs[0].counts.errors, 10);
+    assertEquals(record.runs[0].counts.mismatches, 0);
+    assert(record.runs[0].figures.durationMs < 20_000, "the run ends once every socket is gone, not at --duration");
+    assertEquals(await processesMatching(tmp), []);
+    assertEquals(await processesMatching(DRIVER), []);
+    assertEquals(await entries(tmp), []);
   });
-  const [record] = result.records;
-  assertEquals(validateResult(JSON.parse(JSON.stringify(result))), []);
-  assertEquals(record.status, "invalid");
-  assertEquals(record.error?.phase, "measure");
-  assert(record.verification.passed);
-  assertMatch(record.error!.message, /10 sockets dropped by the server under load \(first: socket \d+ was closed/);
-  assertEquals(record.runs[0].figures.droppedSockets, 10);
-  assertEquals(record.runs[0].counts.errors, 10);
-  assertEquals(record.runs[0].counts.mismatches, 0);
-  assert(record.runs[0].figures.durationMs < 20_000, "the run ends once every socket is gone, not at --duration");
-  assertEquals(await processesMatching(tmp), []);
-  assertEquals(await processesMatching(DRIVER), []);
-  assertEquals(await entries(tmp), []);
-  await Deno.remove(tmp);
 });
 
 for (
@@ -164,25 +164,25 @@ for (
 }
 
 Deno.test("SIGINT while the driver runs stops the driver and the server and leaves a valid result file", async () => {
-  const tmp = await privateTmp();
-  const out = `${tmp}/r.json`;
-  const child = spawnCli(
-    ["--workload", "ws", "--runtime", "deno", "--duration", "30", "--warmup", "0", "--runs", "1", "--out", out],
-    { TMPDIR: tmp },
-  );
-  const loading = await waitFor(
-    async () => (await processesMatching(tmp)).length > 0 && (await processesMatching(DRIVER)).length > 0,
-    60_000,
-  );
-  assert(loading, "a server and the driver started");
-  child.kill("SIGINT");
-  const status = await child.output();
-  assertEquals(status.code, 130, new TextDecoder().decode(status.stderr));
-  assertEquals(await processesMatching(tmp), [], "no server left");
-  assertEquals(await processesMatching(DRIVER), [], "no driver left");
-  assertEquals(parseResult(await Deno.readTextFile(out)).finishedAt, null);
-  assertEquals(await entries(tmp), ["r.json"]);
-  await Deno.remove(tmp, { recursive: true });
+  await withTmp(async (tmp) => {
+    const out = `${tmp}/r.json`;
+    const child = spawnCli(
+      ["--workload", "ws", "--runtime", "deno", "--duration", "30", "--warmup", "0", "--runs", "1", "--out", out],
+      { TMPDIR: tmp },
+    );
+    const loading = await waitFor(
+      async () => (await processesMatching(tmp)).length > 0 && (await processesMatching(DRIVER)).length > 0,
+      60_000,
+    );
+    assert(loading, "a server and the driver started");
+    child.kill("SIGINT");
+    const status = await child.output();
+    assertEquals(status.code, 130, new TextDecoder().decode(status.stderr));
+    assertEquals(await processesMatching(tmp), [], "no server left");
+    assertEquals(await processesMatching(DRIVER), [], "no driver left");
+    assertEquals(parseResult(await Deno.readTextFile(out)).finishedAt, null);
+    assertEquals(await entries(tmp), ["r.json"]);
+  });
 });
 
 // README (ws figures): "The driver and the server are judged by the same rule as HTTP's (see Resources and

@@ -10,6 +10,7 @@
  */
 
 import { readProcText } from "../runners/platform/procfs.ts";
+import { runCommand } from "../runners/platform/process.ts";
 import {
   type DirectoryWatcher,
   directoryWatcher,
@@ -82,21 +83,36 @@ async function removeAll(dir: string, names: readonly string[]): Promise<void> {
   await Promise.all(names.map((name) => Deno.remove(`${dir}/${name}`, { recursive: true }).catch(() => {})));
 }
 
-/** The type of the filesystem holding `path` (tmpfs and ext4 differ a lot), from the mount table. */
-async function filesystemOf(path: string): Promise<string | null> {
+/** The mount holding `path`: where, its filesystem type and options (tmpfs and ext4 differ a lot; so does discard). */
+async function mountOf(path: string): Promise<{ point: string; type: string; options: string } | null> {
   const mounts = await readProcText("/proc/self/mounts");
   if (!mounts) return null;
   const real = await Deno.realPath(path);
-  let best: { point: string; type: string } | null = null;
+  let best: { point: string; type: string; options: string } | null = null;
   for (const line of mounts.split("\n")) {
-    const [, rawPoint, type] = line.split(" ");
+    const [, rawPoint, type, options] = line.split(" ");
     if (!rawPoint || !type) continue;
     // The mount table escapes spaces and other bytes as octal (\040).
     const point = rawPoint.replace(/\\([0-7]{3})/g, (_, octal) => String.fromCharCode(parseInt(octal, 8)));
     const inside = point === "/" || real === point || real.startsWith(`${point}/`);
-    if (inside && (!best || point.length >= best.point.length)) best = { point, type };
+    if (inside && (!best || point.length >= best.point.length)) best = { point, type, options: options ?? "" };
   }
-  return best?.type ?? null;
+  return best;
+}
+
+/** Filesystems that keep their files in memory rather than on a disk. */
+const IN_MEMORY = ["tmpfs", "ramfs"];
+
+/**
+ * Starts a run from the same state as every other: the data directory removed and made anew (a filesystem keeps
+ * state per directory: on ext4, each run's tens of thousands of created and deleted names made every file operation
+ * in it dearer, and the per-run figures fell run after run for every runtime, 11,693 → 8,193 → 6,679 → 3,532 → 2,910
+ * requests/s for deno), then its filesystem synced, so that no run pays for the journal of the one before.
+ */
+async function resetDataDir(dataDir: string): Promise<void> {
+  await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  await Deno.mkdir(dataDir, { recursive: true });
+  await runCommand(["sync", "-f", dataDir], { timeoutMs: 60_000 }).catch(() => {});
 }
 
 /**
@@ -175,6 +191,17 @@ function countedFiles(
   }));
 }
 
+/** Where the data directory lives, for the record: its filesystem, in memory or on a disk, the mount, and its reset. */
+async function dataDirFacts(dataDir: string): Promise<Record<string, string | null>> {
+  const mount = await mountOf(dataDir);
+  return {
+    dataDirFilesystem: mount?.type ?? null,
+    dataDirStorage: mount ? (IN_MEMORY.includes(mount.type) ? "memory" : "disk") : null,
+    dataDirMount: mount ? `${mount.point} (${mount.type}, ${mount.options})` : null,
+    dataDirReset: "made anew and its filesystem synced before every run",
+  };
+}
+
 /**
  * The query-parameters-plus-UUID-file workload. Every runtime gets the same
  * 256 requests with varying, seeded parameter values (percent-encoded
@@ -184,7 +211,8 @@ function countedFiles(
  * Records carry the figures `filesWrittenPerSecond` and `filesDeletedPerSecond`,
  * counted with inotifywait over the measured window (where it is installed)
  * and checked against the valid responses, a check per run that the data
- * directory was left empty, and the facts `fileApi` and `dataDirFilesystem`.
+ * directory was left empty, and the facts `fileApi`, `dataDirFilesystem`, `dataDirStorage` (memory or disk),
+ * `dataDirMount` and `dataDirReset` (every run starts from a new directory on a synced filesystem).
  *
  * @example Read the first request and its expected body
  * ```ts
@@ -249,7 +277,7 @@ export const uuidFile: HttpWorkload = {
     let log: FileEventLog | null = null;
     return {
       env: { [UUID_FILE_DATA_DIR_ENV]: dataDir },
-      facts: { dataDirFilesystem: await filesystemOf(dataDir), fileEventWatcher: watcher.name },
+      facts: { ...await dataDirFacts(dataDir), fileEventWatcher: watcher.name },
       async verify(v: VerifyContext): Promise<Check[]> {
         const checks: Check[] = [];
         const present = await filesIn(dataDir);
@@ -270,6 +298,8 @@ export const uuidFile: HttpWorkload = {
       async beforeRun(): Promise<void> {
         // A run that failed before its afterRun left its watch running.
         await log?.stop();
+        log = null;
+        await resetDataDir(dataDir);
         log = await logFileEvents(dataDir, ctx.signal);
       },
       async dispose(): Promise<void> {

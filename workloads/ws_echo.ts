@@ -61,6 +61,8 @@ export const wsEcho: WebSocketWorkload = {
     },
   ],
   dependencies: { ws: "8.23.0" },
+  // After each run, a window at 20,000 messages/s (every runtime holds it) counts the server's CPU time per echo.
+  defaults: { cpuRate: 20_000, idleConnections: 1000 },
   server(runtime: string): ServerSource | Skip {
     const path = SERVERS[runtime];
     return path ? { entry: new URL(path, import.meta.url) } : { skip: `no ws server for ${runtime}` };

@@ -5,7 +5,7 @@
 import { UsageError } from "../platform/errors.ts";
 import type { BenchResult } from "../schema/result.ts";
 import { type HistoryEntry, keepInHistory, lastComparable, readHistory } from "../report/history.ts";
-import { compareResults, formatComparison, regressions } from "../report/compare.ts";
+import { compareResults, formatComparison, type NoiseFloor, regressions } from "../report/compare.ts";
 
 /** The results already in `dir`: none when it does not exist yet (it is made at the end). */
 export async function openHistory(dir: string): Promise<HistoryEntry[]> {
@@ -37,6 +37,7 @@ export async function keepAndCompare(
   out: string,
   thresholdPercent: number | undefined,
   say: (line: string) => void,
+  noiseFloor?: NoiseFloor,
 ): Promise<boolean> {
   // A result file written into the history is kept already; a copy would count the run twice in a trend.
   say(`Result kept in ${await sameDirectory(dir, out) ? out : await keepInHistory(dir, result)}`);
@@ -46,7 +47,7 @@ export async function keepAndCompare(
     say(`--fail-on-regression: no earlier result in ${dir} from this machine with a workload × runtime in common`);
     return false;
   }
-  const comparison = compareResults(against.result, result);
+  const comparison = compareResults(against.result, result, { noiseFloor });
   say(`Compared with ${against.file}:\n${formatComparison(comparison, "table", thresholdPercent).trimEnd()}`);
   const worse = regressions(comparison, thresholdPercent);
   for (const f of worse) {

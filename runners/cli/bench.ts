@@ -33,6 +33,8 @@ import { formatTable } from "../report/table.ts";
 import { writeResult } from "../schema/write.ts";
 import type { HistoryEntry } from "../report/history.ts";
 import { keepAndCompare, openHistory } from "./_history.ts";
+import { readNoiseFloor } from "./_noise_floor.ts";
+import type { NoiseFloor } from "../report/compare.ts";
 
 const NUMERIC: Record<string, keyof RunSettings> = {
   duration: "durationSec",
@@ -49,6 +51,8 @@ const NUMERIC: Record<string, keyof RunSettings> = {
   rate: "rate",
   "sweep-steps": "sweepSteps",
   "slo-p99": "sloP99Ms",
+  "cpu-rate": "cpuRate",
+  "idle-connections": "idleConnections",
 };
 const STRINGS = [
   "server-cpus",
@@ -75,6 +79,7 @@ const STRINGS = [
   "last",
   "history",
   "fail-on-regression",
+  "noise-floor",
 ];
 /** Ports the Fetch standard blocks (https://fetch.spec.whatwg.org/#bad-port). */
 const FETCH_BAD_PORTS = new Set([
@@ -83,7 +88,7 @@ const FETCH_BAD_PORTS = new Set([
   ..."532 540 548 554 556 563 587 601 636 989 990 993 995 1719 1720 1723 2049 3659 4045 4190".split(" "),
   ..."5060 5061 6000 6566 6665 6666 6667 6668 6669 6679 6697 10080".split(" "),
 ].map(Number));
-const BOOLEANS = ["json", "list", "help", "quiet", "debug", "version", "sweep"];
+const BOOLEANS = ["json", "list", "help", "quiet", "debug", "version", "sweep", "aa"];
 /** Every flag that sets a run setting (what `--resume` takes from the file when none is given). */
 const SETTING_FLAGS = [...Object.keys(NUMERIC), "phases", "arrival", "sweep"];
 
@@ -136,6 +141,16 @@ function helpText(workloads: readonly Workload[]): string {
     ["--sweep-steps <n>", "rates of the sweep (default 10)"],
     ["--slo-p99 <ms>", "the sweep's knee: highest rate whose p99 stays at or under this (default 50)"],
     [
+      "--cpu-rate <n>",
+      "after each run, a window at n requests/s on the same server counting its CPU time per request (0: none; " +
+      "default http-json and ws 20000)",
+    ],
+    [
+      "--idle-connections <n>",
+      "after a record's first run, n idle connections open: the server's memory per connection (0: none; " +
+      "default http-json and ws 1000)",
+    ],
+    [
       "--server-cpus <n|all>",
       "CPUs for the server, the rest for the load generator; each runtime serves on all of them its own way",
     ],
@@ -154,6 +169,8 @@ function helpText(workloads: readonly Workload[]): string {
       "--fail-on-regression <pct>",
       "with --history: exit 1 when a figure is significantly worse than in the last comparable result by > pct%",
     ],
+    ["--noise-floor <file>", "with --fail-on-regression: an A/A result; a change smaller than its floor is not called"],
+    ["--aa", "A/A run: the one --runtime measured as two arms, interleaved; the report prints the noise floor"],
     ...options as [string, string][],
     ["--format <name>", `report format: ${EXPORT_FORMATS.join(", ")} (default: table)`],
     [
@@ -273,6 +290,10 @@ export interface CliRequest {
   history?: string;
   /** With `history`: exit 1 when a figure regressed beyond this percent against the last comparable result. */
   failOnRegression?: number;
+  /** With `failOnRegression`: an A/A result whose noise floor applies (`--noise-floor`). */
+  noiseFloor?: string;
+  /** An A/A run (`--aa`): the one runtime measured as two arms. */
+  aa?: boolean;
   /** `--last <n>`: each runtime becomes its last n releases on npm (looked up by {@linkcode main}). */
   last?: number;
   /** Flags given on the command line, by name without dashes (what `--resume` must not take from the file). */
@@ -336,6 +357,15 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
   const failOnRegression = numberFlag(flags, "fail-on-regression", { min: 0 });
   if (failOnRegression !== undefined && history === undefined) {
     throw new UsageError("--fail-on-regression needs --history <dir>, the results to compare against");
+  }
+  const noiseFloor = flags["noise-floor"] === undefined ? undefined : String(flags["noise-floor"]);
+  if (noiseFloor !== undefined && failOnRegression === undefined) {
+    throw new UsageError("--noise-floor needs --fail-on-regression, the comparison it applies to");
+  }
+  if (flags.aa === true && runtimes.length !== 1) {
+    throw new UsageError(
+      `--aa measures one runtime as two arms: give exactly one --runtime, got ${runtimes.join(",")}`,
+    );
   }
   if (last !== undefined && flags.resume !== undefined) {
     throw new UsageError("--last: with --resume, the runtimes come from the result file");
@@ -425,6 +455,8 @@ export function parseCli(args: string[], workloads: readonly Workload[] = builti
     last,
     history,
     failOnRegression,
+    ...(noiseFloor !== undefined ? { noiseFloor } : {}),
+    ...(flags.aa === true ? { aa: true } : {}),
     given: givenFlags(args),
   };
 }
@@ -509,7 +541,9 @@ async function resumeRequest(request: CliRequest, known: readonly Workload[]): P
       return w;
     });
   }
-  if (!given.has("runtime")) next.runtimes = [...s.runtimes];
+  // An A/A file names its arms (deno#A, deno#B): the suite makes them again from the one runtime.
+  if (!given.has("runtime")) next.runtimes = s.aa ? [s.runtimes[0].replace(/#A$/, "")] : [...s.runtimes];
+  if (s.aa && !given.has("aa")) next.aa = true;
   if (!given.has("variant")) next.variants = s.variants ? [...s.variants] : undefined;
   if (!given.has("profile")) {
     if (!(s.profile in PROFILES)) throw new UsageError(`--resume ${file}: unknown profile "${s.profile}"`);
@@ -619,6 +653,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   let known: Workload[];
   let previous: BenchResult | undefined;
   let history: HistoryEntry[] = [];
+  let noiseFloor: NoiseFloor | undefined;
   try {
     known = await knownWorkloads(args);
     request = parseCli(args, known);
@@ -626,6 +661,9 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       [request, previous] = await resumeRequest(request, known);
     }
     if (request.action === "run" && request.history !== undefined) history = await openHistory(request.history);
+    if (request.action === "run" && request.noiseFloor !== undefined) {
+      noiseFloor = await readNoiseFloor(request.noiseFloor);
+    }
     if (request.action === "run" && request.last !== undefined) {
       request = { ...request, runtimes: await lastReleasesOf(request.runtimes, request.last, builtinAdapters) };
     }
@@ -695,6 +733,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       port: request.port,
       order: request.order,
       seed: request.seed,
+      aa: request.aa,
       hosts: request.hosts,
       resume: previous && { file: out, result: previous },
       signal,
@@ -720,7 +759,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     if (request.json && !(format === "json" && request.out === undefined)) console.log(JSON.stringify(result, null, 2));
     console.error(`Result written to ${out}`);
     const regressed = request.history !== undefined &&
-      await keepAndCompare(request.history, history, result, out, request.failOnRegression, console.error);
+      await keepAndCompare(request.history, history, result, out, request.failOnRegression, console.error, noiseFloor);
     return regressed || result.records.some((r) => r.status === "errored" || r.status === "invalid") ? 1 : 0;
   } catch (error) {
     endProgress();

@@ -15,17 +15,20 @@ import { runEntry } from "../platform/entry.ts";
 import { strictArgs } from "./_flags.ts";
 import { UsageError } from "../platform/errors.ts";
 import { readResultFile } from "../schema/read.ts";
+import { readNoiseFloor } from "./_noise_floor.ts";
 
 const HELP = `rtbench compare: is head faster or slower than base, beyond run-to-run noise?
 
 Usage: deno task compare <base.json> <head.json> [flags]
 
   --fail-on-regression <pct>  exit 1 when a figure got significantly worse by more than pct percent
+  --noise-floor <file>        an A/A result (bench --aa): a change smaller than its floor is not called
   --format <name>             table (default), md or json
   --debug                     show stack traces
   --help, -h                  this help
 
-Verdicts come from Welch's t-test on the per-run values of each figure (two-sided, 95%).
+Verdicts come from Welch's t-test on the logs of the per-run values of each figure (two-sided, 95%): a
+change is a ratio of geometric means. latencyUs.p99 is each run's own p99.
 Exit codes: 0 compared, 1 a regression beyond --fail-on-regression, 2 bad input.`;
 
 /** What the compare command line asked for. */
@@ -40,6 +43,8 @@ export interface CompareRequest {
   readonly format: "table" | "md" | "json";
   /** Regression threshold in percent, when given. */
   readonly failOnRegression: number | undefined;
+  /** An A/A result whose noise floor applies (`--noise-floor`), when given. */
+  readonly noiseFloor?: string;
 }
 
 /**
@@ -52,7 +57,10 @@ export interface CompareRequest {
  * ```
  */
 export function parseCompareArgs(args: string[]): CompareRequest {
-  const { flags, positionals } = strictArgs(args, { string: ["fail-on-regression", "format"], positional: true });
+  const { flags, positionals } = strictArgs(args, {
+    string: ["fail-on-regression", "format", "noise-floor"],
+    positional: true,
+  });
   const empty = { base: "", head: "", format: "table" as const, failOnRegression: undefined };
   if (flags.help) return { help: true, ...empty };
   const files = positionals;
@@ -78,6 +86,7 @@ export function parseCompareArgs(args: string[]): CompareRequest {
     head: files[1],
     format: format as "table" | "md" | "json",
     failOnRegression,
+    ...(flags["noise-floor"] !== undefined ? { noiseFloor: String(flags["noise-floor"]) } : {}),
   };
 }
 
@@ -98,9 +107,10 @@ export async function compareMain(args: string[]): Promise<number> {
       return 0;
     }
     const [base, head] = await Promise.all([readResultFile(request.base), readResultFile(request.head)]);
+    const noiseFloor = request.noiseFloor === undefined ? undefined : await readNoiseFloor(request.noiseFloor);
     let comparison;
     try {
-      comparison = compareResults(base, head);
+      comparison = compareResults(base, head, { noiseFloor });
     } catch (error) {
       if (error instanceof UsageError) {
         throw new UsageError(`${request.base} and ${request.head}: ${error.message}`);

@@ -40,6 +40,9 @@ import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
 import { round } from "../stats/round.ts";
 import { countedRate } from "../stats/counted_rate.ts";
 import { longerWindow, windowWarning } from "./long_enough.ts";
+import type { CpuReport } from "../drivers/cpu_meter.ts";
+import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
+import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 
 /** Requests re-verified on the fresh server of every run after the first, which verified every distinct request. */
 const REVERIFIED_REQUESTS = 3;
@@ -188,6 +191,8 @@ interface HttpState {
 interface Loaded {
   readonly measurement: LoadMeasurement;
   readonly resources: ResourceReport | undefined;
+  /** The window's CPU time, from the kernel's counters. */
+  readonly cpu?: CpuReport;
   /** With `--sweep`: every rate after the peak (`measurement`). */
   readonly sweep?: Sweep;
   /** Shorter attempts, each on its own server, before `measurement` (too few responses counted): work, not samples. */
@@ -271,13 +276,13 @@ async function load(state: HttpState, server: RunningServer, run: number, settin
   const target = { baseUrl: server.baseUrl, requests: state.traffic.requests };
   const options = { cpus: ctx.cpus.client, signal: ctx.signal, clientHosts: ctx.topology?.clients };
   if (!ctx.settings.sweep) {
-    const { measured, resources } = await underLoad(
+    const { measured, resources, cpu } = await underLoad(
       ctx,
       server,
       run,
       (onSpawn) => state.generator.run(target, settings, { ...options, onSpawn }),
     );
-    return { measurement: measured, resources };
+    return { measurement: measured, resources, cpu };
   }
   const steps = ctx.settings.sweepSteps ?? DEFAULT_SWEEP_STEPS;
   let done: Sweep | undefined;
@@ -314,63 +319,82 @@ function withModel(
   return { ...run, figures: { ...figures, ...open.figures }, phases: open.phases };
 }
 
-/** One attempt at a run: its server (stopped by now), what verification sent, what the load measured. */
-interface Attempt {
-  readonly server: RunningServer;
+/** What one run's server went through: verification, the load, the fixed-rate window, idle connections. */
+interface Served {
   readonly verifyRequests: number;
   readonly loaded: Loaded;
+  readonly rated: AtRate<LoadMeasurement> | null;
+  readonly memory: IdleMemory | null;
+  /** The server that served (stopped by now). */
+  readonly server: RunningServer;
+  /** A longer window to measure the run again over, on a fresh server: it counted too few responses. */
+  readonly again: number | null;
 }
 
-/** A fresh pinned server, verified (`again`: as a run measured again), loaded over `settings`' window, stopped. */
-async function attempt(
-  state: HttpState,
-  run: number,
-  settings: RunSettings,
-  again: boolean,
-): Promise<Attempt> {
-  const { ctx, outcome } = state;
+/**
+ * One attempt at run `run`: a fresh pinned server, verified, loaded over `settings`' window; then, unless it counted
+ * too few responses (see `long_enough.ts`), the fixed-rate window and idle connections; stopped.
+ */
+async function serve(state: HttpState, run: number, settings: RunSettings, attempts: number): Promise<Served> {
+  const { ctx } = state;
   const server = ctx.topology?.server
     ? await startRemoteRecordServer(ctx, ctx.topology.server, state.file, state.args)
     : await startRecordServer(ctx, state.file, state.args);
-  outcome.command = [...server.command];
+  state.outcome.command = [...server.command];
   try {
-    const verifyRequests = await verifyServer(state, server, run, again);
-    return { server, verifyRequests, loaded: await load(state, server, run, settings) };
+    const verifyRequests = await verifyServer(state, server, run, attempts > 0);
+    const loaded = await load(state, server, run, settings);
+    const again = longerWindow(settings, loaded.measurement, attempts);
+    if (again !== null) return { verifyRequests, loaded, rated: null, memory: null, server, again };
+    const rated = await cpuRateWindow(state, server, run);
+    const memory = await idleMemory(state.ctx, server, run, { http: state.traffic.requests[0] });
+    return { verifyRequests, loaded, rated, memory, server, again };
   } finally {
     await server.stop();
   }
 }
 
 /**
- * The run's load, measured again over a longer window while it counts too few valid responses (see
- * `long_enough.ts`); the shorter attempts' measurements ride along as `earlier`, and their verifications are counted.
+ * The run's attempts: measured again over a longer window, on a fresh server, while it counts too few valid
+ * responses; the shorter attempts' measurements ride along as `earlier`, and their verifications are counted.
  */
-async function loadEnough(state: HttpState, run: number): Promise<Attempt> {
+async function serveEnough(state: HttpState, run: number): Promise<Served> {
   let settings = state.ctx.settings;
-  let { server, loaded, verifyRequests } = await attempt(state, run, settings, false);
   const earlier: LoadMeasurement[] = [];
-  for (let sec = longerWindow(settings, loaded.measurement, 0); sec !== null;) {
-    earlier.push(loaded.measurement);
-    settings = { ...settings, durationSec: sec };
-    const next = await attempt(state, run, settings, true);
-    server = next.server;
-    loaded = next.loaded;
-    verifyRequests += next.verifyRequests;
-    sec = longerWindow(settings, loaded.measurement, earlier.length);
+  let verifyRequests = 0;
+  let served = await serve(state, run, settings, 0);
+  for (; served.again !== null; served = await serve(state, run, settings, earlier.length)) {
+    earlier.push(served.loaded.measurement);
+    verifyRequests += served.verifyRequests;
+    settings = { ...settings, durationSec: served.again };
   }
-  if (earlier.length === 0) return { server, loaded, verifyRequests };
-  state.outcome.warnings.push(windowWarning(run, earlier, loaded.measurement));
-  return { server, loaded: { ...loaded, earlier }, verifyRequests };
+  if (earlier.length === 0) return served;
+  state.outcome.warnings.push(windowWarning(run, earlier, served.loaded.measurement));
+  return { ...served, verifyRequests: verifyRequests + served.verifyRequests, loaded: { ...served.loaded, earlier } };
 }
 
 /** One run: a fresh pinned server, verified, loaded, stopped (again, over a longer window, when it counted few). */
 async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   const { ctx, outcome } = state;
   const startedAt = new Date().toISOString();
-  const { server, loaded, verifyRequests } = await loadEnough(state, run);
+  const served = await serveEnough(state, run);
+  const { loaded, rated, memory, server } = served;
   const { measurement: m, resources, sweep: swept } = loaded;
-  const record = withModel(runFigures(run, startedAt, m, ctx.workload, ctx, resources), m, swept, ctx.settings);
-  const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? []), ...(loaded.earlier ?? [])];
+  const record = withEfficiency(
+    withModel(runFigures(run, startedAt, m, ctx.workload, ctx, resources), m, swept, ctx.settings),
+    swept ? undefined : loaded.cpu,
+    m.responses,
+    [rated, memory],
+    outcome,
+  );
+  // The idle connections' exchanges are work the server did and answered, as verification's are.
+  const verifyRequests = served.verifyRequests + (memory?.exchanges ?? 0);
+  const all = [
+    m,
+    ...(swept?.steps.map((s) => s.measurement) ?? []),
+    ...(rated ? [rated.measured] : []),
+    ...(loaded.earlier ?? []),
+  ];
   const mismatches = sum(all, (x) => x.mismatches);
   const non2xx = sum(all, (x) => x.non2xx);
   if (mismatches > 0 || non2xx > 0) {
@@ -424,6 +448,22 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
       window: { startMs: m.windowStartMs ?? Date.now() - m.durationMs, durationMs: m.durationMs },
     },
   });
+}
+
+/** The `--cpu-rate` window on the run's server, by the record's load generator when it can send at a rate. */
+function cpuRateWindow(state: HttpState, server: RunningServer, run: number): Promise<AtRate<LoadMeasurement> | null> {
+  const { ctx } = state;
+  if (!ctx.settings.cpuRate || ctx.settings.sweep || !state.generator.openModel) return Promise.resolve(null);
+  const target = { baseUrl: server.baseUrl, requests: state.traffic.requests };
+  return atCpuRate(
+    ctx,
+    server,
+    run,
+    "Request",
+    (m: LoadMeasurement) => m.responses,
+    (settings, onSpawn) =>
+      state.generator.run(target, settings, { cpus: ctx.cpus.client, signal: ctx.signal, onSpawn }),
+  );
 }
 
 function sum<T>(items: readonly T[], of: (item: T) => number): number {

@@ -12,7 +12,7 @@
 
 import type { RecordError, RecordStatus, RunRecord } from "../schema/result.ts";
 import type { Workload } from "../../workloads/types.ts";
-import { ciWarning, needsAnotherRun, type RunPlan, runPlan } from "../stats/adaptive.ts";
+import { ciWarning, needsAnotherRun, type RunPlan, runPlan, singleRunWarning } from "../stats/adaptive.ts";
 import { describeFailures, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
@@ -82,6 +82,7 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
   #opened = false;
   #plan: RunPlan;
   #ending: Ending | null = null;
+  #pairedNeed: boolean | undefined;
 
   /**
    * A record of `kind` for `ctx`, filling `outcome`.
@@ -118,8 +119,17 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
     // Counted in runs, not headline values: a run without the headline figure still counts towards the plan.
     if (this.runs < this.#plan.min) return true;
     if (this.runs >= this.#plan.max) return false;
-    return (this.#plan.adaptive && needsAnotherRun(this.#plan, this.#headlines())) ||
-      (this.#kind.wantsMore?.(this.#state!) ?? false);
+    const adaptive = this.#plan.adaptive &&
+      (this.#pairedNeed ?? needsAnotherRun(this.#plan, this.#headlines()));
+    return adaptive || (this.#kind.wantsMore?.(this.#state!) ?? false);
+  }
+
+  /**
+   * With adaptive runs, whether another round is due judged on the paired intervals of the record's ratios to the
+   * others measured in its rounds (the suite sets it after each round); undefined: judged on its own interval.
+   */
+  set pairedNeed(need: boolean | undefined) {
+    this.#pairedNeed = need;
   }
 
   #headlines(): number[] {
@@ -209,6 +219,8 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
       if (!this.#ending) {
         const wide = ciWarning(this.#plan, this.#headlines(), this.outcome.headline.figure);
         if (wide) this.outcome.warnings.push(wide);
+        const once = singleRunWarning(this.runs);
+        if (once) this.outcome.warnings.push(once);
       }
       try {
         await this.#kind.close?.(this.#state!);

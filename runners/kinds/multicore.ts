@@ -26,8 +26,9 @@ const UNIT: Readonly<Record<string, string>> = { requestsPerSecond: "Request", m
 
 /**
  * The CPU the server's process tree used over the measured window, in cores (1 = one core busy the whole window),
- * or null when it was not measured. From the resource sampler's readings (every 250 ms, the window's mean) until
- * records carry the window's exact CPU time; this is the one place that reads it.
+ * or null when it was not measured: from the window's exact CPU time per request where the run has it (the kernel's
+ * counters, see `cpu_rate.ts`), else from the resource sampler's readings (every 250 ms, the window's mean); this is
+ * the one place that reads it.
  *
  * @example Two cores' worth of CPU
  * ```ts
@@ -36,9 +37,18 @@ const UNIT: Readonly<Record<string, string>> = { requestsPerSecond: "Request", m
  *
  * const role = { cpuPercent: { mean: 200, peak: 210 } } as never;
  * assertEquals(serverCoresUsed({ summary: { server: role } } as never), 2);
+ * // Counted exactly: 100 µs of CPU per request at 20,000 requests/s is two cores.
+ * assertEquals(serverCoresUsed(undefined, { requestsPerSecond: 20_000, serverCpuUsPerRequest: 100 }), 2);
  * ```
  */
-export function serverCoresUsed(resources: ResourceReport | undefined): number | null {
+export function serverCoresUsed(
+  resources: ResourceReport | undefined,
+  figures: Readonly<Record<string, number>> = {},
+): number | null {
+  for (const name of PER_CORE) {
+    const perUnit = figures[`serverCpuUsPer${UNIT[name]}`];
+    if (figures[name] > 0 && perUnit > 0) return perUnit * figures[name] / 1e6;
+  }
   const server = resources?.summary.server;
   return server ? server.cpuPercent.mean / 100 : null;
 }
@@ -131,7 +141,8 @@ export function multiCoreRun(
     });
   }
   keepChecks(outcome, treeChecks(server, resources), output.run.index === 0, "measure");
-  const figures = { ...output.run.figures, ...usedCoreFigures(output.run.figures, serverCoresUsed(resources)) };
+  const cores = serverCoresUsed(resources, output.run.figures);
+  const figures = { ...output.run.figures, ...usedCoreFigures(output.run.figures, cores) };
   if (workers >= 2) {
     for (const name of PER_CORE) {
       if (name in figures) figures[`${name}PerCore`] = Math.round(figures[name] / workers);

@@ -8,6 +8,7 @@
  */
 
 import { type ResourceReport, startSampler } from "../drivers/resources.ts";
+import { type CpuMeter, type CpuReport, startCpuMeter } from "../drivers/cpu_meter.ts";
 import { inPhase, type PhaseError } from "./errors.ts";
 import type { RecordContext } from "./record.ts";
 import { type RunningServer, serverExited } from "./server.ts";
@@ -43,7 +44,7 @@ export async function underLoad<M extends Window>(
   server: RunningServer,
   run: number,
   drive: (onSpawn: (pid: number) => void) => Promise<M>,
-): Promise<{ measured: M; resources: ResourceReport | undefined }> {
+): Promise<{ measured: M; resources: ResourceReport | undefined; cpu: CpuReport | undefined }> {
   ctx.onPhase?.(ctx.settings.warmupSec > 0 ? "warmup" : "measure", run);
   const sampler = startSampler({
     intervalMs: ctx.settings.sampleIntervalMs,
@@ -69,18 +70,35 @@ export async function underLoad<M extends Window>(
   };
   let measured: M | undefined;
   let resources: ResourceReport | undefined;
+  let cpu: CpuReport | undefined;
+  let meter: CpuMeter | null = null;
+  const onSpawn = (pid: number) => {
+    sampler.addRoot("client", pid);
+    meter?.addClient(pid);
+  };
   try {
-    measured = await inPhase("measure", () => drive((pid) => sampler.addRoot("client", pid))).catch((error) => {
+    // The window's CPU time from the kernel's counters; a server or load on another machine is not counted here.
+    meter = server.remote || ctx.topology?.clients?.length
+      ? null
+      : await startCpuMeter({ server: server.group.pid, cpus: ctx.cpus.client });
+    // An interruption while the meter started must not start the load: its abort has been and gone.
+    ctx.signal.throwIfAborted();
+    measured = await inPhase("measure", () => drive(onSpawn)).catch((error) => {
       throw server.group.status ? crashed() : error;
     });
   } finally {
-    // Stopped on every path: its helper is a process of its own.
+    // Stopped on every path: their helpers are processes of their own.
     const window = measured && windowOf(measured);
-    const [report, remote] = await Promise.all([sampler.stop(window), there?.stop(window)]);
+    const [report, remote, counted] = await Promise.all([
+      sampler.stop(window),
+      there?.stop(window),
+      meter?.stop(window),
+    ]);
     if (measured) resources = remote ? withRemoteServer(report, remote) : report;
+    cpu = counted;
   }
   if (server.group.status) throw crashed();
-  return { measured, resources };
+  return { measured, resources, cpu };
 }
 
 /**

@@ -11,7 +11,7 @@ import { isSkip } from "../../workloads/types.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { LoadGeneratorInfo } from "../schema/result.ts";
-import { stageServerFor, startRecordServer } from "./server.ts";
+import { type RunningServer, stageServerFor, startRecordServer } from "./server.ts";
 import { multiCoreRun } from "./multicore.ts";
 import { underLoad } from "./under_load.ts";
 import { openModelOf } from "../drivers/open_model.ts";
@@ -24,6 +24,9 @@ import { combineSummaries } from "../stats/resources.ts";
 import { judgeSaturation, saturation } from "../stats/saturation.ts";
 import { round } from "../stats/round.ts";
 import type { Kind, RunOutput } from "./kind.ts";
+import type { CpuReport } from "../drivers/cpu_meter.ts";
+import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
+import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 import {
   DEFAULT_WEBSOCKET_CLIENT,
   runWebSocketDriver,
@@ -257,6 +260,33 @@ async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcom
   return { ctx, outcome, file: staged.file, args: staged.args, traffic, sampled: [] };
 }
 
+/** The WebSocket driver against the run's server with `settings`, as a load `underLoad` can start. */
+function driverOf(
+  state: WebSocketState,
+  server: RunningServer,
+  url: string,
+  settings: RunSettings,
+  messages: number | null,
+): (onSpawn: (pid: number) => void) => Promise<WebSocketMeasurement> {
+  const { traffic, ctx } = state;
+  return (onSpawn) =>
+    runWebSocketDriver({
+      url,
+      client: DEFAULT_WEBSOCKET_CLIENT,
+      connections: settings.connections,
+      inFlight: traffic.inFlight,
+      messageSize: traffic.messageSize,
+      durationSec: settings.durationSec,
+      warmupSec: settings.warmupSec,
+      messages,
+      timeoutSec: settings.requestTimeoutSec,
+      serverPid: server.group.pid,
+      rate: settings.rate,
+      phases: settings.phases,
+      arrival: settings.arrival,
+    }, { cpus: ctx.cpus.client, signal: ctx.signal, onSpawn });
+}
+
 /** One run: a fresh pinned server, a verified text and binary echo, then the driver under load. */
 async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   const { ctx, outcome, traffic } = state;
@@ -266,28 +296,28 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   const url = `${server.baseUrl.replace(/^http/, "ws")}${traffic.path}`;
   let m: WebSocketMeasurement;
   let resources: ResourceReport | undefined;
+  let cpu: CpuReport | undefined;
+  let rated: AtRate<WebSocketMeasurement> | null = null;
+  let memory: IdleMemory | null = null;
   const startedAt = new Date().toISOString();
   try {
     ctx.onPhase?.("verify", run);
     const checks = await inPhase("verify", () => verifyEcho(url, traffic, timeoutMs, ctx.signal));
     keepChecks(outcome, checks, run === 0, "verify");
-    const loaded = await underLoad(ctx, server, run, (onSpawn) =>
-      runWebSocketDriver({
-        url,
-        client: DEFAULT_WEBSOCKET_CLIENT,
-        connections: ctx.settings.connections,
-        inFlight: traffic.inFlight,
-        messageSize: traffic.messageSize,
-        durationSec: ctx.settings.durationSec,
-        warmupSec: ctx.settings.warmupSec,
-        messages: traffic.messages ?? null,
-        timeoutSec: ctx.settings.requestTimeoutSec,
-        serverPid: server.group.pid,
-        rate: ctx.settings.rate,
-        phases: ctx.settings.phases,
-        arrival: ctx.settings.arrival,
-      }, { cpus: ctx.cpus.client, signal: ctx.signal, onSpawn }));
+    const drive = (settings: RunSettings, messages: number | null) => driverOf(state, server, url, settings, messages);
+    const loaded = await underLoad(ctx, server, run, drive(ctx.settings, traffic.messages ?? null));
     resources = loaded.resources;
+    cpu = loaded.cpu;
+    // The --cpu-rate window on the same server: messages per second on a schedule, the CPU per message counted.
+    rated = await atCpuRate(
+      ctx,
+      server,
+      run,
+      "Message",
+      (x: WebSocketMeasurement) => x.receivedMessages,
+      (settings, onSpawn) => drive(settings, null)(onSpawn),
+    );
+    memory = await idleMemory(ctx, server, run, { websocket: url });
     // The sampler watches every driver and the server the same way; the driver's own reading is the fallback.
     const sampled = resources?.summary;
     m = {
@@ -298,7 +328,10 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   } finally {
     await server.stop();
   }
-  const failures = describeLoadFailures(m);
+  // In the fixed-rate window a wrong echo is as wrong as anywhere; a rate too high for the sockets is that window's
+  // own verdict (no CPU figure), not the record's.
+  const failures = describeLoadFailures(m) ??
+    (rated && rated.measured.mismatches > 0 ? describeLoadFailures(rated.measured) : null);
   if (failures !== null && m.connected > 0) return { run: runFigures(run, startedAt, m, resources), invalid: failures };
   if (m.connected === 0) {
     throw new PhaseError("measure", `No socket connected (${m.firstFailure ?? "no reason given"})`);
@@ -308,9 +341,17 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
   const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;
   if (late && !outcome.warnings.some((w) => w.code === "rate-not-held")) outcome.warnings.push(late);
+  const extra = rated ? rated.measured.warmupMessages + rated.measured.receivedMessages : 0;
   return multiCoreRun(outcome, server, resources, ctx.cpus, {
-    run: withOpenModel(runFigures(run, startedAt, m, resources), m, ctx.settings),
-    responses: { valid: m.validMessages, total: 2 + m.warmupMessages + m.receivedMessages },
+    run: withEfficiency(
+      withOpenModel(runFigures(run, startedAt, m, resources), m, ctx.settings),
+      cpu,
+      m.receivedMessages,
+      [rated, memory],
+      outcome,
+      "Message",
+    ),
+    responses: { valid: m.validMessages, total: 2 + m.warmupMessages + m.receivedMessages + extra },
   });
 }
 

@@ -1,13 +1,16 @@
 // Key findings: one sentence per difference a reader can rely on. Within each
 // workload × variant, the best runtime is set against every other ranked one
-// with compare's test (Welch's t-test on the per-run values, corrected with
-// Holm's method for testing every pair of the report at once); only a
-// significant difference becomes a finding, with both medians, the change of
-// the mean and its 95% interval, so a report never states noise as a result.
+// on the ratio of their headline figures — paired by round where the two were
+// measured in the same rounds (Student's t on the per-round log-ratios), else
+// Welch's t-test on the runs' logs — corrected with Holm's method for testing
+// every pair of the report at once; only a significant difference becomes a
+// finding, with both medians and the ratio's 95% interval, so a report never
+// states noise as a result.
 
 import { formatFigure } from "./format.ts";
-import { compareRecords, type FigureComparison, withHolm } from "./compare.ts";
-import { boundMark, type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
+import { holmAdjust } from "../stats/holm.ts";
+import type { RatioInterval } from "../stats/paired.ts";
+import { boundMark, type RankedRecord, ratioRangeText, type RecordGroup, recordLabel } from "./_groups.ts";
 
 /** One significant difference within a workload × variant. */
 export interface Finding {
@@ -21,20 +24,19 @@ export interface Finding {
   readonly better: string;
   /** The worse record's label. */
   readonly worse: string;
-  /** How many times better, from the medians (≥ 1). */
+  /** How many times better: the geometric mean of the per-round ratios where paired (≥ 1). */
   readonly ratio: number;
-  /** The comparison behind it: worse as base, better as head; `pAdjusted` corrected over every pair tested. */
-  readonly comparison: FigureComparison;
+  /** The ratio's interval and test: better over worse (worse over better for a lower-is-better figure). */
+  readonly interval: RatioInterval;
+  /** The test's p-value corrected by Holm over every pair tested. */
+  readonly pAdjusted: number;
   /** The finding in one sentence, with its numbers and interval. */
   readonly sentence: string;
 }
 
-function signed(n: number): string {
-  return `${n > 0 ? "+" : n < 0 ? "−" : ""}${Math.abs(n).toFixed(1)}%`;
-}
-
-/** `faster` for rates and times, `better` for anything else (memory, counts). */
+/** `leaner` for CPU time per request, `faster` for rates and times, `better` for anything else (memory, counts). */
 function betterWord(figure: string): string {
+  if (/CpuUsPer/.test(figure)) return "leaner";
   return /(PerSecond|Ms|Us)$/.test(figure) ? "faster" : "better";
 }
 
@@ -42,23 +44,23 @@ function sentence(
   group: RecordGroup,
   best: RankedRecord,
   other: RankedRecord,
-  c: FigureComparison,
+  interval: RatioInterval,
+  pAdjusted: number,
   tests: number,
 ): string {
   const { figure } = group;
   const holm = tests > 1 ? ` (Holm, ${tests} tests)` : "";
-  const p = c.pAdjusted! < 0.001 ? `p${holm} < 0.001` : `p${holm} = ${c.pAdjusted!.toFixed(3)}`;
-  const ratio = best.relative / other.relative;
-  // A side whose load generator was at its limit makes the ratio a bound.
-  return `${group.workload} (${group.variant}): ${recordLabel(best.record)} is ${boundMark(best.record, other.record)}${
-    ratio.toFixed(2)
-  }× ${betterWord(figure)} than ${recordLabel(other.record)} on ${figure} (median ${
-    formatFigure(figure, best.headline.median)
-  } vs ${formatFigure(figure, other.headline.median)}; difference of means ${signed(c.changePercent!)} of ${
-    recordLabel(other.record)
-  }'s, 95% CI ${signed(c.ci95Percent!.low)} to ${
-    signed(c.ci95Percent!.high)
-  }, ${p}, ${c.head.length} vs ${c.base.length} runs)`;
+  const p = pAdjusted < 0.001 ? `p${holm} < 0.001` : `p${holm} = ${pAdjusted.toFixed(3)}`;
+  const how = interval.method === "paired"
+    ? `paired over ${interval.n} rounds`
+    : `runs measured apart, ${best.headline.n} vs ${other.headline.n}`;
+  // A side whose load generator was at its limit makes the ratio a bound; at the fixed rate of CPU per request, not.
+  const bound = /CpuUsPer/.test(figure) ? "" : boundMark(best.record, other.record);
+  return `${group.workload} (${group.variant}): ${recordLabel(best.record)} is ${bound}${interval.ratio.toFixed(2)}× ${
+    betterWord(figure)
+  } than ${recordLabel(other.record)} on ${figure} (median ${formatFigure(figure, best.headline.median)} vs ${
+    formatFigure(figure, other.headline.median)
+  }; ${how}: 95% CI ${ratioRangeText(interval.ci95!)}×, ${p})`;
 }
 
 /**
@@ -78,27 +80,24 @@ export function findingsOf(groups: readonly RecordGroup[], alpha = 0.05): Findin
   // Every pair is tested first: the verdicts are corrected for testing them all at once (Holm), as compare's are.
   const tested = groups.flatMap((group) => {
     const [best, ...rest] = group.ranked;
-    return rest.map((other) => ({
-      group,
-      best,
-      other,
-      c: compareRecords(other.record, best.record, other.record.runtime.requested, alpha)[0],
-    })).filter(({ c }) => c.figure === group.figure && c.p !== null);
+    return rest.flatMap((other) =>
+      other.vsBest?.p !== null && other.vsBest?.p !== undefined ? [{ group, best, other, interval: other.vsBest }] : []
+    );
   });
-  const adjusted = withHolm(tested.map(({ c }) => c), alpha);
-  return tested.flatMap(({ group, best, other }, i): Finding[] => {
-    // Only where the best is better: a best median whose mean is worse is no finding either way.
-    const comparison = adjusted[i];
-    if (comparison.verdict !== "faster") return [];
+  const adjusted = holmAdjust(tested.map((t) => t.interval.p!));
+  return tested.flatMap(({ group, best, other, interval }, i): Finding[] => {
+    // Only where the best is better: a best median whose ratio says otherwise is no finding either way.
+    if (adjusted[i] >= alpha || interval.ratio <= 1) return [];
     return [{
       workload: group.workload,
       variant: group.variant,
       figure: group.figure,
       better: recordLabel(best.record),
       worse: recordLabel(other.record),
-      ratio: best.relative / other.relative,
-      comparison,
-      sentence: sentence(group, best, other, comparison, tested.length),
+      ratio: interval.ratio,
+      interval,
+      pAdjusted: adjusted[i],
+      sentence: sentence(group, best, other, interval, adjusted[i], tested.length),
     }];
   });
 }

@@ -1,23 +1,67 @@
 // Records grouped by workload × variant and ranked by their headline figure,
-// with the words every format uses for one record: its label, its speed
-// relative to the group's worst, its confidence interval, why it has no
-// figure. Nothing here assumes a workload kind: figures come from
+// with the words every format uses for one record: its label, its ratio to
+// the group's best and to its slowest runtime (paired by round where the
+// runtimes were measured in the same rounds), its confidence interval, why it
+// has no figure. Nothing here assumes a workload kind: figures come from
 // `record.headline` and `summary`.
 
 import { formatFigure } from "./format.ts";
 import { SATURATION_WARNINGS } from "../stats/saturation.ts";
+import { type RatioInterval, ratioOf } from "../stats/paired.ts";
 import type { BenchRecord, BenchResult, Summary } from "../schema/result.ts";
 
-/** One completed record with its headline figure and relative speed. */
+/** One completed record with its headline figure and its ratios to the group's best and slowest. */
 export interface RankedRecord {
   /** The record. */
   readonly record: BenchRecord;
   /** Its headline figure's summary. */
   readonly headline: Summary;
-  /** How many times better than the group's worst completed record (1 for the worst). */
+  /** How many times better than the group's reference, its slowest runtime (1 for the reference itself). */
   readonly relative: number;
+  /** {@linkcode relative} with its interval (paired by round where possible); null for the reference itself. */
+  readonly vsReference: RatioInterval | null;
+  /** How many times better the group's best is than this record, with its interval; null for the best itself. */
+  readonly vsBest: RatioInterval | null;
   /** Whether this is the group's worst runtime (native baselines aside), the one the others are compared with. */
   readonly isBaseline: boolean;
+}
+
+/**
+ * Whether two records were measured in the same rounds, so that their runs pair round by round.
+ *
+ * @example Records of a file written before pairing was recorded
+ * ```ts
+ * import { isPaired } from "./_groups.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const [a, b] = (await readResultFile("fixtures/results/base.json")).records;
+ * console.log(isPaired(a, b)); // false
+ * ```
+ */
+export function isPaired(a: BenchRecord, b: BenchRecord): boolean {
+  return a.pairing !== undefined && a.pairing.id === b.pairing?.id && a.pairing.records.includes(b.id);
+}
+
+/**
+ * How many times better record `x` is than `y` on `figure`, with its 95% interval: `x/y` for a figure where higher
+ * is better, `y/x` where lower is; paired by round when the two were measured in the same rounds.
+ *
+ * @example deno against node in the stored head (not paired: measured runtime after runtime)
+ * ```ts
+ * import { timesBetter } from "./_groups.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const [deno, node] = (await readResultFile("fixtures/results/head.json")).records;
+ * const r = timesBetter(deno, node, "requestsPerSecond", true)!;
+ * console.log(r.method, r.ratio > 1); // "unpaired" true
+ * ```
+ */
+export function timesBetter(
+  x: BenchRecord,
+  y: BenchRecord,
+  figure: string,
+  higherIsBetter: boolean,
+): RatioInterval | null {
+  const [a, b] = higherIsBetter ? [x, y] : [y, x];
+  return ratioOf(a.runs, b.runs, figure, isPaired(x, y));
 }
 
 /** Records of one workload × variant. */
@@ -53,6 +97,7 @@ export interface RecordGroup {
  */
 export function recordLabel(r: BenchRecord): string {
   const label = r.runtime.version ? `${r.runtime.name} ${r.runtime.version}` : r.runtime.requested;
+  if (r.runtime.arm) return `${label} (${r.runtime.arm})`;
   return isNativeBaseline(r) ? `${label} (baseline)` : label;
 }
 
@@ -90,40 +135,100 @@ export function groupRecords(result: BenchResult): RecordGroup[] {
   }
   return [...byKey.values()].map((records) => {
     const measured = records.find((r) => r.status === "completed") ?? records[0];
-    const { figure, higherIsBetter } = measured.headline;
-    const done = records.filter((r) => r.status === "completed" && r.summary[figure] !== undefined);
-    const sign = higherIsBetter ? -1 : 1;
-    // The runtimes first, best first, then the native baselines; all relative to the slowest runtime.
-    done.sort((a, b) =>
-      Number(isNativeBaseline(a)) - Number(isNativeBaseline(b)) ||
-      sign * (a.summary[figure].median - b.summary[figure].median)
-    );
-    const reference = done.findLast((r) => !isNativeBaseline(r)) ?? done.at(-1);
-    const worst = reference?.summary[figure].median;
-    const ranked = done.map((record): RankedRecord => {
-      const median = record.summary[figure].median;
-      const relative = worst === undefined || worst === 0 || median === 0
-        ? 1
-        : higherIsBetter
-        ? median / worst
-        : worst / median;
-      return { record, headline: record.summary[figure], relative, isBaseline: record === reference };
-    });
-    return {
-      workload: measured.workload,
-      variant: measured.variant,
-      kind: measured.kind,
-      figure,
-      higherIsBetter,
-      ranked,
-      others: records.filter((r) => !done.includes(r)),
-      records,
-    };
+    return rankBy(records, measured.headline.figure, measured.headline.higherIsBetter);
   });
 }
 
 /**
- * `1.18× deno` (better than the worst by), `1.0× (slowest)` for the worst
+ * One workload × variant's records ranked by `figure`: the completed ones that have it, best first (native
+ * baselines after the runtimes), each with its ratios to the best and to the slowest runtime.
+ *
+ * @param records The records of one workload × variant, in run order.
+ * @param figure The figure to rank by, a key of each record's summary.
+ * @param higherIsBetter Its direction.
+ * @returns The group.
+ *
+ * @example The stored head by its p99 latency instead of its headline
+ * ```ts
+ * import { groupRecords, rankBy } from "./_groups.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const [group] = groupRecords(await readResultFile("fixtures/results/head.json"));
+ * console.log(rankBy(group.records, "latencyP99Us", false).ranked.length); // 0
+ * ```
+ */
+export function rankBy(records: readonly BenchRecord[], figure: string, higherIsBetter: boolean): RecordGroup {
+  const measured = records.find((r) => r.status === "completed") ?? records[0];
+  const done = records.filter((r) => r.status === "completed" && r.summary[figure] !== undefined);
+  const sign = higherIsBetter ? -1 : 1;
+  // The runtimes first, best first, then the native baselines; all relative to the slowest runtime.
+  done.sort((a, b) =>
+    Number(isNativeBaseline(a)) - Number(isNativeBaseline(b)) ||
+    sign * (a.summary[figure].median - b.summary[figure].median)
+  );
+  const reference = done.findLast((r) => !isNativeBaseline(r)) ?? done.at(-1);
+  const best = done[0];
+  const ranked = done.map((record): RankedRecord => {
+    const vsReference = record === reference ? null : timesBetter(record, reference!, figure, higherIsBetter);
+    return {
+      record,
+      headline: record.summary[figure],
+      relative: record === reference
+        ? 1
+        : vsReference?.ratio ?? medianRatio(record, reference!, figure, higherIsBetter),
+      vsReference,
+      vsBest: record === best ? null : timesBetter(best, record, figure, higherIsBetter),
+      isBaseline: record === reference,
+    };
+  });
+  return {
+    workload: measured.workload,
+    variant: measured.variant,
+    kind: measured.kind,
+    figure,
+    higherIsBetter,
+    ranked,
+    others: records.filter((r) => !done.includes(r)),
+    records: [...records],
+  };
+}
+
+/** The figures of CPU time per request at the fixed rate of `--cpu-rate`, server's and load's, per kind's unit. */
+const AT_RATE = [
+  { server: "serverCpuUsPerRequestAtRate", client: "clientCpuUsPerResponseAtRate" },
+  { server: "serverCpuUsPerMessageAtRate", client: "clientCpuUsPerMessageAtRate" },
+] as const;
+
+/**
+ * The group's records ranked by the server's CPU time per request at the fixed rate (`--cpu-rate`), lower is better,
+ * with the rate and the load's own figure's name; null when no record has it.
+ *
+ * @example The stored head has no fixed-rate window
+ * ```ts
+ * import { efficiencyOf, groupRecords } from "./_groups.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const [group] = groupRecords(await readResultFile("fixtures/results/head.json"));
+ * console.log(efficiencyOf(group)); // null
+ * ```
+ */
+export function efficiencyOf(group: RecordGroup): { group: RecordGroup; rate: number; client: string } | null {
+  for (const names of AT_RATE) {
+    const withIt = group.records.filter((r) => r.status === "completed" && r.summary[names.server] !== undefined);
+    if (withIt.length === 0) continue;
+    const rate = withIt[0].settings.cpuRate ?? 0;
+    return { group: rankBy(group.records, names.server, false), rate, client: names.client };
+  }
+  return null;
+}
+
+/** The ratio of medians, for a record without a positive figure in every run (no ratio of logs can be had). */
+function medianRatio(x: BenchRecord, y: BenchRecord, figure: string, higherIsBetter: boolean): number {
+  const [a, b] = [x.summary[figure].median, y.summary[figure].median];
+  if (a === 0 || b === 0) return 1;
+  return higherIsBetter ? a / b : b / a;
+}
+
+/**
+ * `1.18× deno (1.12–1.24)` (better than the worst by, with the ratio's 95% interval), `1.0× (slowest)` for the worst
  * itself, or `1.0×` when the group has one ranked record.
  *
  * @example
@@ -137,7 +242,50 @@ export function groupRecords(result: BenchResult): RecordGroup[] {
 export function relativeText(group: RecordGroup, r: RankedRecord): string {
   if (r.isBaseline) return group.ranked.length > 1 ? "1.0× (slowest)" : "1.0×";
   const reference = group.ranked.find((x) => x.isBaseline) ?? group.ranked.at(-1)!;
-  return `${boundMark(r.record, reference.record)}${r.relative.toFixed(2)}× ${reference.record.runtime.name}`;
+  const ci = r.vsReference?.ci95;
+  return `${boundMark(r.record, reference.record)}${r.relative.toFixed(2)}× ${reference.record.runtime.name}${
+    ci ? ` (${ratioRangeText(ci)})` : ""
+  }`;
+}
+
+/**
+ * A ratio's interval as people read it, `1.87–1.95`, with enough decimals that its ends differ.
+ *
+ * @example
+ * ```ts
+ * import { ratioRangeText } from "./_groups.ts";
+ * console.log(ratioRangeText({ low: 1.8734, high: 1.9512 })); // "1.87–1.95"
+ * console.log(ratioRangeText({ low: 1.0012, high: 1.0041 })); // "1.001–1.004"
+ * ```
+ */
+export function ratioRangeText(ci: { readonly low: number; readonly high: number }): string {
+  let digits = 2;
+  while (digits < 4 && ci.low.toFixed(digits) === ci.high.toFixed(digits)) digits++;
+  return `${ci.low.toFixed(digits)}–${ci.high.toFixed(digits)}`;
+}
+
+/**
+ * How a group's ratios were had, for the line under its table: paired over how many rounds, or from runs measured
+ * apart; null when the group has fewer than two ranked records.
+ *
+ * @example
+ * ```ts
+ * import { groupRecords, pairingText } from "./_groups.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const [group] = groupRecords(await readResultFile("fixtures/results/head.json"));
+ * console.log(pairingText(group)?.startsWith("relative: runs measured one runtime after another")); // true
+ * ```
+ */
+export function pairingText(group: RecordGroup): string | null {
+  const intervals = group.ranked.flatMap((r) => r.vsReference ? [r.vsReference] : []);
+  if (intervals.length === 0) return null;
+  if (intervals.every((i) => i.method === "paired")) {
+    const rounds = [...new Set(intervals.map((i) => i.n))].sort((a, b) => a - b);
+    return `relative: paired by round (${rounds.join("/")} rounds, runtimes interleaved within each), the geometric ` +
+      "mean of the per-round ratios with its 95% CI (Student's t on the log-ratios)";
+  }
+  return "relative: runs measured one runtime after another (not paired by round): the ratio of geometric means " +
+    "with its 95% CI (Welch's t-test on the logs), wider than a paired one";
 }
 
 /**

@@ -106,6 +106,32 @@ function openModelText(s: BenchRecord["settings"], unit: string): string | null 
   return null;
 }
 
+/** CPU and memory columns of a kind that loads a server, by the figures' names for its unit. */
+function efficiencyColumns(unit: "Request" | "Message"): Pick<KindView, "columns" | "cells"> {
+  const client = unit === "Request" ? "clientCpuUsPerResponseAtRate" : "clientCpuUsPerMessageAtRate";
+  const per = unit.toLowerCase();
+  const figures: [string, string][] = [
+    [`serverCpuUsPer${unit}`, `CPU/${per}`],
+    [`serverCpuUsPer${unit}AtRate`, `CPU/${per} at rate`],
+    [client, "client CPU at rate"],
+    ["serverRssAtRateBytes", "RSS at rate"],
+    ["serverRssPerConnectionBytes", "RSS/connection"],
+  ];
+  return {
+    columns: figures.map(([, header]) => ({ header, numeric: true })),
+    cells: (r) =>
+      figures.map(([name]) => {
+        const median = r.summary[name]?.median;
+        if (median === undefined) return "";
+        return name === "serverRssPerConnectionBytes"
+          ? `${(median / 1024).toFixed(1)} KiB`
+          : formatFigure(name, median);
+      }),
+  };
+}
+
+const REQUEST_EFFICIENCY = efficiencyColumns("Request");
+
 const HTTP: KindView = {
   settings(records) {
     const s = records[0].settings;
@@ -119,11 +145,16 @@ const HTTP: KindView = {
     ];
   },
   described: [],
-  columns: [{ header: "p50", numeric: true }, { header: "p99", numeric: true }],
-  cells: (r) => r.latencyUs ? [formatUs(r.latencyUs.p50), formatUs(r.latencyUs.p99)] : ["", ""],
+  columns: [{ header: "p50", numeric: true }, { header: "p99", numeric: true }, ...REQUEST_EFFICIENCY.columns],
+  cells: (r) => [
+    ...(r.latencyUs ? [formatUs(r.latencyUs.p50), formatUs(r.latencyUs.p99)] : ["", ""]),
+    ...REQUEST_EFFICIENCY.cells(r),
+  ],
   latency: HTTP_LATENCY,
   notes: () => [],
 };
+
+const MESSAGE_EFFICIENCY = efficiencyColumns("Message");
 
 // Connections and latency as HTTP; messages instead of requests, and no adaptive plan.
 const WEBSOCKET: KindView = {
@@ -141,6 +172,11 @@ const WEBSOCKET: KindView = {
     ];
   },
   described: ["in-flight", "message-size", "messages"],
+  columns: [{ header: "p50", numeric: true }, { header: "p99", numeric: true }, ...MESSAGE_EFFICIENCY.columns],
+  cells: (r) => [
+    ...(r.latencyUs ? [formatUs(r.latencyUs.p50), formatUs(r.latencyUs.p99)] : ["", ""]),
+    ...MESSAGE_EFFICIENCY.cells(r),
+  ],
   latency: WEBSOCKET_LATENCY,
 };
 

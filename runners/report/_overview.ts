@@ -1,16 +1,19 @@
 // The overview every human-readable report opens with: one row per workload ×
 // variant, one column per runtime asked for, each cell the headline median
-// relative to the row's best — a tie where the two 95% intervals overlap, since
-// the data cannot order them — with warnings as badges; then the key findings.
-// Built once from the view model; each format renders the table and findings
-// with its own syntax.
+// and how many times the row's best is better — a tie where that ratio's 95%
+// interval (paired by round where the runtimes were interleaved) includes 1,
+// since the data cannot order them — with warnings as badges; then the key
+// findings. Built once from the view model; each format renders the table and
+// findings with its own syntax.
 
 import { formatFigure } from "./format.ts";
 import type { BenchRecord, Warning } from "../schema/result.ts";
-import { boundMark, type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
+import { boundMark, efficiencyOf, type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
 import type { ResultView } from "./_view.ts";
 import type { ViewCell, ViewTable } from "./_view_table.ts";
 import { type Finding, findingsOf } from "./_findings.ts";
+import { type FloorRow, floorRows } from "./noise_floor.ts";
+import { ratioRangeText } from "./_groups.ts";
 
 /** Where a record stands against its row's best. */
 export type Standing = "best" | "tie" | "behind";
@@ -21,9 +24,9 @@ export interface OverviewCell {
   readonly record: BenchRecord;
   /** Its rank entry, or null when it has no headline figure (errored, invalid, skipped). */
   readonly ranked: RankedRecord | null;
-  /** Best, tied with the best (95% intervals overlap), or behind it. */
+  /** Best, tied with the best (the 95% interval of their ratio includes 1), or behind it. */
   readonly standing: Standing | null;
-  /** How many times the best is better (1 for the best). */
+  /** How many times the best is better (1 for the best): the geometric mean of per-round ratios where paired. */
   readonly timesBehind: number | null;
   /** Warning badges. */
   readonly warnings: readonly Warning[];
@@ -31,12 +34,14 @@ export interface OverviewCell {
 
 /** One workload × variant. */
 export interface OverviewRow {
-  /** `http-json (default)`. */
+  /** `http-json (default)`, or `http-json (default) at 20,000/s` for its CPU per request at the fixed rate. */
   readonly title: string;
   /** The group behind the row. */
   readonly group: RecordGroup;
   /** One cell per column; null where the runtime did not run this workload. */
   readonly cells: readonly (OverviewCell | null)[];
+  /** For a row of CPU per request at the fixed rate: the figure of the load's own CPU per response, shown beside. */
+  readonly client?: string;
 }
 
 /** The overview of a result. */
@@ -49,25 +54,30 @@ export interface Overview {
   readonly rows: readonly OverviewRow[];
   /** Significant differences, one sentence each. */
   readonly findings: readonly Finding[];
+  /** An A/A run's noise floor, per workload × variant × figure; empty for any other result. */
+  readonly floor: readonly FloorRow[];
 }
 
 /** What the cells say, under the overview in every format. */
 export const OVERVIEW_LEGEND =
-  "Each cell: the headline median; best = the row's best; ≈ best = its 95% CI overlaps the best's (a tie); " +
-  "N× behind = the best is N times better; 1 run = measured once, no interval: a ratio to such a cell is one " +
-  "measurement, not a ranking (--runs 3 or more gives one); ⚠ = a warning, explained in the workload's section.";
+  "Each cell: the headline median; best = the row's best; N× behind = the best is N times better, from per-round " +
+  "ratios where the runtimes were measured in the same rounds; ≈ best = the 95% CI of that ratio includes 1 (a " +
+  "tie); 1 run = measured once, no interval: a ratio to such a cell is one measurement, not a ranking (--runs 3 or " +
+  "more gives one); ⚠ = a warning, explained in the workload's section.";
 
-function overlaps(a: RankedRecord, b: RankedRecord): boolean {
-  const [x, y] = [a.headline.ci95, b.headline.ci95];
-  return x !== null && y !== null && x.low <= y.high && y.low <= x.high;
+/** Whether the interval of the best's lead over `r` includes 1: the data cannot order them. */
+function tied(r: RankedRecord): boolean {
+  const ci = r.vsBest?.ci95;
+  return ci !== null && ci !== undefined && ci.low <= 1 && ci.high >= 1;
 }
 
 function cellOf(group: RecordGroup, record: BenchRecord): OverviewCell {
   const ranked = group.ranked.find((r) => r.record === record) ?? null;
   const best = group.ranked[0];
   if (ranked === null) return { record, ranked, standing: null, timesBehind: null, warnings: record.warnings };
-  const standing: Standing = ranked === best ? "best" : overlaps(ranked, best) ? "tie" : "behind";
-  return { record, ranked, standing, timesBehind: best.relative / ranked.relative, warnings: record.warnings };
+  const standing: Standing = ranked === best ? "best" : tied(ranked) ? "tie" : "behind";
+  const timesBehind = ranked === best ? 1 : ranked.vsBest?.ratio ?? best.relative / ranked.relative;
+  return { record, ranked, standing, timesBehind, warnings: record.warnings };
 }
 
 /**
@@ -91,27 +101,43 @@ export function overviewOf(view: ResultView): Overview {
     keys.push(r.runtime.requested);
     labels.push(recordLabel(r));
   }
-  const rows = view.sections.map((section): OverviewRow => ({
-    title: section.title,
-    group: section.group,
+  const rowOf = (title: string, group: RecordGroup, client?: string, badges?: readonly string[]): OverviewRow => ({
+    title,
+    group,
     cells: keys.map((key) => {
-      const record = section.group.records.find((r) => r.runtime.requested === key);
-      return record ? cellOf(section.group, record) : null;
+      const record = group.records.find((r) => r.runtime.requested === key);
+      if (!record) return null;
+      const cell = cellOf(group, record);
+      return badges ? { ...cell, warnings: cell.warnings.filter((w) => badges.includes(w.code)) } : cell;
     }),
-  }));
-  return { keys, labels, rows, findings: findingsOf(view.sections.map((s) => s.group)) };
+    ...(client ? { client } : {}),
+  });
+  // Each workload's headline, then (with --cpu-rate) its server's CPU per request at the fixed rate.
+  const rows = view.sections.flatMap((section): OverviewRow[] => {
+    const efficiency = efficiencyOf(section.group);
+    const main = rowOf(section.title, section.group);
+    if (!efficiency) return [main];
+    const title = `${section.title} at ${efficiency.rate.toLocaleString("en-US")}/s`;
+    return [main, rowOf(title, efficiency.group, efficiency.client, ["cpu-rate-not-held"])];
+  });
+  return { keys, labels, rows, findings: findingsOf(rows.map((r) => r.group)), floor: floorRows(view.result) };
 }
 
 /** `83,557/s · 1.90× behind`, `≈ best`, or the status of a record without a figure. */
 export function standingText(row: OverviewRow, cell: OverviewCell): string {
   if (cell.ranked === null) return cell.record.status;
   const figure = formatFigure(row.group.figure, cell.ranked.headline.median);
-  const where = cell.standing === "best" ? "best" : cell.standing === "tie"
+  // A side whose load generator was at its limit makes the ratio a bound (see boundMark); at a fixed rate it was not.
+  const bound = row.client ? "" : boundMark(row.group.ranked[0].record, cell.record);
+  const where = cell.standing === "best"
+    ? "best"
+    : cell.standing === "tie"
     ? "≈ best"
-    // A side whose load generator was at its limit makes the ratio a bound (see boundMark).
-    : `${boundMark(row.group.ranked[0].record, cell.record)}${cell.timesBehind!.toFixed(2)}× behind`;
+    : `${bound}${cell.timesBehind!.toFixed(2)}× behind`;
+  const client = row.client ? cell.record.summary[row.client] : undefined;
+  const beside = client ? ` (client ${formatFigure(row.client!, client.median)})` : "";
   // Without an interval nothing says whether the next run would order them the same way.
-  return `${figure} · ${where}${cell.ranked.headline.n === 1 ? " · 1 run" : ""}`;
+  return `${figure}${beside} · ${where}${cell.ranked.headline.n === 1 ? " · 1 run" : ""}`;
 }
 
 /**
@@ -138,9 +164,13 @@ export function overviewTable(overview: Overview): ViewTable | null {
 
 /** What stands in for the findings when there are none: no difference, or nothing to compare. */
 export function noFindingText(overview: Overview): string {
-  return overview.rows.some((row) => row.group.ranked.length > 1)
-    ? "No significant difference between runtimes (it takes at least 2 runs on each side)."
-    : "Nothing to compare: no workload has two runtimes with a figure.";
+  const rows = overview.rows.filter((row) => row.group.ranked.length > 1);
+  if (rows.length === 0) return "Nothing to compare: no workload has two runtimes with a figure.";
+  // Say why when no pair had the two rounds (or runs on each side) an interval needs.
+  const intervals = rows.some((row) => row.group.ranked.some((r) => r.vsBest?.ci95));
+  return intervals
+    ? "No significant difference between runtimes."
+    : "No significant difference between runtimes: no pair had the 2 rounds (or 2 runs on each side) an interval needs.";
 }
 
 /** How a format writes the overview's parts. */
@@ -155,12 +185,51 @@ export interface OverviewSyntax {
 
 /** What the findings rest on, said once under them. */
 export const FINDINGS_METHOD =
-  "Findings compare each workload's best runtime with every other: Welch's t-test on the per-run values, " +
-  "two-sided, corrected for testing every pair at once (Holm), α = 0.05; only significant differences are listed.";
+  "Findings compare each workload's best runtime with every other on the ratio of their headline figures: " +
+  "Student's t on the per-round log-ratios where the runtimes were measured in the same rounds (paired), else " +
+  "Welch's t-test on the runs' logs; two-sided, corrected for testing every pair at once (Holm), α = 0.05; only " +
+  "significant differences are listed.";
+
+/** What the noise floor rests on, said once under it. */
+export const FLOOR_METHOD =
+  "A/A: one runtime measured as two arms, A and B, interleaved round by round exactly as two runtimes are. A/B is " +
+  "the geometric mean of the per-round ratios with its 95% CI; spread = the standard deviation of the per-round " +
+  "log-ratios; the smallest difference detected = (t(97.5%) + t(80%)) × spread / √rounds, the change a paired " +
+  "comparison with as many rounds finds 80% of the time at α = 0.05. compare --noise-floor and bench " +
+  "--noise-floor refuse to call a change smaller than it.";
+
+/**
+ * One sentence per figure of an A/A run: the arms' ratio, the spread of the rounds and the smallest difference
+ * this run count detects on this machine.
+ *
+ * @example
+ * ```ts
+ * import { floorSentence } from "./_overview.ts";
+ * const row = {
+ *   workload: "http-json", variant: "default", figure: "requestsPerSecond", arms: [] as never, spreadPercent: 1.2,
+ *   detectablePercent: 5.1,
+ *   interval: { method: "paired", n: 3, ratio: 1.004, ci95: { low: 0.981, high: 1.027 }, halfWidthPercent: 2.3, p: 0.5, stdevLog: 0.012 },
+ * } as const;
+ * console.log(floorSentence(row));
+ * // "http-json (default) requestsPerSecond: A/B 1.004× (0.981–1.027) over 3 rounds; per-round spread ±1.2%; the smallest difference 3 rounds detect here: 5.1%"
+ * ```
+ */
+export function floorSentence(row: FloorRow): string {
+  const i = row.interval;
+  const ci = i.ci95 ? ` (${ratioRangeText(i.ci95)})` : "";
+  const floor = row.detectablePercent === null
+    ? "no floor: it takes 2 rounds or more"
+    : `the smallest difference ${i.n} rounds detect here: ${row.detectablePercent.toFixed(1)}%`;
+  const spread = row.spreadPercent === null ? "" : `; per-round spread ±${row.spreadPercent.toFixed(1)}%`;
+  return `${row.workload} (${row.variant}) ${row.figure}: A/B ${
+    i.ratio.toFixed(3)
+  }×${ci} over ${i.n} rounds${spread}; ${floor}`;
+}
 
 /**
  * The overview and its findings as blocks of a text format (terminal,
- * Markdown); empty when the result has no records.
+ * Markdown); empty when the result has no records. An A/A run adds its noise
+ * floor.
  */
 export function overviewBlocks(overview: Overview, syntax: OverviewSyntax): string[] {
   const table = overviewTable(overview);
@@ -175,5 +244,8 @@ export function overviewBlocks(overview: Overview, syntax: OverviewSyntax): stri
     syntax.heading("Key findings", 2),
     findings,
     FINDINGS_METHOD,
+    ...(overview.floor.length > 0
+      ? [syntax.heading("Noise floor (A/A)", 2), syntax.list(overview.floor.map(floorSentence)), FLOOR_METHOD]
+      : []),
   ];
 }

@@ -6,7 +6,7 @@ import { formatFigure } from "./format.ts";
 import type { ResultView } from "./_view.ts";
 import { escapeXml as e } from "./_svg.ts";
 import { FINDINGS_METHOD, type Overview, OVERVIEW_LEGEND, overviewOf, type OverviewRow } from "./_overview.ts";
-import { noFindingText, standingText } from "./_overview.ts";
+import { FLOOR_METHOD, floorSentence, noFindingText, standingText } from "./_overview.ts";
 import { versionSweeps } from "./_versions.ts";
 import { intervalChart, type IntervalPoint } from "./_interval_chart.ts";
 import { recordLabel } from "./_groups.ts";
@@ -71,8 +71,15 @@ function versionsHtml(view: ResultView, colors: Readonly<Record<string, string>>
   return charts.length > 0 ? `<h3>Across versions</h3>${charts.join("")}` : "";
 }
 
+function floorHtml(overview: Overview): string {
+  if (overview.floor.length === 0) return "";
+  return `<h3>Noise floor (A/A)</h3><ul class="floor">${
+    overview.floor.map((r) => `<li>${e(floorSentence(r))}</li>`).join("")
+  }</ul><p class="note">${e(FLOOR_METHOD)}</p>`;
+}
+
 /**
- * The overview section of the HTML report: table, findings and version sweeps.
+ * The overview section of the HTML report: table, findings, an A/A run's noise floor and version sweeps.
  *
  * @example The stored head
  * ```ts
@@ -91,7 +98,7 @@ export function overviewHtml(view: ResultView, colors: Readonly<Record<string, s
     : `<p class="empty">${e(noFindingText(overview))}</p>`;
   return `<section id="overview"><h2>At a glance</h2>${tableHtml(overview)}<p class="note">${
     e(OVERVIEW_LEGEND)
-  }</p><h3>Key findings</h3>${findings}<p class="note">${e(FINDINGS_METHOD)}</p>${
+  }</p><h3>Key findings</h3>${findings}<p class="note">${e(FINDINGS_METHOD)}</p>${floorHtml(overview)}${
     versionsHtml(view, colors)
   }<style>${OVERVIEW_STYLE}</style></section>`;
 }

@@ -12,6 +12,7 @@ import {
   ciText,
   directionText,
   groupRecords,
+  pairingText,
   type RecordGroup,
   recordLabel,
   relativeText,
@@ -193,6 +194,11 @@ function latencyTable(group: RecordGroup): ViewTable | null {
   };
 }
 
+function pairingNotes(group: RecordGroup): string[] {
+  const text = pairingText(group);
+  return text ? [text] : [];
+}
+
 /**
  * The view of one group of records.
  *
@@ -215,7 +221,7 @@ export function sectionView(group: RecordGroup): SectionView {
     latency: latencyTable(group),
     resources: resourcesTable(group.ranked.map((r) => r.record), recordLabel),
     endpoints: endpointTable(group),
-    notes: kindView(group.kind, group.records).notes(group.records),
+    notes: [...pairingNotes(group), ...kindView(group.kind, group.records).notes(group.records)],
     warnings: group.records.flatMap((r) => r.warnings.map((warning) => ({ runtime: r.runtime.name, warning }))),
   };
 }

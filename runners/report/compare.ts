@@ -1,23 +1,30 @@
 /**
  * Compares two results (a base and a head) record by record: per workload ×
- * variant × runtime and figure, the change of the mean in percent with its
- * 95% confidence interval and a verdict from Welch's t-test on the runs' raw
- * per-run values — faster, slower, or no significant difference.
+ * variant × runtime and figure, the change in percent with its 95% confidence
+ * interval and a verdict — faster, slower, or no significant difference. Two
+ * result files were measured at different times, so their runs do not pair:
+ * the change is the ratio of the runs' geometric means, tested by Welch's
+ * t-test on the logs of the per-run values, so that its interval is a ratio's
+ * and never passes −100%.
  *
  * Figures compared: the record's headline figure (direction from
- * `record.headline`) and the per-run latency p99 (lower is better), the tail,
- * which the headline does not fix. Figures derived from the headline would
- * only repeat its verdict and are left out: `bytesPerSecond` and
- * `filesWrittenPerSecond` follow the same responses, and in a closed
- * model the typical latency is connections ÷ throughput (Little's law), so p50
- * is the headline again. Counts, window lengths and client CPU describe the
- * run, not the runtime.
+ * `record.headline`) and the latency p99 of each run (lower is better), the
+ * tail, which the headline does not fix. Reports show the p99 of every run's
+ * responses merged; a test needs one value per run, so compare's is each run's
+ * own p99, and it says so (`p99 per run`). Figures derived from the headline
+ * would only repeat its verdict and are left out: `bytesPerSecond` and
+ * `filesWrittenPerSecond` follow the same responses, and in a closed model the
+ * typical latency is connections ÷ throughput (Little's law), so p50 is the
+ * headline again. Counts, window lengths and client CPU describe the run, not
+ * the runtime.
  *
  * A pair measured with different load generators or different measurement
  * settings (connections, duration, rate, ...) is "not comparable": its change
  * would be the settings', not the runtime's. The verdicts of all figures are
  * corrected for testing many at once (Holm): `p` is each test's own, `pAdjusted`
- * the one compared with α.
+ * the one compared with α. Given a noise floor (an A/A result's smallest
+ * detectable difference), a significant change smaller than it is `within
+ * noise floor`, never faster or slower.
  *
  * @module
  */
@@ -25,7 +32,7 @@
 import { alignTable, formatFigure } from "./format.ts";
 import { UsageError } from "../platform/errors.ts";
 import type { BenchRecord, BenchResult } from "../schema/result.ts";
-import { welchTest } from "../stats/welch.ts";
+import { unpairedRatio } from "../stats/paired.ts";
 import { holmAdjust } from "../stats/holm.ts";
 
 /**
@@ -43,7 +50,7 @@ import { holmAdjust } from "../stats/holm.ts";
  * assertEquals(tally.has("slower"), true);
  * ```
  */
-export type Verdict = "faster" | "slower" | "no significant difference" | "not comparable";
+export type Verdict = "faster" | "slower" | "no significant difference" | "within noise floor" | "not comparable";
 
 /**
  * One workload × variant × runtime × figure in both results.
@@ -69,7 +76,7 @@ export interface FigureComparison {
   readonly runtime: string;
   /** Runtime version in base and head (null when it could not be had). */
   readonly versions: { readonly base: string | null; readonly head: string | null };
-  /** Figure name, with its unit (`requestsPerSecond`, `latencyUs.p99`). */
+  /** Figure name, with its unit (`requestsPerSecond`, `latencyUs.p99`: the p99 of each run, see the module). */
   readonly figure: string;
   /** Whether a larger value is better. */
   readonly higherIsBetter: boolean;
@@ -77,15 +84,15 @@ export interface FigureComparison {
   readonly base: readonly number[];
   /** Per-run values of head. */
   readonly head: readonly number[];
-  /** Mean of base, null without values. */
+  /** Geometric mean of base's per-run values, null without values. */
   readonly baseMean: number | null;
-  /** Mean of head, null without values. */
+  /** Geometric mean of head's per-run values, null without values. */
   readonly headMean: number | null;
-  /** Change of the mean from base to head, in percent of base; null when not comparable. */
+  /** Change from base to head (head's geometric mean over base's, less 1), in percent; null when not comparable. */
   readonly changePercent: number | null;
-  /** 95% confidence interval of the change, in percent of base's mean; null when not comparable. */
+  /** 95% confidence interval of the change in percent, from the ratio's (never below −100%); null when not comparable. */
   readonly ci95Percent: { readonly low: number; readonly high: number } | null;
-  /** Two-sided p-value of Welch's t-test; null when not comparable. */
+  /** Two-sided p-value of Welch's t-test on the logs; null when not comparable. */
   readonly p: number | null;
   /** `p` corrected by Holm over every figure of the comparison, the one compared with α; null when not comparable. */
   readonly pAdjusted: number | null;
@@ -137,7 +144,25 @@ export interface Comparison {
 export interface CompareOptions {
   /** Significance level. @default {0.05} */
   readonly alpha?: number;
+  /**
+   * The smallest change to call, per `workload/variant/figure`, in percent (from an A/A result, see
+   * {@linkcode noiseFloorOf}): a significant change smaller than its floor is `within noise floor`.
+   */
+  readonly noiseFloor?: NoiseFloor;
 }
+
+/**
+ * The smallest change worth calling, per `workload/variant/figure` (`http-json/default/requestsPerSecond`), in
+ * percent: what an A/A run measured as the smallest difference its run count detects on its machine.
+ *
+ * @example A floor of 3.4% for http-json's requests/s
+ * ```ts
+ * import type { NoiseFloor } from "@rtbench/rtbench/runners";
+ *
+ * const floor: NoiseFloor = new Map([["http-json/default/requestsPerSecond", 3.4]]);
+ * ```
+ */
+export type NoiseFloor = ReadonlyMap<string, number>;
 
 function keyOf(r: BenchRecord, all: readonly BenchRecord[]): string {
   const same = all.filter((o) =>
@@ -146,8 +171,9 @@ function keyOf(r: BenchRecord, all: readonly BenchRecord[]): string {
   return `${r.workload}/${r.variant}/${same.length > 1 ? r.runtime.requested : r.runtime.name}`;
 }
 
-function mean(values: readonly number[]): number | null {
-  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+function geometricMean(values: readonly number[]): number | null {
+  const positive = values.filter((v) => v > 0);
+  return positive.length === 0 ? null : Math.exp(positive.reduce((a, v) => a + Math.log(v), 0) / positive.length);
 }
 
 function figuresOf(base: BenchRecord, head: BenchRecord): { figure: string; higherIsBetter: boolean }[] {
@@ -158,7 +184,17 @@ function figuresOf(base: BenchRecord, head: BenchRecord): { figure: string; high
 }
 
 /** Settings that change how many runs there are or how they are watched, not what one run measures. */
-const PLAN_SETTINGS = new Set(["runs", "minRuns", "maxRuns", "ciTargetPercent", "sampleIntervalMs", "startTimeoutSec"]);
+const PLAN_SETTINGS = new Set([
+  "runs",
+  "minRuns",
+  "maxRuns",
+  "ciTargetPercent",
+  "sampleIntervalMs",
+  "startTimeoutSec",
+  // Measured after a run's window, on its server: they add figures, they do not change the window's.
+  "cpuRate",
+  "idleConnections",
+]);
 
 /** Why a pair measured differently cannot be compared (other load generator, other measurement settings), or null. */
 function measuredDifferently(base: BenchRecord, head: BenchRecord): string | null {
@@ -200,8 +236,8 @@ function compareFigure(
     higherIsBetter,
     base: b,
     head: h,
-    baseMean: mean(b),
-    headMean: mean(h),
+    baseMean: geometricMean(b),
+    headMean: geometricMean(h),
   };
   const notComparable = (note: string): FigureComparison => ({
     ...common,
@@ -222,18 +258,18 @@ function compareFigure(
   if (b.length < 2 || h.length < 2) {
     return notComparable(`needs ≥ 2 runs on each side (base ${b.length}, head ${h.length})`);
   }
-  if (common.baseMean === 0) return notComparable("base mean is 0");
-  const w = welchTest(b, h, alpha);
-  const pct = (v: number) => 100 * v / w.meanBase;
-  const better = (w.difference > 0) === higherIsBetter;
+  if (b.some((v) => !(v > 0)) || h.some((v) => !(v > 0))) return notComparable("a run's value is 0: no ratio");
+  const r = unpairedRatio(h, b, alpha)!;
+  const pct = (ratio: number) => (ratio - 1) * 100;
+  const better = (r.ratio > 1) === higherIsBetter;
   return {
     ...common,
-    changePercent: pct(w.difference),
-    ci95Percent: { low: pct(w.ci.low), high: pct(w.ci.high) },
-    p: w.p,
+    changePercent: pct(r.ratio),
+    ci95Percent: { low: pct(r.ci95!.low), high: pct(r.ci95!.high) },
+    p: r.p,
     // Until Holm's correction over the whole comparison (see withHolm) the verdict is the test's own.
-    pAdjusted: w.p,
-    verdict: w.p < alpha ? (better ? "faster" : "slower") : "no significant difference",
+    pAdjusted: r.p,
+    verdict: r.p! < alpha ? (better ? "faster" : "slower") : "no significant difference",
     note: null,
   };
 }
@@ -379,14 +415,52 @@ export function compareResults(base: BenchResult, head: BenchResult, options: Co
   if (figures.length === 0) {
     throw new UsageError("Cannot compare: the two results have no workload × variant × runtime in common");
   }
+  const floor = options.noiseFloor;
+  if (floor && floor.size > 0) notes.push(`noise floor from an A/A run: ${floor.size} figures`);
   return {
     alpha,
     startedAt: { base: base.startedAt, head: head.startedAt },
-    figures: withHolm(figures, alpha),
+    figures: floor ? withFloor(withHolm(figures, alpha), floor) : withHolm(figures, alpha),
     onlyInBase,
     onlyInHead,
     notes,
   };
+}
+
+/**
+ * The figures with every significant change smaller than its noise floor called `within noise floor`: the A/A run
+ * says a difference that small cannot be told from the machine's own noise at its run count.
+ *
+ * @param figures Comparisons after Holm's correction.
+ * @param floor The floor per `workload/variant/figure`, in percent.
+ * @returns The same comparisons, index for index.
+ *
+ * @example A 2% change against a 3.4% floor
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type FigureComparison, withFloor } from "./compare.ts";
+ *
+ * const f = { workload: "http-json", variant: "default", figure: "requestsPerSecond", verdict: "faster", changePercent: 2 };
+ * const [within] = withFloor([f as FigureComparison], new Map([["http-json/default/requestsPerSecond", 3.4]]));
+ * assertEquals(within.verdict, "within noise floor");
+ * ```
+ */
+export function withFloor(figures: readonly FigureComparison[], floor: NoiseFloor): FigureComparison[] {
+  return figures.map((f) => {
+    const percent = floor.get(`${f.workload}/${f.variant}/${f.figure}`);
+    if (percent === undefined || f.changePercent === null || (f.verdict !== "faster" && f.verdict !== "slower")) {
+      return f;
+    }
+    // The size of a change either way as a ratio: +10% and −9.1% are the same step on the log scale.
+    const ratio = 1 + f.changePercent / 100;
+    const size = (Math.max(ratio, 1 / ratio) - 1) * 100;
+    if (size >= percent) return f;
+    return {
+      ...f,
+      verdict: "within noise floor",
+      note: `${f.verdict}, but by less than the noise floor of ±${percent.toFixed(1)}% (A/A)`,
+    };
+  });
 }
 
 /**
@@ -433,15 +507,20 @@ function runtimeText(f: FigureComparison): string {
 function verdictText(f: FigureComparison): string {
   if (f.verdict === "slower") return "✗ slower";
   if (f.verdict === "faster") return "✓ faster";
-  if (f.verdict === "not comparable") return `not comparable: ${f.note}`;
+  if (f.verdict === "not comparable" || f.verdict === "within noise floor") return `${f.verdict}: ${f.note}`;
   return f.verdict;
+}
+
+/** The figure as compare tests it: the headline as named, the latency tail as each run's own p99. */
+function figureText(figure: string): string {
+  return figure === "latencyUs.p99" ? "latencyUs.p99 (per run)" : figure;
 }
 
 function rows(comparison: Comparison, regressed: Set<FigureComparison>): string[][] {
   return comparison.figures.map((f) => [
     `${f.workload} (${f.variant})`,
     runtimeText(f),
-    f.figure,
+    figureText(f.figure),
     `${value(f.figure, f.baseMean)} (${f.base.length})`,
     `${value(f.figure, f.headMean)} (${f.head.length})`,
     f.changePercent === null ? "" : signed(f.changePercent),
@@ -455,8 +534,8 @@ const HEADER = [
   "workload",
   "runtime",
   "figure",
-  "base mean (runs)",
-  "head mean (runs)",
+  "base (runs)",
+  "head (runs)",
   "change",
   "95% CI",
   "p (Holm)",
@@ -491,11 +570,12 @@ export function formatComparison(
   const regressed = new Set(thresholdPercent === undefined ? [] : regressions(comparison, thresholdPercent));
   const body = rows(comparison, regressed);
   const method =
-    `Welch's t-test on per-run values, two-sided, α = ${comparison.alpha} over all ${
+    `Welch's t-test on the logs of the per-run values (a ratio), two-sided, α = ${comparison.alpha} over all ${
       comparison.figures.filter((f) => f.p !== null).length
-    } tests (p corrected by Holm); change = head mean vs base mean,` +
-    ` with its ${Math.round((1 - comparison.alpha) * 100)}% CI (in percent of the base mean)`;
-  const tally = (["faster", "slower", "no significant difference", "not comparable"] as const)
+    } tests (p corrected by Holm); base and head = the runs' geometric means, change = head over base with its ${
+      Math.round((1 - comparison.alpha) * 100)
+    }% CI; latencyUs.p99 (per run) = each run's own p99 (reports show the p99 of all runs' responses merged)`;
+  const tally = (["faster", "slower", "no significant difference", "within noise floor", "not comparable"] as const)
     .map((v) => [v, comparison.figures.filter((f) => f.verdict === v).length] as const)
     .filter(([, n]) => n > 0).map(([v, n]) => `${n} ${v}`).join(", ");
   const extra = [

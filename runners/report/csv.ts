@@ -52,7 +52,7 @@ export function figureUnit(figure: string): string {
   const name = figure.split(".")[0];
   if (name === "bytesPerSecond") return "B/s";
   if (name.endsWith("PerSecond")) return "1/s";
-  if (name.endsWith("Us")) return "us";
+  if (name.endsWith("Us") || /CpuUsPer/.test(name)) return "us";
   if (name.endsWith("Ms")) return "ms";
   if (name.endsWith("Sec")) return "s";
   if (name.endsWith("Bytes")) return "bytes";

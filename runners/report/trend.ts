@@ -38,7 +38,7 @@ import { type HistoryEntry, sameMachine } from "./history.ts";
 export interface TrendStep {
   /** The file of the point compared against. */
   readonly against: string;
-  /** Change of the mean in percent of the earlier point's mean. */
+  /** Change in percent: the ratio of the runs' geometric means to the earlier point's, less 1 (see `compare`). */
   readonly changePercent: number | null;
   /** Its 95% confidence interval, in percent. */
   readonly ci95Percent: { readonly low: number; readonly high: number } | null;
@@ -182,7 +182,7 @@ function changeSentence(s: TrendSeries, from: TrendPoint, to: TrendPoint): strin
   const p = step.pAdjusted! < 0.001 ? "p (Holm) < 0.001" : `p (Holm) = ${step.pAdjusted!.toFixed(3)}`;
   return `${s.workload} (${s.variant}) ${s.runtime}: ${s.figure} ${step.verdict} on ${pointTime(to)}: ${v(to)} vs ${
     v(from)
-  } on ${pointTime(from)}; change of the mean ${pct(step.changePercent!)}, 95% CI ${pct(step.ci95Percent!.low)} to ${
+  } on ${pointTime(from)}; change ${pct(step.changePercent!)}, 95% CI ${pct(step.ci95Percent!.low)} to ${
     pct(step.ci95Percent!.high)
   }, ${p}`;
 }

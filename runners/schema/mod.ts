@@ -45,6 +45,7 @@ export {
   type LatencyPercentiles,
   type LoadGeneratorInfo,
   type LoadPhase,
+  type Pairing,
   type Phase,
   type RecordError,
   type RecordStatus,

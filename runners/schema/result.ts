@@ -73,6 +73,19 @@ export interface RunSettings {
   /** The sweep's knee is the highest rate whose p99 stays at or under this many ms (`--slo-p99`). @default {50} */
   readonly sloP99Ms?: number;
   /**
+   * A fixed-rate window after each run's measurement (`--cpu-rate`), at this many requests (WebSocket: messages) per
+   * second on the same server, in which its CPU time per request is counted from the kernel's counters: a rate every
+   * runtime can hold, so that a client at its limit in the closed model does not decide the comparison. 0 or absent:
+   * none.
+   */
+  readonly cpuRate?: number;
+  /**
+   * Idle keep-alive connections (WebSocket: open sockets) held on each run's server after its load (`--idle-
+   * connections`), to measure its memory per connection: resident memory with them open less without. 0 or absent:
+   * none.
+   */
+  readonly idleConnections?: number;
+  /**
    * CPUs the server gets (`--server-cpus`), the rest going to the load generator, and the runtime's own
    * multi-core form serving on all of them (`node:cluster`, `deno serve --parallel`, ...). Absent: one process
    * on half the CPUs, as each runtime runs by default.
@@ -329,6 +342,8 @@ export interface RuntimeInfo {
   readonly binary: string | null;
   /** Where the binary came from (`harness`, `path`, `cache`, `provisioned`). */
   readonly source: string | null;
+  /** The arm of an A/A run (`--aa`): the same runtime measured as two, A and B, interleaved as two runtimes. */
+  readonly arm?: "A" | "B";
 }
 
 /**
@@ -628,6 +643,31 @@ export interface BenchRecord {
   readonly warnings: readonly Warning[];
   /** Per endpoint over every run, when the traffic labels its requests (`GET /users/:id`, `POST /users`). */
   readonly endpoints?: Readonly<Record<string, EndpointSummary>>;
+  /**
+   * The records measured round by round with this one: their runs with the same {@linkcode RunRecord.round} shared
+   * that round, so relative figures come from per-round ratios. Absent when the record's runs were not interleaved
+   * with others' (`--order blocked`, a lone runtime, files written before it was recorded).
+   */
+  readonly pairing?: Pairing;
+}
+
+/**
+ * Which records were measured in the same rounds: one interleaved measurement of a workload × variant.
+ *
+ * @example Two records whose runs can be paired round by round
+ * ```ts
+ * import type { BenchRecord, Pairing } from "@rtbench/rtbench/schema";
+ *
+ * const paired = (a: BenchRecord, b: BenchRecord) =>
+ *   a.pairing !== undefined && a.pairing.id === b.pairing?.id;
+ * const pairing: Pairing = { id: "http-json/default 2026-11-25T08:00:00.000Z", records: ["http-json/default/deno"] };
+ * ```
+ */
+export interface Pairing {
+  /** Names one interleaved measurement; records with the same id were measured in the same rounds. */
+  readonly id: string;
+  /** Ids of the records interleaved together, this one included. */
+  readonly records: readonly string[];
 }
 
 /**
@@ -667,6 +707,8 @@ export interface SuiteSettings {
   readonly order?: RunOrder;
   /** Seed of the `shuffle` order (`--seed`); null for the other orders. */
   readonly seed?: number | null;
+  /** An A/A run (`--aa`): the one runtime asked for, measured as two arms to publish the machine's noise floor. */
+  readonly aa?: boolean;
 }
 
 /**

@@ -9,6 +9,7 @@
 
 import type { RunSettings, Warning } from "../schema/result.ts";
 import { summarize } from "./summary.ts";
+import type { RatioInterval } from "./paired.ts";
 
 /** Fewest runs in adaptive mode when only `--max-runs` is given. */
 export const DEFAULT_MIN_RUNS = 3;
@@ -115,5 +116,75 @@ export function ciWarning(plan: RunPlan, values: readonly number[], figure: stri
     code: "ci-wide",
     message: `the 95% CI of ${figure} is still ±${half.toFixed(1)}% of the mean after ${values.length} runs ` +
       `(target ±${plan.ciTargetPercent}%): the machine is noisy, or raise --max-runs`,
+  };
+}
+
+/**
+ * A `ci-wide` warning for a record measured round by round with others, judged on the paired interval of its ratio
+ * to the runtime it is least sure against (the widest of its pairs): runtimes are ranked by these intervals, not by
+ * each runtime's own. The threshold is the one {@linkcode ciWarning} uses: `--ci-target` with adaptive runs, else
+ * {@linkcode WIDE_CI_PERCENT}.
+ *
+ * @param plan The record's run plan.
+ * @param pairs Each other runtime (as labelled in the message) with the ratio interval of this record against it.
+ * @param figure The headline figure.
+ * @returns The warning, or null when every pair's interval is narrow enough or none has one.
+ *
+ * @example Three rounds whose deno/node ratios spread by ±10%
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { pairedCiWarning } from "./adaptive.ts";
+ * import { pairedRatio } from "./paired.ts";
+ *
+ * const plan = { adaptive: false, min: 3, max: 3, ciTargetPercent: 3 };
+ * const wide = pairedRatio([[2.2, 1], [1.8, 1], [2.0, 1]])!;
+ * assertEquals(pairedCiWarning(plan, [{ against: "node", interval: wide }], "requestsPerSecond")?.code, "ci-wide");
+ * ```
+ */
+export function pairedCiWarning(
+  plan: RunPlan,
+  pairs: readonly { readonly against: string; readonly interval: RatioInterval }[],
+  figure: string,
+): Warning | null {
+  const judged = pairs.filter((p) => p.interval.halfWidthPercent !== null);
+  if (judged.length === 0) return null;
+  const widest = judged.reduce((a, b) => b.interval.halfWidthPercent! > a.interval.halfWidthPercent! ? b : a);
+  const half = widest.interval.halfWidthPercent!;
+  const limit = plan.adaptive ? plan.ciTargetPercent : WIDE_CI_PERCENT;
+  if (half <= limit) return null;
+  const rounds = widest.interval.n;
+  return {
+    code: "ci-wide",
+    message: `the paired 95% CI of ${figure} against ${widest.against} is ±${half.toFixed(1)}% after ${rounds} ` +
+      `rounds: too wide to rank runtimes closer than that (${
+        plan.adaptive
+          ? `target ±${plan.ciTargetPercent}%: raise --max-runs`
+          : "use more --runs, or --min-runs/--max-runs"
+      })`,
+  };
+}
+
+/**
+ * The `single-run` warning for a record measured once: it has no interval, so every ratio to it is one measurement,
+ * not a ranking (the default suite measures `postgres`, `install` and `fs` once to keep within its time).
+ *
+ * @param runs The record's measured runs.
+ * @returns The warning, or null for any other number of runs.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { singleRunWarning } from "./adaptive.ts";
+ *
+ * assertEquals(singleRunWarning(1)?.code, "single-run");
+ * assertEquals(singleRunWarning(3), null);
+ * ```
+ */
+export function singleRunWarning(runs: number): Warning | null {
+  if (runs !== 1) return null;
+  return {
+    code: "single-run",
+    message: "measured once: no interval, so its ratios to other runtimes are one measurement each, not a ranking " +
+      "(--runs 3 or more gives one)",
   };
 }

@@ -9,10 +9,11 @@ import { endpointSummaries } from "../stats/endpoints.ts";
 import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/types.ts";
 import type { Fact, OptionValues, Workload } from "../../workloads/types.ts";
 import type { Ending, RecordOutcome } from "../kinds/mod.ts";
-import type { BenchRecord, CpuSets, RunRecord, RuntimeInfo, Summary } from "../schema/result.ts";
+import type { BenchRecord, CpuSets, Pairing, RunRecord, RuntimeInfo, Summary } from "../schema/result.ts";
 import { mergeLatency } from "../stats/latency.ts";
 import { summarize } from "../stats/summary.ts";
 import type { Planned } from "./plan.ts";
+import { armOf } from "./aa.ts";
 
 /** The runtime as recorded; its version and binary are null when it could not be had. */
 export function runtimeInfo(spec: RuntimeSpec, rt?: ResolvedRuntime): RuntimeInfo {
@@ -24,6 +25,7 @@ export function runtimeInfo(spec: RuntimeSpec, rt?: ResolvedRuntime): RuntimeInf
     engineVersion: rt?.engineVersion ?? null,
     binary: rt?.binary ?? null,
     source: rt?.source ?? null,
+    ...(armOf(spec) ? { arm: armOf(spec) } : {}),
   };
 }
 
@@ -78,6 +80,8 @@ export interface RecordParts {
   readonly outcome: RecordOutcome;
   /** How it ended. */
   readonly ending: Ending;
+  /** The records it was measured round by round with, when it was. */
+  readonly pairing?: Pairing;
 }
 
 /** The record as the result file holds it. */
@@ -108,6 +112,7 @@ export function assembleRecord(parts: RecordParts): BenchRecord {
     resources: outcome.resources ?? null,
     warnings: outcome.warnings,
     ...withEndpoints(outcome.runs),
+    ...(parts.pairing && outcome.runs.length > 0 ? { pairing: parts.pairing } : {}),
   };
 }
 

@@ -43,6 +43,7 @@ import { environmentWarnings, fingerprint } from "./environment.ts";
 import { estimateSec, planGroups, type Planned, recordId } from "./plan.ts";
 import { checkResumableEnvironment, checkResumableRuntime, keptRecords } from "./resume.ts";
 import { type Schedule, scheduleOf } from "./schedule.ts";
+import { armSpecs } from "./aa.ts";
 import { type Profile, PROFILES, validateSettings } from "./settings.ts";
 import { measureVariant } from "./variant.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
@@ -137,6 +138,11 @@ export interface RunOptions {
   /** Seed of the `shuffle` order (`--seed`); a seed alone means `shuffle`. @default {a random seed, recorded} */
   seed?: number;
   /**
+   * An A/A run (`--aa`): the one runtime in `runtimes` is measured as two arms, A and B, interleaved exactly as two
+   * runtimes would be; the report publishes the noise floor their per-round ratios show. @default {false}
+   */
+  aa?: boolean;
+  /**
    * Other machines, reached with the system `ssh`, for the servers (`--server-host`), the load engine
    * (`--client-host`, several share each run) and the database (`--db-host`). @default {all on this machine}
    */
@@ -174,9 +180,10 @@ function request(options: RunOptions): Request {
   const overrides = options.settings ?? {};
   validateSettings(overrides);
   const adapters = options.adapters ?? builtinAdapters;
-  const specs = (options.runtimes ?? defaultRuntimeNames(adapters)).flatMap((r) =>
+  const asked = (options.runtimes ?? defaultRuntimeNames(adapters)).flatMap((r) =>
     typeof r === "string" ? parseRuntimeSpecs(r, adapters) : [r]
   );
+  const specs = options.aa ? armSpecs(asked) : asked;
   // Workloads can come from users' code: a malformed one is one clear error before anything runs.
   const workloads = (options.workloads ?? builtinWorkloads).map((w) =>
     validateWorkload(w, `workload ${w?.name ?? "?"}`)
@@ -304,6 +311,7 @@ function suiteSettings(req: Request, options: RunOptions, generator: string): Su
     port: options.port ?? null,
     order: req.schedule.order,
     seed: req.schedule.seed,
+    ...(options.aa ? { aa: true } : {}),
   };
 }
 

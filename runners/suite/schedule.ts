@@ -63,6 +63,8 @@ export function roundOrder<T>(items: readonly T[], round: number, schedule: Sche
  * @param records The records of one variant.
  * @param schedule The order within rounds.
  * @param finished Called once per record when it is done.
+ * @param afterRound Called after each round, before the records that want no more runs are finished (the suite
+ *   judges adaptive runs on paired intervals there).
  *
  * @example
  * ```ts ignore
@@ -74,6 +76,7 @@ export async function interleave(
   records: readonly RecordRun[],
   schedule: Schedule,
   finished: (record: RecordRun) => Promise<void>,
+  afterRound?: (records: readonly RecordRun[]) => void,
 ): Promise<void> {
   const done = new Set<RecordRun>();
   const settle = async () => {
@@ -97,6 +100,7 @@ export async function interleave(
     for (const record of roundOrder(records, round, schedule)) {
       if (record.wantsRun) await record.step({ round, slot: slot++ });
     }
+    afterRound?.(records);
     await settle();
   }
 }

@@ -80,6 +80,8 @@ export const SETTING_FLAGS: Readonly<Record<keyof RunSettings, string>> = {
   sweepSteps: "--sweep-steps",
   sloP99Ms: "--slo-p99",
   serverCpus: "--server-cpus",
+  cpuRate: "--cpu-rate",
+  idleConnections: "--idle-connections",
 };
 
 type Rule = { integer: boolean; min: number; exclusive: boolean; max: number };
@@ -99,6 +101,8 @@ const RULES: Partial<Record<keyof RunSettings, Rule>> = {
   rate: { integer: false, min: 0, exclusive: true, max: 10_000_000 },
   sweepSteps: { integer: true, min: 2, exclusive: false, max: 100 },
   sloP99Ms: { integer: false, min: 0, exclusive: true, max: 600_000 },
+  cpuRate: { integer: false, min: 0, exclusive: false, max: 10_000_000 },
+  idleConnections: { integer: true, min: 0, exclusive: false, max: 100_000 },
 };
 
 /** Checks explicit settings; throws {@linkcode UsageError} naming the flag. */

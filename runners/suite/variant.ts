@@ -33,6 +33,7 @@ import { runPlan } from "../stats/adaptive.ts";
 import { assembleRecord, emptyOutcome } from "./assemble.ts";
 import { estimateSec, type Planned, recordId } from "./plan.ts";
 import { interleave, type Schedule } from "./schedule.ts";
+import { judgeRounds, pairingOf, withPairedCi } from "./pairing.ts";
 
 /** What every variant of a suite is measured with. */
 export interface SuiteContext {
@@ -257,9 +258,15 @@ export async function measureVariant(planned: Planned, suite: SuiteContext): Pro
     const assemble = (o: Opened, ending: Ending) => assembleRecord({ ...o, planned, ending });
     for (const o of opened) if (o.early) await suite.finish(assemble(o, o.early));
     const running = opened.filter((o) => o.record);
+    const name = `${planned.workload.name}/${planned.variant}`;
+    const pairing = pairingOf(name, running.map((o) => o.id), suite.schedule.order, new Date().toISOString());
     await interleave(running.map((o) => o.record!), suite.schedule, async (record) => {
-      await suite.finish(assemble(running.find((o) => o.record === record)!, await record.close()));
-    });
+      const o = running.find((o) => o.record === record)!;
+      const assembled = assembleRecord({ ...o, planned, ending: await record.close(), pairing });
+      // Every round so far is complete when a record finishes: its pairs are judged on the others' runs as they are.
+      const others = running.filter((x) => x !== o).map((x) => ({ label: x.spec.requested, runs: x.outcome.runs }));
+      await suite.finish(withPairedCi(assembled, others));
+    }, pairing ? judgeRounds : undefined);
   } finally {
     await release(planned, prepared.session, suite);
   }

@@ -1,8 +1,9 @@
 // The directory watchers see what another process does to a file: inotifywait
 // every step in order, Deno.watchFs at least that the file existed.
 import { assertEquals } from "@std/assert";
-import { which } from "../runners/platform/process.ts";
-import { directoryWatcher } from "./_file_events.ts";
+import { directoryWatcher } from "../workloads/_file_events.ts";
+import { needs, tool } from "./_needs.ts";
+import { withTmp } from "./_helpers.ts";
 
 const WRITE_READ_DELETE = `
   const file = Deno.args[0] + "/" + crypto.randomUUID() + ".json";
@@ -16,35 +17,27 @@ async function inChild(dir: string): Promise<void> {
   assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
 }
 
-const inotify = which("inotifywait") !== null;
-if (!inotify) console.log("skipping the inotifywait test: inotifywait missing (apt-get install inotify-tools)");
+const INOTIFY = tool("inotifywait", "apt-get install inotify-tools");
 
-Deno.test({
+Deno.test(needs(INOTIFY, {
   name: "inotifywait sees a file created, written, read and deleted, in that order",
-  ignore: !inotify,
   async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "rtbench-test-" });
-    try {
+    await withTmp(async (dir) => {
       const watcher = directoryWatcher();
       assertEquals(watcher.name, "inotifywait");
       const { files } = await watcher.watch(dir, () => inChild(dir), 5000);
       assertEquals(files.length, 1);
       assertEquals(files[0].kinds.filter((k, i, all) => k !== all[i - 1]), ["create", "write", "read", "delete"]);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    });
   },
-});
+}));
 
 Deno.test("Deno.watchFs (the fallback) sees which file existed", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "rtbench-test-" });
-  try {
+  await withTmp(async (dir) => {
     const watcher = directoryWatcher(false);
     assertEquals(watcher.observes, ["create"]);
     const { files } = await watcher.watch(dir, () => inChild(dir), 5000);
     assertEquals(files.length, 1);
     assertEquals(/^[0-9a-f-]{36}\.json$/.test(files[0].name), true);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
