@@ -1,8 +1,8 @@
-// The ratio of two arms measured round by round: the geometric mean of the per-round ratios, with a 95% interval
-// from Student's t on their logarithms. One function, so that the reproduction table takes its intervals from one
-// place (and from the statistics layer's paired intervals once it has them).
+// The ratio of two arms measured round by round, for the reproduction table: the statistics layer's paired
+// log-ratio interval (geometric mean of the per-round ratios, Student's t on their logarithms), on the arms' values
+// listed by round.
 
-import { tQuantile } from "../stats/student_t.ts";
+import { pairedRatio as pairedInterval } from "../stats/paired.ts";
 
 /** A paired ratio a/b: its point value and 95% interval (null with fewer than two pairs). */
 export interface PairedRatio {
@@ -16,24 +16,17 @@ export interface PairedRatio {
 }
 
 /**
- * The paired ratio of `a` over `b`, pair i being `a[i] / b[i]`; pairs where either value is missing or not
- * positive are left out. Null when no pair is left.
+ * The paired ratio of `a` over `b`, pair i being `a[i] / b[i]` (index i is the round); pairs where either value is
+ * missing or not positive are left out. Null when no pair is left.
  */
-export function pairedRatio(
-  a: readonly (number | undefined)[],
-  b: readonly (number | undefined)[],
-): PairedRatio | null {
-  const logs: number[] = [];
+export function pairedRatio(a: readonly (number | undefined)[], b: readonly (number | undefined)[]): PairedRatio | null {
+  const pairs: [number, number][] = [];
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const x = a[i];
     const y = b[i];
-    if (x !== undefined && y !== undefined && x > 0 && y > 0) logs.push(Math.log(x / y));
+    if (x !== undefined && y !== undefined && x > 0 && y > 0) pairs.push([x, y]);
   }
-  const n = logs.length;
-  if (n === 0) return null;
-  const mean = logs.reduce((s, v) => s + v, 0) / n;
-  if (n === 1) return { ratio: Math.exp(mean), low: null, high: null, n };
-  const sd = Math.sqrt(logs.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1));
-  const half = tQuantile(n - 1, 0.05) * sd / Math.sqrt(n);
-  return { ratio: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), n };
+  const interval = pairedInterval(pairs);
+  if (!interval) return null;
+  return { ratio: interval.ratio, low: interval.ci95?.low ?? null, high: interval.ci95?.high ?? null, n: interval.n };
 }
