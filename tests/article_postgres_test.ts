@@ -1,3 +1,4 @@
+// README walk: shows claims of README "The articles' experiments, and `deno task reproduce`" (postgres's -native and users variants).
 // 002's PostgreSQL experiments as postgres variants: each runtime's own driver (pg on Node.js, Bun.sql on Bun,
 // pgwire on Deno; Go's pgx) beside postgres.js, and 002's query, SELECT * FROM users LIMIT 1000, beside /db.
 import { assert, assertEquals, assertMatch } from "@std/assert";
@@ -12,28 +13,31 @@ const DRIVERS: Record<string, RegExp> = {
   node: /^pg \(node-postgres\)$/,
   bun: /^Bun\.sql /,
   go: /^pgx /,
+  rust: /^tokio-postgres$/,
 };
 
 Deno.test("postgres db-native, users and users-native: every runtime's own driver, 002's query, checked in PostgreSQL", async () => {
   const tmp = await privateTmp();
   const result = await run({
     workloads: [postgresWorkload],
-    runtimes: ["deno", "node", "bun", "go"],
-    variants: ["db-native", "users", "users-native"],
+    runtimes: ["deno", "node", "bun", "go", "rust"],
+    variants: ["db-native", "queries-native", "users", "users-native"],
     settings: { durationSec: 1, warmupSec: 0.5, runs: 1, connections: 10 },
     tempDir: tmp,
   });
   assertEquals(validateResult(result), []);
   const record = (variant: string, runtime: string) =>
     result.records.find((r) => r.variant === variant && r.runtime.name === runtime)!;
-  for (const runtime of ["deno", "node", "bun", "go"]) {
-    const native = record("db-native", runtime);
-    assertEquals(native.status, "completed", `${runtime}: ${JSON.stringify(native.error)}`);
-    assertMatch(String(native.facts.driver), DRIVERS[runtime]);
-    // Every row the driver returned is the seeded one, and PostgreSQL counted one query per answered request.
-    const checks = new Map(native.verification.checks.map((c) => [c.name, c]));
-    assertEquals(checks.get("rows match the seeded world table")?.passed, true);
-    assertEquals(checks.get("run 1: queries counted vs expected")?.passed, true, runtime);
+  for (const runtime of ["deno", "node", "bun", "go", "rust"]) {
+    for (const variant of ["db-native", "queries-native"]) {
+      const native = record(variant, runtime);
+      assertEquals(native.status, "completed", `${variant} ${runtime}: ${JSON.stringify(native.error)}`);
+      assertMatch(String(native.facts.driver), DRIVERS[runtime]);
+      // Every row the driver returned is the seeded one, and PostgreSQL counted the queries of the answered requests.
+      const checks = new Map(native.verification.checks.map((c) => [c.name, c]));
+      assertEquals(checks.get("rows match the seeded world table")?.passed, true);
+      assertEquals(checks.get("run 1: queries counted vs expected")?.passed, true, `${variant} ${runtime}`);
+    }
   }
   for (const runtime of ["deno", "node", "bun"]) {
     for (const variant of ["users", "users-native"]) {
@@ -56,8 +60,9 @@ Deno.test("postgres db-native, users and users-native: every runtime's own drive
       assertEquals(r.runs[0].counts.mismatches, 0);
     }
   }
-  // Go's server has no /users: skipped with the reason.
+  // The native servers have no /users: skipped with the reason.
   assertEquals(record("users", "go").status, "skipped");
+  assertEquals(record("users-native", "rust").status, "skipped");
   assertEquals(await processesMatching(tmp), []);
   await Deno.remove(tmp, { recursive: true });
 });

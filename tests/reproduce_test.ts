@@ -1,3 +1,4 @@
+// README walk: shows claims of README "The articles' experiments, and `deno task reproduce`" (the task, its flags and its table).
 // deno task reproduce: the claims file covers the five articles and names only experiments rtbench can run; a claim's
 // row pairs the arms' runs round by round (checked against a ratio and interval worked out by hand); the task prints
 // the table for real claims, and refuses an unknown claim with exit 2 and one line.
@@ -92,6 +93,26 @@ Deno.test("deno task reproduce --claim 002-startup prints the table with both st
   assert(written.rows.every((r: { measured: { n: number } }) => r.measured.n >= 3), JSON.stringify(written.rows));
   assertEquals(await processesMatching(tmp), []);
   await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("deno task reproduce --list names every claim; --markdown prints the table as Markdown", async () => {
+  const file = await readClaims();
+  const list = await runTask("reproduce", ["--list"]);
+  assertEquals(list.code, 0, list.stderr);
+  assertEquals(list.stdout.trim().split("\n").map((l) => l.split(/\s+/)[0]), file.claims.map((c) => c.name));
+  // Markdown rows for the claims of an experiment that cannot run here (a runner that fails is the task's own path
+  // for a missing tool): the table, its header and the reason.
+  const rows = await reproduce(file, ["001-no-params"], {}, () => Promise.reject(new Error("wrk is not installed")));
+  const { formatReproduce } = await import("../runners/selfcheck/reproduce.ts");
+  const markdown = formatReproduce(rows, "markdown").split("\n");
+  assertEquals(
+    markdown[0],
+    "| claim | a vs b | published | published a/b | rtbench a/b [95% CI] | same ranking | cmd | note |",
+  );
+  assertMatch(
+    markdown[2],
+    /^\| 001-no-params-node-vs-bun \| node vs bun \| 26,082.39 vs 25,204.39 req\/s \| 1\.03 \| n\/a \| n\/a \| \[1\] \| wrk is not installed \|$/,
+  );
 });
 
 Deno.test("deno task reproduce --claim nope: exit 2, one line naming the flag", async () => {

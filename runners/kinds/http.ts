@@ -406,7 +406,7 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;
   if (late && !outcome.warnings.some((w) => w.code === "rate-not-held")) outcome.warnings.push(late);
   if (m.validResponses === 0) {
-    throw new PhaseError("measure", `No valid response in ${ctx.settings.durationSec} s (${m.errors} errors)`);
+    throw new PhaseError("measure", `No valid response in ${m.durationMs / 1000} s (${m.errors} errors)`);
   }
   if (m.errors > 0) {
     outcome.warnings.push({
