@@ -85,7 +85,7 @@ Deno.test("deno task reproduce --claim 002-startup prints the table with both st
   for (const claim of ["002-startup-bun-vs-deno", "002-startup-deno-vs-node"]) {
     assertMatch(cli.stdout, new RegExp(`^${claim} .*\\b(yes|no|tie)\\b`, "m"));
   }
-  assertMatch(cli.stdout, /deno task bench --workload startup --variant hello --runtime bun,deno,node --runs 3/);
+  assertMatch(cli.stdout, /deno task bench --workload startup --variant hello --runtime bun,deno,node --runs 3$/m);
   assertMatch(cli.stdout, /^Load average \(1, 5, 15 min\): /m);
   const written = JSON.parse(await Deno.readTextFile(out));
   assertEquals(written.rows.length, 2);

@@ -106,9 +106,8 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
   const results: BenchResult[] = [];
   let rows: ReproduceRow[];
   try {
-    rows = await reproduce(file, names, { full: flags.full === true, runs }, runner(signal, results), (name, cmd) => {
-      console.error(`▶ ${name}: ${cmd}`);
-    });
+    const progress = (name: string, cmd: string) => console.error(`▶ ${name}: ${cmd}`);
+    rows = await reproduce(file, names, { full: flags.full === true, runs }, runner(signal, results), progress, signal);
   } finally {
     await stopAllGroups();
   }

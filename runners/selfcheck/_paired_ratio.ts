@@ -19,7 +19,10 @@ export interface PairedRatio {
  * The paired ratio of `a` over `b`, pair i being `a[i] / b[i]` (index i is the round); pairs where either value is
  * missing or not positive are left out. Null when no pair is left.
  */
-export function pairedRatio(a: readonly (number | undefined)[], b: readonly (number | undefined)[]): PairedRatio | null {
+export function pairedRatio(
+  a: readonly (number | undefined)[],
+  b: readonly (number | undefined)[],
+): PairedRatio | null {
   const pairs: [number, number][] = [];
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const x = a[i];

@@ -55,6 +55,7 @@ export function selectClaims(file: ClaimsFile, names: readonly string[] = []): C
  * @param options Full durations or scaled, and runs.
  * @param runner Runs one experiment.
  * @param onExperiment Told when each experiment starts, for progress.
+ * @param signal Once aborted, the experiments not yet started are not run (their rows say so).
  * @returns One row per claim.
  *
  * @example With a runner that measures nothing
@@ -71,12 +72,17 @@ export async function reproduce(
   options: ReproduceOptions,
   runner: SuiteRunner,
   onExperiment?: (name: string, command: string) => void,
+  signal?: AbortSignal,
 ): Promise<ReproduceRow[]> {
   const claims = selectClaims(file, names);
   const outcomes = new Map<string, { result: BenchResult | Error; command: string }>();
   for (const name of new Set(claims.map((c) => c.experiment))) {
     const run = experimentRun(file.experiments[name], options);
     const command = commandOf(run);
+    if (signal?.aborted) {
+      outcomes.set(name, { result: new Error("not run: interrupted"), command });
+      continue;
+    }
     onExperiment?.(name, command);
     const result = await runner(run).catch((error) => error instanceof Error ? error : new Error(String(error)));
     outcomes.set(name, { result, command });
