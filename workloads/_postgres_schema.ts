@@ -11,17 +11,18 @@
 import type postgres from "postgres";
 import { worldRows } from "../fixtures/world.ts";
 import { connectionsGone, openSchema, type OwnSchema } from "./_database.ts";
+import { seedUsersTable } from "./_users_schema.ts";
 
 /** A seeded schema and the connection that owns it. */
 export interface WorldSchema extends OwnSchema {
   /** What {@linkcode WorldSchema.queries} counts. */
   readonly counter: QueryCounter;
   /**
-   * Queries on `world` PostgreSQL has counted so far, read once no
+   * Queries on `table` (`world`, or `users` where seeded) PostgreSQL has counted so far, read once no
    * connection named `applicationName` is left: a backend flushes its table
    * statistics when it ends, so only then is the figure complete.
    */
-  queries(applicationName: string, timeoutMs: number): Promise<number>;
+  queries(applicationName: string, timeoutMs: number, table?: QueriedTable): Promise<number>;
 }
 
 /**
@@ -32,10 +33,15 @@ export interface WorldSchema extends OwnSchema {
  */
 export type QueryCounter = "pg_stat_statements" | "pg_stat_user_tables";
 
+/** The tables whose queries {@linkcode WorldSchema.queries} counts. */
+export type QueriedTable = "world" | "users";
+
 /** Options for {@linkcode createWorldSchema}. */
 export interface WorldSchemaOptions {
   /** Whether the server is rtbench's own, where `pg_stat_statements` may be installed. @default {false} */
   readonly ownServer?: boolean;
+  /** Whether to seed rest-api's `users` table beside `world`, for 002's `SELECT * FROM users LIMIT 1000`. */
+  readonly users?: boolean;
 }
 
 /** Rows per insert statement (two parameters each, under PostgreSQL's 65,535). */
@@ -67,11 +73,12 @@ export function createWorldSchema(url: string, options: WorldSchemaOptions = {})
       await sql`insert into ${sql(name)}.world ${sql(rows.slice(i, i + BATCH), "id", "randomnumber")}`;
     }
     await sql`analyze ${sql(name)}.world`;
+    if (options.users) await seedUsersTable(sql, name);
     if (options.ownServer) await sql`create extension if not exists pg_stat_statements`;
     const counter: QueryCounter = await statementsReadable(sql) ? "pg_stat_statements" : "pg_stat_user_tables";
     return {
       counter,
-      async queries(applicationName: string, timeoutMs: number): Promise<number> {
+      async queries(applicationName: string, timeoutMs: number, table: QueriedTable = "world"): Promise<number> {
         await connectionsGone(sql, applicationName, timeoutMs);
         if (counter === "pg_stat_statements") {
           // The servers' statements read `from world` through search_path, or, through Prisma, `from "<schema>"."world"`;
@@ -79,13 +86,13 @@ export function createWorldSchema(url: string, options: WorldSchemaOptions = {})
           const [row] = await sql`
             select coalesce(sum(calls), 0)::float8 as n from pg_stat_statements
             where dbid = (select oid from pg_database where datname = current_database())
-              and query ~* ${'\\mfrom\\s+(?:world\\M|"[^"]+"\\."world")'}`;
+              and query ~* ${`\\mfrom\\s+(?:${table}\\M|"[^"]+"\\."${table}")`}`;
           return Number(row.n);
         }
         const [row] = await sql`
           select (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::float8 as n
-          from pg_stat_user_tables where schemaname = ${name} and relname = 'world'`;
-        if (!row) throw new Error(`No statistics for ${name}.world in pg_stat_user_tables`);
+          from pg_stat_user_tables where schemaname = ${name} and relname = ${table}`;
+        if (!row) throw new Error(`No statistics for ${name}.${table} in pg_stat_user_tables`);
         return Number(row.n);
       },
     };

@@ -41,6 +41,7 @@ import { httpJson } from "./http_json.ts";
 import { uuidFile } from "./uuid_file.ts";
 import { postgresWorkload } from "./postgres.ts";
 import { restApi } from "./rest_api.ts";
+import { signup } from "./signup.ts";
 import { fsWorkload } from "./fs.ts";
 import { install } from "./install.ts";
 import { micro } from "./micro.ts";
@@ -50,7 +51,7 @@ import { wsEcho } from "./ws_echo.ts";
 
 export * from "./types.ts";
 export { loadWorkloadModule, validateWorkload, WORKLOAD_KINDS } from "./validate.ts";
-export { bcrypt, fsWorkload, httpJson, install, micro, postgresWorkload, restApi, startup, uuidFile, wsEcho };
+export { bcrypt, fsWorkload, httpJson, install, micro, postgresWorkload, restApi, signup, startup, uuidFile, wsEcho };
 
 /**
  * Every built-in workload, in suite order.
@@ -67,6 +68,7 @@ export const builtinWorkloads: readonly Workload[] = [
   bcrypt,
   postgresWorkload,
   restApi,
+  signup,
   startup,
   install,
   fsWorkload,

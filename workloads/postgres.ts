@@ -22,6 +22,7 @@ import { DATABASE_OPTIONS, EMBEDDED_POSTGRES_VERSION, openDatabase } from "./_da
 import { createWorldSchema } from "./_postgres_schema.ts";
 import { sideEffectChecks } from "./_side_effects.ts";
 import { generatePrismaClient, PRISMA_VERSION } from "./_prisma.ts";
+import { isUsersVariant, NATIVE, NATIVE_DRIVER_DEPENDENCIES, nativeDriver, usersBody } from "./_postgres_drivers.ts";
 import type {
   AfterRunContext,
   Check,
@@ -77,13 +78,14 @@ const PROBE_QUERIES = PROBES.reduce((sum, p) => sum + (p.rows === "object" ? 1 :
 /** The suffix of the variants whose servers read through Prisma ORM (`db-prisma`, `queries-prisma`). */
 const PRISMA = "-prisma";
 
-/** `db` or `queries`: what a variant sends, whichever data layer answers. */
+/** `db`, `queries` or `users`: what a variant sends, whichever data layer answers. */
 function requestsOf(variant: string): string {
-  return variant.endsWith(PRISMA) ? variant.slice(0, -PRISMA.length) : variant;
+  for (const suffix of [PRISMA, NATIVE]) if (variant.endsWith(suffix)) return variant.slice(0, -suffix.length);
+  return variant;
 }
 
 function queriesPerRequest(variant: string): number {
-  return requestsOf(variant) === "db" ? 1 : QUERIES_PER_REQUEST;
+  return requestsOf(variant) === "queries" ? QUERIES_PER_REQUEST : 1;
 }
 
 /** The data layer a JavaScript server imports as `./world_db.mjs`, with what it imports in turn. */
@@ -133,7 +135,8 @@ async function verify(ctx: VerifyContext): Promise<Check[]> {
   let rows = 0;
   let seeded = 0;
   for (const x of exchanges) {
-    if (x.status !== 200) continue;
+    // 002's GET /users reads users, whose exact body the traffic's expectation already checked.
+    if (x.status !== 200 || x.request.path === "/users") continue;
     const found = rowsOf(x.body, x.request.path.startsWith("/db") ? "object" : "array");
     if (!Array.isArray(found)) continue;
     rows += found.length;
@@ -149,7 +152,8 @@ async function verify(ctx: VerifyContext): Promise<Check[]> {
 }
 
 async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
-  const db = await openDatabase(ctx, "postgres", (url, ownServer) => createWorldSchema(url, { ownServer }));
+  const users = isUsersVariant(ctx.variant);
+  const db = await openDatabase(ctx, "postgres", (url, ownServer) => createWorldSchema(url, { ownServer, users }));
   const { schema, applicationName } = db;
   const perRequest = queriesPerRequest(ctx.variant);
   // Generated for this variant, into its own directory, offline.
@@ -177,16 +181,16 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
       orm: prisma?.fact ?? "none",
     },
     async beforeRun(): Promise<void> {
-      before = await schema.queries(applicationName, quietMs);
+      before = await schema.queries(applicationName, quietMs, users ? "users" : "world");
     },
     async afterRun(run: AfterRunContext): Promise<Check[]> {
-      const counted = (await schema.queries(applicationName, quietMs)) - before;
+      const counted = (await schema.queries(applicationName, quietMs, users ? "users" : "world")) - before;
       return sideEffectChecks(run, {
-        what: "queries counted",
+        what: users ? "queries on users counted" : "queries counted",
         actual: counted,
         perRequest,
-        // The verification's probes ask for other row counts than the traffic's requests.
-        offset: PROBE_QUERIES - PROBES.length * perRequest,
+        // The verification's probes ask for other row counts than the traffic's requests (and read world, not users).
+        offset: users ? -PROBES.length : PROBE_QUERIES - PROBES.length * perRequest,
         inFlight,
         tolerance: TOLERANCE,
       });
@@ -229,9 +233,34 @@ export const postgresWorkload: HttpWorkload = {
       description: `GET /queries?n=${QUERIES_PER_REQUEST} through Prisma ORM ${PRISMA_VERSION}, one query per row`,
       optional: true,
     },
+    // 002's experiments, run when named: each runtime's own driver, and its query on the users table.
+    {
+      name: `db${NATIVE}`,
+      description: "GET /db through each runtime's own driver: pg on Node.js, Bun.sql on Bun, pgwire on Deno",
+      optional: true,
+    },
+    {
+      name: `queries${NATIVE}`,
+      description: `GET /queries?n=${QUERIES_PER_REQUEST} through each runtime's own driver`,
+      optional: true,
+    },
+    {
+      name: "users",
+      description: "GET /users: 002's SELECT * FROM users LIMIT 1000 on the seeded users table, over postgres.js",
+      optional: true,
+    },
+    {
+      name: `users${NATIVE}`,
+      description: "GET /users (SELECT * FROM users LIMIT 1000) through each runtime's own driver",
+      optional: true,
+    },
   ],
   options: DATABASE_OPTIONS,
-  dependencies: { postgres: POSTGRES_JS_VERSION, "embedded-postgres": EMBEDDED_POSTGRES_VERSION },
+  dependencies: {
+    postgres: POSTGRES_JS_VERSION,
+    "embedded-postgres": EMBEDDED_POSTGRES_VERSION,
+    ...NATIVE_DRIVER_DEPENDENCIES,
+  },
   server(runtime: string, variant: string): ServerSource | Skip {
     const path = SERVERS[runtime];
     if (!path) return { skip: `no postgres server for ${runtime}` };
@@ -240,12 +269,20 @@ export const postgresWorkload: HttpWorkload = {
     if (driver && variant.endsWith(PRISMA)) {
       return { skip: `Prisma ORM is a JavaScript library; ${runtime} uses ${driver}` };
     }
+    if (driver && isUsersVariant(variant)) return { skip: `the ${runtime} server has no GET /users` };
+    // A -native variant on a JavaScript runtime: its own driver's layer; Go and Rust use theirs in every variant.
+    const native = nativeDriver(runtime, variant);
+    if (native) return { entry: new URL(path, import.meta.url), assets: native.assets, facts: native.facts };
     return {
       entry: new URL(path, import.meta.url),
       ...(driver ? { facts: { driver, driverVersion: null } } : { assets: dataLayer(variant) }),
     };
   },
   traffic(ctx: WorkloadContext) {
+    if (requestsOf(ctx.variant) === "users") {
+      const expect = { status: 200, contentType: "application/json", body: usersBody() };
+      return { requests: [{ method: "GET", path: "/users", expect }] };
+    }
     const db = requestsOf(ctx.variant) === "db";
     const path = db ? "/db" : `/queries?n=${QUERIES_PER_REQUEST}`;
     const body = db ? ROW : `\\[${ROW}(?:,${ROW}){${QUERIES_PER_REQUEST - 1}}\\]`;

@@ -29,6 +29,7 @@ import { POSTGRES_JS_VERSION } from "./postgres.ts";
 import { seededUser, type User } from "../fixtures/users.ts";
 import { FRAMEWORK_DEPENDENCIES, FRAMEWORKS, frameworkServer, frameworkVersions } from "./_frameworks.ts";
 import { generatePrismaClient, PRISMA_VERSION } from "./_prisma.ts";
+import { FAVOURITE, FAVOURITE_JSON_TYPE, favouriteServer } from "./_favourite.ts";
 import type {
   AfterRunContext,
   Check,
@@ -54,18 +55,31 @@ export const DRIZZLE_VERSION = "0.45.4";
 
 /** The framework a variant runs: `hono` for `hono` and `hono-stack`; the runtime's own server for `drizzle`. */
 function frameworkOf(variant: string): string {
-  if (variant === ORM || variant === PRISMA) return "default";
+  if (variant === ORM || variant === PRISMA || variant === FAVOURITE) return "default";
   return variant.endsWith(STACK) ? variant.slice(0, -STACK.length) : variant;
 }
 
 /** The files a variant's server imports: its data layer (tagged SQL, or Drizzle), and the HTTP rules all share. */
 function dataLayer(variant: string): URL[] {
+  if (variant === FAVOURITE) return dataLayer(PRISMA);
   const db = variant === ORM || variant === PRISMA
     ? `../servers/shared/${variant}/users_db.mjs`
     : "../servers/shared/users_db.mjs";
   const client = variant === PRISMA ? ["../servers/shared/prisma/prisma_client.mjs"] : [];
   return [db, "../servers/shared/users_http.mjs", ...client].map((f) => new URL(f, import.meta.url));
 }
+
+/** The content-type a variant's JSON answers carry: its framework's, or the one the favourite stacks are told. */
+function contentTypeOf(variant: string): string {
+  if (variant === FAVOURITE) return FAVOURITE_JSON_TYPE;
+  return FRAMEWORKS[frameworkOf(variant)]?.contentType ?? "application/json";
+}
+
+/** The native baselines' rest-api servers (`default` and `default-stack`), with their HTTP server and driver. */
+const NATIVE_SERVERS: Readonly<Record<string, { path: string; server: string; driver: string }>> = {
+  go: { path: "../servers/go/rest_api.go", server: "net/http", driver: "pgx (pgxpool)" },
+  rust: { path: "../servers/rust/rest_api.rs", server: "hyper", driver: "tokio-postgres" },
+};
 
 /** The origin the production stack allows, and the one the traffic comes from. */
 const ORIGIN = "https://app.example.com";
@@ -362,14 +376,14 @@ function databaseChecks(
 async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
   const db = await openDatabase(ctx, "rest-api", createUsersSchema);
   const { schema, applicationName } = db;
-  const contentType = FRAMEWORKS[frameworkOf(ctx.variant)]?.contentType ?? "application/json";
+  const contentType = contentTypeOf(ctx.variant);
   const stack = ctx.variant.endsWith(STACK);
   // At most one request per connection and pipelined slot was in flight when the load stopped.
   const slack = ctx.settings.connections * ctx.settings.pipelining;
   let before: UsersState | undefined;
   let writes: Writes = { created: 0, updated: 0, deleted: 0 };
   // Generated for this workload and variant, into its own directory, offline.
-  const prisma = ctx.variant === PRISMA
+  const prisma = ctx.variant === PRISMA || ctx.variant === FAVOURITE
     ? await generatePrismaClient(`${ctx.tempDir}/prisma`, ctx.signal).catch(async (error) => {
       await db.dispose?.();
       throw error;
@@ -381,6 +395,7 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
       ...db.env,
       ...stack ? { REST_STACK: "production", JWT_SECRET, CORS_ORIGIN: ORIGIN } : {},
       ...prisma ? { PRISMA_CLIENT: prisma.entry } : {},
+      ...ctx.variant === FAVOURITE ? { REST_JSON_TYPE: FAVOURITE_JSON_TYPE } : {},
     },
     facts: {
       ...db.facts,
@@ -389,6 +404,8 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
         : prisma?.fact ?? "none",
       ...await frameworkVersions(frameworkOf(ctx.variant), ctx.nodeModules),
       stack: stack ? "CORS, JWT bearer (jose, HS256), body validation" : "body validation",
+      // The favourite stack's framework differs by runtime: each record's server names its own.
+      ...ctx.variant === FAVOURITE ? { framework: "elysia on bun, express on node, oak on deno" } : {},
     },
     async beforeRun(): Promise<void> {
       before = await schema.state(applicationName, 10_000);
@@ -452,6 +469,11 @@ export const restApi: HttpWorkload = {
         "pg driver adapter)",
       inSuite: false,
     },
+    {
+      name: FAVOURITE,
+      description: "002's favourite stacks, paired: Elysia on Bun, Express on Node.js, Oak on Deno, each on Prisma ORM",
+      optional: true,
+    },
     // The production stack doubles the matrix: it runs when named (`--variant hono,hono-stack`).
     ...Object.entries(FRAMEWORKS).map(([name, f]) => ({
       name: `${name}${STACK}`,
@@ -468,10 +490,17 @@ export const restApi: HttpWorkload = {
     ...FRAMEWORK_DEPENDENCIES,
   },
   server(runtime: string, variant: string): ServerSource | Skip {
+    if (variant === FAVOURITE) return favouriteServer(runtime, dataLayer(variant));
+    const native = NATIVE_SERVERS[runtime];
+    if (native) {
+      // 004's stack on the native baselines: their own server, with the same middleware under REST_STACK.
+      if (variant !== "default" && variant !== `default${STACK}`) return { skip: `${variant} is a JavaScript stack` };
+      return { entry: new URL(native.path, import.meta.url), facts: { server: native.server, driver: native.driver } };
+    }
     return frameworkServer("rest_api", runtime, frameworkOf(variant), dataLayer(variant));
   },
   traffic(ctx: WorkloadContext) {
-    const requests = mix(FRAMEWORKS[frameworkOf(ctx.variant)]?.contentType ?? "application/json");
+    const requests = mix(contentTypeOf(ctx.variant));
     return { requests: requests.map((r) => asSent(r, ctx.variant)) };
   },
   setup,

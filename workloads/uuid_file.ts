@@ -35,6 +35,15 @@ import type {
 /** Environment variable that gives the servers their data directory. */
 export const UUID_FILE_DATA_DIR_ENV = "RTBENCH_DATA_DIR";
 
+/**
+ * 001's variants: `no-params` sends `GET /` to the same servers (every key then null), as the article did to tell
+ * query parsing from the rest; `url-parse` parses with Node's legacy `url.parse` + `querystring.parse`, as the
+ * article rewrote its servers, on every JavaScript runtime (they all ship `node:url`).
+ */
+const NO_PARAMS = "no-params";
+const URL_PARSE = "url-parse";
+const JS_RUNTIMES = ["deno", "node", "bun"];
+
 const SERVERS: Record<string, { path: string; fileApi: string }> = {
   deno: { path: "../servers/deno/uuid_file.ts", fileApi: "Deno.writeTextFile, Deno.readTextFile, Deno.remove" },
   node: { path: "../servers/node/uuid_file.mjs", fileApi: "node:fs/promises writeFile, readFile, unlink" },
@@ -217,13 +226,39 @@ export const uuidFile: HttpWorkload = {
   name: "uuid-file",
   description: "GET /?q1..q4 written to <uuid>.json, read back, deleted and returned as application/json",
   kind: "http",
-  variants: [{ name: "default", description: "the runtime's idiomatic file API" }],
-  server(runtime: string): ServerSource | Skip {
+  variants: [
+    { name: "default", description: "the runtime's idiomatic file API" },
+    {
+      name: NO_PARAMS,
+      description: "GET / without query parameters to the same servers (every key null): the file work alone",
+      inSuite: false,
+    },
+    {
+      name: URL_PARSE,
+      description: "the JavaScript servers parse the query with url.parse + querystring.parse, as 001 rewrote them",
+      inSuite: false,
+    },
+  ],
+  server(runtime: string, variant: string): ServerSource | Skip {
     const server = SERVERS[runtime];
     if (!server) return { skip: `no uuid-file server for ${runtime}` };
-    return { entry: new URL(server.path, import.meta.url), facts: { fileApi: server.fileApi } };
+    if (variant === URL_PARSE && !JS_RUNTIMES.includes(runtime)) {
+      return { skip: `url.parse and querystring are Node.js APIs; ${runtime} parses with its own` };
+    }
+    const queryParser = variant === URL_PARSE ? "url.parse + querystring.parse" : "URL searchParams";
+    return {
+      entry: new URL(server.path, import.meta.url),
+      ...(variant === URL_PARSE ? { args: [URL_PARSE] } : {}),
+      facts: { fileApi: server.fileApi, ...(JS_RUNTIMES.includes(runtime) ? { queryParser } : {}) },
+    };
   },
-  traffic() {
+  traffic(ctx: WorkloadContext) {
+    if (ctx.variant === NO_PARAMS) {
+      const body = JSON.stringify({ q1: null, q2: null, q3: null, q4: null });
+      return {
+        requests: [{ method: "GET", path: "/", expect: { status: 200, contentType: "application/json", body } }],
+      };
+    }
     const random = seededRandom(SEED);
     const value = () => randomText(random, ALPHABET, 0, 12);
     const requests: HttpRequestSpec[] = [];

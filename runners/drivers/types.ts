@@ -114,6 +114,12 @@ export interface LoadMeasurement {
   readonly validResponses: number;
   /** Valid responses per second. */
   readonly requestsPerSecond: number;
+  /**
+   * Closed model: from the first to the last valid response counted in the window, when the generator can tell;
+   * the HTTP kind then takes the rate over this span rather than over the window, so that it is not a whole number
+   * of responses over a fixed time.
+   */
+  readonly countedSpanMs?: number;
   /** Response bytes (headers and body) per second. */
   readonly bytesPerSecond: number;
   /** Connection errors (timeouts included). */

@@ -39,6 +39,8 @@ import { hookTimeouts, withinTime } from "./timeouts.ts";
 import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
 import { round } from "../stats/round.ts";
 import { judgeAccounting } from "./accounting.ts";
+import { countedRate } from "../stats/counted_rate.ts";
+import { longerWindow, windowWarning } from "./long_enough.ts";
 import type { CpuReport } from "../drivers/cpu_meter.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
 import { type IdleMemory, idleMemory } from "./idle_connections.ts";
@@ -74,6 +76,7 @@ async function verify(
   baseUrl: string,
   requests: readonly HttpRequestSpec[],
   run: number,
+  hooks = true,
 ): Promise<[Check[], number]> {
   const timeoutMs = ctx.settings.requestTimeoutSec * 1000;
   const exchanges: HttpExchange[] = [];
@@ -82,6 +85,7 @@ async function verify(
   }
   const checks = exchangeChecks(exchanges);
   let sent = exchanges.length;
+  if (!hooks) return [checks, sent];
   const verifyContext: VerifyContext = {
     variant: ctx.variant,
     options: ctx.options,
@@ -121,7 +125,11 @@ function runFigures(
   resources?: ResourceReport,
 ): RunOutput["run"] {
   const figures: Record<string, number> = {
-    requestsPerSecond: m.requestsPerSecond,
+    // Over the exact span of the counted responses where the generator reports it: not a count over a fixed window.
+    requestsPerSecond: m.countedSpanMs === undefined
+      ? m.requestsPerSecond
+      : round(countedRate(m.validResponses, m.durationMs, m.countedSpanMs), 2),
+    ...(m.countedSpanMs !== undefined ? { countedSpanMs: m.countedSpanMs } : {}),
     bytesPerSecond: m.bytesPerSecond,
     validResponses: m.validResponses,
     durationMs: m.durationMs,
@@ -191,6 +199,8 @@ interface Loaded {
   readonly cpu?: CpuReport;
   /** With `--sweep`: every rate after the peak (`measurement`). */
   readonly sweep?: Sweep;
+  /** Shorter attempts, each on its own server, before `measurement` (too few responses counted): work, not samples. */
+  readonly earlier?: readonly LoadMeasurement[];
 }
 
 /**
@@ -242,24 +252,31 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
   return { ctx, outcome, file: staged.file, args: staged.args, traffic, generator, sampled: [], sweepSaturation: [] };
 }
 
-/** Verifies the fresh server of run `run`; returns how many requests verification sent. */
-async function verifyServer(state: HttpState, server: RunningServer, run: number): Promise<number> {
+/**
+ * Verifies the fresh server of run `run`; returns how many requests verification sent. The server of a run measured
+ * again (`again`) answers the traffic's first requests, as a later run's does, without the workload's own
+ * verification: that ran once per run, and the side-effect checks count its probes once.
+ */
+async function verifyServer(state: HttpState, server: RunningServer, run: number, again = false): Promise<number> {
   const { ctx, outcome } = state;
   ctx.onPhase?.("verify", run);
-  const requests = verifiedRequests(state.traffic, run);
-  if (run === 0) {
+  const asRun = again ? Math.max(run, 1) : run;
+  const requests = verifiedRequests(state.traffic, asRun);
+  if (asRun === 0) {
     outcome.facts.verifiedRequests = requests.length;
     outcome.facts.distinctRequests = distinctRequests(state.traffic.requests).length;
   }
-  const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, requests, run)).catch((error) => {
-    throw server.group.status ? serverExited(server, "verify", "verification") : error;
-  });
-  keepChecks(outcome, checks, run === 0, "verify");
+  const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, requests, asRun, !again)).catch(
+    (error) => {
+      throw server.group.status ? serverExited(server, "verify", "verification") : error;
+    },
+  );
+  keepChecks(outcome, checks, asRun === 0, "verify");
   return sent;
 }
 
 /** Warm-up and measurement by the load generator, with the server and the client sampled. */
-async function load(state: HttpState, server: RunningServer, run: number): Promise<Loaded> {
+async function load(state: HttpState, server: RunningServer, run: number, settings: RunSettings): Promise<Loaded> {
   const { ctx } = state;
   const sampled = state.traffic.sampled;
   const target = {
@@ -273,7 +290,7 @@ async function load(state: HttpState, server: RunningServer, run: number): Promi
       ctx,
       server,
       run,
-      (onSpawn) => state.generator.run(target, ctx.settings, { ...options, onSpawn }),
+      (onSpawn) => state.generator.run(target, settings, { ...options, onSpawn }),
     );
     return { measurement: measured, resources, cpu };
   }
@@ -318,31 +335,60 @@ interface Served {
   readonly loaded: Loaded;
   readonly rated: AtRate<LoadMeasurement> | null;
   readonly memory: IdleMemory | null;
+  /** The server that served (stopped by now). */
+  readonly server: RunningServer;
+  /** A longer window to measure the run again over, on a fresh server: it counted too few responses. */
+  readonly again: number | null;
 }
 
-async function serve(state: HttpState, server: RunningServer, run: number): Promise<Served> {
-  const verifyRequests = await verifyServer(state, server, run);
-  const loaded = await load(state, server, run);
-  const rated = await cpuRateWindow(state, server, run);
-  const memory = await idleMemory(state.ctx, server, run, { http: state.traffic.requests[0] });
-  return { verifyRequests, loaded, rated, memory };
-}
-
-/** One run: a fresh pinned server, verified, loaded, stopped. */
-async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
-  const { ctx, outcome } = state;
+/**
+ * One attempt at run `run`: a fresh pinned server, verified, loaded over `settings`' window; then, unless it counted
+ * too few responses (see `long_enough.ts`), the fixed-rate window and idle connections; stopped.
+ */
+async function serve(state: HttpState, run: number, settings: RunSettings, attempts: number): Promise<Served> {
+  const { ctx } = state;
   const server = ctx.topology?.server
     ? await startRemoteRecordServer(ctx, ctx.topology.server, state.file, state.args)
     : await startRecordServer(ctx, state.file, state.args);
-  outcome.command = [...server.command];
-  const startedAt = new Date().toISOString();
-  let served: Served;
+  state.outcome.command = [...server.command];
   try {
-    served = await serve(state, server, run);
+    const verifyRequests = await verifyServer(state, server, run, attempts > 0);
+    const loaded = await load(state, server, run, settings);
+    const again = longerWindow(settings, loaded.measurement, attempts);
+    if (again !== null) return { verifyRequests, loaded, rated: null, memory: null, server, again };
+    const rated = await cpuRateWindow(state, server, run);
+    const memory = await idleMemory(state.ctx, server, run, { http: state.traffic.requests[0] });
+    return { verifyRequests, loaded, rated, memory, server, again };
   } finally {
     await server.stop();
   }
-  const { loaded, rated, memory } = served;
+}
+
+/**
+ * The run's attempts: measured again over a longer window, on a fresh server, while it counts too few valid
+ * responses; the shorter attempts' measurements ride along as `earlier`, and their verifications are counted.
+ */
+async function serveEnough(state: HttpState, run: number): Promise<Served> {
+  let settings = state.ctx.settings;
+  const earlier: LoadMeasurement[] = [];
+  let verifyRequests = 0;
+  let served = await serve(state, run, settings, 0);
+  for (; served.again !== null; served = await serve(state, run, settings, earlier.length)) {
+    earlier.push(served.loaded.measurement);
+    verifyRequests += served.verifyRequests;
+    settings = { ...settings, durationSec: served.again };
+  }
+  if (earlier.length === 0) return served;
+  state.outcome.warnings.push(windowWarning(run, earlier, served.loaded.measurement));
+  return { ...served, verifyRequests: verifyRequests + served.verifyRequests, loaded: { ...served.loaded, earlier } };
+}
+
+/** One run: a fresh pinned server, verified, loaded, stopped (again, over a longer window, when it counted few). */
+async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
+  const { ctx, outcome } = state;
+  const startedAt = new Date().toISOString();
+  const served = await serveEnough(state, run);
+  const { loaded, rated, memory, server } = served;
   const { measurement: m, resources, sweep: swept } = loaded;
   const record = withEfficiency(
     withModel(runFigures(run, startedAt, m, ctx.workload, ctx, resources), m, swept, ctx.settings),
@@ -353,7 +399,12 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   );
   // The idle connections' exchanges are work the server did and answered, as verification's are.
   const verifyRequests = served.verifyRequests + (memory?.exchanges ?? 0);
-  const all = [m, ...(swept?.steps.map((s) => s.measurement) ?? []), ...(rated ? [rated.measured] : [])];
+  const all = [
+    m,
+    ...(swept?.steps.map((s) => s.measurement) ?? []),
+    ...(rated ? [rated.measured] : []),
+    ...(loaded.earlier ?? []),
+  ];
   const invalid = judgeLoad(state, m, all, run) ?? await checkSamples(state, m, run);
   if (invalid !== null) return { run: record, invalid };
   outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
@@ -421,7 +472,7 @@ function judgeLoad(state: HttpState, m: LoadMeasurement, all: readonly LoadMeasu
     return `${unasked} answers came with no request in flight (the server answered more than was asked) under load`;
   }
   if (m.validResponses === 0) {
-    throw new PhaseError("measure", `No valid response in ${ctx.settings.durationSec} s (${m.errors} errors)`);
+    throw new PhaseError("measure", `No valid response in ${m.durationMs / 1000} s (${m.errors} errors)`);
   }
   if (!m.accounting) return null;
   const verdict = judgeAccounting(m.accounting, run, "requests");

@@ -196,6 +196,30 @@ function openModel(view: KindView): KindView {
   };
 }
 
+/**
+ * Figures that add up to a process workload's headline and are shown as columns of their own before it: fs's write
+ * and read phases (`writeReadMs` is their sum), which answer different questions (a runtime may write fast and read
+ * slowly).
+ */
+const PARTS: readonly (readonly [string, string])[] = [["writeMs", "write"], ["readMs", "read"]];
+
+/** The process view with a column per headline part the records carry (medians over the runs). */
+function withParts(view: KindView, records: readonly BenchRecord[]): KindView {
+  const parts = PARTS.filter(([figure]) => records.some((r) => r.summary[figure] !== undefined));
+  if (parts.length === 0) return view;
+  return {
+    ...view,
+    columns: [...parts.map(([, header]) => ({ header, numeric: true })), ...view.columns],
+    cells(r) {
+      const cells = parts.map(([figure]) => {
+        const m = median(r, figure);
+        return m === null ? "" : formatFigure(figure, m);
+      });
+      return [...cells, ...view.cells(r)];
+    },
+  };
+}
+
 /** A sweep ranks by the knee's rate; beside it, the knee's p99 and how many rates each run measured. */
 function sweepOf(view: KindView): KindView {
   return {
@@ -300,7 +324,7 @@ const MICRO: KindView = {
  * ```
  */
 export function kindView(kind: string, records: readonly BenchRecord[] = []): KindView {
-  if (kind === "process") return PROCESS;
+  if (kind === "process") return withParts(PROCESS, records);
   if (kind === "micro") return MICRO;
   const view = kind === "websocket" ? WEBSOCKET : HTTP;
   const s = records[0]?.settings;

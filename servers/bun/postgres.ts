@@ -1,7 +1,8 @@
 // postgres on Bun: Bun.serve, the data from the layer staged beside it (world_db.mjs: postgres.js, or Prisma
 // for the -prisma variants). Same bytes as the deno and node servers.
-// GET /db: one random row of world; GET /queries?n=: n random rows, one query each, n clamped to 1..500.
-import { world } from "./world_db.mjs";
+// GET /db: one random row of world; GET /queries?n=: n random rows, one query each, n clamped to 1..500;
+// GET /users: 002's `SELECT * FROM users LIMIT 1000` (the layers of the -native variants are each runtime's driver).
+import * as db from "./world_db.mjs";
 
 const json = { "content-type": "application/json" };
 const randomId = () => 1 + Math.floor(Math.random() * 10000);
@@ -20,11 +21,14 @@ Bun.serve({
     const url = new URL(req.url);
     try {
       if (url.pathname === "/db") {
-        return new Response(JSON.stringify(await world(randomId())), { headers: json });
+        return new Response(JSON.stringify(await db.world(randomId())), { headers: json });
+      }
+      if (url.pathname === "/users" && db.users) {
+        return new Response(JSON.stringify(await db.users()), { headers: json });
       }
       if (url.pathname === "/queries") {
         const ids = Array.from({ length: count(url.searchParams.get("n")) }, randomId);
-        return new Response(JSON.stringify(await Promise.all(ids.map(world))), { headers: json });
+        return new Response(JSON.stringify(await Promise.all(ids.map(db.world))), { headers: json });
       }
       return new Response("Not Found", { status: 404, headers: { "content-type": "text/plain" } });
     } catch (error) {

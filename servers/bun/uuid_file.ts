@@ -1,10 +1,25 @@
-// uuid-file on Bun: Bun.serve with Bun.write, Bun.file().text() and BunFile.delete().
+// uuid-file on Bun: Bun.serve with Bun.write, Bun.file().text() and BunFile.delete(). With the argument
+// `url-parse`, the query is read with url.parse + querystring.parse, as the article this workload comes from did.
 // Same bytes as the deno and node servers.
 import { unlinkSync } from "node:fs";
+import { parse as parseQueryString } from "node:querystring";
+import { parse as parseUrl } from "node:url";
+
+type Query = Record<"q1" | "q2" | "q3" | "q4", string | null>;
 
 const dir = process.env.RTBENCH_DATA_DIR;
 if (!dir) throw new Error("Cannot start server: RTBENCH_DATA_DIR is not set");
 const headers = { "content-type": "application/json" };
+// A missing key is null either way, as the other runtimes write it.
+const queryOf: (url: string) => Query = Bun.argv[2] === "url-parse"
+  ? (url) => {
+    const q = parseQueryString(parseUrl(url).query ?? "") as Record<string, string | undefined>;
+    return { q1: q.q1 ?? null, q2: q.q2 ?? null, q3: q.q3 ?? null, q4: q.q4 ?? null };
+  }
+  : (url) => {
+    const q = new URL(url).searchParams;
+    return { q1: q.get("q1"), q2: q.get("q2"), q3: q.get("q3"), q4: q.get("q4") };
+  };
 // Handlers between their first and last await, and the files that may exist: what a stop must finish or undo.
 let running = 0;
 const undeleted = new Set<string>();
@@ -16,8 +31,7 @@ const server = Bun.serve({
   port: Number(process.env.PORT ?? 3000),
   async fetch(request) {
     running++;
-    const query = new URL(request.url).searchParams;
-    const record = { q1: query.get("q1"), q2: query.get("q2"), q3: query.get("q3"), q4: query.get("q4") };
+    const record = queryOf(request.url);
     const path = `${dir}/${crypto.randomUUID()}.json`;
     undeleted.add(path);
     try {

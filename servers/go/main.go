@@ -21,6 +21,7 @@ var servers = map[string]func() (http.Handler, func(), error){
 	"http_json": httpJSON,
 	"uuid_file": uuidFile,
 	"postgres":  postgresServer,
+	"rest_api":  restAPIServer,
 	"ws_echo":   wsEcho,
 }
 
@@ -33,7 +34,7 @@ func env(name, fallback string) string {
 
 func main() {
 	if len(os.Args) < 2 || servers[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: servers http_json|uuid_file|postgres|ws_echo")
+		fmt.Fprintln(os.Stderr, "usage: servers http_json|uuid_file|postgres|rest_api|ws_echo")
 		os.Exit(2)
 	}
 	handler, release, err := servers[os.Args[1]]()

@@ -4,6 +4,7 @@
 
 mod http_json;
 mod postgres;
+mod rest_api;
 mod uuid_file;
 mod ws_echo;
 
@@ -77,8 +78,9 @@ async fn handler(name: &str) -> Result<Handler, String> {
         "http_json" => Ok(http_json::handler()),
         "uuid_file" => uuid_file::handler(),
         "postgres" => postgres::handler().await,
+        "rest_api" => rest_api::handler().await,
         "ws_echo" => Ok(ws_echo::handler()),
-        _ => Err("usage: rtbench-servers http_json|uuid_file|postgres|ws_echo".into()),
+        _ => Err("usage: rtbench-servers http_json|uuid_file|postgres|rest_api|ws_echo".into()),
     }
 }
 

@@ -13,6 +13,10 @@ import {
   updateUser,
 } from "./users_db.mjs";
 
+// A comparison of frameworks that send JSON under different content-types (002's favourite stacks) names one
+// (REST_JSON_TYPE), so that every arm answers alike; otherwise Oak's own.
+const JSON_TYPE = process.env.REST_JSON_TYPE;
+
 const body = (ctx) => ctx.request.body.json().catch(() => null);
 const reply = (ctx, status, value) => {
   ctx.response.status = status;
@@ -54,7 +58,8 @@ app.use(async (ctx, next) => {
   if (ctx.response.body !== undefined && ctx.response.body !== null) {
     const text = JSON.stringify(ctx.response.body);
     ctx.response.body = text;
-    ctx.response.type = "json";
+    if (JSON_TYPE) ctx.response.headers.set("content-type", JSON_TYPE);
+    else ctx.response.type = "json";
     ctx.response.headers.set("content-length", String(new TextEncoder().encode(text).length));
   }
 });

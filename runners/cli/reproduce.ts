@@ -1,0 +1,122 @@
+/**
+ * `deno task reproduce [--claim NAME] [--full]`: runs the published
+ * comparisons' experiments with their own settings on this machine and
+ * prints one table: each claim's published figures and ratio, rtbench's
+ * ratio paired round by round with its 95% interval, whether the ranking
+ * holds, and the command that measured it.
+ *
+ * Exit codes: 0 the table was printed (whatever it says); 2 bad input.
+ *
+ * @module
+ */
+
+import { runEntry } from "../platform/entry.ts";
+import { stopAllGroups } from "../platform/process.ts";
+import { UsageError } from "../platform/errors.ts";
+import type { BenchResult } from "../schema/result.ts";
+import { builtinWorkloads } from "../../workloads/mod.ts";
+import { run } from "../suite/run.ts";
+import {
+  CLAIMS_FILE,
+  type ExperimentRun,
+  formatReproduce,
+  readClaims,
+  reproduce,
+  type ReproduceRow,
+  selectClaims,
+} from "../selfcheck/reproduce.ts";
+import { numberFlag, strictFlags } from "./_flags.ts";
+
+const HELP = [
+  "Usage: deno task reproduce [flags]",
+  "",
+  "Runs the experiments of the five published comparisons rtbench's workloads come from, with their connections,",
+  "load generator and variants, and prints each claim's published ratio beside rtbench's paired ratio.",
+  "",
+  "  --claim <list>   only these claims, articles (002) or experiments (002-http); default: every claim",
+  "  --full           the articles' own durations and message counts (minutes per experiment)",
+  "  --runs <n>       runs per arm (default: 3; with --full, the article's, else 5)",
+  "  --markdown       print the table as Markdown",
+  "  --out <file>     also write the rows and the machine as JSON",
+  "  --list           list the claims and exit",
+  "  --debug          show stack traces",
+].join("\n");
+
+/** The suite's `run()` for one experiment, its workload looked up by name. */
+function runner(signal: AbortSignal, results: BenchResult[]): (e: ExperimentRun) => Promise<BenchResult> {
+  return async (e) => {
+    const workload = builtinWorkloads.find((w) => w.name === e.workload);
+    if (!workload) throw new Error(`rtbench has no ${e.workload} workload`);
+    const result = await run({
+      workloads: [workload],
+      runtimes: [...e.runtimes],
+      variants: [...e.variants],
+      settings: e.settings,
+      options: { ...e.options },
+      loadGenerator: e.loadGenerator ?? "auto",
+      signal,
+    });
+    results.push(result);
+    return result;
+  };
+}
+
+/** The machine and runtimes the table was measured on, and the load average before and after. */
+function machineLines(results: readonly BenchResult[], before: number[], after: number[]): string[] {
+  const env = results[0]?.environment;
+  const versions = new Map<string, string>();
+  for (const r of results.flatMap((x) => x.records)) {
+    if (r.runtime.version) versions.set(r.runtime.name, `${r.runtime.name} ${r.runtime.version}`);
+  }
+  const load = (l: number[]) => l.map((n) => n.toFixed(2)).join(" ");
+  return [
+    env
+      ? `Machine: ${env.cpuModel ?? "?"} · ${env.logicalCores} logical CPUs · ${
+        env.osName ?? env.os
+      } · kernel ${env.kernel}`
+      : "Machine: (no experiment ran)",
+    `Runtimes: ${[...versions.values()].join(", ") || "none ran"}`,
+    `Load average (1, 5, 15 min): ${load(before)} at the start, ${load(after)} at the end`,
+  ];
+}
+
+function listClaims(file: Awaited<ReturnType<typeof readClaims>>): string {
+  return file.claims.map((c) => `${c.name.padEnd(32)} ${c.says}`).join("\n");
+}
+
+async function main(args: string[], signal: AbortSignal): Promise<number> {
+  const flags = strictFlags(args, { string: ["claim", "runs", "out"], boolean: ["full", "markdown", "list"] });
+  if (flags.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const file = await readClaims(CLAIMS_FILE);
+  if (flags.list) {
+    console.log(listClaims(file));
+    return 0;
+  }
+  const names = typeof flags.claim === "string" ? flags.claim.split(",").map((s) => s.trim()).filter(Boolean) : [];
+  try {
+    selectClaims(file, names);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const runs = numberFlag(flags, "runs", { integer: true, min: 1, max: 100 });
+  const before = Deno.loadavg();
+  const results: BenchResult[] = [];
+  let rows: ReproduceRow[];
+  try {
+    const progress = (name: string, cmd: string) => console.error(`▶ ${name}: ${cmd}`);
+    rows = await reproduce(file, names, { full: flags.full === true, runs }, runner(signal, results), progress, signal);
+  } finally {
+    await stopAllGroups();
+  }
+  const machine = machineLines(results, before, Deno.loadavg());
+  console.log([formatReproduce(rows, flags.markdown ? "markdown" : "text"), "", ...machine].join("\n"));
+  if (typeof flags.out === "string") {
+    await Deno.writeTextFile(flags.out, JSON.stringify({ machine, rows }, null, 2) + "\n");
+  }
+  return 0;
+}
+
+if (import.meta.main) await runEntry("rtbench reproduce", Deno.args, ({ signal }) => main(Deno.args, signal));

@@ -1,0 +1,99 @@
+// README "Slow workloads: enough responses to rank", with a fake load generator whose counts are set here (a real
+// server is started and verified for every attempt; only the load's figures are made up, so the arithmetic is exact).
+import { assert, assertAlmostEquals, assertEquals, assertMatch } from "@std/assert";
+import { run } from "../runners/suite/run.ts";
+import { validateResult } from "../runners/schema/mod.ts";
+import { httpJson } from "../workloads/http_json.ts";
+import type { LoadGenerator, LoadMeasurement } from "../runners/drivers/types.ts";
+import { privateTmp, processesMatching } from "./_helpers.ts";
+
+/** A generator that "counts" `perSecond` valid responses a second, or what `counts` says, and records its windows. */
+function counting(perSecond: (sec: number) => { valid: number; errors?: number; spanMs?: number }) {
+  const windows: number[] = [];
+  const urls: string[] = [];
+  const generator: LoadGenerator = {
+    name: "counting-fake",
+    available: () => Promise.resolve(true),
+    version: () => Promise.resolve("0.0.0"),
+    run(target, settings): Promise<LoadMeasurement> {
+      windows.push(settings.durationSec);
+      urls.push(target.baseUrl);
+      const { valid, errors = 0, spanMs } = perSecond(settings.durationSec);
+      const durationMs = settings.durationSec * 1000;
+      return Promise.resolve({
+        durationMs,
+        responses: valid,
+        validResponses: valid,
+        requestsPerSecond: valid / settings.durationSec,
+        ...(spanMs !== undefined ? { countedSpanMs: spanMs } : {}),
+        bytesPerSecond: 0,
+        errors,
+        timeouts: errors,
+        non2xx: 0,
+        mismatches: 0,
+        firstMismatch: null,
+        latencyUs: null,
+        latencyHistogram: null,
+        latencyResolution: "us",
+        warmupResponses: 0,
+        clientCpuPercent: null,
+        windowStartMs: Date.now() - durationMs,
+      });
+    },
+  };
+  return { generator, windows, urls };
+}
+
+async function once(generator: LoadGenerator, settings: Record<string, number> = {}) {
+  const tmp = await privateTmp();
+  const result = await run({
+    workloads: [httpJson],
+    runtimes: ["deno"],
+    settings: { durationSec: 2, warmupSec: 0, runs: 1, requestTimeoutSec: 10, ...settings },
+    loadGenerator: generator,
+    tempDir: tmp,
+  });
+  assertEquals(validateResult(result), []);
+  assertEquals(await processesMatching(tmp), []);
+  await Deno.remove(tmp, { recursive: true });
+  return result.records[0];
+}
+
+Deno.test("11 responses a second counted over 2 s: measured again over 11 s on a fresh server, the figure over that", async () => {
+  const fake = counting((sec) => ({ valid: Math.round(11 * sec) }));
+  const record = await once(fake.generator);
+  assertEquals(record.status, "completed", JSON.stringify(record.error));
+  // 22 in 2 s: 100 / 22 × 2 s = 9.09 s, a fifth to spare = 10.9 s, up to whole seconds = 11 s; 121 counted there.
+  assertEquals(fake.windows, [2, 11]);
+  assertEquals(record.runs[0].figures.durationMs, 11000);
+  assertEquals(record.runs[0].figures.validResponses, 121);
+  assertEquals(record.runs[0].figures.requestsPerSecond, 11);
+  const warning = record.warnings.find((w) => w.code === "window-extended");
+  assertMatch(warning?.message ?? "", /^run 1: 22 in 2 s valid responses: measured again on a fresh server over 11 s/);
+  // Each attempt had its own server, verified before its load.
+  assertEquals(fake.urls.length, 2);
+});
+
+Deno.test("the rate over the counted responses' span where the generator reports it, not over the window", async () => {
+  // 150 responses, the first and last 1.8 s apart in a 2 s window: 149 intervals / 1.8 s = 82.78/s (not 150 / 2 = 75).
+  const fake = counting(() => ({ valid: 150, spanMs: 1800 }));
+  const record = await once(fake.generator);
+  assertEquals(fake.windows, [2]);
+  assertAlmostEquals(record.runs[0].figures.requestsPerSecond, 82.78, 0.005);
+  assertEquals(record.runs[0].figures.countedSpanMs, 1800);
+});
+
+Deno.test("nothing counted without errors is slowness: measured again over the request timeout; with errors it fails", async () => {
+  // Nothing in 2 s, then 300 over the 10 s timeout: a slow server, measured.
+  const slow = counting((sec) => ({ valid: sec >= 10 ? 300 : 0 }));
+  const record = await once(slow.generator);
+  assertEquals(slow.windows, [2, 10]);
+  assertEquals(record.status, "completed", JSON.stringify(record.error));
+  assert(record.warnings.some((w) => w.message.includes("a server slower than the window is measured")));
+  // Nothing, and every request timed out: no response, the run fails as before, without another attempt.
+  const dead = counting(() => ({ valid: 0, errors: 4 }));
+  const failed = await once(dead.generator);
+  assertEquals(dead.windows, [2]);
+  assertEquals(failed.status, "errored");
+  assertMatch(failed.error?.message ?? "", /No valid response in 2 s \(4 errors\)/);
+});
