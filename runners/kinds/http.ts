@@ -459,7 +459,7 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
  * result); a load with no valid answer errors. Accounting warnings go on the record.
  */
 function judgeLoad(state: HttpState, m: LoadMeasurement, all: readonly LoadMeasurement[], run: number): string | null {
-  const { ctx, outcome } = state;
+  const { outcome } = state;
   const mismatches = sum(all, (x) => x.mismatches);
   const non2xx = sum(all, (x) => x.non2xx);
   if (mismatches > 0 || non2xx > 0) {
