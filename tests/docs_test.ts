@@ -8,6 +8,7 @@ import { builtinWorkloads } from "../workloads/mod.ts";
 import { parseCli } from "../runners/cli/bench.ts";
 import { formatTable } from "../runners/report/table.ts";
 import { formatMarkdown } from "../runners/report/markdown.ts";
+import { fairShare, formatFairShare } from "../runners/report/fair_share.ts";
 import { formatOrderDrift } from "../runners/selfcheck/order_drift.ts";
 import { formatVsWrk } from "../runners/selfcheck/vs_wrk.ts";
 import { formatStartupComparison } from "../runners/selfcheck/compare_startup.ts";
@@ -181,17 +182,43 @@ async function printedHeaders(): Promise<Set<string>> {
       ...restApi("express"),
     ],
   };
+  // The CPU and memory figures a record has: the measured window's CPU per request alone (a workload of one's own),
+  // or with `--cpu-rate` and `--idle-connections` (the default suite's http-json) the figures at a fixed rate too.
+  const rps = first.summary.requestsPerSecond;
+  const withFigures = (names: readonly string[]): BenchResult => ({
+    ...base,
+    records: base.records.map((r) => ({
+      ...r,
+      summary: { ...r.summary, ...Object.fromEntries(names.map((n) => [n, rps])) },
+    })),
+  });
+  const measuredCpu = withFigures(["serverCpuUsPerRequest"]);
+  const atRate = withFigures([
+    "serverCpuUsPerRequest",
+    "serverCpuUsPerRequestAtRate",
+    "clientCpuUsPerResponseAtRate",
+    "serverRssAtRateBytes",
+    "serverRssPerConnectionBytes",
+  ]);
+  // `deno task fair-share`: multi-core records (`facts.serverForm`) at two core budgets.
+  const budgets = [{ server: "0", client: "1" }, { server: "0,1", client: "0,1" }].flatMap((cpus) =>
+    base.records.map((r) => ({ ...r, cpus, facts: { ...r.facts, serverForm: "workers" } }))
+  );
   const texts = [
     formatTable(base),
     formatTable(head),
     formatTable(sampled),
     formatMarkdown(sampled),
+    formatTable(measuredCpu),
+    formatTable(atRate),
+    formatFairShare(fairShare(budgets)),
     formatOrderDrift([{ order: "rotate", ratios: [2], suiteCvPercent: [1], requestsPerSecond: [[2], [1]] }], [
       "deno",
       "node",
     ]),
     formatVsWrk({
-      runtimes: [{ runtime: "deno", rtbench: [1], wrk: [1] }],
+      // With `--locust`, Locust's own table too.
+      runtimes: [{ runtime: "deno", rtbench: [1], wrk: [1], locust: [1], locustPerCore: [1] }],
       autocannon: { rps: 1, warnings: [] },
       cpus: { server: "0", client: "1" },
       load: { before: "0", after: "0" },
