@@ -5,6 +5,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult } from "../runners/schema/mod.ts";
 import { BENCH_PERMISSIONS, entries, processesWithTmpdir, ROOT, spawnCli, waitFor, withTmp } from "./_helpers.ts";
+import { docSection } from "./_docs.ts";
 
 const LONG_RUN = ["--workload", "http-json", "--runtime", "deno", "--duration", "30", "--warmup", "0", "--runs", "1"];
 
@@ -102,11 +103,12 @@ Deno.test("deno task killed with SIGKILL: the orphaned harness stops itself and 
   });
 });
 
-Deno.test("the bench task runs with the permissions the README lists, not -A", () => {
-  const readme = Deno.readTextFileSync(`${ROOT}README.md`);
+// docs/guide.md "No shell, explicit permissions": the bench task's permissions, each named there.
+Deno.test("the bench task runs with the permissions docs/guide.md lists, not -A", () => {
+  const readme = docSection("docs/guide.md", "### No shell, explicit permissions");
   assert(!BENCH_PERMISSIONS.includes("--allow-all") && BENCH_PERMISSIONS.length > 0);
   for (const permission of BENCH_PERMISSIONS) {
-    assert(readme.includes(`\`${permission}\``), `README lists ${permission}`);
+    assert(readme.includes(`\`${permission}\``), `docs/guide.md lists ${permission}`);
   }
 });
 

@@ -1,7 +1,8 @@
 // README walk: shows claims of README "Flags" and "Exit codes" (2): every bad flag value is one line naming the flag.
 // Every bad flag exits 2 with one line naming the flag, and never a stack trace.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { ROOT, runCli } from "./_helpers.ts";
+import { runCli } from "./_helpers.ts";
+import { docSection } from "./_docs.ts";
 import { builtinWorkloads } from "../workloads/mod.ts";
 import { planGroups } from "../runners/suite/plan.ts";
 import { PROFILES } from "../runners/suite/settings.ts";
@@ -111,13 +112,13 @@ Deno.test("the default suite runs every variant but the optional ones, which run
   ]);
 });
 
-// README (Flags): the table's defaults are the profiles' (`PROFILES`), and `--load-generator` lists every built-in
+// docs/reference.md (Flags): the table's defaults are the profiles' (`PROFILES`), and `--load-generator` lists every built-in
 // generator.
-Deno.test("the README's Flags table gives the profiles' defaults and every load generator", async () => {
-  const readme = await Deno.readTextFile(`${ROOT}README.md`);
+Deno.test("the Flags table of docs/reference.md gives the profiles' defaults and every load generator", () => {
+  const readme = docSection("docs/reference.md", "## Flags");
   const row = (flag: string) => {
     const line = readme.split("\n").find((l) => l.startsWith(`| \`${flag}`));
-    if (!line) throw new Error(`README has no row for ${flag}`);
+    if (!line) throw new Error(`docs/reference.md has no row for ${flag}`);
     return line.split("|").map((c) => c.trim());
   };
   const { quick, full } = PROFILES;

@@ -7,15 +7,11 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult } from "../runners/schema/mod.ts";
 import { entries, privateTmp, processesWithTmpdir, ROOT, waitFor } from "./_helpers.ts";
+import { docSection, readDoc } from "./_docs.ts";
 
-const README = await Deno.readTextFile(`${ROOT}README.md`);
-
-/** The README's blocks with a `title="…"`, by title, between the headings `from` and the next `##` heading. */
+/** The blocks with a `title="…"` of a section of docs/reference.md (its subsections included), by title. */
 function blocks(from: string): Map<string, string> {
-  const start = README.indexOf(`\n${from}\n`);
-  assert(start >= 0, `README has ${from}`);
-  const end = README.indexOf("\n## ", start + 1);
-  const text = README.slice(start, end === -1 ? undefined : end);
+  const text = docSection("docs/reference.md", from);
   return new Map([...text.matchAll(/^```\w+ title="([^"]+)"\n([\s\S]*?)^```$/gm)].map((m) => [m[1], m[2]]));
 }
 
@@ -59,7 +55,7 @@ Deno.test("a project of its own, made as the README says, type-checks and runs i
   const check = await deno(["check", "bench.ts", "greet.ts"]);
   assertEquals(check.code, 0, new TextDecoder().decode(check.stderr));
 
-  const command = /^deno run ((?:--allow-\w+ )+)bench\.ts$/m.exec(README);
+  const command = /^deno run ((?:--allow-\w+ )+)bench\.ts$/m.exec(readDoc("docs/reference.md"));
   if (!command) throw new Error("README shows no `deno run … bench.ts` command");
   const out = await deno(["run", ...command[1].trim().split(" "), "bench.ts"]);
   const stderr = new TextDecoder().decode(out.stderr);

@@ -322,3 +322,16 @@ Deno.test("docs: every sample of output is checked against the current code", as
   }
   assertEquals(problems, []);
 });
+
+// README: a newcomer's page — what rtbench is, the two commands first, what a run prints and how to read it, and a
+// link to every page of docs/, where the rest lives.
+Deno.test("docs: the README is a page a newcomer reads, and links every page of docs/", () => {
+  const readme = TEXTS.get("README.md")!;
+  const lines = readme.split("\n");
+  assert(lines.length <= 250, `README.md has ${lines.length} lines: at most 250, the rest goes in docs/`);
+  const firstBlock = readme.slice(readme.indexOf("```sh\n"), readme.indexOf("\n```\n", readme.indexOf("```sh\n")));
+  assert(/npx -y deno@2 task bench/.test(firstBlock) && /npx -y deno@2 task test/.test(firstBlock), firstBlock);
+  const pages = FILES.filter((f) => f.startsWith("docs/"));
+  assert(pages.length >= 6, pages.join());
+  for (const page of pages) assert(readme.includes(`](${page})`), `README.md links ${page}`);
+});

@@ -8,7 +8,8 @@ import { validateResult } from "../runners/schema/mod.ts";
 import type { BenchResult, Phase } from "../runners/schema/result.ts";
 import type { RunSettings, Workload } from "../workloads/types.ts";
 import { crashes, exitsAtStart, hangsAtStart, hookHangs, neverAnswers } from "./fixtures/faults.ts";
-import { assertNothingLeft, ROOT, runCli, withTmp } from "./_helpers.ts";
+import { assertNothingLeft, runCli, withTmp } from "./_helpers.ts";
+import { docSection } from "./_docs.ts";
 import { DEFAULT_RUN_TIMEOUT_SEC, HOOK_TIMEOUTS_SEC } from "../runners/kinds/timeouts.ts";
 
 async function faultRun(workload: Workload, settings: Partial<RunSettings>): Promise<BenchResult> {
@@ -136,11 +137,10 @@ Deno.test("a workload hook that never settles errors its record in the hook's ph
   });
 });
 
-// README "Every phase has a time limit": the hook limits the table prints are `HOOK_TIMEOUTS_SEC`, and a process run
+// docs/guide.md "Every phase has a time limit": the hook limits the table prints are `HOOK_TIMEOUTS_SEC`, and a process run
 // without its own limit gets 600 s.
-Deno.test("the README's table of hook time limits is HOOK_TIMEOUTS_SEC", async () => {
-  const readme = await Deno.readTextFile(`${ROOT}README.md`);
-  const table = readme.slice(readme.indexOf("### Every phase has a time limit"), readme.indexOf("### Nothing lost"));
+Deno.test("the table of hook time limits in docs/guide.md is HOOK_TIMEOUTS_SEC", () => {
+  const table = docSection("docs/guide.md", "### Every phase has a time limit");
   const limit = (phase: string) => {
     const row = table.split("\n").find((l) => l.startsWith(`| ${phase}`));
     return Number(/\| (\d+) s/.exec(row ?? "")?.[1]);
