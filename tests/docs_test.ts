@@ -1,8 +1,9 @@
-// The docs check (`deno task docs`, beside markdownlint-cli2): in every Markdown file of the project, every internal
-// link resolves (a heading of the file, or a file of the repository), no code span is broken across lines, every table
-// row has its header's cells, and every sample of output is checked against the current code — its command is one
-// rtbench accepts, each table header in it is one the current code prints, and each of rtbench's own lines in it
-// (`rtbench: …`, `Result written to …`) has the form the current code gives it, produced here for real.
+// The docs check (`deno task docs`, beside markdownlint-cli2): in every Markdown file of the project (the README and
+// the pages of docs/), every internal link resolves (a heading of the file, or a file of the repository), no code span is
+// broken across lines, every table row has its header's cells, and every sample of output is checked against the
+// current code — its command is one rtbench accepts, each table header in it is one the current code prints, and each of
+// rtbench's own lines in it (`rtbench: …`, `Result written to …`) has the form the current code gives it, produced here
+// for real. Every TypeScript block type-checks, and the README stays a newcomer's page of at most 250 lines.
 import { assert, assertEquals } from "@std/assert";
 import { builtinWorkloads } from "../workloads/mod.ts";
 import { parseCli } from "../runners/cli/bench.ts";
@@ -16,7 +17,7 @@ import { type CeilingRow, formatCeiling } from "../runners/selfcheck/ws_ceiling.
 import type { BenchRecord, BenchResult } from "../runners/schema/result.ts";
 import type { ResourceSummary, RoleSummary } from "../runners/schema/resources.ts";
 import { BASE_PATH, HEAD_PATH, loadFixture } from "./_report_helpers.ts";
-import { privateTmp, ROOT, runCli, spawnCli, waitFor } from "./_helpers.ts";
+import { privateTmp, ROOT, runCli, spawnCli, waitFor, withTmp } from "./_helpers.ts";
 
 /** Every Markdown file of the project (the README, docs/, fixtures' notes), relative to the root. */
 async function markdownFiles(dir = ROOT, prefix = ""): Promise<string[]> {
@@ -334,4 +335,87 @@ Deno.test("docs: the README is a page a newcomer reads, and links every page of 
   const pages = FILES.filter((f) => f.startsWith("docs/"));
   assert(pages.length >= 6, pages.join());
   for (const page of pages) assert(readme.includes(`](${page})`), `README.md links ${page}`);
+});
+
+/** A fenced block of code with its language, its `title="…"` (the file it is) and where it is. */
+interface CodeBlock {
+  readonly file: string;
+  readonly line: number;
+  readonly lang: string;
+  readonly title: string | null;
+  /** The `##` section it is in: its titled blocks are the files of one project. */
+  readonly section: string;
+  readonly code: string;
+}
+
+function codeBlocks(): CodeBlock[] {
+  const found: CodeBlock[] = [];
+  for (const [file, text] of TEXTS) {
+    let section = "";
+    let open: { line: number; info: string; lines: string[] } | null = null;
+    for (const [i, line] of text.split("\n").entries()) {
+      if (open === null && /^#{1,2} /.test(line)) section = line;
+      if (!line.startsWith("```")) open?.lines.push(line);
+      else if (open === null) open = { line: i + 1, info: line.slice(3).trim(), lines: [] };
+      else {
+        const lang = open.info.split(/\s/)[0];
+        const title = /\btitle="([^"]+)"/.exec(open.info)?.[1] ?? null;
+        found.push({ file, line: open.line, lang, title, section, code: `${open.lines.join("\n")}\n` });
+        open = null;
+      }
+    }
+  }
+  return found;
+}
+
+// Every TypeScript block of every page is code a reader copies, so it type-checks as it stands: the titled blocks of a
+// section are the files of one project (its `deno.json`, or the one docs/reference.md gives, with a checkout of
+// rtbench at ../rtbench), an untitled block a module of such a project. A file for Bun (it uses the `Bun` global, whose
+// types Deno lacks) is left to the test that runs it (tests/consumer_project_test.ts runs the own-workload project on
+// every runtime; tests/own_workload_test.ts holds its files to tests/fixtures/own_workload/).
+Deno.test("docs: every TypeScript block type-checks, in a project of its section's files", async () => {
+  const blocks = codeBlocks();
+  const projects = new Map<string, CodeBlock[]>();
+  for (const b of blocks.filter((b) => b.title === null || !b.title.includes("("))) {
+    const key = `${b.file} ${b.section}`;
+    projects.set(key, [...projects.get(key) ?? [], b]);
+  }
+  const typescript = (b: CodeBlock) => ["ts", "typescript"].includes(b.lang) && !/\bBun\./.test(b.code);
+  const checked: string[] = [];
+  await withTmp(async (tmp) => {
+    await Deno.symlink(ROOT.replace(/\/$/, ""), `${tmp}/rtbench`);
+    let n = 0;
+    for (const [key, files] of projects) {
+      if (!files.some(typescript)) continue;
+      const project = `${tmp}/project-${n++}`;
+      const names: string[] = [];
+      for (const b of files) {
+        const name = b.title ?? (typescript(b) ? `block-${b.line}.ts` : null);
+        if (name === null) continue;
+        await Deno.mkdir(`${project}/${name}`.replace(/\/[^/]+$/, ""), { recursive: true });
+        await Deno.writeTextFile(`${project}/${name}`, b.code);
+        if (typescript(b)) names.push(name);
+      }
+      if (!files.some((b) => b.title === "deno.json")) {
+        await Deno.writeTextFile(
+          `${project}/deno.json`,
+          JSON.stringify({ imports: { "@rtbench/rtbench": "jsr:@rtbench/rtbench@^0.1.0" }, links: ["../rtbench"] }),
+        );
+      }
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["check", ...names],
+        cwd: project,
+        env: { NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assertEquals(out.code, 0, `${key}: ${new TextDecoder().decode(out.stderr)}`);
+      checked.push(...names.map((name) => `${key.split(" ")[0]}: ${name}`));
+    }
+  });
+  // The own-workload project's workload and program, at least, are among them.
+  assert(
+    checked.includes("docs/reference.md: greet.ts") && checked.includes("docs/reference.md: bench.ts"),
+    checked.join(),
+  );
 });
