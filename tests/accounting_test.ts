@@ -1,5 +1,5 @@
-// README "Every request accounted for": a server that answers correctly, then misbehaves from mid-run on for some
-// requests only (tests/fixtures/servers/fault_server.mjs, node:net, the same file on Node, Deno and Bun), ends
+// docs/method.md "Every request accounted for": a server that answers correctly, then misbehaves from mid-run on for
+// some requests only (tests/fixtures/servers/fault_server.mjs, node:net, the same file on Node, Deno and Bun), ends
 // `invalid`, or `completed` only with a warning that names the fault and figures that include it; honest servers,
 // however they frame their bytes, stay `completed` with nothing unaccounted. Each fault in both models, HTTP and
 // WebSocket, through the engine.
@@ -188,7 +188,7 @@ async function waitForPort(port: number): Promise<void> {
   throw new Error(`the fault server did not listen on ${port}`);
 }
 
-// README "Every request accounted for": "wrk, oha, bombardier and autocannon do not report this".
+// docs/method.md "Every request accounted for": "wrk, oha, bombardier and autocannon do not report this".
 Deno.test("a load generator that cannot account for every request says so: no accounting in its runs", async () => {
   await withTmp(async (tmp) => {
     const result = await run({

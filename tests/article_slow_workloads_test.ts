@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Slow workloads: enough responses to rank" (bcrypt at its defaults, bcryptjs at 100 connections).
+// README walk: shows claims of docs/method.md "Slow workloads: enough responses to rank" (bcrypt at its defaults, bcryptjs at 100 connections).
 // Defaults that measure: a slow workload counts enough responses to rank (bcrypt at its defaults used to count
 // 21–23 hashes in 2 s, so every run read 11.5/s), and a server slower than the window is a result with its long
 // latency (bcryptjs at 100 connections, which 003 reports at seconds of p50), not "No valid response".

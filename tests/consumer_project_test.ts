@@ -1,9 +1,9 @@
-// README walk: shows claims of README "Use rtbench from your own code" (a project of your own, from a checkout or JSR)
-// and "Write your own workload".
-// A project outside the checkout, made in a temporary directory exactly as the README says: its deno.json (the import
-// line `deno add jsr:@rtbench/rtbench` writes, and `links` to a checkout at ../rtbench), the greet workload, its three
-// servers and bench.ts, all taken from the README's blocks. It type-checks with no other configuration, and the README's
-// command runs it: three runtimes measured, the result written and read back with rtbench's reader.
+// README walk: shows claims of docs/reference.md "Use rtbench from your own code" (a project of your own, from a checkout or JSR)
+// and "Write your own workload". A project outside the checkout, made in a temporary directory exactly as
+// docs/reference.md says: its deno.json (the import line `deno add jsr:@rtbench/rtbench` writes, and `links` to a
+// checkout at ../rtbench), the greet workload, its three servers and bench.ts, all taken from the page's blocks. It
+// type-checks with no other configuration, and the page's command runs it: three runtimes measured, the result written
+// and read back with rtbench's reader.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult } from "../runners/schema/mod.ts";
 import { entries, privateTmp, processesWithTmpdir, ROOT, waitFor } from "./_helpers.ts";
@@ -17,7 +17,7 @@ function blocks(from: string): Map<string, string> {
 
 const files = blocks("## Use rtbench from your own code");
 
-Deno.test("the README's deno.json from JSR and from a checkout differ only by links", () => {
+Deno.test("the deno.json from JSR and from a checkout of docs/reference.md differ only by links", () => {
   const local = JSON.parse(files.get("deno.json")!);
   const jsr = JSON.parse(files.get("deno.json (from JSR)")!);
   assertEquals(local.links, ["../rtbench"]);
@@ -28,9 +28,9 @@ Deno.test("the README's deno.json from JSR and from a checkout differ only by li
   assertEquals(jsr.imports["@rtbench/rtbench"], `jsr:@rtbench/rtbench@^${version.split(".").slice(0, 2).join(".")}.0`);
 });
 
-Deno.test("a project of its own, made as the README says, type-checks and runs its workload, reading the result back", async () => {
+Deno.test("a project of its own, made as docs/reference.md says, type-checks and runs its workload, reading the result back", async () => {
   const tmp = await privateTmp();
-  // The checkout next to the project, as the README puts it.
+  // The checkout next to the project, as docs/reference.md puts it.
   await Deno.symlink(ROOT.replace(/\/$/, ""), `${tmp}/rtbench`);
   const project = `${tmp}/greet`;
   for (const [name, text] of files) {
@@ -41,7 +41,7 @@ Deno.test("a project of its own, made as the README says, type-checks and runs i
   assertEquals(
     (await entries(project)).sort(),
     ["bench.ts", "deno.json", "greet.ts", "servers"],
-    "the README gives the project's files",
+    "docs/reference.md gives the project's files",
   );
   const deno = (args: string[]) =>
     new Deno.Command(Deno.execPath(), {
@@ -56,7 +56,7 @@ Deno.test("a project of its own, made as the README says, type-checks and runs i
   assertEquals(check.code, 0, new TextDecoder().decode(check.stderr));
 
   const command = /^deno run ((?:--allow-\w+ )+)bench\.ts$/m.exec(readDoc("docs/reference.md"));
-  if (!command) throw new Error("README shows no `deno run … bench.ts` command");
+  if (!command) throw new Error("docs/reference.md shows no `deno run … bench.ts` command");
   const out = await deno(["run", ...command[1].trim().split(" "), "bench.ts"]);
   const stderr = new TextDecoder().decode(out.stderr);
   assertEquals(out.code, 0, stderr);
@@ -84,7 +84,7 @@ Deno.test("a project of its own, made as the README says, type-checks and runs i
 });
 
 Deno.test({
-  name: "the README's deno.json from JSR resolves where JSR is reachable",
+  name: "the deno.json from JSR of docs/reference.md resolves where JSR is reachable",
   ignore: !(await fetch("https://jsr.io/@rtbench/rtbench/meta.json", { signal: AbortSignal.timeout(5000) })
     .then((r) => r.ok, () => false)),
   async fn() {

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Other load generators".
+// README walk: shows claims of docs/method.md "Other load generators".
 // Native load generators end to end: each installed one measures http-json on
 // Deno through the same contract, records its version and what it verified,
 // and gets sampled; wrk's warm-up check catches a server that goes wrong under
@@ -79,8 +79,8 @@ Deno.test(needs(WRK, {
   },
 }));
 
-// README "Faults tried": "server wrong only during the warm-up".
-// README (Load generators): "What goes wrong during the warm-up (mismatches, non-2xx) counts … whichever generator ran".
+// docs/guide.md "Faults tried": "server wrong only during the warm-up". docs/method.md (Load generators): "What goes
+// wrong during the warm-up (mismatches, non-2xx) counts … whichever generator ran".
 for (const [name, need] of [["wrk", WRK], ["autocannon", []]] as const) {
   Deno.test(needs(need, {
     name: `${name} counts mismatches made during the warm-up alone`,
@@ -102,7 +102,8 @@ for (const [name, need] of [["wrk", WRK], ["autocannon", []]] as const) {
   }));
 }
 
-// README (Load generators): "wrk runs whole seconds only … the record keeps what ran … the table header prints it".
+// docs/method.md (Load generators): "wrk runs whole seconds only … the record keeps what ran … the table header prints
+// it".
 Deno.test(needs(WRK, {
   name: "wrk's whole seconds are recorded as they ran, and the header prints what ran beside what was asked",
   async fn() {

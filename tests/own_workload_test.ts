@@ -1,5 +1,5 @@
-// The README's "Write your own workload", proven: the section's files are byte for byte the ones in
-// tests/fixtures/own_workload/ (tests/consumer_project_test.ts runs them in a project of their own, as the README
+// docs/reference.md "Write your own workload", proven: the section's files are byte for byte the ones in
+// tests/fixtures/own_workload/ (tests/consumer_project_test.ts runs them in a project of their own, as the page
 // says), and a broken expectation in the same user-defined workload is caught.
 
 import { assertEquals } from "@std/assert";
@@ -27,10 +27,14 @@ async function fixtureFiles(dir = FIXTURE, prefix = ""): Promise<string[]> {
   return names.sort();
 }
 
-Deno.test("the README's own-workload files are the tested fixture, byte for byte", async () => {
+Deno.test("the own-workload files of docs/reference.md are the tested fixture, byte for byte", async () => {
   const text = section();
   const blocks = [...text.matchAll(/^```\w+ title="([^"]+)"\n([\s\S]*?)^```$/gm)].map((m) => [m[1], m[2]]);
-  assertEquals(blocks.map(([name]) => name).sort(), await fixtureFiles(), "README blocks and fixture files");
+  assertEquals(
+    blocks.map(([name]) => name).sort(),
+    await fixtureFiles(),
+    "docs/reference.md's blocks and fixture files",
+  );
   for (const [name, code] of blocks) assertEquals(code, await Deno.readTextFile(`${FIXTURE}${name}`), name);
 });
 

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Use rtbench from your own code" (exports, documentation, examples).
+// README walk: shows claims of docs/reference.md "Use rtbench from your own code" (exports, documentation, examples).
 // The package as JSR sees it: every entry point's exported symbols are documented (description, parameters,
 // return value, a titled example), the `ok` task lints and doc-tests every entry point, and the published file
 // list holds what the CLI reads at run time and no tests.
@@ -105,7 +105,7 @@ function exampleProblems(jsDoc: JsDoc | undefined): string[] {
     if (!/```(ts|typescript)\b/.test(doc)) problems.push("a ```ts snippet in every @example");
   }
   // `deno test --doc` skips a fence marked ignore; every symbol needs one example it really runs.
-  // README (Use rtbench from your own code): "every symbol also has one that runs".
+  // docs/reference.md (Use rtbench from your own code): "every symbol also has one that runs".
   if (examples.every((e) => /```\w*[^\n]*\bignore\b/.test(e.doc ?? ""))) {
     problems.push("an @example that is not `ignore`");
   }
@@ -234,8 +234,9 @@ Deno.test("the JSON Schema is exported as a file and as an object, and they are 
   assertEquals(message, "Invalid result at /records/2/runtime/engine: is required");
 });
 
-// README (Reports and comparisons; History and trends; The result file): "From code: `exportResult()`, … are exported
-// from `mod.ts`", and "exported from `mod.ts` as `benchResultSchema` with `validateResult()` and `parseResult()`".
+// docs/guide.md (Reports and comparisons; At a glance, across versions, over time) and docs/reference.md (The result
+// file): "From code: `exportResult()`, … are exported from `mod.ts`", and "exported from `mod.ts` as
+// `benchResultSchema` with `validateResult()` and `parseResult()`".
 Deno.test("every function the docs say mod.ts exports is exported from mod.ts", async () => {
   const readme = allDocs();
   const mod: Record<string, unknown> = await import(`${ROOT}mod.ts`);
@@ -247,7 +248,7 @@ Deno.test("every function the docs say mod.ts exports is exported from mod.ts", 
   for (const name of names) assert(name in mod, `mod.ts exports ${name}`);
 });
 
-// README (Use rtbench from your own code): each import of the table holds the functions its row names.
+// docs/reference.md (Use rtbench from your own code): each import of the table holds the functions its row names.
 Deno.test("every function the import table of docs/reference.md names is exported by that entry point", async () => {
   const readme = readDoc("docs/reference.md");
   const exportsMap: Record<string, string> = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).exports;

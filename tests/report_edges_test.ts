@@ -1,8 +1,8 @@
-// README walk: shows claims of README "Reports and comparisons" (CSV columns, charts) and "Flags" (defaults, --list).
+// README walk: shows claims of docs/guide.md "Reports and comparisons" (CSV columns, charts) and docs/reference.md "Flags" (defaults, --list).
 // Reports without rough edges: axis ticks are round numbers, resource series span the sampled window, every CSV row
 // says whether its figure is better higher or lower where that means something, the overview's "no difference" line
 // says what it counts, a record that never ran is ranked by its workload's figure, --list marks the optional variants,
-// and --help and the README's Flags table give the same default for every flag.
+// and --help and the Flags table of docs/reference.md give the same default for every flag.
 import { assert, assertEquals } from "@std/assert";
 import { niceTicks } from "../runners/report/_svg.ts";
 import { serverResources } from "../runners/report/_resources.ts";

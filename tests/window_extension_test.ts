@@ -1,5 +1,6 @@
-// README "Slow workloads: enough responses to rank", with a fake load generator whose counts are set here (a real
-// server is started and verified for every attempt; only the load's figures are made up, so the arithmetic is exact).
+// docs/method.md "Slow workloads: enough responses to rank", with a fake load generator whose counts are set here (a
+// real server is started and verified for every attempt; only the load's figures are made up, so the arithmetic is
+// exact).
 import { assert, assertAlmostEquals, assertEquals, assertMatch } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
 import { validateResult } from "../runners/schema/mod.ts";
