@@ -419,3 +419,17 @@ Deno.test("docs: every TypeScript block type-checks, in a project of its section
     checked.join(),
   );
 });
+
+// docs/workloads.md: the catalogue is `--list`'s own output. A sample of `deno task bench --list` holds, line for line,
+// what the current code lists as workloads (the runtimes it lists depend on the machine, so a sample may leave them out).
+Deno.test("docs: a sample of bench --list is what the current code lists", async () => {
+  const list = await runCli(["--list"]);
+  assertEquals(list.code, 0, list.stderr);
+  const listed = list.stdout.split("\n");
+  const shown = samples().filter((s) => s.lines.some((l) => /^\$ .*\btask bench --list$/.test(l)));
+  assert(shown.some((s) => s.file === "docs/workloads.md"), "docs/workloads.md shows the list");
+  for (const sample of shown) {
+    const lines = sample.lines.filter((l) => !l.startsWith("$ "));
+    assertEquals(lines, listed.slice(0, lines.length), `${sample.file}:${sample.line}`);
+  }
+});
