@@ -3,7 +3,8 @@
 // broken across lines, every table row has its header's cells, and every sample of output is checked against the
 // current code — its command is one rtbench accepts, each table header in it is one the current code prints, and each of
 // rtbench's own lines in it (`rtbench: …`, `Result written to …`) has the form the current code gives it, produced here
-// for real. Every TypeScript block type-checks, and the README stays a newcomer's page of at most 250 lines.
+// for real, and a sample of `bench --list` is the current list. Every TypeScript block type-checks, and the README
+// stays a newcomer's page of at most 250 lines.
 import { assert, assertEquals } from "@std/assert";
 import { builtinWorkloads } from "../workloads/mod.ts";
 import { parseCli } from "../runners/cli/bench.ts";
