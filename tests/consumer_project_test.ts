@@ -5,7 +5,8 @@
 // servers and bench.ts, all taken from the README's blocks. It type-checks with no other configuration, and the README's
 // command runs it: three runtimes measured, the result written and read back with rtbench's reader.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { parseResult } from "../runners/schema/mod.ts";
+import { type BenchResult, parseResult } from "../runners/schema/mod.ts";
+import { localJsr } from "./fixtures/jsr_registry.ts";
 import { entries, processesWithTmpdir, ROOT, waitFor, withTmp } from "./_helpers.ts";
 import { condition, needs } from "./_needs.ts";
 
@@ -33,58 +34,102 @@ Deno.test("the README's deno.json from JSR and from a checkout differ only by li
   assertEquals(jsr.imports["@rtbench/rtbench"], `jsr:@rtbench/rtbench@^${version.split(".").slice(0, 2).join(".")}.0`);
 });
 
+/** What the README's project did: its result read back, bench.ts's stderr. */
+interface ProjectRun {
+  result: BenchResult;
+  stderr: string;
+}
+
+/**
+ * Makes the README's project in `tmp/greet` with the deno.json titled `config`, type-checks it and runs the README's
+ * command in it (with `env` added to the environment); checks what the result holds and that nothing is left running.
+ */
+async function runProject(tmp: string, config: string, env: Record<string, string> = {}): Promise<ProjectRun> {
+  const project = `${tmp}/greet`;
+  for (const [name, text] of files) {
+    // Of the README's two deno.json, the one asked for.
+    if (name.startsWith("deno.json") && name !== config) continue;
+    const path = `${project}/${name.replace(/ \(.*\)$/, "")}`;
+    await Deno.mkdir(path.replace(/\/[^/]+$/, ""), { recursive: true });
+    await Deno.writeTextFile(path, text);
+  }
+  assertEquals(
+    (await entries(project)).sort(),
+    ["bench.ts", "deno.json", "greet.ts", "servers"],
+    "the README gives the project's files",
+  );
+  const deno = (args: string[]) =>
+    new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: project,
+      env: { TMPDIR: tmp, NO_COLOR: "1", ...env },
+      stdout: "piped",
+      stderr: "piped",
+      stdin: "null",
+    }).output();
+  const check = await deno(["check", "bench.ts", "greet.ts"]);
+  assertEquals(check.code, 0, new TextDecoder().decode(check.stderr));
+
+  const command = /^deno run ((?:--allow-\w+ )+)bench\.ts$/m.exec(README);
+  if (!command) throw new Error("README shows no `deno run … bench.ts` command");
+  const out = await deno(["run", ...command[1].trim().split(" "), "bench.ts"]);
+  const stderr = new TextDecoder().decode(out.stderr);
+  assertEquals(out.code, 0, stderr);
+  const result = parseResult(await Deno.readTextFile(`${project}/greet.json`));
+  assertEquals(result.records.map((r) => [r.id, r.status]), [
+    ["greet/default/deno", "completed"],
+    ["greet/default/node", "completed"],
+    ["greet/default/bun", "completed"],
+  ], JSON.stringify(result.records.map((r) => r.error)));
+  const body = JSON.stringify({ greeting: "Hello, JSR!" });
+  for (const record of result.records) {
+    assertEquals(record.options, { "greet-name": "JSR" });
+    // The workload's quick defaults, not the profile's 2 s × 3 runs.
+    assertEquals([record.settings.durationSec, record.runs.length], [1, 1]);
+    const bodyCheck = record.verification.checks.find((c) => c.name === "GET /greet?name=JSR body");
+    assertEquals([bodyCheck?.passed, bodyCheck?.expected], [true, body]);
+    assert(record.runs[0].figures.validResponses > 0);
+    // The server that answered is the project's own file.
+    assertMatch(record.command!.join(" "), new RegExp(`${record.runtime.name === "node" ? "node\\.mjs" : "\\.ts"}$`));
+  }
+  // The table bench.ts prints is of the result it read back.
+  for (const name of ["deno", "node", "bun"]) assertMatch(stderr, new RegExp(`^${name} \\d`, "m"));
+  assert(await waitFor(async () => (await processesWithTmpdir(tmp)).length === 0, 5000), "processes left");
+  return { result, stderr };
+}
+
 Deno.test("a project of its own, made as the README says, type-checks and runs its workload, reading the result back", () =>
   withTmp(async (tmp) => {
     // The checkout next to the project, as the README puts it.
     await Deno.symlink(ROOT.replace(/\/$/, ""), `${tmp}/rtbench`);
-    const project = `${tmp}/greet`;
-    for (const [name, text] of files) {
-      if (name.includes("(")) continue;
-      await Deno.mkdir(`${project}/${name}`.replace(/\/[^/]+$/, ""), { recursive: true });
-      await Deno.writeTextFile(`${project}/${name}`, text);
-    }
-    assertEquals(
-      (await entries(project)).sort(),
-      ["bench.ts", "deno.json", "greet.ts", "servers"],
-      "the README gives the project's files",
-    );
-    const deno = (args: string[]) =>
-      new Deno.Command(Deno.execPath(), {
-        args,
-        cwd: project,
-        env: { TMPDIR: tmp, NO_COLOR: "1" },
-        stdout: "piped",
-        stderr: "piped",
-        stdin: "null",
-      }).output();
-    const check = await deno(["check", "bench.ts", "greet.ts"]);
-    assertEquals(check.code, 0, new TextDecoder().decode(check.stderr));
+    await runProject(tmp, "deno.json");
+  }));
 
-    const command = /^deno run ((?:--allow-\w+ )+)bench\.ts$/m.exec(README);
-    if (!command) throw new Error("README shows no `deno run … bench.ts` command");
-    const out = await deno(["run", ...command[1].trim().split(" "), "bench.ts"]);
-    const stderr = new TextDecoder().decode(out.stderr);
-    assertEquals(out.code, 0, stderr);
-    const result = parseResult(await Deno.readTextFile(`${project}/greet.json`));
-    assertEquals(result.records.map((r) => [r.id, r.status]), [
-      ["greet/default/deno", "completed"],
-      ["greet/default/node", "completed"],
-      ["greet/default/bun", "completed"],
-    ]);
-    const body = JSON.stringify({ greeting: "Hello, JSR!" });
-    for (const record of result.records) {
-      assertEquals(record.options, { "greet-name": "JSR" });
-      // The workload's quick defaults, not the profile's 2 s × 3 runs.
-      assertEquals([record.settings.durationSec, record.runs.length], [1, 1]);
-      const bodyCheck = record.verification.checks.find((c) => c.name === "GET /greet?name=JSR body");
-      assertEquals([bodyCheck?.passed, bodyCheck?.expected], [true, body]);
-      assert(record.runs[0].figures.validResponses > 0);
-      // The server that answered is the project's own file.
-      assertMatch(record.command!.join(" "), new RegExp(`${record.runtime.name === "node" ? "node\\.mjs" : "\\.ts"}$`));
-    }
-    // The table bench.ts prints is of the result it read back.
-    for (const name of ["deno", "node", "bun"]) assertMatch(stderr, new RegExp(`^${name} \\d`, "m"));
-    assert(await waitFor(async () => (await processesWithTmpdir(tmp)).length === 0, 5000), "processes left");
+/**
+ * A Deno cache of its own, so that what a registry served is read from that registry and not from an earlier run's
+ * cache; npm packages come from the shared cache, as they would on a machine that ran the README's set-up.
+ */
+async function freshDenoDir(tmp: string): Promise<string> {
+  const info = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" }).output();
+  const shared = JSON.parse(new TextDecoder().decode(info.stdout)).denoDir as string;
+  const dir = `${tmp}/deno-dir`;
+  await Deno.mkdir(dir);
+  await Deno.symlink(`${shared}/npm`, `${dir}/npm`);
+  return dir;
+}
+
+Deno.test("the same project with rtbench from JSR (a local registry serving this checkout as published) runs alike", () =>
+  withTmp(async (tmp) => {
+    await using jsr = await localJsr();
+    const run = await runProject(tmp, "deno.json (from JSR)", {
+      JSR_URL: jsr.url,
+      DENO_DIR: await freshDenoDir(tmp),
+    });
+    // rtbench came from the registry: its versions, the version's manifest, then its modules.
+    const base = `/${jsr.name}/`;
+    assertEquals(jsr.requests.slice(0, 2), [`${base}meta.json`, `${base}${jsr.version}_meta.json`]);
+    assert(jsr.requests.includes(`${base}${jsr.version}/mod.ts`), jsr.requests.join("\n"));
+    assert(run.result.records.every((r) => r.verification.passed));
   }));
 
 /** The public JSR registry, for the one test that resolves rtbench from it: opt in with RTBENCH_TEST_NETWORK=1. */
@@ -94,12 +139,9 @@ const JSR = condition(
 );
 
 Deno.test(needs(JSR, {
-  name: "the README's deno.json from JSR resolves from jsr.io",
+  name: "the same project with rtbench from jsr.io itself runs alike",
   fn: () =>
     withTmp(async (tmp) => {
-      await Deno.writeTextFile(`${tmp}/deno.json`, files.get("deno.json (from JSR)")!);
-      await Deno.writeTextFile(`${tmp}/main.ts`, 'import { run } from "@rtbench/rtbench";\nconsole.log(typeof run);\n');
-      const out = await new Deno.Command(Deno.execPath(), { args: ["check", "main.ts"], cwd: tmp }).output();
-      assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+      await runProject(tmp, "deno.json (from JSR)", { DENO_DIR: await freshDenoDir(tmp) });
     }),
 }));
