@@ -95,6 +95,9 @@ async function runProject(tmp: string, config: string, env: Record<string, strin
   // The table bench.ts prints is of the result it read back.
   for (const name of ["deno", "node", "bun"]) assertMatch(stderr, new RegExp(`^${name} \\d`, "m"));
   assert(await waitFor(async () => (await processesWithTmpdir(tmp)).length === 0, 5000), "processes left");
+  // Nothing but the project and what the test put beside it (the checkout's link, a Deno cache): rtbench's temporary
+  // directories, the load engine's copy out of a remote package too, are gone.
+  assertEquals((await entries(tmp)).filter((e) => !["greet", "rtbench", "deno-dir"].includes(e)), [], "files left");
   return { result, stderr };
 }
 
