@@ -135,6 +135,44 @@ Deno.test("the same project with rtbench from JSR (a local registry serving this
     assert(run.result.records.every((r) => r.verification.passed));
   }));
 
+// README (Use rtbench from your own code): "`@rtbench/rtbench/cli` | the command line itself: `deno run -A
+// jsr:@rtbench/rtbench/cli --workload http-json`". ws's Node.js server imports the npm package ws, which publishing
+// rewrites to an npm: specifier Node.js cannot load: the staged server gets it back bare.
+Deno.test("the README's command line from JSR (the local registry) measures http-json and ws, every response verified", () =>
+  withTmp(async (tmp) => {
+    await using jsr = await localJsr();
+    const command = /`deno run (-A jsr:@rtbench\/rtbench\/cli --workload http-json)`/.exec(README);
+    if (!command) throw new Error("README shows no `deno run -A jsr:@rtbench/rtbench/cli` command");
+    // The README's command with ws beside http-json, quick settings and a result file.
+    const args = [...command[1].split(" ").map((a) => a === "http-json" ? "http-json,ws" : a), "--runtime", "node,deno"]
+      .concat(["--runs", "1", "--duration", "0.5", "--warmup", "0", "--out", "r.json"]);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", ...args],
+      cwd: tmp,
+      env: { JSR_URL: jsr.url, DENO_DIR: await freshDenoDir(tmp), TMPDIR: tmp, NO_COLOR: "1" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assertEquals(out.code, 0, stderr);
+    const result = parseResult(await Deno.readTextFile(`${tmp}/r.json`));
+    assertEquals(result.records.map((r) => [r.id, r.status]), [
+      ["http-json/default/node", "completed"],
+      ["http-json/default/deno", "completed"],
+      ["ws/default/node", "completed"],
+      ["ws/default/deno", "completed"],
+    ], JSON.stringify(result.records.map((r) => r.error)));
+    for (const record of result.records) {
+      assert(record.verification.passed, record.id);
+      assertEquals(record.runs[0].counts.mismatches, 0, record.id);
+    }
+    // The CLI's own files came from the registry.
+    assert(jsr.requests.includes(`/${jsr.name}/${jsr.version}/runners/cli/bench.ts`), jsr.requests.join("\n"));
+    assert(await waitFor(async () => (await processesWithTmpdir(tmp)).length === 0, 5000), "processes left");
+    assertEquals((await entries(tmp)).sort(), ["deno-dir", "r.json"], "files left");
+  }));
+
 /** The public JSR registry, for the one test that resolves rtbench from it: opt in with RTBENCH_TEST_NETWORK=1. */
 const JSR = condition(
   "jsr.io",

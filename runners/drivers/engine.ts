@@ -79,6 +79,11 @@ interface EngineRuntime {
 
 let chosen: Promise<EngineRuntime> | undefined;
 
+/** Where a file of {@linkcode ENGINE_FILES} goes in a copy of the engine: the package's layout, drivers/ beside stats/. */
+function copiedPath(name: string): string {
+  return name.startsWith("./") ? `drivers/${name.slice(2)}` : name.slice(3);
+}
+
 /** The engine's program as a local file, for one run of it. */
 interface EngineProgram extends AsyncDisposable {
   /** The program's path. */
@@ -97,8 +102,7 @@ async function childFile(): Promise<EngineProgram> {
     for (const name of ENGINE_FILES) {
       const response = await fetch(new URL(name, import.meta.url));
       if (!response.ok) throw new Error(`Cannot read the load engine's ${name}: HTTP ${response.status}`);
-      // The same layout as in the package: drivers/ beside stats/.
-      const path = `${dir}/drivers/${name}`;
+      const path = `${dir}/${copiedPath(name)}`;
       await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
       await Deno.writeTextFile(path, await response.text());
     }
@@ -106,7 +110,7 @@ async function childFile(): Promise<EngineProgram> {
     await removeTemp(dir);
     throw error;
   }
-  return { path: `${dir}/drivers/_engine_child.ts`, [Symbol.asyncDispose]: () => removeTemp(dir) };
+  return { path: `${dir}/${copiedPath("./_engine_child.ts")}`, [Symbol.asyncDispose]: () => removeTemp(dir) };
 }
 
 /** What the engine runs on, for records: `bun 1.4.5`, or Deno and why Bun could not be had. */
@@ -153,8 +157,7 @@ async function runOnRemoteHosts(
   const runtime = await engineRuntime(options.signal);
   const files = ENGINE_FILES.map((name) => ({
     local: new URL(name, import.meta.url).pathname,
-    // The same layout as in the package: drivers/ beside stats/.
-    path: name.startsWith("./") ? `drivers/${name.slice(2)}` : name.slice(3),
+    path: copiedPath(name),
   }));
   const placed = jobs.map((job, i) => ({ ...slots[i], job }));
   return await runOnHosts<EngineCounts>(
