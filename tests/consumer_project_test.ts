@@ -138,6 +138,29 @@ Deno.test("the same project with rtbench from JSR (a local registry serving this
     assert(run.result.records.every((r) => r.verification.passed));
   }));
 
+// The local registry is JSR as Deno reads it: the manifest's checksums are checked, so a file that differs is refused.
+Deno.test("the local JSR registry's manifest is checked: a module served altered is refused", () =>
+  withTmp(async (tmp) => {
+    await using jsr = await localJsr({ tampered: "/mod.ts" });
+    await Deno.writeTextFile(`${tmp}/deno.json`, files.get("deno.json (from JSR)")!);
+    await Deno.writeTextFile(`${tmp}/main.ts`, 'import { run } from "@rtbench/rtbench";\nconsole.log(typeof run);\n');
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "main.ts"],
+      cwd: tmp,
+      env: { JSR_URL: jsr.url, DENO_DIR: await freshDenoDir(tmp), NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert(!out.success, stderr);
+    assertMatch(stderr, /Integrity check failed/);
+    assertMatch(stderr, new RegExp(`Specifier: ${jsr.url}@rtbench/rtbench/${jsr.version}/mod\\.ts\n`));
+    // What Deno expected is the manifest's checksum of the file as published.
+    const published = await crypto.subtle.digest("SHA-256", jsr.files.get("/mod.ts")! as Uint8Array<ArrayBuffer>);
+    const hex = [...new Uint8Array(published)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    assertMatch(stderr, new RegExp(`Expected: ${hex}\n`));
+  }));
+
 // README (Use rtbench from your own code): "`@rtbench/rtbench/cli` | the command line itself: `deno run -A
 // jsr:@rtbench/rtbench/cli --workload http-json`". ws's Node.js server imports the npm package ws, which publishing
 // rewrites to an npm: specifier Node.js cannot load: the staged server gets it back bare.
