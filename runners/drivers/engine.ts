@@ -84,19 +84,26 @@ function copiedPath(name: string): string {
   return name.startsWith("./") ? `drivers/${name.slice(2)}` : name.slice(3);
 }
 
-/** The engine's program as a local file, for one run of it. */
+/** The engine's program as local files, for one run of it. */
 interface EngineProgram extends AsyncDisposable {
+  /** The folder holding the engine's files in the package's layout (see {@linkcode copiedPath}). */
+  readonly root: string;
   /** The program's path. */
   readonly path: string;
 }
 
 /**
- * The engine's program as a local file: where rtbench runs from a remote URL (JSR), its files copied out of the
+ * The engine's program as local files: where rtbench runs from a remote URL (JSR), its files copied out of the
  * package into a temporary directory that goes when the run is done.
  */
-async function childFile(): Promise<EngineProgram> {
-  const here = new URL("./_engine_child.ts", import.meta.url);
-  if (here.protocol === "file:") return { path: here.pathname, [Symbol.asyncDispose]: () => Promise.resolve() };
+async function engineProgram(): Promise<EngineProgram> {
+  const program = (root: string, dispose: () => Promise<void>): EngineProgram => ({
+    root,
+    path: `${root}/${copiedPath("./_engine_child.ts")}`,
+    [Symbol.asyncDispose]: dispose,
+  });
+  const runners = new URL("..", import.meta.url);
+  if (runners.protocol === "file:") return program(runners.pathname.replace(/\/$/, ""), () => Promise.resolve());
   const dir = await makeTempDir({ prefix: "rtbench-engine-" });
   try {
     for (const name of ENGINE_FILES) {
@@ -110,7 +117,7 @@ async function childFile(): Promise<EngineProgram> {
     await removeTemp(dir);
     throw error;
   }
-  return { path: `${dir}/${copiedPath("./_engine_child.ts")}`, [Symbol.asyncDispose]: () => removeTemp(dir) };
+  return program(dir, () => removeTemp(dir));
 }
 
 /** What the engine runs on, for records: `bun 1.4.5`, or Deno and why Bun could not be had. */
@@ -155,10 +162,8 @@ async function runOnRemoteHosts(
   options: LoadRunOptions,
 ) {
   const runtime = await engineRuntime(options.signal);
-  const files = ENGINE_FILES.map((name) => ({
-    local: new URL(name, import.meta.url).pathname,
-    path: copiedPath(name),
-  }));
+  await using program = await engineProgram();
+  const files = ENGINE_FILES.map((name) => ({ local: `${program.root}/${copiedPath(name)}`, path: copiedPath(name) }));
   const placed = jobs.map((job, i) => ({ ...slots[i], job }));
   return await runOnHosts<EngineCounts>(
     placed,
@@ -193,7 +198,7 @@ export async function runEngine<T>(
   options: { readonly signal?: AbortSignal; onSpawn?(pid: number): void },
 ): Promise<T[]> {
   const runtime = await engineRuntime(options.signal);
-  await using child = await childFile();
+  await using child = await engineProgram();
   return await Promise.all(jobs.map(async (job, i) =>
     toolJson<T>(
       "rtbench engine",
