@@ -15,7 +15,7 @@ import * as hdr from "hdr-histogram-js";
 import { cacheDir, resolveRuntime } from "../../adapters/mod.ts";
 import { parseCpuList } from "../platform/cpus.ts";
 import { runTool, toolJson } from "../platform/process.ts";
-import { makeTempDir } from "../platform/temp.ts";
+import { makeTempDir, removeTemp } from "../platform/temp.ts";
 import { percentilesOf } from "../stats/latency.ts";
 import type { EndpointCounts, EngineCounts, EngineJob } from "./_engine_http_load.ts";
 import { histogramOf, mergePhases } from "./_engine_merge.ts";
@@ -79,20 +79,45 @@ interface EngineRuntime {
 
 let chosen: Promise<EngineRuntime> | undefined;
 
-/** The engine's program as a local file (copied out of the package when rtbench runs from a remote URL). */
-async function childFile(): Promise<string> {
-  const here = new URL("./_engine_child.ts", import.meta.url);
-  if (here.protocol === "file:") return here.pathname;
+/** Where a file of {@linkcode ENGINE_FILES} goes in a copy of the engine: the package's layout, drivers/ beside stats/. */
+function copiedPath(name: string): string {
+  return name.startsWith("./") ? `drivers/${name.slice(2)}` : name.slice(3);
+}
+
+/** The engine's program as local files, for one run of it. */
+interface EngineProgram extends AsyncDisposable {
+  /** The folder holding the engine's files in the package's layout (see {@linkcode copiedPath}). */
+  readonly root: string;
+  /** The program's path. */
+  readonly path: string;
+}
+
+/**
+ * The engine's program as local files: where rtbench runs from a remote URL (JSR), its files copied out of the
+ * package into a temporary directory that goes when the run is done.
+ */
+async function engineProgram(): Promise<EngineProgram> {
+  const program = (root: string, dispose: () => Promise<void>): EngineProgram => ({
+    root,
+    path: `${root}/${copiedPath("./_engine_child.ts")}`,
+    [Symbol.asyncDispose]: dispose,
+  });
+  const runners = new URL("..", import.meta.url);
+  if (runners.protocol === "file:") return program(runners.pathname.replace(/\/$/, ""), () => Promise.resolve());
   const dir = await makeTempDir({ prefix: "rtbench-engine-" });
-  for (const name of ENGINE_FILES) {
-    const response = await fetch(new URL(name, import.meta.url));
-    if (!response.ok) throw new Error(`Cannot read the load engine's ${name}: HTTP ${response.status}`);
-    // The same layout as in the package: drivers/ beside stats/.
-    const path = `${dir}/drivers/${name}`;
-    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(path, await response.text());
+  try {
+    for (const name of ENGINE_FILES) {
+      const response = await fetch(new URL(name, import.meta.url));
+      if (!response.ok) throw new Error(`Cannot read the load engine's ${name}: HTTP ${response.status}`);
+      const path = `${dir}/${copiedPath(name)}`;
+      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+      await Deno.writeTextFile(path, await response.text());
+    }
+  } catch (error) {
+    await removeTemp(dir);
+    throw error;
   }
-  return `${dir}/drivers/_engine_child.ts`;
+  return program(dir, () => removeTemp(dir));
 }
 
 /** What the engine runs on, for records: `bun 1.4.5`, or Deno and why Bun could not be had. */
@@ -137,11 +162,8 @@ async function runOnRemoteHosts(
   options: LoadRunOptions,
 ) {
   const runtime = await engineRuntime(options.signal);
-  const files = ENGINE_FILES.map((name) => ({
-    local: new URL(name, import.meta.url).pathname,
-    // The same layout as in the package: drivers/ beside stats/.
-    path: name.startsWith("./") ? `drivers/${name.slice(2)}` : name.slice(3),
-  }));
+  await using program = await engineProgram();
+  const files = ENGINE_FILES.map((name) => ({ local: `${program.root}/${copiedPath(name)}`, path: copiedPath(name) }));
   const placed = jobs.map((job, i) => ({ ...slots[i], job }));
   return await runOnHosts<EngineCounts>(
     placed,
@@ -176,11 +198,11 @@ export async function runEngine<T>(
   options: { readonly signal?: AbortSignal; onSpawn?(pid: number): void },
 ): Promise<T[]> {
   const runtime = await engineRuntime(options.signal);
-  const child = await childFile();
+  await using child = await engineProgram();
   return await Promise.all(jobs.map(async (job, i) =>
     toolJson<T>(
       "rtbench engine",
-      await runTool("rtbench engine", runtime.argv(child, host), {
+      await runTool("rtbench engine", runtime.argv(child.path, host), {
         cpus: cpus[i] === null || cpus[i] === undefined ? null : String(cpus[i]),
         stdin: JSON.stringify(job),
         timeoutMs: budgetMs,
