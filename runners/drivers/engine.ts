@@ -321,6 +321,7 @@ export const engineGenerator: LoadGenerator = {
   openModel: true,
   captures: true,
   accounts: true,
+  closesConnections: true,
   verifies: "status, content-type and exact body or pattern (and the values per key the traffic gives) of every " +
     "response, in the warm-up and the measured window; responses the traffic samples are checked again after the run",
   available: () => Promise.resolve(true),

@@ -56,6 +56,11 @@ export interface LoadSettings {
   readonly connections: number;
   /** Requests in flight per connection. */
   readonly pipelining: number;
+  /**
+   * Whether a connection carries request after request (`--keep-alive`); false: every request on a new connection,
+   * sent with `Connection: close`. @default {true}
+   */
+  readonly keepAlive?: boolean;
   /** Seconds before a request counts as a timeout. */
   readonly requestTimeoutSec: number;
   /** Open model: requests per second on a fixed schedule; absent means the closed model. */
@@ -244,6 +249,8 @@ export interface LoadGenerator {
   readonly openModel?: boolean;
   /** Whether it can send requests that carry a value captured from an earlier response (`capture`). */
   readonly captures?: boolean;
+  /** Whether it can send every request on a new connection, with `Connection: close` (`--keep-alive off`). */
+  readonly closesConnections?: boolean;
   /** Whether this generator can run on this machine. */
   available(): Promise<boolean>;
   /** Why it cannot send this traffic with these settings, or null when it can. */
