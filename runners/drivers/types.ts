@@ -141,6 +141,18 @@ export interface LoadMeasurement {
   readonly latencyUs: LatencyPercentiles | null;
   /** The latency histogram (HDR, compressed base64, microseconds), to merge runs exactly. */
   readonly latencyHistogram: string | null;
+  /**
+   * Keep-alive off (`--keep-alive off`): how long each new connection of the window took to open (from its connect's
+   * start until the request could be written), apart from `latencyUs`, with its histogram; absent with keep-alive.
+   */
+  readonly connectUs?: LatencyPercentiles | null;
+  readonly connectHistogram?: string | null;
+  /**
+   * Keep-alive off: each request's whole time, its connect and its response (closed model: from the connect's start;
+   * open model: from when it was due, as `latencyUs`), with its histogram; unanswered ones at no less than the timeout.
+   */
+  readonly totalLatencyUs?: LatencyPercentiles | null;
+  readonly totalLatencyHistogram?: string | null;
   /** Resolution of the latency figures. */
   readonly latencyResolution: "us" | "ms";
   /** Responses during warm-up (not measured, but work the server did). */
