@@ -75,7 +75,8 @@ async function countingServer(ignoresClose: boolean) {
 
 const OFF: LoadSettings = {
   durationSec: 1,
-  warmupSec: 0.3,
+  // bombardier runs whole seconds.
+  warmupSec: 1,
   connections: 4,
   pipelining: 1,
   requestTimeoutSec: 5,
