@@ -119,6 +119,18 @@ for (const [generator, need] of GENERATORS) {
   }));
 }
 
+Deno.test(needs(GENERATORS[1][1], {
+  name: "keep-alive off: wrk keeps a connection the server keeps (only the engine closes each one itself)",
+  async fn() {
+    await using server = await countingServer(true);
+    const m = await wrkGenerator.run(TARGET(server.baseUrl), OFF, { cpus: null });
+    assert(m.validResponses > 0);
+    // Every request asked to close, and the server ignored it: wrk sent request after request on its connections.
+    assertEquals(server.seen.askedToClose, server.seen.requests);
+    assert(server.seen.mostPerConnection > 1, JSON.stringify(server.seen));
+  },
+}));
+
 Deno.test("keep-alive off, engine: connect timed apart; a server that ignores Connection: close holds nothing up", async () => {
   await using server = await countingServer(true);
   const m = await engineGenerator.run(TARGET(server.baseUrl), OFF, { cpus: null });
