@@ -146,12 +146,14 @@ export interface LoadMeasurement {
    * start until the request could be written), apart from `latencyUs`, with its histogram; absent with keep-alive.
    */
   readonly connectUs?: LatencyPercentiles | null;
+  /** Keep-alive off: the connect times' histogram (HDR, compressed base64, microseconds). */
   readonly connectHistogram?: string | null;
   /**
    * Keep-alive off: each request's whole time, its connect and its response (closed model: from the connect's start;
    * open model: from when it was due, as `latencyUs`), with its histogram; unanswered ones at no less than the timeout.
    */
   readonly totalLatencyUs?: LatencyPercentiles | null;
+  /** Keep-alive off: the whole times' histogram (HDR, compressed base64, microseconds). */
   readonly totalLatencyHistogram?: string | null;
   /** Resolution of the latency figures. */
   readonly latencyResolution: "us" | "ms";
