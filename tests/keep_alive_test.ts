@@ -111,10 +111,11 @@ for (const [generator, need] of GENERATORS) {
       const m = await generator.run(TARGET(server.baseUrl), OFF, { cpus: null });
       assert(m.validResponses > 0, JSON.stringify(m));
       const s = server.seen;
-      // Every connection carried one request (a generator still at work when stopped may leave one unsent).
+      // Every connection carried at most one request: a generator stopped (after its warm-up, after its window) may
+      // leave a new connection unused, a few per connection at most.
       assertEquals(s.mostPerConnection, 1, JSON.stringify(s));
       assertEquals(s.askedToClose, s.requests, JSON.stringify(s));
-      assert(s.connections >= s.requests && s.connections <= s.requests + OFF.connections * 2, JSON.stringify(s));
+      assert(s.connections >= s.requests && s.connections <= s.requests + OFF.connections * 4, JSON.stringify(s));
     },
   }));
 }
