@@ -173,12 +173,27 @@ async function printedHeaders(): Promise<Set<string>> {
   };
   const restApi = (variant: string) =>
     base.records.map((r): BenchRecord => ({ ...r, workload: "rest-api", variant, id: `rest-api/${variant}/${r.id}` }));
+  // A keep-alive-off section (README "Connections that close"): the connect's p50 and p99, and CPU per request.
+  const closing = (r: BenchRecord): BenchRecord => ({
+    ...r,
+    variant: "keep-alive-off",
+    id: `${r.id}/keep-alive-off`,
+    settings: { ...r.settings, keepAlive: false },
+    summary: {
+      ...r.summary,
+      connectP50Us: r.summary.requestsPerSecond,
+      connectP99Us: r.summary.requestsPerSecond,
+      serverCpuUsPerRequest: r.summary.requestsPerSecond,
+    },
+    warnings: [{ code: "single-run", message: "measured once" }],
+  });
   const sampled: BenchResult = {
     ...base,
     records: [
       ...base.records.map((r) => ({ ...r, resources, endpoints: { "GET /users/:id": endpoint } })),
       ...restApi("default"),
       ...restApi("express"),
+      ...base.records.map(closing),
     ],
   };
   const texts = [

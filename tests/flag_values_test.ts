@@ -25,6 +25,7 @@ function wrongValues(tmp: string): Record<string, Record<string, string[]>> {
       "--connections": ["--connections", "0"],
       "--runs": ["--runs", "two"],
       "--pipelining": ["--pipelining", "0"],
+      "--keep-alive": ["--keep-alive", "maybe"],
       "--timeout": ["--timeout", "0"],
       "--start-timeout": ["--start-timeout", "-5"],
       "--min-runs": ["--min-runs", "1"],

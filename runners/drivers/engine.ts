@@ -33,6 +33,7 @@ import type {
   LoadTarget,
 } from "./types.ts";
 import { placeJobs, runOnHosts } from "./remote_engine.ts";
+import { closesConnections, requestsFor } from "./keep_alive.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
 /**
@@ -275,6 +276,18 @@ function mergeEndpoints(
   }));
 }
 
+/** Keep-alive off: the connect times and the requests' whole times of every process, merged. */
+function perRequestLatencies(parts: readonly EngineCounts[]): Partial<LoadMeasurement> {
+  const connect = histogramOf(parts.map((p) => ({ histogram: p.connectHistogram ?? [] })));
+  const total = histogramOf(parts.map((p) => ({ histogram: p.totalHistogram ?? [] })));
+  return {
+    connectUs: percentilesOf(connect),
+    connectHistogram: connect.totalCount > 0 ? hdr.encodeIntoCompressedBase64(connect) : null,
+    totalLatencyUs: percentilesOf(total),
+    totalLatencyHistogram: total.totalCount > 0 ? hdr.encodeIntoCompressedBase64(total) : null,
+  };
+}
+
 /** Sums the counts of the engine's processes and merges their histograms into one measurement. */
 function merge(parts: readonly EngineCounts[], labels: readonly string[], job: EngineJob): LoadMeasurement {
   const h = histogramOf(parts);
@@ -307,6 +320,7 @@ function merge(parts: readonly EngineCounts[], labels: readonly string[], job: E
       job.timeoutSec * 1000,
     ),
     windowStartMs: Math.min(...parts.map((p) => p.windowStartMs)),
+    ...(parts[0].connectHistogram ? perRequestLatencies(parts) : {}),
     coordinatedOmission: parts[0].phases ? "avoided" : "uncorrected",
     ...(parts[0].phases ? { phases: mergePhases(parts) } : {}),
     ...(parts[0].endpoints ? { endpoints: mergeEndpoints(parts, labels, durationMs) } : {}),
@@ -344,6 +358,7 @@ export const engineGenerator: LoadGenerator = {
   openModel: true,
   captures: true,
   accounts: true,
+  closesConnections: true,
   verifies: "status, content-type and exact body or pattern (and the values per key the traffic gives) of every " +
     "response, in the warm-up and the measured window; responses the traffic samples are checked again after the run",
   available: () => Promise.resolve(true),
@@ -360,7 +375,7 @@ export const engineGenerator: LoadGenerator = {
   },
   async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
     const url = new URL(target.baseUrl);
-    const requests = target.requests.map((r) => ({
+    const requests = requestsFor(target.requests, settings).map((r) => ({
       raw: encodeRequest(url.host, r.method ?? "GET", r.path, r.headers, r.body),
       expect: r.expect,
       ...(r.capture === undefined ? {} : { capture: r.capture }),
@@ -384,6 +399,7 @@ export const engineGenerator: LoadGenerator = {
         requests,
         connections,
         pipelining: settings.pipelining,
+        ...(closesConnections(settings) ? { keepAlive: false } : {}),
         warmupSec: settings.warmupSec,
         durationSec: settings.durationSec,
         timeoutSec: settings.requestTimeoutSec,
