@@ -71,8 +71,8 @@ Deno.test("the overview's 'no difference' line says what it counts", async () =>
   };
   assert(
     formatTable(once).includes(
-      "No significant difference between runtimes found; in 1 of 1 workloads a runtime was measured once, and a " +
-        "test takes at least 2 runs on each side.",
+      "No significant difference between runtimes found; in 1 of 1 workloads a pair had fewer than the 2 rounds " +
+        "(or 2 runs on each side) an interval needs.",
     ),
   );
 });
