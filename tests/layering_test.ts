@@ -3,7 +3,6 @@
 import { assert, assertEquals } from "@std/assert";
 import { importGraph, layerOf, LAYERS, longFunctions, sourceFiles, violations } from "./_layering.ts";
 import { ROOT, withTmp } from "./_helpers.ts";
-import { WORKLOAD_KINDS } from "../workloads/validate.ts";
 
 Deno.test("every import points down a layer, no private file is used from outside its folder, no cycle", async () => {
   const graph = await importGraph(ROOT);
@@ -67,11 +66,6 @@ Deno.test("no function in runners/, workloads/ or adapters/ is longer than 80 li
   // The scanner finds a long one when there is one.
   const body = Array.from({ length: 81 }, (_, i) => `  const a${i} = ${i};`).join("\n");
   assertEquals(longFunctions(`export async function big(): Promise<void> {\n${body}\n}\n`, 80), ["big (83 lines)"]);
-});
-
-Deno.test("the result schema knows exactly the kinds workloads can have", async () => {
-  const schema = JSON.parse(await Deno.readTextFile(`${ROOT}runners/schema/bench_result.schema.json`));
-  assertEquals(schema.definitions.record.properties.kind.enum, [...WORKLOAD_KINDS]);
 });
 
 Deno.test("the servers under test import nothing of rtbench", async () => {

@@ -8,7 +8,7 @@
 import { formatFigure } from "./format.ts";
 import { SATURATION_WARNINGS } from "../stats/saturation.ts";
 import { type RatioInterval, ratioOf } from "../stats/paired.ts";
-import type { BenchRecord, BenchResult, Summary } from "../schema/result.ts";
+import type { BenchRecord, BenchResult, Summary, WorkloadKind } from "../schema/result.ts";
 
 /** One completed record with its headline figure and its ratios to the group's best and slowest. */
 export interface RankedRecord {
@@ -71,7 +71,7 @@ export interface RecordGroup {
   /** Variant name. */
   readonly variant: string;
   /** Workload kind. */
-  readonly kind: string;
+  readonly kind: WorkloadKind;
   /** The headline figure of the group (the first completed record's). */
   readonly figure: string;
   /** Whether a larger headline figure is better. */

@@ -67,6 +67,7 @@ export {
   type VariableFate,
   type VariableReport,
   type Warning,
+  WORKLOAD_KINDS,
   type WorkloadKind,
 } from "./result.ts";
 export type { MeanPeak, ResourceRole, ResourceSeries, ResourceSummary, RoleSeries, RoleSummary } from "./resources.ts";
