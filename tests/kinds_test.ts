@@ -4,10 +4,25 @@
 
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { WORKLOAD_KINDS } from "../runners/schema/mod.ts";
-import { headlineOf } from "../runners/kinds/mod.ts";
+import {
+  headlineOf,
+  type HttpRecordContext,
+  type RecordContext,
+  type ServedRecordContext,
+} from "../runners/kinds/mod.ts";
+import type { httpKind } from "../runners/kinds/http.ts";
+import type { microKind } from "../runners/kinds/micro.ts";
+import type { processKind } from "../runners/kinds/process.ts";
+import type { websocketKind } from "../runners/kinds/websocket.ts";
 import { kindView } from "../runners/report/_kinds.ts";
 import { PROFILES } from "../runners/suite/settings.ts";
-import { builtinWorkloads, validateWorkload } from "../workloads/mod.ts";
+import {
+  builtinWorkloads,
+  type MicroWorkload,
+  type ProcessWorkload,
+  validateWorkload,
+  type WebSocketWorkload,
+} from "../workloads/mod.ts";
 import { WORKLOAD_KINDS as VALIDATED } from "../workloads/validate.ts";
 import { assertNothingLeft, processesMatching, withTmp } from "./_helpers.ts";
 
@@ -232,4 +247,32 @@ Deno.test({
       assertEquals(await processesMatching(tmp), []);
       await assertNothingLeft(tmp, ["sum.json"]);
     }),
+});
+
+Deno.test("a record's context is split by kind: the HTTP kind's load generators and a server's host are not the others'", () => {
+  // Checked by the type checker when this file is: each @ts-expect-error must meet an error.
+  const fields = (
+    process: RecordContext<ProcessWorkload>,
+    micro: RecordContext<MicroWorkload>,
+    ws: ServedRecordContext<WebSocketWorkload>,
+    http: HttpRecordContext,
+  ) => [
+    // @ts-expect-error: a process record has no load generator
+    process.loadGenerator,
+    // @ts-expect-error: nor a server's host
+    process.host,
+    // @ts-expect-error: a micro record has no port
+    micro.port,
+    // @ts-expect-error: a WebSocket record has no HTTP load generators
+    ws.loadGenerators,
+    ws.host,
+    http.loadGenerator,
+    http.topology,
+  ];
+  // And each kind's runner is typed to see only its own part.
+  const processSees: "host" extends keyof Parameters<typeof processKind.open>[0] ? false : true = true;
+  const microSees: "port" extends keyof Parameters<typeof microKind.open>[0] ? false : true = true;
+  const websocketSees: "loadGenerator" extends keyof Parameters<typeof websocketKind.open>[0] ? false : true = true;
+  const httpSees: "loadGenerator" extends keyof Parameters<typeof httpKind.open>[0] ? true : false = true;
+  assertEquals([typeof fields, processSees, microSees, websocketSees, httpSees], ["function", true, true, true, true]);
 });

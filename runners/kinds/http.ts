@@ -18,7 +18,7 @@ import type {
 import { isSkip } from "../../workloads/types.ts";
 import { checkExchange, distinctRequests } from "../../workloads/checks.ts";
 import { exchange } from "../drivers/exchange.ts";
-import type { RecordContext, RecordOutcome } from "./record.ts";
+import type { HttpRecordContext, RecordContext, RecordOutcome } from "./record.ts";
 import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, openModelOf } from "../drivers/open_model.ts";
 import type { Headline, RunSettings, SweepStep } from "../schema/result.ts";
 import { kneeOf, type Sweep, sweep } from "./http_sweep.ts";
@@ -72,7 +72,7 @@ function exchangeChecks(exchanges: readonly HttpExchange[]): Check[] {
 }
 
 async function verify(
-  ctx: RecordContext<HttpWorkload>,
+  ctx: HttpRecordContext,
   baseUrl: string,
   requests: readonly HttpRequestSpec[],
   run: number,
@@ -180,7 +180,7 @@ function runFigures(
 
 /** One HTTP record: its staged server, traffic and load generator, and what its runs measured so far. */
 interface HttpState {
-  readonly ctx: RecordContext<HttpWorkload>;
+  readonly ctx: HttpRecordContext;
   readonly outcome: RecordOutcome;
   readonly file: string;
   readonly args: readonly string[] | undefined;
@@ -213,7 +213,7 @@ function headlineOf(settings: RunSettings): Headline {
   return { figure: "requestsPerSecond", higherIsBetter: true };
 }
 
-async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): Promise<HttpState> {
+async function open(ctx: HttpRecordContext, outcome: RecordOutcome): Promise<HttpState> {
   const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
   Object.assign(outcome.facts, source.facts);
@@ -542,7 +542,7 @@ function sum<T>(items: readonly T[], of: (item: T) => number): number {
  * const record = new RecordRun(httpKind, ctx, outcome);
  * ```
  */
-export const httpKind: Kind<HttpWorkload, HttpState> = {
+export const httpKind: Kind<HttpWorkload, HttpState, HttpRecordContext> = {
   headline: (_workload, settings) => headlineOf(settings),
   open,
   run: runOnce,

@@ -14,7 +14,7 @@ import type { ClientHostShare } from "../drivers/remote_engine.ts";
 import type { CpuSets, Fact, Warning } from "../schema/result.ts";
 import { type RunningServer, ServerStartError } from "./server.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
-import type { RecordContext } from "./record.ts";
+import type { ServedRecordContext } from "./record.ts";
 
 /** What a server on another machine is started from. */
 export interface RemoteServerOptions {
@@ -142,7 +142,7 @@ export async function startRemoteServer(options: RemoteServerOptions): Promise<R
  * runtime cannot do the variant turns the record into a skip.
  */
 export function startRemoteRecordServer(
-  ctx: RecordContext,
+  ctx: ServedRecordContext,
   host: RemoteHost,
   file: string,
   args: readonly string[] | undefined,

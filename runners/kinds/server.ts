@@ -13,7 +13,7 @@ import { stageServer } from "../platform/workspace.ts";
 import { cannotListen, freePort } from "../platform/ports.ts";
 import type { Phase } from "../schema/result.ts";
 import { type ProcessGroup, spawnGroup } from "../platform/process.ts";
-import type { RecordContext } from "./record.ts";
+import type { ServedRecordContext } from "./record.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
 
 /** A server ready to start: the file its runtime runs, the arguments after it, and facts about how it was made. */
@@ -211,7 +211,7 @@ export function serverWorkers(settings: RunSettings, cpus: CpuSets): number | un
  * within `--start-timeout`.
  */
 export function serverOptions(
-  ctx: Pick<RecordContext, "session" | "cpus" | "host" | "port" | "settings" | "signal">,
+  ctx: Pick<ServedRecordContext, "session" | "cpus" | "host" | "port" | "settings" | "signal">,
   runtime: ResolvedRuntime,
   file: string,
   args: readonly string[] | undefined,
@@ -239,7 +239,7 @@ export function serverOptions(
  * turns the record into a skip.
  */
 export function startRecordServer(
-  ctx: RecordContext,
+  ctx: ServedRecordContext,
   file: string,
   args: readonly string[] | undefined,
 ): Promise<RunningServer> {

@@ -8,7 +8,7 @@
 
 import type { Check, WebSocketTraffic, WebSocketWorkload } from "../../workloads/types.ts";
 import { isSkip } from "../../workloads/types.ts";
-import type { RecordContext, RecordOutcome } from "./record.ts";
+import type { RecordOutcome, ServedRecordContext } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { LoadGeneratorInfo } from "../schema/result.ts";
 import { type RunningServer, stageServerFor, startRecordServer } from "./server.ts";
@@ -254,7 +254,7 @@ function checkTraffic(traffic: WebSocketTraffic): void {
 
 /** One WebSocket record: its staged server and traffic. */
 interface WebSocketState {
-  readonly ctx: RecordContext<WebSocketWorkload>;
+  readonly ctx: ServedRecordContext<WebSocketWorkload>;
   readonly outcome: RecordOutcome;
   readonly file: string;
   readonly args: readonly string[] | undefined;
@@ -271,7 +271,7 @@ function headlineOf(settings: RunSettings): Headline {
     : { figure: "messagesPerSecond", higherIsBetter: true };
 }
 
-async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcome): Promise<WebSocketState> {
+async function open(ctx: ServedRecordContext<WebSocketWorkload>, outcome: RecordOutcome): Promise<WebSocketState> {
   const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
   const staged = await inPhase(
@@ -390,7 +390,7 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
  * const record = new RecordRun(websocketKind, ctx, outcome);
  * ```
  */
-export const websocketKind: Kind<WebSocketWorkload, WebSocketState> = {
+export const websocketKind: Kind<WebSocketWorkload, WebSocketState, ServedRecordContext<WebSocketWorkload>> = {
   headline: (_workload, settings) => headlineOf(settings),
   open,
   run: runOnce,
