@@ -9,7 +9,7 @@
  * @module
  */
 
-import { serverFile } from "../adapters/mod.ts";
+import { builtinAdapters, serverFile } from "../adapters/mod.ts";
 import { readProcText } from "../runners/platform/procfs.ts";
 import { runCommand } from "../runners/platform/process.ts";
 import {
@@ -43,7 +43,6 @@ export const UUID_FILE_DATA_DIR_ENV = "RTBENCH_DATA_DIR";
  */
 const NO_PARAMS = "no-params";
 const URL_PARSE = "url-parse";
-const JS_RUNTIMES = ["deno", "node", "bun"];
 
 /** The file API each runtime's server uses, for the record. */
 const FILE_APIS: Readonly<Record<string, string>> = {
@@ -244,14 +243,16 @@ export const uuidFile: HttpWorkload = {
   server(runtime: string, variant: string): ServerSource | Skip {
     const entry = serverFile(runtime, "uuid_file");
     if (!entry) return { skip: `no uuid-file server for ${runtime}` };
-    if (variant === URL_PARSE && !JS_RUNTIMES.includes(runtime)) {
+    // The native baselines' adapters say what they are; every other runtime runs the JavaScript servers.
+    const javaScript = !builtinAdapters.find((a) => a.name === runtime)?.baseline;
+    if (variant === URL_PARSE && !javaScript) {
       return { skip: `url.parse and querystring are Node.js APIs; ${runtime} parses with its own` };
     }
     const queryParser = variant === URL_PARSE ? "url.parse + querystring.parse" : "URL searchParams";
     return {
       entry,
       ...(variant === URL_PARSE ? { args: [URL_PARSE] } : {}),
-      facts: { fileApi: FILE_APIS[runtime] ?? null, ...(JS_RUNTIMES.includes(runtime) ? { queryParser } : {}) },
+      facts: { fileApi: FILE_APIS[runtime] ?? null, ...(javaScript ? { queryParser } : {}) },
     };
   },
   traffic(ctx: WorkloadContext) {
