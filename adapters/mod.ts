@@ -26,7 +26,7 @@
  * @module
  */
 
-import { RequestError } from "../runners/platform/errors.ts";
+import { RequestError } from "../runners/platform/mod.ts";
 import { cacheDir } from "./_cache.ts";
 import { provisionFromNpm } from "./_provision.ts";
 import { MissingToolchainError } from "./_native_build.ts";
@@ -50,7 +50,7 @@ export type {
   ServerBuild,
   TypeScriptRun,
 } from "./types.ts";
-export { npmManager } from "./package_managers.ts";
+export { nodePackageManager, npmManager, PACKAGE_MANAGER_NAMES } from "./package_managers.ts";
 export { lastReleases, lastReleasesOf, npmVersions, releaseLine } from "./releases.ts";
 export { bun, deno, go, node, rust };
 export { MissingToolchainError };

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Fact } from "../runners/schema/result.ts";
+import type { Fact } from "../runners/schema/mod.ts";
 
 /**
  * A runtime binary and what it reports about itself.

@@ -28,7 +28,7 @@ async function plant(root: string, files: Record<string, string>): Promise<void>
   }
 }
 
-Deno.test("a planted upward import, private import and cycle each fail the check, naming the files", async () => {
+Deno.test("a planted upward import, private import, import past a folder's mod.ts and cycle each fail the check, naming the files", async () => {
   const found = await withTmp(async (root) => {
     await plant(root, {
       "runners/platform/ports.ts": 'import { run } from "../suite/run.ts";\nexport const p = run;\n',
@@ -43,6 +43,8 @@ Deno.test("a planted upward import, private import and cycle each fail the check
   assertEquals(found.sort(), [
     "cycle: runners/stats/a.ts → runners/stats/b.ts → runners/stats/a.ts",
     "private: runners/suite/run.ts imports runners/report/_view.ts",
+    "surface: runners/platform/ports.ts imports runners/suite/run.ts (import runners/suite/mod.ts)",
+    "surface: workloads/ok.ts imports runners/stats/a.ts (import runners/stats/mod.ts)",
     "upward: runners/platform/ports.ts (runners/platform) imports runners/suite/run.ts (runners/suite)",
   ]);
 });

@@ -10,11 +10,11 @@
  * @module
  */
 
-import { runCommand, spawnGroup } from "../runners/platform/process.ts";
+import { runCommand, spawnGroup } from "../runners/platform/mod.ts";
 import { node as nodeAdapter } from "../adapters/mod.ts";
-import { freePort } from "../runners/platform/ports.ts";
-import { stageServer } from "../runners/platform/workspace.ts";
-import { makeTempDir, removeTemp } from "../runners/platform/temp.ts";
+import { freePort } from "../runners/platform/mod.ts";
+import { stageServer } from "../runners/platform/mod.ts";
+import { makeTempDir, removeTemp } from "../runners/platform/mod.ts";
 
 const DRIVER = new URL("../servers/shared/embedded_postgres.mjs", import.meta.url);
 

@@ -8,9 +8,9 @@
  * @module
  */
 
-import type { SshHost } from "../runners/platform/ssh.ts";
+import type { SshHost } from "../runners/platform/mod.ts";
 import { node as nodeAdapter } from "../adapters/mod.ts";
-import { makeTempDir, removeTemp } from "../runners/platform/temp.ts";
+import { makeTempDir, removeTemp } from "../runners/platform/mod.ts";
 import type { EmbeddedPostgres } from "./_embedded_postgres.ts";
 
 const DRIVER = new URL("../servers/shared/embedded_postgres.mjs", import.meta.url);

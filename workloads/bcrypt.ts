@@ -14,7 +14,7 @@
  */
 
 import { serverFile } from "../adapters/mod.ts";
-import { pinnedVersion } from "../runners/platform/pinned.ts";
+import { pinnedVersion } from "../runners/platform/mod.ts";
 import bcryptjs from "bcryptjs";
 import { randomText, seededRandom } from "./_random.ts";
 import type {

@@ -9,9 +9,9 @@
  */
 
 import { serverFile } from "../adapters/mod.ts";
-import { stageServer } from "../runners/platform/workspace.ts";
+import { stageServer } from "../runners/platform/mod.ts";
 import type { Check, ProcessContext, ProcessTarget, ProcessWorkload, RunInspection, Skip } from "./types.ts";
-import { round } from "../runners/stats/round.ts";
+import { round } from "../runners/stats/mod.ts";
 
 /**
  * The bytes of file `index`: `file <index>\n` repeated and cut to `size`,

@@ -8,9 +8,9 @@
  * @module
  */
 
-import { nodePackageManager, PACKAGE_MANAGER_NAMES } from "../adapters/package_managers.ts";
-import type { PackageManager } from "../adapters/types.ts";
-import { runCommand, which } from "../runners/platform/process.ts";
+import { nodePackageManager, PACKAGE_MANAGER_NAMES } from "../adapters/mod.ts";
+import type { PackageManager } from "../adapters/mod.ts";
+import { runCommand, which } from "../runners/platform/mod.ts";
 import { checkDirectDependencies, countPackages, directDependencies } from "./_install_tree.ts";
 import type {
   ProcessContext,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { pinnedVersion } from "../runners/platform/pinned.ts";
+import { pinnedVersion } from "../runners/platform/mod.ts";
 import type { Check, MicroReport, MicroWorkload, ServerSource, Skip } from "./types.ts";
 
 const SCRIPT = new URL("../servers/shared/micro.mjs", import.meta.url);

@@ -16,9 +16,9 @@
  */
 
 import { serverFile } from "../adapters/mod.ts";
-import { pinnedVersion } from "../runners/platform/pinned.ts";
+import { pinnedVersion } from "../runners/platform/mod.ts";
 import { checkExchange } from "./checks.ts";
-import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
+import { randomNumberOf, WORLD_ROWS } from "../fixtures/mod.ts";
 import { DATABASE_OPTIONS, EMBEDDED_POSTGRES_VERSION, openDatabase } from "./_database.ts";
 import { createWorldSchema } from "./_postgres_schema.ts";
 import { sideEffectChecks } from "./_side_effects.ts";

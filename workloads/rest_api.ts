@@ -27,7 +27,7 @@ import { checkExchange } from "./checks.ts";
 import { DATABASE_OPTIONS, driverVersion, EMBEDDED_POSTGRES_VERSION, openDatabase } from "./_database.ts";
 import { createUsersSchema, type UsersSchema, type UsersState } from "./_users_schema.ts";
 import { POSTGRES_JS_VERSION } from "./postgres.ts";
-import { seededUser, type User } from "../fixtures/users.ts";
+import { seededUser, type User } from "../fixtures/mod.ts";
 import { FRAMEWORK_DEPENDENCIES, FRAMEWORKS, frameworkServer, frameworkVersions } from "./_frameworks.ts";
 import { generatePrismaClient, PRISMA_VERSION } from "./_prisma.ts";
 import { FAVOURITE, FAVOURITE_JSON_TYPE, favouriteServer } from "./_favourite.ts";

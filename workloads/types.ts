@@ -8,10 +8,10 @@
  * @module
  */
 
-import type { SshHost } from "../runners/platform/ssh.ts";
+import type { SshHost } from "../runners/platform/mod.ts";
 
-import type { ResolvedRuntime } from "../adapters/types.ts";
-import type { Check, Fact, RunSettings, Warning, WorkloadKind } from "../runners/schema/result.ts";
+import type { ResolvedRuntime } from "../adapters/mod.ts";
+import type { Check, Fact, RunSettings, Warning, WorkloadKind } from "../runners/schema/mod.ts";
 
 export type { Check, Fact, RunSettings, WorkloadKind };
 

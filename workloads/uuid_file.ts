@@ -10,8 +10,8 @@
  */
 
 import { builtinAdapters, serverFile } from "../adapters/mod.ts";
-import { readProcText } from "../runners/platform/procfs.ts";
-import { runCommand } from "../runners/platform/process.ts";
+import { readProcText } from "../runners/platform/mod.ts";
+import { runCommand } from "../runners/platform/mod.ts";
 import {
   type DirectoryWatcher,
   directoryWatcher,

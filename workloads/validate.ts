@@ -6,8 +6,8 @@
  * @module
  */
 
-import { UsageError } from "../runners/platform/errors.ts";
-import { WORKLOAD_KINDS } from "../runners/schema/result.ts";
+import { UsageError } from "../runners/platform/mod.ts";
+import { WORKLOAD_KINDS } from "../runners/schema/mod.ts";
 import type { Workload, WorkloadKind } from "./types.ts";
 
 export { WORKLOAD_KINDS };

@@ -11,13 +11,13 @@
  * @module
  */
 
-import { compareResults, formatComparison, regressions } from "../report/compare.ts";
-import { runEntry } from "../platform/entry.ts";
+import { compareResults, formatComparison, regressions } from "../report/mod.ts";
+import { runEntry } from "../platform/mod.ts";
 import { strictArgs } from "./_flags.ts";
-import { UsageError } from "../platform/errors.ts";
-import { readResultFile } from "../schema/read.ts";
+import { UsageError } from "../platform/mod.ts";
+import { readResultFile } from "../schema/mod.ts";
 import { type ExportFormat, parseFormat } from "../report/mod.ts";
-import { partialNotice } from "../report/partial.ts";
+import { partialNotice } from "../report/mod.ts";
 
 /** The exporters' formats a comparison is rendered in. */
 const FORMATS = ["table", "md", "json"] as const satisfies readonly ExportFormat[];

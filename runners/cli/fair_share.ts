@@ -9,12 +9,12 @@
  */
 
 import { parseRuntimeSpecs } from "../../adapters/mod.ts";
-import { allowedCpus } from "../platform/cpus.ts";
-import { parseCpuList } from "../platform/cpus.ts";
-import { runEntry } from "../platform/entry.ts";
-import { formatFairShare } from "../report/fair_share.ts";
-import { writeResult } from "../schema/write.ts";
-import { fairShareRun, parseBudgets } from "../selfcheck/fair_share.ts";
+import { allowedCpus } from "../platform/mod.ts";
+import { parseCpuList } from "../platform/mod.ts";
+import { runEntry } from "../platform/mod.ts";
+import { formatFairShare } from "../report/mod.ts";
+import { writeResult } from "../schema/mod.ts";
+import { fairShareRun, parseBudgets } from "../selfcheck/mod.ts";
 import { numberFlag, strictFlags } from "./_flags.ts";
 
 const HELP = `Usage: deno task fair-share [flags]

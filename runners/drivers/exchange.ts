@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { HttpExchange, HttpRequestSpec } from "../../workloads/types.ts";
-import { requestLabel } from "../../workloads/checks.ts";
+import type { HttpExchange, HttpRequestSpec } from "../../workloads/mod.ts";
+import { requestLabel } from "../../workloads/mod.ts";
 
 /** Sends one request and reads the whole response. */
 export async function exchange(

@@ -10,7 +10,7 @@ import { autocannonGenerator } from "./autocannon.ts";
 import { engineGenerator } from "./engine.ts";
 import { bombardierGenerator } from "./bombardier.ts";
 import { ohaGenerator } from "./oha.ts";
-import { RequestError } from "../platform/errors.ts";
+import { RequestError } from "../platform/mod.ts";
 import type { LoadGenerator, LoadSettings, LoadTarget } from "./types.ts";
 import { wrkGenerator } from "./wrk.ts";
 import { locustGenerator } from "./locust.ts";

@@ -21,12 +21,12 @@
  */
 
 import * as hdr from "hdr-histogram-js";
-import { parseCpuList } from "../platform/cpus.ts";
-import { freePort } from "../platform/ports.ts";
-import { runCommand } from "../platform/process.ts";
-import { makeTempDir, removeTemp } from "../platform/temp.ts";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
-import { round } from "../stats/round.ts";
+import { parseCpuList } from "../platform/mod.ts";
+import { freePort } from "../platform/mod.ts";
+import { runCommand } from "../platform/mod.ts";
+import { makeTempDir, removeTemp } from "../platform/mod.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/mod.ts";
+import { round } from "../stats/mod.ts";
 import {
   LOCUST_VERSION,
   locustMissing,

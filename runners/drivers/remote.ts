@@ -7,10 +7,10 @@
  * @module
  */
 
-import { parseCpuList } from "../platform/cpus.ts";
-import { type HostSpec, parseHostSpec, SshHost, type SshOptions } from "../platform/ssh.ts";
-import { IDENTITY_COMMAND, identityFrom, splitIdentityOutput } from "../platform/machine.ts";
-import type { HostInfo, HostRole } from "../schema/result.ts";
+import { parseCpuList } from "../platform/mod.ts";
+import { type HostSpec, parseHostSpec, SshHost, type SshOptions } from "../platform/mod.ts";
+import { IDENTITY_COMMAND, identityFrom, splitIdentityOutput } from "../platform/mod.ts";
+import type { HostInfo, HostRole } from "../schema/mod.ts";
 
 /** One machine of the suite and what has been staged there. */
 export class RemoteHost {

@@ -9,11 +9,11 @@
  * @module
  */
 
-import type { CpuReport } from "../drivers/cpu_meter.ts";
-import type { MeasuredPhase } from "../drivers/types.ts";
-import type { ResourceReport } from "../drivers/resources.ts";
-import type { RunSettings, Warning } from "../schema/result.ts";
-import { round } from "../stats/round.ts";
+import type { CpuReport } from "../drivers/mod.ts";
+import type { MeasuredPhase } from "../drivers/mod.ts";
+import type { ResourceReport } from "../drivers/mod.ts";
+import type { RunSettings, Warning } from "../schema/mod.ts";
+import { round } from "../stats/mod.ts";
 import type { ServedRecordContext } from "./record.ts";
 import type { RunningServer } from "./server.ts";
 import { underLoad, type Window } from "./under_load.ts";

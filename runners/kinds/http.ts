@@ -14,34 +14,34 @@ import type {
   HttpWorkload,
   VerifyContext,
   WorkloadContext,
-} from "../../workloads/types.ts";
-import { isSkip } from "../../workloads/types.ts";
-import { checkExchange, distinctRequests } from "../../workloads/checks.ts";
-import { exchange } from "../drivers/exchange.ts";
+} from "../../workloads/mod.ts";
+import { isSkip } from "../../workloads/mod.ts";
+import { checkExchange, distinctRequests } from "../../workloads/mod.ts";
+import { exchange } from "../drivers/mod.ts";
 import type { HttpRecordContext, RecordContext, RecordOutcome } from "./record.ts";
-import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, openModelOf } from "../drivers/open_model.ts";
-import type { Headline, RunSettings, SweepStep } from "../schema/result.ts";
+import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, openModelOf } from "../drivers/mod.ts";
+import type { Headline, RunSettings, SweepStep } from "../schema/mod.ts";
 import { kneeOf, type Sweep, sweep } from "./http_sweep.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { checkHttpParity } from "./http_parity.ts";
-import { cpuCount, judgeSaturation, type Saturation, saturation } from "../stats/saturation.ts";
-import { pickLoadGenerator } from "../drivers/generators.ts";
-import type { ResourceReport } from "../drivers/resources.ts";
+import { cpuCount, judgeSaturation, type Saturation, saturation } from "../stats/mod.ts";
+import { pickLoadGenerator } from "../drivers/mod.ts";
+import type { ResourceReport } from "../drivers/mod.ts";
 import { underLoad } from "./under_load.ts";
 import { engineOnDeno } from "./engine_fallback.ts";
 import { multiCoreRun } from "./multicore.ts";
-import { combineSummaries } from "../stats/resources.ts";
+import { combineSummaries } from "../stats/mod.ts";
 import { type RunningServer, serverExited, stageServerFor, startRecordServer } from "./server.ts";
 import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } from "./remote_server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
-import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
-import { round } from "../stats/round.ts";
+import type { LoadGenerator, LoadMeasurement } from "../drivers/mod.ts";
+import { round } from "../stats/mod.ts";
 import { judgeAccounting } from "./accounting.ts";
-import { countedRate } from "../stats/counted_rate.ts";
+import { countedRate } from "../stats/mod.ts";
 import { longerWindow, windowWarning } from "./long_enough.ts";
-import type { CpuReport } from "../drivers/cpu_meter.ts";
+import type { CpuReport } from "../drivers/mod.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
 import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 

@@ -9,9 +9,9 @@
  * @module
  */
 
-import { runCommand } from "../platform/process.ts";
-import type { HttpRequestSpec } from "../../workloads/types.ts";
-import type { Warning } from "../schema/result.ts";
+import { runCommand } from "../platform/mod.ts";
+import type { HttpRequestSpec } from "../../workloads/mod.ts";
+import type { Warning } from "../schema/mod.ts";
 import type { ServedRecordContext } from "./record.ts";
 import type { RunningServer } from "./server.ts";
 

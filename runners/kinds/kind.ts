@@ -7,9 +7,9 @@
  * @module
  */
 
-import type { Headline, RunRecord } from "../schema/result.ts";
-import type { RunSettings, Workload } from "../../workloads/types.ts";
-import type { RunPlan } from "../stats/adaptive.ts";
+import type { Headline, RunRecord } from "../schema/mod.ts";
+import type { RunSettings, Workload } from "../../workloads/mod.ts";
+import type { RunPlan } from "../stats/mod.ts";
 import type { RecordContext, RecordOutcome, VariantContext, VariantVerdict } from "./record.ts";
 
 /** One finished run, as a kind measured it. */

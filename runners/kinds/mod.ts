@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { RunSettings, Workload, WorkloadKind } from "../../workloads/types.ts";
-import type { Headline } from "../schema/result.ts";
+import type { RunSettings, Workload, WorkloadKind } from "../../workloads/mod.ts";
+import type { Headline } from "../schema/mod.ts";
 import { httpKind } from "./http.ts";
 import type { Kind } from "./kind.ts";
 import { RecordRun } from "./loop.ts";
@@ -102,3 +102,5 @@ export type {
 } from "./record.ts";
 export { InvalidError, PhaseError, SkipRecord } from "./errors.ts";
 export { type HookTimeouts, hookTimeouts, withinTime } from "./timeouts.ts";
+export * from "./server.ts";
+export * from "./timeouts.ts";

@@ -17,8 +17,8 @@
  * @module
  */
 
-import type { Check, HttpExchange } from "../../workloads/types.ts";
-import { requestLabel } from "../../workloads/checks.ts";
+import type { Check, HttpExchange } from "../../workloads/mod.ts";
+import { requestLabel } from "../../workloads/mod.ts";
 
 /** What one runtime answered, request by request. */
 export interface ParityObservation {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ResolvedRuntime } from "../../adapters/types.ts";
+import type { ResolvedRuntime } from "../../adapters/mod.ts";
 import type {
   Check,
   Fact,
@@ -14,9 +14,9 @@ import type {
   RunSettings,
   Workload,
   WorkloadSession,
-} from "../../workloads/types.ts";
-import type { LoadGeneratorChoice } from "../drivers/generators.ts";
-import type { ResourceSummary } from "../schema/resources.ts";
+} from "../../workloads/mod.ts";
+import type { LoadGeneratorChoice } from "../drivers/mod.ts";
+import type { ResourceSummary } from "../schema/mod.ts";
 import type {
   CpuSets,
   Headline,
@@ -25,10 +25,10 @@ import type {
   ProcessEnvironment,
   RunRecord,
   Warning,
-} from "../schema/result.ts";
-import type { LoadGenerator } from "../drivers/types.ts";
+} from "../schema/mod.ts";
+import type { LoadGenerator } from "../drivers/mod.ts";
 import type { HookTimeouts } from "./timeouts.ts";
-import type { Topology } from "../drivers/remote.ts";
+import type { Topology } from "../drivers/mod.ts";
 
 /**
  * What every kind runner gets for one workload × variant × runtime. Kinds that start a server see more

@@ -8,10 +8,10 @@
  * @module
  */
 
-import type { ResolvedRuntime } from "../../adapters/types.ts";
-import type { RemoteHost, Topology } from "../drivers/remote.ts";
-import type { ClientHostShare } from "../drivers/remote_engine.ts";
-import type { CpuSets, Fact, Warning } from "../schema/result.ts";
+import type { ResolvedRuntime } from "../../adapters/mod.ts";
+import type { RemoteHost, Topology } from "../drivers/mod.ts";
+import type { ClientHostShare } from "../drivers/mod.ts";
+import type { CpuSets, Fact, Warning } from "../schema/mod.ts";
 import { type RunningServer, ServerStartError } from "./server.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
 import type { ServedRecordContext } from "./record.ts";

@@ -5,14 +5,14 @@
  * @module
  */
 
-import type { ParallelServer, ResolvedRuntime } from "../../adapters/types.ts";
-import type { ServerSource } from "../../workloads/types.ts";
-import type { CpuSets, Fact, RunSettings } from "../schema/result.ts";
-import { parseCpuList } from "../platform/cpus.ts";
-import { stageServer } from "../platform/workspace.ts";
-import { cannotListen, freePort } from "../platform/ports.ts";
-import type { Phase } from "../schema/result.ts";
-import { type ProcessGroup, spawnGroup } from "../platform/process.ts";
+import type { ParallelServer, ResolvedRuntime } from "../../adapters/mod.ts";
+import type { ServerSource } from "../../workloads/mod.ts";
+import type { CpuSets, Fact, RunSettings } from "../schema/mod.ts";
+import { parseCpuList } from "../platform/mod.ts";
+import { stageServer } from "../platform/mod.ts";
+import { cannotListen, freePort } from "../platform/mod.ts";
+import type { Phase } from "../schema/mod.ts";
+import { type ProcessGroup, spawnGroup } from "../platform/mod.ts";
 import type { ServedRecordContext } from "./record.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
 

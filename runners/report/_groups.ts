@@ -6,9 +6,9 @@
 // `record.headline` and `summary`.
 
 import { formatFigure } from "./format.ts";
-import { SATURATION_WARNINGS } from "../stats/saturation.ts";
-import { type RatioInterval, ratioOf } from "../stats/paired.ts";
-import type { BenchRecord, BenchResult, Summary, WorkloadKind } from "../schema/result.ts";
+import { SATURATION_WARNINGS } from "../stats/mod.ts";
+import { type RatioInterval, ratioOf } from "../stats/mod.ts";
+import type { BenchRecord, BenchResult, Summary, WorkloadKind } from "../schema/mod.ts";
 
 /** One completed record with its headline figure and its ratios to the group's best and slowest. */
 export interface RankedRecord {

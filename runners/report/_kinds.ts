@@ -6,10 +6,10 @@
 // workloads show spread, CPU time and peak memory with the timer's own cost;
 // micro-benchmarks show tinybench's per-call latency and margin of error.
 
-import { runPlan } from "../stats/adaptive.ts";
-import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS } from "../drivers/open_model.ts";
+import { runPlan } from "../stats/mod.ts";
+import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS } from "../drivers/mod.ts";
 import { formatFigure, formatLatency, formatUs } from "./format.ts";
-import type { BenchRecord, LatencyPercentiles, WorkloadKind } from "../schema/result.ts";
+import type { BenchRecord, LatencyPercentiles, WorkloadKind } from "../schema/mod.ts";
 import type { ViewColumn } from "./_view_table.ts";
 
 /** What one workload kind adds to its section. */

@@ -12,7 +12,7 @@
  */
 
 import { formatFigure, formatLatency } from "./format.ts";
-import type { BenchRecord, Phase } from "../schema/result.ts";
+import type { BenchRecord, Phase } from "../schema/mod.ts";
 
 /**
  * Progress of a suite, for displays; nothing is printed by `run()` itself.

@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { VariableFate, VariableReport } from "../platform/child_env.ts";
-import type { MachineIdentity } from "../platform/machine.ts";
+import type { VariableFate, VariableReport } from "../platform/mod.ts";
+import type { MachineIdentity } from "../platform/mod.ts";
 import type { ResourceSeries, ResourceSummary } from "./resources.ts";
 
 export type { MachineIdentity, VariableFate, VariableReport };

@@ -5,9 +5,9 @@
  * @module
  */
 
-import { runCommand } from "../platform/process.ts";
-import { makeTempDir, removeTemp } from "../platform/temp.ts";
-import type { BenchResult } from "../schema/result.ts";
+import { runCommand } from "../platform/mod.ts";
+import { makeTempDir, removeTemp } from "../platform/mod.ts";
+import type { BenchResult } from "../schema/mod.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 /** The bench task's permissions (deno.json). */

@@ -14,23 +14,23 @@
  */
 
 import { cacheDir, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
-import type { ResolvedRuntime } from "../../adapters/types.ts";
-import { wsEcho } from "../../workloads/ws_echo.ts";
-import { isSkip } from "../../workloads/types.ts";
-import { stopAllGroups } from "../platform/process.ts";
-import { allowedCpus, splitCpus } from "../platform/cpus.ts";
-import { alignTable, formatCount, formatUs } from "../report/format.ts";
-import { startServer } from "../kinds/server.ts";
-import { startSampler } from "../drivers/resources.ts";
+import type { ResolvedRuntime } from "../../adapters/mod.ts";
+import { wsEcho } from "../../workloads/mod.ts";
+import { isSkip } from "../../workloads/mod.ts";
+import { stopAllGroups } from "../platform/mod.ts";
+import { allowedCpus, splitCpus } from "../platform/mod.ts";
+import { alignTable, formatCount, formatUs } from "../report/mod.ts";
+import { startServer } from "../kinds/mod.ts";
+import { startSampler } from "../drivers/mod.ts";
 import {
   DEFAULT_WEBSOCKET_CLIENT,
   runWebSocketDriver,
   type WebSocketClient,
   type WebSocketLoadJob,
   type WebSocketMeasurement,
-} from "../drivers/websocket.ts";
-import { installDependencies, stageServer } from "../platform/workspace.ts";
-import { makeTempDir, removeTemp } from "../platform/temp.ts";
+} from "../drivers/mod.ts";
+import { installDependencies, stageServer } from "../platform/mod.ts";
+import { makeTempDir, removeTemp } from "../platform/mod.ts";
 
 /** One measured configuration of the ceiling probe. */
 export interface CeilingRow {

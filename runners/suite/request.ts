@@ -10,19 +10,19 @@
  */
 
 import { builtinAdapters, defaultRuntimeNames, parseRuntimeSpecs } from "../../adapters/mod.ts";
-import type { RuntimeAdapter, RuntimeSpec } from "../../adapters/types.ts";
-import type { RunSettings, Workload } from "../../workloads/types.ts";
+import type { RuntimeAdapter, RuntimeSpec } from "../../adapters/mod.ts";
+import type { RunSettings, Workload } from "../../workloads/mod.ts";
 import { builtinWorkloads } from "../../workloads/mod.ts";
-import { validateWorkload } from "../../workloads/validate.ts";
-import { builtinLoadGenerators } from "../drivers/generators.ts";
-import type { LoadGenerator } from "../drivers/types.ts";
-import { hostsOf, type HostsOption, type Topology, topologyOf } from "../drivers/remote.ts";
+import { validateWorkload } from "../../workloads/mod.ts";
+import { builtinLoadGenerators } from "../drivers/mod.ts";
+import type { LoadGenerator } from "../drivers/mod.ts";
+import { hostsOf, type HostsOption, type Topology, topologyOf } from "../drivers/mod.ts";
 import type { HookTimeouts } from "../kinds/mod.ts";
-import { RequestError, UsageError } from "../platform/errors.ts";
-import { connectionCeiling } from "../platform/limits.ts";
-import { cannotListen } from "../platform/ports.ts";
-import type { ProgressEvent } from "../report/progress.ts";
-import type { BenchResult, CpuSets, RunOrder } from "../schema/result.ts";
+import { RequestError, UsageError } from "../platform/mod.ts";
+import { connectionCeiling } from "../platform/mod.ts";
+import { cannotListen } from "../platform/mod.ts";
+import type { ProgressEvent } from "../report/mod.ts";
+import type { BenchResult, CpuSets, RunOrder } from "../schema/mod.ts";
 import { planGroups, type Planned } from "./plan.ts";
 import { type Schedule, scheduleOf } from "./schedule.ts";
 import { armSpecs } from "./aa.ts";
