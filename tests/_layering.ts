@@ -34,8 +34,12 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = (() => {
 /** Files that are not part of the layered code: tests, the servers under test (separate programs), generated output. */
 const OUTSIDE = [/^tests\//, /^servers\//, /_test\.ts$/, /^results\//, /^node_modules\//];
 
-/** Programs under test kept among the fixtures, whose files import each other as any program's do. */
-const PROGRAMS = /^fixtures\/startup\//;
+/**
+ * Programs of their own, whose files import exactly the files they run with: a program under test kept among the
+ * fixtures, and the child programs rtbench starts (the load engine's files, which are copied to other machines as
+ * they are, and the `_*_child.ts` drivers), which load no more than they need.
+ */
+const PROGRAMS = /^fixtures\/startup\/|^runners\/drivers\/_engine_|^runners\/(drivers|platform)\/_\w+_child\.ts$/;
 
 /** The layer a folder belongs to: the longest key of {@linkcode LAYERS} that contains it. */
 export function layerOf(folder: string): string | null {

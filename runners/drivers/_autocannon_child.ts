@@ -14,11 +14,11 @@
 
 import autocannon from "autocannon";
 import * as hdr from "hdr-histogram-js";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/mod.ts";
-import { readProcText } from "../platform/mod.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
+import { readProcText } from "../platform/procfs.ts";
 import type { LoadMeasurement, LoadSettings, LoadTarget } from "./types.ts";
 import { foldWarmup, type WindowFaults } from "./warmup.ts";
-import type { HttpRequestSpec } from "../../workloads/mod.ts";
+import type { HttpRequestSpec } from "../../workloads/types.ts";
 
 /** The job the parent sends on stdin. */
 export interface AutocannonJob {

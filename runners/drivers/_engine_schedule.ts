@@ -3,7 +3,7 @@
 // requests' worth of its rate) or a Poisson process (`poisson`: exponential gaps at the current rate, from a seeded
 // generator so that a run can be repeated). Times are milliseconds from the start of the schedule.
 
-import { seededRandom } from "../stats/mod.ts";
+import { seededRandom } from "../stats/random.ts";
 
 /** One phase of an open-model load. */
 export interface RatePhase {

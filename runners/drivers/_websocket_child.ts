@@ -17,8 +17,8 @@
 import { Buffer } from "node:buffer";
 import WebSocket from "ws";
 import * as hdr from "hdr-histogram-js";
-import { percentilesOf } from "../stats/mod.ts";
-import { round } from "../stats/mod.ts";
+import { percentilesOf } from "../stats/latency.ts";
+import { round } from "../stats/round.ts";
 import type { WebSocketLoadJob, WebSocketMeasurement } from "./websocket.ts";
 import { HEADER_BYTES, messagePattern } from "./_engine_ws.ts";
 import { realClock } from "./_engine_clock.ts";
