@@ -7,8 +7,7 @@
  */
 
 import type { Fact } from "../runners/schema/mod.ts";
-import { runCommand } from "../runners/platform/mod.ts";
-import { makeTempDir, removeTemp } from "../runners/platform/mod.ts";
+import { makeTempDir, removeTemp, runCommand } from "../runners/platform/mod.ts";
 import { cacheDir } from "./_cache.ts";
 import type { ServerBuild } from "./types.ts";
 

@@ -10,11 +10,8 @@
  * @module
  */
 
-import { runCommand, spawnGroup } from "../runners/platform/mod.ts";
+import { freePort, makeTempDir, removeTemp, runCommand, spawnGroup, stageServer } from "../runners/platform/mod.ts";
 import { node as nodeAdapter } from "../adapters/mod.ts";
-import { freePort } from "../runners/platform/mod.ts";
-import { stageServer } from "../runners/platform/mod.ts";
-import { makeTempDir, removeTemp } from "../runners/platform/mod.ts";
 
 const DRIVER = new URL("../servers/shared/embedded_postgres.mjs", import.meta.url);
 

@@ -15,9 +15,8 @@
  */
 
 import { transformSync } from "amaro";
-import { runCommand } from "../runners/platform/mod.ts";
+import { installDependencies, runCommand } from "../runners/platform/mod.ts";
 import { cacheDir, node as nodeAdapter } from "../adapters/mod.ts";
-import { installDependencies } from "../runners/platform/mod.ts";
 
 /** The Prisma CLI release that generates the client. */
 export const PRISMA_VERSION = "7.10.1";

@@ -8,9 +8,8 @@
  * @module
  */
 
-import type { SshHost } from "../runners/platform/mod.ts";
+import { makeTempDir, removeTemp, type SshHost } from "../runners/platform/mod.ts";
 import { node as nodeAdapter } from "../adapters/mod.ts";
-import { makeTempDir, removeTemp } from "../runners/platform/mod.ts";
 import type { EmbeddedPostgres } from "./_embedded_postgres.ts";
 
 const DRIVER = new URL("../servers/shared/embedded_postgres.mjs", import.meta.url);

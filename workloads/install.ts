@@ -8,8 +8,7 @@
  * @module
  */
 
-import { nodePackageManager, PACKAGE_MANAGER_NAMES } from "../adapters/mod.ts";
-import type { PackageManager } from "../adapters/mod.ts";
+import { nodePackageManager, PACKAGE_MANAGER_NAMES, type PackageManager } from "../adapters/mod.ts";
 import { runCommand, which } from "../runners/platform/mod.ts";
 import { checkDirectDependencies, countPackages, directDependencies } from "./_install_tree.ts";
 import type {

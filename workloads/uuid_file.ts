@@ -10,8 +10,7 @@
  */
 
 import { builtinAdapters, serverFile } from "../adapters/mod.ts";
-import { readProcText } from "../runners/platform/mod.ts";
-import { runCommand } from "../runners/platform/mod.ts";
+import { readProcText, runCommand } from "../runners/platform/mod.ts";
 import {
   type DirectoryWatcher,
   directoryWatcher,

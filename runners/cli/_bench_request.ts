@@ -2,24 +2,16 @@
 // a `--resume` file's settings, the runtimes `--last` names, and where the result and report go (checked writable).
 
 import { builtinAdapters, lastReleasesOf } from "../../adapters/mod.ts";
-import { builtinWorkloads } from "../../workloads/mod.ts";
-import { loadWorkloadModule } from "../../workloads/mod.ts";
-import type { Workload } from "../../workloads/mod.ts";
+import { builtinWorkloads, loadWorkloadModule, type RunSettings, type Workload } from "../../workloads/mod.ts";
 import { UsageError } from "../platform/mod.ts";
-import type { HistoryEntry } from "../report/mod.ts";
-import type { BenchResult } from "../schema/mod.ts";
-import { readResultFile } from "../schema/mod.ts";
-import type { RunOptions } from "../suite/mod.ts";
-import { type Profile, PROFILES } from "../suite/mod.ts";
+import type { ExportFormat, HistoryEntry, NoiseFloor } from "../report/mod.ts";
+import { type BenchResult, readResultFile, type RunOrder } from "../schema/mod.ts";
+import { type Profile, PROFILES, type RunOptions } from "../suite/mod.ts";
 import { openHistory } from "./_history.ts";
 import { readNoiseFloor } from "./_noise_floor.ts";
-import type { NoiseFloor } from "../report/mod.ts";
 import { checkWritable, defaultResultPath } from "./_out.ts";
 import { SETTING_FLAG_NAMES } from "./_bench_flags.ts";
-import type { ExportFormat } from "../report/mod.ts";
 import type { HostsOption } from "../drivers/mod.ts";
-import type { RunOrder } from "../schema/mod.ts";
-import type { RunSettings } from "../../workloads/mod.ts";
 
 /**
  * What the command line asked for.

@@ -1,12 +1,8 @@
 // Running a prepared request: progress on stderr, the result file written after every record (moved to a fallback
 // when it cannot be), then the reports; an interrupted or failed suite says in one line what it kept and how to go on.
 
-import { errorLine } from "../platform/mod.ts";
-import { UsageError } from "../platform/mod.ts";
-import { writeStdout } from "../platform/mod.ts";
-import { exportResult } from "../report/mod.ts";
-import { createProgress, type ProgressDisplay } from "../report/mod.ts";
-import { formatTable } from "../report/mod.ts";
+import { errorLine, UsageError, writeStdout } from "../platform/mod.ts";
+import { createProgress, exportResult, formatTable, type ProgressDisplay } from "../report/mod.ts";
 import type { BenchResult } from "../schema/mod.ts";
 import { InterruptedError, run } from "../suite/mod.ts";
 import { withFlagNames } from "./_flags.ts";

@@ -4,8 +4,16 @@
 
 import { UsageError } from "../platform/mod.ts";
 import type { BenchResult } from "../schema/mod.ts";
-import { comparableIn, type HistoryEntry, keepInHistory, readHistory } from "../report/mod.ts";
-import { compareResults, formatComparison, type NoiseFloor, regressions } from "../report/mod.ts";
+import {
+  comparableIn,
+  compareResults,
+  formatComparison,
+  type HistoryEntry,
+  keepInHistory,
+  type NoiseFloor,
+  readHistory,
+  regressions,
+} from "../report/mod.ts";
 
 /** The results already in `dir`: none when it does not exist yet (it is made at the end). */
 export async function openHistory(dir: string): Promise<HistoryEntry[]> {

@@ -2,8 +2,7 @@
 // per workload × variant × figure, or one line naming the flag and the file.
 
 import { UsageError } from "../platform/mod.ts";
-import type { NoiseFloor } from "../report/mod.ts";
-import { noiseFloorOf } from "../report/mod.ts";
+import { type NoiseFloor, noiseFloorOf } from "../report/mod.ts";
 import { readResultFile } from "../schema/mod.ts";
 
 /** The noise floor of the A/A result at `path`; a file that is missing, not a result or not an A/A run is bad input. */

@@ -7,13 +7,9 @@
  * @module
  */
 
-import { runEntry } from "../platform/mod.ts";
-import { stopAllGroups } from "../platform/mod.ts";
-import { UsageError } from "../platform/mod.ts";
+import { runEntry, stopAllGroups, UsageError } from "../platform/mod.ts";
 import { formatCount } from "../report/mod.ts";
-import { builtinLoadGenerators } from "../drivers/mod.ts";
-import type { LoadGenerator, LoadSettings } from "../drivers/mod.ts";
-import { wrkCheckingGenerator } from "../drivers/mod.ts";
+import { builtinLoadGenerators, type LoadGenerator, type LoadSettings, wrkCheckingGenerator } from "../drivers/mod.ts";
 import { calibrate, formatCalibration } from "../selfcheck/mod.ts";
 import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
 

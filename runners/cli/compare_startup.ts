@@ -9,9 +9,7 @@
 
 import { parseRuntimeSpecs } from "../../adapters/mod.ts";
 import { startup } from "../../workloads/mod.ts";
-import { runEntry } from "../platform/mod.ts";
-import { UsageError } from "../platform/mod.ts";
-import { runCommand, which } from "../platform/mod.ts";
+import { runCommand, runEntry, UsageError, which } from "../platform/mod.ts";
 import { compareStartup, formatStartupComparison } from "../selfcheck/mod.ts";
 import { effectiveSettings } from "../suite/mod.ts";
 import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";

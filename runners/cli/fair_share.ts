@@ -9,9 +9,7 @@
  */
 
 import { parseRuntimeSpecs } from "../../adapters/mod.ts";
-import { allowedCpus } from "../platform/mod.ts";
-import { parseCpuList } from "../platform/mod.ts";
-import { runEntry } from "../platform/mod.ts";
+import { allowedCpus, parseCpuList, runEntry } from "../platform/mod.ts";
 import { formatFairShare } from "../report/mod.ts";
 import { writeResult } from "../schema/mod.ts";
 import { fairShareRun, parseBudgets } from "../selfcheck/mod.ts";

@@ -9,9 +9,7 @@
  */
 
 import { parseRuntimeSpecs } from "../../adapters/mod.ts";
-import { runEntry } from "../platform/mod.ts";
-import { UsageError } from "../platform/mod.ts";
-import { stopAllGroups } from "../platform/mod.ts";
+import { runEntry, stopAllGroups, UsageError } from "../platform/mod.ts";
 import { formatOrderDrift, orderDrift } from "../selfcheck/mod.ts";
 import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
 

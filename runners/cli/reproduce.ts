@@ -10,9 +10,7 @@
  * @module
  */
 
-import { runEntry } from "../platform/mod.ts";
-import { stopAllGroups } from "../platform/mod.ts";
-import { UsageError } from "../platform/mod.ts";
+import { runEntry, stopAllGroups, UsageError } from "../platform/mod.ts";
 import type { BenchResult } from "../schema/mod.ts";
 import { builtinWorkloads } from "../../workloads/mod.ts";
 import { run } from "../suite/mod.ts";

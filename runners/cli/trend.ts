@@ -12,15 +12,20 @@
  * @module
  */
 
-import { runEntry } from "../platform/mod.ts";
+import { runEntry, UsageError, writeStdout } from "../platform/mod.ts";
 import { numberFlag, strictArgs } from "./_flags.ts";
-import { UsageError } from "../platform/mod.ts";
-import { writeStdout } from "../platform/mod.ts";
-import { type ExportFormat, parseFormat } from "../report/mod.ts";
+import {
+  buildTrend,
+  type ExportFormat,
+  formatTrendHtml,
+  formatTrendJson,
+  formatTrendMarkdown,
+  parseFormat,
+  readHistory,
+  type Trend,
+  type TrendChange,
+} from "../report/mod.ts";
 import { checkWritable, removeEmptyFolders, whyNotWritable } from "./_out.ts";
-import { readHistory } from "../report/mod.ts";
-import { buildTrend, formatTrendJson, formatTrendMarkdown, type Trend, type TrendChange } from "../report/mod.ts";
-import { formatTrendHtml } from "../report/mod.ts";
 
 /** The renderer of each of the exporters' formats a trend is rendered in. */
 const FORMATS = {

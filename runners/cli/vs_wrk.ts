@@ -9,10 +9,7 @@
  */
 
 import { parseRuntimeSpecs } from "../../adapters/mod.ts";
-import { runEntry } from "../platform/mod.ts";
-import { UsageError } from "../platform/mod.ts";
-import { which } from "../platform/mod.ts";
-import { allowedCpus, splitCpus } from "../platform/mod.ts";
+import { allowedCpus, runEntry, splitCpus, UsageError, which } from "../platform/mod.ts";
 import { formatCount } from "../report/mod.ts";
 import { formatVsWrk, vsWrk } from "../selfcheck/mod.ts";
 import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";

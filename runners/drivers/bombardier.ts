@@ -12,10 +12,9 @@
  */
 
 import * as hdr from "hdr-histogram-js";
-import { runCommand, runTool, toolJson, which } from "../platform/mod.ts";
+import { makeTempFile, removeTemp, runCommand, runTool, toolJson, which } from "../platform/mod.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/mod.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
-import { makeTempFile, removeTemp } from "../platform/mod.ts";
 import { foldWarmup } from "./warmup.ts";
 
 const QUANTILES = 1000;

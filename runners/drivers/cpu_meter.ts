@@ -11,13 +11,15 @@
  * @module
  */
 
-import { type ProcessGroup, runCommand, spawnGroup } from "../platform/mod.ts";
 import {
   type CgroupCounter,
   cgroupPlaces,
   counterMicros,
   parseCgroupMounts,
   parseOwnCgroups,
+  type ProcessGroup,
+  runCommand,
+  spawnGroup,
 } from "../platform/mod.ts";
 
 /** Where a window's CPU time came from: a control group's counter, or the processes' own times in `/proc`. */

@@ -21,12 +21,8 @@
  */
 
 import * as hdr from "hdr-histogram-js";
-import { parseCpuList } from "../platform/mod.ts";
-import { freePort } from "../platform/mod.ts";
-import { runCommand } from "../platform/mod.ts";
-import { makeTempDir, removeTemp } from "../platform/mod.ts";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/mod.ts";
-import { round } from "../stats/mod.ts";
+import { freePort, makeTempDir, parseCpuList, removeTemp, runCommand } from "../platform/mod.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf, round } from "../stats/mod.ts";
 import {
   LOCUST_VERSION,
   locustMissing,

@@ -13,11 +13,9 @@
 
 import * as hdr from "hdr-histogram-js";
 import { DatabaseSync } from "node:sqlite";
-import { runCommand, runTool, toolJson, which } from "../platform/mod.ts";
-import { parseCpuList } from "../platform/mod.ts";
+import { makeTempFile, parseCpuList, removeTemp, runCommand, runTool, toolJson, which } from "../platform/mod.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/mod.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
-import { makeTempFile, removeTemp } from "../platform/mod.ts";
 
 /** The parts of `oha --output-format json` rtbench reads. */
 export interface OhaOutput {

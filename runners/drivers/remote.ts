@@ -7,9 +7,16 @@
  * @module
  */
 
-import { parseCpuList } from "../platform/mod.ts";
-import { type HostSpec, parseHostSpec, SshHost, type SshOptions } from "../platform/mod.ts";
-import { IDENTITY_COMMAND, identityFrom, splitIdentityOutput } from "../platform/mod.ts";
+import {
+  type HostSpec,
+  IDENTITY_COMMAND,
+  identityFrom,
+  parseCpuList,
+  parseHostSpec,
+  splitIdentityOutput,
+  SshHost,
+  type SshOptions,
+} from "../platform/mod.ts";
 import type { HostInfo, HostRole } from "../schema/mod.ts";
 
 /** One machine of the suite and what has been staged there. */

@@ -13,12 +13,10 @@
  */
 
 import * as hdr from "hdr-histogram-js";
-import { runCommand, runTool, which } from "../platform/mod.ts";
+import { makeTempFile, parseCpuList, removeTemp, runCommand, runTool, which } from "../platform/mod.ts";
 import { RESULT_MARKER, wrkScript } from "./_wrk_script.ts";
-import { parseCpuList } from "../platform/mod.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/mod.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
-import { makeTempFile, removeTemp } from "../platform/mod.ts";
 import { foldWarmup, type WindowFaults } from "./warmup.ts";
 
 /** What wrk's `done()` prints, parsed. */

@@ -9,9 +9,7 @@
  * @module
  */
 
-import type { CpuReport } from "../drivers/mod.ts";
-import type { MeasuredPhase } from "../drivers/mod.ts";
-import type { ResourceReport } from "../drivers/mod.ts";
+import type { CpuReport, MeasuredPhase, ResourceReport } from "../drivers/mod.ts";
 import type { RunSettings, Warning } from "../schema/mod.ts";
 import { round } from "../stats/mod.ts";
 import type { ServedRecordContext } from "./record.ts";

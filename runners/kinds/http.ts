@@ -6,42 +6,53 @@
  * @module
  */
 
-import type {
-  Check,
-  HttpExchange,
-  HttpRequestSpec,
-  HttpTraffic,
-  HttpWorkload,
-  VerifyContext,
-  WorkloadContext,
+import {
+  type Check,
+  checkExchange,
+  distinctRequests,
+  type HttpExchange,
+  type HttpRequestSpec,
+  type HttpTraffic,
+  type HttpWorkload,
+  isSkip,
+  type VerifyContext,
+  type WorkloadContext,
 } from "../../workloads/mod.ts";
-import { isSkip } from "../../workloads/mod.ts";
-import { checkExchange, distinctRequests } from "../../workloads/mod.ts";
-import { exchange } from "../drivers/mod.ts";
+import {
+  type CpuReport,
+  DEFAULT_SLO_P99_MS,
+  DEFAULT_SWEEP_STEPS,
+  exchange,
+  type LoadGenerator,
+  type LoadMeasurement,
+  openModelOf,
+  pickLoadGenerator,
+  type ResourceReport,
+} from "../drivers/mod.ts";
 import type { HttpRecordContext, RecordContext, RecordOutcome } from "./record.ts";
-import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, openModelOf } from "../drivers/mod.ts";
 import type { Headline, RunSettings, SweepStep } from "../schema/mod.ts";
 import { kneeOf, type Sweep, sweep } from "./http_sweep.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { checkHttpParity } from "./http_parity.ts";
-import { cpuCount, judgeSaturation, type Saturation, saturation } from "../stats/mod.ts";
-import { pickLoadGenerator } from "../drivers/mod.ts";
-import type { ResourceReport } from "../drivers/mod.ts";
+import {
+  combineSummaries,
+  countedRate,
+  cpuCount,
+  judgeSaturation,
+  round,
+  type Saturation,
+  saturation,
+} from "../stats/mod.ts";
 import { underLoad } from "./under_load.ts";
 import { engineOnDeno } from "./engine_fallback.ts";
 import { multiCoreRun } from "./multicore.ts";
-import { combineSummaries } from "../stats/mod.ts";
 import { type RunningServer, serverExited, stageServerFor, startRecordServer } from "./server.ts";
 import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } from "./remote_server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
-import type { LoadGenerator, LoadMeasurement } from "../drivers/mod.ts";
-import { round } from "../stats/mod.ts";
 import { judgeAccounting } from "./accounting.ts";
-import { countedRate } from "../stats/mod.ts";
 import { longerWindow, windowWarning } from "./long_enough.ts";
-import type { CpuReport } from "../drivers/mod.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
 import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 

@@ -8,9 +8,7 @@
  * @module
  */
 
-import type { HttpExchange, HttpWorkload } from "../../workloads/mod.ts";
-import { isSkip } from "../../workloads/mod.ts";
-import { checkExchange, distinctRequests } from "../../workloads/mod.ts";
+import { checkExchange, distinctRequests, type HttpExchange, type HttpWorkload, isSkip } from "../../workloads/mod.ts";
 import { exchange } from "../drivers/mod.ts";
 import { judgeParity, type ParityObservation } from "./parity.ts";
 import type { VariantContext, VariantVerdict } from "./record.ts";

@@ -6,12 +6,10 @@
  * @module
  */
 
-import type { Check, MicroReport, MicroWorkload } from "../../workloads/mod.ts";
-import { isSkip } from "../../workloads/mod.ts";
-import { runCommand } from "../platform/mod.ts";
+import { type Check, isSkip, type MicroReport, type MicroWorkload } from "../../workloads/mod.ts";
+import { runCommand, stageServer } from "../platform/mod.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
-import { stageServer } from "../platform/mod.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { round } from "../stats/mod.ts";
 

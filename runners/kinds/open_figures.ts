@@ -7,8 +7,7 @@
  * @module
  */
 
-import { meanRate, MISSED_LIMIT, type OpenModel } from "../drivers/mod.ts";
-import type { MeasuredPhase } from "../drivers/mod.ts";
+import { meanRate, type MeasuredPhase, MISSED_LIMIT, type OpenModel } from "../drivers/mod.ts";
 import type { LatencyPercentiles, LoadPhase, Warning } from "../schema/mod.ts";
 import { round } from "../stats/mod.ts";
 

@@ -15,20 +15,18 @@ import type {
   Workload,
   WorkloadSession,
 } from "../../workloads/mod.ts";
-import type { LoadGeneratorChoice } from "../drivers/mod.ts";
-import type { ResourceSummary } from "../schema/mod.ts";
+import type { LoadGenerator, LoadGeneratorChoice, Topology } from "../drivers/mod.ts";
 import type {
   CpuSets,
   Headline,
   LoadGeneratorInfo,
   Phase,
   ProcessEnvironment,
+  ResourceSummary,
   RunRecord,
   Warning,
 } from "../schema/mod.ts";
-import type { LoadGenerator } from "../drivers/mod.ts";
 import type { HookTimeouts } from "./timeouts.ts";
-import type { Topology } from "../drivers/mod.ts";
 
 /**
  * What every kind runner gets for one workload × variant × runtime. Kinds that start a server see more

@@ -9,8 +9,7 @@
  */
 
 import type { ResolvedRuntime } from "../../adapters/mod.ts";
-import type { RemoteHost, Topology } from "../drivers/mod.ts";
-import type { ClientHostShare } from "../drivers/mod.ts";
+import type { ClientHostShare, RemoteHost, Topology } from "../drivers/mod.ts";
 import type { CpuSets, Fact, Warning } from "../schema/mod.ts";
 import { type RunningServer, ServerStartError } from "./server.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";

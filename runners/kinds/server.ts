@@ -7,12 +7,8 @@
 
 import type { ParallelServer, ResolvedRuntime } from "../../adapters/mod.ts";
 import type { ServerSource } from "../../workloads/mod.ts";
-import type { CpuSets, Fact, RunSettings } from "../schema/mod.ts";
-import { parseCpuList } from "../platform/mod.ts";
-import { stageServer } from "../platform/mod.ts";
-import { cannotListen, freePort } from "../platform/mod.ts";
-import type { Phase } from "../schema/mod.ts";
-import { type ProcessGroup, spawnGroup } from "../platform/mod.ts";
+import type { CpuSets, Fact, Phase, RunSettings } from "../schema/mod.ts";
+import { cannotListen, freePort, parseCpuList, type ProcessGroup, spawnGroup, stageServer } from "../platform/mod.ts";
 import type { ServedRecordContext } from "./record.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
 

@@ -8,8 +8,7 @@
  * @module
  */
 
-import { recordableValue } from "../platform/mod.ts";
-import type { SpawnNotice } from "../platform/mod.ts";
+import { recordableValue, type SpawnNotice } from "../platform/mod.ts";
 import type { ProcessEnvironment } from "../schema/mod.ts";
 
 /** Processes started for one record, grouped by role, program, host and the names they got. */

@@ -7,8 +7,7 @@
  * @module
  */
 
-import { type ResourceReport, startSampler } from "../drivers/mod.ts";
-import { type CpuMeter, type CpuReport, startCpuMeter } from "../drivers/mod.ts";
+import { type CpuMeter, type CpuReport, type ResourceReport, startCpuMeter, startSampler } from "../drivers/mod.ts";
 import { inPhase, type PhaseError } from "./errors.ts";
 import type { ServedRecordContext } from "./record.ts";
 import { type RunningServer, serverExited } from "./server.ts";

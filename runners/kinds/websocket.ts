@@ -6,29 +6,30 @@
  * @module
  */
 
-import type { Check, WebSocketTraffic, WebSocketWorkload } from "../../workloads/mod.ts";
-import { isSkip } from "../../workloads/mod.ts";
+import { type Check, isSkip, type WebSocketTraffic, type WebSocketWorkload } from "../../workloads/mod.ts";
 import type { RecordOutcome, ServedRecordContext } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
-import type { LoadGeneratorInfo } from "../schema/mod.ts";
+import type { Headline, LoadGeneratorInfo, RunSettings } from "../schema/mod.ts";
 import { type RunningServer, stageServerFor, startRecordServer } from "./server.ts";
 import { multiCoreRun } from "./multicore.ts";
 import { underLoad } from "./under_load.ts";
-import { openModelOf } from "../drivers/mod.ts";
+import {
+  type CpuReport,
+  DEFAULT_WEBSOCKET_CLIENT,
+  engineClient,
+  openModelOf,
+  type ResourceReport,
+  runWebSocketDriver,
+  type WebSocketMeasurement,
+  WS_VERSION,
+} from "../drivers/mod.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
-import type { Headline, RunSettings } from "../schema/mod.ts";
-import { engineClient } from "../drivers/mod.ts";
-import type { ResourceReport } from "../drivers/mod.ts";
 import { engineOnDeno } from "./engine_fallback.ts";
-import { combineSummaries } from "../stats/mod.ts";
-import { judgeSaturation, saturation } from "../stats/mod.ts";
-import { round } from "../stats/mod.ts";
+import { combineSummaries, judgeSaturation, round, saturation } from "../stats/mod.ts";
 import { judgeAccounting } from "./accounting.ts";
 import type { Kind, RunOutput } from "./kind.ts";
-import type { CpuReport } from "../drivers/mod.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
 import { type IdleMemory, idleMemory } from "./idle_connections.ts";
-import { DEFAULT_WEBSOCKET_CLIENT, runWebSocketDriver, type WebSocketMeasurement, WS_VERSION } from "../drivers/mod.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
 /** The driver is rtbench's own and has no faster alternative here: more client CPUs are the way past it. */

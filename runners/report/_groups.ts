@@ -6,8 +6,7 @@
 // `record.headline` and `summary`.
 
 import { formatFigure } from "./format.ts";
-import { SATURATION_WARNINGS } from "../stats/mod.ts";
-import { type RatioInterval, ratioOf } from "../stats/mod.ts";
+import { type RatioInterval, ratioOf, SATURATION_WARNINGS } from "../stats/mod.ts";
 import type { BenchRecord, BenchResult, Summary, WorkloadKind } from "../schema/mod.ts";
 
 /** One completed record with its headline figure and its ratios to the group's best and slowest. */

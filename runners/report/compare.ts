@@ -32,9 +32,7 @@
 import { alignTable, formatFigure } from "./format.ts";
 import { UsageError } from "../platform/mod.ts";
 import type { BenchRecord, BenchResult } from "../schema/mod.ts";
-import { unpairedRatio } from "../stats/mod.ts";
-import { holmAdjust } from "../stats/mod.ts";
-import { machineMatch } from "../stats/mod.ts";
+import { holmAdjust, machineMatch, unpairedRatio } from "../stats/mod.ts";
 
 /**
  * What a figure's change means.

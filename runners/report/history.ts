@@ -19,9 +19,7 @@
  */
 
 import { UsageError } from "../platform/mod.ts";
-import type { BenchResult } from "../schema/mod.ts";
-import { readResultFile } from "../schema/mod.ts";
-import { writeResult } from "../schema/mod.ts";
+import { type BenchResult, readResultFile, writeResult } from "../schema/mod.ts";
 import { machineMatch } from "../stats/mod.ts";
 
 /**

@@ -6,8 +6,7 @@
  * @module
  */
 
-import type { VariableFate, VariableReport } from "../platform/mod.ts";
-import type { MachineIdentity } from "../platform/mod.ts";
+import type { MachineIdentity, VariableFate, VariableReport } from "../platform/mod.ts";
 import type { ResourceSeries, ResourceSummary } from "./resources.ts";
 
 export type { MachineIdentity, VariableFate, VariableReport };

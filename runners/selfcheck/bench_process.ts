@@ -5,8 +5,7 @@
  * @module
  */
 
-import { runCommand } from "../platform/mod.ts";
-import { makeTempDir, removeTemp } from "../platform/mod.ts";
+import { makeTempDir, removeTemp, runCommand } from "../platform/mod.ts";
 import type { BenchResult } from "../schema/mod.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;

@@ -12,17 +12,18 @@
 import { builtinAdapters, cacheDir as defaultCacheDir, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
 import { httpJson } from "../../workloads/mod.ts";
 import { AT_LIMIT, saturation } from "../stats/mod.ts";
-import { allowedCpus, splitCpus } from "../platform/mod.ts";
-import { UsageError } from "../platform/mod.ts";
+import { allowedCpus, makeTempDir, removeTemp, splitCpus, stageServer, UsageError } from "../platform/mod.ts";
 import { alignTable, formatCount } from "../report/mod.ts";
-import { builtinLoadGenerators } from "../drivers/mod.ts";
-import { startSampler } from "../drivers/mod.ts";
+import {
+  builtinLoadGenerators,
+  type LoadGenerator,
+  type LoadSettings,
+  startSampler,
+  wrkCheckingGenerator,
+  wrkGenerator,
+} from "../drivers/mod.ts";
 import type { CpuSets } from "../schema/mod.ts";
 import { startServer } from "../kinds/mod.ts";
-import type { LoadGenerator, LoadSettings } from "../drivers/mod.ts";
-import { stageServer } from "../platform/mod.ts";
-import { wrkCheckingGenerator, wrkGenerator } from "../drivers/mod.ts";
-import { makeTempDir, removeTemp } from "../platform/mod.ts";
 
 /**
  * How a calibration run ended.

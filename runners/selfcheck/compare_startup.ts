@@ -9,17 +9,12 @@
  * @module
  */
 
-import { resolveRuntime } from "../../adapters/mod.ts";
-import type { RuntimeSpec } from "../../adapters/mod.ts";
-import { startup } from "../../workloads/mod.ts";
-import type { ProcessTarget, RunSettings } from "../../workloads/mod.ts";
-import { isSkip } from "../../workloads/mod.ts";
-import { runCommand } from "../platform/mod.ts";
-import { allowedCpus, splitCpus } from "../platform/mod.ts";
+import { resolveRuntime, type RuntimeSpec } from "../../adapters/mod.ts";
+import { isSkip, type ProcessTarget, type RunSettings, startup } from "../../workloads/mod.ts";
+import { allowedCpus, makeTempDir, removeTemp, runCommand, splitCpus } from "../platform/mod.ts";
 import { alignTable, formatFigure } from "../report/mod.ts";
 import { defaultTimer, timeRuns } from "../drivers/mod.ts";
 import { median } from "../stats/mod.ts";
-import { makeTempDir, removeTemp } from "../platform/mod.ts";
 
 /** How far apart the two medians may be and still agree. */
 export const AGREEMENT = 0.05;

@@ -9,8 +9,7 @@
  * @module
  */
 
-import { runCommand, spawnGroup, spawnReaper } from "../platform/mod.ts";
-import { readProcText } from "../platform/mod.ts";
+import { readProcText, runCommand, spawnGroup, spawnReaper } from "../platform/mod.ts";
 import { alignTable } from "../report/mod.ts";
 
 /**

@@ -29,19 +29,22 @@
  */
 
 import { builtinAdapters, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
-import { httpJson } from "../../workloads/mod.ts";
-import { runCommand, stopAllGroups } from "../platform/mod.ts";
-import { allowedCpus, splitCpus } from "../platform/mod.ts";
+import { httpJson, type HttpRequestSpec } from "../../workloads/mod.ts";
+import {
+  allowedCpus,
+  makeTempDir,
+  removeTemp,
+  runCommand,
+  splitCpus,
+  stageServer,
+  stopAllGroups,
+} from "../platform/mod.ts";
 import { alignTable, formatCount } from "../report/mod.ts";
 import type { CpuSets } from "../schema/mod.ts";
 import { benchProcess } from "./bench_process.ts";
 import { type RunningServer, startServer } from "../kinds/mod.ts";
-import { engineGenerator } from "../drivers/mod.ts";
-import { locustGenerator } from "../drivers/mod.ts";
-import type { HttpRequestSpec } from "../../workloads/mod.ts";
+import { engineGenerator, locustGenerator } from "../drivers/mod.ts";
 import { median } from "../stats/mod.ts";
-import { stageServer } from "../platform/mod.ts";
-import { makeTempDir, removeTemp } from "../platform/mod.ts";
 
 /**
  * What {@linkcode vsWrk} measures.

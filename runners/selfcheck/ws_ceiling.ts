@@ -13,24 +13,27 @@
  * @module
  */
 
-import { cacheDir, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
-import type { ResolvedRuntime } from "../../adapters/mod.ts";
-import { wsEcho } from "../../workloads/mod.ts";
-import { isSkip } from "../../workloads/mod.ts";
-import { stopAllGroups } from "../platform/mod.ts";
-import { allowedCpus, splitCpus } from "../platform/mod.ts";
+import { cacheDir, parseRuntimeSpecs, type ResolvedRuntime, resolveRuntime } from "../../adapters/mod.ts";
+import { isSkip, wsEcho } from "../../workloads/mod.ts";
+import {
+  allowedCpus,
+  installDependencies,
+  makeTempDir,
+  removeTemp,
+  splitCpus,
+  stageServer,
+  stopAllGroups,
+} from "../platform/mod.ts";
 import { alignTable, formatCount, formatUs } from "../report/mod.ts";
 import { startServer } from "../kinds/mod.ts";
-import { startSampler } from "../drivers/mod.ts";
 import {
   DEFAULT_WEBSOCKET_CLIENT,
   runWebSocketDriver,
+  startSampler,
   type WebSocketClient,
   type WebSocketLoadJob,
   type WebSocketMeasurement,
 } from "../drivers/mod.ts";
-import { installDependencies, stageServer } from "../platform/mod.ts";
-import { makeTempDir, removeTemp } from "../platform/mod.ts";
 
 /** One measured configuration of the ceiling probe. */
 export interface CeilingRow {

@@ -15,8 +15,7 @@
  */
 
 import { parseCpuList } from "../platform/mod.ts";
-import type { CpuSets, Warning } from "../schema/mod.ts";
-import type { ResourceSummary, RoleSummary } from "../schema/mod.ts";
+import type { CpuSets, ResourceSummary, RoleSummary, Warning } from "../schema/mod.ts";
 
 /** Share of its limit at which a process tree counts as saturated. */
 export const AT_LIMIT = 0.9;

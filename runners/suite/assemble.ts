@@ -5,15 +5,20 @@
  * @module
  */
 
-import { endpointSummaries } from "../stats/mod.ts";
+import { combineSummaries, endpointSummaries, mergeLatency, summarize } from "../stats/mod.ts";
 import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/mod.ts";
 import type { Fact, OptionValues, Workload } from "../../workloads/mod.ts";
 import type { Ending, RecordOutcome } from "../kinds/mod.ts";
-import type { BenchRecord, CpuSets, Headline, Pairing, RunRecord, RuntimeInfo, Summary } from "../schema/mod.ts";
-import { mergeLatency } from "../stats/mod.ts";
-import { combineSummaries } from "../stats/mod.ts";
-import type { ResourceSummary } from "../schema/mod.ts";
-import { summarize } from "../stats/mod.ts";
+import type {
+  BenchRecord,
+  CpuSets,
+  Headline,
+  Pairing,
+  ResourceSummary,
+  RunRecord,
+  RuntimeInfo,
+  Summary,
+} from "../schema/mod.ts";
 import type { Planned } from "./plan.ts";
 import { armOf } from "./aa.ts";
 

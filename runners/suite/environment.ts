@@ -9,16 +9,20 @@
  * @module
  */
 
-import { allowedCpus, parseCpuList } from "../platform/mod.ts";
-import { harnessEnv, isVariableName, variableReport } from "../platform/mod.ts";
-import { readMachineIdentity } from "../platform/mod.ts";
-import { calibrate } from "../drivers/mod.ts";
-import { RequestError } from "../platform/mod.ts";
-import { builtinLoadGenerators } from "../drivers/mod.ts";
-import { runCommand, which } from "../platform/mod.ts";
-import { readProcText } from "../platform/mod.ts";
+import {
+  allowedCpus,
+  harnessEnv,
+  isVariableName,
+  parseCpuList,
+  readMachineIdentity,
+  readProcText,
+  RequestError,
+  runCommand,
+  variableReport,
+  which,
+} from "../platform/mod.ts";
+import { builtinLoadGenerators, calibrate, type LoadGenerator } from "../drivers/mod.ts";
 import type { Environment, MachineCalibration, Warning } from "../schema/mod.ts";
-import type { LoadGenerator } from "../drivers/mod.ts";
 
 async function read(path: string): Promise<string | null> {
   return (await readProcText(path))?.trim() ?? null;

@@ -8,8 +8,7 @@
 
 import type { BenchRecord, Pairing, RunOrder, RunRecord } from "../schema/mod.ts";
 import type { RecordRun } from "../kinds/mod.ts";
-import { pairedCiWarning, runPlan } from "../stats/mod.ts";
-import { ratioOf } from "../stats/mod.ts";
+import { pairedCiWarning, ratioOf, runPlan } from "../stats/mod.ts";
 
 /**
  * The pairing of the records `ids` of one workload × variant measured together from `startedAt`: none when the

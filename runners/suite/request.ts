@@ -9,18 +9,24 @@
  * @module
  */
 
-import { builtinAdapters, defaultRuntimeNames, parseRuntimeSpecs } from "../../adapters/mod.ts";
-import type { RuntimeAdapter, RuntimeSpec } from "../../adapters/mod.ts";
-import type { RunSettings, Workload } from "../../workloads/mod.ts";
-import { builtinWorkloads } from "../../workloads/mod.ts";
-import { validateWorkload } from "../../workloads/mod.ts";
-import { builtinLoadGenerators } from "../drivers/mod.ts";
-import type { LoadGenerator } from "../drivers/mod.ts";
-import { hostsOf, type HostsOption, type Topology, topologyOf } from "../drivers/mod.ts";
+import {
+  builtinAdapters,
+  defaultRuntimeNames,
+  parseRuntimeSpecs,
+  type RuntimeAdapter,
+  type RuntimeSpec,
+} from "../../adapters/mod.ts";
+import { builtinWorkloads, type RunSettings, validateWorkload, type Workload } from "../../workloads/mod.ts";
+import {
+  builtinLoadGenerators,
+  hostsOf,
+  type HostsOption,
+  type LoadGenerator,
+  type Topology,
+  topologyOf,
+} from "../drivers/mod.ts";
 import type { HookTimeouts } from "../kinds/mod.ts";
-import { RequestError, UsageError } from "../platform/mod.ts";
-import { connectionCeiling } from "../platform/mod.ts";
-import { cannotListen } from "../platform/mod.ts";
+import { cannotListen, connectionCeiling, RequestError, UsageError } from "../platform/mod.ts";
 import type { ProgressEvent } from "../report/mod.ts";
 import type { BenchResult, CpuSets, RunOrder } from "../schema/mod.ts";
 import { planGroups, type Planned } from "./plan.ts";

@@ -7,16 +7,19 @@
  * @module
  */
 
-import { cacheDir as defaultCacheDir, resolveRuntime } from "../../adapters/mod.ts";
-import type { ResolvedRuntime } from "../../adapters/mod.ts";
-import { chooseLoadGenerators } from "../drivers/mod.ts";
-import { hostsOf } from "../drivers/mod.ts";
+import { cacheDir as defaultCacheDir, type ResolvedRuntime, resolveRuntime } from "../../adapters/mod.ts";
+import { chooseLoadGenerators, hostsOf } from "../drivers/mod.ts";
 import { openTopology } from "./topology.ts";
 import { hookTimeouts } from "../kinds/mod.ts";
-import { allowedCpus, splitCpus } from "../platform/mod.ts";
-import { RequestError, UsageError } from "../platform/mod.ts";
-import { makeTempDir, removeTemp } from "../platform/mod.ts";
-import { withChildEnv } from "../platform/mod.ts";
+import {
+  allowedCpus,
+  makeTempDir,
+  removeTemp,
+  RequestError,
+  splitCpus,
+  UsageError,
+  withChildEnv,
+} from "../platform/mod.ts";
 import {
   type BenchRecord,
   type BenchResult,

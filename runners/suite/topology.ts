@@ -7,9 +7,7 @@
  * @module
  */
 
-import { hostsOf, type Topology } from "../drivers/mod.ts";
-import { engineCommand } from "../drivers/mod.ts";
-import { roundTrip } from "../drivers/mod.ts";
+import { engineCommand, hostsOf, roundTrip, type Topology } from "../drivers/mod.ts";
 import type { Topology as TopologyInfo } from "../schema/mod.ts";
 
 /**

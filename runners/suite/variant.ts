@@ -7,8 +7,7 @@
  * @module
  */
 
-import { MissingToolchainError } from "../../adapters/mod.ts";
-import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/mod.ts";
+import { MissingToolchainError, type ResolvedRuntime, type RuntimeSpec } from "../../adapters/mod.ts";
 import type { Workload, WorkloadSession } from "../../workloads/mod.ts";
 import {
   checkVariant,
@@ -25,8 +24,7 @@ import {
   type VariantVerdict,
   withinTime,
 } from "../kinds/mod.ts";
-import type { LoadGeneratorChoice } from "../drivers/mod.ts";
-import type { Topology } from "../drivers/mod.ts";
+import type { LoadGeneratorChoice, Topology } from "../drivers/mod.ts";
 import { installDependencies } from "../platform/mod.ts";
 import type { ProgressEvent } from "../report/mod.ts";
 import type { BenchRecord, CpuSets, Pairing, Warning } from "../schema/mod.ts";
