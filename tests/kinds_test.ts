@@ -63,9 +63,9 @@ Deno.test("every kind has a runner and a report view; a kind nobody knows has ne
 
 /** The new kind's file: each run evaluates the workload's line of code with the runtime and checks what it prints. */
 const EVAL_KIND = `
-import type { EvalWorkload } from "../../workloads/types.ts";
-import type { Headline } from "../schema/result.ts";
-import { runCommand } from "../platform/process.ts";
+import type { EvalWorkload } from "../../workloads/mod.ts";
+import type { Headline } from "../schema/mod.ts";
+import { runCommand } from "../platform/mod.ts";
 import { PhaseError } from "./errors.ts";
 import type { Kind } from "./kind.ts";
 import type { RecordContext } from "./record.ts";
@@ -108,7 +108,7 @@ export interface EvalWorkload extends WorkloadBase {
 
 /** A workload of the new kind, given to the CLI with --workload-file. */
 const SUM_WORKLOAD = `
-import type { EvalWorkload } from "../workloads/types.ts";
+import type { EvalWorkload } from "../workloads/mod.ts";
 export const sum: EvalWorkload = {
   name: "sum",
   description: "prints 1 + 2",
