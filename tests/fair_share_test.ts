@@ -37,8 +37,11 @@ Deno.test("fair-share: a line per budget, the CPU each server used, per used cor
         // overshoot a little), and it must have used some.
         assert(f.serverCoresUsed > 0 && f.serverCoresUsed <= budget * 1.15, `${r.id}: ${f.serverCoresUsed}`);
         assertEquals(parseCpuList(r.cpus.server!).length, budget);
-        // The figure is the sampler's: the record's own resource summary, in cores.
-        assertEquals(f.serverCoresUsed, Math.round(r.resources!.server!.cpuPercent.mean) / 100);
+        // The figure is the window's exact CPU time (CPU µs per request × requests per second), in cores.
+        assertEquals(f.serverCoresUsed, Math.round(f.serverCpuUsPerRequest * f.requestsPerSecond / 1e4) / 100);
+        // And the resource sampler's 250 ms readings, an independent measure, agree with it roughly.
+        const sampled = r.resources!.server!.cpuPercent.mean / 100;
+        assert(Math.abs(f.serverCoresUsed - sampled) < 0.2, `${r.id}: ${f.serverCoresUsed} exact, ${sampled} sampled`);
         assert(f.requestsPerSecondPerUsedCore > 0 && f.serverCpuUsPerRequest > 0, r.id);
       }
       // Every report shows it beside the rate per server core.

@@ -146,7 +146,7 @@ Deno.test("findings: a significant difference yields a finding with its numbers 
   const base = await loadFixture(BASE_PATH);
   const none = formatTable(base);
   assertEquals(findingLines(none, "• "), []);
-  assert(none.includes("No significant difference between runtimes."));
+  assert(none.includes("No significant difference between runtimes in any workload."));
   assert(!none.includes("it takes"), "base has 5 runs on each side: no word about too few");
   assert(formatHtml(base).includes("No significant difference between runtimes"));
 });

@@ -14,6 +14,7 @@
 import * as hdr from "hdr-histogram-js";
 import { makeTempFile, removeTemp, runCommand, runTool, toolJson, which } from "../platform/mod.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/mod.ts";
+import { closesConnections, requestsFor } from "./keep_alive.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import { foldWarmup } from "./warmup.ts";
 
@@ -75,9 +76,11 @@ async function runBombardier(
   const template = await makeTempFile({ prefix: "rtbench-bombardier-", suffix: ".tmpl" });
   try {
     await Deno.writeTextFile(template, TEMPLATE);
-    const spec = target.requests[0];
+    const spec = requestsFor(target.requests, settings)[0];
     const args = [
       "bombardier",
+      // Its net/http clients drop each connection; fasthttp, its default, closes on the header (its README says so).
+      ...(closesConnections(settings) ? ["--disableKeepAlives"] : []),
       `--connections=${settings.connections}`,
       `--duration=${seconds}s`,
       `--timeout=${settings.requestTimeoutSec}s`,
@@ -122,6 +125,7 @@ let cachedVersion: Promise<string> | undefined;
 export const bombardierGenerator: LoadGenerator = {
   name: "bombardier",
   statusOnly: true,
+  closesConnections: true,
   verifies: "status class of every response (bombardier counts 1xx to 5xx and reads no bodies), warm-up and " +
     "measurement",
   available(): Promise<boolean> {

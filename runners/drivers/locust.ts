@@ -33,6 +33,7 @@ import {
   type PartCounts,
   workerArgs,
 } from "./_locust.ts";
+import { requestsFor } from "./keep_alive.ts";
 import { type OpenModel, openModelOf } from "./open_model.ts";
 import { placeJobs } from "./remote_engine.ts";
 import { runRemoteWorkers } from "./locust_remote.ts";
@@ -52,7 +53,7 @@ export async function locustfile(target: LoadTarget, settings: LoadSettings, wor
   const labels = [...new Set(target.requests.flatMap((r) => r.endpoint === undefined ? [] : [r.endpoint]))];
   const model = openModelOf(settings);
   const config = {
-    requests: target.requests.map((r) => ({
+    requests: requestsFor(target.requests, settings).map((r) => ({
       method: r.method ?? "GET",
       path: r.path,
       headers: r.headers ?? {},
@@ -281,6 +282,8 @@ export const locustGenerator: LoadGenerator = {
   name: "locust",
   openModel: true,
   captures: true,
+  // FastHttpUser's client closes a connection whose answer says Connection: close, as the servers' do when asked.
+  closesConnections: true,
   verifies: "status, content-type and exact body or pattern of every response, in the warm-up, the measured " +
     "window and after it (Python in the locustfile rtbench writes; a fault is a Locust failure)",
   available: () => Promise.resolve(locustMissing() === null),

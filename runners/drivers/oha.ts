@@ -15,6 +15,7 @@ import * as hdr from "hdr-histogram-js";
 import { DatabaseSync } from "node:sqlite";
 import { makeTempFile, parseCpuList, removeTemp, runCommand, runTool, toolJson, which } from "../platform/mod.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/mod.ts";
+import { closesConnections, requestsFor } from "./keep_alive.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 
 /** The parts of `oha --output-format json` rtbench reads. */
@@ -59,7 +60,7 @@ async function runOha(
   seconds: number,
   db: string | null,
 ): Promise<OhaOutput> {
-  const spec = target.requests[0];
+  const spec = requestsFor(target.requests, settings)[0];
   const cpus = options.cpus ? parseCpuList(options.cpus).length : Math.max(1, navigator.hardwareConcurrency >> 1);
   const args = [
     "oha",
@@ -70,6 +71,8 @@ async function runOha(
     `--worker-threads=${cpus}`,
     `-t${Math.max(1, Math.round(settings.requestTimeoutSec * 1000))}ms`,
     `--method=${spec.method ?? "GET"}`,
+    // oha's own way: it drops each connection after its request (the header tells the server as the others do).
+    ...(closesConnections(settings) ? ["--disable-keepalive"] : []),
     ...Object.entries(spec.headers ?? {}).flatMap(([k, v]) => ["-H", `${k}: ${v}`]),
     ...(spec.body === undefined ? [] : ["-d", spec.body]),
     ...(db ? [`--db-url=${db}`] : []),
@@ -106,6 +109,7 @@ let cachedVersion: Promise<string> | undefined;
 export const ohaGenerator: LoadGenerator = {
   name: "oha",
   statusOnly: true,
+  closesConnections: true,
   verifies: "exact status of every response, warm-up and measurement (oha reads no bodies)",
   available(): Promise<boolean> {
     return Promise.resolve(which("oha") !== null);

@@ -16,6 +16,7 @@ import * as hdr from "hdr-histogram-js";
 import { makeTempFile, parseCpuList, removeTemp, runCommand, runTool, which } from "../platform/mod.ts";
 import { RESULT_MARKER, wrkScript } from "./_wrk_script.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/mod.ts";
+import { requestsFor } from "./keep_alive.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import { foldWarmup, type WindowFaults } from "./warmup.ts";
 
@@ -87,7 +88,7 @@ async function runWrk(
   try {
     await Deno.writeTextFile(
       script,
-      wrkScript({ requests: target.requests, pipelining: settings.pipelining, checkResponses }),
+      wrkScript({ requests: requestsFor(target.requests, settings), pipelining: settings.pipelining, checkResponses }),
     );
     const args = [
       "wrk",
@@ -163,6 +164,8 @@ function wrkWith(checkMeasured: boolean): LoadGenerator {
   return {
     name: checkMeasured ? "wrk+check" : "wrk",
     statusOnly: !checkMeasured,
+    // wrk opens a new connection after an answer that says Connection: close (the servers' answer when asked).
+    closesConnections: true,
     verifies: checkMeasured
       ? `warm-up and measured window: ${CHECKED}`
       : `warm-up: ${CHECKED}; measured window: status of every response (wrk counts 4xx and 5xx), without the hook, ` +

@@ -162,15 +162,16 @@ export function overviewTable(overview: Overview): ViewTable | null {
   };
 }
 
-/** What stands in for the findings when there are none: no difference, or nothing to compare. */
+/** What stands in for the findings when there are none: no difference (saying where a pair had no interval). */
 export function noFindingText(overview: Overview): string {
   const rows = overview.rows.filter((row) => row.group.ranked.length > 1);
   if (rows.length === 0) return "Nothing to compare: no workload has two runtimes with a figure.";
-  // Say why when no pair had the two rounds (or runs on each side) an interval needs.
-  const intervals = rows.some((row) => row.group.ranked.some((r) => r.vsBest?.ci95));
-  return intervals
-    ? "No significant difference between runtimes."
-    : "No significant difference between runtimes: no pair had the 2 rounds (or 2 runs on each side) an interval needs.";
+  // Say how many workloads had a pair without the two rounds (or runs on each side) an interval needs.
+  const short = rows.filter((row) => row.group.ranked.some((r) => r.vsBest !== null && !r.vsBest?.ci95)).length;
+  return short === 0
+    ? "No significant difference between runtimes in any workload."
+    : `No significant difference between runtimes found; in ${short} of ${rows.length} workloads a pair had fewer ` +
+      "than the 2 rounds (or 2 runs on each side) an interval needs.";
 }
 
 /** How a format writes the overview's parts. */
