@@ -4,7 +4,7 @@
 // never taken for a finished one (it is built beside the final directory and renamed into place).
 
 import { cacheDir } from "../../adapters/mod.ts";
-import { runCommand, which } from "../platform/process.ts";
+import { runCommand, which } from "../platform/mod.ts";
 
 /** The Locust release rtbench installs and records. */
 export const LOCUST_VERSION = "2.47.0";

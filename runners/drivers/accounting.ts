@@ -8,7 +8,7 @@
  */
 
 import type { AccountingCounts } from "./_engine_tally.ts";
-import type { RunAccounting } from "../schema/result.ts";
+import type { RunAccounting } from "../schema/mod.ts";
 
 export type { AccountingCounts };
 

@@ -21,12 +21,8 @@
  */
 
 import * as hdr from "hdr-histogram-js";
-import { parseCpuList } from "../platform/cpus.ts";
-import { freePort } from "../platform/ports.ts";
-import { runCommand } from "../platform/process.ts";
-import { makeTempDir, removeTemp } from "../platform/temp.ts";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
-import { round } from "../stats/round.ts";
+import { freePort, makeTempDir, parseCpuList, removeTemp, runCommand } from "../platform/mod.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf, round } from "../stats/mod.ts";
 import {
   LOCUST_VERSION,
   locustMissing,

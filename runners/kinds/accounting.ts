@@ -17,7 +17,7 @@
  * @module
  */
 
-import type { RunAccounting, Warning } from "../schema/result.ts";
+import type { RunAccounting, Warning } from "../schema/mod.ts";
 
 /** Unanswered requests, as a percentage of the window's, past which a record is invalid. */
 export const UNANSWERED_LIMIT_PERCENT = 1;
