@@ -294,25 +294,38 @@ function faultsUnder(loadGenerator: string, variants: readonly string[]): Promis
 
 const LOCUST = condition("Locust", (await locustGenerator.available()) ? null : "python3 is missing");
 
-// README "Every request accounted for" and "Locust": "the fault fixture comes out under Locust as under the engine".
+/** How a record came out: clean, invalid, or completed with a warning naming what went wrong. */
+function outcome(r: BenchRecord): string {
+  if (r.status !== "completed") return r.status;
+  const named = ["unanswered", "dropped-connections", "request-errors"];
+  return r.warnings.some((w) => named.includes(w.code)) ? "warned" : "clean";
+}
+
+// README "Every request accounted for" and "Locust": "the fault fixture comes out the same under Locust as under the
+// engine".
 Deno.test(needs(LOCUST, {
   name: "the fault fixture comes out the same under Locust as under the engine: no fault passes clean",
   async fn() {
     const variants = HTTP_MODES.filter((m) => !CHUNKED_MODES.includes(m));
-    const [engine, locust] = [
-      byVariant(await faultsUnder("rtbench", variants)),
-      byVariant(await faultsUnder("locust", variants)),
-    ];
-    // What Locust cannot see: a request whose body never ends is still out when its users stop (no failure is
-    // reported for it), and a server closing connections after each answer is invisible to its client. Those two come
-    // out completed, flagged by the record's `unaccounted` warning only.
-    const unseen = ["long-length", "http10"];
-    for (const mode of variants) {
-      const [e, l] = [engine.get(mode)!, locust.get(mode)!];
-      assertMatch(l.warnings.find((w) => w.code === "unaccounted")?.message ?? "", /does not account/, describe(l));
-      if (unseen.includes(mode)) {
-        assertEquals([e.status, l.status], ["invalid", "completed"], `${describe(e)} | ${describe(l)}`);
-      } else assertEquals(l.status, e.status, `${describe(e)} | ${describe(l)}`);
+    const engine = byVariant(await faultsUnder("rtbench", variants));
+    const locust = byVariant(await faultsUnder("locust", variants));
+    const both = (mode: string) => `${describe(engine.get(mode)!)} | ${describe(locust.get(mode)!)}`;
+    const of = (mode: string) => [outcome(engine.get(mode)!), outcome(locust.get(mode)!)];
+    for (const r of locust.values()) assert(r.warnings.some((w) => w.code === "unaccounted"), describe(r));
+    // Honest servers, and one that stalls and recovers, are clean under both.
+    for (const mode of ["honest", "split", "stall"]) assertEquals(of(mode), ["clean", "clean"], both(mode));
+    // A wrong answer (a surplus one read into the next, another request's body, a cut or garbled one) is invalid.
+    for (const mode of ["duplicate", "swap", "short-length", "close-mid-body", "garbled", "bad-length"]) {
+      assertEquals(of(mode), ["invalid", "invalid"], both(mode));
     }
+    // Requests left unanswered or dropped: invalid past 1%, or completed with a warning naming them, under both (the
+    // share differs with the generator's own rate: a hung request holds one of Locust's slow users a whole timeout).
+    for (const mode of ["silent", "late", "drop"]) {
+      for (const o of of(mode)) assert(o === "invalid" || o === "warned", `${o}: ${both(mode)}`);
+    }
+    // What Locust cannot see: a server closing its connection after each answer (HTTP/1.0) is invisible to its client,
+    // and a body one byte short of its length is not always reported. The engine's record is not clean; Locust's
+    // carries the `unaccounted` warning whatever else it says.
+    for (const mode of ["long-length", "http10"]) assert(outcome(engine.get(mode)!) !== "clean", both(mode));
   },
 }));
