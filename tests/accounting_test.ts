@@ -137,7 +137,8 @@ Deno.test("HTTP faults from mid-run on, closed model: each invalid, or completed
 
 Deno.test("a few requests unanswered (under 1%): completed with the warning, and the percentiles they reach print as lower bounds", async () => {
   // One request in 1000 unanswered from mid-run on: under 0.1% of the window's, however fast the machine answers.
-  const result = await faults("http", ["silent"], SETTINGS, ["node"], 1000);
+  // The open model: in the closed model a request that times out is a hung connection, and the record invalid.
+  const result = await faults("http", ["silent"], OPEN, ["node"], 1000);
   const [silent] = result.records;
   assertUnanswered(silent);
   assertEquals(silent.status, "completed", describe(silent));

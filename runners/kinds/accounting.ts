@@ -5,8 +5,8 @@
  *
  * - an answer nobody asked for (a response or echo with no request in
  *   flight) is a protocol violation: invalid, whatever the count;
- * - a hung connection (a request outstanding past the hung bound after the
- *   window closed): invalid;
+ * - a hung connection (closed model: a request outstanding past the hung
+ *   bound after the window closed, or timed out within it): invalid;
  * - connections the server closed while in use, more than
  *   {@linkcode DROPPED_LIMIT_PERCENT}% of the answers: invalid; fewer: a
  *   `dropped-connections` warning;
@@ -66,8 +66,8 @@ export function judgeAccounting(a: RunAccounting, run: number, noun: "requests" 
     ],
     [
       a.hungConnections > 0,
-      `${a.hungConnections} connections hung: a ${one} still unanswered ${a.hungAfterMs / 1000} s after the window ` +
-      "closed",
+      `${a.hungConnections} connections hung: a ${one} unanswered for longer than ${a.hungAfterMs / 1000} s (timed ` +
+      "out in the window, or still out that long after it closed)",
     ],
     [
       dropped > DROPPED_LIMIT_PERCENT,
@@ -133,4 +133,3 @@ export function judgeFailures(errors: number, answered: number, generator: strin
     `that were no response), over the ${UNANSWERED_LIMIT_PERCENT}% limit for requests left unanswered; ${generator} ` +
     "reports no more than that (see loadGenerator.accountsForRequests) under load";
 }
-
