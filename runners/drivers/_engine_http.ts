@@ -323,14 +323,14 @@ export class ResponseParser {
 
   /**
    * Takes in one header line, `buf[at..eol]`: the three that matter are kept, the others passed over. A line that is
-   * no `name: value` (no colon, an empty name or one with blanks) is not HTTP: the framing cannot be trusted.
+   * no `name: value` (no colon, an empty name, one starting blank) is not HTTP: the framing cannot be trusted.
    */
   #header(buf: Uint8Array, at: number, eol: number): void {
+    // A name, then a colon: a blank or a colon first is no header, and so is a line without a colon. The scan for the
+    // colon stops at the first byte that cannot be in a name (this runs for every header of every response).
     let colon = at;
-    while (colon < eol && buf[colon] !== COLON && buf[colon] !== SPACE && buf[colon] !== TAB) colon++;
-    if (colon === at || colon === eol || buf[colon] !== COLON) {
-      throw new ProtocolError(`not an HTTP header line: ${JSON.stringify(decoder.decode(buf.subarray(at, eol)))}`);
-    }
+    while (colon < eol && buf[colon] > SPACE && buf[colon] !== COLON) colon++;
+    if (colon === at || buf[colon] !== COLON) notAHeader(buf, at, eol);
     const first = lower(buf[at]);
     if (first === 99 /* c */) {
       if (headerIs(buf, at, eol, CONTENT_LENGTH)) {
@@ -448,6 +448,11 @@ function contentLength(buf: Uint8Array, from: number, eol: number): number {
   if (v === digits || v - digits > 15) return -1;
   while (v < eol && (buf[v] === SPACE || buf[v] === TAB)) v++;
   return v === eol ? n : -1;
+}
+
+/** Throws for a header line that is no `name: value` (kept out of the hot path). */
+function notAHeader(buf: Uint8Array, at: number, eol: number): never {
+  throw new ProtocolError(`not an HTTP header line: ${JSON.stringify(decoder.decode(buf.subarray(at, eol)))}`);
 }
 
 /** Where the line starting at `from` ends (its CR), or -1 when its CRLF has not arrived. */
