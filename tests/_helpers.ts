@@ -86,6 +86,11 @@ export interface RunOptions {
   cwd?: string;
 }
 
+/** deno.json's tasks, by name: the command each runs. */
+export async function denoTasks(): Promise<Record<string, string>> {
+  return JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
+}
+
 /**
  * Runs a deno task's program with the task's own permissions from deno.json, as `deno task <name>` does, with
  * `args` after the task's own; the child's environment is this process's plus `env`.
@@ -98,8 +103,7 @@ export async function runTask(
   // An object without `env` or `cwd` is the environment itself (the older form of this helper).
   if (!("env" in options) && !("cwd" in options)) options = { env: options as Record<string, string> };
   const { env, cwd } = options as RunOptions;
-  const tasks: Record<string, string> = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
-  const words = tasks[name].split(" ");
+  const words = (await denoTasks())[name].split(" ");
   const program = words.findIndex((w) => w.endsWith(".ts"));
   const out = await new Deno.Command(Deno.execPath(), {
     args: [

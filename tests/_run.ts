@@ -30,6 +30,7 @@ export const UNIT_TESTS: readonly string[] = [
   "runners/drivers/_engine_histogram_test.ts",
   "runners/drivers/_engine_http_load_test.ts",
   "runners/drivers/_engine_http_test.ts",
+  "runners/drivers/_engine_keep_alive_test.ts",
   "runners/drivers/_engine_parts_test.ts",
   "runners/drivers/_engine_schedule_test.ts",
   "runners/drivers/_engine_ws_load_test.ts",

@@ -6,7 +6,7 @@ import { validateResult } from "../runners/schema/mod.ts";
 import { fsWorkload } from "../workloads/fs.ts";
 import { formatMarkdown } from "../runners/report/mod.ts";
 import { formatTable } from "../runners/report/table.ts";
-import { privateTmp } from "./_helpers.ts";
+import { withTmp } from "./_helpers.ts";
 
 /** The cells of the Markdown row of `runtime` under the table whose header holds `write`. */
 function rowOf(markdown: string, runtime: string): Map<string, string> {
@@ -20,28 +20,27 @@ function rowOf(markdown: string, runtime: string): Map<string, string> {
   return new Map(cells(row).map((c, i) => [names[i], c]));
 }
 
-Deno.test("fs tables show write and read apart, each the median of its own runs' figure", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [fsWorkload],
-    runtimes: ["deno", "node", "bun"],
-    variants: ["idiomatic"],
-    options: { "fs-files": 300 },
-    settings: { runs: 3 },
-    tempDir: tmp,
-  });
-  assertEquals(validateResult(result), []);
-  const markdown = formatMarkdown(result);
-  for (const record of result.records) {
-    assertEquals(record.status, "completed", JSON.stringify(record.error));
-    const row = rowOf(markdown, record.runtime.name);
-    // The medians of the three runs' own figures, computed here from the runs rather than read from the summary.
-    const median = (figure: string) => record.runs.map((r) => r.figures[figure]).sort((a, b) => a - b)[1];
-    assertEquals(row.get("write"), `${median("writeMs").toFixed(2)} ms`);
-    assertEquals(row.get("read"), `${median("readMs").toFixed(2)} ms`);
-  }
-  // The terminal table carries the same two columns.
-  const table = formatTable(result);
-  assert(/\bwrite\b/.test(table) && /\bread\b/.test(table), table);
-  await Deno.remove(tmp, { recursive: true });
-});
+Deno.test("fs tables show write and read apart, each the median of its own runs' figure", () =>
+  withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [fsWorkload],
+      runtimes: ["deno", "node", "bun"],
+      variants: ["idiomatic"],
+      options: { "fs-files": 300 },
+      settings: { runs: 3 },
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    const markdown = formatMarkdown(result);
+    for (const record of result.records) {
+      assertEquals(record.status, "completed", JSON.stringify(record.error));
+      const row = rowOf(markdown, record.runtime.name);
+      // The medians of the three runs' own figures, computed here from the runs rather than read from the summary.
+      const median = (figure: string) => record.runs.map((r) => r.figures[figure]).sort((a, b) => a - b)[1];
+      assertEquals(row.get("write"), `${median("writeMs").toFixed(2)} ms`);
+      assertEquals(row.get("read"), `${median("readMs").toFixed(2)} ms`);
+    }
+    // The terminal table carries the same two columns.
+    const table = formatTable(result);
+    assert(/\bwrite\b/.test(table) && /\bread\b/.test(table), table);
+  }));

@@ -7,60 +7,61 @@ import { run } from "../runners/suite/run.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { bcrypt } from "../workloads/bcrypt.ts";
 import { MIN_COUNTED_RESPONSES } from "../runners/stats/counted_rate.ts";
-import { privateTmp, processesMatching } from "./_helpers.ts";
+import { processesMatching, withTmp } from "./_helpers.ts";
 
-Deno.test("bcrypt at its defaults: every run counts enough responses, and the runs' figures differ", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [bcrypt],
-    runtimes: ["deno", "node"],
-    variants: ["bcryptjs"],
-    settings: { runs: 3 },
-    tempDir: tmp,
-  });
-  assertEquals(validateResult(result), []);
-  for (const record of result.records) {
-    assertEquals(record.status, "completed", JSON.stringify(record.error));
-    // The defaults asked for: 2 connections, 2 s.
-    assertEquals([record.settings.connections, record.settings.durationSec], [2, 2]);
-    for (const r of record.runs) {
-      assert(r.figures.validResponses >= MIN_COUNTED_RESPONSES, `${record.runtime.name}: ${r.figures.validResponses}`);
-      // The window that ran is the one the figure is over: responses / window, by hand.
-      const rate = r.figures.validResponses / (r.figures.durationMs / 1000);
-      assert(Math.abs(r.figures.requestsPerSecond - rate) < 0.01 * rate, `${r.figures.requestsPerSecond} vs ${rate}`);
+Deno.test("bcrypt at its defaults: every run counts enough responses, and the runs' figures differ", () =>
+  withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [bcrypt],
+      runtimes: ["deno", "node"],
+      variants: ["bcryptjs"],
+      settings: { runs: 3 },
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    for (const record of result.records) {
+      assertEquals(record.status, "completed", JSON.stringify(record.error));
+      // The defaults asked for: 2 connections, 2 s.
+      assertEquals([record.settings.connections, record.settings.durationSec], [2, 2]);
+      for (const r of record.runs) {
+        assert(
+          r.figures.validResponses >= MIN_COUNTED_RESPONSES,
+          `${record.runtime.name}: ${r.figures.validResponses}`,
+        );
+        // The window that ran is the one the figure is over: responses / window, by hand.
+        const rate = r.figures.validResponses / (r.figures.durationMs / 1000);
+        assert(Math.abs(r.figures.requestsPerSecond - rate) < 0.01 * rate, `${r.figures.requestsPerSecond} vs ${rate}`);
+      }
+      const rates = record.runs.map((r) => r.figures.requestsPerSecond);
+      assert(new Set(rates).size > 1, `${record.runtime.name}: identical runs ${rates}`);
+      const summary = record.summary.requestsPerSecond;
+      assert(summary.ci95 && summary.ci95.high > summary.ci95.low, "a real interval, not a zero-width one");
+      assert(record.warnings.some((w) => w.code === "window-extended"), "the record says the window was extended");
     }
-    const rates = record.runs.map((r) => r.figures.requestsPerSecond);
-    assert(new Set(rates).size > 1, `${record.runtime.name}: identical runs ${rates}`);
-    const summary = record.summary.requestsPerSecond;
-    assert(summary.ci95 && summary.ci95.high > summary.ci95.low, "a real interval, not a zero-width one");
-    assert(record.warnings.some((w) => w.code === "window-extended"), "the record says the window was extended");
-  }
-  assertEquals(await processesMatching(tmp), []);
-  await Deno.remove(tmp, { recursive: true });
-});
+    assertEquals(await processesMatching(tmp), []);
+  }));
 
-Deno.test("bcryptjs at 100 connections: a server slower than the window reports seconds of latency, not an error", async () => {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [bcrypt],
-    runtimes: ["node"],
-    variants: ["bcryptjs"],
-    // 003's regime at the window that used to fail (5 s). The request timeout is raised from bcrypt's 30 s because a
-    // shared, loaded machine can take longer than that for 100 interleaved hashes: this test is about slowness, not
-    // about where the timeout lies.
-    settings: { connections: 100, durationSec: 5, warmupSec: 0.5, runs: 1, requestTimeoutSec: 60 },
-    tempDir: tmp,
-  });
-  assertEquals(validateResult(result), []);
-  const [record] = result.records;
-  assertEquals(record.status, "completed", JSON.stringify(record.error));
-  const [r] = record.runs;
-  assert(r.figures.validResponses > 0);
-  // 100 hashes interleaved on one thread: each answer waits for about 100 hashes' time, seconds on these machines.
-  assert(record.latencyUs!.p50 >= 1_000_000, `p50 ${record.latencyUs!.p50} µs`);
-  assertEquals(r.counts.mismatches, 0);
-  const extended = record.warnings.find((w) => w.code === "window-extended");
-  assert(extended?.message.includes("a server slower than the window is measured"), JSON.stringify(record.warnings));
-  assertEquals(await processesMatching(tmp), []);
-  await Deno.remove(tmp, { recursive: true });
-});
+Deno.test("bcryptjs at 100 connections: a server slower than the window reports seconds of latency, not an error", () =>
+  withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [bcrypt],
+      runtimes: ["node"],
+      variants: ["bcryptjs"],
+      // 003's regime at the window that used to fail (5 s). The request timeout is raised from bcrypt's 30 s because a
+      // shared, loaded machine can take longer than that for 100 interleaved hashes: this test is about slowness, not
+      // about where the timeout lies.
+      settings: { connections: 100, durationSec: 5, warmupSec: 0.5, runs: 1, requestTimeoutSec: 60 },
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    const [record] = result.records;
+    assertEquals(record.status, "completed", JSON.stringify(record.error));
+    const [r] = record.runs;
+    assert(r.figures.validResponses > 0);
+    // 100 hashes interleaved on one thread: each answer waits for about 100 hashes' time, seconds on these machines.
+    assert(record.latencyUs!.p50 >= 1_000_000, `p50 ${record.latencyUs!.p50} µs`);
+    assertEquals(r.counts.mismatches, 0);
+    const extended = record.warnings.find((w) => w.code === "window-extended");
+    assert(extended?.message.includes("a server slower than the window is measured"), JSON.stringify(record.warnings));
+    assertEquals(await processesMatching(tmp), []);
+  }));

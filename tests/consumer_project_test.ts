@@ -3,10 +3,15 @@
 // A project outside the checkout, made in a temporary directory exactly as the README says: its deno.json (the import
 // line `deno add jsr:@rtbench/rtbench` writes, and `links` to a checkout at ../rtbench), the greet workload, its three
 // servers and bench.ts, all taken from the README's blocks. It type-checks with no other configuration, and the README's
-// command runs it: three runtimes measured, the result written and read back with rtbench's reader.
+// command runs it: three runtimes measured, the result written and read back with rtbench's reader. The same project
+// with the README's deno.json from JSR resolves jsr:@rtbench/rtbench from a local JSR registry
+// (tests/fixtures/jsr_registry.ts: this checkout as `deno publish` would publish it, at JSR's paths, with its
+// manifest's checksums) that JSR_URL names, and so does the README's `deno run -A jsr:@rtbench/rtbench/cli`.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { parseResult } from "../runners/schema/mod.ts";
-import { entries, privateTmp, processesWithTmpdir, ROOT, waitFor } from "./_helpers.ts";
+import { type BenchResult, parseResult } from "../runners/schema/mod.ts";
+import { localJsr } from "./fixtures/jsr_registry.ts";
+import { entries, processesWithTmpdir, ROOT, waitFor, withTmp } from "./_helpers.ts";
+import { condition, needs } from "./_needs.ts";
 
 const README = await Deno.readTextFile(`${ROOT}README.md`);
 
@@ -32,15 +37,24 @@ Deno.test("the README's deno.json from JSR and from a checkout differ only by li
   assertEquals(jsr.imports["@rtbench/rtbench"], `jsr:@rtbench/rtbench@^${version.split(".").slice(0, 2).join(".")}.0`);
 });
 
-Deno.test("a project of its own, made as the README says, type-checks and runs its workload, reading the result back", async () => {
-  const tmp = await privateTmp();
-  // The checkout next to the project, as the README puts it.
-  await Deno.symlink(ROOT.replace(/\/$/, ""), `${tmp}/rtbench`);
+/** What the README's project did: its result read back, bench.ts's stderr. */
+interface ProjectRun {
+  result: BenchResult;
+  stderr: string;
+}
+
+/**
+ * Makes the README's project in `tmp/greet` with the deno.json titled `config`, type-checks it and runs the README's
+ * command in it (with `env` added to the environment); checks what the result holds and that nothing is left running.
+ */
+async function runProject(tmp: string, config: string, env: Record<string, string> = {}): Promise<ProjectRun> {
   const project = `${tmp}/greet`;
   for (const [name, text] of files) {
-    if (name.includes("(")) continue;
-    await Deno.mkdir(`${project}/${name}`.replace(/\/[^/]+$/, ""), { recursive: true });
-    await Deno.writeTextFile(`${project}/${name}`, text);
+    // Of the README's two deno.json, the one asked for.
+    if (name.startsWith("deno.json") && name !== config) continue;
+    const path = `${project}/${name.replace(/ \(.*\)$/, "")}`;
+    await Deno.mkdir(path.replace(/\/[^/]+$/, ""), { recursive: true });
+    await Deno.writeTextFile(path, text);
   }
   assertEquals(
     (await entries(project)).sort(),
@@ -51,7 +65,7 @@ Deno.test("a project of its own, made as the README says, type-checks and runs i
     new Deno.Command(Deno.execPath(), {
       args,
       cwd: project,
-      env: { TMPDIR: tmp, NO_COLOR: "1" },
+      env: { TMPDIR: tmp, NO_COLOR: "1", ...env },
       stdout: "piped",
       stderr: "piped",
       stdin: "null",
@@ -69,7 +83,7 @@ Deno.test("a project of its own, made as the README says, type-checks and runs i
     ["greet/default/deno", "completed"],
     ["greet/default/node", "completed"],
     ["greet/default/bun", "completed"],
-  ]);
+  ], JSON.stringify(result.records.map((r) => r.error)));
   const body = JSON.stringify({ greeting: "Hello, JSR!" });
   for (const record of result.records) {
     assertEquals(record.options, { "greet-name": "JSR" });
@@ -84,19 +98,121 @@ Deno.test("a project of its own, made as the README says, type-checks and runs i
   // The table bench.ts prints is of the result it read back.
   for (const name of ["deno", "node", "bun"]) assertMatch(stderr, new RegExp(`^${name} \\d`, "m"));
   assert(await waitFor(async () => (await processesWithTmpdir(tmp)).length === 0, 5000), "processes left");
-  await Deno.remove(tmp, { recursive: true });
-});
+  // Nothing but the project and what the test put beside it (the checkout's link, a Deno cache): rtbench's temporary
+  // directories, the load engine's copy out of a remote package too, are gone.
+  assertEquals((await entries(tmp)).filter((e) => !["greet", "rtbench", "deno-dir"].includes(e)), [], "files left");
+  return { result, stderr };
+}
 
-Deno.test({
-  name: "the README's deno.json from JSR resolves where JSR is reachable",
-  ignore: !(await fetch("https://jsr.io/@rtbench/rtbench/meta.json", { signal: AbortSignal.timeout(5000) })
-    .then((r) => r.ok, () => false)),
-  async fn() {
-    const tmp = await privateTmp();
+Deno.test("a project of its own, made as the README says, type-checks and runs its workload, reading the result back", () =>
+  withTmp(async (tmp) => {
+    // The checkout next to the project, as the README puts it.
+    await Deno.symlink(ROOT.replace(/\/$/, ""), `${tmp}/rtbench`);
+    await runProject(tmp, "deno.json");
+  }));
+
+/**
+ * A Deno cache of its own, so that what a registry served is read from that registry and not from an earlier run's
+ * cache; npm packages come from the shared cache, as they would on a machine that ran the README's set-up.
+ */
+async function freshDenoDir(tmp: string): Promise<string> {
+  const info = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" }).output();
+  const shared = JSON.parse(new TextDecoder().decode(info.stdout)).denoDir as string;
+  const dir = `${tmp}/deno-dir`;
+  await Deno.mkdir(dir);
+  await Deno.symlink(`${shared}/npm`, `${dir}/npm`);
+  return dir;
+}
+
+Deno.test("the same project with rtbench from JSR (a local registry serving this checkout as published) runs alike", () =>
+  withTmp(async (tmp) => {
+    await using jsr = await localJsr();
+    const run = await runProject(tmp, "deno.json (from JSR)", {
+      JSR_URL: jsr.url,
+      DENO_DIR: await freshDenoDir(tmp),
+    });
+    // rtbench came from the registry: its versions, the version's manifest, then its modules.
+    const base = `/${jsr.name}/`;
+    assertEquals(jsr.requests.slice(0, 2), [`${base}meta.json`, `${base}${jsr.version}_meta.json`]);
+    assert(jsr.requests.includes(`${base}${jsr.version}/mod.ts`), jsr.requests.join("\n"));
+    assert(run.result.records.every((r) => r.verification.passed));
+  }));
+
+// The local registry is JSR as Deno reads it: the manifest's checksums are checked, so a file that differs is refused.
+Deno.test("the local JSR registry's manifest is checked: a module served altered is refused", () =>
+  withTmp(async (tmp) => {
+    await using jsr = await localJsr({ tampered: "/mod.ts" });
     await Deno.writeTextFile(`${tmp}/deno.json`, files.get("deno.json (from JSR)")!);
     await Deno.writeTextFile(`${tmp}/main.ts`, 'import { run } from "@rtbench/rtbench";\nconsole.log(typeof run);\n');
-    const out = await new Deno.Command(Deno.execPath(), { args: ["check", "main.ts"], cwd: tmp }).output();
-    assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
-    await Deno.remove(tmp, { recursive: true });
-  },
-});
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "main.ts"],
+      cwd: tmp,
+      env: { JSR_URL: jsr.url, DENO_DIR: await freshDenoDir(tmp), NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert(!out.success, stderr);
+    assertMatch(stderr, /Integrity check failed/);
+    assertMatch(stderr, new RegExp(`Specifier: ${jsr.url}@rtbench/rtbench/${jsr.version}/mod\\.ts\n`));
+    // What Deno expected is the manifest's checksum of the file as published.
+    const published = await crypto.subtle.digest("SHA-256", jsr.files.get("/mod.ts")! as Uint8Array<ArrayBuffer>);
+    const hex = [...new Uint8Array(published)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    assertMatch(stderr, new RegExp(`Expected: ${hex}\n`));
+  }));
+
+// README (Use rtbench from your own code): "`@rtbench/rtbench/cli` | the command line itself: `deno run -A
+// jsr:@rtbench/rtbench/cli --workload http-json`". ws's Node.js server imports the npm package ws, which publishing
+// rewrites to an npm: specifier Node.js cannot load: the staged server gets it back bare.
+Deno.test("the README's command line from JSR (the local registry) measures http-json and ws, every response verified", () =>
+  withTmp(async (tmp) => {
+    await using jsr = await localJsr();
+    const command = /`deno run (-A jsr:@rtbench\/rtbench\/cli --workload http-json)`/.exec(README);
+    if (!command) throw new Error("README shows no `deno run -A jsr:@rtbench/rtbench/cli` command");
+    // The README's command with ws beside http-json, quick settings and a result file.
+    const args = [...command[1].split(" ").map((a) => a === "http-json" ? "http-json,ws" : a), "--runtime", "node,deno"]
+      .concat(["--runs", "1", "--duration", "0.5", "--warmup", "0", "--out", "r.json"]);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", ...args],
+      cwd: tmp,
+      env: { JSR_URL: jsr.url, DENO_DIR: await freshDenoDir(tmp), TMPDIR: tmp, NO_COLOR: "1" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assertEquals(out.code, 0, stderr);
+    const result = parseResult(await Deno.readTextFile(`${tmp}/r.json`));
+    assertEquals(result.records.map((r) => [r.id, r.status]), [
+      ["http-json/default/node", "completed"],
+      ["http-json/default/deno", "completed"],
+      ["ws/default/node", "completed"],
+      ["ws/default/deno", "completed"],
+    ], JSON.stringify(result.records.map((r) => r.error)));
+    for (const record of result.records) {
+      assert(record.verification.passed, record.id);
+      assertEquals(record.runs[0].counts.mismatches, 0, record.id);
+    }
+    // The CLI's own files came from the registry.
+    assert(jsr.requests.includes(`/${jsr.name}/${jsr.version}/runners/cli/bench.ts`), jsr.requests.join("\n"));
+    assert(await waitFor(async () => (await processesWithTmpdir(tmp)).length === 0, 5000), "processes left");
+    assertEquals((await entries(tmp)).sort(), ["deno-dir", "r.json"], "files left");
+  }));
+
+/**
+ * The public JSR registry, for the one test that resolves rtbench from jsr.io itself: opt in with
+ * `RTBENCH_TEST_JSR=1`. Not part of RTBENCH_TEST_NETWORK (the npm registry, which CI reaches): jsr.io is not reachable
+ * from every machine CI runs on, and the local registry above tests the same path offline.
+ */
+const JSR = condition(
+  "jsr.io",
+  Deno.env.get("RTBENCH_TEST_JSR") === "1" ? null : "resolves rtbench from jsr.io: opt in with RTBENCH_TEST_JSR=1",
+);
+
+Deno.test(needs(JSR, {
+  name: "the same project with rtbench from jsr.io itself runs alike",
+  fn: () =>
+    withTmp(async (tmp) => {
+      await runProject(tmp, "deno.json (from JSR)", { DENO_DIR: await freshDenoDir(tmp) });
+    }),
+}));

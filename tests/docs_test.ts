@@ -15,7 +15,7 @@ import { type CeilingRow, formatCeiling } from "../runners/selfcheck/ws_ceiling.
 import type { BenchRecord, BenchResult } from "../runners/schema/result.ts";
 import type { ResourceSummary, RoleSummary } from "../runners/schema/resources.ts";
 import { BASE_PATH, HEAD_PATH, loadFixture } from "./_report_helpers.ts";
-import { privateTmp, ROOT, runCli, spawnCli, waitFor } from "./_helpers.ts";
+import { denoTasks, ROOT, runCli, spawnCli, waitFor, withTmp } from "./_helpers.ts";
 
 /** Every Markdown file of the project (the README, docs/, fixtures' notes), relative to the root. */
 async function markdownFiles(dir = ROOT, prefix = ""): Promise<string[]> {
@@ -173,12 +173,27 @@ async function printedHeaders(): Promise<Set<string>> {
   };
   const restApi = (variant: string) =>
     base.records.map((r): BenchRecord => ({ ...r, workload: "rest-api", variant, id: `rest-api/${variant}/${r.id}` }));
+  // A keep-alive-off section (README "Connections that close"): the connect's p50 and p99, and CPU per request.
+  const closing = (r: BenchRecord): BenchRecord => ({
+    ...r,
+    variant: "keep-alive-off",
+    id: `${r.id}/keep-alive-off`,
+    settings: { ...r.settings, keepAlive: false },
+    summary: {
+      ...r.summary,
+      connectP50Us: r.summary.requestsPerSecond,
+      connectP99Us: r.summary.requestsPerSecond,
+      serverCpuUsPerRequest: r.summary.requestsPerSecond,
+    },
+    warnings: [{ code: "single-run", message: "measured once" }],
+  });
   const sampled: BenchResult = {
     ...base,
     records: [
       ...base.records.map((r) => ({ ...r, resources, endpoints: { "GET /users/:id": endpoint } })),
       ...restApi("default"),
       ...restApi("express"),
+      ...base.records.map(closing),
     ],
   };
   const texts = [
@@ -226,9 +241,8 @@ async function printedHeaders(): Promise<Set<string>> {
   return new Set(texts.flatMap(headers));
 }
 
-/** rtbench's own lines as the current code prints them, from real runs: each with paths and numbers as wildcards. */
-async function printedMessages(): Promise<RegExp[]> {
-  const tmp = await privateTmp();
+/** rtbench's own lines as the current code prints them, from real runs in `tmp`: paths and numbers as wildcards. */
+async function printedMessages(tmp: string): Promise<RegExp[]> {
   const done = await runCli(
     ["-w", "startup", "--variant", "hello", "-r", "deno", "--runs", "1", "--duration", "0.1", "--quiet"]
       .concat(["--out", `${tmp}/done.json`]),
@@ -251,7 +265,6 @@ async function printedMessages(): Promise<RegExp[]> {
   );
   child.kill("SIGINT");
   const stopped = new TextDecoder().decode((await output).stderr);
-  await Deno.remove(tmp, { recursive: true });
   const lines = [...done.stderr.split("\n"), ...stopped.split("\n")].filter((l) => /^(rtbench:|Result )/.test(l));
   assert(lines.length >= 2, `${done.stderr}\n${stopped}`);
   return lines.map((l) => new RegExp(`^${pattern(l)}$`));
@@ -266,9 +279,9 @@ function pattern(line: string): string {
 
 Deno.test("docs: every sample of output is checked against the current code", async () => {
   const printed = await printedHeaders();
-  const messages = await printedMessages();
+  const messages = await withTmp(printedMessages);
   const problems: string[] = [];
-  const tasks = Object.keys(JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks);
+  const tasks = Object.keys(await denoTasks());
   const known = [...builtinWorkloads];
   for (const sample of samples()) {
     const where = `${sample.file}:${sample.line}`;

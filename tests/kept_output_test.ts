@@ -5,7 +5,8 @@
 // why): a folder, a path through a file, a system folder.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult } from "../runners/schema/mod.ts";
-import { entries, privateTmp, ROOT, runCli, spawnCli, waitFor } from "./_helpers.ts";
+import { entries, ROOT, runCli, spawnCli, waitFor, withTmp } from "./_helpers.ts";
+import { condition, needs } from "./_needs.ts";
 
 const FIXTURE = "tests/fixtures/checkpoints.ts";
 const SUITE = [
@@ -32,22 +33,21 @@ async function keptFile(stderr: string, why: RegExp): Promise<void> {
   await Deno.remove(`${ROOT}results`).catch(() => {});
 }
 
-Deno.test("--out's folder gone mid-suite: the result goes to results/, said in one line, exit 1", async () => {
-  const tmp = await privateTmp();
-  const marks = `${tmp}/marks`;
-  await Deno.mkdir(marks);
-  const child = spawnCli([...SUITE, "--out", `${tmp}/out/r.json`], { TMPDIR: tmp, CHECKPOINTS: marks });
-  const output = child.output();
-  // The first variant's record is written; the folder goes before the second's.
-  assert(await waitFor(async () => (await entries(marks)).includes("setup-second"), 120_000));
-  assert((await entries(`${tmp}/out`)).includes("r.json"));
-  await Deno.remove(`${tmp}/out`, { recursive: true });
-  const done = await output;
-  const stderr = new TextDecoder().decode(done.stderr);
-  assertEquals(done.code, 1, stderr);
-  await keptFile(stderr, /^no such folder$/);
-  await Deno.remove(tmp, { recursive: true });
-});
+Deno.test("--out's folder gone mid-suite: the result goes to results/, said in one line, exit 1", () =>
+  withTmp(async (tmp) => {
+    const marks = `${tmp}/marks`;
+    await Deno.mkdir(marks);
+    const child = spawnCli([...SUITE, "--out", `${tmp}/out/r.json`], { TMPDIR: tmp, CHECKPOINTS: marks });
+    const output = child.output();
+    // The first variant's record is written; the folder goes before the second's.
+    assert(await waitFor(async () => (await entries(marks)).includes("setup-second"), 120_000));
+    assert((await entries(`${tmp}/out`)).includes("r.json"));
+    await Deno.remove(`${tmp}/out`, { recursive: true });
+    const done = await output;
+    const stderr = new TextDecoder().decode(done.stderr);
+    assertEquals(done.code, 1, stderr);
+    await keptFile(stderr, /^no such folder$/);
+  }));
 
 /** A 24 KiB file system at `dir` (root only), or null where none can be mounted. */
 async function smallDisk(dir: string): Promise<boolean> {
@@ -59,45 +59,57 @@ async function smallDisk(dir: string): Promise<boolean> {
   return mount?.success ?? false;
 }
 
-Deno.test("--out on a disk that fills up mid-suite: the result goes to results/, exit 1", async (t) => {
-  const tmp = await privateTmp();
-  const disk = `${tmp}/disk`;
-  await Deno.mkdir(disk);
-  if (!(await smallDisk(disk))) {
-    await Deno.remove(tmp, { recursive: true });
-    t.step({ name: "needs root to mount a small tmpfs", ignore: true, fn() {} });
-    return;
-  }
-  try {
-    const cli = await runCli([...SUITE, "--out", `${disk}/r.json`], { TMPDIR: tmp, CHECKPOINTS: tmp });
-    assertEquals(cli.code, 1, cli.stderr);
-    await keptFile(cli.stderr, /^no space left on device$/);
-  } finally {
-    await new Deno.Command("umount", { args: [disk] }).output();
-    await Deno.remove(tmp, { recursive: true });
-  }
-});
+/** Unmounts what {@linkcode smallDisk} mounted. */
+async function unmount(dir: string): Promise<void> {
+  await new Deno.Command("umount", { args: [dir] }).output();
+}
 
-Deno.test("an --out that cannot be written is refused before any load: the path and why", async () => {
-  const tmp = await privateTmp();
-  const file = `${tmp}/file.txt`;
-  await Deno.writeTextFile(file, "");
-  const cases: [string, string][] = [
-    [tmp, `it is a folder; give a file path, for example ${tmp}/rtbench.json`],
-    [`${tmp}/`, "it names a folder; give a file path"],
-    [`${file}/r.json`, "a part of the path is a file, not a folder"],
-    ["/proc/r.json", "rtbench writes no files under /dev, /proc or /sys"],
-  ];
-  for (const [out, why] of cases) {
-    const cli = await runCli(["-w", "http-json", "-r", "deno", "--out", out], { TMPDIR: tmp });
-    assertEquals(cli.code, 2, cli.stderr);
-    assertEquals(cli.stderr.trim(), `rtbench: --out: cannot write ${out} (${why})`);
-  }
-  // A missing folder is made, and removed again when nothing was written into it.
-  const refused = await runCli(["-w", "http-json", "--runs", "0", "--out", `${tmp}/new/deeper/r.json`], {
-    TMPDIR: tmp,
-  });
-  assertEquals(refused.code, 2, refused.stderr);
-  assertEquals((await entries(tmp)).sort(), ["file.txt"]);
-  await Deno.remove(tmp, { recursive: true });
-});
+/** A small tmpfs, tried once here: mounting one needs root. */
+const TMPFS = condition(
+  "a 24 KiB tmpfs",
+  await withTmp(async (dir) => {
+    if (!(await smallDisk(dir))) return "mounting a tmpfs needs root (mount -t tmpfs)";
+    await unmount(dir);
+    return null;
+  }),
+);
+
+Deno.test(needs(TMPFS, {
+  name: "--out on a disk that fills up mid-suite: the result goes to results/, exit 1",
+  fn: () =>
+    withTmp(async (tmp) => {
+      const disk = `${tmp}/disk`;
+      await Deno.mkdir(disk);
+      assert(await smallDisk(disk), "a 24 KiB tmpfs mounted");
+      try {
+        const cli = await runCli([...SUITE, "--out", `${disk}/r.json`], { TMPDIR: tmp, CHECKPOINTS: tmp });
+        assertEquals(cli.code, 1, cli.stderr);
+        await keptFile(cli.stderr, /^no space left on device$/);
+      } finally {
+        await unmount(disk);
+      }
+    }),
+}));
+
+Deno.test("an --out that cannot be written is refused before any load: the path and why", () =>
+  withTmp(async (tmp) => {
+    const file = `${tmp}/file.txt`;
+    await Deno.writeTextFile(file, "");
+    const cases: [string, string][] = [
+      [tmp, `it is a folder; give a file path, for example ${tmp}/rtbench.json`],
+      [`${tmp}/`, "it names a folder; give a file path"],
+      [`${file}/r.json`, "a part of the path is a file, not a folder"],
+      ["/proc/r.json", "rtbench writes no files under /dev, /proc or /sys"],
+    ];
+    for (const [out, why] of cases) {
+      const cli = await runCli(["-w", "http-json", "-r", "deno", "--out", out], { TMPDIR: tmp });
+      assertEquals(cli.code, 2, cli.stderr);
+      assertEquals(cli.stderr.trim(), `rtbench: --out: cannot write ${out} (${why})`);
+    }
+    // A missing folder is made, and removed again when nothing was written into it.
+    const refused = await runCli(["-w", "http-json", "--runs", "0", "--out", `${tmp}/new/deeper/r.json`], {
+      TMPDIR: tmp,
+    });
+    assertEquals(refused.code, 2, refused.stderr);
+    assertEquals((await entries(tmp)).sort(), ["file.txt"]);
+  }));

@@ -14,7 +14,7 @@ import { startup } from "../workloads/startup.ts";
 import { deno } from "../adapters/mod.ts";
 import { builtinWorkloads } from "../workloads/mod.ts";
 import { BASE_PATH, loadFixture, parseCsv } from "./_report_helpers.ts";
-import { privateTmp, ROOT, runCli } from "./_helpers.ts";
+import { ROOT, runCli, withTmp } from "./_helpers.ts";
 
 Deno.test("axis ticks are round numbers: 0.6, not 0.6000000000000001", () => {
   // Steps of 0.2 (by hand: 0, 0.2, …, 1.2 covers 1.1) and of 0.00001.
@@ -84,9 +84,8 @@ function onlyFirstRun(r: BenchRecord): BenchRecord {
   return { ...r, runs, summary: summary as BenchRecord["summary"] };
 }
 
-Deno.test("a record that never opened is ranked by its workload's figure (start-up: wallMs, lower better)", async () => {
-  const tmp = await privateTmp();
-  try {
+Deno.test("a record that never opened is ranked by its workload's figure (start-up: wallMs, lower better)", () =>
+  withTmp(async (tmp) => {
     // A deno whose npm package does not exist: the record errors in provision, before any kind opens it.
     const failing = await run({
       workloads: [startup],
@@ -102,10 +101,7 @@ Deno.test("a record that never opened is ranked by its workload's figure (start-
     assertEquals([record.status, record.error?.phase], ["errored", "provision"]);
     assertEquals(record.headline, { figure: "wallMs", higherIsBetter: false });
     assert(formatTable(failing).includes("wallMs ↓"), formatTable(failing));
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
-  }
-});
+  }));
 
 Deno.test("--list marks the optional variants and those that run only when their workload is named", async () => {
   const list = await runCli(["--list"]);

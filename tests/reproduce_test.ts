@@ -6,7 +6,7 @@ import { assert, assertAlmostEquals, assertEquals, assertMatch } from "@std/asse
 import { builtinWorkloads } from "../workloads/mod.ts";
 import { claimRow, experimentRun, readClaims, reproduce } from "../runners/selfcheck/reproduce.ts";
 import type { BenchResult } from "../runners/schema/result.ts";
-import { privateTmp, processesMatching, runTask } from "./_helpers.ts";
+import { assertNothingLeft, runTask, withTmp } from "./_helpers.ts";
 
 Deno.test("the claims file covers 000–004, and every experiment names a workload and variants rtbench has", async () => {
   const file = await readClaims();
@@ -77,23 +77,22 @@ Deno.test("reproduce runs each experiment once for all its claims, scaled by def
   assertEquals(experimentRun(file.experiments["001-uuid-file"], { full: true }).settings.durationSec, 300);
 });
 
-Deno.test("deno task reproduce --claim 002-startup prints the table with both startup claims and writes the rows", async () => {
-  const tmp = await privateTmp();
-  const out = `${tmp}/rows.json`;
-  const cli = await runTask("reproduce", ["--claim", "002-startup", "--runs", "3", "--out", out], { TMPDIR: tmp });
-  assertEquals(cli.code, 0, cli.stderr);
-  for (const claim of ["002-startup-bun-vs-deno", "002-startup-deno-vs-node"]) {
-    assertMatch(cli.stdout, new RegExp(`^${claim} .*\\b(yes|no|tie)\\b`, "m"));
-  }
-  assertMatch(cli.stdout, /deno task bench --workload startup --variant hello --runtime bun,deno,node --runs 3$/m);
-  assertMatch(cli.stdout, /^Load average \(1, 5, 15 min\): /m);
-  const written = JSON.parse(await Deno.readTextFile(out));
-  assertEquals(written.rows.length, 2);
-  // At least the three runs asked for (the startup workload adds runs until its minimum time is reached).
-  assert(written.rows.every((r: { measured: { n: number } }) => r.measured.n >= 3), JSON.stringify(written.rows));
-  assertEquals(await processesMatching(tmp), []);
-  await Deno.remove(tmp, { recursive: true });
-});
+Deno.test("deno task reproduce --claim 002-startup prints the table with both startup claims and writes the rows", () =>
+  withTmp(async (tmp) => {
+    const out = `${tmp}/rows.json`;
+    const cli = await runTask("reproduce", ["--claim", "002-startup", "--runs", "3", "--out", out], { TMPDIR: tmp });
+    assertEquals(cli.code, 0, cli.stderr);
+    for (const claim of ["002-startup-bun-vs-deno", "002-startup-deno-vs-node"]) {
+      assertMatch(cli.stdout, new RegExp(`^${claim} .*\\b(yes|no|tie)\\b`, "m"));
+    }
+    assertMatch(cli.stdout, /deno task bench --workload startup --variant hello --runtime bun,deno,node --runs 3$/m);
+    assertMatch(cli.stdout, /^Load average \(1, 5, 15 min\): /m);
+    const written = JSON.parse(await Deno.readTextFile(out));
+    assertEquals(written.rows.length, 2);
+    // At least the three runs asked for (the startup workload adds runs until its minimum time is reached).
+    assert(written.rows.every((r: { measured: { n: number } }) => r.measured.n >= 3), JSON.stringify(written.rows));
+    await assertNothingLeft(tmp, ["rows.json"]);
+  }));
 
 Deno.test("deno task reproduce --list names every claim; --markdown prints the table as Markdown", async () => {
   const file = await readClaims();

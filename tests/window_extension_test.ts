@@ -5,7 +5,7 @@ import { run } from "../runners/suite/run.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import type { LoadGenerator, LoadMeasurement } from "../runners/drivers/types.ts";
-import { privateTmp, processesMatching } from "./_helpers.ts";
+import { processesMatching, withTmp } from "./_helpers.ts";
 
 /** A generator that "counts" `perSecond` valid responses a second, or what `counts` says, and records its windows. */
 function counting(perSecond: (sec: number) => { valid: number; errors?: number; spanMs?: number }) {
@@ -44,19 +44,19 @@ function counting(perSecond: (sec: number) => { valid: number; errors?: number; 
   return { generator, windows, urls };
 }
 
-async function once(generator: LoadGenerator, settings: Record<string, number> = {}) {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [httpJson],
-    runtimes: ["deno"],
-    settings: { durationSec: 2, warmupSec: 0, runs: 1, requestTimeoutSec: 10, ...settings },
-    loadGenerator: generator,
-    tempDir: tmp,
+function once(generator: LoadGenerator, settings: Record<string, number> = {}) {
+  return withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [httpJson],
+      runtimes: ["deno"],
+      settings: { durationSec: 2, warmupSec: 0, runs: 1, requestTimeoutSec: 10, ...settings },
+      loadGenerator: generator,
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    assertEquals(await processesMatching(tmp), []);
+    return result.records[0];
   });
-  assertEquals(validateResult(result), []);
-  assertEquals(await processesMatching(tmp), []);
-  await Deno.remove(tmp, { recursive: true });
-  return result.records[0];
 }
 
 Deno.test("11 responses a second counted over 2 s: measured again over 11 s on a fresh server, the figure over that", async () => {

@@ -74,6 +74,12 @@ export const BENCH_FLAGS: readonly BenchFlag[] = [
   },
   { flag: "--pipelining", value: "<n>", meaning: "requests in flight per connection", default: String(q.pipelining) },
   {
+    flag: "--keep-alive",
+    value: "<on|off>",
+    meaning: "off: a new connection per request, sent with Connection: close; connect time counted apart (HTTP)",
+    default: q.keepAlive ? "on" : "off",
+  },
+  {
     flag: "--timeout",
     value: "<s>",
     meaning: "a request taking longer is a timeout",

@@ -177,6 +177,7 @@ export const SETTING_FLAGS: Readonly<Partial<Record<keyof RunSettings, string>>>
   connections: "--connections",
   runs: "--runs",
   pipelining: "--pipelining",
+  keepAlive: "--keep-alive",
   requestTimeoutSec: "--timeout",
   startTimeoutSec: "--start-timeout",
   minRuns: "--min-runs",

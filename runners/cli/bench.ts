@@ -160,6 +160,7 @@ function settingsOf(flags: Flags): Partial<RunSettings> {
     if (raw === undefined || raw === false) continue;
     if (key === "phases" || key === "arrival") settings[key] = String(raw);
     else if (key === "sweep") settings[key] = true;
+    else if (key === "keepAlive") settings[key] = raw === "on" ? true : raw === "off" ? false : String(raw);
     else if (key === "serverCpus" && raw === "all") settings[key] = "all";
     else settings[key] = numberOf(flags, name, key === "serverCpus" ? "a whole number of CPUs or all" : "a number");
   }

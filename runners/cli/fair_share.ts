@@ -15,7 +15,9 @@ import { runEntry } from "../platform/entry.ts";
 import { formatFairShare } from "../report/fair_share.ts";
 import { writeResult } from "../schema/write.ts";
 import { fairShareRun, parseBudgets } from "../selfcheck/fair_share.ts";
-import { numberFlag, strictFlags } from "./_flags.ts";
+import { selectWorkloads } from "../../workloads/mod.ts";
+import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
+import { checkWritable, removeEmptyFolders } from "./_out.ts";
 
 const HELP = `Usage: deno task fair-share [flags]
 
@@ -49,6 +51,8 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
   const durationSec = numberFlag(flags, "duration", { min: 0, exclusive: true, max: 3600 })!;
   const warmupSec = numberFlag(flags, "warmup", { min: 0, max: 3600 })!;
   const runs = numberFlag(flags, "runs", { integer: true, min: 1, max: 1000 })!;
+  // Refused here, before any load, as bench would refuse them in each budget's run.
+  selectWorkloads(String(flags.workload));
   parseRuntimeSpecs(String(flags.runtime));
   const allowed = await allowedCpus();
   const budgets = parseBudgets(
@@ -56,7 +60,7 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
     allowed ? parseCpuList(allowed).length : navigator.hardwareConcurrency,
   );
   const outDir = flags["out-dir"] === undefined ? null : String(flags["out-dir"]);
-  if (outDir) await Deno.mkdir(outDir, { recursive: true });
+  for (const cores of outDir ? budgets : []) await checkWritable(`${outDir}/fair-share-${cores}.json`, "--out-dir");
   console.error(
     `fair-share · ${flags.workload} · ${flags.runtime} · server CPUs ${budgets.join(", ")} · load average ` +
       Deno.loadavg().map((n) => n.toFixed(2)).join(" "),
@@ -81,4 +85,16 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) await runEntry("rtbench fair-share", Deno.args, ({ signal }) => main(Deno.args, signal));
+if (import.meta.main) {
+  await runEntry(
+    "rtbench fair-share",
+    Deno.args,
+    namingFlags(async ({ signal }) => {
+      try {
+        return await main(Deno.args, signal);
+      } finally {
+        await removeEmptyFolders();
+      }
+    }),
+  );
+}

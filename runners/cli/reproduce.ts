@@ -26,6 +26,7 @@ import {
   selectClaims,
 } from "../selfcheck/reproduce.ts";
 import { numberFlag, strictFlags } from "./_flags.ts";
+import { checkWritable, removeEmptyFolders } from "./_out.ts";
 
 const HELP = [
   "Usage: deno task reproduce [flags]",
@@ -102,6 +103,7 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   const runs = numberFlag(flags, "runs", { integer: true, min: 1, max: 100 });
+  if (typeof flags.out === "string") await checkWritable(flags.out, "--out");
   const before = Deno.loadavg();
   const results: BenchResult[] = [];
   let rows: ReproduceRow[];
@@ -119,4 +121,12 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) await runEntry("rtbench reproduce", Deno.args, ({ signal }) => main(Deno.args, signal));
+if (import.meta.main) {
+  await runEntry("rtbench reproduce", Deno.args, async ({ signal }) => {
+    try {
+      return await main(Deno.args, signal);
+    } finally {
+      await removeEmptyFolders();
+    }
+  });
+}

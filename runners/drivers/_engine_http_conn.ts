@@ -1,6 +1,10 @@
-// One keep-alive HTTP/1.1 connection of the load engine: it sends the next request of the rotation (with the value it
-// captured, when the request needs one), pairs each response with the oldest request in flight, has it parsed and
-// checked, and reports both to the load. Requests carrying a captured value wait for every answer before them.
+// One HTTP/1.1 connection of the load engine: it sends the next request of the rotation (with the value it captured,
+// when the request needs one), pairs each response with the oldest request in flight, has it parsed and checked, and
+// reports both to the load. Requests carrying a captured value wait for every answer before them.
+// Keep-alive off (`--keep-alive off`), it is a client that opens a new TCP connection for each request: the request
+// goes out when the connection is open (its connect timed apart), and once its answer is complete the client closes
+// that connection itself, so a server that ignores `Connection: close` holds nothing up. A server's close after the
+// answer is the expected end; a close before it is a drop, as with keep-alive.
 
 import type { LoadConnection, LoadEvents } from "./_engine_load.ts";
 import { InFlight } from "./_engine_in_flight.ts";
@@ -45,6 +49,10 @@ export interface Endpoint {
   readonly hostname: string;
   readonly port: number;
   readonly connect: Connect;
+  /** False: a new connection for every request, closed after its answer (`--keep-alive off`). @default {true} */
+  readonly keepAlive?: boolean;
+  /** The load's clock, which times each new connection's connect (keep-alive off). */
+  readonly now?: () => number;
 }
 
 /** One HTTP connection; see the module comment. */
@@ -53,6 +61,9 @@ export class HttpConnection implements LoadConnection, ResponseSink {
   queued = false;
   closedAt = NaN;
   lastAnswerAt = 0;
+  /** Keep-alive off: when the current request's connection began opening, and when the request was written (NaN). */
+  connectStartedAt = NaN;
+  writtenAt = NaN;
   readonly #rotation: Rotation;
   readonly #capacity: number;
   readonly #endpoint: Endpoint;
@@ -65,6 +76,16 @@ export class HttpConnection implements LoadConnection, ResponseSink {
   /** Whether a response came with no request in flight: pairing cannot be trusted on this connection any more. */
   #unpaired = false;
   #pop = () => this.inFlight.shift() ? this.inFlight.index : -1;
+  /** Keep-alive off: a new connection per request (the fields below serve this mode only). */
+  readonly #perRequest: boolean;
+  /** Which of its connections is the current one: what an earlier one reports (closed after its answer) is not. */
+  #attempt = 0;
+  /** The connection closed after its answer last (its bytes after that answer are unasked). */
+  #answeredAttempt = -1;
+  #connecting = false;
+  /** Closed by a failure (a drop, a timeout, a refused connect) until the load opens it again. */
+  #down = false;
+  #pending: Uint8Array | null = null;
 
   /** A connection sending `rotation` from request `first`, `capacity` in flight, reporting to `events`. */
   constructor(rotation: Rotation, first: number, capacity: number, endpoint: Endpoint, events: LoadEvents) {
@@ -75,13 +96,15 @@ export class HttpConnection implements LoadConnection, ResponseSink {
     this.#events = events;
     this.inFlight = new InFlight(capacity);
     this.#parser = new ResponseParser(rotation.requests);
+    this.#perRequest = endpoint.keepAlive === false;
   }
 
   get gone(): boolean {
-    return this.#transport === null;
+    return this.#perRequest ? this.#down : this.#transport === null;
   }
 
   get ready(): boolean {
+    if (this.#perRequest) return !this.#down && !this.#connecting && this.inFlight.length === 0;
     if (this.#transport === null || this.inFlight.length >= this.#capacity) return false;
     // A request carrying the captured value waits for every answer before it: one may change the value.
     return !this.#rotation.anyTemplated ||
@@ -91,6 +114,13 @@ export class HttpConnection implements LoadConnection, ResponseSink {
   open(): void {
     this.#parser = new ResponseParser(this.#rotation.requests);
     this.inFlight.clear();
+    if (this.#perRequest) {
+      // Nothing to open yet: each request opens its own connection.
+      this.#down = false;
+      this.#unpaired = false;
+      this.#events.opened(this);
+      return;
+    }
     this.#endpoint.connect(this.#endpoint.hostname, this.#endpoint.port, {
       open: (t) => {
         this.#transport = t;
@@ -112,7 +142,69 @@ export class HttpConnection implements LoadConnection, ResponseSink {
       return;
     }
     if (this.#unpaired) this.abandon();
+    else if (this.#perRequest && this.inFlight.length === 0) this.#retire();
     else this.#events.progressed(this);
+  }
+
+  /** Keep-alive off: connects for the request waiting in `#pending`, and writes it once the connection is open. */
+  #dial(): void {
+    const attempt = ++this.#attempt;
+    const now = this.#endpoint.now!;
+    this.#connecting = true;
+    this.connectStartedAt = now();
+    this.writtenAt = NaN;
+    this.#endpoint.connect(this.#endpoint.hostname, this.#endpoint.port, {
+      open: (t) => {
+        if (attempt !== this.#attempt) {
+          // Given up on (a timeout) before it opened.
+          t.close();
+          return;
+        }
+        this.#connecting = false;
+        this.#transport = t;
+        this.writtenAt = now();
+        this.#events.connected(this, this.writtenAt - this.connectStartedAt);
+        const bytes = this.#pending!;
+        this.#pending = null;
+        t.write(bytes);
+      },
+      data: (chunk) => {
+        if (attempt === this.#attempt) this.#data(chunk);
+        else if (attempt === this.#answeredAttempt) {
+          // One request went out on this connection and its answer is complete: anything more answers nothing.
+          this.#answeredAttempt = -1;
+          this.#events.unasked(`${chunk.length} bytes came after the answer on a connection that carried one request`);
+        }
+      },
+      closed: () => {
+        if (attempt === this.#attempt) this.#closedPerRequest();
+      },
+    });
+  }
+
+  /** Keep-alive off: the answer is complete; the client closes the connection (whatever the server does) and is free. */
+  #retire(): void {
+    this.#answeredAttempt = this.#attempt++;
+    const t = this.#transport;
+    this.#transport = null;
+    t?.close();
+    this.#events.progressed(this);
+  }
+
+  /** Keep-alive off: the current connection closed before the client closed it. */
+  #closedPerRequest(): void {
+    const opened = this.#transport !== null;
+    this.#transport = null;
+    this.#connecting = false;
+    // A body running to the close is complete now: the connection ended as it should.
+    if (opened && this.#end() && this.inFlight.length === 0) {
+      this.#answeredAttempt = this.#attempt++;
+      this.#events.progressed(this);
+      return;
+    }
+    this.#attempt++;
+    this.#down = true;
+    this.#events.closed(this, opened ? "server" : "refused");
   }
 
   #closed(): void {
@@ -124,22 +216,26 @@ export class HttpConnection implements LoadConnection, ResponseSink {
     this.#events.closed(this, how);
   }
 
-  /** The server closed the connection: a body running to the close is complete; anything else pending is cut short. */
-  #end(): void {
+  /**
+   * The server closed the connection: a body running to the close is complete (returns true); anything else pending
+   * is cut short.
+   */
+  #end(): boolean {
     try {
       if (this.#parser.finish(this.#pop, this)) {
-        this.#events.progressed(this);
-        return;
+        if (!this.#perRequest) this.#events.progressed(this);
+        return true;
       }
     } catch (error) {
       if (!(error instanceof ProtocolError)) throw error;
       this.#events.broken(error.message);
-      return;
+      return false;
     }
     // The server closed the connection in the middle of a response: what it sent is a wrong, truncated answer.
     if (this.#parser.partial > 0) {
       this.#events.broken(`truncated response: the server closed the connection after ${this.#parser.partial} bytes`);
     }
+    return false;
   }
 
   /** Passes over requests that need a captured value the connection does not hold; returns the next to send. */
@@ -157,10 +253,14 @@ export class HttpConnection implements LoadConnection, ResponseSink {
     const next = rotation.anyTemplated ? this.#skipUncaptured() : this.#next;
     this.inFlight.push(next, at, phase);
     this.#events.sent(at, phase);
-    this.#transport!.write(
-      rotation.anyTemplated ? rotation.bytes(next, this.#parser.captured) : rotation.encoded[next],
-    );
+    const bytes = rotation.anyTemplated ? rotation.bytes(next, this.#parser.captured) : rotation.encoded[next];
     this.#next = next + 1 === this.#rotation.requests.length ? 0 : next + 1;
+    if (this.#perRequest) {
+      this.#pending = bytes;
+      this.#dial();
+    } else {
+      this.#transport!.write(bytes);
+    }
   }
 
   response(index: number, verdict: number, bytes: number): void {
@@ -189,12 +289,29 @@ export class HttpConnection implements LoadConnection, ResponseSink {
   }
 
   abandon(): void {
+    if (this.#perRequest) {
+      // Whether it is connecting or open, this connection is done: the load hears of it now, not from its close.
+      this.#attempt++;
+      this.#connecting = false;
+      this.#down = true;
+      this.#pending = null;
+      this.close();
+      this.#events.closed(this, "us");
+      return;
+    }
     this.#closing = true;
     this.#transport?.close();
     this.#transport = null;
   }
 
   close(): void {
+    if (this.#perRequest) {
+      this.#attempt++;
+      const t = this.#transport;
+      this.#transport = null;
+      t?.close();
+      return;
+    }
     this.#closing = true;
     this.#transport?.close();
   }

@@ -28,6 +28,8 @@ export interface EngineJob {
   readonly connections: number;
   /** Requests in flight per connection. */
   readonly pipelining: number;
+  /** False: every request on a new connection, closed after its answer (`--keep-alive off`). @default {true} */
+  readonly keepAlive?: boolean;
   /** Seconds of warm-up, then seconds measured (closed model; the open model's phases set their own). */
   readonly warmupSec: number;
   readonly durationSec: number;
@@ -87,6 +89,12 @@ export interface EngineCounts {
   histogram: [number, number][];
   /** The runtime the engine ran on, `bun 1.4.5` or `deno 2.9.6`. */
   runtime: string;
+  /**
+   * Keep-alive off: non-zero counts of the connect times (µs) of the window's new connections, and of the requests'
+   * whole times (connect and response; unanswered ones at no less than the timeout).
+   */
+  connectHistogram?: [number, number][];
+  totalHistogram?: [number, number][];
   /** Open model: the measured phases. */
   phases?: PhaseCounts[];
   /** Per endpoint, by the indices of `EngineJob.endpoints`. */
@@ -107,6 +115,7 @@ export async function driveHttp(
 ): Promise<EngineCounts> {
   const tally = new Tally(job.open?.phases ?? [], job.endpoints);
   tally.sampleEvery = job.sampleEvery ?? 0;
+  tally.perRequest = job.keepAlive === false;
   const load = new Load(
     {
       warmupMs: job.warmupSec * 1000,
@@ -122,7 +131,13 @@ export async function driveHttp(
     tally,
   );
   const rotation = new Rotation(job.requests);
-  const endpoint = { hostname: job.hostname, port: job.port, connect: open };
+  const endpoint = {
+    hostname: job.hostname,
+    port: job.port,
+    connect: open,
+    keepAlive: job.keepAlive !== false,
+    now: () => clock.now(),
+  };
   const connections = Array.from(
     { length: job.connections },
     (_, c) => new HttpConnection(rotation, job.firstRequest + c, job.pipelining, endpoint, load),
@@ -155,6 +170,7 @@ function countsOf(tally: Tally, load: Load, open: boolean): EngineCounts {
     firstMismatch: tally.firstMismatch,
     histogram: tally.histogram.sparse(),
     runtime,
+    ...(tally.perRequest ? { connectHistogram: tally.connects.sparse(), totalHistogram: tally.totals.sparse() } : {}),
     ...(open ? { phases: tally.phases() } : {}),
     ...(endpoints ? { endpoints } : {}),
     accounting: tally.accounting(),

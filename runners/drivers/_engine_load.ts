@@ -48,6 +48,11 @@ export interface LoadConnection extends PumpConnection {
   /** The load's marks: when it last closed (NaN: never) and when it last had an answer. */
   closedAt: number;
   lastAnswerAt: number;
+  /**
+   * Keep-alive off: when its current request was written, once its own new connection was open (the closed model's
+   * response latency starts there); NaN on a connection that carries request after request.
+   */
+  readonly writtenAt: number;
   /** Opens it (again). */
   open(): void;
   /** Closes it from this side: its oldest request timed out, or its answers cannot be paired any more. */
@@ -64,6 +69,8 @@ export interface LoadEvents {
   opened(c: LoadConnection): void;
   /** A request of schedule phase `phase` went out; its latency runs from `at` (in the closed model: now). */
   sent(at: number, phase: number): void;
+  /** Keep-alive off: the new connection of `c`'s request is open, `ms` after it began connecting. */
+  connected(c: LoadConnection, ms: number): void;
   /** An answer on `c`, its verdict and size, to a request whose latency started at `at`, of `phase`, rotation `index`. */
   answered(c: LoadConnection, verdict: number, bytes: number, at: number, phase: number, index: number): void;
   /** A request (latency from `at`, of `phase`) will never be answered: the server answered a later one instead. */
@@ -186,19 +193,32 @@ export class Load implements LoadEvents {
     if (this.window.where(at, phase) === WINDOW) this.tally.sentInWindow++;
   }
 
+  connected(c: LoadConnection, ms: number): void {
+    if (this.window.where(this.#clock.now(), c.inFlight.phaseOfOldest) === WINDOW) {
+      this.tally.connects.record(Math.round(ms * 1000));
+    }
+  }
+
   answered(c: LoadConnection, verdict: number, bytes: number, at: number, phase: number, index: number): void {
     const now = this.#clock.now();
     c.lastAnswerAt = now;
     const where = this.window.where(now, phase);
-    const us = Math.round((now - at) * 1000);
+    // The request's whole time: from when it went out (a new connection's connect included), or was due.
+    const totalUs = Math.round((now - at) * 1000);
     if (where !== WARMUP && now - at > this.#plan.timeoutMs && !this.window.stopped) {
       // An answer after its timeout is a timeout: it adds to no figure but the unanswered.
       this.tally.verdict(verdict);
       this.#timedOut();
-      this.tally.lost(us, phase);
+      this.tally.lost(totalUs, phase);
       return;
     }
+    // Keep-alive off, closed model: the response's latency starts when its bytes were written, its connect timed
+    // apart (and in the total). The open model's latency runs from when the request was due, connect and all.
+    const written = c.writtenAt;
+    const perRequest = !Number.isNaN(written);
+    const us = perRequest && !this.#plan.open ? Math.round((now - written) * 1000) : totalUs;
     this.tally.answer(where, verdict, bytes, us, phase, index);
+    if (perRequest && where === WINDOW && verdict === VALID) this.tally.totals.record(totalUs);
     const end = this.#plan.answersToEnd;
     if (end !== null && verdict === VALID && this.tally.validResponses >= end && this.window.sending(now)) {
       this.window.endNow();

@@ -135,6 +135,14 @@ export class Tally {
   readonly samples: { index: number; body: string }[] = [];
   #validSeen = 0;
   readonly histogram: EngineHistogram = new EngineHistogram();
+  /**
+   * Keep-alive off: the connect of each new connection opened for a request of the window (µs, to open), and each
+   * request's whole time (its connect, then its response; unanswered ones at no less than the timeout).
+   */
+  readonly connects: EngineHistogram = new EngineHistogram();
+  readonly totals: EngineHistogram = new EngineHistogram();
+  /** Whether each request has a connection of its own (keep-alive off): the two histograms above are kept. */
+  perRequest = false;
   readonly #phases: Phase[];
   readonly #endpointOf: readonly number[] | undefined;
   readonly #endpoints: Endpoint[] | null;
@@ -272,6 +280,7 @@ export class Tally {
   lost(us: number, phase: number): void {
     this.unanswered++;
     this.histogram.record(us);
+    if (this.perRequest) this.totals.record(us);
     const p = this.#phases.length > 0 ? this.#phases[phase] : undefined;
     if (p) {
       p.counts.unanswered++;

@@ -40,6 +40,8 @@ export class WsConnection implements LoadConnection, FrameSink {
   queued = false;
   closedAt = NaN;
   lastAnswerAt = 0;
+  // A WebSocket keeps its connection: latency runs from each send.
+  readonly writtenAt = NaN;
   /** Whether the handshake succeeded (on the socket's current connection). */
   connected = false;
   /** Whether it ever connected (a later failure to connect is a failed reconnect, not a failed socket). */

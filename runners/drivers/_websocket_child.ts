@@ -104,6 +104,8 @@ class ClientConnection implements LoadConnection, Opening {
   queued = false;
   closedAt = NaN;
   lastAnswerAt = 0;
+  // A WebSocket keeps its connection: latency runs from each send.
+  readonly writtenAt = NaN;
   connected = false;
   #everConnected = false;
   #generation = 0;

@@ -3,6 +3,10 @@
  * (pinned apart from the server), verifies every response and reports
  * microsecond latencies.
  *
+ * It cannot send each request on a new connection (`--keep-alive off`): its one way, `reconnectRate`, drops the
+ * response that completes a connection's last request before counting or checking it, and a server's close after
+ * `Connection: close` makes it reconnect with its requests' bookkeeping out of step.
+ *
  * @module
  */
 

@@ -14,6 +14,7 @@
 import * as hdr from "hdr-histogram-js";
 import { runCommand, runTool, toolJson, which } from "../platform/process.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
+import { closesConnections, requestsFor } from "./keep_alive.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import { makeTempFile, removeTemp } from "../platform/temp.ts";
 import { foldWarmup } from "./warmup.ts";
@@ -76,9 +77,11 @@ async function runBombardier(
   const template = await makeTempFile({ prefix: "rtbench-bombardier-", suffix: ".tmpl" });
   try {
     await Deno.writeTextFile(template, TEMPLATE);
-    const spec = target.requests[0];
+    const spec = requestsFor(target.requests, settings)[0];
     const args = [
       "bombardier",
+      // Its net/http clients drop each connection; fasthttp, its default, closes on the header (its README says so).
+      ...(closesConnections(settings) ? ["--disableKeepAlives"] : []),
       `--connections=${settings.connections}`,
       `--duration=${seconds}s`,
       `--timeout=${settings.requestTimeoutSec}s`,
@@ -123,6 +126,7 @@ let cachedVersion: Promise<string> | undefined;
 export const bombardierGenerator: LoadGenerator = {
   name: "bombardier",
   statusOnly: true,
+  closesConnections: true,
   verifies: "status class of every response (bombardier counts 1xx to 5xx and reads no bodies), warm-up and " +
     "measurement",
   available(): Promise<boolean> {

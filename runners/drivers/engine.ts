@@ -15,7 +15,7 @@ import * as hdr from "hdr-histogram-js";
 import { cacheDir, resolveRuntime } from "../../adapters/mod.ts";
 import { parseCpuList } from "../platform/cpus.ts";
 import { runTool, toolJson } from "../platform/process.ts";
-import { makeTempDir } from "../platform/temp.ts";
+import { makeTempDir, removeTemp } from "../platform/temp.ts";
 import { percentilesOf } from "../stats/latency.ts";
 import type { EndpointCounts, EngineCounts, EngineJob } from "./_engine_http_load.ts";
 import { histogramOf, mergePhases } from "./_engine_merge.ts";
@@ -33,6 +33,7 @@ import type {
   LoadTarget,
 } from "./types.ts";
 import { placeJobs, runOnHosts } from "./remote_engine.ts";
+import { closesConnections, requestsFor } from "./keep_alive.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
 /**
@@ -79,20 +80,45 @@ interface EngineRuntime {
 
 let chosen: Promise<EngineRuntime> | undefined;
 
-/** The engine's program as a local file (copied out of the package when rtbench runs from a remote URL). */
-async function childFile(): Promise<string> {
-  const here = new URL("./_engine_child.ts", import.meta.url);
-  if (here.protocol === "file:") return here.pathname;
+/** Where a file of {@linkcode ENGINE_FILES} goes in a copy of the engine: the package's layout, drivers/ beside stats/. */
+function copiedPath(name: string): string {
+  return name.startsWith("./") ? `drivers/${name.slice(2)}` : name.slice(3);
+}
+
+/** The engine's program as local files, for one run of it. */
+interface EngineProgram extends AsyncDisposable {
+  /** The folder holding the engine's files in the package's layout (see {@linkcode copiedPath}). */
+  readonly root: string;
+  /** The program's path. */
+  readonly path: string;
+}
+
+/**
+ * The engine's program as local files: where rtbench runs from a remote URL (JSR), its files copied out of the
+ * package into a temporary directory that goes when the run is done.
+ */
+async function engineProgram(): Promise<EngineProgram> {
+  const program = (root: string, dispose: () => Promise<void>): EngineProgram => ({
+    root,
+    path: `${root}/${copiedPath("./_engine_child.ts")}`,
+    [Symbol.asyncDispose]: dispose,
+  });
+  const runners = new URL("..", import.meta.url);
+  if (runners.protocol === "file:") return program(runners.pathname.replace(/\/$/, ""), () => Promise.resolve());
   const dir = await makeTempDir({ prefix: "rtbench-engine-" });
-  for (const name of ENGINE_FILES) {
-    const response = await fetch(new URL(name, import.meta.url));
-    if (!response.ok) throw new Error(`Cannot read the load engine's ${name}: HTTP ${response.status}`);
-    // The same layout as in the package: drivers/ beside stats/.
-    const path = `${dir}/drivers/${name}`;
-    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(path, await response.text());
+  try {
+    for (const name of ENGINE_FILES) {
+      const response = await fetch(new URL(name, import.meta.url));
+      if (!response.ok) throw new Error(`Cannot read the load engine's ${name}: HTTP ${response.status}`);
+      const path = `${dir}/${copiedPath(name)}`;
+      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+      await Deno.writeTextFile(path, await response.text());
+    }
+  } catch (error) {
+    await removeTemp(dir);
+    throw error;
   }
-  return `${dir}/drivers/_engine_child.ts`;
+  return program(dir, () => removeTemp(dir));
 }
 
 /** What the engine runs on, for records: `bun 1.4.5`, or Deno and why Bun could not be had. */
@@ -137,11 +163,8 @@ async function runOnRemoteHosts(
   options: LoadRunOptions,
 ) {
   const runtime = await engineRuntime(options.signal);
-  const files = ENGINE_FILES.map((name) => ({
-    local: new URL(name, import.meta.url).pathname,
-    // The same layout as in the package: drivers/ beside stats/.
-    path: name.startsWith("./") ? `drivers/${name.slice(2)}` : name.slice(3),
-  }));
+  await using program = await engineProgram();
+  const files = ENGINE_FILES.map((name) => ({ local: `${program.root}/${copiedPath(name)}`, path: copiedPath(name) }));
   const placed = jobs.map((job, i) => ({ ...slots[i], job }));
   return await runOnHosts<EngineCounts>(
     placed,
@@ -176,11 +199,11 @@ export async function runEngine<T>(
   options: { readonly signal?: AbortSignal; onSpawn?(pid: number): void },
 ): Promise<T[]> {
   const runtime = await engineRuntime(options.signal);
-  const child = await childFile();
+  await using child = await engineProgram();
   return await Promise.all(jobs.map(async (job, i) =>
     toolJson<T>(
       "rtbench engine",
-      await runTool("rtbench engine", runtime.argv(child, host), {
+      await runTool("rtbench engine", runtime.argv(child.path, host), {
         cpus: cpus[i] === null || cpus[i] === undefined ? null : String(cpus[i]),
         stdin: JSON.stringify(job),
         timeoutMs: budgetMs,
@@ -253,6 +276,18 @@ function mergeEndpoints(
   }));
 }
 
+/** Keep-alive off: the connect times and the requests' whole times of every process, merged. */
+function perRequestLatencies(parts: readonly EngineCounts[]): Partial<LoadMeasurement> {
+  const connect = histogramOf(parts.map((p) => ({ histogram: p.connectHistogram ?? [] })));
+  const total = histogramOf(parts.map((p) => ({ histogram: p.totalHistogram ?? [] })));
+  return {
+    connectUs: percentilesOf(connect),
+    connectHistogram: connect.totalCount > 0 ? hdr.encodeIntoCompressedBase64(connect) : null,
+    totalLatencyUs: percentilesOf(total),
+    totalLatencyHistogram: total.totalCount > 0 ? hdr.encodeIntoCompressedBase64(total) : null,
+  };
+}
+
 /** Sums the counts of the engine's processes and merges their histograms into one measurement. */
 function merge(parts: readonly EngineCounts[], labels: readonly string[], job: EngineJob): LoadMeasurement {
   const h = histogramOf(parts);
@@ -285,6 +320,7 @@ function merge(parts: readonly EngineCounts[], labels: readonly string[], job: E
       job.timeoutSec * 1000,
     ),
     windowStartMs: Math.min(...parts.map((p) => p.windowStartMs)),
+    ...(parts[0].connectHistogram ? perRequestLatencies(parts) : {}),
     coordinatedOmission: parts[0].phases ? "avoided" : "uncorrected",
     ...(parts[0].phases ? { phases: mergePhases(parts) } : {}),
     ...(parts[0].endpoints ? { endpoints: mergeEndpoints(parts, labels, durationMs) } : {}),
@@ -322,6 +358,7 @@ export const engineGenerator: LoadGenerator = {
   openModel: true,
   captures: true,
   accounts: true,
+  closesConnections: true,
   verifies: "status, content-type and exact body or pattern (and the values per key the traffic gives) of every " +
     "response, in the warm-up and the measured window; responses the traffic samples are checked again after the run",
   available: () => Promise.resolve(true),
@@ -338,7 +375,7 @@ export const engineGenerator: LoadGenerator = {
   },
   async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
     const url = new URL(target.baseUrl);
-    const requests = target.requests.map((r) => ({
+    const requests = requestsFor(target.requests, settings).map((r) => ({
       raw: encodeRequest(url.host, r.method ?? "GET", r.path, r.headers, r.body),
       expect: r.expect,
       ...(r.capture === undefined ? {} : { capture: r.capture }),
@@ -362,6 +399,7 @@ export const engineGenerator: LoadGenerator = {
         requests,
         connections,
         pipelining: settings.pipelining,
+        ...(closesConnections(settings) ? { keepAlive: false } : {}),
         warmupSec: settings.warmupSec,
         durationSec: settings.durationSec,
         timeoutSec: settings.requestTimeoutSec,

@@ -10,6 +10,7 @@ import { autocannonGenerator } from "./autocannon.ts";
 import { engineGenerator } from "./engine.ts";
 import { bombardierGenerator } from "./bombardier.ts";
 import { ohaGenerator } from "./oha.ts";
+import { closesConnections } from "./keep_alive.ts";
 import { RequestError } from "../platform/errors.ts";
 import type { LoadGenerator, LoadSettings, LoadTarget } from "./types.ts";
 import { wrkGenerator } from "./wrk.ts";
@@ -118,6 +119,8 @@ export function pickLoadGenerator(
       ? "it cannot send on a schedule (--rate, --phases)"
       : captures && !generator.captures
       ? "it cannot send a value captured from an earlier response"
+      : closesConnections(settings) && !generator.closesConnections
+      ? "it cannot send each request on a new connection (--keep-alive off)"
       : generator.unsupported?.(target, settings) ?? null;
     if (reason === null) {
       const because = choice.requested === "auto"

@@ -37,6 +37,7 @@ import {
   type PartCounts,
   workerArgs,
 } from "./_locust.ts";
+import { requestsFor } from "./keep_alive.ts";
 import { type OpenModel, openModelOf } from "./open_model.ts";
 import { placeJobs } from "./remote_engine.ts";
 import { hungAfterMs } from "./accounting.ts";
@@ -57,7 +58,7 @@ export async function locustfile(target: LoadTarget, settings: LoadSettings, wor
   const labels = [...new Set(target.requests.flatMap((r) => r.endpoint === undefined ? [] : [r.endpoint]))];
   const model = openModelOf(settings);
   const config = {
-    requests: target.requests.map((r) => ({
+    requests: requestsFor(target.requests, settings).map((r) => ({
       method: r.method ?? "GET",
       path: r.path,
       headers: r.headers ?? {},
@@ -289,6 +290,8 @@ export const locustGenerator: LoadGenerator = {
   name: "locust",
   openModel: true,
   captures: true,
+  // FastHttpUser's client closes a connection whose answer says Connection: close, as the servers' do when asked.
+  closesConnections: true,
   verifies: "status, content-type and exact body or pattern of every response, in the warm-up, the measured " +
     "window and after it (Python in the locustfile rtbench writes; a fault is a Locust failure)",
   available: () => Promise.resolve(locustMissing() === null),

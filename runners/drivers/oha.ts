@@ -16,6 +16,7 @@ import { DatabaseSync } from "node:sqlite";
 import { runCommand, runTool, toolJson, which } from "../platform/process.ts";
 import { parseCpuList } from "../platform/cpus.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
+import { closesConnections, requestsFor } from "./keep_alive.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import { makeTempFile, removeTemp } from "../platform/temp.ts";
 
@@ -61,7 +62,7 @@ async function runOha(
   seconds: number,
   db: string | null,
 ): Promise<OhaOutput> {
-  const spec = target.requests[0];
+  const spec = requestsFor(target.requests, settings)[0];
   const cpus = options.cpus ? parseCpuList(options.cpus).length : Math.max(1, navigator.hardwareConcurrency >> 1);
   const args = [
     "oha",
@@ -72,6 +73,8 @@ async function runOha(
     `--worker-threads=${cpus}`,
     `-t${Math.max(1, Math.round(settings.requestTimeoutSec * 1000))}ms`,
     `--method=${spec.method ?? "GET"}`,
+    // oha's own way: it drops each connection after its request (the header tells the server as the others do).
+    ...(closesConnections(settings) ? ["--disable-keepalive"] : []),
     ...Object.entries(spec.headers ?? {}).flatMap(([k, v]) => ["-H", `${k}: ${v}`]),
     ...(spec.body === undefined ? [] : ["-d", spec.body]),
     ...(db ? [`--db-url=${db}`] : []),
@@ -108,6 +111,7 @@ let cachedVersion: Promise<string> | undefined;
 export const ohaGenerator: LoadGenerator = {
   name: "oha",
   statusOnly: true,
+  closesConnections: true,
   verifies: "exact status of every response, warm-up and measurement (oha reads no bodies)",
   available(): Promise<boolean> {
     return Promise.resolve(which("oha") !== null);

@@ -56,6 +56,11 @@ export interface LoadSettings {
   readonly connections: number;
   /** Requests in flight per connection. */
   readonly pipelining: number;
+  /**
+   * Whether a connection carries request after request (`--keep-alive`); false: every request on a new connection,
+   * sent with `Connection: close`. @default {true}
+   */
+  readonly keepAlive?: boolean;
   /** Seconds before a request counts as a timeout. */
   readonly requestTimeoutSec: number;
   /** Open model: requests per second on a fixed schedule; absent means the closed model. */
@@ -136,6 +141,20 @@ export interface LoadMeasurement {
   readonly latencyUs: LatencyPercentiles | null;
   /** The latency histogram (HDR, compressed base64, microseconds), to merge runs exactly. */
   readonly latencyHistogram: string | null;
+  /**
+   * Keep-alive off (`--keep-alive off`): how long each new connection of the window took to open (from its connect's
+   * start until the request could be written), apart from `latencyUs`, with its histogram; absent with keep-alive.
+   */
+  readonly connectUs?: LatencyPercentiles | null;
+  /** Keep-alive off: the connect times' histogram (HDR, compressed base64, microseconds). */
+  readonly connectHistogram?: string | null;
+  /**
+   * Keep-alive off: each request's whole time, its connect and its response (closed model: from the connect's start;
+   * open model: from when it was due, as `latencyUs`), with its histogram; unanswered ones at no less than the timeout.
+   */
+  readonly totalLatencyUs?: LatencyPercentiles | null;
+  /** Keep-alive off: the whole times' histogram (HDR, compressed base64, microseconds). */
+  readonly totalLatencyHistogram?: string | null;
   /** Resolution of the latency figures. */
   readonly latencyResolution: "us" | "ms";
   /** Responses during warm-up (not measured, but work the server did). */
@@ -244,6 +263,8 @@ export interface LoadGenerator {
   readonly openModel?: boolean;
   /** Whether it can send requests that carry a value captured from an earlier response (`capture`). */
   readonly captures?: boolean;
+  /** Whether it can send every request on a new connection, with `Connection: close` (`--keep-alive off`). */
+  readonly closesConnections?: boolean;
   /** Whether this generator can run on this machine. */
   available(): Promise<boolean>;
   /** Why it cannot send this traffic with these settings, or null when it can. */

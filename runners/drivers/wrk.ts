@@ -17,6 +17,7 @@ import { runCommand, runTool, which } from "../platform/process.ts";
 import { RESULT_MARKER, wrkScript } from "./_wrk_script.ts";
 import { parseCpuList } from "../platform/cpus.ts";
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
+import { requestsFor } from "./keep_alive.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import { makeTempFile, removeTemp } from "../platform/temp.ts";
 import { foldWarmup, type WindowFaults } from "./warmup.ts";
@@ -89,7 +90,7 @@ async function runWrk(
   try {
     await Deno.writeTextFile(
       script,
-      wrkScript({ requests: target.requests, pipelining: settings.pipelining, checkResponses }),
+      wrkScript({ requests: requestsFor(target.requests, settings), pipelining: settings.pipelining, checkResponses }),
     );
     const args = [
       "wrk",
@@ -165,6 +166,8 @@ function wrkWith(checkMeasured: boolean): LoadGenerator {
   return {
     name: checkMeasured ? "wrk+check" : "wrk",
     statusOnly: !checkMeasured,
+    // wrk opens a new connection after an answer that says Connection: close (the servers' answer when asked).
+    closesConnections: true,
     verifies: checkMeasured
       ? `warm-up and measured window: ${CHECKED}`
       : `warm-up: ${CHECKED}; measured window: status of every response (wrk counts 4xx and 5xx), without the hook, ` +

@@ -134,6 +134,8 @@ function runFigures(
     validResponses: m.validResponses,
     durationMs: m.durationMs,
     ...(m.warmupMs !== undefined ? { warmupMs: m.warmupMs } : {}),
+    // Keep-alive off: the connect's share, as figures each run has (their medians over runs go in the tables).
+    ...(m.connectUs ? { connectP50Us: m.connectUs.p50, connectP99Us: m.connectUs.p99 } : {}),
   };
   const sampled = resources?.summary;
   // The sampler watches every generator the same way; a generator's own figure is the fallback.
@@ -160,6 +162,14 @@ function runFigures(
     counts: { errors: m.errors, timeouts: m.timeouts, non2xx: m.non2xx, mismatches: m.mismatches },
     latencyUs: m.latencyUs,
     latencyHistogram: m.latencyHistogram,
+    ...(m.connectHistogram !== undefined
+      ? {
+        connectUs: m.connectUs ?? null,
+        connectHistogram: m.connectHistogram,
+        totalLatencyUs: m.totalLatencyUs ?? null,
+        totalLatencyHistogram: m.totalLatencyHistogram ?? null,
+      }
+      : {}),
     resources: resources?.series ?? null,
     ...(m.accounting ? { accounting: m.accounting } : {}),
     ...(m.endpoints

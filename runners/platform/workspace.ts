@@ -94,6 +94,26 @@ export async function stageServer(entry: URL, dir: string, nodeModules?: string)
   const response = await fetch(entry);
   if (!response.ok) throw new Error(`Cannot read server source ${entry.href}: HTTP ${response.status}`);
   const file = `${dir}/${entry.pathname.split("/").at(-1)}`;
-  await Deno.writeTextFile(file, await response.text());
+  const text = await response.text();
+  await Deno.writeTextFile(file, entry.protocol === "file:" ? text : bareSpecifiers(text));
   return file;
+}
+
+/**
+ * A module's text with its `npm:` imports made bare again (`"npm:ws@8.23.0"` → `"ws"`, `"npm:a@1/b.js"` → `"a/b.js"`):
+ * publishing to JSR rewrites a package's bare imports into its import map's `npm:` targets, which Node.js and Bun
+ * cannot load; a staged server resolves them from its node_modules, as it does in a checkout.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { bareSpecifiers } from "./workspace.ts";
+ * assertEquals(bareSpecifiers('import { WebSocketServer } from "npm:ws@8.23.0";'), 'import { WebSocketServer } from "ws";');
+ * ```
+ */
+export function bareSpecifiers(text: string): string {
+  return text.replace(
+    /(\bfrom\s*|\bimport\s*\(?\s*)(["'])npm:\/?((?:@[^/@"']+\/)?[^/@"']+)(?:@[^/"']*)?(\/[^"']*)?\2/g,
+    (_, before, quote, name, sub) => `${before}${quote}${name}${sub ?? ""}${quote}`,
+  );
 }

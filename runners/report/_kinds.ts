@@ -138,16 +138,27 @@ const HTTP: KindView = {
     return [
       ...generatorText(records),
       openModelText(s, "requests/s") ?? `${s.connections} connections`,
-      `pipelining ${s.pipelining}`,
+      s.keepAlive === false ? "keep-alive off (a new connection per request)" : `pipelining ${s.pipelining}`,
       // Only HTTP records follow an adaptive plan; the other kinds run `runs` times.
       `${ranText(records, "durationMs", s.durationSec)} × ${planText(s)}`,
       `warm-up ${ranText(records, "warmupMs", s.warmupSec)}`,
     ];
   },
   described: [],
-  columns: [{ header: "p50", numeric: true }, { header: "p99", numeric: true }, ...REQUEST_EFFICIENCY.columns],
+  columns: [
+    { header: "p50", numeric: true },
+    { header: "p99", numeric: true },
+    // Keep-alive off: each new connection's connect, apart from the response's latency (medians over runs).
+    { header: "connect p50", numeric: true },
+    { header: "connect p99", numeric: true },
+    ...REQUEST_EFFICIENCY.columns,
+  ],
   cells: (r) => [
     ...(r.latencyUs ? [formatLatency(r, r.latencyUs.p50), formatLatency(r, r.latencyUs.p99)] : ["", ""]),
+    ...["connectP50Us", "connectP99Us"].map((f) => {
+      const us = median(r, f);
+      return us === null ? "" : formatUs(us);
+    }),
     ...REQUEST_EFFICIENCY.cells(r),
   ],
   latency: HTTP_LATENCY,

@@ -460,6 +460,21 @@ export interface RunRecord {
   readonly latencyUs: LatencyPercentiles | null;
   /** This run's latency histogram (HDR compressed base64, microseconds). */
   readonly latencyHistogram: string | null;
+  /**
+   * Keep-alive off (`settings.keepAlive` false): how long each new connection of the window took to open, from its
+   * connect's start until its request could be written — apart from `latencyUs`, which in the closed model starts
+   * when the request is written (the open model's runs from when it was due, connect included). Absent with keep-alive.
+   */
+  readonly connectUs?: LatencyPercentiles | null;
+  /** Keep-alive off: the connect times' histogram (HDR compressed base64, microseconds). */
+  readonly connectHistogram?: string | null;
+  /**
+   * Keep-alive off: each request's whole time, its connect and its response (closed model: from the connect's start;
+   * open model: from when it was due, as `latencyUs`); an unanswered one at no less than the timeout.
+   */
+  readonly totalLatencyUs?: LatencyPercentiles | null;
+  /** Keep-alive off: the whole times' histogram (HDR compressed base64, microseconds). */
+  readonly totalLatencyHistogram?: string | null;
   /** Resource samples of server and load generator over the measured window. */
   readonly resources?: ResourceSeries | null;
   /** Open model: the measured phases, in order. */
@@ -757,6 +772,10 @@ export interface BenchRecord {
   readonly summary: Readonly<Record<string, Summary>>;
   /** Latency percentiles over all runs, from merged histograms. */
   readonly latencyUs: LatencyPercentiles | null;
+  /** Keep-alive off: connect times over all runs, from merged histograms (see {@linkcode RunRecord.connectUs}). */
+  readonly connectUs?: LatencyPercentiles | null;
+  /** Keep-alive off: each request's whole time over all runs, from merged histograms. */
+  readonly totalLatencyUs?: LatencyPercentiles | null;
   /** Resources of server and load generator over all runs: means of the runs' means, largest peaks. */
   readonly resources?: ResourceSummary | null;
   /** Warnings about this record's trustworthiness. */

@@ -117,6 +117,12 @@ export function assembleRecord(parts: RecordParts): BenchRecord {
     runs: outcome.runs,
     summary: summaries(outcome.runs),
     latencyUs: mergeLatency(outcome.runs.map((r) => r.latencyHistogram)),
+    ...(outcome.runs.some((r) => r.connectHistogram !== undefined)
+      ? {
+        connectUs: mergeLatency(outcome.runs.map((r) => r.connectHistogram ?? null)),
+        totalLatencyUs: mergeLatency(outcome.runs.map((r) => r.totalLatencyHistogram ?? null)),
+      }
+      : {}),
     resources: resourcesOf(parts),
     warnings: outcome.warnings,
     ...withEndpoints(outcome.runs),

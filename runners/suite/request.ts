@@ -195,6 +195,7 @@ export function checkRequest(options: RunOptions): Request {
   const groups = planGroups(workloads, profile, overrides, options.options ?? {}, options.variants, options.wholeSuite);
   if (groups.length === 0) throw new RequestError("variants", ": nothing to measure (no variant selected)");
   checkLoadGenerator(options.loadGenerator);
+  checkKeepAlive(groups, options.loadGenerator);
   checkEndpoint(options.host, options.port);
   const topology = options.hosts ? topologyOf(options.hosts) : undefined;
   if (options.hosts?.sshConfig !== undefined) checkReadable("hosts.sshConfig", options.hosts.sshConfig);
@@ -231,6 +232,30 @@ function checkLoadGenerator(requested: RunOptions["loadGenerator"]): void {
     throw new RequestError(
       "loadGenerator",
       `: unknown load generator "${requested}" (allowed: auto, ${names.join(", ")})`,
+    );
+  }
+}
+
+/**
+ * `keepAlive: false` (`--keep-alive off`) asks for a new connection per request: refused for a WebSocket workload (its
+ * messages share one connection by design) and for a load generator that cannot close after each request.
+ */
+function checkKeepAlive(groups: readonly Planned[], requested: RunOptions["loadGenerator"]): void {
+  const closing = groups.filter((g) => g.settings.keepAlive === false);
+  const ws = closing.find((g) => g.workload.kind === "websocket");
+  if (ws) {
+    throw new RequestError(
+      "settings.keepAlive",
+      `off: ${ws.workload.name} is a WebSocket workload, whose messages share one connection; ` +
+        "name HTTP workloads with {workloads}",
+    );
+  }
+  const generator = typeof requested === "string" ? builtinLoadGenerators.find((g) => g.name === requested) : requested;
+  if (closing.some((g) => g.workload.kind === "http") && generator && !generator.closesConnections) {
+    const can = builtinLoadGenerators.filter((g) => g.closesConnections).map((g) => g.name).join(", ");
+    throw new RequestError(
+      "settings.keepAlive",
+      `off: ${generator.name} cannot send each request on a new connection (these can: ${can})`,
     );
   }
 }

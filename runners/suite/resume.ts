@@ -94,12 +94,15 @@ export function checkResumableSettings(file: string, previous: SuiteSettings, cu
   }
   const was = previous.overrides as Record<string, unknown>;
   const is = current.overrides as Record<string, unknown>;
+  // As the flag says it: --keep-alive on or off.
+  const shown = (key: string, v: unknown) =>
+    key === "keepAlive" && typeof v === "boolean" ? (v ? "on" : "off") : show(v);
   for (const key of new Set([...Object.keys(was), ...Object.keys(is)])) {
     if (!same(was[key], is[key])) {
       throw new RequestError(
         "resume",
-        `${file}: {settings.${key}} ${show(is[key])} differs from the file's ${
-          show(was[key])
+        `${file}: {settings.${key}} ${shown(key, is[key])} differs from the file's ${
+          shown(key, was[key])
         } (resume with the same flags)`,
       );
     }

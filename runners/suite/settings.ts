@@ -126,6 +126,13 @@ export function validateSettings(settings: Partial<RunSettings>): void {
     if (value !== undefined) validateSetting(key, value);
   }
   validateOpenModel(settings);
+  if (settings.keepAlive === false && settings.pipelining !== undefined && settings.pipelining > 1) {
+    // With Connection: close the server answers one request and closes: nothing can be pipelined behind it.
+    throw new RequestError(
+      "settings.pipelining",
+      "needs {settings.keepAlive} on (a connection that closes carries one request)",
+    );
+  }
   const { runs, minRuns, maxRuns, ciTargetPercent } = settings;
   if (runs !== undefined && (minRuns !== undefined || maxRuns !== undefined)) {
     throw new RequestError(
@@ -150,9 +157,7 @@ function validateSetting(key: keyof RunSettings, value: unknown): void {
     throw new RequestError(field, problem);
   };
   if (!SETTINGS.includes(key)) fail(": unknown setting");
-  if (key === "keepAlive") {
-    if (value !== true) fail(": only keep-alive connections are supported");
-  } else if (key === "sweep") {
+  if (key === "keepAlive" || key === "sweep") {
     if (typeof value !== "boolean") fail(`is on or off, got ${JSON.stringify(value)}`);
   } else if (key === "arrival") {
     if (value !== "uniform" && value !== "poisson") fail(`must be uniform or poisson, got ${JSON.stringify(value)}`);
