@@ -153,6 +153,8 @@ export interface LocustWorkerOutput {
   /** The highest CPU usage Locust's own CPU warning reported (above 90% of a core), or null when it did not warn. */
   readonly cpuWarning: number | null;
   readonly users: number;
+  /** Requests still out (sent, neither answered nor failed) when the worker stopped: never answered. */
+  readonly outstanding?: number;
 }
 
 /** The JSON line a worker printed, or an error naming the worker and the end of what it said. */

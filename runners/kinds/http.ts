@@ -51,7 +51,7 @@ import { multiCoreRun } from "./multicore.ts";
 import { type RunningServer, serverExited, stageServerFor, startRecordServer } from "./server.ts";
 import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } from "./remote_server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
-import { judgeAccounting } from "./accounting.ts";
+import { judgeAccounting, judgeFailures } from "./accounting.ts";
 import { longerWindow, windowWarning } from "./long_enough.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
 import { type IdleMemory, idleMemory } from "./idle_connections.ts";
@@ -262,6 +262,16 @@ async function open(ctx: HttpRecordContext, outcome: RecordOutcome): Promise<Htt
     accountsForRequests: generator.accounts === true,
     selectedBy,
   };
+  if (generator.accounts !== true) {
+    // Without the accounting a server that answers twice, or stops answering, or drops connections, can look healthy:
+    // the record says so rather than pass for one where every request was accounted for.
+    outcome.warnings.push({
+      code: "unaccounted",
+      message: `${generator.name} does not account for every request: answers nobody asked for, requests never ` +
+        "answered and connections the server closed are not counted, so a server that answers twice or stops " +
+        "answering may look healthy here; --load-generator rtbench accounts for each",
+    });
+  }
   if (generator.statusOnly) {
     outcome.warnings.push({
       code: "status-only",
@@ -495,7 +505,7 @@ function judgeLoad(state: HttpState, m: LoadMeasurement, all: readonly LoadMeasu
   if (m.validResponses === 0) {
     throw new PhaseError("measure", `No valid response in ${m.durationMs / 1000} s (${m.errors} errors)`);
   }
-  if (!m.accounting) return null;
+  if (!m.accounting) return judgeFailures(m.errors, m.responses, state.generator.name);
   const verdict = judgeAccounting(m.accounting, run, "requests");
   for (const w of verdict.warnings) {
     if (!outcome.warnings.some((x) => x.message === w.message)) outcome.warnings.push(w);

@@ -527,7 +527,10 @@ export interface RunAccounting {
   readonly notSent: number;
   /** Answers that came with no request in flight: protocol violations, counted in no other figure. */
   readonly unasked: number;
-  /** Connections with a request outstanding longer than `hungAfterMs` when the accounting ended. */
+  /**
+   * Connections with a request outstanding longer than `hungAfterMs` when the accounting ended, and (closed model)
+   * requests that timed out in the window (the timeout is never less than `hungAfterMs`).
+   */
   readonly hungConnections: number;
   /** Connections the server closed while in use (requests in flight, or within a second of an answer). */
   readonly droppedConnections: number;
