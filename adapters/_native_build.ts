@@ -6,9 +6,8 @@
  * @module
  */
 
-import type { Fact } from "../runners/schema/result.ts";
-import { runCommand } from "../runners/platform/process.ts";
-import { makeTempDir, removeTemp } from "../runners/platform/temp.ts";
+import type { Fact } from "../runners/schema/mod.ts";
+import { makeTempDir, removeTemp, runCommand } from "../runners/platform/mod.ts";
 import { cacheDir } from "./_cache.ts";
 import type { ServerBuild } from "./types.ts";
 

@@ -5,10 +5,8 @@
  * @module
  */
 
-import { RequestError } from "../runners/platform/errors.ts";
-import { runCommand, which } from "../runners/platform/process.ts";
+import { makeTempDir, removeTemp, RequestError, runCommand, which } from "../runners/platform/mod.ts";
 import type { RuntimeAdapter } from "./types.ts";
-import { makeTempDir, removeTemp } from "../runners/platform/temp.ts";
 
 /** A runtime binary found in, or freshly installed into, the cache. */
 export interface Provisioned {

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { runCommand } from "../runners/platform/process.ts";
+import { runCommand } from "../runners/platform/mod.ts";
 
 /** Runs `argv` and returns its trimmed stdout, or throws with the reason. */
 export async function probe(argv: string[]): Promise<string> {

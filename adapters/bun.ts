@@ -4,7 +4,7 @@
  * @module
  */
 
-import { which } from "../runners/platform/process.ts";
+import { which } from "../runners/platform/mod.ts";
 import { probe } from "./_version.ts";
 import { localPath } from "./_native_build.ts";
 import type { PackageManager, ParallelServer, RuntimeAdapter, RuntimeVersion, TypeScriptRun } from "./types.ts";

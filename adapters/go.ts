@@ -5,7 +5,7 @@
  * @module
  */
 
-import { which } from "../runners/platform/process.ts";
+import { which } from "../runners/platform/mod.ts";
 import { buildNative, firstExecutable, type NativeToolchain } from "./_native_build.ts";
 import { probe } from "./_version.ts";
 import type { ParallelServer, RuntimeAdapter, RuntimeVersion, ServerBuild } from "./types.ts";

@@ -26,7 +26,7 @@
  * @module
  */
 
-import { RequestError } from "../runners/platform/errors.ts";
+import { RequestError } from "../runners/platform/mod.ts";
 import { cacheDir } from "./_cache.ts";
 import { provisionFromNpm } from "./_provision.ts";
 import { MissingToolchainError } from "./_native_build.ts";
@@ -50,7 +50,7 @@ export type {
   ServerBuild,
   TypeScriptRun,
 } from "./types.ts";
-export { npmManager } from "./package_managers.ts";
+export { nodePackageManager, npmManager, PACKAGE_MANAGER_NAMES } from "./package_managers.ts";
 export { lastReleases, lastReleasesOf, npmVersions, releaseLine } from "./releases.ts";
 export { bun, deno, go, node, rust };
 export { MissingToolchainError };
@@ -66,6 +66,44 @@ export { cacheDir };
  * ```
  */
 export const builtinAdapters: readonly RuntimeAdapter[] = [deno, node, bun, go, rust];
+
+/**
+ * The server of a workload for a runtime, by the one convention every workload follows:
+ * `servers/<runtime>/<workload><ext>`, the extension being the adapter's
+ * {@linkcode RuntimeAdapter.serverExtension}. A runtime has a server for a workload when that file exists.
+ *
+ * @param runtime The runtime's name, for example `node`.
+ * @param workload The server's base name, for example `http_json`.
+ * @param adapters The adapters that know their runtime's extension.
+ * @returns The file's URL, or undefined when the runtime is not one of `adapters` or has no such file.
+ *
+ * @example Node.js's and Go's http-json servers
+ * ```ts
+ * import { assert, assertEquals } from "@std/assert";
+ * import { serverFile } from "@rtbench/rtbench/adapters";
+ *
+ * assert(serverFile("node", "http_json")?.pathname.endsWith("/servers/node/http_json.mjs"));
+ * assert(serverFile("go", "http_json")?.pathname.endsWith("/servers/go/http_json.go"));
+ * assertEquals(serverFile("go", "bcrypt"), undefined);
+ * ```
+ */
+export function serverFile(
+  runtime: string,
+  workload: string,
+  adapters: readonly RuntimeAdapter[] = builtinAdapters,
+): URL | undefined {
+  const adapter = adapters.find((a) => a.name === runtime);
+  if (!adapter) return undefined;
+  const url = new URL(`../servers/${adapter.name}/${workload}${adapter.serverExtension}`, import.meta.url);
+  // Served from a registry, the files cannot be listed: the convention is taken on trust.
+  if (url.protocol !== "file:") return url;
+  try {
+    return Deno.statSync(url).isFile ? url : undefined;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return undefined;
+    throw e;
+  }
+}
 
 /**
  * The runtimes measured when `--runtime` is not given: every adapter but the native baselines, which are built

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { runCommand, which } from "../runners/platform/process.ts";
+import { runCommand, which } from "../runners/platform/mod.ts";
 import { probe } from "./_version.ts";
 import { npmManager } from "./package_managers.ts";
 import { localPath } from "./_native_build.ts";

@@ -6,13 +6,23 @@
  * @module
  */
 
-import { which } from "../runners/platform/process.ts";
+import { which } from "../runners/platform/mod.ts";
 import { cacheDir } from "./_cache.ts";
 import { provisionFromNpm } from "./_provision.ts";
 import { probe } from "./_version.ts";
 import type { PackageManager } from "./types.ts";
 
-/** Names accepted by `--package-manager`. */
+/**
+ * Names accepted by `--package-manager`: the runtime's own manager (`native`), or npm, pnpm or yarn run by Node.js.
+ *
+ * @example The choices
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { PACKAGE_MANAGER_NAMES } from "@rtbench/rtbench/adapters";
+ *
+ * assertEquals(PACKAGE_MANAGER_NAMES, ["native", "npm", "pnpm", "yarn"]);
+ * ```
+ */
 export const PACKAGE_MANAGER_NAMES: readonly string[] = ["native", "npm", "pnpm", "yarn"];
 
 /**
@@ -119,11 +129,18 @@ const TOOLS: Record<string, Tool> = {
  * pnpm or yarn, run by the given Node.js binary: the one on `PATH`, else the
  * npm package of that name installed into rtbench's cache.
  *
- * @example
- * ```ts ignore
- * import { nodePackageManager } from "./package_managers.ts";
- * const pnpm = await nodePackageManager("pnpm", "/usr/bin/node");
- * console.log(pnpm.lockfile); // "pnpm-lock.yaml"
+ * @param name `npm`, `pnpm` or `yarn`.
+ * @param nodeBinary The Node.js that runs it.
+ * @param signal Stops fetching it from npm.
+ * @returns The package manager with its version, lockfile name and install command.
+ *
+ * @example npm, run by the Node.js on PATH (pnpm and yarn the same way)
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { node, nodePackageManager } from "@rtbench/rtbench/adapters";
+ *
+ * const npm = await nodePackageManager("npm", (await node.detect())!);
+ * assertEquals(npm.lockfile, "package-lock.json");
  * ```
  */
 export async function nodePackageManager(

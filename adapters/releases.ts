@@ -18,8 +18,7 @@
  */
 
 import semver from "semver";
-import { RequestError } from "../runners/platform/errors.ts";
-import { runCommand, which } from "../runners/platform/process.ts";
+import { RequestError, runCommand, which } from "../runners/platform/mod.ts";
 import type { RuntimeAdapter } from "./types.ts";
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Fact } from "../runners/schema/result.ts";
+import type { Fact } from "../runners/schema/mod.ts";
 
 /**
  * A runtime binary and what it reports about itself.
@@ -67,7 +67,7 @@ export interface RuntimeAdapter {
   readonly engine: string;
   /** npm package that carries the runtime, used to provision versions. */
   readonly npmPackage: string;
-  /** Extension a server file for this runtime has (`.ts`, `.mjs`). */
+  /** Extension of this runtime's server files, which live at `servers/<name>/<workload><ext>` (`.ts`, `.mjs`, `.go`). */
   readonly serverExtension: string;
   /** The binary already on this machine (on `PATH`, or the harness itself), if any. */
   detect(): Promise<string | undefined>;

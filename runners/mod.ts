@@ -28,7 +28,7 @@
  * @module
  */
 
-export { InterruptedError, run, type RunOptions, VERSION } from "./suite/run.ts";
+export { InterruptedError, run, type RunOptions, VERSION } from "./suite/mod.ts";
 export type {
   EndpointMeasurement,
   LoadGenerator,
@@ -37,25 +37,25 @@ export type {
   LoadSettings,
   LoadTarget,
   MeasuredPhase,
-} from "./drivers/types.ts";
-export type { ClientHostShare } from "./drivers/remote_engine.ts";
-export { HUNG_FLOOR_MS, hungAfterMs, type LoadAccounting } from "./drivers/accounting.ts";
-export type { HostsOption } from "./drivers/remote.ts";
+} from "./drivers/mod.ts";
+export type { ClientHostShare } from "./drivers/mod.ts";
+export { HUNG_FLOOR_MS, hungAfterMs, type LoadAccounting } from "./drivers/mod.ts";
+export type { HostsOption } from "./drivers/mod.ts";
 
-export { builtinLoadGenerators } from "./drivers/generators.ts";
-export { autocannonGenerator } from "./drivers/autocannon.ts";
-export { ENGINE_BUN_VERSION, engineGenerator } from "./drivers/engine.ts";
-export { wrkCheckingGenerator, wrkGenerator } from "./drivers/wrk.ts";
-export { locustGenerator } from "./drivers/locust.ts";
-export { bombardierGenerator } from "./drivers/bombardier.ts";
-export { ohaGenerator } from "./drivers/oha.ts";
+export { builtinLoadGenerators } from "./drivers/mod.ts";
+export { autocannonGenerator } from "./drivers/mod.ts";
+export { ENGINE_BUN_VERSION, engineGenerator } from "./drivers/mod.ts";
+export { wrkCheckingGenerator, wrkGenerator } from "./drivers/mod.ts";
+export { locustGenerator } from "./drivers/mod.ts";
+export { bombardierGenerator } from "./drivers/mod.ts";
+export { ohaGenerator } from "./drivers/mod.ts";
 export {
   runWebSocketDriver,
   type WebSocketClient,
   type WebSocketDriverOptions,
   type WebSocketLoadJob,
   type WebSocketMeasurement,
-} from "./drivers/websocket.ts";
+} from "./drivers/mod.ts";
 export {
   calibrate,
   type CalibrateOptions,
@@ -63,12 +63,12 @@ export {
   type CalibrationRow,
   type CalibrationVerdict,
   formatCalibration,
-} from "./selfcheck/calibrate.ts";
-export { type Profile, PROFILES } from "./suite/settings.ts";
-export { DEFAULT_RUN_TIMEOUT_SEC, HOOK_TIMEOUTS_SEC, type HookTimeouts } from "./kinds/timeouts.ts";
-export { DONE_STATUSES } from "./suite/resume.ts";
-export { summarize } from "./stats/summary.ts";
-export { type WelchResult, welchTest } from "./stats/welch.ts";
+} from "./selfcheck/mod.ts";
+export { type Profile, PROFILES } from "./suite/mod.ts";
+export { DEFAULT_RUN_TIMEOUT_SEC, HOOK_TIMEOUTS_SEC, type HookTimeouts } from "./kinds/mod.ts";
+export { DONE_STATUSES } from "./suite/mod.ts";
+export { summarize } from "./stats/mod.ts";
+export { type WelchResult, welchTest } from "./stats/mod.ts";
 export {
   type CompareOptions,
   compareResults,
@@ -78,11 +78,11 @@ export {
   type NoiseFloor,
   regressions,
   type Verdict,
-} from "./report/compare.ts";
-export { type FloorRow, floorRows, noiseFloorOf } from "./report/noise_floor.ts";
-export type { RatioInterval, RatioMethod } from "./stats/paired.ts";
-export { formatTable } from "./report/table.ts";
-export { type HistoryEntry, keepInHistory, lastComparable, readHistory } from "./report/history.ts";
+} from "./report/mod.ts";
+export { type FloorRow, floorRows, noiseFloorOf } from "./report/mod.ts";
+export type { RatioInterval, RatioMethod } from "./stats/mod.ts";
+export { formatTable } from "./report/mod.ts";
+export { type HistoryEntry, keepInHistory, lastComparable, readHistory } from "./report/mod.ts";
 export {
   buildTrend,
   formatTrendJson,
@@ -94,8 +94,8 @@ export {
   type TrendStep,
   type TrendTable,
   trendTables,
-} from "./report/trend.ts";
-export { formatTrendHtml } from "./report/trend_html.ts";
+} from "./report/mod.ts";
+export { formatTrendHtml } from "./report/mod.ts";
 export {
   EXPORT_FORMATS,
   type Exporter,
@@ -108,7 +108,7 @@ export {
   formatMarkdown,
   parseFormat,
 } from "./report/mod.ts";
-export { readResultFile } from "./schema/read.ts";
-export { writeResult } from "./schema/write.ts";
-export { createProgress, type ProgressDisplay, type ProgressEvent, type ProgressOptions } from "./report/progress.ts";
-export { RequestError, UsageError } from "./platform/errors.ts";
+export { readResultFile } from "./schema/mod.ts";
+export { writeResult } from "./schema/mod.ts";
+export { createProgress, type ProgressDisplay, type ProgressEvent, type ProgressOptions } from "./report/mod.ts";
+export { RequestError, UsageError } from "./platform/mod.ts";

@@ -34,6 +34,13 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = (() => {
 /** Files that are not part of the layered code: tests, the servers under test (separate programs), generated output. */
 const OUTSIDE = [/^tests\//, /^servers\//, /_test\.ts$/, /^results\//, /^node_modules\//];
 
+/**
+ * Programs of their own, whose files import exactly the files they run with: a program under test kept among the
+ * fixtures, and the child programs rtbench starts (the load engine's files, which are copied to other machines as
+ * they are, and the `_*_child.ts` drivers), which load no more than they need.
+ */
+const PROGRAMS = /^fixtures\/startup\/|^runners\/drivers\/_engine_|^runners\/(drivers|platform)\/_\w+_child\.ts$/;
+
 /** The layer a folder belongs to: the longest key of {@linkcode LAYERS} that contains it. */
 export function layerOf(folder: string): string | null {
   let best: string | null = null;
@@ -101,7 +108,8 @@ async function exists(path: string): Promise<boolean> {
 
 /**
  * What breaks the rules in `graph`: an import that points up (or sideways) a layer, a private `_file` used from
- * outside its folder, a cycle. `deno.json` (configuration every layer may read) is not code.
+ * outside its folder, a file of another folder reached other than through that folder's `mod.ts` (its surface), a
+ * cycle. `deno.json` (configuration every layer may read) is not code.
  */
 export function violations(graph: ReadonlyMap<string, readonly string[]>): string[] {
   const found: string[] = [];
@@ -112,6 +120,9 @@ export function violations(graph: ReadonlyMap<string, readonly string[]>): strin
       const toDir = dirOf(to);
       const name = to.slice(to.lastIndexOf("/") + 1);
       if (name.startsWith("_") && toDir !== dirOf(from)) found.push(`private: ${from} imports ${to}`);
+      else if (toDir !== dirOf(from) && name !== "mod.ts" && !PROGRAMS.test(from)) {
+        found.push(`surface: ${from} imports ${to} (import ${toDir}/mod.ts)`);
+      }
       const toLayer = layerOf(toDir);
       if (fromLayer === null || toLayer === null) {
         found.push(`unlisted: ${from} imports ${to} (add the folder to LAYERS)`);

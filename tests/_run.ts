@@ -52,6 +52,7 @@ export const UNIT_TESTS: readonly string[] = [
   "workloads/validate_test.ts",
   "tests/exporters_test.ts",
   "tests/overview_test.ts",
+  "tests/server_files_test.ts",
   "tests/statistics_test.ts",
 ];
 

@@ -176,7 +176,7 @@ async function printedHeaders(): Promise<Set<string>> {
   };
   const restApi = (variant: string) =>
     base.records.map((r): BenchRecord => ({ ...r, workload: "rest-api", variant, id: `rest-api/${variant}/${r.id}` }));
-  // A keep-alive-off section (README "Connections that close"): the connect's p50 and p99, and CPU per request.
+  // A keep-alive-off section (docs/method.md "Connections that close"): the connect's p50 and p99, and CPU per request.
   const closing = (r: BenchRecord): BenchRecord => ({
     ...r,
     variant: "keep-alive-off",

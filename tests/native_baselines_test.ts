@@ -23,7 +23,17 @@ for (const adapter of [go, rust]) {
       await withTmp(async (tmp) => {
         const out = `${tmp}/r.json`;
         const cli = await runCli(
-          ["--workload", "http-json,uuid-file,ws", "--runtime", `deno,${native}`, ...SHORT, "--out", out],
+          [
+            "--workload",
+            "http-json,uuid-file,ws",
+            "--variant",
+            "default",
+            "--runtime",
+            `deno,${native}`,
+            ...SHORT,
+            "--out",
+            out,
+          ],
           { TMPDIR: tmp },
         );
         assertEquals(cli.code, 0, cli.stderr + cli.stdout);

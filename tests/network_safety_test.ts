@@ -123,7 +123,7 @@ Deno.test("every server binds HOST, loopback by default", async () => {
     if (!/\.listen\(|serve\(/.test(text)) continue;
     assertMatch(text, /(process\.env\.HOST|Deno\.env\.get\("HOST"\)) \?\? "127\.0\.0\.1"/, path);
   }
-  const pg = await Deno.readTextFile(`${ROOT}servers/node/_embedded_postgres.mjs`);
+  const pg = await Deno.readTextFile(`${ROOT}servers/shared/embedded_postgres.mjs`);
   assertMatch(pg, /"--listen_addresses=127\.0\.0\.1"/);
   assertMatch(pg, /"--unix_socket_directories="/);
 });

@@ -3,7 +3,7 @@
 // the sweep finds the knee.
 import { assert, assertEquals } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
-import { parseResult, validateResult } from "../runners/schema/mod.ts";
+import { type BenchResult, parseResult, validateResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { wsEcho } from "../workloads/ws_echo.ts";
 import { stall } from "./fixtures/stall.ts";
@@ -13,7 +13,6 @@ import { CAPACITY } from "./fixtures/capped.ts";
 import { CHROMIUM, chromium } from "./_chromium.ts";
 import { countColor, decodePng } from "./_png.ts";
 import { formatHtml, formatMarkdown } from "../runners/report/mod.ts";
-import type { BenchResult } from "../runners/schema/mod.ts";
 
 Deno.test("--rate 2000 on http-json holds 2,000 ± 1% requests/s on deno, node and bun, every response checked", async () => {
   await withTmp(async (tmp) => {

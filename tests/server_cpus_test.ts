@@ -21,7 +21,8 @@ async function serveOnTwoCpus(runtimes: string[], tmp: string): Promise<string> 
   const out = `${tmp}/r.json`;
   const cli = await runCli(
     [
-      ...["--workload", "http-json,uuid-file,ws", "--runtime", runtimes.join(","), "--server-cpus", "2"],
+      ...["--workload", "http-json,uuid-file,ws", "--variant", "default", "--runtime", runtimes.join(",")],
+      ...["--server-cpus", "2"],
       ...["--duration", "1", "--warmup", "0.5", "--runs", "1", "--out", out],
     ],
     { TMPDIR: tmp },

@@ -19,6 +19,7 @@ Deno.test(needs(LINUX, {
       const result = await run({
         workloads: [uuidFile],
         runtimes: ["deno"],
+        variants: ["default"],
         settings: { runs: 6, durationSec: 1.5, warmupSec: 0.3 },
         tempDir: tmp,
       });

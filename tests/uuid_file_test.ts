@@ -24,6 +24,7 @@ Deno.test("uuid-file on deno, node and bun: bodies echo the queries, every file 
     const result = await run({
       workloads: [uuidFile],
       runtimes: ["deno", "node", "bun"],
+      variants: ["default"],
       settings: QUICK,
       tempDir: tmp,
     });
@@ -53,7 +54,13 @@ Deno.test(needs(INOTIFY, {
   name: "uuid-file with inotifywait: each file's steps watched, files created and deleted counted over the window",
   async fn() {
     await withTmp(async (tmp) => {
-      const result = await run({ workloads: [uuidFile], runtimes: ["deno"], settings: QUICK, tempDir: tmp });
+      const result = await run({
+        workloads: [uuidFile],
+        runtimes: ["deno"],
+        variants: ["default"],
+        settings: QUICK,
+        tempDir: tmp,
+      });
       const [record] = result.records;
       assertEquals(record.status, "completed", record.error?.message);
       const checks = new Map(record.verification.checks.map((c) => [c.name, c]));
@@ -83,7 +90,13 @@ Deno.test(needs(INOTIFY, {
 
 Deno.test("a uuid-file server that returns the wrong keys is invalid and not measured", async () => {
   await withTmp(async (tmp) => {
-    const result = await run({ workloads: [uuidFileWrongKeys], runtimes: ["deno"], settings: QUICK, tempDir: tmp });
+    const result = await run({
+      workloads: [uuidFileWrongKeys],
+      runtimes: ["deno"],
+      variants: ["default"],
+      settings: QUICK,
+      tempDir: tmp,
+    });
     const [deno] = result.records;
     assertEquals(deno.status, "invalid");
     assertEquals(deno.error?.phase, "verify");
@@ -98,7 +111,13 @@ Deno.test("a uuid-file server that returns the wrong keys is invalid and not mea
 
 Deno.test("a uuid-file server that leaves files behind is invalid with the count, and the files are removed", async () => {
   await withTmp(async (tmp) => {
-    const result = await run({ workloads: [uuidFileLeaky], runtimes: ["deno", "node"], settings: QUICK, tempDir: tmp });
+    const result = await run({
+      workloads: [uuidFileLeaky],
+      runtimes: ["deno", "node"],
+      variants: ["default"],
+      settings: QUICK,
+      tempDir: tmp,
+    });
     const [deno, node] = result.records;
     assertEquals(deno.status, "invalid");
     assertEquals(deno.error?.phase, "cleanup");
@@ -127,7 +146,13 @@ Deno.test(needs(INOTIFY, {
   name: "a uuid-file server that stops writing files under load is invalid: creations counted over the window",
   async fn() {
     await withTmp(async (tmp) => {
-      const result = await run({ workloads: [uuidFileLazy], runtimes: ["deno"], settings: QUICK, tempDir: tmp });
+      const result = await run({
+        workloads: [uuidFileLazy],
+        runtimes: ["deno"],
+        variants: ["default"],
+        settings: QUICK,
+        tempDir: tmp,
+      });
       const [deno] = result.records;
       assert(deno.verification.checks.filter((c) => c.name.startsWith("file ")).every((c) => c.passed), "verified");
       assertEquals([deno.status, deno.error?.phase], ["invalid", "cleanup"]);

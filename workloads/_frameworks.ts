@@ -9,6 +9,7 @@
  * @module
  */
 
+import { serverFile } from "../adapters/mod.ts";
 import { driverVersion } from "./_database.ts";
 import type { Fact, ServerSource, Skip } from "./types.ts";
 
@@ -102,8 +103,9 @@ export async function frameworkVersions(
 }
 
 /**
- * The server of `workload` (`rest_api`, `http_json`) for a runtime and variant: the runtime's own under
- * `servers/<runtime>/`, a framework's under `servers/frameworks/<framework>/`, run on every runtime.
+ * The server of `workload` (`rest_api`, `http_json`) for a runtime and variant: the runtime's own where its adapter
+ * says (`servers/<runtime>/<workload><ext>`), a framework's under `servers/frameworks/<framework>/`, one JavaScript
+ * module run on every JavaScript runtime.
  */
 export function frameworkServer(
   workload: string,
@@ -114,13 +116,9 @@ export function frameworkServer(
   const framework = FRAMEWORKS[variant];
   if (!framework) return { skip: `no ${variant} server` };
   if (variant === "default") {
-    if (!OWN[runtime]) return { skip: `no ${workload} server for ${runtime}` };
-    const ext = runtime === "node" ? "mjs" : "ts";
-    return {
-      entry: new URL(`../servers/${runtime}/${workload}.${ext}`, import.meta.url),
-      assets,
-      facts: { server: OWN[runtime] },
-    };
+    const entry = serverFile(runtime, workload);
+    if (!entry) return { skip: `no ${workload} server for ${runtime}` };
+    return { entry, assets, ...(OWN[runtime] ? { facts: { server: OWN[runtime] } } : {}) };
   }
   const why = framework.skip?.[runtime];
   if (why) return { skip: why };

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { seededUsers } from "../fixtures/users.ts";
+import { seededUsers } from "../fixtures/mod.ts";
 import type { Fact } from "./types.ts";
 
 /** The suffix of the variants whose JavaScript servers use their runtime's own driver. */

@@ -9,7 +9,7 @@
  */
 
 import type postgres from "postgres";
-import { worldRows } from "../fixtures/world.ts";
+import { worldRows } from "../fixtures/mod.ts";
 import { connectionsGone, openSchema, type OwnSchema } from "./_database.ts";
 import { seedUsersTable } from "./_users_schema.ts";
 

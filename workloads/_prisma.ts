@@ -15,9 +15,8 @@
  */
 
 import { transformSync } from "amaro";
-import { cacheDir } from "../adapters/mod.ts";
-import { runCommand, which } from "../runners/platform/process.ts";
-import { installDependencies } from "../runners/platform/workspace.ts";
+import { installDependencies, runCommand } from "../runners/platform/mod.ts";
+import { cacheDir, node as nodeAdapter } from "../adapters/mod.ts";
 
 /** The Prisma CLI release that generates the client. */
 export const PRISMA_VERSION = "7.10.1";
@@ -74,7 +73,8 @@ async function walk(dir: string): Promise<string[]> {
   const files: string[] = [];
   for await (const e of Deno.readDir(dir)) {
     if (e.isDirectory) files.push(...await walk(`${dir}/${e.name}`));
-    else if (e.name.endsWith(".ts")) files.push(`${dir}/${e.name}`);
+    // The generated client is TypeScript, whichever runtime later imports it.
+    else if (/\.ts$/.test(e.name)) files.push(`${dir}/${e.name}`);
   }
   return files;
 }
@@ -86,7 +86,7 @@ async function walk(dir: string): Promise<string[]> {
  */
 export async function generatePrismaClient(dir: string, signal?: AbortSignal): Promise<PrismaClientFiles> {
   const nodeModules = await installDependencies(PRISMA_DEPENDENCIES, cacheDir(), signal);
-  const node = which("node");
+  const node = await nodeAdapter.detect();
   if (!node) throw new Error("Cannot generate the Prisma client: node is not on PATH (install Node.js)");
   await Deno.mkdir(dir, { recursive: true });
   await Deno.writeTextFile(`${dir}/package.json`, JSON.stringify({ private: true, type: "module" }) + "\n");

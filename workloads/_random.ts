@@ -1,7 +1,7 @@
 // Seeded "random" workload traffic: every runtime gets the same requests, so
 // their responses can be compared and a run repeated.
 
-export { seededRandom } from "../runners/stats/random.ts";
+export { seededRandom } from "../runners/stats/mod.ts";
 
 /** A string of `min`..`max` code points picked from `alphabet` (iterated by code point). */
 export function randomText(random: () => number, alphabet: string, min: number, max: number): string {

@@ -8,12 +8,11 @@
  * @module
  */
 
-import type { SshHost } from "../runners/platform/ssh.ts";
-import { which } from "../runners/platform/process.ts";
-import { makeTempDir, removeTemp } from "../runners/platform/temp.ts";
+import { makeTempDir, removeTemp, type SshHost } from "../runners/platform/mod.ts";
+import { node as nodeAdapter } from "../adapters/mod.ts";
 import type { EmbeddedPostgres } from "./_embedded_postgres.ts";
 
-const DRIVER = new URL("../servers/node/_embedded_postgres.mjs", import.meta.url);
+const DRIVER = new URL("../servers/shared/embedded_postgres.mjs", import.meta.url);
 
 /** Options of {@linkcode startRemotePostgres}. */
 export interface RemotePostgresOptions {
@@ -45,7 +44,7 @@ function randomHex(bytes: number): string {
 /** Copies Node.js, the packages and the driver into a new directory on the host that the user postgres may enter. */
 async function stage(options: RemotePostgresOptions): Promise<string> {
   const { host, signal } = options;
-  const node = which("node");
+  const node = await nodeAdapter.detect();
   if (!node) throw new Error("Cannot start PostgreSQL on the database machine: node is not on PATH here to copy");
   const dir = `${host.dir}/postgres-${randomHex(4)}`;
   // As root PostgreSQL runs as the user postgres, which must enter the directories above its data directory.

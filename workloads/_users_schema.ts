@@ -9,7 +9,7 @@
 
 import type postgres from "postgres";
 import { connectionsGone, openSchema, type OwnSchema } from "./_database.ts";
-import { SEEDED_USERS, seededUsers, type User } from "../fixtures/users.ts";
+import { SEEDED_USERS, seededUsers, type User } from "../fixtures/mod.ts";
 
 /** What the `users` table holds, and what PostgreSQL counted done to it, at one moment. */
 export interface UsersState {

@@ -13,7 +13,8 @@
  * @module
  */
 
-import { pinnedVersion } from "../runners/platform/pinned.ts";
+import { serverFile } from "../adapters/mod.ts";
+import { pinnedVersion } from "../runners/platform/mod.ts";
 import bcryptjs from "bcryptjs";
 import { randomText, seededRandom } from "./_random.ts";
 import type {
@@ -33,12 +34,6 @@ import type {
 export const BCRYPTJS_VERSION: string = pinnedVersion("bcryptjs");
 /** The bcrypt native addon version the `native` variant loads on Node.js and Deno. */
 export const BCRYPT_ADDON_VERSION = "6.0.0";
-
-const SERVERS: Record<string, string> = {
-  deno: "../servers/deno/bcrypt.ts",
-  node: "../servers/node/bcrypt.mjs",
-  bun: "../servers/bun/bcrypt.ts",
-};
 
 const NATIVE: Record<string, { implementation: string; hashingThread: string; threadPool: string }> = {
   deno: {
@@ -177,12 +172,12 @@ export const bcrypt: HttpWorkload = {
   dependencies: { bcryptjs: BCRYPTJS_VERSION },
   optionalDependencies: { bcrypt: BCRYPT_ADDON_VERSION },
   server(runtime: string, variant: string): ServerSource | Skip {
-    const path = SERVERS[runtime];
-    if (!path) return { skip: `no bcrypt server for ${runtime}` };
+    const entry = serverFile(runtime, "bcrypt");
+    if (!entry) return { skip: `no bcrypt server for ${runtime}` };
     const facts = variant === "native"
       ? NATIVE[runtime]
       : { implementation: `bcryptjs ${BCRYPTJS_VERSION} (pure JavaScript)`, hashingThread: "main" };
-    return { entry: new URL(path, import.meta.url), args: [variant], facts };
+    return { entry, args: [variant], facts };
   },
   traffic(ctx: WorkloadContext) {
     const random = seededRandom(SEED);

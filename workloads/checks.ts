@@ -14,10 +14,10 @@ import { CAPTURE, type Check, type HttpExchange, type HttpRequestSpec } from "./
  * @param request The request.
  * @returns Method and path.
  *
- * @example
+ * @example How a GET of / is named
  * ```ts
  * import { assertEquals } from "@std/assert";
- * import { requestLabel } from "./checks.ts";
+ * import { requestLabel } from "@rtbench/rtbench/workloads";
  *
  * assertEquals(requestLabel({ path: "/", expect: { status: 200, contentType: "text/plain" } }), "GET /");
  * ```
@@ -27,7 +27,27 @@ export function requestLabel(request: HttpRequestSpec): string {
   return `${request.method ?? "GET"} ${path}`;
 }
 
-/** Checks one exchange against its request's expectation: status, content-type, content-length and body. */
+/**
+ * Checks one exchange against its request's expectation: status, content-type, content-length and body.
+ *
+ * @param x The exchange: the request sent and the response received.
+ * @returns One check per part of the expectation, named after the request.
+ *
+ * @example A body that differs fails its check
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { checkExchange } from "@rtbench/rtbench/workloads";
+ *
+ * const checks = checkExchange({
+ *   request: { path: "/", expect: { status: 200, contentType: "text/plain", body: "ok" } },
+ *   status: 200,
+ *   headers: { "content-type": "text/plain", "content-length": "2" },
+ *   body: "no",
+ *   bodyBytes: 2,
+ * });
+ * assertEquals(checks.filter((c) => !c.passed).map((c) => c.name), ["GET / body"]);
+ * ```
+ */
 export function checkExchange(x: HttpExchange): Check[] {
   const e = x.request.expect;
   const label = requestLabel(x.request);
@@ -73,10 +93,10 @@ export function checkExchange(x: HttpExchange): Check[] {
  * @param requests The traffic's requests.
  * @returns Each distinct request (same method, path, headers and body) once, captures aside.
  *
- * @example
+ * @example A request repeated to weight it is verified once
  * ```ts
  * import { assertEquals } from "@std/assert";
- * import { distinctRequests } from "./checks.ts";
+ * import { distinctRequests } from "@rtbench/rtbench/workloads";
  *
  * const a = { path: "/a", expect: { status: 200, contentType: "text/plain" } };
  * const b = { path: "/b", expect: { status: 200, contentType: "text/plain" } };

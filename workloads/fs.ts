@@ -8,16 +8,10 @@
  * @module
  */
 
-import { stageServer } from "../runners/platform/workspace.ts";
+import { serverFile } from "../adapters/mod.ts";
+import { stageServer } from "../runners/platform/mod.ts";
 import type { Check, ProcessContext, ProcessTarget, ProcessWorkload, RunInspection, Skip } from "./types.ts";
-import { round } from "../runners/stats/round.ts";
-
-const IDIOMATIC: Record<string, string> = {
-  deno: "../servers/deno/fs.ts",
-  node: "../servers/node/fs.mjs",
-  bun: "../servers/bun/fs.ts",
-};
-const NODE_COMPAT = "../servers/node/fs.mjs";
+import { round } from "../runners/stats/mod.ts";
 
 /**
  * The bytes of file `index`: `file <index>\n` repeated and cut to `size`,
@@ -145,9 +139,10 @@ export const fsWorkload: ProcessWorkload = {
   ],
   headline: { figure: "writeReadMs", higherIsBetter: false },
   async prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip> {
-    const path = ctx.variant === "node-compat" ? NODE_COMPAT : IDIOMATIC[ctx.runtime.name];
-    if (!path) return { skip: `no fs script for ${ctx.runtime.name}` };
-    const file = await stageServer(new URL(path, import.meta.url), ctx.workDir);
+    // node-compat: Node.js's script, the same node:fs/promises code, on every runtime.
+    const script = serverFile(ctx.variant === "node-compat" ? "node" : ctx.runtime.name, "fs");
+    if (!script) return { skip: `no fs script for ${ctx.runtime.name}` };
+    const file = await stageServer(script, ctx.workDir);
     const files = Number(ctx.options["fs-files"] ?? 10_000);
     const size = Number(ctx.options["fs-file-bytes"] ?? 1024);
     const dir = `${ctx.workDir}/files`;

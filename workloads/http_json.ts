@@ -11,12 +11,6 @@ import type { HttpWorkload, ServerSource, Skip, WorkloadContext, WorkloadSession
 /** The exact body every server returns. */
 export const HELLO_BODY: string = JSON.stringify({ message: "Hello, World!" });
 
-/** The native baselines' servers; the runtimes' own and the frameworks' come from `_frameworks.ts`. */
-const NATIVE: Readonly<Record<string, string>> = {
-  go: "../servers/go/http_json.go",
-  rust: "../servers/rust/http_json.rs",
-};
-
 /**
  * The HTTP JSON hello workload: `node:http`, `Deno.serve` and `Bun.serve`
  * answering `GET /` with the same 27 bytes.
@@ -43,7 +37,6 @@ export const httpJson: HttpWorkload = {
   // 90,000/s there) counts the server's CPU time per request; a slower machine needs a lower --cpu-rate.
   defaults: { cpuRate: 20_000, idleConnections: 1000 },
   server(runtime: string, variant: string): ServerSource | Skip {
-    if (NATIVE[runtime] && variant === "default") return { entry: new URL(NATIVE[runtime], import.meta.url) };
     return frameworkServer("http_json", runtime, variant);
   },
   traffic(ctx: WorkloadContext) {

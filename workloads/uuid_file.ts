@@ -9,8 +9,8 @@
  * @module
  */
 
-import { readProcText } from "../runners/platform/procfs.ts";
-import { runCommand } from "../runners/platform/process.ts";
+import { builtinAdapters, serverFile } from "../adapters/mod.ts";
+import { readProcText, runCommand } from "../runners/platform/mod.ts";
 import {
   type DirectoryWatcher,
   directoryWatcher,
@@ -42,14 +42,14 @@ export const UUID_FILE_DATA_DIR_ENV = "RTBENCH_DATA_DIR";
  */
 const NO_PARAMS = "no-params";
 const URL_PARSE = "url-parse";
-const JS_RUNTIMES = ["deno", "node", "bun"];
 
-const SERVERS: Record<string, { path: string; fileApi: string }> = {
-  deno: { path: "../servers/deno/uuid_file.ts", fileApi: "Deno.writeTextFile, Deno.readTextFile, Deno.remove" },
-  node: { path: "../servers/node/uuid_file.mjs", fileApi: "node:fs/promises writeFile, readFile, unlink" },
-  bun: { path: "../servers/bun/uuid_file.ts", fileApi: "Bun.write, BunFile.text, BunFile.delete" },
-  go: { path: "../servers/go/uuid_file.go", fileApi: "os.WriteFile, os.ReadFile, os.Remove" },
-  rust: { path: "../servers/rust/uuid_file.rs", fileApi: "tokio::fs write, read, remove_file" },
+/** The file API each runtime's server uses, for the record. */
+const FILE_APIS: Readonly<Record<string, string>> = {
+  deno: "Deno.writeTextFile, Deno.readTextFile, Deno.remove",
+  node: "node:fs/promises writeFile, readFile, unlink",
+  bun: "Bun.write, BunFile.text, BunFile.delete",
+  go: "os.WriteFile, os.ReadFile, os.Remove",
+  rust: "tokio::fs write, read, remove_file",
 };
 
 // Letters and digits mostly, plus characters that need percent-encoding in the
@@ -240,16 +240,18 @@ export const uuidFile: HttpWorkload = {
     },
   ],
   server(runtime: string, variant: string): ServerSource | Skip {
-    const server = SERVERS[runtime];
-    if (!server) return { skip: `no uuid-file server for ${runtime}` };
-    if (variant === URL_PARSE && !JS_RUNTIMES.includes(runtime)) {
+    const entry = serverFile(runtime, "uuid_file");
+    if (!entry) return { skip: `no uuid-file server for ${runtime}` };
+    // The native baselines' adapters say what they are; every other runtime runs the JavaScript servers.
+    const javaScript = !builtinAdapters.find((a) => a.name === runtime)?.baseline;
+    if (variant === URL_PARSE && !javaScript) {
       return { skip: `url.parse and querystring are Node.js APIs; ${runtime} parses with its own` };
     }
     const queryParser = variant === URL_PARSE ? "url.parse + querystring.parse" : "URL searchParams";
     return {
-      entry: new URL(server.path, import.meta.url),
+      entry,
       ...(variant === URL_PARSE ? { args: [URL_PARSE] } : {}),
-      facts: { fileApi: server.fileApi, ...(JS_RUNTIMES.includes(runtime) ? { queryParser } : {}) },
+      facts: { fileApi: FILE_APIS[runtime] ?? null, ...(javaScript ? { queryParser } : {}) },
     };
   },
   traffic(ctx: WorkloadContext) {

@@ -6,21 +6,11 @@
  * @module
  */
 
-import { UsageError } from "../runners/platform/errors.ts";
+import { UsageError } from "../runners/platform/mod.ts";
+import { WORKLOAD_KINDS } from "../runners/schema/mod.ts";
 import type { Workload, WorkloadKind } from "./types.ts";
 
-/**
- * Every kind rtbench has a runner for.
- *
- * @example Every kind has a runner
- * ```ts
- * import { assertEquals } from "@std/assert";
- * import { WORKLOAD_KINDS } from "@rtbench/rtbench/workloads";
- *
- * assertEquals(WORKLOAD_KINDS, ["http", "websocket", "process", "micro"]);
- * ```
- */
-export const WORKLOAD_KINDS: readonly WorkloadKind[] = ["http", "websocket", "process", "micro"];
+export { WORKLOAD_KINDS };
 
 /** Functions each kind's contract requires, beyond the common fields; a kind missing here fails the type check. */
 const REQUIRED_FUNCTIONS = {

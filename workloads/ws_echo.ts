@@ -6,15 +6,8 @@
  * @module
  */
 
+import { serverFile } from "../adapters/mod.ts";
 import type { ServerSource, Skip, WebSocketWorkload } from "./types.ts";
-
-const SERVERS: Record<string, string> = {
-  deno: "../servers/deno/ws_echo.ts",
-  node: "../servers/node/ws_echo.mjs",
-  bun: "../servers/bun/ws_echo.ts",
-  go: "../servers/go/ws_echo.go",
-  rust: "../servers/rust/ws_echo.rs",
-};
 
 /**
  * The WebSocket echo workload: the `ws` package on Node, `Deno.upgradeWebSocket`
@@ -64,8 +57,8 @@ export const wsEcho: WebSocketWorkload = {
   // After each run, a window at 20,000 messages/s (every runtime holds it) counts the server's CPU time per echo.
   defaults: { cpuRate: 20_000, idleConnections: 1000 },
   server(runtime: string): ServerSource | Skip {
-    const path = SERVERS[runtime];
-    return path ? { entry: new URL(path, import.meta.url) } : { skip: `no ws server for ${runtime}` };
+    const entry = serverFile(runtime, "ws_echo");
+    return entry ? { entry } : { skip: `no ws server for ${runtime}` };
   },
   traffic(ctx) {
     const messages = ctx.options["messages"];

@@ -2,11 +2,10 @@
 // from it (the Flags table of docs/reference.md states the same defaults; a test holds them together).
 
 import { builtinAdapters } from "../../adapters/mod.ts";
-import type { Workload } from "../../workloads/types.ts";
-import { builtinLoadGenerators } from "../drivers/generators.ts";
+import type { Workload } from "../../workloads/mod.ts";
+import { builtinLoadGenerators } from "../drivers/mod.ts";
 import { EXPORT_FORMATS } from "../report/mod.ts";
-import { PROFILES } from "../suite/settings.ts";
-import { RUN_ORDERS } from "../suite/schedule.ts";
+import { PROFILES, RUN_ORDERS } from "../suite/mod.ts";
 import { SETTING_FLAGS } from "./_flags.ts";
 
 /** One flag of `bench`: its name (and short name), its value, what it does and its default, as the docs say it. */

@@ -2,24 +2,16 @@
 // a `--resume` file's settings, the runtimes `--last` names, and where the result and report go (checked writable).
 
 import { builtinAdapters, lastReleasesOf } from "../../adapters/mod.ts";
-import { builtinWorkloads } from "../../workloads/mod.ts";
-import { loadWorkloadModule } from "../../workloads/validate.ts";
-import type { Workload } from "../../workloads/types.ts";
-import { UsageError } from "../platform/errors.ts";
-import type { HistoryEntry } from "../report/history.ts";
-import type { BenchResult } from "../schema/result.ts";
-import { readResultFile } from "../schema/read.ts";
-import type { RunOptions } from "../suite/request.ts";
-import { type Profile, PROFILES } from "../suite/settings.ts";
+import { builtinWorkloads, loadWorkloadModule, type RunSettings, type Workload } from "../../workloads/mod.ts";
+import { UsageError } from "../platform/mod.ts";
+import type { ExportFormat, HistoryEntry, NoiseFloor } from "../report/mod.ts";
+import { type BenchResult, readResultFile, type RunOrder } from "../schema/mod.ts";
+import { type Profile, PROFILES, type RunOptions } from "../suite/mod.ts";
 import { openHistory } from "./_history.ts";
 import { readNoiseFloor } from "./_noise_floor.ts";
-import type { NoiseFloor } from "../report/compare.ts";
 import { checkWritable, defaultResultPath } from "./_out.ts";
 import { SETTING_FLAG_NAMES } from "./_bench_flags.ts";
-import type { ExportFormat } from "../report/mod.ts";
-import type { HostsOption } from "../drivers/remote.ts";
-import type { RunOrder } from "../schema/result.ts";
-import type { RunSettings } from "../../workloads/types.ts";
+import type { HostsOption } from "../drivers/mod.ts";
 
 /**
  * What the command line asked for.

@@ -1,14 +1,10 @@
 // Running a prepared request: progress on stderr, the result file written after every record (moved to a fallback
 // when it cannot be), then the reports; an interrupted or failed suite says in one line what it kept and how to go on.
 
-import { errorLine } from "../platform/entry.ts";
-import { UsageError } from "../platform/errors.ts";
-import { writeStdout } from "../platform/stdout.ts";
-import { exportResult } from "../report/mod.ts";
-import { createProgress, type ProgressDisplay } from "../report/progress.ts";
-import { formatTable } from "../report/table.ts";
-import type { BenchResult } from "../schema/result.ts";
-import { InterruptedError, run } from "../suite/run.ts";
+import { errorLine, UsageError, writeStdout } from "../platform/mod.ts";
+import { createProgress, exportResult, formatTable, type ProgressDisplay } from "../report/mod.ts";
+import type { BenchResult } from "../schema/mod.ts";
+import { InterruptedError, run } from "../suite/mod.ts";
 import { withFlagNames } from "./_flags.ts";
 import { keepAndCompare } from "./_history.ts";
 import { KeptFile } from "./_out.ts";

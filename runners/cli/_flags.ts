@@ -8,8 +8,8 @@
  */
 
 import { parseArgs } from "@std/cli/parse-args";
-import { RequestError, UsageError } from "../platform/errors.ts";
-import type { RunSettings } from "../../workloads/types.ts";
+import { RequestError, UsageError } from "../platform/mod.ts";
+import type { RunSettings } from "../../workloads/mod.ts";
 
 /** What a command accepts. */
 export interface FlagSpec {
@@ -242,7 +242,7 @@ export function flagOf(field: string): string {
  * @example
  * ```ts
  * import { assertEquals } from "@std/assert";
- * import { RequestError } from "../platform/errors.ts";
+ * import { RequestError } from "../platform/mod.ts";
  * import { withFlagNames } from "./_flags.ts";
  *
  * const error = withFlagNames(new RequestError("settings.runs", "must be a whole number ≥ 1, got 0")) as Error;

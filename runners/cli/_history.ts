@@ -2,10 +2,18 @@
 // directory or a corrupted file in it is refused up front), the new result is kept in it at the end, and compared
 // with the last comparable result kept there, by compare's test.
 
-import { UsageError } from "../platform/errors.ts";
-import type { BenchResult } from "../schema/result.ts";
-import { comparableIn, type HistoryEntry, keepInHistory, readHistory } from "../report/history.ts";
-import { compareResults, formatComparison, type NoiseFloor, regressions } from "../report/compare.ts";
+import { UsageError } from "../platform/mod.ts";
+import type { BenchResult } from "../schema/mod.ts";
+import {
+  comparableIn,
+  compareResults,
+  formatComparison,
+  type HistoryEntry,
+  keepInHistory,
+  type NoiseFloor,
+  readHistory,
+  regressions,
+} from "../report/mod.ts";
 
 /** The results already in `dir`: none when it does not exist yet (it is made at the end). */
 export async function openHistory(dir: string): Promise<HistoryEntry[]> {

@@ -1,10 +1,9 @@
 // `--noise-floor <file>` of `compare` and `bench`: an A/A result (bench --aa) read before anything else, its floor
 // per workload × variant × figure, or one line naming the flag and the file.
 
-import { UsageError } from "../platform/errors.ts";
-import type { NoiseFloor } from "../report/compare.ts";
-import { noiseFloorOf } from "../report/noise_floor.ts";
-import { readResultFile } from "../schema/read.ts";
+import { UsageError } from "../platform/mod.ts";
+import { type NoiseFloor, noiseFloorOf } from "../report/mod.ts";
+import { readResultFile } from "../schema/mod.ts";
 
 /** The noise floor of the A/A result at `path`; a file that is missing, not a result or not an A/A run is bad input. */
 export async function readNoiseFloor(path: string): Promise<NoiseFloor> {

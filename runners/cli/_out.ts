@@ -2,11 +2,8 @@
 // made, not a folder, writable), and once anything is measured no write failure may lose it — the result then
 // goes to a file under results/ (or the system's temporary folder), and the user is told where.
 
-import { UsageError } from "../platform/errors.ts";
-import { ownTemp, removeTemp } from "../platform/temp.ts";
-import { SchemaError } from "../schema/mod.ts";
-import type { BenchResult } from "../schema/result.ts";
-import { writeResult } from "../schema/write.ts";
+import { ownTemp, removeTemp, UsageError } from "../platform/mod.ts";
+import { type BenchResult, SchemaError, writeResult } from "../schema/mod.ts";
 
 /** Why a path cannot be written, in words (no Deno permission hints: the tasks run with their permissions). */
 export function whyNotWritable(error: unknown): string {

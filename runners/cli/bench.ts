@@ -14,16 +14,12 @@
  */
 
 import { defaultRuntimeNames, parseRuntimeSpecs } from "../../adapters/mod.ts";
-import { builtinWorkloads, selectWorkloads } from "../../workloads/mod.ts";
-import type { RunSettings, Workload } from "../../workloads/types.ts";
-import { runEntry } from "../platform/entry.ts";
-import { UsageError } from "../platform/errors.ts";
+import { builtinWorkloads, type RunSettings, selectWorkloads, type Workload } from "../../workloads/mod.ts";
+import { runEntry, UsageError } from "../platform/mod.ts";
 import { parseFormat } from "../report/mod.ts";
-import type { HostsOption } from "../drivers/remote.ts";
-import type { RunOrder } from "../schema/result.ts";
-import type { Profile } from "../suite/settings.ts";
-import { checkRequest } from "../suite/request.ts";
-import { VERSION } from "../suite/run.ts";
+import type { HostsOption } from "../drivers/mod.ts";
+import type { RunOrder } from "../schema/mod.ts";
+import { checkRequest, type Profile, VERSION } from "../suite/mod.ts";
 import { type Flags, numberFlag, SETTING_FLAGS, strictFlags, withFlagNames } from "./_flags.ts";
 import { BOOLEAN_FLAGS, helpText, listText, REPEATABLE_FLAGS, VALUE_FLAGS } from "./_bench_flags.ts";
 import {

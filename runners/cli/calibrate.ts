@@ -7,14 +7,10 @@
  * @module
  */
 
-import { runEntry } from "../platform/entry.ts";
-import { stopAllGroups } from "../platform/process.ts";
-import { UsageError } from "../platform/errors.ts";
-import { formatCount } from "../report/format.ts";
-import { builtinLoadGenerators } from "../drivers/generators.ts";
-import type { LoadGenerator, LoadSettings } from "../drivers/types.ts";
-import { wrkCheckingGenerator } from "../drivers/wrk.ts";
-import { calibrate, formatCalibration } from "../selfcheck/calibrate.ts";
+import { runEntry, stopAllGroups, UsageError } from "../platform/mod.ts";
+import { formatCount } from "../report/mod.ts";
+import { builtinLoadGenerators, type LoadGenerator, type LoadSettings, wrkCheckingGenerator } from "../drivers/mod.ts";
+import { calibrate, formatCalibration } from "../selfcheck/mod.ts";
 import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
 
 /** The generators `--load-generator` names, each installed; throws a {@linkcode UsageError} naming the flag. */

@@ -11,13 +11,17 @@
  * @module
  */
 
-import { compareResults, formatComparison, regressions } from "../report/compare.ts";
-import { runEntry } from "../platform/entry.ts";
+import {
+  compareResults,
+  type ExportFormat,
+  formatComparison,
+  parseFormat,
+  partialNotice,
+  regressions,
+} from "../report/mod.ts";
+import { runEntry, UsageError } from "../platform/mod.ts";
 import { strictArgs } from "./_flags.ts";
-import { UsageError } from "../platform/errors.ts";
-import { readResultFile } from "../schema/read.ts";
-import { type ExportFormat, parseFormat } from "../report/mod.ts";
-import { partialNotice } from "../report/partial.ts";
+import { readResultFile } from "../schema/mod.ts";
 
 /** The exporters' formats a comparison is rendered in. */
 const FORMATS = ["table", "md", "json"] as const satisfies readonly ExportFormat[];

@@ -8,12 +8,10 @@
  */
 
 import { parseRuntimeSpecs } from "../../adapters/mod.ts";
-import { startup } from "../../workloads/startup.ts";
-import { runEntry } from "../platform/entry.ts";
-import { UsageError } from "../platform/errors.ts";
-import { runCommand, which } from "../platform/process.ts";
-import { compareStartup, formatStartupComparison } from "../selfcheck/compare_startup.ts";
-import { effectiveSettings } from "../suite/settings.ts";
+import { startup } from "../../workloads/mod.ts";
+import { runCommand, runEntry, UsageError, which } from "../platform/mod.ts";
+import { compareStartup, formatStartupComparison } from "../selfcheck/mod.ts";
+import { effectiveSettings } from "../suite/mod.ts";
 import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
 
 const HELP = `Usage: deno task compare-startup [flags]

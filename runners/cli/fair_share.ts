@@ -9,12 +9,10 @@
  */
 
 import { parseRuntimeSpecs } from "../../adapters/mod.ts";
-import { allowedCpus } from "../platform/cpus.ts";
-import { parseCpuList } from "../platform/cpus.ts";
-import { runEntry } from "../platform/entry.ts";
-import { formatFairShare } from "../report/fair_share.ts";
-import { writeResult } from "../schema/write.ts";
-import { fairShareRun, parseBudgets } from "../selfcheck/fair_share.ts";
+import { allowedCpus, parseCpuList, runEntry } from "../platform/mod.ts";
+import { formatFairShare } from "../report/mod.ts";
+import { writeResult } from "../schema/mod.ts";
+import { fairShareRun, parseBudgets } from "../selfcheck/mod.ts";
 import { selectWorkloads } from "../../workloads/mod.ts";
 import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
 import { checkWritable, removeEmptyFolders } from "./_out.ts";

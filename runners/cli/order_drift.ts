@@ -9,10 +9,8 @@
  */
 
 import { parseRuntimeSpecs } from "../../adapters/mod.ts";
-import { runEntry } from "../platform/entry.ts";
-import { UsageError } from "../platform/errors.ts";
-import { stopAllGroups } from "../platform/process.ts";
-import { formatOrderDrift, orderDrift } from "../selfcheck/order_drift.ts";
+import { runEntry, stopAllGroups, UsageError } from "../platform/mod.ts";
+import { formatOrderDrift, orderDrift } from "../selfcheck/mod.ts";
 import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
 
 const HELP = `Usage: deno task order-drift [flags]

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { runEntry } from "../platform/entry.ts";
-import { formatReaperCost, reaperCost } from "../selfcheck/reaper_cost.ts";
+import { runEntry } from "../platform/mod.ts";
+import { formatReaperCost, reaperCost } from "../selfcheck/mod.ts";
 import { numberFlag, strictFlags } from "./_flags.ts";
 
 const HELP = `Usage: deno task reaper-cost [flags]

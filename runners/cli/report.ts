@@ -7,13 +7,17 @@
  * @module
  */
 
-import { runEntry } from "../platform/entry.ts";
+import { runEntry, UsageError, writeStdout } from "../platform/mod.ts";
 import { strictArgs } from "./_flags.ts";
-import { UsageError } from "../platform/errors.ts";
-import { EXPORT_FORMATS, EXPORTERS, type ExportFormat, exportResult, parseFormat } from "../report/mod.ts";
-import { readResultFile } from "../schema/read.ts";
-import { writeStdout } from "../platform/stdout.ts";
-import { partialNotice } from "../report/partial.ts";
+import {
+  EXPORT_FORMATS,
+  EXPORTERS,
+  type ExportFormat,
+  exportResult,
+  parseFormat,
+  partialNotice,
+} from "../report/mod.ts";
+import { readResultFile } from "../schema/mod.ts";
 import { checkWritable, removeEmptyFolders, whyNotWritable } from "./_out.ts";
 
 const HELP = `rtbench report: render a stored result file

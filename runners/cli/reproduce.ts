@@ -10,12 +10,10 @@
  * @module
  */
 
-import { runEntry } from "../platform/entry.ts";
-import { stopAllGroups } from "../platform/process.ts";
-import { UsageError } from "../platform/errors.ts";
-import type { BenchResult } from "../schema/result.ts";
+import { runEntry, stopAllGroups, UsageError } from "../platform/mod.ts";
+import type { BenchResult } from "../schema/mod.ts";
 import { builtinWorkloads } from "../../workloads/mod.ts";
-import { run } from "../suite/run.ts";
+import { run } from "../suite/mod.ts";
 import {
   CLAIMS_FILE,
   type ExperimentRun,
@@ -24,7 +22,7 @@ import {
   reproduce,
   type ReproduceRow,
   selectClaims,
-} from "../selfcheck/reproduce.ts";
+} from "../selfcheck/mod.ts";
 import { numberFlag, strictFlags } from "./_flags.ts";
 import { checkWritable, removeEmptyFolders } from "./_out.ts";
 

@@ -12,15 +12,20 @@
  * @module
  */
 
-import { runEntry } from "../platform/entry.ts";
+import { runEntry, UsageError, writeStdout } from "../platform/mod.ts";
 import { numberFlag, strictArgs } from "./_flags.ts";
-import { UsageError } from "../platform/errors.ts";
-import { writeStdout } from "../platform/stdout.ts";
-import { type ExportFormat, parseFormat } from "../report/mod.ts";
+import {
+  buildTrend,
+  type ExportFormat,
+  formatTrendHtml,
+  formatTrendJson,
+  formatTrendMarkdown,
+  parseFormat,
+  readHistory,
+  type Trend,
+  type TrendChange,
+} from "../report/mod.ts";
 import { checkWritable, removeEmptyFolders, whyNotWritable } from "./_out.ts";
-import { readHistory } from "../report/history.ts";
-import { buildTrend, formatTrendJson, formatTrendMarkdown, type Trend, type TrendChange } from "../report/trend.ts";
-import { formatTrendHtml } from "../report/trend_html.ts";
 
 /** The renderer of each of the exporters' formats a trend is rendered in. */
 const FORMATS = {

@@ -9,12 +9,9 @@
  */
 
 import { parseRuntimeSpecs } from "../../adapters/mod.ts";
-import { runEntry } from "../platform/entry.ts";
-import { UsageError } from "../platform/errors.ts";
-import { which } from "../platform/process.ts";
-import { allowedCpus, splitCpus } from "../platform/cpus.ts";
-import { formatCount } from "../report/format.ts";
-import { formatVsWrk, vsWrk } from "../selfcheck/vs_wrk.ts";
+import { allowedCpus, runEntry, splitCpus, UsageError, which } from "../platform/mod.ts";
+import { formatCount } from "../report/mod.ts";
+import { formatVsWrk, vsWrk } from "../selfcheck/mod.ts";
 import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
 
 const HELP = `Usage: deno task vs-wrk [flags]

@@ -8,8 +8,8 @@
  */
 
 import { parseRuntimeSpecs } from "../../adapters/mod.ts";
-import { runEntry } from "../platform/entry.ts";
-import { formatCeiling, probeCeiling } from "../selfcheck/ws_ceiling.ts";
+import { runEntry } from "../platform/mod.ts";
+import { formatCeiling, probeCeiling } from "../selfcheck/mod.ts";
 import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
 
 const HELP = `Usage: deno task ws-ceiling [flags]

@@ -296,9 +296,9 @@ export class ResponseParser {
 
   /** Reads the status line and headers at `start`; returns where the body starts, or 0 when they are incomplete. */
   #head(buf: Uint8Array, start: number, end: number): number {
-    // Status line: "HTTP/1.x SSS ..."
-    if (end - start < 16) return 0;
-    if (buf[start] !== 72 || buf[start + 4] !== 47 || buf[start + 8] !== SPACE) {
+    // Status line: "HTTP/1.x SSS ..." (or "HTTP/1.x SSS" and its CRLF), checked byte by byte.
+    if (end - start < 14) return 0;
+    if (!statusLine(buf, start)) {
       throw new ProtocolError(
         `not an HTTP/1.1 response: ${JSON.stringify(decoder.decode(buf.subarray(start, start + 20)))}`,
       );
@@ -321,15 +321,26 @@ export class ResponseParser {
     }
   }
 
-  /** Takes in one header line, `buf[at..eol]`: the three that matter are kept, the others passed over. */
+  /**
+   * Takes in one header line, `buf[at..eol]`: the three that matter are kept, the others passed over. A line that is
+   * no `name: value` (no colon, an empty name, one starting blank) is not HTTP: the framing cannot be trusted.
+   */
   #header(buf: Uint8Array, at: number, eol: number): void {
+    // A name, then a colon: a blank or a colon first is no header, and so is a line without a colon. The scan for the
+    // colon stops at the first byte that cannot be in a name (this runs for every header of every response).
+    let colon = at;
+    while (colon < eol && buf[colon] > SPACE && buf[colon] !== COLON) colon++;
+    if (colon === at || buf[colon] !== COLON) notAHeader(buf, at, eol);
     const first = lower(buf[at]);
     if (first === 99 /* c */) {
       if (headerIs(buf, at, eol, CONTENT_LENGTH)) {
-        let v = at + CONTENT_LENGTH.length + 1;
-        while (v < eol && (buf[v] === SPACE || buf[v] === TAB)) v++;
-        let n = 0;
-        for (; v < eol && buf[v] >= 48 && buf[v] <= 57; v++) n = n * 10 + buf[v] - 48;
+        const n = contentLength(buf, at + CONTENT_LENGTH.length + 1, eol);
+        if (n < 0 || (this.#contentLength >= 0 && n !== this.#contentLength)) {
+          throw new ProtocolError(
+            `bad content-length: ${JSON.stringify(decoder.decode(buf.subarray(at, eol)))}` +
+              (n >= 0 ? ` after ${this.#contentLength}` : ""),
+          );
+        }
         this.#contentLength = n;
       } else if (headerIs(buf, at, eol, CONTENT_TYPE)) {
         let from = at + CONTENT_TYPE.length + 1;
@@ -360,8 +371,10 @@ export class ResponseParser {
     while (true) {
       const eol = lineEnd(buf, p, end);
       if (eol < 0) return 0;
-      const size = parseInt(decoder.decode(buf.subarray(p, eol)).split(";")[0], 16);
-      if (!Number.isFinite(size)) throw new ProtocolError("bad chunk size");
+      const line = decoder.decode(buf.subarray(p, eol));
+      const hex = /^([0-9a-fA-F]{1,8})[ \t]*(?:;.*)?$/.exec(line)?.[1];
+      if (hex === undefined) throw new ProtocolError(`bad chunk size: ${JSON.stringify(line.slice(0, 40))}`);
+      const size = parseInt(hex, 16);
       p = eol + 2;
       if (size === 0) {
         if (p + 1 >= end) return 0;
@@ -370,6 +383,9 @@ export class ResponseParser {
         break;
       }
       if (p + size + 2 > end) return 0;
+      if (buf[p + size] !== CR || buf[p + size + 1] !== LF) {
+        throw new ProtocolError(`chunk of ${size} bytes not followed by CRLF: its size is wrong`);
+      }
       parts.push(buf.subarray(p, p + size));
       p += size + 2;
     }
@@ -409,6 +425,34 @@ export class ResponseParser {
     }
     this.#verdict = verdict;
   }
+}
+
+const DIGIT0 = 48, DIGIT9 = 57;
+const isDigit = (b: number) => b >= DIGIT0 && b <= DIGIT9;
+const HTTP1 = encoder.encode("HTTP/1.");
+
+/** Whether `buf[start..]` opens with a status line: `HTTP/1.<digit> <3 digits>` then a space or the CR. */
+function statusLine(buf: Uint8Array, start: number): boolean {
+  for (let i = 0; i < HTTP1.length; i++) if (buf[start + i] !== HTTP1[i]) return false;
+  return isDigit(buf[start + 7]) && buf[start + 8] === SPACE && isDigit(buf[start + 9]) &&
+    isDigit(buf[start + 10]) && isDigit(buf[start + 11]) && (buf[start + 12] === SPACE || buf[start + 12] === CR);
+}
+
+/** A content-length value, `buf[from..eol]`: digits between optional blanks; -1 when it is anything else. */
+function contentLength(buf: Uint8Array, from: number, eol: number): number {
+  let v = from;
+  while (v < eol && (buf[v] === SPACE || buf[v] === TAB)) v++;
+  const digits = v;
+  let n = 0;
+  for (; v < eol && isDigit(buf[v]); v++) n = n * 10 + buf[v] - DIGIT0;
+  if (v === digits || v - digits > 15) return -1;
+  while (v < eol && (buf[v] === SPACE || buf[v] === TAB)) v++;
+  return v === eol ? n : -1;
+}
+
+/** Throws for a header line that is no `name: value` (kept out of the hot path). */
+function notAHeader(buf: Uint8Array, at: number, eol: number): never {
+  throw new ProtocolError(`not an HTTP header line: ${JSON.stringify(decoder.decode(buf.subarray(at, eol)))}`);
 }
 
 /** Where the line starting at `from` ends (its CR), or -1 when its CRLF has not arrived. */

@@ -130,3 +130,61 @@ Deno.test("a capture from a valid response fills later expectations; without one
   feed(0, response("500 Internal Server Error", "application/json", "{}"));
   assertEquals(parser.captured, null);
 });
+
+// docs/method.md "Every request accounted for": bytes that only look like HTTP are not an answer. Each of these
+// responses carries the body the pattern wants (`{"id":"0a1b2c3d"}`, 17 bytes), so a lenient parser would count it
+// valid.
+Deno.test("malformed framing is a protocol error, even where the body would pass", () => {
+  const body = '{"id":"0a1b2c3d"}';
+  const head = (lines: string) => `HTTP/1.1 201 Created\r\ncontent-type: application/json\r\n${lines}\r\n`;
+  const chunkedHead = head("transfer-encoding: chunked\r\n");
+  const malformed: [string, string][] = [
+    [
+      "status line that is not HTTP/1.x",
+      `HTXP-1.1 201 Created\r\ncontent-type: application/json\r\ncontent-length: 17\r\n\r\n${body}`,
+    ],
+    [
+      "status code not three digits",
+      `HTTP/1.1 2O1 Created\r\ncontent-type: application/json\r\ncontent-length: 17\r\n\r\n${body}`,
+    ],
+    ["content-length with trailing garbage", head("content-length: 17abc\r\n") + body],
+    ["empty content-length", head("content-length: \r\n") + body],
+    ["negative content-length", head("content-length: -17\r\n") + body],
+    ["two content-lengths that differ", head("content-length: 17\r\ncontent-length: 19\r\n") + body],
+    ["a header line without a colon", head("content-length: 17\r\nthis is no header\r\n") + body],
+    ["a header line with an empty name", head(": x\r\ncontent-length: 17\r\n") + body],
+    ["chunk size that is not hex", `${chunkedHead}0x11\r\n${body}\r\n0\r\n\r\n`],
+    ["chunk size with a sign", `${chunkedHead}+11\r\n${body}\r\n0\r\n\r\n`],
+    ["chunk data longer than its size", `${chunkedHead}10\r\n${body}\r\n0\r\n\r\n`],
+    ["chunk data not followed by CRLF", `${chunkedHead}11\r\n${body}XY0\r\n\r\n`],
+  ];
+  for (const [what, text] of malformed) {
+    const parser = new ResponseParser(requests);
+    const verdicts: number[] = [];
+    const sink: ResponseSink = {
+      response: (_i, v) => verdicts.push(v),
+      wantsMismatch: () => false,
+      mismatch: () => {},
+      unasked: () => verdicts.push(-1),
+    };
+    assertThrows(() => parser.feed(enc.encode(text + GOOD), () => 1, sink), ProtocolError, undefined, what);
+    assertEquals(verdicts, [], what);
+  }
+  // The same bytes framed right are valid: identical content-lengths, chunk extensions, upper-case hex.
+  const fine = [
+    head("content-length: 17\r\ncontent-length: 17\r\n") + body,
+    head("Content-Length:\t17 \r\n") + body,
+    `${chunkedHead}C;ext=1\r\n${body.slice(0, 12)}\r\n5\r\n${body.slice(12)}\r\n0\r\n\r\n`,
+  ];
+  for (const text of fine) {
+    const got: number[] = [];
+    const sink: ResponseSink = {
+      response: (_i, v) => got.push(v),
+      wantsMismatch: () => false,
+      mismatch: () => {},
+      unasked: () => got.push(-1),
+    };
+    new ResponseParser(requests).feed(enc.encode(text), () => 1, sink);
+    assertEquals(got, [VALID], text);
+  }
+});

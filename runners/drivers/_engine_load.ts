@@ -208,7 +208,7 @@ export class Load implements LoadEvents {
     if (where !== WARMUP && now - at > this.#plan.timeoutMs && !this.window.stopped) {
       // An answer after its timeout is a timeout: it adds to no figure but the unanswered.
       this.tally.verdict(verdict);
-      this.tally.timeouts++;
+      this.#timedOut();
       this.tally.lost(totalUs, phase);
       return;
     }
@@ -294,14 +294,22 @@ export class Load implements LoadEvents {
     return Math.round(Math.max(now - at, this.#plan.timeoutMs) * 1000);
   }
 
+  /**
+   * A request of the window timed out. In the closed model its connection hung too: the request was out longer than
+   * the hung bound (never more than the timeout), and a connection stuck mid-window is no better than one stuck at its
+   * end (the open model's requests run from when they were due: unanswered says it).
+   */
+  #timedOut(): void {
+    this.tally.timeouts++;
+    if (!this.#plan.open) this.tally.hung++;
+  }
+
   /** Closes every connection whose oldest request has waited longer than the timeout. */
   #checkTimeouts(): void {
     const now = this.#clock.now();
     for (const c of this.#connections) {
       if (c.gone || c.inFlight.length === 0 || now - c.inFlight.oldestAt <= this.#plan.timeoutMs) continue;
-      if (this.#plan.open ? this.tally.measured(c.inFlight.phaseOfOldest) : this.window.opened(now)) {
-        this.tally.timeouts++;
-      }
+      if (this.#plan.open ? this.tally.measured(c.inFlight.phaseOfOldest) : this.window.opened(now)) this.#timedOut();
       this.tally.failure(`a request had no answer within ${this.#plan.timeoutMs / 1000} s`);
       c.abandon();
     }

@@ -2,8 +2,7 @@
 // buckets), their open-model phases phase by phase. Shared by the HTTP and WebSocket sides of the harness.
 
 import * as hdr from "hdr-histogram-js";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
-import { round } from "../stats/round.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf, round } from "../stats/mod.ts";
 import { bucketValue } from "./_engine_histogram.ts";
 import type { PhaseCounts } from "./_engine_tally.ts";
 import type { LoadMeasurement } from "./types.ts";

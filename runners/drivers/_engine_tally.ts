@@ -41,7 +41,7 @@ export interface AccountingCounts {
   notSent: number;
   /** Answers with no request in flight: protocol violations. */
   unasked: number;
-  /** Connections with a request outstanding past the hung bound when the accounting ended. */
+  /** Connections with a request outstanding past the hung bound (at the end, or timed out in a closed-model window). */
   hungConnections: number;
   /** Connections the server closed while in use; closes of idle ones (a keep-alive timeout); reopenings. */
   droppedConnections: number;
@@ -123,7 +123,10 @@ export class Tally {
   unasked = 0;
   /** Requests in flight when the window closed (closed model). */
   outstandingAtEnd = 0;
-  /** Connections with a request outstanding longer than the hung bound when the accounting ended. */
+  /**
+   * Connections with a request outstanding longer than the hung bound: when the accounting ended, or (closed model) a
+   * request that timed out in the window, the timeout being no less than the bound.
+   */
   hung = 0;
   /** CPU time the engine used over the window, µs, where the runtime can tell. */
   cpuUs: number | null = null;

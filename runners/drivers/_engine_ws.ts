@@ -140,6 +140,8 @@ export class FrameParser {
   #length = 0;
   #parts: Uint8Array[] = [];
   #partText = false;
+  /** Whether a fragmented message has begun and not ended. */
+  #fragmented = false;
 
   /** Feeds the next bytes; calls `sink` for every complete message or control frame. */
   feed(chunk: Uint8Array, sink: FrameSink): void {
@@ -181,6 +183,10 @@ export class FrameParser {
     const fin = (buf[at] & 0x80) !== 0;
     const opcode = buf[at] & 0x0f;
     if (buf[at + 1] & 0x80) throw new WebSocketProtocolError("the server sent a masked frame");
+    // No extension is ever agreed, so a reserved bit set means bytes rtbench cannot read as the server meant them.
+    if (buf[at] & 0x70) {
+      throw new WebSocketProtocolError(`a frame with reserved bits 0x${(buf[at] & 0x70).toString(16)}`);
+    }
     let length = buf[at + 1] & 0x7f;
     let head = 2;
     if (length === 126) {
@@ -193,13 +199,23 @@ export class FrameParser {
       for (let i = 2; i < 10; i++) length = length * 256 + buf[at + i];
       head = 10;
     }
+    if (opcode >= 0x8 && (!fin || length > 125)) {
+      throw new WebSocketProtocolError(`a control frame (opcode ${opcode}) fragmented or over 125 bytes`);
+    }
     if (end - at < head + length) return 0;
     const payload = buf.subarray(at + head, at + head + length);
     if (opcode === 0x9) sink.ping(payload);
     else if (opcode === 0x8) sink.closeFrame();
     else if (opcode === 0xa) { /* pong: nothing to do */ }
     else if (opcode === 0x0 || opcode === 0x1 || opcode === 0x2) {
+      // A continuation needs a message begun; a new message may not begin inside one (RFC 6455, 5.4).
+      if ((opcode === 0x0) !== this.#fragmented) {
+        throw new WebSocketProtocolError(
+          opcode === 0x0 ? "a continuation frame with no message begun" : "a new message inside a fragmented one",
+        );
+      }
       if (opcode !== 0x0) this.#partText = opcode === 0x1;
+      this.#fragmented = !fin;
       if (fin && this.#parts.length === 0) sink.message(payload, this.#partText);
       else {
         // A fragmented message: its parts are joined (copied, since their bytes may be reused).

@@ -101,6 +101,8 @@ export class WsConnection implements LoadConnection, FrameSink {
         } catch (error) {
           if (!(error instanceof WebSocketProtocolError)) throw error;
           if (this.connected) this.#events?.broken(`socket ${this.id}: ${error.message}`);
+          // This side ends a socket it cannot read any more, as an HTTP connection is: not a drop by the server.
+          this.#closing = this.connected;
           this.#lost(error.message);
         }
       },

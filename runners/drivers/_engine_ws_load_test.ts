@@ -117,3 +117,19 @@ Deno.test("WebSocket: an echo passed over is unanswered, the echo after it still
   assertEquals([counts.accounting.unanswered, counts.mismatches, counts.accounting.unasked], [1, 0, 0]);
   assert(counts.validMessages > 0);
 });
+
+// One policy for HTTP and WebSocket: bytes that are no frame end the socket from this side, as a response that is no
+// HTTP ends an HTTP connection; a mismatch and its message unanswered, not a drop by the server.
+Deno.test("WebSocket: a frame the RFC forbids closes the socket from this side: a mismatch, not a drop", async () => {
+  let garbled = false;
+  const counts = await drive(JOB, (t, server) => {
+    if (t >= 500 && !garbled) {
+      garbled = true;
+      // A frame with a reserved bit set, its payload a right echo would carry.
+      server.net.open[0].send(Uint8Array.from([0xc2, 1, 0]));
+    }
+    server.step();
+  });
+  assertEquals([counts.mismatches, counts.accounting.droppedConnections], [1, 0]);
+  assertEquals([counts.accounting.unanswered, counts.accounting.reconnects], [1, 1]);
+});

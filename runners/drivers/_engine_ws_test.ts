@@ -89,3 +89,27 @@ Deno.test("the handshake response must switch protocols and accept the key", () 
   const refused = new TextEncoder().encode("HTTP/1.1 426 Upgrade Required\r\n\r\n");
   assertThrows(() => handshakeResponse(refused, "abc="), WebSocketProtocolError, "426");
 });
+
+// docs/method.md "Every request accounted for": frames RFC 6455 forbids end the socket, even where the payload is a
+// right echo (a lenient parser would count each of these as a valid message).
+Deno.test("frames RFC 6455 forbids are protocol errors, even around a right payload", () => {
+  const payload = messagePattern(10);
+  const withBits = (frame: Uint8Array, bits: number) => Uint8Array.from([frame[0] | bits, ...frame.subarray(1)]);
+  const forbidden: [string, Uint8Array[]][] = [
+    ["reserved bit 1 (no extension was agreed)", [withBits(serverFrame(2, payload), 0x40)]],
+    ["reserved bit 2", [withBits(serverFrame(2, payload), 0x20)]],
+    ["reserved bit 3", [withBits(serverFrame(2, payload), 0x10)]],
+    ["a continuation with no message begun", [serverFrame(0, payload)]],
+    ["a new message inside a fragmented one", [serverFrame(2, payload, false), serverFrame(2, payload)]],
+    ["a fragmented control frame", [serverFrame(9, Uint8Array.of(1), false)]],
+    ["a control frame over 125 bytes", [serverFrame(9, new Uint8Array(126))]],
+  ];
+  for (const [what, frames] of forbidden) {
+    assertThrows(() => collect(frames), WebSocketProtocolError, undefined, what);
+  }
+  // A control frame between the fragments of a message is allowed.
+  assertEquals(
+    collect([serverFrame(2, payload, false), serverFrame(9, Uint8Array.of(1)), serverFrame(0, payload)]),
+    ["ping 1", "binary 20"],
+  );
+});

@@ -4,7 +4,7 @@
 // never taken for a finished one (it is built beside the final directory and renamed into place).
 
 import { cacheDir } from "../../adapters/mod.ts";
-import { runCommand, which } from "../platform/process.ts";
+import { runCommand, which } from "../platform/mod.ts";
 
 /** The Locust release rtbench installs and records. */
 export const LOCUST_VERSION = "2.47.0";
@@ -153,6 +153,8 @@ export interface LocustWorkerOutput {
   /** The highest CPU usage Locust's own CPU warning reported (above 90% of a core), or null when it did not warn. */
   readonly cpuWarning: number | null;
   readonly users: number;
+  /** Requests still out (sent, neither answered nor failed) when the worker stopped: never answered. */
+  readonly outstanding?: number;
 }
 
 /** The JSON line a worker printed, or an error naming the worker and the end of what it said. */

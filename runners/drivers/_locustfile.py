@@ -71,6 +71,9 @@ class Worker:
         self.cpu_warning = None
         self.printed = False
         self.users = 0
+        # Requests sent and not answered (nor failed) yet: those still out when the master stops this worker are
+        # requests left unanswered, which Locust itself never reports.
+        self.outstanding = 0
 
     def begin(self):
         if self.t0 is not None:
@@ -113,6 +116,7 @@ class Worker:
             "cpuPercent": cpu,
             "cpuWarning": self.cpu_warning,
             "users": self.users,
+            "outstanding": self.outstanding,
         }
         sys.stdout.write(MARKER + json.dumps(out) + "\n")
         sys.stdout.flush()
@@ -262,9 +266,11 @@ class RtbenchUser(FastHttpUser):
         self.next = (self.next + 1) % len(REQUESTS)
         path = r["path"].replace(CAPTURE, self.captured) if r["templated"] and CAPTURE in r["path"] else r["path"]
         W.sent += 1
+        W.outstanding += 1
         with self.client.request(
             r["method"], path, data=r["data"], headers=r["headers"], name=r["endpointName"], catch_response=True
         ) as response:
+            W.outstanding -= 1
             self.answered_at = time.time()
             kind, why = verdict(r, response, self.captured)
             if kind == "valid":

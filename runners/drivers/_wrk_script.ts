@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { HttpRequestSpec } from "../../workloads/types.ts";
+import type { HttpRequestSpec } from "../../workloads/mod.ts";
 
 /** The prefix of the line `done()` prints. */
 export const RESULT_MARKER = "RTBENCH_RESULT ";

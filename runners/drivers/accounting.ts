@@ -8,11 +8,21 @@
  */
 
 import type { AccountingCounts } from "./_engine_tally.ts";
-import type { RunAccounting } from "../schema/result.ts";
+import type { RunAccounting } from "../schema/mod.ts";
 
 export type { AccountingCounts };
 
-/** The least time a request in flight at the window's end is given before its connection counts as hung. */
+/**
+ * The least time a request in flight at the window's end is given before its connection counts as hung.
+ *
+ * @example A short window still gives its last requests a second
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { HUNG_FLOOR_MS, hungAfterMs } from "./accounting.ts";
+ *
+ * assertEquals(hungAfterMs(2000, 10_000), HUNG_FLOOR_MS);
+ * ```
+ */
 export const HUNG_FLOOR_MS = 1000;
 
 /**
@@ -35,7 +45,16 @@ export function hungAfterMs(windowMs: number, timeoutMs: number): number {
   return Math.min(timeoutMs, Math.max(HUNG_FLOOR_MS, Number.isFinite(windowMs) ? windowMs / 4 : 0));
 }
 
-/** How every request of a run's window ended beyond its answers, with the bounds it was judged by. */
+/**
+ * How every request of a run's window ended beyond its answers, with the bounds it was judged by.
+ *
+ * @example Whether a run left anything unaccounted
+ * ```ts
+ * import type { LoadAccounting } from "./accounting.ts";
+ *
+ * const clean = (a: LoadAccounting) => a.unanswered + a.unasked + a.hungConnections + a.droppedConnections === 0;
+ * ```
+ */
 export type LoadAccounting = RunAccounting;
 
 /**

@@ -10,10 +10,9 @@
  * @module
  */
 
-import { runTool, toolJson } from "../platform/process.ts";
+import { pinnedVersion, runTool, toolJson } from "../platform/mod.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import type { AutocannonJob } from "./_autocannon_child.ts";
-import { pinnedVersion } from "../platform/pinned.ts";
 
 const CHILD = new URL("./_autocannon_child.ts", import.meta.url);
 

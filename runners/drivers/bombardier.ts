@@ -12,11 +12,10 @@
  */
 
 import * as hdr from "hdr-histogram-js";
-import { runCommand, runTool, toolJson, which } from "../platform/process.ts";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
+import { makeTempFile, removeTemp, runCommand, runTool, toolJson, which } from "../platform/mod.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/mod.ts";
 import { closesConnections, requestsFor } from "./keep_alive.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
-import { makeTempFile, removeTemp } from "../platform/temp.ts";
 import { foldWarmup } from "./warmup.ts";
 
 const QUANTILES = 1000;

@@ -10,11 +10,9 @@
  * @module
  */
 
-import { parseCpuList } from "../platform/cpus.ts";
-import { runTool, toolJson } from "../platform/process.ts";
-import type { MachineCalibration } from "../schema/result.ts";
-import { median } from "../stats/summary.ts";
-import { round } from "../stats/round.ts";
+import { parseCpuList, runTool, toolJson } from "../platform/mod.ts";
+import type { MachineCalibration } from "../schema/mod.ts";
+import { median, round } from "../stats/mod.ts";
 
 /** The work's name and version; a change to the work changes it, and only equal works are compared. */
 export const CALIBRATION_WORK = "rtbench-calibration/1";

@@ -11,14 +11,16 @@
  * @module
  */
 
-import { type ProcessGroup, runCommand, spawnGroup } from "../platform/process.ts";
 import {
   type CgroupCounter,
   cgroupPlaces,
   counterMicros,
   parseCgroupMounts,
   parseOwnCgroups,
-} from "../platform/cgroup.ts";
+  type ProcessGroup,
+  runCommand,
+  spawnGroup,
+} from "../platform/mod.ts";
 
 /** Where a window's CPU time came from: a control group's counter, or the processes' own times in `/proc`. */
 export type CpuSource = CgroupCounter | "proc";

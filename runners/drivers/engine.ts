@@ -13,14 +13,11 @@
 
 import * as hdr from "hdr-histogram-js";
 import { cacheDir, resolveRuntime } from "../../adapters/mod.ts";
-import { parseCpuList } from "../platform/cpus.ts";
-import { runTool, toolJson } from "../platform/process.ts";
-import { makeTempDir, removeTemp } from "../platform/temp.ts";
-import { percentilesOf } from "../stats/latency.ts";
+import { makeTempDir, parseCpuList, removeTemp, runTool, toolJson } from "../platform/mod.ts";
+import { percentilesOf, round } from "../stats/mod.ts";
 import type { EndpointCounts, EngineCounts, EngineJob } from "./_engine_http_load.ts";
 import { histogramOf, mergePhases } from "./_engine_merge.ts";
 import { hungAfterMs, mergeAccounting } from "./accounting.ts";
-import { round } from "../stats/round.ts";
 import { encodeRequest } from "./_engine_http.ts";
 import type { RatePhase } from "./_engine_schedule.ts";
 import { type OpenModel, openModelOf } from "./open_model.ts";

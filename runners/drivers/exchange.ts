@@ -5,8 +5,7 @@
  * @module
  */
 
-import type { HttpExchange, HttpRequestSpec } from "../../workloads/types.ts";
-import { requestLabel } from "../../workloads/checks.ts";
+import { type HttpExchange, type HttpRequestSpec, requestLabel } from "../../workloads/mod.ts";
 
 /** Sends one request and reads the whole response. */
 export async function exchange(

@@ -11,7 +11,7 @@ import { engineGenerator } from "./engine.ts";
 import { bombardierGenerator } from "./bombardier.ts";
 import { ohaGenerator } from "./oha.ts";
 import { closesConnections } from "./keep_alive.ts";
-import { RequestError } from "../platform/errors.ts";
+import { RequestError } from "../platform/mod.ts";
 import type { LoadGenerator, LoadSettings, LoadTarget } from "./types.ts";
 import { wrkGenerator } from "./wrk.ts";
 import { locustGenerator } from "./locust.ts";

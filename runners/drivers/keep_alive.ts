@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { HttpRequestSpec } from "../../workloads/types.ts";
+import type { HttpRequestSpec } from "../../workloads/mod.ts";
 import type { LoadSettings } from "./types.ts";
 
 /**

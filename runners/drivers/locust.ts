@@ -21,12 +21,8 @@
  */
 
 import * as hdr from "hdr-histogram-js";
-import { parseCpuList } from "../platform/cpus.ts";
-import { freePort } from "../platform/ports.ts";
-import { runCommand } from "../platform/process.ts";
-import { makeTempDir, removeTemp } from "../platform/temp.ts";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
-import { round } from "../stats/round.ts";
+import { freePort, makeTempDir, parseCpuList, removeTemp, runCommand } from "../platform/mod.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf, round } from "../stats/mod.ts";
 import {
   LOCUST_VERSION,
   locustMissing,
@@ -40,6 +36,7 @@ import {
 import { requestsFor } from "./keep_alive.ts";
 import { type OpenModel, openModelOf } from "./open_model.ts";
 import { placeJobs } from "./remote_engine.ts";
+import { hungAfterMs } from "./accounting.ts";
 import { runRemoteWorkers } from "./locust_remote.ts";
 import type {
   EndpointMeasurement,
@@ -164,7 +161,8 @@ export function mergeWorkers(
     requestsPerSecond: round(valid / seconds, 2),
     bytesPerSecond: Math.round(sum("window", "bytes") / seconds),
     // Faults of the warm-up and of the responses after the window count as the window's do: a wrong answer is wrong.
-    errors: sum("all", "errors"),
+    // A request still out when the workers stopped was never answered: a failure Locust itself does not report.
+    errors: sum("all", "errors") + parts.reduce((a, p) => a + (p.outstanding ?? 0), 0),
     timeouts: sum("all", "timeouts"),
     non2xx: sum("all", "non2xx"),
     mismatches: sum("all", "mismatches"),
@@ -196,8 +194,10 @@ function masterArgs(
 ): string[] {
   const model = openModelOf(settings);
   const loadSec = model ? model.phases.reduce((a, p) => a + p.durationSec, 0) : settings.durationSec;
-  // Workers stop sending at the window's end; the master gives answers in flight a second more, then stops them.
-  const runSec = Math.ceil(settings.warmupSec + loadSec) + 1;
+  // Workers stop sending at the window's end; the master gives answers in flight the engine's hung bound more, then
+  // stops them: a request still out then is counted unanswered, as the engine counts its hung connections.
+  const graceSec = hungAfterMs(loadSec * 1000, settings.requestTimeoutSec * 1000) / 1000;
+  const runSec = Math.ceil(settings.warmupSec + loadSec + graceSec);
   return [
     python,
     "-m",

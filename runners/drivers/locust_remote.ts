@@ -10,12 +10,11 @@
  * @module
  */
 
-import { runCommand } from "../platform/process.ts";
+import { freePort, runCommand } from "../platform/mod.ts";
 import type { LoadRunOptions } from "./types.ts";
 import { type LocustPython, type LocustWorkerOutput, parseWorker, workerArgs } from "./_locust.ts";
 import { busyPercent, type ClientHostShare, cpuTicks, runRemote } from "./remote_engine.ts";
 import type { RemoteHost } from "./remote.ts";
-import { freePort } from "../platform/ports.ts";
 
 /** The address of this machine as `host` sees its ssh connection come from (`$SSH_CONNECTION`'s first field). */
 async function seenFrom(host: RemoteHost, signal?: AbortSignal): Promise<string> {

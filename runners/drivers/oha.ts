@@ -13,12 +13,10 @@
 
 import * as hdr from "hdr-histogram-js";
 import { DatabaseSync } from "node:sqlite";
-import { runCommand, runTool, toolJson, which } from "../platform/process.ts";
-import { parseCpuList } from "../platform/cpus.ts";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
+import { makeTempFile, parseCpuList, removeTemp, runCommand, runTool, toolJson, which } from "../platform/mod.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/mod.ts";
 import { closesConnections, requestsFor } from "./keep_alive.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
-import { makeTempFile, removeTemp } from "../platform/temp.ts";
 
 /** The parts of `oha --output-format json` rtbench reads. */
 export interface OhaOutput {

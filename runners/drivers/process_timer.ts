@@ -9,8 +9,8 @@
  * @module
  */
 
-import type { ProcessCommand, ProcessPlan, ProcessRun } from "../../workloads/types.ts";
-import { type ProcessGroup, runCommand, spawnGroup, type SpawnOptions, which } from "../platform/process.ts";
+import type { ProcessCommand, ProcessPlan, ProcessRun } from "../../workloads/mod.ts";
+import { type ProcessGroup, runCommand, spawnGroup, type SpawnOptions, which } from "../platform/mod.ts";
 import { WAIT4_PROBE_PY, WAIT4_TIMER_PY } from "./_wait4.ts";
 
 /** What a timer session runs: one command, pinned, with a time limit per run. */

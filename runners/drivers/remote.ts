@@ -7,10 +7,17 @@
  * @module
  */
 
-import { parseCpuList } from "../platform/cpus.ts";
-import { type HostSpec, parseHostSpec, SshHost, type SshOptions } from "../platform/ssh.ts";
-import { IDENTITY_COMMAND, identityFrom, splitIdentityOutput } from "../platform/machine.ts";
-import type { HostInfo, HostRole } from "../schema/result.ts";
+import {
+  type HostSpec,
+  IDENTITY_COMMAND,
+  identityFrom,
+  parseCpuList,
+  parseHostSpec,
+  splitIdentityOutput,
+  SshHost,
+  type SshOptions,
+} from "../platform/mod.ts";
+import type { HostInfo, HostRole } from "../schema/mod.ts";
 
 /** One machine of the suite and what has been staged there. */
 export class RemoteHost {

@@ -8,9 +8,9 @@
  * @module
  */
 
-import { toolJson } from "../platform/process.ts";
+import { toolJson } from "../platform/mod.ts";
 import type { RemoteHost } from "./remote.ts";
-import type { RoundTrip } from "../schema/result.ts";
+import type { RoundTrip } from "../schema/mod.ts";
 
 /**
  * One load machine's share of a run: what it ran and how busy its CPUs were.

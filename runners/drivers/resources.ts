@@ -19,11 +19,9 @@
  * @module
  */
 
-import { type ProcessGroup, spawnGroup } from "../platform/process.ts";
-import { members, parseSnapshot, type Snapshot } from "../platform/proc_stat.ts";
-import type { ResourceRole, ResourceSeries, ResourceSummary, RoleSeries } from "../schema/resources.ts";
-import { summarizeRole } from "../stats/resources.ts";
-import { round } from "../stats/round.ts";
+import { members, parseSnapshot, type ProcessGroup, type Snapshot, spawnGroup } from "../platform/mod.ts";
+import type { ResourceRole, ResourceSeries, ResourceSummary, RoleSeries } from "../schema/mod.ts";
+import { round, summarizeRole } from "../stats/mod.ts";
 
 /** A finished sampling: the series and summary of the measured window. */
 export interface ResourceReport {

@@ -10,8 +10,8 @@ import type { RemoteHost } from "./remote.ts";
 import type { ClientHostShare } from "./remote_engine.ts";
 import type { LoadAccounting } from "./accounting.ts";
 
-import type { LatencyPercentiles, LoadPhase } from "../schema/result.ts";
-import type { HttpRequestSpec } from "../../workloads/types.ts";
+import type { LatencyPercentiles, LoadPhase } from "../schema/mod.ts";
+import type { HttpRequestSpec } from "../../workloads/mod.ts";
 
 export type { LatencyPercentiles };
 

@@ -8,10 +8,8 @@
  */
 
 import * as hdr from "hdr-histogram-js";
-import { parseCpuList } from "../platform/cpus.ts";
-import { runTool, toolJson } from "../platform/process.ts";
-import { percentilesOf } from "../stats/latency.ts";
-import { round } from "../stats/round.ts";
+import { parseCpuList, runTool, toolJson } from "../platform/mod.ts";
+import { percentilesOf, round } from "../stats/mod.ts";
 import { WS_GUID } from "./_engine_ws.ts";
 import type { EngineWsCounts, EngineWsJob } from "./_engine_ws_load.ts";
 import { openJob, runEngine, sharedStart, spread } from "./engine.ts";

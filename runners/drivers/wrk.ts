@@ -13,13 +13,11 @@
  */
 
 import * as hdr from "hdr-histogram-js";
-import { runCommand, runTool, which } from "../platform/process.ts";
+import { makeTempFile, parseCpuList, removeTemp, runCommand, runTool, which } from "../platform/mod.ts";
 import { RESULT_MARKER, wrkScript } from "./_wrk_script.ts";
-import { parseCpuList } from "../platform/cpus.ts";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/mod.ts";
 import { requestsFor } from "./keep_alive.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
-import { makeTempFile, removeTemp } from "../platform/temp.ts";
 import { foldWarmup, type WindowFaults } from "./warmup.ts";
 
 /** What wrk's `done()` prints, parsed. */

@@ -5,8 +5,8 @@
  *
  * - an answer nobody asked for (a response or echo with no request in
  *   flight) is a protocol violation: invalid, whatever the count;
- * - a hung connection (a request outstanding past the hung bound after the
- *   window closed): invalid;
+ * - a hung connection (closed model: a request outstanding past the hung
+ *   bound after the window closed, or timed out within it): invalid;
  * - connections the server closed while in use, more than
  *   {@linkcode DROPPED_LIMIT_PERCENT}% of the answers: invalid; fewer: a
  *   `dropped-connections` warning;
@@ -17,7 +17,7 @@
  * @module
  */
 
-import type { RunAccounting, Warning } from "../schema/result.ts";
+import type { RunAccounting, Warning } from "../schema/mod.ts";
 
 /** Unanswered requests, as a percentage of the window's, past which a record is invalid. */
 export const UNANSWERED_LIMIT_PERCENT = 1;
@@ -66,8 +66,8 @@ export function judgeAccounting(a: RunAccounting, run: number, noun: "requests" 
     ],
     [
       a.hungConnections > 0,
-      `${a.hungConnections} connections hung: a ${one} still unanswered ${a.hungAfterMs / 1000} s after the window ` +
-      "closed",
+      `${a.hungConnections} connections hung: a ${one} unanswered for longer than ${a.hungAfterMs / 1000} s (timed ` +
+      "out in the window, or still out that long after it closed)",
     ],
     [
       dropped > DROPPED_LIMIT_PERCENT,
@@ -104,4 +104,32 @@ function accountingWarnings(a: RunAccounting, run: number, noun: string): Warnin
     });
   }
   return warnings;
+}
+
+/**
+ * The one rule a load generator without the accounting can be held to (wrk, oha, bombardier, autocannon, Locust): its
+ * failed requests (connection errors, timeouts, bytes it could not read as a response) are requests left unanswered,
+ * and past {@linkcode UNANSWERED_LIMIT_PERCENT}% of all it sent the record is invalid, as the engine's would be. What
+ * such a generator cannot see (answers nobody asked for, requests still out at the end) its record's `unaccounted`
+ * warning says.
+ *
+ * @param errors Requests that failed under load.
+ * @param answered Requests answered, valid or not.
+ * @param generator The generator's name.
+ * @returns Why the record is invalid, or null.
+ *
+ * @example One request in twenty failed
+ * ```ts
+ * import { assertMatch } from "@std/assert";
+ * import { judgeFailures } from "./accounting.ts";
+ *
+ * assertMatch(judgeFailures(50, 950, "wrk")!, /^50 of 1000 requests \(5\.0%\) failed/);
+ * ```
+ */
+export function judgeFailures(errors: number, answered: number, generator: string): string | null {
+  const share = percent(errors, errors + answered);
+  if (share <= UNANSWERED_LIMIT_PERCENT) return null;
+  return `${errors} of ${errors + answered} requests (${shown(share)}%) failed (connection errors, timeouts, bytes ` +
+    `that were no response), over the ${UNANSWERED_LIMIT_PERCENT}% limit for requests left unanswered; ${generator} ` +
+    "reports no more than that (see loadGenerator.accountsForRequests) under load";
 }

@@ -9,12 +9,10 @@
  * @module
  */
 
-import type { CpuReport } from "../drivers/cpu_meter.ts";
-import type { MeasuredPhase } from "../drivers/types.ts";
-import type { ResourceReport } from "../drivers/resources.ts";
-import type { RunSettings, Warning } from "../schema/result.ts";
-import { round } from "../stats/round.ts";
-import type { RecordContext } from "./record.ts";
+import type { CpuReport, MeasuredPhase, ResourceReport } from "../drivers/mod.ts";
+import type { RunSettings, Warning } from "../schema/mod.ts";
+import { round } from "../stats/mod.ts";
+import type { ServedRecordContext } from "./record.ts";
 import type { RunningServer } from "./server.ts";
 import { underLoad, type Window } from "./under_load.ts";
 
@@ -126,7 +124,7 @@ export const HELD_SHARE = 0.95;
  * ```
  */
 export async function atCpuRate<M extends RateLoad>(
-  ctx: RecordContext,
+  ctx: ServedRecordContext,
   server: RunningServer,
   run: number,
   unit: Unit,

@@ -6,10 +6,10 @@
  * @module
  */
 
-import type { Warning } from "../schema/result.ts";
+import type { Warning } from "../schema/mod.ts";
 import type { RecordOutcome } from "./record.ts";
-import { median } from "../stats/summary.ts";
-import { ENGINE_BUN_VERSION } from "../drivers/engine.ts";
+import { median } from "../stats/mod.ts";
+import { ENGINE_BUN_VERSION } from "../drivers/mod.ts";
 
 /**
  * An `engine-on-deno` warning when the engine ran on Deno, with its measured

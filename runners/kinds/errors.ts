@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Check, Phase } from "../schema/result.ts";
+import type { Check, Phase } from "../schema/mod.ts";
 
 /** Thrown by a kind runner when the runtime cannot do this workload or variant. */
 export class SkipRecord extends Error {

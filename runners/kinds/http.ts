@@ -6,42 +6,53 @@
  * @module
  */
 
-import type {
-  Check,
-  HttpExchange,
-  HttpRequestSpec,
-  HttpTraffic,
-  HttpWorkload,
-  VerifyContext,
-  WorkloadContext,
-} from "../../workloads/types.ts";
-import { isSkip } from "../../workloads/types.ts";
-import { checkExchange, distinctRequests } from "../../workloads/checks.ts";
-import { exchange } from "../drivers/exchange.ts";
-import type { RecordContext, RecordOutcome } from "./record.ts";
-import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS, openModelOf } from "../drivers/open_model.ts";
-import type { Headline, RunSettings, SweepStep } from "../schema/result.ts";
+import {
+  type Check,
+  checkExchange,
+  distinctRequests,
+  type HttpExchange,
+  type HttpRequestSpec,
+  type HttpTraffic,
+  type HttpWorkload,
+  isSkip,
+  type VerifyContext,
+  type WorkloadContext,
+} from "../../workloads/mod.ts";
+import {
+  type CpuReport,
+  DEFAULT_SLO_P99_MS,
+  DEFAULT_SWEEP_STEPS,
+  exchange,
+  type LoadGenerator,
+  type LoadMeasurement,
+  openModelOf,
+  pickLoadGenerator,
+  type ResourceReport,
+} from "../drivers/mod.ts";
+import type { HttpRecordContext, RecordContext, RecordOutcome } from "./record.ts";
+import type { Headline, RunSettings, SweepStep } from "../schema/mod.ts";
 import { kneeOf, type Sweep, sweep } from "./http_sweep.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { checkHttpParity } from "./http_parity.ts";
-import { cpuCount, judgeSaturation, type Saturation, saturation } from "../stats/saturation.ts";
-import { pickLoadGenerator } from "../drivers/generators.ts";
-import type { ResourceReport } from "../drivers/resources.ts";
+import {
+  combineSummaries,
+  countedRate,
+  cpuCount,
+  judgeSaturation,
+  round,
+  type Saturation,
+  saturation,
+} from "../stats/mod.ts";
 import { underLoad } from "./under_load.ts";
 import { engineOnDeno } from "./engine_fallback.ts";
 import { multiCoreRun } from "./multicore.ts";
-import { combineSummaries } from "../stats/resources.ts";
 import { type RunningServer, serverExited, stageServerFor, startRecordServer } from "./server.ts";
 import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } from "./remote_server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
-import type { LoadGenerator, LoadMeasurement } from "../drivers/types.ts";
-import { round } from "../stats/round.ts";
-import { judgeAccounting } from "./accounting.ts";
-import { countedRate } from "../stats/counted_rate.ts";
+import { judgeAccounting, judgeFailures } from "./accounting.ts";
 import { longerWindow, windowWarning } from "./long_enough.ts";
-import type { CpuReport } from "../drivers/cpu_meter.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
 import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 
@@ -72,7 +83,7 @@ function exchangeChecks(exchanges: readonly HttpExchange[]): Check[] {
 }
 
 async function verify(
-  ctx: RecordContext<HttpWorkload>,
+  ctx: HttpRecordContext,
   baseUrl: string,
   requests: readonly HttpRequestSpec[],
   run: number,
@@ -190,7 +201,7 @@ function runFigures(
 
 /** One HTTP record: its staged server, traffic and load generator, and what its runs measured so far. */
 interface HttpState {
-  readonly ctx: RecordContext<HttpWorkload>;
+  readonly ctx: HttpRecordContext;
   readonly outcome: RecordOutcome;
   readonly file: string;
   readonly args: readonly string[] | undefined;
@@ -223,7 +234,7 @@ function headlineOf(settings: RunSettings): Headline {
   return { figure: "requestsPerSecond", higherIsBetter: true };
 }
 
-async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): Promise<HttpState> {
+async function open(ctx: HttpRecordContext, outcome: RecordOutcome): Promise<HttpState> {
   const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
   Object.assign(outcome.facts, source.facts);
@@ -251,6 +262,16 @@ async function open(ctx: RecordContext<HttpWorkload>, outcome: RecordOutcome): P
     accountsForRequests: generator.accounts === true,
     selectedBy,
   };
+  if (generator.accounts !== true) {
+    // Without the accounting a server that answers twice, or stops answering, or drops connections, can look healthy:
+    // the record says so rather than pass for one where every request was accounted for.
+    outcome.warnings.push({
+      code: "unaccounted",
+      message: `${generator.name} does not account for every request: answers nobody asked for, requests never ` +
+        "answered and connections the server closed are not counted, so a server that answers twice or stops " +
+        "answering may look healthy here; --load-generator rtbench accounts for each",
+    });
+  }
   if (generator.statusOnly) {
     outcome.warnings.push({
       code: "status-only",
@@ -484,7 +505,7 @@ function judgeLoad(state: HttpState, m: LoadMeasurement, all: readonly LoadMeasu
   if (m.validResponses === 0) {
     throw new PhaseError("measure", `No valid response in ${m.durationMs / 1000} s (${m.errors} errors)`);
   }
-  if (!m.accounting) return null;
+  if (!m.accounting) return judgeFailures(m.errors, m.responses, state.generator.name);
   const verdict = judgeAccounting(m.accounting, run, "requests");
   for (const w of verdict.warnings) {
     if (!outcome.warnings.some((x) => x.message === w.message)) outcome.warnings.push(w);
@@ -552,7 +573,7 @@ function sum<T>(items: readonly T[], of: (item: T) => number): number {
  * const record = new RecordRun(httpKind, ctx, outcome);
  * ```
  */
-export const httpKind: Kind<HttpWorkload, HttpState> = {
+export const httpKind: Kind<HttpWorkload, HttpState, HttpRecordContext> = {
   headline: (_workload, settings) => headlineOf(settings),
   open,
   run: runOnce,

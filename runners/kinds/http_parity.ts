@@ -8,10 +8,8 @@
  * @module
  */
 
-import type { HttpExchange, HttpWorkload } from "../../workloads/types.ts";
-import { isSkip } from "../../workloads/types.ts";
-import { checkExchange, distinctRequests } from "../../workloads/checks.ts";
-import { exchange } from "../drivers/exchange.ts";
+import { checkExchange, distinctRequests, type HttpExchange, type HttpWorkload, isSkip } from "../../workloads/mod.ts";
+import { exchange } from "../drivers/mod.ts";
 import { judgeParity, type ParityObservation } from "./parity.ts";
 import type { VariantContext, VariantVerdict } from "./record.ts";
 import { serverOptions, stageServerFor, startServer } from "./server.ts";

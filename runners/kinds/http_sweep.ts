@@ -9,11 +9,16 @@
  * @module
  */
 
-import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "../drivers/types.ts";
-import type { SweepStep } from "../schema/result.ts";
-import { round } from "../stats/round.ts";
-import { MISSED_LIMIT } from "../drivers/open_model.ts";
-import { AT_LIMIT, cpuCount } from "../stats/saturation.ts";
+import {
+  type LoadGenerator,
+  type LoadMeasurement,
+  type LoadRunOptions,
+  type LoadSettings,
+  type LoadTarget,
+  MISSED_LIMIT,
+} from "../drivers/mod.ts";
+import type { SweepStep } from "../schema/mod.ts";
+import { AT_LIMIT, cpuCount, round } from "../stats/mod.ts";
 
 /** What a sweep measured: the closed-model peak, then every rate. */
 export interface Sweep {

@@ -9,10 +9,10 @@
  * @module
  */
 
-import { runCommand } from "../platform/process.ts";
-import type { HttpRequestSpec } from "../../workloads/types.ts";
-import type { Warning } from "../schema/result.ts";
-import type { RecordContext } from "./record.ts";
+import { runCommand } from "../platform/mod.ts";
+import type { HttpRequestSpec } from "../../workloads/mod.ts";
+import type { Warning } from "../schema/mod.ts";
+import type { ServedRecordContext } from "./record.ts";
 import type { RunningServer } from "./server.ts";
 
 /** Milliseconds the server is left to settle before its memory is read. */
@@ -159,7 +159,7 @@ async function openWebSockets(url: string, n: number, stop: AbortSignal): Promis
  * ```
  */
 export async function idleMemory(
-  ctx: RecordContext,
+  ctx: ServedRecordContext,
   server: RunningServer,
   run: number,
   how: { readonly http: HttpRequestSpec } | { readonly websocket: string },

@@ -7,9 +7,9 @@
  * @module
  */
 
-import type { Headline, RunRecord } from "../schema/result.ts";
-import type { RunSettings, Workload } from "../../workloads/types.ts";
-import type { RunPlan } from "../stats/adaptive.ts";
+import type { Headline, RunRecord } from "../schema/mod.ts";
+import type { RunSettings, Workload } from "../../workloads/mod.ts";
+import type { RunPlan } from "../stats/mod.ts";
 import type { RecordContext, RecordOutcome, VariantContext, VariantVerdict } from "./record.ts";
 
 /** One finished run, as a kind measured it. */
@@ -33,15 +33,17 @@ export interface RunOutput {
 
 /**
  * A workload kind: how one record of it is opened, run and closed. `S` is the
- * kind's own state for one record (staged files, chosen tools, runs so far).
+ * kind's own state for one record (staged files, chosen tools, runs so far); `C` is what of the record's context
+ * the kind sees (a server's host and port, HTTP's load generators: see `record.ts`).
  */
-export interface Kind<W extends Workload, S> {
+export interface Kind<W extends Workload, S, C extends RecordContext<W> = RecordContext<W>> {
   /**
    * Once per record, before its first run: stage files, choose tools, and fill
    * the outcome's fixed fields (headline, CPU sets, load generator, facts).
    * Throws `SkipRecord` when the runtime cannot do the variant.
    */
-  open(ctx: RecordContext<W>, outcome: RecordOutcome): Promise<S>;
+  // A function-typed field, not a method: its context is then checked strictly (a kind cannot take more than C).
+  readonly open: (ctx: C, outcome: RecordOutcome) => Promise<S>;
   /**
    * What the workload's records are ranked by with `settings`: known before any record opens, so a record that
    * ends before opening (a runtime that cannot be had) still names its workload's figure.

@@ -10,9 +10,9 @@
  * @module
  */
 
-import { MAX_WINDOW_SEC, MIN_COUNTED_RESPONSES, windowToCount } from "../stats/counted_rate.ts";
-import type { LoadMeasurement } from "../drivers/types.ts";
-import type { RunSettings, Warning } from "../schema/result.ts";
+import { MAX_WINDOW_SEC, MIN_COUNTED_RESPONSES, windowToCount } from "../stats/mod.ts";
+import type { LoadMeasurement } from "../drivers/mod.ts";
+import type { RunSettings, Warning } from "../schema/mod.ts";
 
 /**
  * Attempts after the first, each over a longer window than the one before: the second usually counts enough; more

@@ -10,14 +10,14 @@
  * @module
  */
 
-import type { RecordError, RecordStatus, RunRecord } from "../schema/result.ts";
-import type { Workload } from "../../workloads/types.ts";
-import { ciWarning, needsAnotherRun, type RunPlan, runPlan, singleRunWarning } from "../stats/adaptive.ts";
+import type { RecordError, RecordStatus, RunRecord } from "../schema/mod.ts";
+import type { Workload } from "../../workloads/mod.ts";
+import { ciWarning, needsAnotherRun, type RunPlan, runPlan, singleRunWarning } from "../stats/mod.ts";
 import { describeFailures, InvalidError, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
-import { withChildEnv } from "../platform/process.ts";
+import { withChildEnv } from "../platform/mod.ts";
 import { SpawnedProcesses } from "./spawned.ts";
 
 /** How a record ended. */

@@ -6,14 +6,12 @@
  * @module
  */
 
-import type { Check, MicroReport, MicroWorkload } from "../../workloads/types.ts";
-import { isSkip } from "../../workloads/types.ts";
-import { runCommand } from "../platform/process.ts";
+import { type Check, isSkip, type MicroReport, type MicroWorkload } from "../../workloads/mod.ts";
+import { runCommand, stageServer } from "../platform/mod.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
-import { stageServer } from "../platform/workspace.ts";
 import type { Kind, RunOutput } from "./kind.ts";
-import { round } from "../stats/round.ts";
+import { round } from "../stats/mod.ts";
 
 const NUMBER_FIELDS = ["opsPerCall", "sink", "timeMs", "warmupTimeMs"] as const;
 

@@ -6,14 +6,14 @@
  * @module
  */
 
-import type { RunSettings, Workload, WorkloadKind } from "../../workloads/types.ts";
-import type { Headline } from "../schema/result.ts";
+import type { RunSettings, Workload, WorkloadKind } from "../../workloads/mod.ts";
+import type { Headline } from "../schema/mod.ts";
 import { httpKind } from "./http.ts";
 import type { Kind } from "./kind.ts";
 import { RecordRun } from "./loop.ts";
 import { microKind } from "./micro.ts";
 import { processKind } from "./process.ts";
-import type { RecordContext, RecordOutcome, VariantContext, VariantVerdict } from "./record.ts";
+import type { RecordOutcome, SuiteRecordContext, VariantContext, VariantVerdict } from "./record.ts";
 import { websocketKind } from "./websocket.ts";
 
 /** Every kind, by the `kind` field of the workloads it drives. */
@@ -24,9 +24,12 @@ const KINDS = {
   micro: microKind,
 } satisfies Record<WorkloadKind, unknown>;
 
-/** The kind of a workload, typed for the loop. */
+/**
+ * The kind of a workload, typed for the loop. Each kind is typed to see its own part of a record's context; the
+ * loop gets the suite's, which holds every kind's part ({@linkcode recordRun} takes only that).
+ */
 function kindOf(workload: Workload): Kind<Workload, unknown> {
-  const kind = KINDS[workload.kind] as Kind<Workload, unknown> | undefined;
+  const kind = KINDS[workload.kind] as unknown as Kind<Workload, unknown> | undefined;
   if (!kind) throw new TypeError(`No runner for workload kind "${workload.kind}"`);
   return kind;
 }
@@ -47,7 +50,7 @@ function kindOf(workload: Workload): Kind<Workload, unknown> {
  * const ending = await record.close();
  * ```
  */
-export function recordRun(ctx: RecordContext, outcome: RecordOutcome): RecordRun {
+export function recordRun(ctx: SuiteRecordContext, outcome: RecordOutcome): RecordRun {
   return new RecordRun(kindOf(ctx.workload), ctx, outcome);
 }
 
@@ -88,6 +91,16 @@ export function headlineOf(workload: Workload, settings: RunSettings): Headline 
 
 export { type Ending, endingOf, RecordRun, type Slot } from "./loop.ts";
 export type { Kind, RunOutput } from "./kind.ts";
-export type { RecordContext, RecordOutcome, VariantContext, VariantVerdict } from "./record.ts";
+export type {
+  HttpRecordContext,
+  RecordContext,
+  RecordOutcome,
+  ServedRecordContext,
+  SuiteRecordContext,
+  VariantContext,
+  VariantVerdict,
+} from "./record.ts";
 export { InvalidError, PhaseError, SkipRecord } from "./errors.ts";
 export { type HookTimeouts, hookTimeouts, withinTime } from "./timeouts.ts";
+export * from "./server.ts";
+export * from "./timeouts.ts";

@@ -10,9 +10,9 @@
  * @module
  */
 
-import type { ResourceReport } from "../drivers/resources.ts";
-import { parseCpuList } from "../platform/cpus.ts";
-import type { Check, CpuSets } from "../schema/result.ts";
+import type { ResourceReport } from "../drivers/mod.ts";
+import { parseCpuList } from "../platform/mod.ts";
+import type { Check, CpuSets } from "../schema/mod.ts";
 import { keepChecks } from "./errors.ts";
 import type { RunOutput } from "./kind.ts";
 import type { RecordOutcome } from "./record.ts";

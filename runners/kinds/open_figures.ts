@@ -7,10 +7,9 @@
  * @module
  */
 
-import { meanRate, MISSED_LIMIT, type OpenModel } from "../drivers/open_model.ts";
-import type { MeasuredPhase } from "../drivers/types.ts";
-import type { LatencyPercentiles, LoadPhase, Warning } from "../schema/result.ts";
-import { round } from "../stats/round.ts";
+import { meanRate, type MeasuredPhase, MISSED_LIMIT, type OpenModel } from "../drivers/mod.ts";
+import type { LatencyPercentiles, LoadPhase, Warning } from "../schema/mod.ts";
+import { round } from "../stats/mod.ts";
 
 /**
  * Figures of an open-model run: `target<Noun>PerSecond`, `missed<Noun>`,

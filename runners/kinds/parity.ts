@@ -17,8 +17,7 @@
  * @module
  */
 
-import type { Check, HttpExchange } from "../../workloads/types.ts";
-import { requestLabel } from "../../workloads/checks.ts";
+import { type Check, type HttpExchange, requestLabel } from "../../workloads/mod.ts";
 
 /** What one runtime answered, request by request. */
 export interface ParityObservation {

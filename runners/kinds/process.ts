@@ -7,23 +7,21 @@
  * @module
  */
 
-import type { Check, ProcessRun, ProcessTarget, ProcessWorkload, Skip } from "../../workloads/types.ts";
-import { isSkip } from "../../workloads/types.ts";
-import { which } from "../platform/process.ts";
 import {
-  DEFAULT_MAX_RUNS,
-  defaultTimer,
-  type ProcessTimer,
-  type TimerSession,
-  timeRuns,
-} from "../drivers/process_timer.ts";
+  type Check,
+  isSkip,
+  type ProcessRun,
+  type ProcessTarget,
+  type ProcessWorkload,
+  type Skip,
+} from "../../workloads/mod.ts";
+import { which } from "../platform/mod.ts";
+import { DEFAULT_MAX_RUNS, defaultTimer, type ProcessTimer, type TimerSession, timeRuns } from "../drivers/mod.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
-import { median } from "../stats/summary.ts";
-import { OUTLIER_Z, outlierIndices } from "../stats/outliers.ts";
+import { median, OUTLIER_Z, outlierIndices, round } from "../stats/mod.ts";
 import { DEFAULT_RUN_TIMEOUT_SEC, hookTimeouts, withinTime } from "./timeouts.ts";
-import { round } from "../stats/round.ts";
 
 /** The timer's cost per spawn: the same timer and pinning on `true`, a process that does nothing. */
 async function spawnOverheadMs(

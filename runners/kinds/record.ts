@@ -5,24 +5,34 @@
  * @module
  */
 
-import type { ResolvedRuntime } from "../../adapters/types.ts";
-import type { Check, Fact, OptionValues, RunSettings, Workload, WorkloadSession } from "../../workloads/types.ts";
-import type { LoadGeneratorChoice } from "../drivers/generators.ts";
-import type { ResourceSummary } from "../schema/resources.ts";
+import type { ResolvedRuntime } from "../../adapters/mod.ts";
+import type {
+  Check,
+  Fact,
+  HttpWorkload,
+  OptionValues,
+  RunSettings,
+  Workload,
+  WorkloadSession,
+} from "../../workloads/mod.ts";
+import type { LoadGenerator, LoadGeneratorChoice, Topology } from "../drivers/mod.ts";
 import type {
   CpuSets,
   Headline,
   LoadGeneratorInfo,
   Phase,
   ProcessEnvironment,
+  ResourceSummary,
   RunRecord,
   Warning,
-} from "../schema/result.ts";
-import type { LoadGenerator } from "../drivers/types.ts";
+} from "../schema/mod.ts";
 import type { HookTimeouts } from "./timeouts.ts";
-import type { Topology } from "../drivers/remote.ts";
 
-/** Everything a kind runner gets for one workload × variant × runtime. */
+/**
+ * What every kind runner gets for one workload × variant × runtime. Kinds that start a server see more
+ * ({@linkcode ServedRecordContext}), and HTTP its load generators ({@linkcode HttpRecordContext}); the other kinds
+ * see none of that.
+ */
 export interface RecordContext<W extends Workload = Workload> {
   /** The workload. */
   readonly workload: W;
@@ -46,27 +56,38 @@ export interface RecordContext<W extends Workload = Workload> {
   readonly nodeModules: string | undefined;
   /** CPU sets of server (code under test) and client (load generator). */
   readonly cpus: CpuSets;
-  /** Interface servers bind and the harness connects to (`--host`). @default {"127.0.0.1"} */
-  readonly host?: string;
-  /** Port every server listens on (`--port`); absent means a free port chosen per server. */
-  readonly port?: number;
   /** Seconds each workload hook may take, over the defaults (`HOOK_TIMEOUTS_SEC`). */
   readonly hookTimeoutsSec?: Partial<HookTimeouts>;
-  /** The HTTP load generator. */
-  readonly loadGenerator: LoadGenerator;
-  /** Generators to choose from per workload (`--load-generator`); without it, `loadGenerator` is used. */
-  readonly loadGenerators?: LoadGeneratorChoice;
   /** Aborted when the suite is interrupted. */
   readonly signal: AbortSignal;
-  /** Other machines that run the servers, the load or the database (`--server-host`, ...); absent: this one. */
-  readonly topology?: Topology;
   /** Reports the phase and run being worked on. */
   onPhase?(phase: Phase, run: number): void;
 }
 
-/** Everything a kind's variant check gets: one workload × variant, every runtime that could be had. */
+/** What a kind that starts a server (HTTP, WebSocket) gets besides: where the server listens, and on which machines. */
+export interface ServedRecordContext<W extends Workload = Workload> extends RecordContext<W> {
+  /** Interface servers bind and the harness connects to (`--host`). @default {"127.0.0.1"} */
+  readonly host?: string;
+  /** Port every server listens on (`--port`); absent means a free port chosen per server. */
+  readonly port?: number;
+  /** Other machines that run the servers, the load or the database (`--server-host`, ...); absent: this one. */
+  readonly topology?: Topology;
+}
+
+/** What the HTTP kind gets besides a served record's: its load generators. */
+export interface HttpRecordContext<W extends Workload = HttpWorkload> extends ServedRecordContext<W> {
+  /** The HTTP load generator. */
+  readonly loadGenerator: LoadGenerator;
+  /** Generators to choose from per workload (`--load-generator`); without it, `loadGenerator` is used. */
+  readonly loadGenerators?: LoadGeneratorChoice;
+}
+
+/** What the suite builds for any record: every kind's part, of which each kind's runner is typed to see its own. */
+export type SuiteRecordContext = HttpRecordContext<Workload>;
+
+/** Everything a kind's variant check (HTTP parity) gets: one workload × variant, every runtime that could be had. */
 export interface VariantContext<W extends Workload = Workload>
-  extends Omit<RecordContext<W>, "runtime" | "loadGenerator" | "loadGenerators" | "onPhase"> {
+  extends Omit<ServedRecordContext<W>, "runtime" | "onPhase"> {
   /** The runtimes, keyed by what was requested (`bun@1.2.0`). */
   readonly runtimes: ReadonlyMap<string, ResolvedRuntime>;
 }

@@ -8,13 +8,12 @@
  * @module
  */
 
-import type { ResolvedRuntime } from "../../adapters/types.ts";
-import type { RemoteHost, Topology } from "../drivers/remote.ts";
-import type { ClientHostShare } from "../drivers/remote_engine.ts";
-import type { CpuSets, Fact, Warning } from "../schema/result.ts";
+import type { ResolvedRuntime } from "../../adapters/mod.ts";
+import type { ClientHostShare, RemoteHost, Topology } from "../drivers/mod.ts";
+import type { CpuSets, Fact, Warning } from "../schema/mod.ts";
 import { type RunningServer, ServerStartError } from "./server.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
-import type { RecordContext } from "./record.ts";
+import type { ServedRecordContext } from "./record.ts";
 
 /** What a server on another machine is started from. */
 export interface RemoteServerOptions {
@@ -142,7 +141,7 @@ export async function startRemoteServer(options: RemoteServerOptions): Promise<R
  * runtime cannot do the variant turns the record into a skip.
  */
 export function startRemoteRecordServer(
-  ctx: RecordContext,
+  ctx: ServedRecordContext,
   host: RemoteHost,
   file: string,
   args: readonly string[] | undefined,

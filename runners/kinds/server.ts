@@ -5,15 +5,11 @@
  * @module
  */
 
-import type { ParallelServer, ResolvedRuntime } from "../../adapters/types.ts";
-import type { ServerSource } from "../../workloads/types.ts";
-import type { CpuSets, Fact, RunSettings } from "../schema/result.ts";
-import { parseCpuList } from "../platform/cpus.ts";
-import { stageServer } from "../platform/workspace.ts";
-import { cannotListen, freePort } from "../platform/ports.ts";
-import type { Phase } from "../schema/result.ts";
-import { type ProcessGroup, spawnGroup } from "../platform/process.ts";
-import type { RecordContext } from "./record.ts";
+import type { ParallelServer, ResolvedRuntime } from "../../adapters/mod.ts";
+import type { ServerSource } from "../../workloads/mod.ts";
+import type { CpuSets, Fact, Phase, RunSettings } from "../schema/mod.ts";
+import { cannotListen, freePort, parseCpuList, type ProcessGroup, spawnGroup, stageServer } from "../platform/mod.ts";
+import type { ServedRecordContext } from "./record.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
 
 /** A server ready to start: the file its runtime runs, the arguments after it, and facts about how it was made. */
@@ -211,7 +207,7 @@ export function serverWorkers(settings: RunSettings, cpus: CpuSets): number | un
  * within `--start-timeout`.
  */
 export function serverOptions(
-  ctx: Pick<RecordContext, "session" | "cpus" | "host" | "port" | "settings" | "signal">,
+  ctx: Pick<ServedRecordContext, "session" | "cpus" | "host" | "port" | "settings" | "signal">,
   runtime: ResolvedRuntime,
   file: string,
   args: readonly string[] | undefined,
@@ -239,7 +235,7 @@ export function serverOptions(
  * turns the record into a skip.
  */
 export function startRecordServer(
-  ctx: RecordContext,
+  ctx: ServedRecordContext,
   file: string,
   args: readonly string[] | undefined,
 ): Promise<RunningServer> {

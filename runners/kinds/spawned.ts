@@ -8,9 +8,8 @@
  * @module
  */
 
-import { recordableValue } from "../platform/child_env.ts";
-import type { SpawnNotice } from "../platform/process.ts";
-import type { ProcessEnvironment } from "../schema/result.ts";
+import { recordableValue, type SpawnNotice } from "../platform/mod.ts";
+import type { ProcessEnvironment } from "../schema/mod.ts";
 
 /** Processes started for one record, grouped by role, program, host and the names they got. */
 export class SpawnedProcesses {

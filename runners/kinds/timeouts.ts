@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Phase } from "../schema/result.ts";
+import type { Phase } from "../schema/mod.ts";
 import { PhaseError } from "./errors.ts";
 
 /**

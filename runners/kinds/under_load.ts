@@ -7,10 +7,9 @@
  * @module
  */
 
-import { type ResourceReport, startSampler } from "../drivers/resources.ts";
-import { type CpuMeter, type CpuReport, startCpuMeter } from "../drivers/cpu_meter.ts";
+import { type CpuMeter, type CpuReport, type ResourceReport, startCpuMeter, startSampler } from "../drivers/mod.ts";
 import { inPhase, type PhaseError } from "./errors.ts";
-import type { RecordContext } from "./record.ts";
+import type { ServedRecordContext } from "./record.ts";
 import { type RunningServer, serverExited } from "./server.ts";
 
 /** What a load reports about its measured window, to line resource samples up with it. */
@@ -40,7 +39,7 @@ export interface Window {
  * ```
  */
 export async function underLoad<M extends Window>(
-  ctx: RecordContext,
+  ctx: ServedRecordContext,
   server: RunningServer,
   run: number,
   drive: (onSpawn: (pid: number) => void) => Promise<M>,

@@ -6,34 +6,30 @@
  * @module
  */
 
-import type { Check, WebSocketTraffic, WebSocketWorkload } from "../../workloads/types.ts";
-import { isSkip } from "../../workloads/types.ts";
-import type { RecordContext, RecordOutcome } from "./record.ts";
+import { type Check, isSkip, type WebSocketTraffic, type WebSocketWorkload } from "../../workloads/mod.ts";
+import type { RecordOutcome, ServedRecordContext } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
-import type { LoadGeneratorInfo } from "../schema/result.ts";
+import type { Headline, LoadGeneratorInfo, RunSettings } from "../schema/mod.ts";
 import { type RunningServer, stageServerFor, startRecordServer } from "./server.ts";
 import { multiCoreRun } from "./multicore.ts";
 import { underLoad } from "./under_load.ts";
-import { openModelOf } from "../drivers/open_model.ts";
-import { openFigures, rateNotHeld } from "./open_figures.ts";
-import type { Headline, RunSettings } from "../schema/result.ts";
-import { engineClient } from "../drivers/engine.ts";
-import type { ResourceReport } from "../drivers/resources.ts";
-import { engineOnDeno } from "./engine_fallback.ts";
-import { combineSummaries } from "../stats/resources.ts";
-import { judgeSaturation, saturation } from "../stats/saturation.ts";
-import { round } from "../stats/round.ts";
-import { judgeAccounting } from "./accounting.ts";
-import type { Kind, RunOutput } from "./kind.ts";
-import type { CpuReport } from "../drivers/cpu_meter.ts";
-import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
-import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 import {
+  type CpuReport,
   DEFAULT_WEBSOCKET_CLIENT,
+  engineClient,
+  openModelOf,
+  type ResourceReport,
   runWebSocketDriver,
   type WebSocketMeasurement,
   WS_VERSION,
-} from "../drivers/websocket.ts";
+} from "../drivers/mod.ts";
+import { openFigures, rateNotHeld } from "./open_figures.ts";
+import { engineOnDeno } from "./engine_fallback.ts";
+import { combineSummaries, judgeSaturation, round, saturation } from "../stats/mod.ts";
+import { judgeAccounting } from "./accounting.ts";
+import type { Kind, RunOutput } from "./kind.ts";
+import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
+import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
 /** The driver is rtbench's own and has no faster alternative here: more client CPUs are the way past it. */
@@ -254,7 +250,7 @@ function checkTraffic(traffic: WebSocketTraffic): void {
 
 /** One WebSocket record: its staged server and traffic. */
 interface WebSocketState {
-  readonly ctx: RecordContext<WebSocketWorkload>;
+  readonly ctx: ServedRecordContext<WebSocketWorkload>;
   readonly outcome: RecordOutcome;
   readonly file: string;
   readonly args: readonly string[] | undefined;
@@ -271,7 +267,7 @@ function headlineOf(settings: RunSettings): Headline {
     : { figure: "messagesPerSecond", higherIsBetter: true };
 }
 
-async function open(ctx: RecordContext<WebSocketWorkload>, outcome: RecordOutcome): Promise<WebSocketState> {
+async function open(ctx: ServedRecordContext<WebSocketWorkload>, outcome: RecordOutcome): Promise<WebSocketState> {
   const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
   if (isSkip(source)) throw new SkipRecord(source.skip);
   const staged = await inPhase(
@@ -390,7 +386,7 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
  * const record = new RecordRun(websocketKind, ctx, outcome);
  * ```
  */
-export const websocketKind: Kind<WebSocketWorkload, WebSocketState> = {
+export const websocketKind: Kind<WebSocketWorkload, WebSocketState, ServedRecordContext<WebSocketWorkload>> = {
   headline: (_workload, settings) => headlineOf(settings),
   open,
   run: runOnce,

@@ -2,7 +2,7 @@
 // reports show them: one line for a heading or footer, and label/value pairs
 // for environment tables.
 
-import type { BenchResult, Environment, Topology, VariableFate } from "../schema/result.ts";
+import type { BenchResult, Environment, Topology, VariableFate } from "../schema/mod.ts";
 
 function bytes(n: number | null): string {
   return n === null ? "unknown" : `${(n / 1024 ** 3).toFixed(1)} GiB`;

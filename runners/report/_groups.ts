@@ -6,9 +6,8 @@
 // `record.headline` and `summary`.
 
 import { formatFigure } from "./format.ts";
-import { SATURATION_WARNINGS } from "../stats/saturation.ts";
-import { type RatioInterval, ratioOf } from "../stats/paired.ts";
-import type { BenchRecord, BenchResult, Summary } from "../schema/result.ts";
+import { type RatioInterval, ratioOf, SATURATION_WARNINGS } from "../stats/mod.ts";
+import type { BenchRecord, BenchResult, Summary, WorkloadKind } from "../schema/mod.ts";
 
 /** One completed record with its headline figure and its ratios to the group's best and slowest. */
 export interface RankedRecord {
@@ -71,7 +70,7 @@ export interface RecordGroup {
   /** Variant name. */
   readonly variant: string;
   /** Workload kind. */
-  readonly kind: string;
+  readonly kind: WorkloadKind;
   /** The headline figure of the group (the first completed record's). */
   readonly figure: string;
   /** Whether a larger headline figure is better. */

@@ -6,10 +6,10 @@
 // workloads show spread, CPU time and peak memory with the timer's own cost;
 // micro-benchmarks show tinybench's per-call latency and margin of error.
 
-import { runPlan } from "../stats/adaptive.ts";
-import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS } from "../drivers/open_model.ts";
+import { runPlan } from "../stats/mod.ts";
+import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS } from "../drivers/mod.ts";
 import { formatFigure, formatLatency, formatUs } from "./format.ts";
-import type { BenchRecord, LatencyPercentiles } from "../schema/result.ts";
+import type { BenchRecord, LatencyPercentiles, WorkloadKind } from "../schema/mod.ts";
 import type { ViewColumn } from "./_view_table.ts";
 
 /** What one workload kind adds to its section. */
@@ -324,9 +324,9 @@ const MICRO: KindView = {
 };
 
 /**
- * What a kind adds to its section; unknown kinds are shown as HTTP. HTTP and
- * WebSocket records of the open model or a sweep (`records` say which) show
- * what was late, or the knee.
+ * What a kind adds to its section, for every kind there is (a kind without a view fails the type check; result files
+ * name only known kinds, as their schema's enum does). HTTP and WebSocket records of the open model or a sweep
+ * (`records` say which) show what was late, or the knee.
  *
  * @example The columns of a process workload
  * ```ts
@@ -334,12 +334,22 @@ const MICRO: KindView = {
  * console.log(kindView("process").columns.map((c) => c.header)[0]); // "mean ± σ"
  * ```
  */
-export function kindView(kind: string, records: readonly BenchRecord[] = []): KindView {
-  if (kind === "process") return withParts(PROCESS, records);
-  if (kind === "micro") return MICRO;
-  const view = kind === "websocket" ? WEBSOCKET : HTTP;
+export function kindView(kind: WorkloadKind, records: readonly BenchRecord[] = []): KindView {
   const s = records[0]?.settings;
-  // Only HTTP sweeps (the closed-model peak of WebSocket is its messages/s).
-  if (s?.sweep && kind === "http") return sweepOf(view);
-  return s?.rate !== undefined || s?.phases ? openModel(view) : view;
+  const loaded = (view: KindView) => s?.rate !== undefined || s?.phases ? openModel(view) : view;
+  switch (kind) {
+    case "process":
+      return withParts(PROCESS, records);
+    case "micro":
+      return MICRO;
+    case "websocket":
+      return loaded(WEBSOCKET);
+    case "http":
+      // Only HTTP sweeps (the closed-model peak of WebSocket is its messages/s).
+      return s?.sweep ? sweepOf(HTTP) : loaded(HTTP);
+    default: {
+      const unknown: never = kind;
+      throw new TypeError(`Cannot show records of workload kind "${unknown}": no report view for it`);
+    }
+  }
 }

@@ -3,7 +3,7 @@
 // column), and each section's figures per endpoint (endpoint rows, a rate and a p99 column per runtime).
 
 import { formatFigure, formatUs } from "./format.ts";
-import type { BenchResult } from "../schema/result.ts";
+import type { BenchResult } from "../schema/mod.ts";
 import { groupRecords, type RecordGroup, recordLabel } from "./_groups.ts";
 import type { ViewCell, ViewTable } from "./_view_table.ts";
 

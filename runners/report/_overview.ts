@@ -7,7 +7,7 @@
 // findings with its own syntax.
 
 import { formatFigure } from "./format.ts";
-import type { BenchRecord, Warning } from "../schema/result.ts";
+import type { BenchRecord, Warning } from "../schema/mod.ts";
 import { boundMark, efficiencyOf, type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
 import type { ResultView } from "./_view.ts";
 import type { ViewCell, ViewTable } from "./_view_table.ts";

@@ -3,8 +3,7 @@
 // threads and open files, and what sampling cost), and the server process
 // tree's time series (CPU %, RSS) for the HTML report's charts.
 
-import type { MeanPeak } from "../schema/resources.ts";
-import type { BenchRecord } from "../schema/result.ts";
+import type { BenchRecord, MeanPeak } from "../schema/mod.ts";
 import type { ViewTable } from "./_view_table.ts";
 
 /** One point of a series: seconds since the run's first sample, CPU % of one core, resident bytes. */

@@ -3,8 +3,8 @@
 // each runtime, the knee of every run ringed and the p99 objective drawn
 // across; and the steps of each runtime's median run as a table.
 
-import type { BenchRecord, RunRecord } from "../schema/result.ts";
-import { DEFAULT_SLO_P99_MS } from "../drivers/open_model.ts";
+import type { BenchRecord, RunRecord } from "../schema/mod.ts";
+import { DEFAULT_SLO_P99_MS } from "../drivers/mod.ts";
 import { formatFigure, formatUs } from "./format.ts";
 import { type RecordGroup, recordLabel } from "./_groups.ts";
 import { lineChart, type LineSeries } from "./_svg.ts";

@@ -5,7 +5,7 @@
 // corrected together with Holm's method).
 
 import semver from "semver";
-import type { BenchRecord } from "../schema/result.ts";
+import type { BenchRecord } from "../schema/mod.ts";
 import { compareRecords, type FigureComparison, withHolm } from "./compare.ts";
 import type { RankedRecord, RecordGroup } from "./_groups.ts";
 

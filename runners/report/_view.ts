@@ -6,7 +6,7 @@
 // `src/export/markup.rs` model).
 
 import { formatFigure, formatLatency } from "./format.ts";
-import type { BenchRecord, BenchResult, CpuSets, Warning } from "../schema/result.ts";
+import type { BenchRecord, BenchResult, CpuSets, Warning } from "../schema/mod.ts";
 import { kindView } from "./_kinds.ts";
 import {
   ciText,

@@ -3,7 +3,7 @@
 // than text (a status, a figure with its raw value, the notes of a record)
 // says what it is, and each format decides how it looks.
 
-import type { RecordStatus, Warning } from "../schema/result.ts";
+import type { RecordStatus, Warning } from "../schema/mod.ts";
 
 /**
  * A column: its header and whether it holds numbers (right-aligned).

@@ -30,11 +30,9 @@
  */
 
 import { alignTable, formatFigure } from "./format.ts";
-import { UsageError } from "../platform/errors.ts";
-import type { BenchRecord, BenchResult } from "../schema/result.ts";
-import { unpairedRatio } from "../stats/paired.ts";
-import { holmAdjust } from "../stats/holm.ts";
-import { machineMatch } from "../stats/machine.ts";
+import { UsageError } from "../platform/mod.ts";
+import type { BenchRecord, BenchResult } from "../schema/mod.ts";
+import { holmAdjust, machineMatch, unpairedRatio } from "../stats/mod.ts";
 
 /**
  * What a figure's change means.

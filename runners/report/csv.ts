@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { BenchRecord, BenchResult } from "../schema/result.ts";
+import type { BenchRecord, BenchResult } from "../schema/mod.ts";
 import { whyText } from "./_groups.ts";
 
 /** The CSV header, in column order. */

@@ -9,8 +9,8 @@
  * @module
  */
 
-import { parseCpuList } from "../platform/cpus.ts";
-import type { BenchRecord } from "../schema/result.ts";
+import { parseCpuList } from "../platform/mod.ts";
+import type { BenchRecord } from "../schema/mod.ts";
 import { alignTable, formatCount } from "./format.ts";
 
 /** One runtime at one budget. */

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { BenchRecord } from "../schema/result.ts";
+import type { BenchRecord } from "../schema/mod.ts";
 
 /** Formats a count or rate with thousands separators and no decimals. */
 export function formatCount(n: number): string {

@@ -18,11 +18,9 @@
  * @module
  */
 
-import { UsageError } from "../platform/errors.ts";
-import type { BenchResult } from "../schema/result.ts";
-import { readResultFile } from "../schema/read.ts";
-import { writeResult } from "../schema/write.ts";
-import { machineMatch } from "../stats/machine.ts";
+import { UsageError } from "../platform/mod.ts";
+import { type BenchResult, readResultFile, writeResult } from "../schema/mod.ts";
+import { machineMatch } from "../stats/mod.ts";
 
 /**
  * One result of a history, with the file it was read from.
@@ -114,7 +112,7 @@ export async function keepInHistory(dir: string, result: BenchResult): Promise<s
  * @example The stored pair ran on one machine
  * ```ts
  * import { sameMachine } from "./history.ts";
- * import { readResultFile } from "../schema/read.ts";
+ * import { readResultFile } from "../schema/mod.ts";
  * const [base, head] = await Promise.all(["base", "head"].map((f) => readResultFile(`fixtures/results/${f}.json`)));
  * console.log(sameMachine(base, head)); // true
  * ```
@@ -143,7 +141,7 @@ function completedKeys(result: BenchResult): Set<string> {
  * @example What a result would be compared with
  * ```ts
  * import { lastComparable, readHistory } from "./history.ts";
- * import { readResultFile } from "../schema/read.ts";
+ * import { readResultFile } from "../schema/mod.ts";
  * const head = await readResultFile("fixtures/results/head.json");
  * console.log(lastComparable(await readHistory("fixtures/history"), head) !== null); // true
  * ```
@@ -163,7 +161,7 @@ export function lastComparable(history: readonly HistoryEntry[], result: BenchRe
  * @example
  * ```ts
  * import { comparableIn, readHistory } from "./history.ts";
- * import { readResultFile } from "../schema/read.ts";
+ * import { readResultFile } from "../schema/mod.ts";
  * const head = await readResultFile("fixtures/results/head.json");
  * console.log(comparableIn(await readHistory("fixtures/history"), head).passedOver); // []
  * ```

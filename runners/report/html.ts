@@ -11,7 +11,7 @@
 
 import { partialNotice } from "./partial.ts";
 import { formatFigure, formatLatency, formatUs } from "./format.ts";
-import type { BenchResult, Warning } from "../schema/result.ts";
+import type { BenchResult, Warning } from "../schema/mod.ts";
 import { ciText, directionText, type RecordGroup, recordLabel, relativeText, whyText } from "./_groups.ts";
 import { buildView, type SectionView } from "./_view.ts";
 import { type CellSyntax, renderCell, type ViewColumn, type ViewTable } from "./_view_table.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { BenchResult } from "../schema/result.ts";
+import type { BenchResult } from "../schema/mod.ts";
 
 /**
  * Renders a result as the schema's JSON, two-space indented, with a final newline.

@@ -9,7 +9,7 @@
  */
 
 import { partialNotice } from "./partial.ts";
-import type { BenchResult } from "../schema/result.ts";
+import type { BenchResult } from "../schema/mod.ts";
 import { buildView, type SectionView } from "./_view.ts";
 import { type CellSyntax, renderCell, type ViewTable } from "./_view_table.ts";
 import { overviewBlocks, overviewOf } from "./_overview.ts";

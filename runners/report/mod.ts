@@ -13,8 +13,8 @@
  * @module
  */
 
-import type { BenchResult } from "../schema/result.ts";
-import { UsageError } from "../platform/errors.ts";
+import type { BenchResult } from "../schema/mod.ts";
+import { UsageError } from "../platform/mod.ts";
 import { formatTable } from "./table.ts";
 import { formatCsv } from "./csv.ts";
 import { formatHtml } from "./html.ts";
@@ -133,3 +133,13 @@ export function exportResult(result: BenchResult, format: ExportFormat): string 
   if (!exporter) throw new RangeError(`Unknown export format "${format}"`);
   return exporter.render(result);
 }
+export * from "./compare.ts";
+export * from "./fair_share.ts";
+export * from "./format.ts";
+export * from "./history.ts";
+export * from "./noise_floor.ts";
+export * from "./partial.ts";
+export * from "./progress.ts";
+export * from "./table.ts";
+export * from "./trend.ts";
+export * from "./trend_html.ts";

@@ -8,8 +8,8 @@
  * @module
  */
 
-import type { BenchRecord, BenchResult, RunRecord } from "../schema/result.ts";
-import { detectableChangePercent, pairedRatio, type RatioInterval, roundPairs } from "../stats/paired.ts";
+import type { BenchRecord, BenchResult, RunRecord } from "../schema/mod.ts";
+import { detectableChangePercent, pairedRatio, type RatioInterval, roundPairs } from "../stats/mod.ts";
 import type { NoiseFloor } from "./compare.ts";
 
 /**

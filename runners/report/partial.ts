@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { BenchResult } from "../schema/result.ts";
+import type { BenchResult } from "../schema/mod.ts";
 
 /**
  * Says that `result` is partial — when and why it stopped, how many records

@@ -12,7 +12,7 @@
  */
 
 import { formatFigure, formatLatency } from "./format.ts";
-import type { BenchRecord, Phase } from "../schema/result.ts";
+import type { BenchRecord, Phase } from "../schema/mod.ts";
 
 /**
  * Progress of a suite, for displays; nothing is printed by `run()` itself.
@@ -129,6 +129,74 @@ function cut(text: string, columns: number): string {
   return chars.length < columns ? text : chars.slice(0, Math.max(1, columns - 2)).join("") + "…";
 }
 
+/** The line kept for a finished record: its headline median, or why it was skipped or failed, then its warnings. */
+function finishedLine(r: BenchRecord): string {
+  const { what } = describeId(r.id);
+  const label = r.runtime.version ? `${r.runtime.name} ${r.runtime.version}` : r.runtime.requested;
+  const s = r.summary[r.headline.figure];
+  let line: string;
+  if (r.status === "completed" && s) {
+    line = `✓ ${what} · ${label}: ${formatFigure(r.headline.figure, s.median)} ${r.headline.figure}` +
+      (r.latencyUs ? ` · p99 ${formatLatency(r, r.latencyUs.p99)}` : "");
+  } else if (r.status === "skipped") {
+    line = `– ${what} · ${label}: skipped: ${r.skipReason ?? ""}`;
+  } else {
+    line = `✗ ${what} · ${label}: ${r.status}${r.error ? ` in ${r.error.phase}: ${r.error.message}` : ""}`;
+  }
+  if (r.warnings.length > 0) line += ` ⚠ ${r.warnings.map((w) => w.code).join(", ")}`;
+  return line;
+}
+
+/**
+ * The suite's estimated work and how much of it is done. The runs of a variant's runtimes interleave, so work done
+ * is counted per record in runs, not in whole records.
+ */
+class Work {
+  total = 0;
+  totalEstimate = 0;
+  readonly records = new Map<string, { index: number; estimate: number; done: number }>();
+  #doneEstimate = 0;
+  #doneAt: number | null = null;
+  #workStart: number | null = null;
+  #pace = 1;
+
+  constructor(readonly now: () => number) {}
+
+  start(id: string, index: number, estimate: number): void {
+    this.#workStart ??= this.now();
+    this.records.set(id, { index, estimate, done: 0 });
+  }
+
+  progressTo(id: string, fraction: number): void {
+    const r = this.records.get(id);
+    if (!r || fraction <= r.done) return;
+    this.#doneEstimate += r.estimate * (Math.min(1, fraction) - r.done);
+    r.done = Math.min(1, fraction);
+    this.#doneAt = this.now();
+  }
+
+  end(record: BenchRecord): void {
+    const r = this.records.get(record.id);
+    if (r && record.runs.length === 0) {
+      // Ended before measuring (a runtime that could not be had): its work is gone, not done.
+      this.totalEstimate -= r.estimate * (1 - r.done);
+      r.done = 1;
+    } else {
+      this.progressTo(record.id, 1);
+    }
+    // The pace is learned from finished work: elapsed work time over the estimate of what is done.
+    if (this.#workStart !== null && this.#doneEstimate > 0) {
+      this.#pace = (this.now() - this.#workStart) / 1000 / this.#doneEstimate;
+    }
+  }
+
+  /** Seconds of estimated work left at the pace learned from finished records, less the time since work was last done. */
+  remainingSec(): number {
+    const since = (this.now() - (this.#doneAt ?? this.#workStart ?? this.now())) / 1000;
+    return Math.max(0, (this.totalEstimate - this.#doneEstimate) * this.#pace - since);
+  }
+}
+
 /**
  * Creates a progress display that draws through `options.write`.
  *
@@ -149,63 +217,31 @@ export function createProgress(options: ProgressOptions): ProgressDisplay {
   const now = options.now ?? (() => performance.now());
   const columns = options.columns ?? (() => 80);
   const started = now();
-  let total = 0;
-  let totalEstimate = 0;
-  // The runs of a variant's runtimes interleave, so work done is counted per record in runs, not in whole records.
-  const records = new Map<string, { index: number; estimate: number; done: number }>();
-  let doneEstimate = 0;
-  let doneAt: number | null = null;
-  let workStart: number | null = null;
-  let pace = 1;
+  const work = new Work(now);
   let current: string | null = null;
   let step = "";
   let drawn = false;
 
-  const progressTo = (id: string, fraction: number) => {
-    const r = records.get(id);
-    if (!r || fraction <= r.done) return;
-    doneEstimate += r.estimate * (Math.min(1, fraction) - r.done);
-    r.done = Math.min(1, fraction);
-    doneAt = now();
-  };
-
-  // Seconds of estimated work left at the pace learned from finished records, less the time since work was last done.
-  const remainingSec = (): number =>
-    Math.max(0, (totalEstimate - doneEstimate) * pace - (now() - (doneAt ?? workStart ?? now())) / 1000);
-
   const draw = () => {
     if (options.live === false) return;
     const elapsed = (now() - started) / 1000;
-    const left = remainingSec();
+    const left = work.remainingSec();
     let text: string;
-    const shown = current === null ? undefined : records.get(current);
+    const shown = current === null ? undefined : work.records.get(current);
     if (current === null || !shown) {
-      text = `preparing ${total} records: resolving runtimes · ${clock(elapsed)} elapsed`;
+      text = `preparing ${work.total} records: resolving runtimes · ${clock(elapsed)} elapsed`;
     } else {
       const { what, runtime } = describeId(current);
       // Times first: a narrow terminal cuts the end of the line.
       text = `${bar(elapsed / (elapsed + left || 1))} ${clock(elapsed)} elapsed, ~${clock(left)} left · ` +
-        `${shown.index + 1}/${total} ${what} · ${runtime}` + (step ? ` · ${step}` : "");
+        `${shown.index + 1}/${work.total} ${what} · ${runtime}` + (step ? ` · ${step}` : "");
     }
     options.write(CLEAR + cut(text, columns()));
     drawn = true;
   };
 
-  const finished = (event: Extract<ProgressEvent, { type: "record-end" }>) => {
-    const r = event.record;
-    const { what } = describeId(r.id);
-    const label = r.runtime.version ? `${r.runtime.name} ${r.runtime.version}` : r.runtime.requested;
-    const s = r.summary[r.headline.figure];
-    let line: string;
-    if (r.status === "completed" && s) {
-      line = `✓ ${what} · ${label}: ${formatFigure(r.headline.figure, s.median)} ${r.headline.figure}` +
-        (r.latencyUs ? ` · p99 ${formatLatency(r, r.latencyUs.p99)}` : "");
-    } else if (r.status === "skipped") {
-      line = `– ${what} · ${label}: skipped: ${r.skipReason ?? ""}`;
-    } else {
-      line = `✗ ${what} · ${label}: ${r.status}${r.error ? ` in ${r.error.phase}: ${r.error.message}` : ""}`;
-    }
-    if (r.warnings.length > 0) line += ` ⚠ ${r.warnings.map((w) => w.code).join(", ")}`;
+  const finished = (record: BenchRecord) => {
+    const line = finishedLine(record);
     if (options.live === false) {
       options.write(`[${clock((now() - started) / 1000)}] ${line}\n`);
       return;
@@ -218,40 +254,29 @@ export function createProgress(options: ProgressOptions): ProgressDisplay {
     update(event) {
       switch (event.type) {
         case "suite-start":
-          total = event.records;
-          totalEstimate = event.estimatedSec;
+          work.total = event.records;
+          work.totalEstimate = event.estimatedSec;
           break;
         case "record-start":
-          workStart ??= now();
-          records.set(event.id, { index: event.index, estimate: event.estimatedSec, done: 0 });
+          work.start(event.id, event.index, event.estimatedSec);
           current = event.id;
           step = "";
           break;
         case "phase":
           current = event.id;
-          progressTo(event.id, event.run / event.runs);
+          work.progressTo(event.id, event.run / event.runs);
           step = `run ${event.run + 1}/${event.runs} ${event.phase}`;
           break;
-        case "record-end": {
-          const r = records.get(event.record.id);
-          if (r && event.record.runs.length === 0) {
-            // Ended before measuring (a runtime that could not be had): its work is gone, not done.
-            totalEstimate -= r.estimate * (1 - r.done);
-            r.done = 1;
-          } else {
-            progressTo(event.record.id, 1);
-          }
-          // The pace is learned from finished work: elapsed work time over the estimate of what is done.
-          if (workStart !== null && doneEstimate > 0) pace = (now() - workStart) / 1000 / doneEstimate;
+        case "record-end":
+          work.end(event.record);
           if (current === event.record.id) step = "done";
-          finished(event);
+          finished(event.record);
           return;
-        }
       }
       draw();
     },
     tick() {
-      if (total > 0) draw();
+      if (work.total > 0) draw();
     },
     stop() {
       if (drawn) options.write(CLEAR);

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { BenchResult } from "../schema/result.ts";
+import type { BenchResult } from "../schema/mod.ts";
 
 /**
  * Output formats, as named on the command line (`--format`).

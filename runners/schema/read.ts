@@ -6,9 +6,9 @@
  * @module
  */
 
-import { UsageError } from "../platform/errors.ts";
+import { UsageError } from "../platform/mod.ts";
 import type { BenchResult } from "./result.ts";
-import { parseResult, SchemaError } from "./mod.ts";
+import { parseResult, SchemaError } from "./validate.ts";
 
 /**
  * Reads and validates a result file.

@@ -6,14 +6,28 @@
  * @module
  */
 
-import type { VariableFate, VariableReport } from "../platform/child_env.ts";
-import type { MachineIdentity } from "../platform/machine.ts";
+import type { MachineIdentity, VariableFate, VariableReport } from "../platform/mod.ts";
 import type { ResourceSeries, ResourceSummary } from "./resources.ts";
 
 export type { MachineIdentity, VariableFate, VariableReport };
 
 /**
- * How a workload is driven; each kind has its own runner.
+ * Every workload kind, in the order reports list them: the one list of kinds. The kind registry
+ * (`runners/kinds/mod.ts`), workload validation, every report view and the JSON Schema's enum are checked against
+ * it (by the type checker, or by `tests/kinds_test.ts` where types cannot reach).
+ *
+ * @example Every kind has a runner
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { WORKLOAD_KINDS } from "@rtbench/rtbench/schema";
+ *
+ * assertEquals(WORKLOAD_KINDS, ["http", "websocket", "process", "micro"]);
+ * ```
+ */
+export const WORKLOAD_KINDS = ["http", "websocket", "process", "micro"] as const;
+
+/**
+ * How a workload is driven; each kind has its own runner. One of {@linkcode WORKLOAD_KINDS}.
  *
  * @example Kinds of the built-in workloads
  * ```ts
@@ -24,7 +38,7 @@ export type { MachineIdentity, VariableFate, VariableReport };
  * assertEquals([...kinds].sort(), ["http", "micro", "process", "websocket"]);
  * ```
  */
-export type WorkloadKind = "http" | "websocket" | "process" | "micro";
+export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 
 /**
  * Settings that shape a measurement; every record carries the ones it used.
@@ -513,7 +527,10 @@ export interface RunAccounting {
   readonly notSent: number;
   /** Answers that came with no request in flight: protocol violations, counted in no other figure. */
   readonly unasked: number;
-  /** Connections with a request outstanding longer than `hungAfterMs` when the accounting ended. */
+  /**
+   * Connections with a request outstanding longer than `hungAfterMs` when the accounting ended, and (closed model)
+   * requests that timed out in the window (the timeout is never less than `hungAfterMs`).
+   */
   readonly hungConnections: number;
   /** Connections the server closed while in use (requests in flight, or within a second of an answer). */
   readonly droppedConnections: number;

@@ -6,8 +6,8 @@
  */
 
 import type { BenchResult } from "./result.ts";
-import { SchemaError, validateResult } from "./mod.ts";
-import { disownTemp, ownTemp, removeTemp } from "../platform/temp.ts";
+import { SchemaError, validateResult } from "./validate.ts";
+import { disownTemp, ownTemp, removeTemp } from "../platform/mod.ts";
 
 /**
  * Validates `result` and writes it to `path` via a temporary sibling and a

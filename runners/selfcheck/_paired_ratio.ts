@@ -2,7 +2,7 @@
 // log-ratio interval (geometric mean of the per-round ratios, Student's t on their logarithms), on the arms' values
 // listed by round.
 
-import { pairedRatio as pairedInterval } from "../stats/paired.ts";
+import { pairedRatio as pairedInterval } from "../stats/mod.ts";
 
 /** A paired ratio a/b: its point value and 95% interval (null with fewer than two pairs). */
 export interface PairedRatio {

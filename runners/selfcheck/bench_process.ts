@@ -5,9 +5,8 @@
  * @module
  */
 
-import { runCommand } from "../platform/process.ts";
-import { makeTempDir, removeTemp } from "../platform/temp.ts";
-import type { BenchResult } from "../schema/result.ts";
+import { makeTempDir, removeTemp, runCommand } from "../platform/mod.ts";
+import type { BenchResult } from "../schema/mod.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 /** The bench task's permissions (deno.json). */

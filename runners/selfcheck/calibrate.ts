@@ -10,19 +10,20 @@
  */
 
 import { builtinAdapters, cacheDir as defaultCacheDir, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
-import { httpJson } from "../../workloads/http_json.ts";
-import { AT_LIMIT, saturation } from "../stats/saturation.ts";
-import { allowedCpus, splitCpus } from "../platform/cpus.ts";
-import { UsageError } from "../platform/errors.ts";
-import { alignTable, formatCount } from "../report/format.ts";
-import { builtinLoadGenerators } from "../drivers/generators.ts";
-import { startSampler } from "../drivers/resources.ts";
-import type { CpuSets } from "../schema/result.ts";
-import { startServer } from "../kinds/server.ts";
-import type { LoadGenerator, LoadSettings } from "../drivers/types.ts";
-import { stageServer } from "../platform/workspace.ts";
-import { wrkCheckingGenerator, wrkGenerator } from "../drivers/wrk.ts";
-import { makeTempDir, removeTemp } from "../platform/temp.ts";
+import { httpJson } from "../../workloads/mod.ts";
+import { AT_LIMIT, saturation } from "../stats/mod.ts";
+import { allowedCpus, makeTempDir, removeTemp, splitCpus, stageServer, UsageError } from "../platform/mod.ts";
+import { alignTable, formatCount } from "../report/mod.ts";
+import {
+  builtinLoadGenerators,
+  type LoadGenerator,
+  type LoadSettings,
+  startSampler,
+  wrkCheckingGenerator,
+  wrkGenerator,
+} from "../drivers/mod.ts";
+import type { CpuSets } from "../schema/mod.ts";
+import { startServer } from "../kinds/mod.ts";
 
 /**
  * How a calibration run ended.

@@ -9,17 +9,12 @@
  * @module
  */
 
-import { resolveRuntime } from "../../adapters/mod.ts";
-import type { RuntimeSpec } from "../../adapters/types.ts";
-import { startup } from "../../workloads/startup.ts";
-import type { ProcessTarget, RunSettings } from "../../workloads/types.ts";
-import { isSkip } from "../../workloads/types.ts";
-import { runCommand } from "../platform/process.ts";
-import { allowedCpus, splitCpus } from "../platform/cpus.ts";
-import { alignTable, formatFigure } from "../report/format.ts";
-import { defaultTimer, timeRuns } from "../drivers/process_timer.ts";
-import { median } from "../stats/summary.ts";
-import { makeTempDir, removeTemp } from "../platform/temp.ts";
+import { resolveRuntime, type RuntimeSpec } from "../../adapters/mod.ts";
+import { isSkip, type ProcessTarget, type RunSettings, startup } from "../../workloads/mod.ts";
+import { allowedCpus, makeTempDir, removeTemp, runCommand, splitCpus } from "../platform/mod.ts";
+import { alignTable, formatFigure } from "../report/mod.ts";
+import { defaultTimer, timeRuns } from "../drivers/mod.ts";
+import { median } from "../stats/mod.ts";
 
 /** How far apart the two medians may be and still agree. */
 export const AGREEMENT = 0.05;

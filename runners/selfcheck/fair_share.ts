@@ -10,9 +10,9 @@
  * @module
  */
 
-import { UsageError } from "../platform/errors.ts";
-import { fairShare, type FairShareTable } from "../report/fair_share.ts";
-import type { BenchResult } from "../schema/result.ts";
+import { UsageError } from "../platform/mod.ts";
+import { fairShare, type FairShareTable } from "../report/mod.ts";
+import type { BenchResult } from "../schema/mod.ts";
 import { benchProcess } from "./bench_process.ts";
 
 /**
@@ -71,7 +71,7 @@ export function parseBudgets(text: string, allowed: number): number[] {
  * @example
  * ```ts ignore
  * import { fairShareRun } from "./fair_share.ts";
- * import { formatFairShare } from "../report/fair_share.ts";
+ * import { formatFairShare } from "../report/mod.ts";
  * const { tables } = await fairShareRun({ budgets: [1, 2], bench: ["--workload=http-json"], signal: new AbortController().signal });
  * console.log(formatFairShare(tables));
  * ```

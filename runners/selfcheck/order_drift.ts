@@ -10,9 +10,9 @@
  * @module
  */
 
-import type { BenchResult, RunOrder } from "../schema/result.ts";
-import { summarize } from "../stats/summary.ts";
-import { alignTable, formatCount } from "../report/format.ts";
+import type { BenchResult, RunOrder } from "../schema/mod.ts";
+import { summarize } from "../stats/mod.ts";
+import { alignTable, formatCount } from "../report/mod.ts";
 import { benchProcess } from "./bench_process.ts";
 
 /** What {@linkcode orderDrift} measures. */

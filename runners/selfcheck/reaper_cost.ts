@@ -9,9 +9,8 @@
  * @module
  */
 
-import { runCommand, spawnGroup, spawnReaper } from "../platform/process.ts";
-import { readProcText } from "../platform/procfs.ts";
-import { alignTable } from "../report/format.ts";
+import { readProcText, runCommand, spawnGroup, spawnReaper } from "../platform/mod.ts";
+import { alignTable } from "../report/mod.ts";
 
 /**
  * CPU time of every thread of a process in milliseconds (from each thread's

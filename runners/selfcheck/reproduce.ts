@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { BenchResult } from "../schema/result.ts";
+import type { BenchResult } from "../schema/mod.ts";
 import { type ClaimsFile, commandOf, type ExperimentRun, experimentRun, type ReproduceOptions } from "./claims.ts";
 import { claimRow, type ReproduceRow } from "./reproduce_table.ts";
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { BenchRecord, BenchResult } from "../schema/result.ts";
+import type { BenchRecord, BenchResult } from "../schema/mod.ts";
 import { type PairedRatio, pairedRatio } from "./_paired_ratio.ts";
 import { armLabel, type Claim, type ClaimArm } from "./claims.ts";
 

@@ -29,19 +29,22 @@
  */
 
 import { builtinAdapters, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
-import { httpJson } from "../../workloads/http_json.ts";
-import { runCommand, stopAllGroups } from "../platform/process.ts";
-import { allowedCpus, splitCpus } from "../platform/cpus.ts";
-import { alignTable, formatCount } from "../report/format.ts";
-import type { CpuSets } from "../schema/result.ts";
+import { httpJson, type HttpRequestSpec } from "../../workloads/mod.ts";
+import {
+  allowedCpus,
+  makeTempDir,
+  removeTemp,
+  runCommand,
+  splitCpus,
+  stageServer,
+  stopAllGroups,
+} from "../platform/mod.ts";
+import { alignTable, formatCount } from "../report/mod.ts";
+import type { CpuSets } from "../schema/mod.ts";
 import { benchProcess } from "./bench_process.ts";
-import { type RunningServer, startServer } from "../kinds/server.ts";
-import { engineGenerator } from "../drivers/engine.ts";
-import { locustGenerator } from "../drivers/locust.ts";
-import type { HttpRequestSpec } from "../../workloads/types.ts";
-import { median } from "../stats/summary.ts";
-import { stageServer } from "../platform/workspace.ts";
-import { makeTempDir, removeTemp } from "../platform/temp.ts";
+import { type RunningServer, startServer } from "../kinds/mod.ts";
+import { engineGenerator, locustGenerator } from "../drivers/mod.ts";
+import { median } from "../stats/mod.ts";
 
 /**
  * What {@linkcode vsWrk} measures.

@@ -13,24 +13,27 @@
  * @module
  */
 
-import { cacheDir, parseRuntimeSpecs, resolveRuntime } from "../../adapters/mod.ts";
-import type { ResolvedRuntime } from "../../adapters/types.ts";
-import { wsEcho } from "../../workloads/ws_echo.ts";
-import { isSkip } from "../../workloads/types.ts";
-import { stopAllGroups } from "../platform/process.ts";
-import { allowedCpus, splitCpus } from "../platform/cpus.ts";
-import { alignTable, formatCount, formatUs } from "../report/format.ts";
-import { startServer } from "../kinds/server.ts";
-import { startSampler } from "../drivers/resources.ts";
+import { cacheDir, parseRuntimeSpecs, type ResolvedRuntime, resolveRuntime } from "../../adapters/mod.ts";
+import { isSkip, wsEcho } from "../../workloads/mod.ts";
+import {
+  allowedCpus,
+  installDependencies,
+  makeTempDir,
+  removeTemp,
+  splitCpus,
+  stageServer,
+  stopAllGroups,
+} from "../platform/mod.ts";
+import { alignTable, formatCount, formatUs } from "../report/mod.ts";
+import { startServer } from "../kinds/mod.ts";
 import {
   DEFAULT_WEBSOCKET_CLIENT,
   runWebSocketDriver,
+  startSampler,
   type WebSocketClient,
   type WebSocketLoadJob,
   type WebSocketMeasurement,
-} from "../drivers/websocket.ts";
-import { installDependencies, stageServer } from "../platform/workspace.ts";
-import { makeTempDir, removeTemp } from "../platform/temp.ts";
+} from "../drivers/mod.ts";
 
 /** One measured configuration of the ceiling probe. */
 export interface CeilingRow {

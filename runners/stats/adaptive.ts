@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { RunSettings, Warning } from "../schema/result.ts";
+import type { RunSettings, Warning } from "../schema/mod.ts";
 import { summarize } from "./summary.ts";
 import type { RatioInterval } from "./paired.ts";
 

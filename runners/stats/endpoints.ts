@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { EndpointSummary, RunRecord } from "../schema/result.ts";
+import type { EndpointSummary, RunRecord } from "../schema/mod.ts";
 import { mergeLatency } from "./latency.ts";
 import { summarize } from "./summary.ts";
 

@@ -6,7 +6,7 @@
  */
 
 import * as hdr from "hdr-histogram-js";
-import type { LatencyPercentiles } from "../schema/result.ts";
+import type { LatencyPercentiles } from "../schema/mod.ts";
 import { round } from "./round.ts";
 
 /** Options every rtbench latency histogram is built with (microseconds, up to 60 s). */

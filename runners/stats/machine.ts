@@ -16,7 +16,7 @@
  * @module
  */
 
-import type { BenchResult, Environment, MachineCalibration, MachineIdentity } from "../schema/result.ts";
+import type { BenchResult, Environment, MachineCalibration, MachineIdentity } from "../schema/mod.ts";
 
 /**
  * Calibrations within this many percent of each other are always within noise: a floor under the tolerance, for

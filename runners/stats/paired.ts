@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { RunRecord } from "../schema/result.ts";
+import type { RunRecord } from "../schema/mod.ts";
 import { tQuantile, tTwoSidedP } from "./student_t.ts";
 
 /**

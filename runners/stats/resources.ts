@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { MeanPeak, ResourceSummary, RoleSeries, RoleSummary } from "../schema/resources.ts";
+import type { MeanPeak, ResourceSummary, RoleSeries, RoleSummary } from "../schema/mod.ts";
 import { round } from "./round.ts";
 
 /** Means (time-weighted over the intervals whose value is known) and peaks of one role's series. */

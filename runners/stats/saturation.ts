@@ -14,9 +14,8 @@
  * @module
  */
 
-import { parseCpuList } from "../platform/cpus.ts";
-import type { CpuSets, Warning } from "../schema/result.ts";
-import type { ResourceSummary, RoleSummary } from "../schema/resources.ts";
+import { parseCpuList } from "../platform/mod.ts";
+import type { CpuSets, ResourceSummary, RoleSummary, Warning } from "../schema/mod.ts";
 
 /** Share of its limit at which a process tree counts as saturated. */
 export const AT_LIMIT = 0.9;

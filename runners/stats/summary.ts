@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Summary } from "../schema/result.ts";
+import type { Summary } from "../schema/mod.ts";
 import { round } from "./round.ts";
 import { tQuantile } from "./student_t.ts";
 

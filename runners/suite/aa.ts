@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { RuntimeSpec } from "../../adapters/types.ts";
-import { RequestError } from "../platform/errors.ts";
+import type { RuntimeSpec } from "../../adapters/mod.ts";
+import { RequestError } from "../platform/mod.ts";
 
 /** A runtime spec of one arm of an A/A run. */
 export type ArmSpec = RuntimeSpec & { readonly arm: "A" | "B" };

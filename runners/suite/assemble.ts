@@ -5,15 +5,20 @@
  * @module
  */
 
-import { endpointSummaries } from "../stats/endpoints.ts";
-import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/types.ts";
-import type { Fact, OptionValues, Workload } from "../../workloads/types.ts";
+import { combineSummaries, endpointSummaries, mergeLatency, summarize } from "../stats/mod.ts";
+import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/mod.ts";
+import type { Fact, OptionValues, Workload } from "../../workloads/mod.ts";
 import type { Ending, RecordOutcome } from "../kinds/mod.ts";
-import type { BenchRecord, CpuSets, Headline, Pairing, RunRecord, RuntimeInfo, Summary } from "../schema/result.ts";
-import { mergeLatency } from "../stats/latency.ts";
-import { combineSummaries } from "../stats/resources.ts";
-import type { ResourceSummary } from "../schema/resources.ts";
-import { summarize } from "../stats/summary.ts";
+import type {
+  BenchRecord,
+  CpuSets,
+  Headline,
+  Pairing,
+  ResourceSummary,
+  RunRecord,
+  RuntimeInfo,
+  Summary,
+} from "../schema/mod.ts";
 import type { Planned } from "./plan.ts";
 import { armOf } from "./aa.ts";
 

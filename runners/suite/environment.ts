@@ -9,16 +9,20 @@
  * @module
  */
 
-import { allowedCpus, parseCpuList } from "../platform/cpus.ts";
-import { harnessEnv, isVariableName, variableReport } from "../platform/child_env.ts";
-import { readMachineIdentity } from "../platform/machine.ts";
-import { calibrate } from "../drivers/calibration.ts";
-import { RequestError } from "../platform/errors.ts";
-import { builtinLoadGenerators } from "../drivers/generators.ts";
-import { runCommand, which } from "../platform/process.ts";
-import { readProcText } from "../platform/procfs.ts";
-import type { Environment, MachineCalibration, Warning } from "../schema/result.ts";
-import type { LoadGenerator } from "../drivers/types.ts";
+import {
+  allowedCpus,
+  harnessEnv,
+  isVariableName,
+  parseCpuList,
+  readMachineIdentity,
+  readProcText,
+  RequestError,
+  runCommand,
+  variableReport,
+  which,
+} from "../platform/mod.ts";
+import { builtinLoadGenerators, calibrate, type LoadGenerator } from "../drivers/mod.ts";
+import type { Environment, MachineCalibration, Warning } from "../schema/mod.ts";
 
 async function read(path: string): Promise<string | null> {
   return (await readProcText(path))?.trim() ?? null;

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { BenchRecord, BenchResult, Interruption, Topology, Warning } from "../schema/result.ts";
+import type { BenchRecord, BenchResult, Interruption, Topology, Warning } from "../schema/mod.ts";
 
 /** The part of a result fixed when the suite starts. */
 export type ResultHead = Omit<BenchResult, "finishedAt" | "warnings" | "records" | "topology" | "interrupted">;

@@ -6,10 +6,9 @@
  * @module
  */
 
-import type { BenchRecord, Pairing, RunOrder, RunRecord } from "../schema/result.ts";
+import type { BenchRecord, Pairing, RunOrder, RunRecord } from "../schema/mod.ts";
 import type { RecordRun } from "../kinds/mod.ts";
-import { pairedCiWarning, runPlan } from "../stats/adaptive.ts";
-import { ratioOf } from "../stats/paired.ts";
+import { pairedCiWarning, ratioOf, runPlan } from "../stats/mod.ts";
 
 /**
  * The pairing of the records `ids` of one workload × variant measured together from `startedAt`: none when the
@@ -62,7 +61,7 @@ export interface PairedRuns {
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { withPairedCi } from "./pairing.ts";
- * import type { BenchRecord } from "../schema/result.ts";
+ * import type { BenchRecord } from "../schema/mod.ts";
  *
  * const runs = (values: number[]) => values.map((v, round) => ({ round, figures: { requestsPerSecond: v } }));
  * const deno = {

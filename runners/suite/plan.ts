@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { RuntimeSpec } from "../../adapters/types.ts";
-import type { OptionValues, RunSettings, Workload } from "../../workloads/types.ts";
-import { runPlan } from "../stats/adaptive.ts";
+import type { RuntimeSpec } from "../../adapters/mod.ts";
+import type { OptionValues, RunSettings, Workload } from "../../workloads/mod.ts";
+import { runPlan } from "../stats/mod.ts";
 import { effectiveSettings, type Profile, resolveOptions } from "./settings.ts";
 
 /** One workload × variant, as the suite will measure it on every runtime. */

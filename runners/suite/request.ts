@@ -9,20 +9,26 @@
  * @module
  */
 
-import { builtinAdapters, defaultRuntimeNames, parseRuntimeSpecs } from "../../adapters/mod.ts";
-import type { RuntimeAdapter, RuntimeSpec } from "../../adapters/types.ts";
-import type { RunSettings, Workload } from "../../workloads/types.ts";
-import { builtinWorkloads } from "../../workloads/mod.ts";
-import { validateWorkload } from "../../workloads/validate.ts";
-import { builtinLoadGenerators } from "../drivers/generators.ts";
-import type { LoadGenerator } from "../drivers/types.ts";
-import { hostsOf, type HostsOption, type Topology, topologyOf } from "../drivers/remote.ts";
+import {
+  builtinAdapters,
+  defaultRuntimeNames,
+  parseRuntimeSpecs,
+  type RuntimeAdapter,
+  type RuntimeSpec,
+} from "../../adapters/mod.ts";
+import { builtinWorkloads, type RunSettings, validateWorkload, type Workload } from "../../workloads/mod.ts";
+import {
+  builtinLoadGenerators,
+  hostsOf,
+  type HostsOption,
+  type LoadGenerator,
+  type Topology,
+  topologyOf,
+} from "../drivers/mod.ts";
 import type { HookTimeouts } from "../kinds/mod.ts";
-import { RequestError, UsageError } from "../platform/errors.ts";
-import { connectionCeiling } from "../platform/limits.ts";
-import { cannotListen } from "../platform/ports.ts";
-import type { ProgressEvent } from "../report/progress.ts";
-import type { BenchResult, CpuSets, RunOrder } from "../schema/result.ts";
+import { cannotListen, connectionCeiling, RequestError, UsageError } from "../platform/mod.ts";
+import type { ProgressEvent } from "../report/mod.ts";
+import type { BenchResult, CpuSets, RunOrder } from "../schema/mod.ts";
 import { planGroups, type Planned } from "./plan.ts";
 import { type Schedule, scheduleOf } from "./schedule.ts";
 import { armSpecs } from "./aa.ts";

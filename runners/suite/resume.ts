@@ -15,9 +15,9 @@
  * @module
  */
 
-import { identityDifferences } from "../stats/machine.ts";
-import { RequestError } from "../platform/errors.ts";
-import type { BenchRecord, BenchResult, Environment, RecordStatus, SuiteSettings } from "../schema/result.ts";
+import { identityDifferences } from "../stats/mod.ts";
+import { RequestError } from "../platform/mod.ts";
+import type { BenchRecord, BenchResult, Environment, RecordStatus, SuiteSettings } from "../schema/mod.ts";
 
 /**
  * Statuses of records a resumed suite keeps; records of other statuses are measured again.

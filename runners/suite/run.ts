@@ -7,16 +7,19 @@
  * @module
  */
 
-import { cacheDir as defaultCacheDir, resolveRuntime } from "../../adapters/mod.ts";
-import type { ResolvedRuntime } from "../../adapters/types.ts";
-import { chooseLoadGenerators } from "../drivers/generators.ts";
-import { hostsOf } from "../drivers/remote.ts";
+import { cacheDir as defaultCacheDir, type ResolvedRuntime, resolveRuntime } from "../../adapters/mod.ts";
+import { chooseLoadGenerators, hostsOf } from "../drivers/mod.ts";
 import { openTopology } from "./topology.ts";
 import { hookTimeouts } from "../kinds/mod.ts";
-import { allowedCpus, splitCpus } from "../platform/cpus.ts";
-import { RequestError, UsageError } from "../platform/errors.ts";
-import { makeTempDir, removeTemp } from "../platform/temp.ts";
-import { withChildEnv } from "../platform/process.ts";
+import {
+  allowedCpus,
+  makeTempDir,
+  removeTemp,
+  RequestError,
+  splitCpus,
+  UsageError,
+  withChildEnv,
+} from "../platform/mod.ts";
 import {
   type BenchRecord,
   type BenchResult,
@@ -26,7 +29,7 @@ import {
   type SuiteSettings,
   type Topology as TopologyInfo,
   type Warning,
-} from "../schema/result.ts";
+} from "../schema/mod.ts";
 import { recordedOptions } from "./assemble.ts";
 import { calibration, environmentWarnings, fingerprint } from "./environment.ts";
 import { GrowingResult, InterruptedError, stopOf } from "./growing.ts";

@@ -10,9 +10,9 @@
  */
 
 import type { RecordRun } from "../kinds/mod.ts";
-import type { RunOrder } from "../schema/result.ts";
-import { RequestError } from "../platform/errors.ts";
-import { seededRandom } from "../stats/random.ts";
+import type { RunOrder } from "../schema/mod.ts";
+import { RequestError } from "../platform/mod.ts";
+import { seededRandom } from "../stats/mod.ts";
 
 /** How the suite orders runs; recorded in the result's settings. */
 export interface Schedule {

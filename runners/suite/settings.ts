@@ -6,9 +6,9 @@
  * @module
  */
 
-import type { OptionValues, RunSettings, Workload } from "../../workloads/types.ts";
-import { RequestError } from "../platform/errors.ts";
-import { parsePhases } from "../drivers/open_model.ts";
+import type { OptionValues, RunSettings, Workload } from "../../workloads/mod.ts";
+import { RequestError } from "../platform/mod.ts";
+import { parsePhases } from "../drivers/mod.ts";
 
 /**
  * A named set of default settings.

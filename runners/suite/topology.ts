@@ -7,10 +7,8 @@
  * @module
  */
 
-import { hostsOf, type Topology } from "../drivers/remote.ts";
-import { engineCommand } from "../drivers/engine.ts";
-import { roundTrip } from "../drivers/remote_engine.ts";
-import type { Topology as TopologyInfo } from "../schema/result.ts";
+import { engineCommand, hostsOf, roundTrip, type Topology } from "../drivers/mod.ts";
+import type { Topology as TopologyInfo } from "../schema/mod.ts";
 
 /**
  * Connects every host of `topology` (a host that cannot be reached ends the
@@ -18,7 +16,7 @@ import type { Topology as TopologyInfo } from "../schema/result.ts";
  *
  * @example
  * ```ts ignore
- * import { topologyOf } from "../drivers/remote.ts";
+ * import { topologyOf } from "../drivers/mod.ts";
  * import { openTopology } from "./topology.ts";
  * const info = await openTopology(topologyOf({ server: "bench@198.18.0.2" }));
  * console.log(info.hosts[0].cpuModel);

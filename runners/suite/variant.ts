@@ -7,9 +7,8 @@
  * @module
  */
 
-import { MissingToolchainError } from "../../adapters/mod.ts";
-import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/types.ts";
-import type { Workload, WorkloadSession } from "../../workloads/types.ts";
+import { MissingToolchainError, type ResolvedRuntime, type RuntimeSpec } from "../../adapters/mod.ts";
+import type { Workload, WorkloadSession } from "../../workloads/mod.ts";
 import {
   checkVariant,
   type Ending,
@@ -25,12 +24,11 @@ import {
   type VariantVerdict,
   withinTime,
 } from "../kinds/mod.ts";
-import type { LoadGeneratorChoice } from "../drivers/generators.ts";
-import type { Topology } from "../drivers/remote.ts";
-import { installDependencies } from "../platform/workspace.ts";
-import type { ProgressEvent } from "../report/progress.ts";
-import type { BenchRecord, CpuSets, Pairing, Warning } from "../schema/result.ts";
-import { runPlan } from "../stats/adaptive.ts";
+import type { LoadGeneratorChoice, Topology } from "../drivers/mod.ts";
+import { installDependencies } from "../platform/mod.ts";
+import type { ProgressEvent } from "../report/mod.ts";
+import type { BenchRecord, CpuSets, Pairing, Warning } from "../schema/mod.ts";
+import { runPlan } from "../stats/mod.ts";
 import { assembleRecord, emptyOutcome } from "./assemble.ts";
 import { estimateSec, type Planned, recordId } from "./plan.ts";
 import { interleave, type Schedule } from "./schedule.ts";

@@ -1,0 +1,24 @@
+/**
+ * The platform layer's surface: OS plumbing every other layer uses (processes and their groups, temporary
+ * paths, `/proc`, CPU sets, cgroups, ports, ssh, staging files, the environment of child processes). Files named
+ * `_x.ts` are private to this folder.
+ *
+ * @module
+ */
+
+export * from "./cgroup.ts";
+export * from "./child_env.ts";
+export * from "./cpus.ts";
+export * from "./entry.ts";
+export * from "./errors.ts";
+export * from "./limits.ts";
+export * from "./machine.ts";
+export * from "./pinned.ts";
+export * from "./ports.ts";
+export * from "./proc_stat.ts";
+export * from "./process.ts";
+export * from "./procfs.ts";
+export * from "./ssh.ts";
+export * from "./stdout.ts";
+export * from "./temp.ts";
+export * from "./workspace.ts";

@@ -1,0 +1,21 @@
+/**
+ * The statistics layer's surface: summaries and intervals, Welch's and the paired tests, Holm's correction,
+ * outliers, latency histograms, run plans, saturation and rounding. Files named `_x.ts` are private to this folder.
+ *
+ * @module
+ */
+
+export * from "./adaptive.ts";
+export * from "./counted_rate.ts";
+export * from "./endpoints.ts";
+export * from "./holm.ts";
+export * from "./latency.ts";
+export * from "./machine.ts";
+export * from "./outliers.ts";
+export * from "./paired.ts";
+export * from "./random.ts";
+export * from "./resources.ts";
+export * from "./round.ts";
+export * from "./saturation.ts";
+export * from "./summary.ts";
+export * from "./welch.ts";
