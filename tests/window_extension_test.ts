@@ -114,6 +114,8 @@ Deno.test("longerWindow: every request timed out and one alone predicts a longer
   assertEquals([loadTimeoutSec(10, 100, 300), loadTimeoutSec(10, 100, 2)], [90, 10]);
 });
 
+// README (Slow workloads): "a run whose every request timed out is measured again with it too … a
+// `request-timeout-raised` warning … A server that answers nothing within that timeout still fails the run".
 Deno.test("a slow server whose every request timed out is measured again with the timeout one request alone predicts", async () => {
   // bcrypt's server really hashes (tens to hundreds of ms a request alone here), so 100 connections predict a wait
   // of 3 × 100 × that: over the 2 s asked. The fake load times every request out at 2 s and answers with more.
