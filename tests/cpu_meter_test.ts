@@ -72,8 +72,9 @@ for (const source of ["auto", "cgroup-v1", "cgroup-v2", "proc"] as const) {
           assertEquals(server.source, "proc", `asked for ${source}`);
           return;
         }
-        // Two busy processes over a second: the kernel counted CPU time for both (up to two CPUs' worth).
-        assert(kernel > 300_000, `kernel count ${kernel}`);
+        // Two busy processes over a second: the kernel counted CPU time for them (up to two CPUs' worth; far less on a
+        // machine busy with other work, so only "they ran" is asked here, and the comparison below is the test).
+        assert(kernel > 100_000, `kernel count ${kernel}`);
         // /proc's times are in clock ticks (10 ms) per process and per reading, and `cat` runs a little after the
         // instant it stands for: within 60 ms of CPU time of each other over a window of 1 s.
         assert(

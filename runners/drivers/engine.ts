@@ -64,6 +64,7 @@ export const ENGINE_FILES: readonly string[] = [
   "./_engine_schedule.ts",
   "./_engine_ws_load.ts",
   "./_engine_ws_conn.ts",
+  "./_engine_ws_pair.ts",
   "./_engine_handshakes.ts",
   "./_engine_ws.ts",
   "./_engine_histogram.ts",
