@@ -465,7 +465,7 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
       total: verifyRequests + sum(all, (x) => x.warmupResponses + x.responses + (x.lateResponses ?? 0)),
       ...(all.every((x) => x.sentRequests !== undefined)
         ? { sent: verifyRequests + sum(all, (x) => x.sentRequests!) }
-        : {}),
+        : { unsent: { loads: 1 + (loaded.earlier?.length ?? 0), timeouts: sum(all, (x) => x.timeouts) } }),
       ...(m.endpoints
         ? {
           endpoints: Object.fromEntries(
