@@ -1,4 +1,4 @@
-// README walk: shows claims of README "The articles' experiments, and `deno task reproduce`" (the task, its flags and its table).
+// README walk: shows claims of README "The articles' experiments, and `deno task reproduce`" and docs/reproduce.md (the task, its flags, its table).
 // deno task reproduce: the claims file covers the five articles and names only experiments rtbench can run; a claim's
 // row pairs the arms' runs round by round (checked against a ratio and interval worked out by hand); the task prints
 // the table for real claims, and refuses an unknown claim with exit 2 and one line.
