@@ -149,17 +149,17 @@ Deno.test("a slow server whose every request timed out is measured again with th
 });
 
 async function onBcrypt(generator: LoadGenerator, settings: Record<string, number>) {
-  const tmp = await privateTmp();
-  const result = await run({
-    workloads: [bcrypt],
-    runtimes: ["deno"],
-    variants: ["bcryptjs"],
-    settings: { durationSec: 2, warmupSec: 0, runs: 1, ...settings },
-    loadGenerator: generator,
-    tempDir: tmp,
+  return await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [bcrypt],
+      runtimes: ["deno"],
+      variants: ["bcryptjs"],
+      settings: { durationSec: 2, warmupSec: 0, runs: 1, ...settings },
+      loadGenerator: generator,
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    assertEquals(await processesMatching(tmp), []);
+    return result.records[0];
   });
-  assertEquals(validateResult(result), []);
-  assertEquals(await processesMatching(tmp), []);
-  await Deno.remove(tmp, { recursive: true });
-  return result.records[0];
 }
