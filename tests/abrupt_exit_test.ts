@@ -120,7 +120,7 @@ Deno.test("every deno task's command runs through runEntry", async () => {
   assert(files.length >= 10, files.join(" "));
   for (const file of files) {
     const source = await Deno.readTextFile(`${ROOT}${file}`);
-    assertMatch(source, /import \{[^}]*\brunEntry\b[^}]*\} from "\.\.\/platform\/entry\.ts"/, file);
+    assertMatch(source, /import \{[^}]*\brunEntry\b[^}]*\} from "\.\.\/platform\/(entry|mod)\.ts"/, file);
     assertEquals(source.match(/\brunEntry\(/g)?.length, 1, file);
   }
 });
