@@ -263,7 +263,9 @@ for (const generator of [wrkGenerator, ohaGenerator, bombardierGenerator, autoca
   Deno.test(needs(here, {
     name: `${generator.name} cannot account for every request: no fault passes for a verified record under it`,
     async fn() {
-      const variants = ["honest", "duplicate", "silent", "drop", "swap", "long-length", "garbled"];
+      // `swap` sends two requests in turn, which bombardier and oha (one fixed request each) refuse to send.
+      const cycles = generator !== bombardierGenerator && generator !== ohaGenerator;
+      const variants = ["honest", "duplicate", "silent", "drop", ...(cycles ? ["swap"] : []), "long-length", "garbled"];
       const result = await faultsUnder(generator.name, variants);
       for (const r of result.records) {
         // Whatever it saw, the record says what it could not: no accounting, and a warning that names it.

@@ -140,6 +140,7 @@ export const bombardierGenerator: LoadGenerator = {
   },
   unsupported(target: LoadTarget, settings: LoadSettings): string | null {
     if (settings.pipelining > 1) return "bombardier does not pipeline requests";
+    if (settings.durationSec < 1) return "bombardier measures windows of 1 s or more (--duration)";
     if (target.requests.length > 1) {
       return `bombardier sends one fixed request; this workload cycles through ${target.requests.length}`;
     }
@@ -149,7 +150,8 @@ export const bombardierGenerator: LoadGenerator = {
     const reason = this.unsupported!(target, settings);
     if (reason) throw new Error(reason);
     let warm: BombardierOutput | null = null;
-    if (settings.warmupSec > 0) warm = await runBombardier(target, settings, options, settings.warmupSec);
+    // bombardier runs for 1 s at least: a shorter warm-up is a longer one, which only warms more.
+    if (settings.warmupSec > 0) warm = await runBombardier(target, settings, options, Math.max(1, settings.warmupSec));
     const windowStartMs = Date.now();
     const m = await runBombardier(target, settings, options, settings.durationSec);
     const count = (o: BombardierOutput) => o.req1xx + o.req2xx + o.req3xx + o.req4xx + o.req5xx + o.others;
