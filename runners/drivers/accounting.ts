@@ -68,7 +68,7 @@ export const HUNG_LATENCY_FACTOR = 2;
  * ```
  */
 export function observedHungAfterMs(plannedMs: number, longestAnswerMs: number, timeoutMs: number): number {
-  return Math.min(timeoutMs, Math.max(plannedMs, HUNG_LATENCY_FACTOR * longestAnswerMs));
+  return Math.min(timeoutMs, Math.max(plannedMs, Math.ceil(HUNG_LATENCY_FACTOR * longestAnswerMs)));
 }
 
 /**
