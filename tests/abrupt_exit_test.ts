@@ -1,10 +1,11 @@
-// README walk: shows claims of README "Exit codes" (129) and "Nothing left running" (the children reaper).
+// README walk: shows claims of docs/reference.md "Exit codes" (129) and docs/guide.md "Nothing left running" (the children reaper).
 // The harness ending abruptly: killed with SIGKILL (the children reaper stops its servers and removes its
 // temporary files), an uncaught exception or an unhandled rejection (global handlers clean up and exit 1 with
 // one line), and `deno task` killed under it (the orphaned harness stops itself).
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult } from "../runners/schema/mod.ts";
 import { BENCH_PERMISSIONS, entries, processesWithTmpdir, ROOT, spawnCli, waitFor, withTmp } from "./_helpers.ts";
+import { docSection } from "./_docs.ts";
 
 const LONG_RUN = ["--workload", "http-json", "--runtime", "deno", "--duration", "30", "--warmup", "0", "--runs", "1"];
 
@@ -24,7 +25,7 @@ async function assertClean(tmp: string, within: number): Promise<void> {
   parseResult(await Deno.readTextFile(`${tmp}/r.json`));
 }
 
-// README "Faults tried": "harness killed with SIGKILL".
+// docs/guide.md "Faults tried": "harness killed with SIGKILL".
 Deno.test("SIGKILL of the harness: the reaper stops its server and load generator and removes its files", async () => {
   await withTmp(async (tmp) => {
     const child = spawnCli([...LONG_RUN, "--out", `${tmp}/r.json`], { TMPDIR: tmp });
@@ -42,7 +43,7 @@ for (
     ["rejects-unhandled", "rejected in a workload hook, never handled"],
   ]
 ) {
-  // README "Faults tried": "uncaught exception or unhandled rejection in a workload hook".
+  // docs/guide.md "Faults tried": "uncaught exception or unhandled rejection in a workload hook".
   Deno.test(`${name}: one line, exit 1, nothing left running or on disk`, async () => {
     await withTmp(async (tmp) => {
       const args = ["--workload-file", "tests/fixtures/uncaught.ts", "--workload", name, "--runtime", "deno"];
@@ -61,7 +62,7 @@ for (
   });
 }
 
-// README "Faults tried": "`deno task` sent SIGTERM".
+// docs/guide.md "Faults tried": "`deno task` sent SIGTERM".
 Deno.test("deno task sent SIGTERM forwards it: the harness exits 143 and cleans up", async () => {
   await withTmp(async (tmp) => {
     const task = new Deno.Command(Deno.execPath(), {
@@ -84,7 +85,7 @@ Deno.test("deno task sent SIGTERM forwards it: the harness exits 143 and cleans 
   });
 });
 
-// README "Faults tried": "`deno task` killed with SIGKILL".
+// docs/guide.md "Faults tried": "`deno task` killed with SIGKILL".
 Deno.test("deno task killed with SIGKILL: the orphaned harness stops itself and cleans up", async () => {
   await withTmp(async (tmp) => {
     const task = new Deno.Command(Deno.execPath(), {
@@ -102,15 +103,16 @@ Deno.test("deno task killed with SIGKILL: the orphaned harness stops itself and 
   });
 });
 
-Deno.test("the bench task runs with the permissions the README lists, not -A", () => {
-  const readme = Deno.readTextFileSync(`${ROOT}README.md`);
+// docs/guide.md "No shell, explicit permissions": the bench task's permissions, each named there.
+Deno.test("the bench task runs with the permissions docs/guide.md lists, not -A", () => {
+  const readme = docSection("docs/guide.md", "### No shell, explicit permissions");
   assert(!BENCH_PERMISSIONS.includes("--allow-all") && BENCH_PERMISSIONS.length > 0);
   for (const permission of BENCH_PERMISSIONS) {
-    assert(readme.includes(`\`${permission}\``), `README lists ${permission}`);
+    assert(readme.includes(`\`${permission}\``), `docs/guide.md lists ${permission}`);
   }
 });
 
-// README (Nothing left running): "Every command (`bench`, `report`, `compare`, …) runs through one lifecycle
+// docs/guide.md (Nothing left running): "Every command (`bench`, `report`, `compare`, …) runs through one lifecycle
 // (`runners/platform/entry.ts`)": every task of deno.json is a file of runners/cli/ that calls `runEntry` once.
 Deno.test("every deno task's command runs through runEntry", async () => {
   const tasks: Record<string, string> = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
@@ -118,7 +120,7 @@ Deno.test("every deno task's command runs through runEntry", async () => {
   assert(files.length >= 10, files.join(" "));
   for (const file of files) {
     const source = await Deno.readTextFile(`${ROOT}${file}`);
-    assertMatch(source, /import \{[^}]*\brunEntry\b[^}]*\} from "\.\.\/platform\/entry\.ts"/, file);
+    assertMatch(source, /import \{[^}]*\brunEntry\b[^}]*\} from "\.\.\/platform\/(entry|mod)\.ts"/, file);
     assertEquals(source.match(/\brunEntry\(/g)?.length, 1, file);
   }
 });

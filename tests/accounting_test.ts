@@ -1,5 +1,5 @@
-// README "Every request accounted for": a server that answers correctly, then misbehaves from mid-run on for some
-// requests only (tests/fixtures/servers/fault_server.mjs, node:net, the same file on Node, Deno and Bun), ends
+// docs/method.md "Every request accounted for": a server that answers correctly, then misbehaves from mid-run on for
+// some requests only (tests/fixtures/servers/fault_server.mjs, node:net, the same file on Node, Deno and Bun), ends
 // `invalid`, or `completed` only with a warning that names the fault and figures that include it; honest servers,
 // however they frame their bytes, stay `completed` with nothing unaccounted. Each fault in both models, HTTP and
 // WebSocket, through the engine.
@@ -257,7 +257,7 @@ async function waitForPort(port: number): Promise<void> {
   throw new Error(`the fault server did not listen on ${port}`);
 }
 
-// README "Every request accounted for": "wrk, oha, bombardier, autocannon and Locust do not report this".
+// docs/method.md "Every request accounted for": "wrk, oha, bombardier, autocannon and Locust do not report this".
 for (const generator of [wrkGenerator, ohaGenerator, bombardierGenerator, autocannonGenerator]) {
   const here = condition(generator.name, (await generator.available()) ? null : `${generator.name} is not installed`);
   Deno.test(needs(here, {
@@ -302,8 +302,8 @@ function outcome(r: BenchRecord): string {
   return r.warnings.some((w) => named.includes(w.code)) ? "warned" : "clean";
 }
 
-// README "Every request accounted for" and "Locust": "the fault fixture comes out the same under Locust as under the
-// engine".
+// docs/method.md "Every request accounted for" and docs/scaling-out.md "Locust": "the fault fixture comes out the same
+// under Locust as under the engine".
 Deno.test(needs(LOCUST, {
   name: "the fault fixture comes out the same under Locust as under the engine: no fault passes clean",
   async fn() {

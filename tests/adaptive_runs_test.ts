@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Runs and confidence intervals".
+// README walk: shows claims of docs/method.md "Runs and confidence intervals".
 // --min-runs/--max-runs: runs are added while the 95% CI is wider than the
 // target; at the maximum the record says the interval stayed wide.
 import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
@@ -82,8 +82,8 @@ Deno.test("with a target its runs meet, a record stops at --min-runs, without a 
   });
 });
 
-// README (Runs and confidence intervals): "a fixed number of runs whose interval is wider than ±10% of the mean carries
-// `ci-wide`, on every kind".
+// docs/method.md (Runs and confidence intervals): "a fixed number of runs whose interval is wider than ±10% of the mean
+// carries `ci-wide`, on every kind".
 Deno.test("a fixed number of runs too spread to rank by is ci-wide on a process workload too, not only HTTP", async () => {
   await withTmp(async (tmp) => {
     const result = await run({
@@ -101,7 +101,7 @@ Deno.test("a fixed number of runs too spread to rank by is ci-wide on a process 
   });
 });
 
-// README (Flags): the quick profile's 3 runs.
+// docs/reference.md (Flags): the quick profile's 3 runs.
 Deno.test("the quick profile runs three times: an interval from two runs (t = 12.7) cannot rank anything", () => {
   assertEquals([PROFILES.quick.runs, PROFILES.quick.durationSec, PROFILES.quick.warmupSec], [3, 2, 0.5]);
   // Two runs 1% apart give ±64% at 95%; three runs spread the same give a usable interval. By hand: [100, 101] has

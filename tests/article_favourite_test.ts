@@ -1,4 +1,4 @@
-// README walk: shows claims of README "The articles' experiments, and `deno task reproduce`" (rest-api's favourite).
+// README walk: shows claims of docs/reproduce.md "The articles' experiments, and `deno task reproduce`" (rest-api's favourite).
 // 002's "each runtime on its own favourite stack" as ONE rest-api variant: Elysia on Bun, Express on Node.js, Oak on
 // Deno, each on Prisma ORM, whose arms run interleaved round by round and answer byte for byte alike.
 import { assert, assertEquals } from "@std/assert";

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "The articles' experiments, and `deno task reproduce`" (fs's write and read columns).
+// README walk: shows claims of docs/reproduce.md "The articles' experiments, and `deno task reproduce`" (fs's write and read columns).
 // fs: write and read are figures of their own in the tables (002 reports them apart), not only in the JSON.
 import { assert, assertEquals } from "@std/assert";
 import { run } from "../runners/suite/run.ts";

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "The articles' experiments, and `deno task reproduce`" (rest-api on Go and Rust).
+// README walk: shows claims of docs/reproduce.md "The articles' experiments, and `deno task reproduce`" (rest-api on Go and Rust).
 // 004's stack on the native baselines: Go (net/http, pgx) and Rust (hyper, tokio-postgres) serve rest-api with the
 // same middleware as the JavaScript -stack variants (CORS, JWT bearer verification, body validation), verified like
 // them and answering byte for byte alike (the variant's parity check runs across all five runtimes).

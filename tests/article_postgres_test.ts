@@ -1,4 +1,4 @@
-// README walk: shows claims of README "The articles' experiments, and `deno task reproduce`" (postgres's -native and users variants).
+// README walk: shows claims of docs/reproduce.md "The articles' experiments, and `deno task reproduce`" (postgres's -native and users variants).
 // 002's PostgreSQL experiments as postgres variants: each runtime's own driver (pg on Node.js, Bun.sql on Bun,
 // pgwire on Deno; Go's pgx) beside postgres.js, and 002's query, SELECT * FROM users LIMIT 1000, beside /db.
 import { assert, assertEquals, assertMatch } from "@std/assert";

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "The articles' experiments, and `deno task reproduce`" (signup).
+// README walk: shows claims of docs/reproduce.md "The articles' experiments, and `deno task reproduce`" (signup).
 // signup (003): the password hashed and the account inserted into PostgreSQL, with hashing on the main thread, in a
 // pool of workers, or removed (the control), on deno, node and bun; each account checked in the database.
 import { assert, assertEquals, assertMatch } from "@std/assert";

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Slow workloads: enough responses to rank" (bcrypt at its defaults, bcryptjs at 100 connections).
+// README walk: shows claims of docs/method.md "Slow workloads: enough responses to rank" (bcrypt at its defaults, bcryptjs at 100 connections).
 // Defaults that measure: a slow workload counts enough responses to rank (bcrypt at its defaults used to count
 // 21–23 hashes in 2 s, so every run read 11.5/s), and a server slower than the window is a result with its long
 // latency (bcryptjs at 100 connections, which 003 reports at seconds of p50), not "No valid response".
@@ -63,5 +63,28 @@ Deno.test("bcryptjs at 100 connections: a server slower than the window reports 
     assertEquals(r.counts.mismatches, 0);
     const extended = record.warnings.find((w) => w.code === "window-extended");
     assert(extended?.message.includes("a server slower than the window is measured"), JSON.stringify(record.warnings));
+    assertEquals(await processesMatching(tmp), []);
+  }));
+
+// docs/workloads.md (Slow workloads): a run whose every request timed out is measured again with the timeout one
+// request alone predicts. 003's regime under its own client, autocannon, with a request timeout (1 s) shorter than 100
+// interleaved hashes take on these machines: before, every request timed out, autocannon sent it again on a new
+// connection (the server still hashed the old one), and the run ended "No valid response".
+Deno.test("bcryptjs at 100 connections under autocannon, 1 s timeout: measured with a longer one, not failed", () =>
+  withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [bcrypt],
+      runtimes: ["node"],
+      variants: ["bcryptjs"],
+      settings: { connections: 100, durationSec: 3, warmupSec: 1, runs: 1, requestTimeoutSec: 1 },
+      loadGenerator: "autocannon",
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    const [record] = result.records;
+    assertEquals(record.status, "completed", JSON.stringify(record.error));
+    assert(record.warnings.some((w) => w.code === "request-timeout-raised"), JSON.stringify(record.warnings));
+    // Each answer waits for the others' hashes: past the 1 s the run was asked for, which would have cut it off.
+    assert(record.latencyUs!.p50 > 1_000_000, `p50 ${record.latencyUs!.p50} µs`);
     assertEquals(await processesMatching(tmp), []);
   }));

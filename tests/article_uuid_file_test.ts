@@ -1,4 +1,4 @@
-// README walk: shows claims of README "The articles' experiments, and `deno task reproduce`" (uuid-file's no-params and url-parse).
+// README walk: shows claims of docs/reproduce.md "The articles' experiments, and `deno task reproduce`" (uuid-file's no-params and url-parse).
 // 001's variants of uuid-file: the same servers without query parameters (on every runtime, native ones included),
 // and the JavaScript servers parsing the query with url.parse + querystring, as the article rewrote them.
 import { assert, assertEquals } from "@std/assert";

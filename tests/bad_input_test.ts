@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Faults tried" (node@999, --connections).
+// README walk: shows claims of docs/guide.md "Faults tried" (node@999, --connections).
 // Bad input tried for real: a runtime version npm does not have ends with "no such version", not npm's log path;
 // connections the machine cannot carry are refused before anything starts, naming the flag; connections above the
 // open-file soft limit but within the hard one work, because servers inherit the hard limit.
@@ -9,7 +9,7 @@ import { BENCH_PERMISSIONS, ROOT, runCli, withTmp } from "./_helpers.ts";
 
 const PRLIMIT = tool("prlimit", "apt-get install util-linux");
 
-// README (Runtimes): "a version npm does not have is bad input: exit 2 naming --runtime, before anything runs".
+// docs/guide.md (Runtimes): "a version npm does not have is bad input: exit 2 naming --runtime, before anything runs".
 Deno.test("--runtime node@999 and deno@notaversion: exit 2 naming --runtime, before anything runs, no file", async () => {
   for (const runtime of ["node@999", "deno@notaversion"]) {
     await withTmp(async (tmp) => {
@@ -30,7 +30,7 @@ Deno.test("--runtime node@999 and deno@notaversion: exit 2 naming --runtime, bef
   }
 });
 
-// README (Faults): "--connections the machine cannot carry … one line naming the flag, exit 2, nothing started".
+// docs/guide.md (Faults): "--connections the machine cannot carry … one line naming the flag, exit 2, nothing started".
 Deno.test("--connections 100000 is refused before anything starts, naming the flag and the limit", async () => {
   await withTmp(async (tmp) => {
     const cli = await runCli(["-w", "http-json", "-r", "deno", "--connections", "100000", "--out", `${tmp}/r.json`], {
@@ -46,7 +46,8 @@ Deno.test("--connections 100000 is refused before anything starts, naming the fl
   });
 });
 
-// README (Faults): "servers and load generators get the open-file hard limit (Deno raises its soft limit to it)".
+// docs/guide.md (Faults): "servers and load generators get the open-file hard limit (Deno raises its soft limit to
+// it)".
 Deno.test(needs(PRLIMIT, {
   name: "connections above the open-file soft limit: servers inherit the hard limit",
   async fn() {

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "The `uuid-file` and `bcrypt` workloads" (bcrypt).
+// README walk: shows claims of docs/workloads.md "The `uuid-file` and `bcrypt` workloads" (bcrypt).
 // bcrypt: every runtime's hashes verify with bcryptjs in the harness and on
 // every later runtime's server, in both variants; a server that hashes the
 // wrong thing, or whose verify endpoint says yes to anything, is invalid.
@@ -101,8 +101,8 @@ Deno.test("a bcrypt server hashing the wrong input, or verifying any password, o
   });
 });
 
-// README (bcrypt): "Passwords stay under 72 bytes: bcrypt reads no more, and `Bun.password` pre-hashes longer ones";
-// "Before any load": `bcrypt` verifies 3 of its 64 requests, which differ only in the password.
+// docs/workloads.md (bcrypt): "Passwords stay under 72 bytes: bcrypt reads no more, and `Bun.password` pre-hashes
+// longer ones"; "Before any load": `bcrypt` verifies 3 of its 64 requests, which differ only in the password.
 Deno.test("bcrypt's traffic: 64 passwords under 72 bytes of UTF-8, 3 verified before load", () => {
   const ctx = { options: { "bcrypt-cost": 4 } } as unknown as Parameters<typeof bcrypt.traffic>[0];
   const traffic = bcrypt.traffic(ctx);

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Reports and comparisons" (`--format`, `--out`).
+// README walk: shows claims of docs/guide.md "Reports and comparisons" (`--format`, `--out`).
 // bench --format: with --out the report goes to the file and the result JSON
 // beside it; without --out the report is the only thing on stdout; clashing
 // flags exit 2 on one line.
@@ -25,7 +25,7 @@ Deno.test("bench --format md --out r.md writes the report and r.json, prints the
     assert(shows(low, s.ci95!.low) && shows(high, s.ci95!.high), `${ci} is ${JSON.stringify(s.ci95)}`);
     assert(shows(p50, record.latencyUs!.p50) && shows(p99, record.latencyUs!.p99), `${p50} ${p99}`);
     assertRenders("table", run.stdout, result);
-    // README "Reports and comparisons" (Progress): not a terminal, so a plain line per record and no redraws.
+    // docs/guide.md "Reports and comparisons" (Progress): not a terminal, so a plain line per record and no redraws.
     assert(!run.stderr.includes("\x1b[") && !run.stderr.includes("\r"), "stderr is not a terminal: nothing redrawn");
     assertMatch(
       run.stderr,

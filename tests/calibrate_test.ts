@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Calibrate and check" (calibrate, vs-wrk).
+// README walk: shows claims of docs/method.md "Calibrate and check" (calibrate, vs-wrk).
 // deno task calibrate: one row per installed load generator with its rate,
 // client and server CPU and what limits it; bad flags exit 2.
 import { assert, assertEquals, assertMatch, assertNotEquals } from "@std/assert";
@@ -57,10 +57,10 @@ Deno.test("calibrate rejects an unknown generator with exit 2", async () => {
   assert(!run.stderr.includes("    at "));
 });
 
-// README (Calibrate and check): "`vs-wrk` starts, for each runtime and round, a fresh `http-json` server on the
+// docs/method.md (Calibrate and check): "`vs-wrk` starts, for each runtime and round, a fresh `http-json` server on the
 // run's server CPU, and the engine and a plain `wrk -t1 -c100` take turns on it … then prints both medians, the median
-// of the rounds' ratios, and whether `--load-generator autocannon` on Deno is flagged `client-bound`. It prints the load
-// average too".
+// of the rounds' ratios, and whether `--load-generator autocannon` on Deno is flagged `client-bound`. It prints the
+// load average too".
 Deno.test(needs(WRK, {
   name: "vs-wrk prints the engine's and plain wrk's medians, their ratio, autocannon's verdict and the load average",
   async fn() {
@@ -93,8 +93,8 @@ Deno.test(needs(WRK, {
   },
 }));
 
-// README (Calibrate and check): "the engine and a plain `wrk -t1 -c100` take turns on it, engine–wrk–wrk–engine, the
-// next round wrk first".
+// docs/method.md (Calibrate and check): "the engine and a plain `wrk -t1 -c100` take turns on it,
+// engine–wrk–wrk–engine, the next round wrk first".
 Deno.test(needs(WRK, {
   name: "vs-wrk: in each round the engine and wrk take turns ABBA on one fresh server, the first side alternating",
   async fn() {

@@ -1,7 +1,7 @@
-// README "The environment of every process": a variable of the user's shell that would change a runtime does not
-// reach it — here NODE_OPTIONS preloading a module that does not exist, which makes any node it reaches fail at
-// once — unless `--pass-env` names it; the result lists every process of a record with what it got, and the
-// report says the variable was dropped or kept. A bad `--pass-env` name exits 2 naming the flag.
+// docs/method.md "The environment of every process": a variable of the user's shell that would change a runtime does
+// not reach it — here NODE_OPTIONS preloading a module that does not exist, which makes any node it reaches fail at
+// once — unless `--pass-env` names it; the result lists every process of a record with what it got, and the report says
+// the variable was dropped or kept. A bad `--pass-env` name exits 2 naming the flag.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import type { BenchResult } from "../runners/schema/result.ts";
 import { validateResult } from "../runners/schema/mod.ts";

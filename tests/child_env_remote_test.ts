@@ -1,7 +1,7 @@
-// README "The environment of every process": on another machine (`--server-host`, `--client-host`) a process gets
-// the same built environment, not the ssh session's: that host's own PATH, HOME, TMPDIR and locale, the
-// `--pass-env` names, and what rtbench sets, each told back and listed on the record with the host it ran on. The
-// lab is tests/_netns.ts: a real sshd in a network namespace.
+// docs/method.md "The environment of every process": on another machine (`--server-host`, `--client-host`) a process
+// gets the same built environment, not the ssh session's: that host's own PATH, HOME, TMPDIR and locale, the
+// `--pass-env` names, and what rtbench sets, each told back and listed on the record with the host it ran on. The lab
+// is tests/_netns.ts: a real sshd in a network namespace.
 import { assert, assertEquals } from "@std/assert";
 import { makeLab, netnsUnavailable } from "./_netns.ts";
 import { condition, needs } from "./_needs.ts";

@@ -1,4 +1,4 @@
-// README "The environment of every process": every process rtbench starts gets an environment it builds — PATH,
+// docs/method.md "The environment of every process": every process rtbench starts gets an environment it builds — PATH,
 // HOME, TMPDIR and the locale from rtbench's own, the variables rtbench sets, and for installs and provisioning what
 // reaches a registry — and nothing else unless `--pass-env` names it; each variable of RUNTIME_VARIABLES (the one
 // list of variables known to change a runtime) has a test here: set in rtbench's environment, a real child does not

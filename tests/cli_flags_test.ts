@@ -1,7 +1,8 @@
-// README walk: shows claims of README "Flags" and "Exit codes" (2): every bad flag value is one line naming the flag.
+// README walk: shows claims of docs/reference.md "Flags" and "Exit codes" (2): every bad flag value is one line naming the flag.
 // Every bad flag exits 2 with one line naming the flag, and never a stack trace.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { ROOT, runCli } from "./_helpers.ts";
+import { runCli } from "./_helpers.ts";
+import { docSection } from "./_docs.ts";
 import { builtinWorkloads } from "../workloads/mod.ts";
 import { planGroups } from "../runners/suite/plan.ts";
 import { PROFILES } from "../runners/suite/settings.ts";
@@ -81,9 +82,9 @@ Deno.test("--help and --list exit 0 and describe flags, workloads and runtimes",
   for (const rt of ["deno", "node", "bun"]) assertMatch(list.stdout, new RegExp(`^  ${rt}\\s`, "m"));
 });
 
-// README (Flags): `--variant` defaults to "every variant but the optional ones (http-json's frameworks, rest-api's stacks;
-// rest-api's framework matrix when the whole suite runs)"; "What you get": "ten workloads and 19 variants today, 57
-// records on three runtimes".
+// docs/reference.md (Flags): `--variant` defaults to "every variant but the optional ones (http-json's frameworks,
+// rest-api's stacks; rest-api's framework matrix when the whole suite runs)"; "What you get": "ten workloads and 19
+// variants today, 57 records on three runtimes".
 Deno.test("the default suite runs every variant but the optional ones, which run when named", () => {
   const all = builtinWorkloads.flatMap((w) =>
     w.variants.map((v) => ({ id: `${w.name}/${v.name}`, optional: v.optional }))
@@ -111,13 +112,13 @@ Deno.test("the default suite runs every variant but the optional ones, which run
   ]);
 });
 
-// README (Flags): the table's defaults are the profiles' (`PROFILES`), and `--load-generator` lists every built-in
-// generator.
-Deno.test("the README's Flags table gives the profiles' defaults and every load generator", async () => {
-  const readme = await Deno.readTextFile(`${ROOT}README.md`);
+// docs/reference.md (Flags): the table's defaults are the profiles' (`PROFILES`), and `--load-generator` lists every
+// built-in generator.
+Deno.test("the Flags table of docs/reference.md gives the profiles' defaults and every load generator", () => {
+  const readme = docSection("docs/reference.md", "## Flags");
   const row = (flag: string) => {
     const line = readme.split("\n").find((l) => l.startsWith(`| \`${flag}`));
-    if (!line) throw new Error(`README has no row for ${flag}`);
+    if (!line) throw new Error(`docs/reference.md has no row for ${flag}`);
     return line.split("|").map((c) => c.trim());
   };
   const { quick, full } = PROFILES;
@@ -133,10 +134,10 @@ Deno.test("the README's Flags table gives the profiles' defaults and every load 
   assertEquals(listed, ["auto", ...builtinLoadGenerators.map((g) => g.name)]);
 });
 
-// README: the workloads' own quick defaults — "The postgres workload" (2 s after 0.5 s, one run), bcrypt ("2
+// docs/workloads.md: the workloads' own quick defaults — "The postgres workload" (2 s after 0.5 s, one run), bcrypt ("2
 // connections with a 30 s request timeout"), and the process and micro table (startup ≥ 10 runs and ≥ 2 s; install
 // and fs 1 run, no warm-up; micro 0.5 s + 0.1 s warm-up, 3 runs).
-Deno.test("the workloads' own defaults are the ones the README states", () => {
+Deno.test("the workloads' own defaults are the ones docs/workloads.md states", () => {
   const defaults = Object.fromEntries(builtinWorkloads.map((w) => [w.name, w.defaults]));
   assertEquals(defaults.postgres, { durationSec: 2, warmupSec: 0.5, runs: 1 });
   assertEquals(defaults.bcrypt, { connections: 2, requestTimeoutSec: 30 });
@@ -146,8 +147,8 @@ Deno.test("the workloads' own defaults are the ones the README states", () => {
   assertEquals(defaults.micro, { runs: 3, durationSec: 0.5, warmupSec: 0.1 });
 });
 
-// README "The rest-api workload": "the whole suite measures each runtime's own server; the framework matrix runs when
-// rest-api is named".
+// docs/workloads.md "The rest-api workload": "the whole suite measures each runtime's own server; the framework matrix
+// runs when rest-api is named".
 Deno.test("the whole suite keeps rest-api to its default variant; naming rest-api runs the framework matrix", () => {
   const names = (wholeSuite: boolean) =>
     planGroups([restApi], "quick", {}, {}, undefined, wholeSuite).map((g) => g.variant);

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Resources and `client-bound`" (client-bound, client-saturated) and the ≥/≤ ratios of "What you get".
+// README walk: shows claims of docs/method.md "Resources and `client-bound`" (client-bound, client-saturated) and the ≥/≤ ratios of "What you get".
 // Client-bound detection on a real server with a fake load generator sampled
 // like any other: one that burns its CPU between requests is flagged, one that
 // sleeps instead is not, and the table shows the warning next to the number.
@@ -62,10 +62,11 @@ Deno.test("a load generator that waits instead of working is not flagged", async
   });
 });
 
-// README (Resources and client-bound): "both sides at their limit … `client-saturated` … the ratio is marked ≥ (or ≤)".
+// docs/method.md (Resources and client-bound): "both sides at their limit … `client-saturated` … the ratio is marked ≥
+// (or ≤)".
 Deno.test("client and server both at 90%+: client-saturated, not client-bound, and ratios become bounds in reports", async () => {
   const cpus = { server: "0", client: "1" };
-  // The README's headline run: wrk at 98% of its core, Deno at 99% of its own.
+  // A client-bound run: wrk at 98% of its core, Deno at 99% of its own.
   const both = [{ client: 0.98, server: 0.99, clientBound: false }, { client: 0.97, server: 0.98, clientBound: false }];
   assertEquals(clientBoundWarning(both, "wrk", cpus), null);
   assertMatch(
@@ -90,7 +91,7 @@ Deno.test("client and server both at 90%+: client-saturated, not client-bound, a
   assertMatch(relative(mark("deno"), "deno"), /^≥ \d\.\d\d× node \(\d\.\d\d–\d\.\d\d\)$/);
   // The baseline's figure is a lower bound: the others lead it by at most this.
   assertMatch(relative(mark("node"), "deno"), /^≤ \d\.\d\d× node \(\d\.\d\d–\d\.\d\d\)$/);
-  // README (Resources and client-bound): "`≷` when both are": neither way is known.
+  // docs/method.md (Resources and client-bound): "`≷` when both are": neither way is known.
   const markBoth = (result: typeof head) => ({
     ...result,
     records: result.records.map((r) =>

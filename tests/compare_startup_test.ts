@@ -5,8 +5,8 @@ import { runTask } from "./_helpers.ts";
 
 const HYPERFINE = tool("hyperfine", "apt-get install hyperfine");
 
-// README (Checking the timer against hyperfine): "runs the startup workload's exact commands with rtbench's timer and
-// with hyperfine --shell=none … and prints each median and the ratio".
+// docs/workloads.md (Checking the timer against hyperfine): "runs the startup workload's exact commands with rtbench's
+// timer and with hyperfine --shell=none … and prints each median and the ratio".
 Deno.test(needs(HYPERFINE, {
   name: "compare-startup times deno's hello with rtbench's timer and with hyperfine, and prints both medians",
   async fn() {

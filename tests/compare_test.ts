@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Reports and comparisons" (compare).
+// README walk: shows claims of docs/guide.md "Reports and comparisons" (compare).
 // compare on the stored result pair: the known differences come out as the
 // right verdicts, direction is respected for lower-is-better figures,
 // --fail-on-regression sets the exit code, and bad input exits 2 on one line.
@@ -35,7 +35,7 @@ Deno.test("Welch's t-test matches R's t.test on the sleep data", () => {
   assertAlmostEquals(w.ci.high, 0.2054832, 1e-6);
 });
 
-// README (compare): "the headline and p99 only … Holm's correction over every test of the comparison".
+// docs/guide.md (compare): "the headline and p99 only … Holm's correction over every test of the comparison".
 Deno.test("compare finds the known differences between the stored results", () => {
   const c = compareResults(base, head);
   // Headline and tail only: derived figures (bytesPerSecond, p50 by Little's law) would repeat the headline.
@@ -146,7 +146,7 @@ Deno.test("formatComparison prints change, CI, p and verdict per figure, and mar
   );
 });
 
-// README (compare): "the change is a ratio, its interval computed on the log scale: it never passes −100%".
+// docs/guide.md (compare): "the change is a ratio, its interval computed on the log scale: it never passes −100%".
 Deno.test("a change's interval is a ratio's, on the log scale: a large drop never reads below −100%", () => {
   const t = base.records[0];
   // Base rates spread widely; head's fell to a fifth. On the linear scale, mean ± t·s/√n of the difference reaches
@@ -170,7 +170,7 @@ Deno.test("a change's interval is a ratio's, on the log scale: a large drop neve
   assert(f.ci95Percent!.low > -100, JSON.stringify(f.ci95Percent));
 });
 
-// README (A/A): "compare and --fail-on-regression refuse to call a change smaller than the A/A run's floor".
+// docs/method.md (A/A): "compare and --fail-on-regression refuse to call a change smaller than the A/A run's floor".
 Deno.test("a significant change smaller than the noise floor is within noise floor, never a regression", () => {
   const t = base.records[0];
   const a: BenchResult = { ...base, records: [wallRecord(t, [100, 101, 99, 100])] };
@@ -249,7 +249,7 @@ Deno.test("compare CLI: missing, corrupted or mismatched files exit 2 with one l
   });
 });
 
-// README (compare): "a pair measured with different load generators or measurement settings is not comparable".
+// docs/guide.md (compare): "a pair measured with different load generators or measurement settings is not comparable".
 Deno.test("a pair measured with another load generator or other settings is not comparable, and is not tested", () => {
   const other: BenchResult = {
     ...head,

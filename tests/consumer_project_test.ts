@@ -1,32 +1,28 @@
-// README walk: shows claims of README "Use rtbench from your own code" (a project of your own, from a checkout or JSR)
+// README walk: shows claims of docs/reference.md "Use rtbench from your own code" (a project of your own, from a checkout or JSR)
 // and "Write your own workload".
-// A project outside the checkout, made in a temporary directory exactly as the README says: its deno.json (the import
-// line `deno add jsr:@rtbench/rtbench` writes, and `links` to a checkout at ../rtbench), the greet workload, its three
-// servers and bench.ts, all taken from the README's blocks. It type-checks with no other configuration, and the README's
-// command runs it: three runtimes measured, the result written and read back with rtbench's reader. The same project
-// with the README's deno.json from JSR resolves jsr:@rtbench/rtbench from a local JSR registry
+// A project outside the checkout, made in a temporary directory exactly as docs/reference.md says: its deno.json (the
+// import line `deno add jsr:@rtbench/rtbench` writes, and `links` to a checkout at ../rtbench), the greet workload, its
+// three servers and bench.ts, all taken from the page's blocks. It type-checks with no other configuration, and the
+// page's command runs it: three runtimes measured, the result written and read back with rtbench's reader. The same
+// project with the deno.json of docs/reference.md from JSR resolves jsr:@rtbench/rtbench from a local JSR registry
 // (tests/fixtures/jsr_registry.ts: this checkout as `deno publish` would publish it, at JSR's paths, with its
-// manifest's checksums) that JSR_URL names, and so does the README's `deno run -A jsr:@rtbench/rtbench/cli`.
+// manifest's checksums) that JSR_URL names, and so does docs/reference.md's `deno run -A jsr:@rtbench/rtbench/cli`.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { type BenchResult, parseResult } from "../runners/schema/mod.ts";
 import { localJsr } from "./fixtures/jsr_registry.ts";
 import { entries, processesWithTmpdir, ROOT, waitFor, withTmp } from "./_helpers.ts";
 import { condition, needs } from "./_needs.ts";
+import { docSection, readDoc } from "./_docs.ts";
 
-const README = await Deno.readTextFile(`${ROOT}README.md`);
-
-/** The README's blocks with a `title="…"`, by title, between the headings `from` and the next `##` heading. */
+/** The blocks with a `title="…"` of a section of docs/reference.md (its subsections included), by title. */
 function blocks(from: string): Map<string, string> {
-  const start = README.indexOf(`\n${from}\n`);
-  assert(start >= 0, `README has ${from}`);
-  const end = README.indexOf("\n## ", start + 1);
-  const text = README.slice(start, end === -1 ? undefined : end);
+  const text = docSection("docs/reference.md", from);
   return new Map([...text.matchAll(/^```\w+ title="([^"]+)"\n([\s\S]*?)^```$/gm)].map((m) => [m[1], m[2]]));
 }
 
 const files = blocks("## Use rtbench from your own code");
 
-Deno.test("the README's deno.json from JSR and from a checkout differ only by links", () => {
+Deno.test("the deno.json of docs/reference.md from JSR and from a checkout differ only by links", () => {
   const local = JSON.parse(files.get("deno.json")!);
   const jsr = JSON.parse(files.get("deno.json (from JSR)")!);
   assertEquals(local.links, ["../rtbench"]);
@@ -37,20 +33,21 @@ Deno.test("the README's deno.json from JSR and from a checkout differ only by li
   assertEquals(jsr.imports["@rtbench/rtbench"], `jsr:@rtbench/rtbench@^${version.split(".").slice(0, 2).join(".")}.0`);
 });
 
-/** What the README's project did: its result read back, bench.ts's stderr. */
+/** What the project of docs/reference.md did: its result read back, bench.ts's stderr. */
 interface ProjectRun {
   result: BenchResult;
   stderr: string;
 }
 
 /**
- * Makes the README's project in `tmp/greet` with the deno.json titled `config`, type-checks it and runs the README's
- * command in it (with `env` added to the environment); checks what the result holds and that nothing is left running.
+ * Makes the project of docs/reference.md in `tmp/greet` with the deno.json titled `config`, type-checks it and runs the
+ * page's command in it (with `env` added to the environment); checks what the result holds and that nothing is left
+ * running.
  */
 async function runProject(tmp: string, config: string, env: Record<string, string> = {}): Promise<ProjectRun> {
   const project = `${tmp}/greet`;
   for (const [name, text] of files) {
-    // Of the README's two deno.json, the one asked for.
+    // Of the page's two deno.json, the one asked for.
     if (name.startsWith("deno.json") && name !== config) continue;
     const path = `${project}/${name.replace(/ \(.*\)$/, "")}`;
     await Deno.mkdir(path.replace(/\/[^/]+$/, ""), { recursive: true });
@@ -59,7 +56,7 @@ async function runProject(tmp: string, config: string, env: Record<string, strin
   assertEquals(
     (await entries(project)).sort(),
     ["bench.ts", "deno.json", "greet.ts", "servers"],
-    "the README gives the project's files",
+    "docs/reference.md gives the project's files",
   );
   const deno = (args: string[]) =>
     new Deno.Command(Deno.execPath(), {
@@ -73,8 +70,8 @@ async function runProject(tmp: string, config: string, env: Record<string, strin
   const check = await deno(["check", "bench.ts", "greet.ts"]);
   assertEquals(check.code, 0, new TextDecoder().decode(check.stderr));
 
-  const command = /^deno run ((?:--allow-\w+ )+)bench\.ts$/m.exec(README);
-  if (!command) throw new Error("README shows no `deno run … bench.ts` command");
+  const command = /^deno run ((?:--allow-\w+ )+)bench\.ts$/m.exec(readDoc("docs/reference.md"));
+  if (!command) throw new Error("docs/reference.md shows no `deno run … bench.ts` command");
   const out = await deno(["run", ...command[1].trim().split(" "), "bench.ts"]);
   const stderr = new TextDecoder().decode(out.stderr);
   assertEquals(out.code, 0, stderr);
@@ -104,9 +101,9 @@ async function runProject(tmp: string, config: string, env: Record<string, strin
   return { result, stderr };
 }
 
-Deno.test("a project of its own, made as the README says, type-checks and runs its workload, reading the result back", () =>
+Deno.test("a project of its own, made as docs/reference.md says, type-checks and runs its workload, reading the result back", () =>
   withTmp(async (tmp) => {
-    // The checkout next to the project, as the README puts it.
+    // The checkout next to the project, as docs/reference.md puts it.
     await Deno.symlink(ROOT.replace(/\/$/, ""), `${tmp}/rtbench`);
     await runProject(tmp, "deno.json");
   }));
@@ -161,15 +158,17 @@ Deno.test("the local JSR registry's manifest is checked: a module served altered
     assertMatch(stderr, new RegExp(`Expected: ${hex}\n`));
   }));
 
-// README (Use rtbench from your own code): "`@rtbench/rtbench/cli` | the command line itself: `deno run -A
+// docs/reference.md (Use rtbench from your own code): "`@rtbench/rtbench/cli` | the command line itself: `deno run -A
 // jsr:@rtbench/rtbench/cli --workload http-json`". ws's Node.js server imports the npm package ws, which publishing
 // rewrites to an npm: specifier Node.js cannot load: the staged server gets it back bare.
-Deno.test("the README's command line from JSR (the local registry) measures http-json and ws, every response verified", () =>
+Deno.test("the command line from JSR of docs/reference.md (the local registry) measures http-json and ws, every response verified", () =>
   withTmp(async (tmp) => {
     await using jsr = await localJsr();
-    const command = /`deno run (-A jsr:@rtbench\/rtbench\/cli --workload http-json)`/.exec(README);
-    if (!command) throw new Error("README shows no `deno run -A jsr:@rtbench/rtbench/cli` command");
-    // The README's command with ws beside http-json, quick settings and a result file.
+    const command = /`deno run (-A jsr:@rtbench\/rtbench\/cli --workload http-json)`/.exec(
+      readDoc("docs/reference.md"),
+    );
+    if (!command) throw new Error("docs/reference.md shows no `deno run -A jsr:@rtbench/rtbench/cli` command");
+    // The page's command with ws beside http-json, quick settings and a result file.
     const args = [...command[1].split(" ").map((a) => a === "http-json" ? "http-json,ws" : a), "--runtime", "node,deno"]
       .concat(["--runs", "1", "--duration", "0.5", "--warmup", "0", "--out", "r.json"]);
     const out = await new Deno.Command(Deno.execPath(), {

@@ -1,4 +1,4 @@
-// README "CPU per request": the server's CPU time over the measured window comes from the kernel's counters — a
+// docs/method.md "CPU per request": the server's CPU time over the measured window comes from the kernel's counters — a
 // control group of its own where the machine allows it (cgroups v1 cpuacct.usage, v2 cpu.stat), else every process's
 // utime + stime — read around the window's start and end, not integrated from samples.
 import { assert, assertEquals } from "@std/assert";

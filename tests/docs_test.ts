@@ -1,13 +1,16 @@
-// The docs check (`deno task docs`, beside markdownlint-cli2): in every Markdown file of the project, every internal
-// link resolves (a heading of the file, or a file of the repository), no code span is broken across lines, every table
-// row has its header's cells, and every sample of output is checked against the current code — its command is one
-// rtbench accepts, each table header in it is one the current code prints, and each of rtbench's own lines in it
-// (`rtbench: …`, `Result written to …`) has the form the current code gives it, produced here for real.
+// The docs check (`deno task docs`, beside markdownlint-cli2): in every Markdown file of the project (the README and
+// the pages of docs/), every internal link resolves (a heading of the file, or a file of the repository), no code span
+// is broken across lines, every table row has its header's cells, and every sample of output is checked against the
+// current code — its command is one rtbench accepts, each table header in it is one the current code prints, and each
+// of rtbench's own lines in it (`rtbench: …`, `Result written to …`) has the form the current code gives it, produced
+// here for real, and a sample of `bench --list` is the current list. Every TypeScript block type-checks, and the README
+// stays a newcomer's page of at most 250 lines.
 import { assert, assertEquals } from "@std/assert";
 import { builtinWorkloads } from "../workloads/mod.ts";
 import { parseCli } from "../runners/cli/bench.ts";
 import { formatTable } from "../runners/report/table.ts";
 import { formatMarkdown } from "../runners/report/markdown.ts";
+import { fairShare, formatFairShare } from "../runners/report/fair_share.ts";
 import { formatOrderDrift } from "../runners/selfcheck/order_drift.ts";
 import { formatVsWrk } from "../runners/selfcheck/vs_wrk.ts";
 import { formatStartupComparison } from "../runners/selfcheck/compare_startup.ts";
@@ -173,7 +176,7 @@ async function printedHeaders(): Promise<Set<string>> {
   };
   const restApi = (variant: string) =>
     base.records.map((r): BenchRecord => ({ ...r, workload: "rest-api", variant, id: `rest-api/${variant}/${r.id}` }));
-  // A keep-alive-off section (README "Connections that close"): the connect's p50 and p99, and CPU per request.
+  // A keep-alive-off section (docs/method.md "Connections that close"): the connect's p50 and p99, and CPU per request.
   const closing = (r: BenchRecord): BenchRecord => ({
     ...r,
     variant: "keep-alive-off",
@@ -196,17 +199,43 @@ async function printedHeaders(): Promise<Set<string>> {
       ...base.records.map(closing),
     ],
   };
+  // The CPU and memory figures a record has: the measured window's CPU per request alone (a workload of one's own),
+  // or with `--cpu-rate` and `--idle-connections` (the default suite's http-json) the figures at a fixed rate too.
+  const rps = first.summary.requestsPerSecond;
+  const withFigures = (names: readonly string[]): BenchResult => ({
+    ...base,
+    records: base.records.map((r) => ({
+      ...r,
+      summary: { ...r.summary, ...Object.fromEntries(names.map((n) => [n, rps])) },
+    })),
+  });
+  const measuredCpu = withFigures(["serverCpuUsPerRequest"]);
+  const atRate = withFigures([
+    "serverCpuUsPerRequest",
+    "serverCpuUsPerRequestAtRate",
+    "clientCpuUsPerResponseAtRate",
+    "serverRssAtRateBytes",
+    "serverRssPerConnectionBytes",
+  ]);
+  // `deno task fair-share`: multi-core records (`facts.serverForm`) at two core budgets.
+  const budgets = [{ server: "0", client: "1" }, { server: "0,1", client: "0,1" }].flatMap((cpus) =>
+    base.records.map((r) => ({ ...r, cpus, facts: { ...r.facts, serverForm: "workers" } }))
+  );
   const texts = [
     formatTable(base),
     formatTable(head),
     formatTable(sampled),
     formatMarkdown(sampled),
+    formatTable(measuredCpu),
+    formatTable(atRate),
+    formatFairShare(fairShare(budgets)),
     formatOrderDrift([{ order: "rotate", ratios: [2], suiteCvPercent: [1], requestsPerSecond: [[2], [1]] }], [
       "deno",
       "node",
     ]),
     formatVsWrk({
-      runtimes: [{ runtime: "deno", rtbench: [1], wrk: [1] }],
+      // With `--locust`, Locust's own table too.
+      runtimes: [{ runtime: "deno", rtbench: [1], wrk: [1], locust: [1], locustPerCore: [1] }],
       autocannon: { rps: 1, warnings: [] },
       cpus: { server: "0", client: "1" },
       load: { before: "0", after: "0" },
@@ -307,4 +336,115 @@ Deno.test("docs: every sample of output is checked against the current code", as
     }
   }
   assertEquals(problems, []);
+});
+
+// README: a newcomer's page — what rtbench is, the two commands first, what a run prints and how to read it, and a
+// link to every page of docs/, where the rest lives.
+Deno.test("docs: the README is a page a newcomer reads, and links every page of docs/", () => {
+  const readme = TEXTS.get("README.md")!;
+  const lines = readme.split("\n");
+  assert(lines.length <= 250, `README.md has ${lines.length} lines: at most 250, the rest goes in docs/`);
+  const firstBlock = readme.slice(readme.indexOf("```sh\n"), readme.indexOf("\n```\n", readme.indexOf("```sh\n")));
+  assert(/npx -y deno@2 task bench/.test(firstBlock) && /npx -y deno@2 task test/.test(firstBlock), firstBlock);
+  const pages = FILES.filter((f) => f.startsWith("docs/"));
+  assert(pages.length >= 6, pages.join());
+  for (const page of pages) assert(readme.includes(`](${page})`), `README.md links ${page}`);
+});
+
+/** A fenced block of code with its language, its `title="…"` (the file it is) and where it is. */
+interface CodeBlock {
+  readonly file: string;
+  readonly line: number;
+  readonly lang: string;
+  readonly title: string | null;
+  /** The `##` section it is in: its titled blocks are the files of one project. */
+  readonly section: string;
+  readonly code: string;
+}
+
+function codeBlocks(): CodeBlock[] {
+  const found: CodeBlock[] = [];
+  for (const [file, text] of TEXTS) {
+    let section = "";
+    let open: { line: number; info: string; lines: string[] } | null = null;
+    for (const [i, line] of text.split("\n").entries()) {
+      if (open === null && /^#{1,2} /.test(line)) section = line;
+      if (!line.startsWith("```")) open?.lines.push(line);
+      else if (open === null) open = { line: i + 1, info: line.slice(3).trim(), lines: [] };
+      else {
+        const lang = open.info.split(/\s/)[0];
+        const title = /\btitle="([^"]+)"/.exec(open.info)?.[1] ?? null;
+        found.push({ file, line: open.line, lang, title, section, code: `${open.lines.join("\n")}\n` });
+        open = null;
+      }
+    }
+  }
+  return found;
+}
+
+// Every TypeScript block of every page is code a reader copies, so it type-checks as it stands: the titled blocks of a
+// section are the files of one project (its `deno.json`, or the one docs/reference.md gives, with a checkout of
+// rtbench at ../rtbench), an untitled block a module of such a project. A file for Bun (it uses the `Bun` global, whose
+// types Deno lacks) is left to the test that runs it (tests/consumer_project_test.ts runs the own-workload project on
+// every runtime; tests/own_workload_test.ts holds its files to tests/fixtures/own_workload/).
+Deno.test("docs: every TypeScript block type-checks, in a project of its section's files", async () => {
+  const blocks = codeBlocks();
+  const projects = new Map<string, CodeBlock[]>();
+  for (const b of blocks.filter((b) => b.title === null || !b.title.includes("("))) {
+    const key = `${b.file} ${b.section}`;
+    projects.set(key, [...projects.get(key) ?? [], b]);
+  }
+  const typescript = (b: CodeBlock) => ["ts", "typescript"].includes(b.lang) && !/\bBun\./.test(b.code);
+  const checked: string[] = [];
+  await withTmp(async (tmp) => {
+    await Deno.symlink(ROOT.replace(/\/$/, ""), `${tmp}/rtbench`);
+    let n = 0;
+    for (const [key, files] of projects) {
+      if (!files.some(typescript)) continue;
+      const project = `${tmp}/project-${n++}`;
+      const names: string[] = [];
+      for (const b of files) {
+        const name = b.title ?? (typescript(b) ? `block-${b.line}.ts` : null);
+        if (name === null) continue;
+        await Deno.mkdir(`${project}/${name}`.replace(/\/[^/]+$/, ""), { recursive: true });
+        await Deno.writeTextFile(`${project}/${name}`, b.code);
+        if (typescript(b)) names.push(name);
+      }
+      if (!files.some((b) => b.title === "deno.json")) {
+        await Deno.writeTextFile(
+          `${project}/deno.json`,
+          JSON.stringify({ imports: { "@rtbench/rtbench": "jsr:@rtbench/rtbench@^0.1.0" }, links: ["../rtbench"] }),
+        );
+      }
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["check", ...names],
+        cwd: project,
+        env: { NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assertEquals(out.code, 0, `${key}: ${new TextDecoder().decode(out.stderr)}`);
+      checked.push(...names.map((name) => `${key.split(" ")[0]}: ${name}`));
+    }
+  });
+  // The own-workload project's workload and program, at least, are among them.
+  assert(
+    checked.includes("docs/reference.md: greet.ts") && checked.includes("docs/reference.md: bench.ts"),
+    checked.join(),
+  );
+});
+
+// docs/workloads.md: the catalogue is `--list`'s own output. A sample of `deno task bench --list` holds, line for line,
+// what the current code lists as workloads (the runtimes it lists depend on the machine, so a sample may leave them
+// out).
+Deno.test("docs: a sample of bench --list is what the current code lists", async () => {
+  const list = await runCli(["--list"]);
+  assertEquals(list.code, 0, list.stderr);
+  const listed = list.stdout.split("\n");
+  const shown = samples().filter((s) => s.lines.some((l) => /^\$ .*\btask bench --list$/.test(l)));
+  assert(shown.some((s) => s.file === "docs/workloads.md"), "docs/workloads.md shows the list");
+  for (const sample of shown) {
+    const lines = sample.lines.filter((l) => !l.startsWith("$ "));
+    assertEquals(lines, listed.slice(0, lines.length), `${sample.file}:${sample.line}`);
+  }
 });

@@ -1,5 +1,5 @@
-// README "CPU per request and memory per connection": every HTTP and WebSocket window's server CPU per request from
-// the kernel's counters; with --cpu-rate a window at that rate after each run (the server's CPU per request, the
+// docs/method.md "CPU per request and memory per connection": every HTTP and WebSocket window's server CPU per request
+// from the kernel's counters; with --cpu-rate a window at that rate after each run (the server's CPU per request, the
 // load's per response, RSS there); with --idle-connections the server's memory per idle connection after a record's
 // first run. Real servers, real load, every response verified.
 import { assert, assertEquals } from "@std/assert";

@@ -1,4 +1,4 @@
-// rtbench's own load engine (README "The load engine"): the default generator, it checks every response in the
+// rtbench's own load engine (docs/method.md "The load engine"): the default generator, it checks every response in the
 // warm-up and in the measured window — a server that goes wrong seconds into the load makes the record invalid with
 // the count — spreads connections over one process per client CPU, and runs on Deno where Bun cannot be had.
 import { assert, assertEquals, assertMatch } from "@std/assert";
@@ -9,9 +9,9 @@ import { httpJson } from "../workloads/http_json.ts";
 import { goesWrong } from "./fixtures/goes_wrong.ts";
 import { runCli, withTmp } from "./_helpers.ts";
 
-// README "Faults tried": "server goes wrong under load" — `invalid` in `measure`, first mismatch named. The server is
-// wrong in exactly 3 responses, one in 500, seconds into the measured window (fixtures/servers/goes_wrong_deno.ts):
-// a generator that sampled, or stopped at the first, would not count 3.
+// docs/guide.md "Faults tried": "server goes wrong under load" — `invalid` in `measure`, first mismatch named. The
+// server is wrong in exactly 3 responses, one in 500, seconds into the measured window
+// (fixtures/servers/goes_wrong_deno.ts): a generator that sampled, or stopped at the first, would not count 3.
 for (const fault of ["body", "type", "truncate"]) {
   Deno.test(`a server wrong in 3 responses seconds into the measured window is invalid (${fault}), with the count`, async () => {
     await withTmp(async (tmp) => {
@@ -62,8 +62,8 @@ Deno.test("http-json on deno, node and bun through the engine: completed, every 
   });
 });
 
-// README "The load engine": "one process per client CPU … with the connections spread over them and their histograms
-// merged".
+// docs/method.md "The load engine": "one process per client CPU … with the connections spread over them and their
+// histograms merged".
 Deno.test("connections are spread over one engine process per client CPU, and their counts merged", async () => {
   let served = 0;
   const ports = new Set<number>();
@@ -96,7 +96,8 @@ Deno.test("connections are spread over one engine process per client CPU, and th
     { cpus: "0,1", onSpawn: (pid) => binaries.push(exe(pid)) && pids.push(pid) },
   );
   assertEquals(pids.length, 2, "one process per client CPU");
-  // README "The load engine": "on Bun, at a fixed version (`ENGINE_BUN_VERSION`, 1.4.5 …)": the processes ran it.
+  // docs/method.md "The load engine": "on Bun, at a fixed version (`ENGINE_BUN_VERSION`, 1.4.5 …)": the processes ran
+  // it.
   const ran = new Set(await Promise.all(binaries));
   assert(ran.size > 0 && !ran.has(null), `the engine's programs: ${[...ran]}`);
   for (const binary of ran) {
@@ -173,7 +174,8 @@ Deno.test("the engine's file list holds everything its program imports, so a cop
   assertEquals([...seen].filter((f) => !listed.has(f)), []);
 });
 
-// README "The load engine": where Bun cannot be had the engine runs on Deno, and the record says so with its ceiling.
+// docs/method.md "The load engine": where Bun cannot be had the engine runs on Deno, and the record says so with its
+// ceiling.
 Deno.test("bench with the engine on Deno: the record says so, with the ceiling its own cost per response implies", async () => {
   await withTmp(async (tmp) => {
     const out = `${tmp}/r.json`;

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Exit codes" (2) and "Faults tried" (bad input rows): every entry point, one line, no stack trace.
+// README walk: shows claims of docs/reference.md "Exit codes" (2) and docs/guide.md "Faults tried" (bad input rows): every entry point, one line, no stack trace.
 // Bad input at every entry point (bench, report, compare, trend, calibrate, vs-wrk, compare-startup, ws-ceiling):
 // one line naming the flag or file, exit 2, never a stack trace, nothing on stdout.
 import { assert, assertEquals, assertMatch } from "@std/assert";
@@ -76,7 +76,8 @@ async function casesIn(tmp: string): Promise<[string, string[], RegExp][]> {
     ["ws-ceiling", ["--frobnicate"], /Unknown flag --frobnicate/],
     ["order-drift", ["--runtime", "deno"], /--runtime needs exactly two runtimes, got 1/],
     ["order-drift", ["--runs", "1"], /--runs must be a whole number ≥ 2/],
-    // README "History and trends": a --history that is no directory, or holds a file that is no result, is refused.
+    // docs/guide.md "History and trends": a --history that is no directory, or holds a file that is no result, is
+    // refused.
     ["trend", [`${tmp}/missing`], /Cannot read history .*missing: no such directory/],
     ["trend", [tmp], /(corrupted|not_result)\.json is not an rtbench result: /],
     [
@@ -92,9 +93,9 @@ async function casesIn(tmp: string): Promise<[string, string[], RegExp][]> {
   ];
 }
 
-// README "Faults tried": "workload module that throws on import, exports no workload or a malformed one, or a name
-// taken twice"; "unknown flag, stray argument or bad value"; "missing, corrupted or non-result file"; "`--out` in a
-// missing directory" (the `cases` above).
+// docs/guide.md "Faults tried": "workload module that throws on import, exports no workload or a malformed one, or a
+// name taken twice"; "unknown flag, stray argument or bad value"; "missing, corrupted or non-result file"; "`--out` in
+// a missing directory" (the `cases` above).
 Deno.test("bad input at every entry point: one line, exit 2, no stack trace", async () => {
   await withTmp(async (tmp) => {
     const cases = await casesIn(tmp);

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "What you get" and "Reports and comparisons": table, md, csv, json and html carry the JSON's medians, CIs, relative speed, latency and warnings.
+// README walk: shows claims of README "What you get" and docs/guide.md "Reports and comparisons": table, md, csv, json and html carry the JSON's medians, CIs, relative speed, latency and warnings.
 // Every exporter against the stored results: the numbers each one prints are
 // the numbers in the JSON, warnings and failures appear next to them, and
 // records of kinds other than HTTP render from their headline figure.
@@ -27,7 +27,7 @@ Deno.test("the stored head result has what the exporter tests rely on", () => {
   assert(head.records.some((r) => r.warnings.some((w) => w.code === "client-bound")));
 });
 
-// README (Formats): "`json` — the result document itself, byte for byte the result file".
+// docs/guide.md (Formats): "`json` — the result document itself, byte for byte the result file".
 Deno.test("json exporter writes the result document itself, valid against the schema", async () => {
   const text = EXPORTERS.json.render(head);
   assertEquals(validateResult(JSON.parse(text)), []);
@@ -35,7 +35,7 @@ Deno.test("json exporter writes the result document itself, valid against the sc
   assertEquals(text, await Deno.readTextFile(HEAD_PATH), "the same bytes rtbench writes as the result file");
 });
 
-// README (Formats): "`md` — … runtimes side by side, best first, median, 95% CI, relative speed, p50/p99".
+// docs/guide.md (Formats): "`md` — … runtimes side by side, best first, median, 95% CI, relative speed, p50/p99".
 Deno.test("markdown shows every runtime's median, CI, relative speed and latency exactly as in the JSON", () => {
   const md = formatMarkdown(head);
   const slowest = Math.min(...completed.map((r) => r.summary.requestsPerSecond.median));
@@ -77,7 +77,7 @@ Deno.test("markdown shows every runtime's median, CI, relative speed and latency
   }
 });
 
-// README (Formats): "`csv` — long format, one row per record × figure … `unit` column … a record without figures
+// docs/guide.md (Formats): "`csv` — long format, one row per record × figure … `unit` column … a record without figures
 // still has a row".
 Deno.test("csv has one row per record × figure with the JSON's numbers, units and raw samples", () => {
   const rows = parseCsv(formatCsv(head));
@@ -188,7 +188,7 @@ function bars(html: string): Map<string, { value: number; low: number; high: num
   return out;
 }
 
-// README (Formats): "`html` — one self-contained page (inline CSS and SVG; no script, no network)".
+// docs/guide.md (Formats): "`html` — one self-contained page (inline CSS and SVG; no script, no network)".
 Deno.test("html is one self-contained page whose charts carry the JSON's numbers", () => {
   const html = formatHtml(head);
   assertMatch(html, /^<!doctype html>/);
@@ -222,7 +222,7 @@ Deno.test("html is one self-contained page whose charts carry the JSON's numbers
   assertStringIncludes(html, head.environment.cpuModel!);
 });
 
-// README (Formats): "the server process tree's CPU % and RSS over time … (\"no resource samples\" otherwise)".
+// docs/guide.md (Formats): "the server process tree's CPU % and RSS over time … (\"no resource samples\" otherwise)".
 Deno.test("html draws CPU % and RSS over time when records carry resource samples", () => {
   const withSamples: BenchResult = {
     ...head,
@@ -297,7 +297,7 @@ function processResult(): BenchResult {
   return { ...head, settings: { ...head.settings, workloads: ["cold-start"] }, records };
 }
 
-// README (Reports): "Reports render from each record's `headline` figure … so HTTP, WebSocket, process and
+// docs/guide.md (Reports): "Reports render from each record's `headline` figure … so HTTP, WebSocket, process and
 // micro-benchmark records render the same way".
 Deno.test("exporters render other kinds from the headline: lower-is-better times rank fastest first", () => {
   const result = processResult();

@@ -2,10 +2,9 @@
 // and its CPU time per request; `deno task fair-share` runs each core budget and prints one line per budget with the
 // client's CPUs stated, a layout where the client shares the server's CPUs marked.
 //
-// README "Every core: --server-cpus", the equal-CPU sentences: "fair-share: a line per budget, the CPU each server
-// used, per used core, client CPUs stated, a shared layout marked; results kept" (the `per used core` column of every
-// report too) and "--budgets beyond the machine, 0
-// or a word: exit 2, one line naming the flag".
+// docs/guide.md "Every core: --server-cpus", the equal-CPU sentences: "fair-share: a line per budget, the CPU each
+// server used, per used core, client CPUs stated, a shared layout marked; results kept" (the `per used core` column of
+// every report too) and "--budgets beyond the machine, 0 or a word: exit 2, one line naming the flag".
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import { parseCpuList } from "../runners/platform/cpus.ts";

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Every phase has a time limit" and "Faults tried" (server rows).
+// README walk: shows claims of docs/guide.md "Every phase has a time limit" and "Faults tried" (server rows).
 // Faults of the code under test: a server that crashes under load, one that never opens its port and one that
 // accepts connections and never answers. Each ends with that record errored in the phase the fault struck, the
 // reason saying what happened, the next runtime measured, and nothing left running or on disk.
@@ -8,7 +8,8 @@ import { validateResult } from "../runners/schema/mod.ts";
 import type { BenchResult, Phase } from "../runners/schema/result.ts";
 import type { RunSettings, Workload } from "../workloads/types.ts";
 import { crashes, exitsAtStart, hangsAtStart, hookHangs, neverAnswers } from "./fixtures/faults.ts";
-import { assertNothingLeft, ROOT, runCli, withTmp } from "./_helpers.ts";
+import { assertNothingLeft, runCli, withTmp } from "./_helpers.ts";
+import { docSection } from "./_docs.ts";
 import { DEFAULT_RUN_TIMEOUT_SEC, HOOK_TIMEOUTS_SEC } from "../runners/kinds/timeouts.ts";
 
 async function faultRun(workload: Workload, settings: Partial<RunSettings>): Promise<BenchResult> {
@@ -37,19 +38,19 @@ function assertFault(result: BenchResult, phase: Phase, reason: RegExp): void {
   assert(node.summary.requestsPerSecond.median > 0);
 }
 
-// README "Faults tried": "server crashes during the warm-up".
+// docs/guide.md "Faults tried": "server crashes during the warm-up".
 Deno.test("a server that crashes during the warm-up errors in warmup, and the next runtime is measured", async () => {
   const result = await faultRun(crashes, { warmupSec: 2 });
   assertFault(result, "warmup", /^Server exited with code 3 during the warm-up: crash_deno: crashing after 200/);
 });
 
-// README "Faults tried": "server crashes during the measurement".
+// docs/guide.md "Faults tried": "server crashes during the measurement".
 Deno.test("a server that crashes during the measurement errors in measure, and the next runtime is measured", async () => {
   const result = await faultRun(crashes, { warmupSec: 0 });
   assertFault(result, "measure", /^Server exited with code 3 during the measurement: crash_deno: crashing after 200/);
 });
 
-// README "Faults tried": "server exits before listening" (errored; skipped: server_skip_test).
+// docs/guide.md "Faults tried": "server exits before listening" (errored; skipped: server_skip_test).
 Deno.test("a server that exits before listening errors in start with its exit code and last words", async () => {
   const result = await faultRun(exitsAtStart, { warmupSec: 0 });
   assertFault(
@@ -59,19 +60,19 @@ Deno.test("a server that exits before listening errors in start with its exit co
   );
 });
 
-// README "Faults tried": "server never opens its port".
+// docs/guide.md "Faults tried": "server never opens its port".
 Deno.test("a server that never opens its port errors in start after --start-timeout", async () => {
   const result = await faultRun(hangsAtStart, { warmupSec: 0, startTimeoutSec: 2 });
   assertFault(result, "start", /^Server did not accept connections on port \d+ within 2 s \(--start-timeout\)/);
 });
 
-// README "Faults tried": "server accepts connections, never answers".
+// docs/guide.md "Faults tried": "server accepts connections, never answers".
 Deno.test("a server that accepts connections and never answers errors in verify after --timeout", async () => {
   const result = await faultRun(neverAnswers, { warmupSec: 0, requestTimeoutSec: 1 });
   assertFault(result, "verify", /^GET \/: no response within 1 s \(--timeout\)$/);
 });
 
-// README "Exit codes": "`1` a record errored" (deno errored, node completed).
+// docs/reference.md "Exit codes": "`1` a record errored" (deno errored, node completed).
 Deno.test("--workload-file loads a faulty workload into the CLI, which reports it and exits 1", async () => {
   await withTmp(async (tmp) => {
     const out = `${tmp}/r.json`;
@@ -104,7 +105,7 @@ Deno.test("--workload-file loads a faulty workload into the CLI, which reports i
   });
 });
 
-// README "Faults tried": "workload `setup` or `afterRun` never settles"; "Every phase has a time limit".
+// docs/guide.md "Faults tried": "workload `setup` or `afterRun` never settles"; "Every phase has a time limit".
 Deno.test("a workload hook that never settles errors its record in the hook's phase; a hanging dispose is a warning", async () => {
   await withTmp(async (tmp) => {
     const result = await run({
@@ -136,11 +137,10 @@ Deno.test("a workload hook that never settles errors its record in the hook's ph
   });
 });
 
-// README "Every phase has a time limit": the hook limits the table prints are `HOOK_TIMEOUTS_SEC`, and a process run
-// without its own limit gets 600 s.
-Deno.test("the README's table of hook time limits is HOOK_TIMEOUTS_SEC", async () => {
-  const readme = await Deno.readTextFile(`${ROOT}README.md`);
-  const table = readme.slice(readme.indexOf("### Every phase has a time limit"), readme.indexOf("### Nothing lost"));
+// docs/guide.md "Every phase has a time limit": the hook limits the table prints are `HOOK_TIMEOUTS_SEC`, and a process
+// run without its own limit gets 600 s.
+Deno.test("the table of hook time limits in docs/guide.md is HOOK_TIMEOUTS_SEC", () => {
+  const table = docSection("docs/guide.md", "### Every phase has a time limit");
   const limit = (phase: string) => {
     const row = table.split("\n").find((l) => l.startsWith(`| ${phase}`));
     return Number(/\| (\d+) s/.exec(row ?? "")?.[1]);

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Environment fingerprint".
+// README walk: shows claims of docs/method.md "Environment fingerprint".
 // The environment fingerprint of this machine validates against the result
 // schema, names the load generators with their versions, and warns about
 // frequency scaling, boost and a busy machine.

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Exit codes" (2) and "Faults tried" (a wrong value for every flag).
+// README walk: shows claims of docs/reference.md "Exit codes" (2) and docs/guide.md "Faults tried" (a wrong value for every flag).
 // Every flag of every task, each given a wrong value: exit 2, one line naming the flag, no stack trace, nothing
 // started, no file left. The flags come from each task's own --help, so a flag added without a row here fails the
 // test, and a row for a flag that is gone fails it too.

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Process and in-process workloads" (fs).
+// README walk: shows claims of docs/workloads.md "Process and in-process workloads" (fs).
 // The fs workload: every runtime writes and reads back its files with its own
 // API and with node:fs/promises, rtbench checks each file on disk, and no
 // directory is left behind; a script that writes the wrong bytes is caught.

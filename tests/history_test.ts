@@ -1,4 +1,4 @@
-// README "At a glance, across versions, over time", history: `--history` and bench's `--fail-on-regression`.
+// docs/guide.md "At a glance, across versions, over time", history: `--history` and bench's `--fail-on-regression`.
 // `bench --history <dir>` keeps every result in <dir>; `--fail-on-regression <pct>` compares the new result with the
 // last comparable one kept there (same machine, a workload × runtime in common) by compare's test, and exits 1 when
 // a figure got significantly worse by more than pct percent.

@@ -1,5 +1,5 @@
-// README "CPU per request and memory per connection": the idle connections are opened within --timeout and not a
-// moment past an interruption; a server that does not answer them gives no figure and a warning, never a hang.
+// docs/method.md "CPU per request and memory per connection": the idle connections are opened within --timeout and not
+// a moment past an interruption; a server that does not answer them gives no figure and a warning, never a hang.
 import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { idleMemory } from "../runners/kinds/idle_connections.ts";
 

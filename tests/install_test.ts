@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Process and in-process workloads" (install).
+// README walk: shows claims of docs/workloads.md "Process and in-process workloads" (install).
 // The install workload, offline: a manifest of local tarballs installed by npm,
 // bun install and deno install in every cache scenario, each manager's cache in
 // rtbench's temporary folder (the user's home stays untouched), the tree
@@ -41,8 +41,8 @@ Deno.test("install of local tarballs: npm and bun verified in every scenario, de
     );
     const result = parseResult(await Deno.readTextFile(out));
     assertEquals(result.records.length, 9, cli.stderr);
-    // README (install): "`deno install` links a `file:` tarball instead of unpacking it, so such a manifest is `invalid`
-    // on Deno": the tree check finds none of the three packages installed, in every scenario.
+    // docs/workloads.md (install): "`deno install` links a `file:` tarball instead of unpacking it, so such a manifest
+    // is `invalid` on Deno": the tree check finds none of the three packages installed, in every scenario.
     const deno = result.records.filter((r) => r.runtime.name === "deno");
     assertEquals(deno.map((r) => [r.variant, r.status]), [
       ["cold", "invalid"],
@@ -71,7 +71,8 @@ Deno.test("install of local tarballs: npm and bun verified in every scenario, de
     }
     const npmWarm = result.records.find((r) => r.id === "install/warm-lockfile/node")!;
     assertEquals(npmWarm.facts.lockfile, "package-lock.json", "the lockfile from the first install is reused");
-    // README "Process and in-process workloads": the warm scenarios start from what the cold scenario's last run left.
+    // docs/workloads.md "Process and in-process workloads": the warm scenarios start from what the cold scenario's last
+    // run left.
     for (const record of result.records.filter((r) => r.variant !== "cold" && r.status === "completed")) {
       assertEquals(record.facts.cacheFilledBy, "the cold variant's last run", record.id);
     }

@@ -1,6 +1,6 @@
-// Runs are interleaved across runtimes (README "Runs are interleaved"): run i of every runtime of a variant comes
-// before run i+1 of any, in an order that rotates each round or is drawn from a recorded seed; the order is in the
-// result. And the one run loop applies a session's beforeRun/afterRun to every kind.
+// Runs are interleaved across runtimes (docs/method.md "Runs are interleaved"): run i of every runtime of a variant
+// comes before run i+1 of any, in an order that rotates each round or is drawn from a recorded seed; the order is in
+// the result. And the one run loop applies a session's beforeRun/afterRun to every kind.
 import { assert, assertEquals, assertMatch, assertNotEquals } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
 import { roundOrder, scheduleOf } from "../runners/suite/schedule.ts";
@@ -164,7 +164,7 @@ Deno.test("deno task order-drift compares the ratio's spread under rotate and bl
   const out = await runTask("order-drift", ["--runs", "2", "--repeats", "1", "--duration", "0.3"]);
   const stdout = out.stdout;
   assertEquals(out.code, 0, out.stderr);
-  // README "Runs are interleaved": the sample's columns, and today's `runs` column after them.
+  // docs/method.md "Runs are interleaved": the sample's columns, and today's `runs` column after them.
   assertMatch(
     stdout,
     /^order\s+deno\/node \(median\)\s+CV of the ratio\s+CV per suite\s+CV deno\s+CV node\s+runs$/m,

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Nothing lost: `--resume`" and "Exit codes" (130).
+// README walk: shows claims of docs/guide.md "Nothing lost: `--resume`" and docs/reference.md "Exit codes" (130).
 // SIGINT at three known points of a suite — while a variant is being prepared, after the first round of runs, in
 // the middle of a run — keeps exactly what was finished: whole records, and the finished runs of records whose later
 // rounds never ran (runs are interleaved, so mid-variant no record is whole yet). The file says it is interrupted,

@@ -1,4 +1,4 @@
-// README "Connections that close" (--keep-alive off): every request on a new TCP connection, sent with
+// docs/method.md "Connections that close" (--keep-alive off): every request on a new TCP connection, sent with
 // `Connection: close`; the connect timed apart from the response; a server's close after its answer expected, a close
 // before it a dropped connection; a server that keeps the socket open holds nothing up; refused with exit 2 where it
 // has no meaning (WebSocket workloads, autocannon, --pipelining above 1). Real servers throughout: a counting node:net
@@ -91,8 +91,8 @@ const TARGET = (baseUrl: string) => ({
   requests: [{ path: "/", expect: { status: 200, contentType: "application/json", body: BODY } }],
 });
 
-// README: "every request on a new TCP connection, sent with Connection: close" (rtbench's engine, wrk, bombardier,
-// oha, Locust).
+// docs/method.md: "every request on a new TCP connection, sent with Connection: close" (rtbench's engine, wrk,
+// bombardier, oha, Locust).
 const GENERATORS: [LoadGenerator, Need][] = [
   [engineGenerator, condition("rtbench's engine", null)],
   [wrkGenerator, tool("wrk", "apt-get install wrk")],
@@ -184,7 +184,7 @@ function assertClean(r: BenchRecord): void {
 }
 
 /**
- * README: "a server's close after its answer is the expected end; a close before the answer is a dropped
+ * docs/method.md: "a server's close after its answer is the expected end; a close before the answer is a dropped
  * connection". `honest` keeps the connection open whatever the request says (the client closes), `close-after`
  * closes after every answer, `http10` answers every 20th request with a body that runs to the close and closes:
  * all three clean. `drop` closes every 20th connection before answering: dropped, its requests unanswered.
@@ -217,7 +217,7 @@ Deno.test("keep-alive off, open model (--rate 1000): a close after the answer is
   assertCloses(await faults(["close-after", "drop"], { ...FAULTS, rate: 1000 }));
 });
 
-// README: "--keep-alive off runs on every HTTP workload and runtime".
+// docs/method.md: "--keep-alive off runs on every HTTP workload and runtime".
 Deno.test("bench --keep-alive off on every HTTP workload and runtime: completed, connect apart, nothing dropped", async () => {
   await withTmp(async (tmp) => {
     const out = `${tmp}/r.json`;
@@ -243,7 +243,7 @@ Deno.test("bench --keep-alive off on every HTTP workload and runtime: completed,
   }, { database: true });
 });
 
-// README: "refused with exit 2, one line naming --keep-alive".
+// docs/method.md: "refused with exit 2, one line naming --keep-alive".
 Deno.test("--keep-alive off where it has no meaning: exit 2, one line naming the flag", async () => {
   const cases: [string[], RegExp][] = [
     [["--workload", "ws"], /^rtbench: --keep-alive off: ws is a WebSocket workload/],
@@ -262,8 +262,8 @@ Deno.test("--keep-alive off where it has no meaning: exit 2, one line naming the
 
 const LINUX = condition("Linux", Deno.build.os === "linux" ? null : "reads the kernel's own CPU counters (Linux only)");
 
-// README: "CPU per request is the server's CPU time over the whole window … so it takes in the accept and the close of
-// every connection".
+// docs/method.md: "CPU per request is the server's CPU time over the whole window … so it takes in the accept and the
+// close of every connection".
 Deno.test(needs(LINUX, {
   name: "keep-alive off: the server's CPU per request takes in its accept path (more than with keep-alive)",
   async fn() {
@@ -302,7 +302,7 @@ Deno.test(needs(LINUX, {
   },
 }));
 
-// README: "--resume holds a file to it".
+// docs/method.md: "--resume holds a file to it".
 Deno.test("--resume refuses a file measured with the other keep-alive, naming the flag", () => {
   const suite = { profile: "quick", workloads: ["http-json"], runtimes: ["deno"], loadGenerator: "auto" };
   const error = assertThrows(

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Nothing lost: `--resume`" (a result that cannot be written goes under results/).
+// README walk: shows claims of docs/guide.md "Nothing lost: `--resume`" (a result that cannot be written goes under results/).
 // Once something is measured, no write failure loses it: when --out's folder disappears mid-suite, or its disk is
 // full, the result goes to a file under results/, one line says where, and the run ends with exit 1 and a complete
 // file there. Before anything is measured, an --out that cannot be written is refused (exit 2, one line, the path and

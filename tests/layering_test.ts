@@ -1,4 +1,4 @@
-// rtbench's code is in layers where every import points down (README "How rtbench is built"): the table is
+// rtbench's code is in layers where every import points down (docs/development.md "How rtbench is built"): the table is
 // LAYERS in tests/_layering.ts, read against the real module graph.
 import { assert, assertEquals } from "@std/assert";
 import { importGraph, layerOf, LAYERS, longFunctions, sourceFiles, violations } from "./_layering.ts";

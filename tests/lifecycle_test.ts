@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Measurement" (servers in their own process group, stopped on Ctrl-C) and "What the numbers mean" (invalid).
+// README walk: shows claims of docs/method.md "Measurement" (servers in their own process group, stopped on Ctrl-C) and README "What the numbers mean" (invalid).
 // Server lifecycle: a server that fails verification is marked invalid with
 // what differed and is not measured; Ctrl-C mid-run leaves no process behind
 // and a valid result file.
@@ -21,7 +21,7 @@ import { needs, tool } from "./_needs.ts";
 
 const TASKSET = tool("taskset", "apt-get install util-linux");
 
-// README "Faults tried": "server answers wrongly" — `invalid` in `verify`, not measured.
+// docs/guide.md "Faults tried": "server answers wrongly" — `invalid` in `verify`, not measured.
 Deno.test("a server that fails verification is invalid, not measured, and stopped", async () => {
   await withTmp(async (tmp) => {
     const result = await run({
@@ -76,7 +76,8 @@ Deno.test("SIGINT mid-run stops every server and leaves a valid result file", as
   });
 });
 
-// README "Measurement": "Without two CPUs the result carries a `not-pinned` warning" (and no CPU set is recorded).
+// docs/method.md "Measurement": "Without two CPUs the result carries a `not-pinned` warning" (and no CPU set is
+// recorded).
 Deno.test(needs(TASKSET, {
   name: "on one CPU nothing is pinned apart and the result says not-pinned",
   async fn() {
@@ -103,7 +104,7 @@ Deno.test(needs(TASKSET, {
   },
 }));
 
-// README "Exit codes": "`1` a record errored or is invalid" — here invalid, from the command line.
+// docs/reference.md "Exit codes": "`1` a record errored or is invalid" — here invalid, from the command line.
 Deno.test("a suite with an invalid record exits 1", async () => {
   await withTmp(async (tmp) => {
     const cli = await runCli(

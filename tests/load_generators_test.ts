@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Other load generators".
+// README walk: shows claims of docs/method.md "Other load generators".
 // Native load generators end to end: each installed one measures http-json on
 // Deno through the same contract, records its version and what it verified,
 // and gets sampled; wrk's warm-up check catches a server that goes wrong under
@@ -11,6 +11,9 @@ import { run } from "../runners/suite/run.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { flaky, flakyWarmup } from "./fixtures/flaky.ts";
 import { assertNothingLeft, withTmp } from "./_helpers.ts";
+import { parseWrkOutput, wrkHistogram } from "../runners/drivers/wrk.ts";
+import { LATENCY_QUANTILES, wrkScript } from "../runners/drivers/_wrk_script.ts";
+import { percentilesOf } from "../runners/stats/latency.ts";
 
 const WRK = tool("wrk", "apt-get install wrk");
 const BOMBARDIER = tool("bombardier", "go install github.com/codesenberg/bombardier@v1.2.6");
@@ -79,8 +82,8 @@ Deno.test(needs(WRK, {
   },
 }));
 
-// README "Faults tried": "server wrong only during the warm-up".
-// README (Load generators): "What goes wrong during the warm-up (mismatches, non-2xx) counts … whichever generator ran".
+// docs/guide.md "Faults tried": "server wrong only during the warm-up". docs/method.md (Load generators): "What goes
+// wrong during the warm-up (mismatches, non-2xx) counts … whichever generator ran".
 for (const [name, need] of [["wrk", WRK], ["autocannon", []]] as const) {
   Deno.test(needs(need, {
     name: `${name} counts mismatches made during the warm-up alone`,
@@ -102,7 +105,8 @@ for (const [name, need] of [["wrk", WRK], ["autocannon", []]] as const) {
   }));
 }
 
-// README (Load generators): "wrk runs whole seconds only … the record keeps what ran … the table header prints it".
+// docs/method.md (Load generators): "wrk runs whole seconds only … the record keeps what ran … the table header prints
+// it".
 Deno.test(needs(WRK, {
   name: "wrk's whole seconds are recorded as they ran, and the header prints what ran beside what was asked",
   async fn() {
@@ -170,3 +174,51 @@ Deno.test({
     });
   },
 });
+
+// wrk's Lua `latency(i)` scans its histogram from the lowest latency on every call: reading every distinct value of a
+// run whose latencies spread over seconds took done() 38 s for a 3 s run (60,000 responses, load average 15), past
+// the guard on wrk's run (it failed 002's HTTP on Node at 400 connections). Such a histogram is read as quantiles;
+// their percentiles are checked here against the ones wrk itself prints (--latency), which it computes exactly.
+Deno.test(needs(WRK, {
+  name: "wrk's done() reads a histogram spread over seconds as quantiles, and their percentiles are wrk's own",
+  async fn() {
+    await withTmp(async (tmp) => {
+      // One response in a hundred waits 0–3 s: tens of thousands of distinct latencies over millions of µs.
+      await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async () => {
+        if (Math.random() < 0.01) await new Promise((r) => setTimeout(r, Math.random() * 3000));
+        return new Response("ok", { headers: { "content-type": "text/plain" } });
+      });
+      const script = `${tmp}/run.lua`;
+      const requests = [{ path: "/", expect: { status: 200, contentType: "text/plain", body: "ok" } }];
+      await Deno.writeTextFile(script, wrkScript({ requests, pipelining: 1, checkResponses: false }));
+      const url = `http://127.0.0.1:${server.addr.port}/`;
+      const args = ["-t1", "-c200", "-d3s", "--timeout", "10s", "--latency", "-s", script, url];
+      const out = new TextDecoder().decode((await new Deno.Command("wrk", { args, stdout: "piped" }).output()).stdout);
+      const parsed = parseWrkOutput(out);
+      const spread = parsed.latency.split(",").length;
+      assertEquals(parsed.latencyQuantiles, LATENCY_QUANTILES, `read whole (${spread} values): not spread enough`);
+      // The quantiles read, as (value, cumulative share of the responses) points.
+      const pairs = parsed.latency.split(",").map((x) => x.split(":").map(Number));
+      const total = pairs.reduce((n, [, c]) => n + c, 0);
+      let seen = 0;
+      const points = pairs.map(([v, c]) => ({ v, share: (seen += c) / total }));
+      // wrk's own lines: "     50%    2.44ms" (padded: "    90%    1.28s "), to three significant figures.
+      const unit: Record<string, number> = { us: 1, ms: 1e3, s: 1e6 };
+      const printed = [...out.matchAll(/^\s+(50|90|99)%\s+([\d.]+)(us|ms|s) *$/gm)];
+      assertEquals(printed.length, 3, out);
+      for (const [, p, figure, u] of printed) {
+        // The exact percentile lies between the quantiles read on either side of it, less wrk's rounding to three
+        // figures.
+        const exact = Number(figure) * unit[u];
+        const j = points.findIndex((x) => x.share >= Number(p) / 100);
+        const low = points[Math.max(0, j - 1)].v * 0.995 - 10;
+        const high = points[j].v * 1.005 + 10;
+        assert(exact >= low && exact <= high, `p${p}: wrk printed ${exact} µs, the quantiles bracket ${low}–${high}`);
+      }
+      // The record's figures come from those quantiles, to the histogram's precision (three significant figures).
+      const ours = percentilesOf(wrkHistogram(parsed.latency))!;
+      const j99 = points.findIndex((x) => x.share >= 0.99);
+      assert(Math.abs(ours.p99 - points[j99].v) <= 0.001 * points[j99].v, `${ours.p99} vs ${points[j99].v}`);
+    });
+  },
+}));

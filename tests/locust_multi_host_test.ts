@@ -3,9 +3,9 @@
 // the load machines reach it at; each load machine runs one worker per CPU on its own python3 with the venv's
 // packages staged there; their counts and histograms are merged into one record.
 //
-// README "Locust: many load machines, slow workloads": "with --client-host, one worker per CPU of each load machine"
-// and "figures merged": "Locust with workers on two load machines: http-json and rest-api verified, both machines
-// took users, nothing left".
+// docs/scaling-out.md "Locust: many load machines, slow workloads": "with --client-host, one worker per CPU of each
+// load machine" and "figures merged": "Locust with workers on two load machines: http-json and rest-api verified, both
+// machines took users, nothing left".
 import { assert, assertEquals } from "@std/assert";
 import { makeLab, netnsUnavailable } from "./_netns.ts";
 import { condition, needs } from "./_needs.ts";

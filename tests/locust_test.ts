@@ -1,7 +1,7 @@
 // --load-generator locust: Locust, installed by rtbench into its own venv (pip, pinned), runs the workload's own
 // traffic as one master and one worker per client CPU and checks every response like the engine.
 //
-// README "Locust: many load machines, slow workloads", claim by claim:
+// docs/scaling-out.md "Locust: many load machines, slow workloads", claim by claim:
 // - http-json and rest-api (captured ids, figures per endpoint, the database checked against the responses) measured
 //   through Locust, the record naming Locust's pinned version and the Python it ran on, nothing left behind:
 //   "bench --load-generator locust runs http-json and rest-api: verified, counted per endpoint, nothing left";

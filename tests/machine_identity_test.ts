@@ -1,4 +1,4 @@
-// README "Machines that read alike": a result records what tells its machine apart from another whose CPU model
+// docs/method.md "Machines that read alike": a result records what tells its machine apart from another whose CPU model
 // name reads the same (CPU vendor, family, model number, stepping, microcode, caches, hypervisor, the kernel's CPU
 // mitigations) and a one-second calibration measured when the suite starts; `compare`, `trend`, `--history` and
 // `--fail-on-regression` compare only within one identity and a calibration within its noise, and say why not.

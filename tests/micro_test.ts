@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Process and in-process workloads" (micro).
+// README walk: shows claims of docs/workloads.md "Process and in-process workloads" (micro).
 // The micro workload: tinybench inside every runtime, each task's sample
 // verified, statistics mapped to figures that validate against the schema;
 // a script whose sample is wrong is caught.
@@ -65,7 +65,7 @@ Deno.test("a micro script whose sample is wrong makes the record invalid", async
   });
 });
 
-// README (micro): "opsPerSecond … operations ÷ time … not the mean of 1/latency".
+// docs/workloads.md (micro): "opsPerSecond … operations ÷ time … not the mean of 1/latency".
 Deno.test("micro throughput is operations ÷ time, not the mean of 1/latency, with a skewed latency distribution", () => {
   // 990 calls of 1 µs and 10 GC-paused calls of 1 ms: 1000 calls took 10.99 ms, so 90,992 calls/s. The mean of
   // 1/latency, tinybench's throughput.mean, is 990,010/s: eleven times too high, and a runtime with fewer but

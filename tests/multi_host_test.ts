@@ -5,14 +5,14 @@
 // from the host's own temporary directory; nothing left running and no temporary directory left after a normal end
 // and after SIGINT; a killed ssh connection makes that record errored and the suite goes on.
 //
-// README "Server, load and database on separate machines", sentence by sentence: ssh master connections, BatchMode
-// and --ssh-config (every test here connects only through the lab's config); staging into a private temporary
+// docs/scaling-out.md "Server, load and database on separate machines", sentence by sentence: ssh master connections,
+// BatchMode and --ssh-config (every test here connects only through the lab's config); staging into a private temporary
 // directory and running from it (the first test: command paths, directories gone afterwards); servers bound to the
 // server machine's address (reachable only in its namespace); the engine on the load machine (the SIGINT and
 // killed-connection tests find its processes there); the database on its machine (`databaseHost`, queries counted
-// there); two load machines sharing the connections, histograms merged (`clientHostConnections`, latency);
-// topology, round trip and the `hosts:` line (the first test); teardown on a normal end, SIGINT and a dropped
-// connection (the three tests' `nothingLeft`); host keys checked (the known_hosts test); the lab itself (`_netns.ts`).
+// there); two load machines sharing the connections, histograms merged (`clientHostConnections`, latency); topology,
+// round trip and the `hosts:` line (the first test); teardown on a normal end, SIGINT and a dropped connection (the
+// three tests' `nothingLeft`); host keys checked (the known_hosts test); the lab itself (`_netns.ts`).
 
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { makeLab, netnsUnavailable } from "./_netns.ts";
@@ -159,7 +159,8 @@ Deno.test(needs(NETNS, {
         ["db", "198.18.0.4"],
       ]);
       for (const h of result.topology!.hosts) assert(h.cpuModel && h.kernel && h.allowedCpus && h.logicalCores, h.host);
-      // Each host's identity read there (README "Machines that read alike"): the lab's hosts share this machine's CPU.
+      // Each host's identity read there (docs/method.md "Machines that read alike"): the lab's hosts share this
+      // machine's CPU.
       for (const h of result.topology!.hosts) assertEquals(h.machine, result.environment.machine, h.host);
       // Timed on the load machine: TCP connects to the server machine.
       assertEquals(result.topology!.roundTrips.map((t) => [t.client, t.server, t.samples]), [
@@ -181,8 +182,8 @@ Deno.test(needs(NETNS, {
         assert(r.latencyUs && r.latencyUs.p50 > 0, r.id);
         assert(r.verification.checks.length > 0 && r.verification.checks.every((c) => c.passed), r.id);
         assert(r.summary.requestsPerSecond!.median > 0);
-        // README "The environment of every process": the server and the engines got the built environment there,
-        // each listed with its host; nothing of the ssh session (SSH_CONNECTION, USER, SHELL) reached them.
+        // docs/method.md "The environment of every process": the server and the engines got the built environment
+        // there, each listed with its host; nothing of the ssh session (SSH_CONNECTION, USER, SHELL) reached them.
         const remote = (r.processes ?? []).filter((p) => p.host);
         assertEquals([...new Set(remote.map((p) => `${p.role}@${p.host}`))].sort(), [
           "load engine@198.18.0.3",
@@ -314,7 +315,8 @@ Deno.test(needs(NETNS, {
   },
 }));
 
-// README "Flags" and "Server, load and database on separate machines": a malformed host is bad input.
+// docs/reference.md "Flags" and docs/scaling-out.md "Server, load and database on separate machines": a malformed host
+// is bad input.
 Deno.test("a malformed --server-host, --client-host or --db-host exits 2 naming the flag", async () => {
   for (const [flag, value] of [["--server-host", "bad host!"], ["--client-host", "x@:1"], ["--db-host", "h:99999"]]) {
     const out = await runCli(["--workload", "http-json", flag, value]);
@@ -324,7 +326,8 @@ Deno.test("a malformed --server-host, --client-host or --db-host exits 2 naming 
   }
 });
 
-// README "Load": a load machine at 90% of its CPUs or more gives the record `client-host-saturated`, naming it.
+// docs/scaling-out.md "Load": a load machine at 90% of its CPUs or more gives the record `client-host-saturated`,
+// naming it.
 Deno.test("a load machine's CPUs at 90% or more make client-host-saturated, naming the machine", () => {
   const share = { host: "bench@198.18.0.3", processes: 2, connections: 100 };
   assertEquals(saturatedHost({ ...share, cpuBusyPercent: 89.9 }, 0), null);
@@ -334,7 +337,8 @@ Deno.test("a load machine's CPUs at 90% or more make client-host-saturated, nami
   assertMatch(warning.message, /^run 2: load machine bench@198\.18\.0\.3 had its CPUs 97\.5% busy/);
 });
 
-// README "ssh": host keys are checked as the configuration says; a machine missing from known_hosts is refused.
+// docs/scaling-out.md "ssh": host keys are checked as the configuration says; a machine missing from known_hosts is
+// refused.
 Deno.test(needs(NETNS, {
   name: "a server host whose key is not in known_hosts is refused, nothing measured",
   sanitizeResources: false,

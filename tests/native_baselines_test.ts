@@ -1,4 +1,4 @@
-// README "Native baselines: go and rust": each of its sentences is shown here (reports: server_cpus_test).
+// docs/guide.md "Native baselines: go and rust": each of its sentences is shown here (reports: server_cpus_test).
 // The native baselines: Go and Rust servers built with the machine's toolchains into rtbench's cache, measured
 // and verified like the JavaScript runtimes, byte for byte the same responses, and skipped with how to get the
 // toolchain when it is missing.

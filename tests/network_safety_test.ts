@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Ports and interfaces" and "No shell, explicit permissions".
+// README walk: shows claims of docs/guide.md "Ports and interfaces" and "No shell, explicit permissions".
 // Where servers listen: loopback unless --host says otherwise, on --port when given (refused by name when it is
 // taken), recorded in the result; and no process is spawned through a shell with a value interpolated into it.
 import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
@@ -40,7 +40,7 @@ Deno.test("--port: servers listen there and the result records it", async () => 
   });
 });
 
-// README "Faults tried": "`--port` in use" (exit 2); "Ports and interfaces".
+// docs/guide.md "Faults tried": "`--port` in use" (exit 2); "Ports and interfaces".
 Deno.test("--port in use: exit 2 naming the port, before anything runs", async () => {
   await withTmp(async (tmp) => {
     using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -52,7 +52,7 @@ Deno.test("--port in use: exit 2 naming the port, before anything runs", async (
   });
 });
 
-// README "Faults tried": "`--port` … taken mid-suite: `errored` in `start`".
+// docs/guide.md "Faults tried": "`--port` … taken mid-suite: `errored` in `start`".
 Deno.test("a port taken during the suite errors that record in start, naming the port", async () => {
   await withTmp(async (tmp) => {
     using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -151,7 +151,7 @@ Deno.test("no child is spawned through a shell with a value in its script", asyn
   }
 });
 
-// README (Nothing left running): "Everything rtbench creates in the temporary directory … is made through
+// docs/guide.md (Nothing left running): "Everything rtbench creates in the temporary directory … is made through
 // `runners/platform/temp.ts`, which tracks it for the same exits".
 Deno.test("temporary paths are made only through runners/platform/temp.ts", async () => {
   const files = [...await sources("runners"), ...await sources("workloads"), ...await sources("adapters")];
@@ -167,7 +167,7 @@ Deno.test("temporary paths are made only through runners/platform/temp.ts", asyn
   }
 });
 
-// README (Ports and interfaces): "`--host <address>` binds elsewhere (`0.0.0.0` is reached over loopback) and is
+// docs/guide.md (Ports and interfaces): "`--host <address>` binds elsewhere (`0.0.0.0` is reached over loopback) and is
 // recorded in the result (`settings.host`)".
 Deno.test("--host 0.0.0.0: the server binds every interface, is reached over loopback, and the result records it", async () => {
   await withTmp(async (tmp) => {

@@ -1,5 +1,5 @@
-// The open model (README "Open model: fixed rates, phases and the latency-throughput curve"): requests go out on a
-// schedule and latency runs from when each was due, so a fixed rate is held and a stalled server shows its stall;
+// The open model (docs/method.md "Open model: fixed rates, phases and the latency-throughput curve"): requests go out
+// on a schedule and latency runs from when each was due, so a fixed rate is held and a stalled server shows its stall;
 // the sweep finds the knee.
 import { assert, assertEquals } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
@@ -34,7 +34,7 @@ Deno.test("--rate 2000 on http-json holds 2,000 ± 1% requests/s on deno, node a
       assertEquals(r.runs[0].figures.targetRequestsPerSecond, 2000);
       assertEquals(r.warnings.some((w) => w.code === "rate-not-held"), phase.missed > phase.scheduled / 100);
     }
-    // README "Open model": reports say the rate that was offered, and what went out late.
+    // docs/method.md "Open model": reports say the rate that was offered, and what went out late.
     const md = formatMarkdown(result);
     assert(md.includes("open model: 2,000 requests/s · up to 100 connections"), md);
     assert(md.includes("| missed |"), "a missed column");
@@ -129,7 +129,8 @@ Deno.test("--sweep on a server that serves 1,000 requests/s: peak, ten rates fro
     assert(steps.filter((s) => s.targetRate > at.targetRate).every((s) => !held(s)), JSON.stringify(steps));
     // On a quiet machine the knee is the step at 98.9%; a stall of tens of ms on a busy one can cost a step or two.
     assert(knee <= CAPACITY * 1.01 && knee >= CAPACITY * 0.7, `knee ${knee}/s`);
-    // README "Open model": the table and Markdown show the knee (the headline) with its p99 and how many rates ran.
+    // docs/method.md "Open model": the table and Markdown show the knee (the headline) with its p99 and how many rates
+    // ran.
     const md = formatMarkdown(result);
     assert(md.includes("sweep: closed-model peak, then 10 rates from 10% to 110% of it, knee at p99 ≤ 50 ms"), md);
     assert(md.includes("| runtime | sustainableRequestsPerSecond (median) | 95% CI | relative | knee p99 | rates |"));
@@ -137,7 +138,7 @@ Deno.test("--sweep on a server that serves 1,000 requests/s: peak, ten rates fro
 });
 
 /**
- * README "Open model": the HTML draws each runtime's latency–throughput curve (p99 on a log axis,
+ * docs/method.md "Open model": the HTML draws each runtime's latency–throughput curve (p99 on a log axis,
  * the knee ringed, the objective across), and a real browser paints it.
  */
 Deno.test(needs(CHROMIUM, {
@@ -172,9 +173,9 @@ Deno.test(needs(CHROMIUM, {
   },
 }));
 
-// README "Open model": "`--phases` runs constant and ramping rates one after the other (durations in `ms`, `s` or `m`),
-// with each phase's figures in the run's `phases`"; "`--arrival poisson` for a Poisson process"; the record is ranked
-// by p99.
+// docs/method.md "Open model": "`--phases` runs constant and ramping rates one after the other (durations in `ms`, `s`
+// or `m`), with each phase's figures in the run's `phases`"; "`--arrival poisson` for a Poisson process"; the record is
+// ranked by p99.
 Deno.test("--phases with --arrival poisson: each phase's figures in the run, ranked by p99, no coordinated omission", async () => {
   await withTmp(async (tmp) => {
     const result = await run({

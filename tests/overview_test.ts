@@ -1,4 +1,4 @@
-// README "At a glance, across versions, over time", the overview and key findings.
+// docs/guide.md "At a glance, across versions, over time", the overview and key findings.
 // Every human-readable report opens with the overview (workload rows × runtime columns, each cell relative to the
 // row's best, a tie where the 95% interval of the ratio includes 1, warnings as badges) and the key findings, which
 // list a difference only when the ratio's test finds it significant. Run on the stored results (fixtures/results,
@@ -70,8 +70,8 @@ function pairedResult(head: BenchResult): BenchResult {
   };
 }
 
-// README "At a glance, across versions, over time": cells relative to the row's best, from per-round ratios where
-// the runtimes were measured in the same rounds; a tie where the ratio's interval includes 1.
+// docs/guide.md "At a glance, across versions, over time": cells relative to the row's best, from per-round ratios
+// where the runtimes were measured in the same rounds; a tie where the ratio's interval includes 1.
 Deno.test("overview: runtimes measured in the same rounds are ranked by the paired interval of their ratio", async () => {
   const result = pairedResult(await loadFixture(HEAD_PATH));
   assertEquals(validateResult(result), [], "the paired result is valid against the schema");
@@ -182,7 +182,7 @@ Deno.test("behind in the overview, yet among several pairs Holm's correction can
   assertEquals(findingLines(formatMarkdown(three), "- http-json"), []);
 });
 
-// README "At a glance, across versions, over time": "A cell measured once says `1 run`".
+// docs/guide.md "At a glance, across versions, over time": "A cell measured once says `1 run`".
 Deno.test("a runtime measured once is marked 1 run in the overview: its ratio is one measurement, not a ranking", async () => {
   const head = await loadFixture(HEAD_PATH);
   const once = (r: BenchRecord): BenchRecord => {
@@ -212,8 +212,8 @@ Deno.test("a result where no workload has two runtimes with a figure says there 
   assert(!text.includes("No significant difference"));
 });
 
-// README "CPU per request": with --cpu-rate the overview has a second row per workload, the server's CPU per request
-// at the fixed rate (lower is better), ranked by paired ratio, the load's own CPU per response beside it.
+// docs/method.md "CPU per request": with --cpu-rate the overview has a second row per workload, the server's CPU per
+// request at the fixed rate (lower is better), ranked by paired ratio, the load's own CPU per response beside it.
 Deno.test("overview: the server's CPU per request at the fixed rate is a row of its own, ranked by paired ratio", async () => {
   const result = pairedResult(await loadFixture(HEAD_PATH));
   // The figures quoted for http-json at a fixed rate on these machines (server µs per request, three rounds).

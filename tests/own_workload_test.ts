@@ -1,23 +1,20 @@
-// The README's "Write your own workload", proven: the section's files are byte for byte the ones in
-// tests/fixtures/own_workload/ (tests/consumer_project_test.ts runs them in a project of their own, as the README
+// docs/reference.md "Write your own workload", proven: the section's files are byte for byte the ones in
+// tests/fixtures/own_workload/ (tests/consumer_project_test.ts runs them in a project of their own, as the page
 // says), and a broken expectation in the same user-defined workload is caught.
 
-import { assert, assertEquals } from "@std/assert";
+import { assertEquals } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
 import { validateWorkload } from "../workloads/validate.ts";
 import type { HttpWorkload } from "../workloads/types.ts";
 import { greet } from "./fixtures/own_workload/greet.ts";
 import { assertNothingLeft, ROOT, withTmp } from "./_helpers.ts";
+import { docSection } from "./_docs.ts";
 
 const FIXTURE = `${ROOT}tests/fixtures/own_workload/`;
 
-/** The README's "Write your own workload" section, up to the next heading of its level or above. */
-async function section(): Promise<string> {
-  const readme = await Deno.readTextFile(`${ROOT}README.md`);
-  const start = readme.indexOf("\n### Write your own workload\n");
-  assert(start >= 0, "README has a Write your own workload section");
-  const end = readme.slice(start + 1).search(/\n#{1,3} /);
-  return end === -1 ? readme.slice(start) : readme.slice(start, start + 1 + end);
+/** The "Write your own workload" section of docs/reference.md, up to the next heading of its level or above. */
+function section(): string {
+  return docSection("docs/reference.md", "### Write your own workload");
 }
 
 /** Every file the fixture directory holds, relative to it. */
@@ -30,10 +27,14 @@ async function fixtureFiles(dir = FIXTURE, prefix = ""): Promise<string[]> {
   return names.sort();
 }
 
-Deno.test("the README's own-workload files are the tested fixture, byte for byte", async () => {
-  const text = await section();
+Deno.test("the own-workload files of docs/reference.md are the tested fixture, byte for byte", async () => {
+  const text = section();
   const blocks = [...text.matchAll(/^```\w+ title="([^"]+)"\n([\s\S]*?)^```$/gm)].map((m) => [m[1], m[2]]);
-  assertEquals(blocks.map(([name]) => name).sort(), await fixtureFiles(), "README blocks and fixture files");
+  assertEquals(
+    blocks.map(([name]) => name).sort(),
+    await fixtureFiles(),
+    "docs/reference.md's blocks and fixture files",
+  );
   for (const [name, code] of blocks) assertEquals(code, await Deno.readTextFile(`${FIXTURE}${name}`), name);
 });
 

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Parity across runtimes" and "Before any load" (every distinct request).
+// README walk: shows claims of docs/method.md "Parity across runtimes" and "Verification before any load" (every distinct request).
 // Parity across runtimes before load: a server whose content-length (and body)
 // differs from the other runtimes' is marked invalid and not measured, while
 // the runtimes that agree are measured; the odd one is picked by majority.
@@ -95,8 +95,8 @@ Deno.test("a runtime that fails its own expectation does not vote", () => {
   assertEquals(verdicts.get("deno")!.invalid, null);
 });
 
-// README (Before any load): "every distinct request of the workload's traffic" is verified, and compared across
-// runtimes, not only the first few.
+// docs/method.md (Verification before any load): "every distinct request of the workload's traffic" is verified, and
+// compared across runtimes, not only the first few.
 Deno.test("verification and parity send every distinct request: a fault in the eighth of ten is caught before load", async () => {
   await withTmp(async (tmp) => {
     const result = await run({
@@ -133,8 +133,8 @@ Deno.test("verification and parity send every distinct request: a fault in the e
   });
 });
 
-// README (Before any load): "every distinct request … on the first server of each runtime, and the first three again
-// on each later run's fresh server"; bcrypt verifies 3 of its 64.
+// docs/method.md (Verification before any load): "every distinct request … on the first server of each runtime, and the
+// first three again on each later run's fresh server"; bcrypt verifies 3 of its 64.
 Deno.test("the first run's server is verified on every distinct request, each later run's on the first three", () => {
   const requests = Array.from({ length: 20 }, (_, i) => ({
     path: `/${i % 10}`,

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "The postgres workload".
+// README walk: shows claims of docs/workloads.md "The postgres workload".
 // The postgres workload: an embedded PostgreSQL started, verified against and removed on all three runtimes; a server
 // that does not clamp n or that skips queries caught; and with DATABASE_URL, only rtbench's own schema comes and goes.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
@@ -64,7 +64,8 @@ Deno.test("bench --workload postgres on deno,node,bun verifies every runtime and
       assertEquals(record.facts.driverVersion, POSTGRES_JS_VERSION);
       assertEquals(record.facts.poolSize, 10);
       assertEquals(record.facts.queriesPerRequest, record.variant === "db" ? 1 : 20);
-      // README (postgres): "with fewer than 3 CPUs the database shares the server's, and the record says so".
+      // docs/workloads.md (postgres): "with fewer than 3 CPUs the database shares the server's, and the record says
+      // so".
       const shares = record.warnings.some((w) => w.code === "db-shares-server-cpu");
       assertEquals(shares, navigator.hardwareConcurrency < 3, JSON.stringify(record.warnings));
       if (shares) assertEquals(record.facts.databaseCpus, record.cpus.server);
@@ -192,7 +193,7 @@ Deno.test("SIGINT while a postgres server is loaded stops the server and the emb
   }, { database: true });
 });
 
-// README (postgres): "with 3 or more CPUs the embedded database gets a CPU of its own".
+// docs/workloads.md (postgres): "with 3 or more CPUs the embedded database gets a CPU of its own".
 Deno.test("the embedded database takes the last of the server's CPUs when it has two, else shares and says so", () => {
   assertEquals(databaseCpus("0,1"), { database: "1", server: "0", warning: null });
   assertEquals(databaseCpus("0-2"), { database: "2", server: "0,1", warning: null });
@@ -201,9 +202,10 @@ Deno.test("the embedded database takes the last of the server's CPUs when it has
   assertEquals(databaseCpus(null).warning?.code, "db-shares-server-cpu");
 });
 
-// README (Open model): "side effects (postgres's queries, rest-api's rows) are checked against the requests of the peak
-// and every rate together": the database's own counts are checked against the peak's and every rate's requests, not
-// the peak's alone (before, the rates' queries and rows exceeded what the peak sent, and the record was invalid).
+// docs/method.md (Open model): "side effects (postgres's queries, rest-api's rows) are checked against the requests of
+// the peak and every rate together": the database's own counts are checked against the peak's and every rate's
+// requests, not the peak's alone (before, the rates' queries and rows exceeded what the peak sent, and the record was
+// invalid).
 Deno.test("--sweep on postgres and rest-api: what PostgreSQL counted matches the requests of every rate", async () => {
   await withTmp(async (tmp) => {
     await withEnv({ TMPDIR: tmp }, async () => {

@@ -3,8 +3,8 @@
 // like every other variant (the create/update/delete cycle checked in the database, the table checked against the
 // responses after the run), its versions recorded.
 //
-// README "The rest-api workload, and frameworks on every runtime": the prisma variant, sentence by sentence:
-// "rest-api's prisma variant runs on deno, node and bun: verified, its versions recorded, nothing left"; README "The
+// docs/workloads.md "The rest-api workload, and frameworks on every runtime": the prisma variant, sentence by sentence:
+// "rest-api's prisma variant runs on deno, node and bun: verified, its versions recorded, nothing left"; "The
 // postgres workload": "postgres through Prisma: one query per row, counted by PostgreSQL, on deno, node and bun".
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Reports and comparisons" (Progress).
+// README walk: shows claims of docs/guide.md "Reports and comparisons" (Progress).
 // The progress line: what it says for each event and how its time estimate
 // learns from finished records; on a real terminal (a pty from `script`) the
 // CLI draws it, with --quiet or a pipe it draws nothing.
@@ -95,7 +95,8 @@ Deno.test("finished records keep a line each: errors, skips and warnings say so"
   assertMatch(lines[2], /^– .*: skipped: bun cannot do this variant$/);
 });
 
-// README "Reports and comparisons" (Progress): "When stderr is not a terminal, each finished record writes one plain line".
+// docs/guide.md "Reports and comparisons" (Progress): "When stderr is not a terminal, each finished record writes one
+// plain line".
 Deno.test("not on a terminal: one plain line per finished record after the elapsed time, nothing redrawn", () => {
   let t = 0;
   let screen = "";

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Use rtbench from your own code" (exports, documentation, examples).
+// README walk: shows claims of docs/reference.md "Use rtbench from your own code" (exports, documentation, examples).
 // The package as JSR sees it: every entry point's exported symbols are documented (description, parameters,
 // return value, a titled example), the `ok` task lints and doc-tests every entry point, and the published file
 // list holds what the CLI reads at run time and no tests.
@@ -7,6 +7,7 @@ import { assert, assertEquals } from "@std/assert";
 import { builtinAdapters } from "../adapters/mod.ts";
 import { builtinWorkloads, isSkip, type ServerSource } from "../workloads/mod.ts";
 import { ROOT } from "./_helpers.ts";
+import { allDocs, readDoc } from "./_docs.ts";
 // Through the package's own exports map, as a downstream project imports them.
 import file from "@rtbench/rtbench/schema.json" with { type: "json" };
 import { benchResultSchema, parseResult } from "@rtbench/rtbench/schema";
@@ -104,7 +105,7 @@ function exampleProblems(jsDoc: JsDoc | undefined): string[] {
     if (!/```(ts|typescript)\b/.test(doc)) problems.push("a ```ts snippet in every @example");
   }
   // `deno test --doc` skips a fence marked ignore; every symbol needs one example it really runs.
-  // README (Use rtbench from your own code): "every symbol also has one that runs".
+  // docs/reference.md (Use rtbench from your own code): "every symbol also has one that runs".
   if (examples.every((e) => /```\w*[^\n]*\bignore\b/.test(e.doc ?? ""))) {
     problems.push("an @example that is not `ignore`");
   }
@@ -233,22 +234,23 @@ Deno.test("the JSON Schema is exported as a file and as an object, and they are 
   assertEquals(message, "Invalid result at /records/2/runtime/engine: is required");
 });
 
-// README (Reports and comparisons; History and trends; The result file): "From code: `exportResult()`, … are exported
-// from `mod.ts`", and "exported from `mod.ts` as `benchResultSchema` with `validateResult()` and `parseResult()`".
-Deno.test("every function the README says mod.ts exports is exported from mod.ts", async () => {
-  const readme = await Deno.readTextFile(`${ROOT}README.md`);
+// docs/guide.md (Reports and comparisons; At a glance, across versions, over time) and docs/reference.md (The result
+// file): "From code: `exportResult()`, … are exported from `mod.ts`", and "exported from `mod.ts` as
+// `benchResultSchema` with `validateResult()` and `parseResult()`".
+Deno.test("every function the docs say mod.ts exports is exported from mod.ts", async () => {
+  const readme = allDocs();
   const mod: Record<string, unknown> = await import(`${ROOT}mod.ts`);
   const claims = [...readme.matchAll(/From code: ([^.]*?) (?:is|are) exported from `mod\.ts`/g)].map((m) => m[1]);
-  assert(claims.length >= 2, "the README's From code sentences");
+  assert(claims.length >= 2, "the docs' From code sentences");
   const names = claims.flatMap((c) => [...c.matchAll(/`(\w+)\(\)`/g)].map((m) => m[1]));
   names.push("benchResultSchema", "validateResult", "parseResult");
   assert(names.length > 10, names.join(" "));
   for (const name of names) assert(name in mod, `mod.ts exports ${name}`);
 });
 
-// README (Use rtbench from your own code): each import of the table holds the functions its row names.
-Deno.test("every function the README's import table names is exported by that entry point", async () => {
-  const readme = await Deno.readTextFile(`${ROOT}README.md`);
+// docs/reference.md (Use rtbench from your own code): each import of the table holds the functions its row names.
+Deno.test("every function the import table of docs/reference.md names is exported by that entry point", async () => {
+  const readme = readDoc("docs/reference.md");
   const exportsMap: Record<string, string> = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).exports;
   let checked = 0;
   for (const m of readme.matchAll(/^\| `@rtbench\/rtbench(\/\w+)?` +\| (.*) \|$/gm)) {

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "The `uuid-file` and `bcrypt` workloads", from the command line.
+// README walk: shows claims of docs/workloads.md "The `uuid-file` and `bcrypt` workloads", from the command line.
 // The issue's command, shortened: uuid-file and bcrypt on every runtime from the
 // command line, a valid result file, a table per workload showing every runtime.
 import { assert, assertEquals, assertMatch } from "@std/assert";

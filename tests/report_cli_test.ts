@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Reports and comparisons" (`deno task report`).
+// README walk: shows claims of docs/guide.md "Reports and comparisons" (`deno task report`).
 // `deno task report <result.json> --format ...` renders a stored result with
 // every exporter, to stdout or a file, and refuses bad input on one line.
 import { assert, assertEquals, assertMatch } from "@std/assert";
@@ -16,7 +16,7 @@ Deno.test("report renders a stored result in every format, each showing the file
     assertEquals(run.stderr, "");
     assertRenders(format, run.stdout, head);
   }
-  // README (Formats): "`json` — the result document itself, byte for byte the result file".
+  // docs/guide.md (Formats): "`json` — the result document itself, byte for byte the result file".
   const json = await runTask("report", [HEAD_PATH, "--format", "json"]);
   assertEquals(json.stdout, await Deno.readTextFile(HEAD_PATH));
   const table = await runTask("report", [HEAD_PATH]);

@@ -1,8 +1,8 @@
-// README walk: shows claims of README "Reports and comparisons" (CSV columns, charts) and "Flags" (defaults, --list).
+// README walk: shows claims of docs/guide.md "Reports and comparisons" (CSV columns, charts) and docs/reference.md "Flags" (defaults, --list).
 // Reports without rough edges: axis ticks are round numbers, resource series span the sampled window, every CSV row
 // says whether its figure is better higher or lower where that means something, the overview's "no difference" line
 // says what it counts, a record that never ran is ranked by its workload's figure, --list marks the optional variants,
-// and --help and the README's Flags table give the same default for every flag.
+// and --help and the Flags table of docs/reference.md give the same default for every flag.
 import { assert, assertEquals } from "@std/assert";
 import { niceTicks } from "../runners/report/_svg.ts";
 import { serverResources } from "../runners/report/_resources.ts";
@@ -14,7 +14,8 @@ import { startup } from "../workloads/startup.ts";
 import { deno } from "../adapters/mod.ts";
 import { builtinWorkloads } from "../workloads/mod.ts";
 import { BASE_PATH, loadFixture, parseCsv } from "./_report_helpers.ts";
-import { ROOT, runCli, withTmp } from "./_helpers.ts";
+import { runCli, withTmp } from "./_helpers.ts";
+import { docSection } from "./_docs.ts";
 
 Deno.test("axis ticks are round numbers: 0.6, not 0.6000000000000001", () => {
   // Steps of 0.2 (by hand: 0, 0.2, …, 1.2 covers 1.1) and of 0.00001.
@@ -123,15 +124,11 @@ Deno.test("--list marks the optional variants and those that run only when their
   }
 });
 
-Deno.test("--help and the README's Flags table give the same default for every flag", async () => {
+Deno.test("--help and the Flags table of docs/reference.md give the same default for every flag", async () => {
   const help = await runCli(["--help"]);
   const helpRows = [...help.stdout.matchAll(/^ {2}(--[a-z0-9-]+)\S*(?: \S+)*? {2,}(.*)$/gm)];
   assert(helpRows.length > 40, `${helpRows.length} flags in --help`);
-  const readme = await Deno.readTextFile(`${ROOT}README.md`);
-  const flags = readme.slice(
-    readme.indexOf("\n## Flags\n"),
-    readme.indexOf("\n## ", readme.indexOf("\n## Flags\n") + 1),
-  );
+  const flags = docSection("docs/reference.md", "## Flags");
   const table = new Map(
     flags.split("\n").filter((l) => l.startsWith("| `--")).map((l) => {
       const cells = l.split(/(?<!\\)\|/).map((c) => c.trim());
@@ -139,8 +136,8 @@ Deno.test("--help and the README's Flags table give the same default for every f
     }),
   );
   for (const [, flag, meaning] of helpRows) {
-    assert(table.has(flag), `the README's Flags table has no row for ${flag}`);
+    assert(table.has(flag), `the Flags table of docs/reference.md has no row for ${flag}`);
     const stated = /\(default: ([^()]*(?:\([^()]*\))?[^()]*)\)$/.exec(meaning)?.[1] ?? "";
-    assertEquals(table.get(flag), stated, `${flag}: README against --help`);
+    assertEquals(table.get(flag), stated, `${flag}: docs/reference.md against --help`);
   }
 });

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Resources and `client-bound`": how the sampler reads a process tree, demand, busiest thread, its own cost.
+// README walk: shows claims of docs/method.md "Resources and `client-bound`": how the sampler reads a process tree, demand, busiest thread, its own cost.
 // The resource sampler on a real process tree: a shell that starts a spinning
 // child and a sleeper. The tree is found by session, its busiest thread wants
 // a whole CPU, and the sampler's own cost is reported. Nothing is left behind.
@@ -36,7 +36,7 @@ Deno.test("the sampler follows a process tree's CPU, memory, threads and open fi
   assertEquals(await processesMatching(marker), []);
 });
 
-// README (How it is sampled): "the helper is pinned to the load generator's CPU".
+// docs/method.md (How it is sampled): "the helper is pinned to the load generator's CPU".
 Deno.test(needs(TWO_CPUS, {
   name: "the sampler's helper runs pinned to the CPUs it is given (the load generator's)",
   async fn() {

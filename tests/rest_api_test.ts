@@ -2,7 +2,7 @@
 // afterwards, the table checked against the responses after each run; and the faults each check exists for:
 // an update that does not persist, a wrong page, a DELETE answered 204 that deleted nothing.
 //
-// README "The rest-api workload, and frameworks on every runtime", claim by claim:
+// docs/workloads.md "The rest-api workload, and frameworks on every runtime", claim by claim:
 // - endpoints, the mix and its weights, captured ids read back, figures per endpoint, the framework matrix, pinned
 //   framework versions and the `server` fact, every combination running, the drizzle variant, nothing left behind:
 //   "bench --workload rest-api on deno,node,bun completes every variant that runs and leaves nothing behind";
@@ -54,8 +54,8 @@ Deno.test("bench --workload rest-api on deno,node,bun completes every variant th
       }
       assertEquals(record.status, "completed", `${record.id}: ${JSON.stringify(record.error ?? record.skipReason)}`);
       assertEquals(record.facts.database, "embedded");
-      // README (rest-api): the database "exactly as for postgres": on a CPU of its own with 3 or more CPUs, else shared
-      // and said so.
+      // docs/workloads.md (rest-api): the database "exactly as for postgres": on a CPU of its own with 3 or more CPUs,
+      // else shared and said so.
       const shares = record.warnings.some((w) => w.code === "db-shares-server-cpu");
       assertEquals(shares, navigator.hardwareConcurrency < 3, `${record.id}: ${JSON.stringify(record.warnings)}`);
       if (shares) assertEquals(record.facts.databaseCpus, record.cpus.server);

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Nothing lost: `--resume`".
+// README walk: shows claims of docs/guide.md "Nothing lost: `--resume`".
 // --resume: done records (completed, invalid, skipped) are kept as they are, errored and missing ones are
 // measured into the same file; a file measured with other settings is refused, one line, exit 2, untouched.
 import { assert, assertEquals, assertMatch, assertNotEquals } from "@std/assert";
@@ -75,7 +75,8 @@ Deno.test("--resume keeps done records, measures errored and missing ones into t
   });
 });
 
-// README "Faults tried": "`--resume` with other settings or on another machine"; "missing, corrupted … `--resume`".
+// docs/guide.md "Faults tried": "`--resume` with other settings or on another machine"; "missing, corrupted …
+// `--resume`".
 Deno.test("--resume refuses other settings, another machine, a corrupted file: one line, exit 2, file untouched", async () => {
   await withTmp(async (tmp) => {
     const file = `${tmp}/r.json`;

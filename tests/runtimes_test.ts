@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Runtimes": PATH, the harness's own Deno, npm provisioning into the cache and reuse, errored when it cannot be had.
+// README walk: shows claims of docs/guide.md "Runtimes": PATH, the harness's own Deno, npm provisioning into the cache and reuse, errored when it cannot be had.
 // Runtime resolution: PATH, the harness itself, npm provisioning into the cache
 // with reuse, and a runtime that cannot be had recorded as errored.
 import { cacheDir } from "../adapters/_cache.ts";
@@ -75,7 +75,7 @@ Deno.test("a missing runtime with provisioning off fails with a clear reason", a
   });
 });
 
-// README (Runtimes): "A version npm does not have is bad input, refused before anything runs".
+// docs/guide.md (Runtimes): "A version npm does not have is bad input, refused before anything runs".
 Deno.test("a runtime version npm does not have is refused before anything runs, naming the field", async () => {
   await withTmp(async (tmp) => {
     await using registry = await localRegistry(tmp, ["1.2.0"]);
@@ -100,8 +100,8 @@ Deno.test("a runtime version npm does not have is refused before anything runs, 
   });
 });
 
-// README (Runtimes): "a runtime that cannot be had for another reason is recorded as `errored` with the reason, and the
-// others still run".
+// docs/guide.md (Runtimes): "a runtime that cannot be had for another reason is recorded as `errored` with the reason,
+// and the others still run".
 Deno.test("a runtime that cannot be had is errored in the results and the others still run", async () => {
   await withTmp(async (tmp) => {
     await using registry = await localRegistry(tmp, ["1.2.0"]);
@@ -129,7 +129,8 @@ Deno.test("a runtime that cannot be had is errored in the results and the others
   });
 });
 
-// README (Runtimes): "into `~/.cache/rtbench/runtimes/` (`$RTBENCH_CACHE_DIR` or `$XDG_CACHE_HOME/rtbench` if set)".
+// docs/guide.md (Runtimes): "into `~/.cache/rtbench/runtimes/` (`$RTBENCH_CACHE_DIR` or `$XDG_CACHE_HOME/rtbench` if
+// set)".
 Deno.test("the cache is $RTBENCH_CACHE_DIR, else $XDG_CACHE_HOME/rtbench, else ~/.cache/rtbench", () => {
   withEnv({ HOME: "/home/u", RTBENCH_CACHE_DIR: undefined, XDG_CACHE_HOME: undefined }, () => {
     assertEquals(cacheDir(), "/home/u/.cache/rtbench");

@@ -1,4 +1,4 @@
-// README "Every core: --server-cpus" (and the reports of "Native baselines"): each sentence is shown here.
+// docs/guide.md "Every core: --server-cpus" (and the reports of "Native baselines"): each sentence is shown here.
 // --server-cpus: each runtime serves in its own multi-core form on the CPUs it is given, and every form is
 // verified like the single-process servers. On a 2-core machine the client shares the server's CPUs and the
 // records say so.
@@ -65,7 +65,7 @@ Deno.test("--server-cpus 2: deno, node and bun each answer in their multi-core f
   await withTmp((tmp) => serveOnTwoCpus(["deno", "node", "bun"], tmp));
 });
 
-// README "Native baselines": the baselines in a group of their own after the runtimes.
+// docs/guide.md "Native baselines": the baselines in a group of their own after the runtimes.
 Deno.test(needs([await runtime(go), await runtime(rust)], {
   name: "--server-cpus 2: go and rust answer in their multi-core form; reports put them after the runtimes",
   async fn() {

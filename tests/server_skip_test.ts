@@ -1,4 +1,4 @@
-// README walk: shows claims of README "What the numbers mean" (status `skipped`) and "Faults tried" (server exits before listening).
+// README walk: shows claims of README "What the numbers mean" (status `skipped`) and docs/guide.md "Faults tried" (server exits before listening).
 // A server that reports its runtime cannot do the variant (the
 // `rtbench: skip: <reason>` line) makes its record skipped with that reason.
 import { assertEquals } from "@std/assert";
@@ -7,7 +7,7 @@ import { cannotRun } from "./fixtures/cannot_run.ts";
 import { assertNothingLeft, processesMatching, runCli, withTmp } from "./_helpers.ts";
 import { parseResult } from "../runners/schema/mod.ts";
 
-// README "Faults tried": "server exits before listening … `skipped` if it printed `rtbench: skip:`".
+// docs/guide.md "Faults tried": "server exits before listening … `skipped` if it printed `rtbench: skip:`".
 Deno.test("a server that says it cannot run is skipped with its reason; the next runtime runs", async () => {
   await withTmp(async (tmp) => {
     const result = await run({
@@ -25,7 +25,7 @@ Deno.test("a server that says it cannot run is skipped with its reason; the next
   });
 });
 
-// README "Exit codes": "`0` every record completed or was skipped".
+// docs/reference.md "Exit codes": "`0` every record completed or was skipped".
 Deno.test("a suite whose only record is skipped exits 0", async () => {
   await withTmp(async (tmp) => {
     const cli = await runCli(

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Exit codes" (130, 143) and "Nothing left running".
+// README walk: shows claims of docs/reference.md "Exit codes" (130, 143) and docs/guide.md "Nothing left running".
 // SIGINT and SIGTERM at random moments of a real suite (http-json and startup on Deno and Node), 20 times:
 // after each, no process rtbench started is left, no temporary path, and the result file is valid and holds
 // every record that was in it just before the signal.
@@ -96,7 +96,7 @@ async function iteration(i: number): Promise<Outcome> {
   });
 }
 
-// README "Faults tried": "SIGINT or SIGTERM at a random moment (20 times, 4 at once)".
+// docs/guide.md "Faults tried": "SIGINT or SIGTERM at a random moment (20 times, 4 at once)".
 Deno.test(`SIGINT and SIGTERM at ${ITERATIONS} random moments leave nothing running and lose no finished record`, async () => {
   const outcomes: Outcome[] = [];
   let next = 0;

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Process and in-process workloads" (how processes are timed, the timer's own cost, startup).
+// README walk: shows claims of docs/workloads.md "Process and in-process workloads" (how processes are timed, the timer's own cost, startup).
 // The startup workload and the process runner: every runtime timed from spawn
 // to exit with checked output, hyperfine-style plans honoured, the timer's own
 // cost recorded, and wrong exit codes or output making a record invalid.
@@ -63,7 +63,7 @@ Deno.test("bench --workload startup times every runtime, checks every run and st
     }
     const node = result.records.find((r) => r.id === "startup/script/node")!;
     assertMatch(String(node.facts.typeScript), /native|strip-types|pre-stripped/);
-    // README (startup): "each runtime's update-check and telemetry variables are set and recorded".
+    // docs/workloads.md (startup): "each runtime's update-check and telemetry variables are set and recorded".
     const quiet = (name: string) => result.records.find((r) => r.id === `startup/hello/${name}`)!.facts.quietEnv;
     assertEquals([quiet("deno"), quiet("bun")], ["DENO_NO_UPDATE_CHECK=1", "DO_NOT_TRACK=1"]);
     assertEquals(quiet("node"), "none (nothing to turn off)");
@@ -78,7 +78,7 @@ Deno.test("bench --workload startup times every runtime, checks every run and st
       cli.stdout,
       /set against update checks and telemetry: deno DENO_NO_UPDATE_CHECK=1, .*bun DO_NOT_TRACK=1/,
     );
-    // README (startup): "a net-of-spawn column … and the TypeScript mode per runtime".
+    // docs/workloads.md (startup): "a net-of-spawn column … and the TypeScript mode per runtime".
     const scriptTable = cli.stdout.slice(cli.stdout.indexOf("startup (script) · "));
     const header = scriptTable.split("\n")[1];
     assertMatch(header, /mean ± σ\s+net of spawn .* TypeScript/);
@@ -209,8 +209,8 @@ Deno.test("outliers are found by modified Z-score and none without spread", () =
   assertEquals(outlierIndices([1, 100]), []);
 });
 
-// README (How processes are timed): "Without it the `spawn` timer (Deno alone) records wall time only, and CPU time
-// and peak RSS are absent with a `no-rusage` warning. `RTBENCH_TIMER=spawn` forces the latter."
+// docs/workloads.md (How processes are timed): "Without it the `spawn` timer (Deno alone) records wall time only, and
+// CPU time and peak RSS are absent with a `no-rusage` warning. `RTBENCH_TIMER=spawn` forces the latter."
 Deno.test("RTBENCH_TIMER=spawn forces the spawn timer: wall time only, with a no-rusage warning", async () => {
   await withTmp(async (tmp) => {
     const cli = await runCli(

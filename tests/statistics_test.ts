@@ -1,6 +1,6 @@
-// README "What the numbers mean" and "Open model": the statistics and the open model's clock on fixed data, each
-// expectation worked out by hand in the comment beside it (p-values and quantiles of Student's t from its CDF,
-// I_x(ν/2, 1/2) with x = ν/(ν + t²), evaluated independently of rtbench to 30 digits).
+// README "What the numbers mean" and docs/method.md "Open model": the statistics and the open model's clock on fixed
+// data, each expectation worked out by hand in the comment beside it (p-values and quantiles of Student's t from its
+// CDF, I_x(ν/2, 1/2) with x = ν/(ν + t²), evaluated independently of rtbench to 30 digits).
 import { assertAlmostEquals, assertEquals, assertThrows } from "@std/assert";
 import { welchTest } from "../runners/stats/welch.ts";
 import { holmAdjust } from "../runners/stats/holm.ts";

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "Tests" (the two tiers, skips listed at the end, CI=true, one helper for skips,
+// README walk: shows claims of docs/development.md "Tests" (the two tiers, skips listed at the end, CI=true, one helper for skips,
 // one set of helpers, the CI paragraph). A test that needs what the machine lacks is ignored on a developer's machine and listed,
 // with why, at the end of the run; under CI=true it fails: CI cannot pass by skipping what it claims to test.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
@@ -21,8 +21,8 @@ function runNeedingMissingTool(ci: boolean): Promise<{ code: number; out: string
   });
 }
 
-// README (Tests): "a test that needs what this machine lacks is ignored, and the run ends by listing each skipped
-// test and why"; "under CI=true the same test fails".
+// docs/development.md (Tests): "a test that needs what this machine lacks is ignored, and the run ends by listing each
+// skipped test and why"; "under CI=true the same test fails".
 Deno.test("a missing tool: its test ignored and listed with why at the end outside CI, failing under CI=true", async () => {
   const dev = await runNeedingMissingTool(false);
   assertEquals(dev.code, 0, dev.out);
@@ -57,7 +57,7 @@ async function testFiles(): Promise<string[]> {
   return files.sort();
 }
 
-// README (Tests): "Every skip goes through one helper, `needs()` in `tests/_needs.ts`".
+// docs/development.md (Tests): "Every skip goes through one helper, `needs()` in `tests/_needs.ts`".
 Deno.test("every test that can be ignored is ignored through needs(), which lists it and fails it under CI", async () => {
   const bypassing = [];
   for (const file of await testFiles()) {
@@ -67,7 +67,7 @@ Deno.test("every test that can be ignored is ignored through needs(), which list
   assertEquals(bypassing, [], "a test file that ignores a test without needs()");
 });
 
-// README (Tests): "The tests share one set of helpers, `tests/_helpers.ts`".
+// docs/development.md (Tests): "The tests share one set of helpers, `tests/_helpers.ts`".
 Deno.test("tests clean up through the shared helpers: temporary directories, environment changes, task runs", async () => {
   const rules: [RegExp, string][] = [
     [/\b(privateTmp|databaseTmp|Deno\.makeTempDir)\(/, "a temporary directory without withTmp(), which removes it"],
@@ -86,7 +86,7 @@ Deno.test("tests clean up through the shared helpers: temporary directories, env
   assertEquals(found.filter((f) => !reading.some((r) => f.startsWith(r) && f.includes("runTask"))), []);
 });
 
-// README (Tests): "`test:unit` … runs without `--allow-net` and `--allow-run` … The list is `UNIT_TESTS`".
+// docs/development.md (Tests): "`test:unit` … runs without `--allow-net` and `--allow-run` … The list is `UNIT_TESTS`".
 Deno.test("the unit tier is a list of existing test files, run without --allow-net and --allow-run", async () => {
   const all = await testFiles();
   for (const file of UNIT_TESTS) assert(all.includes(file), `${file} is a test file`);
@@ -94,7 +94,7 @@ Deno.test("the unit tier is a list of existing test files, run without --allow-n
   assertEquals(tasks["test:unit"], `${tasks.test} --unit`);
 });
 
-// README (Tests, CI): "CI (`.ci/run`) installs every tool a test needs — wrk, hyperfine, chromium,
+// docs/development.md (Tests, CI): "CI (`.ci/run`) installs every tool a test needs — wrk, hyperfine, chromium,
 // inotify-tools from Debian, bombardier with `go install`, oha with `cargo install` (built in the background while the
 // doc tests run …) — and runs the tests with `CI=true`".
 Deno.test(".ci/run installs every tool the tests need, runs the doc and unit tests while oha builds, then all under CI=true", async () => {

@@ -1,4 +1,4 @@
-// README "At a glance, across versions, over time", trends.
+// docs/guide.md "At a glance, across versions, over time", trends.
 // `deno task trend <dir>` on the stored history (fixtures/history, see its README): each workload × runtime over
 // time and versions, every step tested with compare's test and the steps into each result corrected together (Holm),
 // the planted regression (node −50% in the third result) flagged as slower and nothing else — bun's real +34% in the

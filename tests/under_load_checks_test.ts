@@ -1,5 +1,5 @@
-// README "What is checked on every response under load": a server whose answers keep their form but go wrong after
-// verification is caught under load by the workload's own check: postgres rows against the seeded table, bcrypt
+// docs/method.md "What is checked on every response under load": a server whose answers keep their form but go wrong
+// after verification is caught under load by the workload's own check: postgres rows against the seeded table, bcrypt
 // hashes sampled and verified against their passwords.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { run } from "../runners/suite/run.ts";

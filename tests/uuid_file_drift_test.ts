@@ -1,7 +1,8 @@
-// README "uuid-file": every run starts from the same state (the data directory made anew, its filesystem synced), the
-// record says where the files live, and consecutive runs of one runtime show no monotone trend beyond noise. On ext4
-// the figures used to fall run after run for every runtime (deno 11,693 → 8,193 → 6,679 → 3,532 → 2,910 requests/s):
-// each run's tens of thousands of created and deleted names in one directory made every later file operation dearer.
+// docs/workloads.md "uuid-file": every run starts from the same state (the data directory made anew, its filesystem
+// synced), the record says where the files live, and consecutive runs of one runtime show no monotone trend beyond
+// noise. On ext4 the figures used to fall run after run for every runtime (deno 11,693 → 8,193 → 6,679 → 3,532 → 2,910
+// requests/s): each run's tens of thousands of created and deleted names in one directory made every later file
+// operation dearer.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
 import { kendallTrend } from "../runners/stats/drift.ts";

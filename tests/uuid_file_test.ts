@@ -1,4 +1,4 @@
-// README walk: shows claims of README "The `uuid-file` and `bcrypt` workloads" (uuid-file).
+// README walk: shows claims of docs/workloads.md "The `uuid-file` and `bcrypt` workloads" (uuid-file).
 // uuid-file: the real servers pass on every runtime with the file lifecycle
 // watched; a server that names its keys wrong is invalid before any load; a
 // server that leaves files behind is invalid with the count, and the files go.
@@ -49,7 +49,7 @@ Deno.test("uuid-file on deno, node and bun: bodies echo the queries, every file 
   });
 });
 
-// README (uuid-file): "files created and deleted are counted with inotifywait over the measured window".
+// docs/workloads.md (uuid-file): "files created and deleted are counted with inotifywait over the measured window".
 Deno.test(needs(INOTIFY, {
   name: "uuid-file with inotifywait: each file's steps watched, files created and deleted counted over the window",
   async fn() {
@@ -141,7 +141,7 @@ Deno.test("a uuid-file server that leaves files behind is invalid with the count
   });
 });
 
-// README (uuid-file): "a server that answers right but writes no file under load is invalid".
+// docs/workloads.md (uuid-file): "a server that answers right but writes no file under load is invalid".
 Deno.test(needs(INOTIFY, {
   name: "a uuid-file server that stops writing files under load is invalid: creations counted over the window",
   async fn() {
@@ -167,8 +167,8 @@ Deno.test(needs(INOTIFY, {
   },
 }));
 
-// README (uuid-file): "a stop never leaves a half-done file": Bun's stop() resolves with handlers between write and
-// delete, and exiting then left dozens of files (5 rounds in 6 before the server waited for them).
+// docs/workloads.md (uuid-file): "a stop never leaves a half-done file": Bun's stop() resolves with handlers between
+// write and delete, and exiting then left dozens of files (5 rounds in 6 before the server waited for them).
 Deno.test("a loaded Bun uuid-file server, stopped as rtbench stops servers, leaves no file behind", async () => {
   await withTmp(async (tmp) => {
     const dataDir = `${tmp}/data`;

@@ -1,4 +1,4 @@
-// README "At a glance, across versions, over time", version sweeps.
+// docs/guide.md "At a glance, across versions, over time", version sweeps.
 // Version sweeps: `--runtime bun@1.2,bun@1.3,bun@1.4.5` measures three versions of one runtime like three runtimes
 // (interleaved, run i of each before run i+1 of any), and the HTML report draws each workload's figure across the
 // versions with its 95% intervals; headless Chromium parses and paints it. `--last <n>` picks the last n releases

@@ -1,9 +1,12 @@
-// README "Slow workloads: enough responses to rank", with a fake load generator whose counts are set here (a real
-// server is started and verified for every attempt; only the load's figures are made up, so the arithmetic is exact).
+// docs/method.md "Slow workloads: enough responses to rank", with a fake load generator whose counts are set here (a
+// real server is started and verified for every attempt; only the load's figures are made up, so the arithmetic is
+// exact).
 import { assert, assertAlmostEquals, assertEquals, assertMatch } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
+import { bcrypt } from "../workloads/bcrypt.ts";
+import { loadTimeoutSec, longerWindow } from "../runners/kinds/long_enough.ts";
 import type { LoadGenerator, LoadMeasurement } from "../runners/drivers/types.ts";
 import { processesMatching, withTmp } from "./_helpers.ts";
 
@@ -97,3 +100,66 @@ Deno.test("nothing counted without errors is slowness: measured again over the r
   assertEquals(failed.status, "errored");
   assertMatch(failed.error?.message ?? "", /No valid response in 2 s \(4 errors\)/);
 });
+
+Deno.test("longerWindow: every request timed out and one alone predicts a longer wait: again with that timeout", () => {
+  const settings = { durationSec: 10, requestTimeoutSec: 10, connections: 100, pipelining: 1 } as never;
+  const cut = { durationMs: 10_000, validResponses: 0, errors: 100, timeouts: 100, mismatches: 0, non2xx: 0 } as never;
+  // Needed 90 s (3 × 100 × 300 ms): again over min(60, max(2 × 10, 90)) = 60 s.
+  assertEquals(longerWindow(settings, cut, 0, 90), 60);
+  // Needed no more than asked (a server fast alone that answers nothing under load): the run fails, as before.
+  assertEquals(longerWindow(settings, cut, 0, 10), null);
+  // A connection error among the failures is the server's answer, not slowness.
+  const refused = { durationMs: 10_000, validResponses: 0, errors: 101, timeouts: 100, mismatches: 0, non2xx: 0 };
+  assertEquals(longerWindow(settings, refused as never, 0, 90), null);
+  // 3 × 100 connections × 300 ms = 90 s; × 2 ms = 0.6 s, below the 10 s asked, which stands.
+  assertEquals([loadTimeoutSec(10, 100, 300), loadTimeoutSec(10, 100, 2)], [90, 10]);
+});
+
+// README (Slow workloads): "a run whose every request timed out is measured again with it too … a
+// `request-timeout-raised` warning … A server that answers nothing within that timeout still fails the run".
+Deno.test("a slow server whose every request timed out is measured again with the timeout one request alone predicts", async () => {
+  // bcrypt's server really hashes (tens to hundreds of ms a request alone here), so 100 connections predict a wait
+  // of 3 × 100 × that: over the 2 s asked. The fake load times every request out at 2 s and answers with more.
+  const seen: number[] = [];
+  const slow = counting(() => ({ valid: 0 }));
+  const run0 = slow.generator.run.bind(slow.generator);
+  slow.generator.run = (target, settings, options) => {
+    seen.push(settings.requestTimeoutSec);
+    return settings.requestTimeoutSec <= 2
+      ? run0(target, settings, options).then((m) => ({ ...m, errors: 100, timeouts: 100 }))
+      : run0(target, settings, options).then((m) => ({ ...m, responses: 300, validResponses: 300 }));
+  };
+  const record = await onBcrypt(slow.generator, { connections: 100, requestTimeoutSec: 2 });
+  assertEquals(record.status, "completed", JSON.stringify(record.error));
+  assertEquals(seen.length, 2);
+  assertEquals(seen[0], 2);
+  assert(seen[1] > 2, `raised to ${seen[1]} s`);
+  const raised = record.warnings.find((w) => w.code === "request-timeout-raised");
+  assertMatch(
+    raised?.message ?? "",
+    new RegExp(`^run 1: measured again with a request timeout of ${seen[1]} s, not 2 s`),
+  );
+  // A server that answers nothing under load at any timeout: measured again while its answer alone predicts a longer
+  // wait than the last attempt had (at most the retries long_enough.ts allows), then it fails.
+  const dead = counting(() => ({ valid: 0, errors: 100 }));
+  const failed = await onBcrypt(dead.generator, { connections: 100, requestTimeoutSec: 2 });
+  assert(dead.windows.length >= 2 && dead.windows.length <= 5, `${dead.windows}`);
+  assertEquals(failed.status, "errored");
+  assertMatch(failed.error?.message ?? "", /No valid response in \d+ s \(100 errors\)/);
+});
+
+async function onBcrypt(generator: LoadGenerator, settings: Record<string, number>) {
+  return await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [bcrypt],
+      runtimes: ["deno"],
+      variants: ["bcryptjs"],
+      settings: { durationSec: 2, warmupSec: 0, runs: 1, ...settings },
+      loadGenerator: generator,
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    assertEquals(await processesMatching(tmp), []);
+    return result.records[0];
+  });
+}

@@ -1,6 +1,6 @@
-// README "The driver's own ceiling": `deno task ws-ceiling` loads the fastest server with each client (rtbench's
-// engine, Deno's own WebSocket, the ws package) at 1, 8 and 32 messages in flight, and prints messages per second beside
-// the driver's and the server's CPU use and the rate per driver core.
+// docs/workloads.md "The driver's own ceiling": `deno task ws-ceiling` loads the fastest server with each client
+// (rtbench's engine, Deno's own WebSocket, the ws package) at 1, 8 and 32 messages in flight, and prints messages per
+// second beside the driver's and the server's CPU use and the rate per driver core.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runTask } from "./_helpers.ts";
 

@@ -1,4 +1,4 @@
-// README walk: shows claims of README "WebSocket: the `ws` workload".
+// README walk: shows claims of docs/workloads.md "WebSocket: the `ws` workload".
 // The ws workload: all three runtimes echo small and large messages under load with every echo verified; a server
 // that corrupts bytes or drops sockets under load is caught by the driver; nothing is left behind.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
@@ -17,8 +17,8 @@ function assertMeasured(record: BenchRecord, messageSize: number): void {
   assertEquals(record.status, "completed", JSON.stringify(record.error));
   assertEquals(record.kind, "websocket");
   assertEquals(record.loadGenerator?.name, "rtbench-ws");
-  // README (ws): "The load comes from rtbench's load engine … raw RFC 6455 frames"; Deno's client and `ws` only in
-  // ws-ceiling.
+  // docs/workloads.md (ws): "The load comes from rtbench's load engine … raw RFC 6455 frames"; Deno's client and `ws`
+  // only in ws-ceiling.
   assertMatch(record.loadGenerator?.client ?? "", /^rtbench engine, raw frames on /);
   assertEquals(record.loadGenerator?.latencyResolution, "us");
   assert(record.verification.checks.some((c) => c.name === "text echo" && c.passed));
@@ -38,7 +38,7 @@ function assertMeasured(record: BenchRecord, messageSize: number): void {
   assertEquals(record.headline.figure, "messagesPerSecond");
   // The driver's CPU is sampled on every run, and a driver at its limit is flagged.
   assert(record.runs.every((r) => r.figures.clientCpuPercent >= 0 && r.figures.serverCpuPercent >= 0));
-  // README (ws figures): "judged by the same rule as HTTP's": saturation is sampled in every run.
+  // docs/workloads.md (ws figures): "judged by the same rule as HTTP's": saturation is sampled in every run.
   assert(record.runs.every((r) => r.resources?.server && r.resources?.client), "both sides sampled in every run");
   assertExists(record.latencyUs);
   assert(record.latencyUs!.p50 <= record.latencyUs!.p99_9 && record.latencyUs!.p99_9 <= record.latencyUs!.max);
@@ -124,7 +124,8 @@ Deno.test("a server that corrupts one byte in a thousand passes verification but
   });
 });
 
-// README "Every request accounted for": a dropped connection is reopened and counted, under the HTTP kind's policy.
+// docs/method.md "Every request accounted for": a dropped connection is reopened and counted, under the HTTP kind's
+// policy.
 Deno.test("a server that closes sockets under load is invalid, with the dropped sockets counted", async () => {
   await withTmp(async (tmp) => {
     const result = await run({
@@ -192,7 +193,7 @@ Deno.test("SIGINT while the driver runs stops the driver and the server and leav
   });
 });
 
-// README (ws figures): "The driver and the server are judged by the same rule as HTTP's (see Resources and
+// docs/workloads.md (ws figures): "The driver and the server are judged by the same rule as HTTP's (see Resources and
 // `client-bound`)": a driver at its limit while the server is at its own too is client-saturated, not client-bound.
 Deno.test("a WebSocket record is judged like an HTTP one: both sides at their limit is client-saturated only", () => {
   // Sampled resources as a run leaves them: percent of one CPU, the driver on CPU 1 and the server on CPU 0.

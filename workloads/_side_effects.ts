@@ -16,7 +16,10 @@ export interface SideEffectRule {
   readonly perRequest?: number;
   /** Added to `requests × perRequest` (verification probes that do other work than the traffic). @default 0 */
   readonly offset?: number;
-  /** Requests possibly unanswered when the generator cannot count what it sent (one per connection per phase). */
+  /**
+   * Requests possibly unanswered when the generator cannot count what it sent (one per connection per phase), in one
+   * load: a run that went through several (see `AfterRunContext.unsent`) allows this many for each.
+   */
   readonly inFlight: number;
   /** Share by which the count may differ beyond the bounds (a counter that lags, or drops events). */
   readonly tolerance: number;
@@ -39,9 +42,10 @@ export function sideEffectChecks(run: AfterRunContext, rule: SideEffectRule): Ch
   const perRequest = rule.perRequest ?? 1;
   const effects = (requests: number) => requests * perRequest + (rule.offset ?? 0);
   const expected = effects(run.totalResponses);
+  // Without the generator's count: the requests in flight of each load the run went through, and each it gave up on.
   const unanswered = run.sentRequests !== undefined
     ? Math.max(0, run.sentRequests - run.totalResponses)
-    : rule.inFlight;
+    : rule.inFlight * (run.unsent?.loads ?? 1) + (run.unsent?.timeouts ?? 0);
   const beyond = rule.actual - expected;
   const low = rule.actual >= expected * (1 - rule.tolerance);
   const high = beyond <= unanswered * perRequest + expected * rule.tolerance;

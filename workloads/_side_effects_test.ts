@@ -26,3 +26,18 @@ Deno.test("side effects: more than the sent requests explain, or fewer than the 
   assertEquals([queries[0].expected, queries[0].passed], [2005, true]);
   assertEquals(sideEffectChecks(run, { ...rule, actual: 2206, perRequest: 20, offset: 5 })[1].passed, false);
 });
+
+Deno.test("side effects without a count of sent requests: one in-flight allowance per load, plus the timed out", () => {
+  // 003's Node run under autocannon, measured again over a longer window: 310 answers (expected 310 − 1 = 309 with
+  // the verification's invalid signup), 538 accounts, so 538 − 309 = 229 beyond; 200 allowed a load (100 connections,
+  // with a warm-up). Two loads allow 400; one allowed 200 and failed the run.
+  const run = { runtime: "node", run: 1, validResponses: 300, totalResponses: 310 };
+  const signup = { what: "accounts inserted", actual: 538, offset: -1, inFlight: 200, tolerance: 0 };
+  const once = sideEffectChecks(run, signup);
+  assertEquals(once.map((c) => [c.expected, c.actual, c.passed]), [[309, 538, false], [200, 229, false]]);
+  const twice = sideEffectChecks({ ...run, unsent: { loads: 2, timeouts: 0 } }, signup);
+  assertEquals(twice.map((c) => [c.expected, c.passed]), [[309, true], [400, true]]);
+  // Each timed-out request may have done its work too: 1 load and 29 timeouts allow 200 + 29 = 229.
+  assertEquals(sideEffectChecks({ ...run, unsent: { loads: 1, timeouts: 29 } }, signup)[1].passed, true);
+  assertEquals(sideEffectChecks({ ...run, unsent: { loads: 1, timeouts: 28 } }, signup)[1].passed, false);
+});

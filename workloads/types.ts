@@ -281,6 +281,12 @@ export interface AfterRunContext {
    */
   readonly sentRequests?: number;
   /**
+   * When {@linkcode sentRequests} is absent: the loads the run's server went through (a run measured again over a
+   * longer window had one a short attempt, each leaving its own requests in flight), and the requests the generator
+   * gave up on (a timed-out request may have done its work; autocannon sends it again). Absent means 1 and 0.
+   */
+  readonly unsent?: { readonly loads: number; readonly timeouts: number };
+  /**
    * Valid responses per endpoint label (see {@linkcode HttpRequestSpec.endpoint}), warm-up and measured window
    * together, verification excluded; absent when the traffic labels no endpoint or the generator cannot count them.
    */

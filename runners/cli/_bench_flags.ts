@@ -1,5 +1,5 @@
 // The flags of `deno task bench`: one table gives each flag's value, meaning and default, and `--help` is printed
-// from it (the README's Flags table states the same defaults; a test holds them together).
+// from it (the Flags table of docs/reference.md states the same defaults; a test holds them together).
 
 import { builtinAdapters } from "../../adapters/mod.ts";
 import type { Workload } from "../../workloads/mod.ts";

@@ -1,6 +1,6 @@
-// Every request accounted for (README "Every request accounted for"), each rule on the HTTP load in process with a
-// fake clock, a fake network and a fake server. The load: 2 connections, 1 in flight each, 1 s warm-up, 2 s window
-// (1000 … 3000 ms), the server answering at every 10 ms step what was written before it.
+// Every request accounted for (docs/method.md "Every request accounted for"), each rule on the HTTP load in process
+// with a fake clock, a fake network and a fake server. The load: 2 connections, 1 in flight each, 1 s warm-up, 2 s
+// window (1000 … 3000 ms), the server answering at every 10 ms step what was written before it.
 import { assert, assertEquals } from "@std/assert";
 import { bucketValue } from "./_engine_histogram.ts";
 import { BODY, drive, JOB, OK } from "./_engine_fake_server.ts";

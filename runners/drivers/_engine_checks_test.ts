@@ -1,4 +1,4 @@
-// README "What is checked on every response under load": values per key (postgres rows) and responses kept for
+// docs/method.md "What is checked on every response under load": values per key (postgres rows) and responses kept for
 // checks after the run (bcrypt), in the engine's parser.
 import { assertEquals, assertMatch } from "@std/assert";
 import { type EngineRequest, MISMATCH, ResponseParser, type ResponseSink, VALID } from "./_engine_http.ts";

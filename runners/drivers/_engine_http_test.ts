@@ -131,8 +131,9 @@ Deno.test("a capture from a valid response fills later expectations; without one
   assertEquals(parser.captured, null);
 });
 
-// README "Every request accounted for": bytes that only look like HTTP are not an answer. Each of these responses
-// carries the body the pattern wants (`{"id":"0a1b2c3d"}`, 17 bytes), so a lenient parser would count it valid.
+// docs/method.md "Every request accounted for": bytes that only look like HTTP are not an answer. Each of these
+// responses carries the body the pattern wants (`{"id":"0a1b2c3d"}`, 17 bytes), so a lenient parser would count it
+// valid.
 Deno.test("malformed framing is a protocol error, even where the body would pass", () => {
   const body = '{"id":"0a1b2c3d"}';
   const head = (lines: string) => `HTTP/1.1 201 Created\r\ncontent-type: application/json\r\n${lines}\r\n`;

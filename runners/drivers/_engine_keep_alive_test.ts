@@ -1,6 +1,6 @@
-// Keep-alive off (README "Connections that close"), on the HTTP load in process with a fake clock, network and server:
-// 2 connections, 1 s warm-up, 2 s window (1000 … 3000 ms), the server answering at every 10 ms step what was written
-// before it. Each request goes out on a new connection, which the client closes once the answer is complete.
+// Keep-alive off (docs/method.md "Connections that close"), on the HTTP load in process with a fake clock, network and
+// server: 2 connections, 1 s warm-up, 2 s window (1000 … 3000 ms), the server answering at every 10 ms step what was
+// written before it. Each request goes out on a new connection, which the client closes once the answer is complete.
 import { assert, assertEquals } from "@std/assert";
 import { bucketValue } from "./_engine_histogram.ts";
 import { drive, JOB, OK } from "./_engine_fake_server.ts";

@@ -8,7 +8,7 @@ function all(phases: RatePhase[], arrival: "uniform" | "poisson", seed = 1): { t
   return out;
 }
 
-// README "Open model": "`--rate <n>` sends requests on a fixed schedule, n per second (evenly spaced …)".
+// docs/method.md "Open model": "`--rate <n>` sends requests on a fixed schedule, n per second (evenly spaced …)".
 Deno.test("a constant rate is evenly spaced and holds its count", () => {
   const got = all([{ durationMs: 1000, fromRate: 2000, toRate: 2000, measured: true }], "uniform");
   assertEquals(got.length, 2000);
@@ -24,7 +24,8 @@ Deno.test("a ramp sends the area under its rate, faster towards the higher end",
   assertAlmostEquals(second, 2500, 2);
 });
 
-// README "Open model": "`--arrival poisson` for a Poisson process from a seeded generator"; phases one after another.
+// docs/method.md "Open model": "`--arrival poisson` for a Poisson process from a seeded generator"; phases one after
+// another.
 Deno.test("phases follow each other, numbered; Poisson arrivals are seeded and keep the mean rate", () => {
   const phases: RatePhase[] = [
     { durationMs: 500, fromRate: 1000, toRate: 1000, measured: false },

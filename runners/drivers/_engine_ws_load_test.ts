@@ -1,5 +1,5 @@
 // The WebSocket load as one piece, in process: fake clock, fake network, a fake echo server that reads the engine's
-// masked frames and answers them (README "Every request accounted for", WebSocket).
+// masked frames and answers them (docs/method.md "Every request accounted for", WebSocket).
 import { assert, assertEquals } from "@std/assert";
 import { FakeClock } from "./_engine_fake_clock.ts";
 import { FakeNet, type FakeSocket } from "./_engine_fake_net.ts";

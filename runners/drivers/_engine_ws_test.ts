@@ -90,8 +90,8 @@ Deno.test("the handshake response must switch protocols and accept the key", () 
   assertThrows(() => handshakeResponse(refused, "abc="), WebSocketProtocolError, "426");
 });
 
-// README "Every request accounted for": frames RFC 6455 forbids end the socket, even where the payload is a right
-// echo (a lenient parser would count each of these as a valid message).
+// docs/method.md "Every request accounted for": frames RFC 6455 forbids end the socket, even where the payload is a
+// right echo (a lenient parser would count each of these as a valid message).
 Deno.test("frames RFC 6455 forbids are protocol errors, even around a right payload", () => {
   const payload = messagePattern(10);
   const withBits = (frame: Uint8Array, bits: number) => Uint8Array.from([frame[0] | bits, ...frame.subarray(1)]);

@@ -15,7 +15,7 @@
  * slow answer delays that user's next send: latency is taken from when each
  * request was due). Locust spends about 400 µs of CPU per request where wrk
  * spends a few: it suits slow workloads and many load machines, not a fast
- * server on one core (see the README's figures).
+ * server on one core (see the figures of docs/scaling-out.md).
  *
  * @module
  */

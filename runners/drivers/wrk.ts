@@ -46,6 +46,8 @@ export interface WrkOutput {
   readonly firstMismatch: string;
   /** Latency histogram: `value:count` pairs in microseconds, comma-separated. */
   readonly latency: string;
+  /** 0 when the histogram holds every distinct latency; else how many quantiles of it were read (too spread out). */
+  readonly latencyQuantiles: number;
 }
 
 /** Reads the JSON line of `done()` from wrk's stdout. */

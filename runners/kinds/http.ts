@@ -52,7 +52,7 @@ import { type RunningServer, serverExited, stageServerFor, startRecordServer } f
 import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } from "./remote_server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 import { judgeAccounting, judgeFailures } from "./accounting.ts";
-import { longerWindow, windowWarning } from "./long_enough.ts";
+import { loadTimeoutSec, longerWindow, timeoutWarning, windowWarning } from "./long_enough.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
 import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 
@@ -88,15 +88,19 @@ async function verify(
   requests: readonly HttpRequestSpec[],
   run: number,
   hooks = true,
-): Promise<[Check[], number]> {
+): Promise<[Check[], number, number]> {
   const timeoutMs = ctx.settings.requestTimeoutSec * 1000;
   const exchanges: HttpExchange[] = [];
+  // The slowest answer to one request alone: what a request costs the server, for the load's timeout.
+  let aloneMs = 0;
   for (const request of requests) {
+    const start = performance.now();
     exchanges.push(await exchange(baseUrl, request, timeoutMs, ctx.signal));
+    aloneMs = Math.max(aloneMs, performance.now() - start);
   }
   const checks = exchangeChecks(exchanges);
   let sent = exchanges.length;
-  if (!hooks) return [checks, sent];
+  if (!hooks) return [checks, sent, aloneMs];
   const verifyContext: VerifyContext = {
     variant: ctx.variant,
     options: ctx.options,
@@ -124,7 +128,7 @@ async function verify(
       ...await withinTime("verify", "the session's verify", budgetSec, () => ctx.session.verify!(verifyContext)),
     );
   }
-  return [checks, sent];
+  return [checks, sent, aloneMs];
 }
 
 function runFigures(
@@ -284,11 +288,16 @@ async function open(ctx: HttpRecordContext, outcome: RecordOutcome): Promise<Htt
 }
 
 /**
- * Verifies the fresh server of run `run`; returns how many requests verification sent. The server of a run measured
- * again (`again`) answers the traffic's first requests, as a later run's does, without the workload's own
- * verification: that ran once per run, and the side-effect checks count its probes once.
+ * Verifies the fresh server of run `run`; returns how many requests verification sent, and the slowest answer to one
+ * of them. The server of a run measured again (`again`) answers the traffic's first requests, as a later run's does,
+ * without the workload's own verification: that ran once per run, and the side-effect checks count its probes once.
  */
-async function verifyServer(state: HttpState, server: RunningServer, run: number, again = false): Promise<number> {
+async function verifyServer(
+  state: HttpState,
+  server: RunningServer,
+  run: number,
+  again = false,
+): Promise<{ sent: number; aloneMs: number }> {
   const { ctx, outcome } = state;
   ctx.onPhase?.("verify", run);
   const asRun = again ? Math.max(run, 1) : run;
@@ -297,13 +306,14 @@ async function verifyServer(state: HttpState, server: RunningServer, run: number
     outcome.facts.verifiedRequests = requests.length;
     outcome.facts.distinctRequests = distinctRequests(state.traffic.requests).length;
   }
-  const [checks, sent] = await inPhase("verify", () => verify(ctx, server.baseUrl, requests, asRun, !again)).catch(
-    (error) => {
-      throw server.group.status ? serverExited(server, "verify", "verification") : error;
-    },
-  );
+  const [checks, sent, aloneMs] = await inPhase("verify", () => verify(ctx, server.baseUrl, requests, asRun, !again))
+    .catch(
+      (error) => {
+        throw server.group.status ? serverExited(server, "verify", "verification") : error;
+      },
+    );
   keepChecks(outcome, checks, asRun === 0, "verify");
-  return sent;
+  return { sent, aloneMs };
 }
 
 /** Warm-up and measurement by the load generator, with the server and the client sampled. */
@@ -370,6 +380,10 @@ interface Served {
   readonly server: RunningServer;
   /** A longer window to measure the run again over, on a fresh server: it counted too few responses. */
   readonly again: number | null;
+  /** The request timeout its load needed, from the server's answer to one request alone (see `long_enough.ts`). */
+  readonly timeoutSec: number;
+  /** The slowest of its answers to one request alone, in verification. */
+  readonly aloneMs: number;
 }
 
 /**
@@ -383,16 +397,25 @@ async function serve(state: HttpState, run: number, settings: RunSettings, attem
     : await startRecordServer(ctx, state.file, state.args);
   state.outcome.command = [...server.command];
   try {
-    const verifyRequests = await verifyServer(state, server, run, attempts > 0);
+    const { sent: verifyRequests, aloneMs } = await verifyServer(state, server, run, attempts > 0);
     const loaded = await load(state, server, run, settings);
-    const again = longerWindow(settings, loaded.measurement, attempts);
-    if (again !== null) return { verifyRequests, loaded, rated: null, memory: null, server, again };
+    const timeoutSec = neededTimeout(settings, aloneMs);
+    const again = longerWindow(settings, loaded.measurement, attempts, timeoutSec);
+    if (again !== null) {
+      return { verifyRequests, loaded, rated: null, memory: null, server, again, timeoutSec, aloneMs };
+    }
     const rated = await cpuRateWindow(state, server, run);
     const memory = await idleMemory(state.ctx, server, run, { http: state.traffic.requests[0] });
-    return { verifyRequests, loaded, rated, memory, server, again };
+    return { verifyRequests, loaded, rated, memory, server, again, timeoutSec, aloneMs };
   } finally {
     await server.stop();
   }
+}
+
+/** The request timeout a closed-model load of this server needs, from its answer to one request alone. */
+function neededTimeout(settings: RunSettings, aloneMs: number): number {
+  if (settings.rate !== undefined || settings.phases || settings.sweep) return settings.requestTimeoutSec;
+  return loadTimeoutSec(settings.requestTimeoutSec, settings.connections * settings.pipelining, aloneMs);
 }
 
 /**
@@ -407,7 +430,13 @@ async function serveEnough(state: HttpState, run: number): Promise<Served> {
   for (; served.again !== null; served = await serve(state, run, settings, earlier.length)) {
     earlier.push(served.loaded.measurement);
     verifyRequests += served.verifyRequests;
-    settings = { ...settings, durationSec: served.again };
+    // The server is slow: measured again with the timeout its answer alone predicts, so it is not cut off again.
+    const timeoutSec = Math.max(settings.requestTimeoutSec, served.timeoutSec);
+    const warnings = state.outcome.warnings;
+    if (timeoutSec > settings.requestTimeoutSec && !warnings.some((w) => w.code === "request-timeout-raised")) {
+      warnings.push(timeoutWarning(run, settings, timeoutSec, served.aloneMs));
+    }
+    settings = { ...settings, durationSec: served.again, requestTimeoutSec: timeoutSec };
   }
   if (earlier.length === 0) return served;
   state.outcome.warnings.push(windowWarning(run, earlier, served.loaded.measurement));
@@ -467,7 +496,7 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
       total: verifyRequests + sum(all, (x) => x.warmupResponses + x.responses + (x.lateResponses ?? 0)),
       ...(all.every((x) => x.sentRequests !== undefined)
         ? { sent: verifyRequests + sum(all, (x) => x.sentRequests!) }
-        : {}),
+        : { unsent: { loads: 1 + (loaded.earlier?.length ?? 0), timeouts: sum(all, (x) => x.timeouts) } }),
       ...(m.endpoints
         ? {
           endpoints: Object.fromEntries(

@@ -1,5 +1,5 @@
-// README "Open model": a sweep step is judged on its own: the load engine's CPU per answer and whether it was at its
-// limit in that step's window, and the rate held against the requests actually due (a Poisson schedule's count).
+// docs/method.md "Open model": a sweep step is judged on its own: the load engine's CPU per answer and whether it was
+// at its limit in that step's window, and the rate held against the requests actually due (a Poisson schedule's count).
 import { assertEquals } from "@std/assert";
 import { kneeOf, stepOf } from "./http_sweep.ts";
 import type { LoadMeasurement } from "../drivers/types.ts";

@@ -22,6 +22,8 @@ export interface RunOutput {
     readonly total: number;
     /** Requests sent, verification included, answered or not; absent when the generator cannot tell. */
     readonly sent?: number;
+    /** Without `sent`: the loads the run went through and the requests they gave up on (see `AfterRunContext`). */
+    readonly unsent?: { readonly loads: number; readonly timeouts: number };
     /** Valid responses per endpoint, warm-up included, when the generator counted them. */
     readonly endpoints?: Readonly<Record<string, number>>;
     /** The measured window, epoch ms. */

@@ -3,9 +3,12 @@
  * `MIN_COUNTED_RESPONSES` valid responses (a slow workload such as bcrypt, or
  * a server slower than the window, which counts none), it is measured again,
  * on a fresh server (no work left over from the short attempt), over a longer
- * window; the short attempt's work stays in the run's accounting. A slow
- * server is then a result with its long latency, not an error; a server that
- * gives no response within the request timeout still ends the run.
+ * window, and with the request timeout the server's answer to one request
+ * alone predicts for the load's requests in flight (a run whose every request
+ * timed out is measured again with it too); the short attempt's work stays in
+ * the run's accounting. A slow server is then a result with its long latency,
+ * not an error; a server that gives no response within that timeout still
+ * ends the run.
  *
  * @module
  */
@@ -38,10 +41,22 @@ const RETRIES = 4;
  * console.log(longerWindow(settings, m, 0)); // 11
  * ```
  */
-export function longerWindow(settings: RunSettings, m: LoadMeasurement, attempts: number): number | null {
+export function longerWindow(
+  settings: RunSettings,
+  m: LoadMeasurement,
+  attempts: number,
+  neededTimeoutSec: number = settings.requestTimeoutSec,
+): number | null {
   if (settings.rate !== undefined || settings.phases || settings.sweep || attempts >= RETRIES) return null;
   if (m.mismatches > 0 || m.non2xx > 0) return null;
-  const sec = windowToCount(m, settings.requestTimeoutSec);
+  const timeoutSec = Math.max(settings.requestTimeoutSec, neededTimeoutSec);
+  // Nothing answered, every failure a timeout, and one request alone predicts a longer wait than the timeout: a slow
+  // server cut off, measured again with that timeout (a connection error, or no longer timeout to give, ends it).
+  const cutOff = m.validResponses === 0 && m.timeouts > 0 && m.errors <= m.timeouts;
+  if (cutOff && timeoutSec > settings.requestTimeoutSec) {
+    return Math.min(MAX_WINDOW_SEC, Math.max(2 * m.durationMs / 1000, timeoutSec));
+  }
+  const sec = windowToCount(m, timeoutSec);
   return sec !== null && sec * 1000 > m.durationMs ? sec : null;
 }
 
@@ -65,5 +80,60 @@ export function windowWarning(run: number, earlier: readonly LoadMeasurement[], 
       `${last.durationMs / 1000} s (${last.validResponses} valid responses); rtbench counts at least ` +
       `${MIN_COUNTED_RESPONSES} responses a run (windows up to ${MAX_WINDOW_SEC} s) so that counting does not round ` +
       `the figure${none ? ", and a server slower than the window is measured, not failed" : ""}`,
+  };
+}
+
+/** The longest request timeout {@linkcode loadTimeoutSec} gives (the most `--timeout` accepts). */
+const MAX_TIMEOUT_SEC = 3600;
+
+/**
+ * How many requests' time a load's slowest answer may wait for, per connection: a closed-model server that does one
+ * request at a time answers each after the others' (one a connection), and after up to as many more left queued by
+ * the warm-up, whose connections closed with their requests unanswered; one more for a busy machine.
+ */
+const QUEUED_PER_CONNECTION = 3;
+
+/**
+ * The request timeout a load needs, in seconds: the one asked for, or longer when the server's answer to one request
+ * alone predicts a longer wait under the load's requests in flight (see {@linkcode QUEUED_PER_CONNECTION}). A run that
+ * counted too few responses, or none because every request timed out, is measured again with it, so that a slow
+ * server's latency is measured instead of cut off (a cut-off request is sent again and queues more work). Bounded by
+ * what the server showed: a server that answers nothing under load still fails.
+ *
+ * @param requestTimeoutSec The request timeout asked for (`--timeout`).
+ * @param inFlight Requests the load keeps in flight: connections × pipelining.
+ * @param aloneMs The slowest of the server's answers to one request alone (verification's).
+ * @returns Seconds.
+ *
+ * @example bcryptjs: 300 ms a hash alone, 100 connections: 3 × 100 × 0.3 s = 90 s, above the 10 s asked for
+ * ```ts
+ * import { loadTimeoutSec } from "./long_enough.ts";
+ * console.log(loadTimeoutSec(10, 100, 300), loadTimeoutSec(10, 100, 2)); // 90 10
+ * ```
+ */
+export function loadTimeoutSec(requestTimeoutSec: number, inFlight: number, aloneMs: number): number {
+  const predicted = Math.ceil(QUEUED_PER_CONNECTION * inFlight * aloneMs / 1000);
+  return Math.min(MAX_TIMEOUT_SEC, Math.max(requestTimeoutSec, predicted));
+}
+
+/**
+ * The record's warning for a run measured again with a longer request timeout.
+ *
+ * @example
+ * ```ts
+ * import { timeoutWarning } from "./long_enough.ts";
+ * const settings = { requestTimeoutSec: 10, connections: 100, pipelining: 1 } as never;
+ * console.log(timeoutWarning(0, settings, 90, 300).code); // request-timeout-raised
+ * ```
+ */
+export function timeoutWarning(run: number, settings: RunSettings, usedSec: number, aloneMs: number): Warning {
+  const inFlight = settings.connections * settings.pipelining;
+  const ms = Math.round(aloneMs);
+  return {
+    code: "request-timeout-raised",
+    message:
+      `run ${run + 1}: measured again with a request timeout of ${usedSec} s, not ${settings.requestTimeoutSec} s: ` +
+      `one request alone took ${ms} ms, and ${inFlight} requests in flight (with up to as many left by the warm-up) ` +
+      `can wait ${QUEUED_PER_CONNECTION} × ${inFlight} × ${ms} ms; a slow server is measured, not cut off`,
   };
 }

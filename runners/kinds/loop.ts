@@ -219,6 +219,7 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
           validResponses: responses.valid,
           totalResponses: responses.total,
           ...(responses.sent !== undefined ? { sentRequests: responses.sent } : {}),
+          ...(responses.unsent ? { unsent: responses.unsent } : {}),
           ...(responses.endpoints ? { endpoints: responses.endpoints } : {}),
           ...(responses.window ? { window: responses.window } : {}),
           addFigures: (figures) => this.#addFigures(figures),

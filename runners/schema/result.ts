@@ -504,7 +504,7 @@ export interface RunRecord {
 /**
  * How every request (or message) of a run's window ended beyond its answer.
  * One policy for HTTP and WebSocket, closed and open model; the limits that
- * decide a record's status are in the README's "Every request accounted for".
+ * decide a record's status are in "Every request accounted for" of docs/method.md.
  *
  * @example Was anything left unanswered?
  * ```ts

@@ -1,7 +1,7 @@
 import { assertAlmostEquals, assertEquals, assertThrows } from "@std/assert";
 import { kendallTrend } from "./drift.ts";
 
-// README "uuid-file": consecutive runs of one runtime show no monotone trend beyond noise (Mann–Kendall).
+// docs/workloads.md "uuid-file": consecutive runs of one runtime show no monotone trend beyond noise (Mann–Kendall).
 Deno.test("Mann–Kendall: S, τ and the exact p from every ordering", () => {
   // By hand, 4 runs [3, 1, 4, 2]: pairs (3,1) −, (3,4) +, (3,2) −, (1,4) +, (1,2) +, (4,2) − → S = 0, τ = 0, p = 1.
   assertEquals(kendallTrend([3, 1, 4, 2]), { n: 4, s: 0, tau: 0, p: 1 });

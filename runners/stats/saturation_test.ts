@@ -22,9 +22,9 @@ function judge(server: Role, client: Role, cpus = { server: "0", client: "1,2" }
   return saturation(summary, cpus)!;
 }
 
-// README (Resources and client-bound): "a tree is at its limit when its demand reaches 90% of the CPUs it is pinned
-// to, or its most demanding thread reaches 90% of one CPU … Demand rather than CPU time keeps the verdict right on a
-// shared machine".
+// docs/method.md (Resources and client-bound): "a tree is at its limit when its demand reaches 90% of the CPUs it is
+// pinned to, or its most demanding thread reaches 90% of one CPU … Demand rather than CPU time keeps the verdict right
+// on a shared machine".
 Deno.test("a tree is at its limit at 90% of its CPUs' demand or 90% of one CPU on its busiest thread", () => {
   const idle = role(20, 20, 20);
   // Two client CPUs: 180% of demand is the limit, 170% is not.
@@ -39,8 +39,8 @@ Deno.test("a tree is at its limit at 90% of its CPUs' demand or 90% of one CPU o
   assertEquals(judge(role(99, 99, 99), role(180, 180, 60)).clientBound, false);
 });
 
-// README (Resources and client-bound): `client-bound` when the client was at its limit while the server was not;
-// `client-saturated` when the client was, whatever the server did — each in at least half of the record's runs.
+// docs/method.md (Resources and client-bound): `client-bound` when the client was at its limit while the server was
+// not; `client-saturated` when the client was, whatever the server did — each in at least half of the record's runs.
 Deno.test("client-bound and client-saturated need the client at its limit in at least half the runs", () => {
   const cpus = { server: "0", client: "1" };
   const bound: Saturation = { client: 0.95, server: 0.5, clientBound: true };

@@ -18,8 +18,8 @@ function record(values: readonly number[], settings: Partial<BenchRecord["settin
   } as unknown as BenchRecord;
 }
 
-// README "Runs and confidence intervals": `ci-wide` is judged on the paired interval of a runtime's ratios, by which it
-// is ranked.
+// docs/method.md "Runs and confidence intervals": `ci-wide` is judged on the paired interval of a runtime's ratios, by
+// which it is ranked.
 Deno.test("ci-wide of a paired record is judged on the paired interval of its ratios, not its own", () => {
   // deno ±15% from round to round, node with it: the ratio 1.9 in every round. No ci-wide, other warnings kept.
   const steady = withPairedCi(record([150_000, 180_000, 120_000]), [{
@@ -63,8 +63,9 @@ function live(values: readonly number[], adaptive = true) {
   };
 }
 
-// README "Runs and confidence intervals": with --min-runs/--max-runs, runs are added until the paired intervals of the
-// runtimes' ratios are within --ci-target, all of a variant's runtimes together so that their rounds stay paired.
+// docs/method.md "Runs and confidence intervals": with --min-runs/--max-runs, runs are added until the paired intervals
+// of the runtimes' ratios are within --ci-target, all of a variant's runtimes together so that their rounds stay
+// paired.
 Deno.test("adaptive rounds stop on the paired interval, for every record of the variant together", () => {
   // Each runtime ±15% from round to round, their ratio 1.9 every time: their own intervals are ±37%, the ratio's 0.
   const deno = live([150_000, 180_000, 120_000]);
