@@ -194,3 +194,34 @@ Deno.test("the server closing a connection idle over a second is its keep-alive 
     1,
   ]);
 });
+
+// A slow server is not a hung one: the hung bound a window's requests are held to grows with what its answers took.
+Deno.test("requests still out at the window's end are given twice the window's longest answer before they are hung", async () => {
+  // The server sees a request at its first 10 ms step after the write and answers it 2500 ms later: each connection's
+  // first request (written at 0 ms) is answered at 2510 ms, in the window (1000 … 3000 ms), 2510 ms after it went
+  // out; its second (written at 2510 ms) is out 490 ms when the window closes and answered at 5020 ms. The planned
+  // bound (1 s) would call it hung at 4000 ms (out 1490 ms); twice the longest answer (2 × 2510 = 5020 ms, under the
+  // 10 s timeout) waits for it.
+  const seen = new Map<FakeSocket, number[]>();
+  const { counts } = await drive(JOB, (t, _server, net) => {
+    for (const s of net.open) {
+      const at = seen.get(s) ?? [];
+      while (at.length < s.written.length) at.push(t);
+      seen.set(s, at);
+      for (const w of at) if (w + 2500 === t) s.send(OK);
+    }
+  });
+  assertEquals(counts.validResponses, 2);
+  assertEquals(counts.accounting.outstandingAtEnd, 2);
+  assertEquals([counts.accounting.hungConnections, counts.accounting.unanswered], [0, 0]);
+  assertEquals(counts.accounting.hungAfterMs, 5020);
+});
+
+Deno.test("a server that stops answering is hung past the bound its own quick answers set", async () => {
+  // Answers take 10 ms until 2000 ms, then none: the bound stays the planned 1 s (2 × 10 ms is less).
+  const { counts } = await drive(JOB, (t, server) => {
+    if (t < 2000) server.answer();
+  });
+  assertEquals(counts.accounting.hungConnections, 2);
+  assertEquals(counts.accounting.hungAfterMs, 1000);
+});

@@ -21,6 +21,8 @@ Deno.test("closed model: every request answered 10 ms later, counted where it fe
     reconnects: 0,
     reconnectMs: 0,
     outstandingAtEnd: 2,
+    // The planned 1 s: twice the longest answer (2 × 10 ms) is less.
+    hungAfterMs: 1000,
   });
   assertEquals(counts.durationMs, 2000);
   // Every latency is the 10 ms step.

@@ -11,6 +11,7 @@ import { ClosedPump, type Pump, type PumpConnection, ScheduledPump } from "./_en
 import { type Arrival, type RatePhase, Schedule } from "./_engine_schedule.ts";
 import { type Tally, VALID, WARMUP, WINDOW } from "./_engine_tally.ts";
 import { Window } from "./_engine_window.ts";
+import { observedHungAfterMs } from "./accounting.ts";
 
 /** What one load does. */
 export interface LoadPlan {
@@ -21,7 +22,8 @@ export interface LoadPlan {
   readonly timeoutMs: number;
   /**
    * Closed model: how long the requests in flight when the window closes may take to be answered; a connection with
-   * one outstanding longer than this when the accounting ends is hung.
+   * one outstanding longer than this when the accounting ends is hung. Raised, when the window closes, to what the
+   * window's answers took (see `observedHungAfterMs`).
    */
   readonly hungAfterMs: number;
   /** The open model: the schedule's phases (the warm-up first, not measured), arrival spacing, seed and offset. */
@@ -114,12 +116,16 @@ export class Load implements LoadEvents {
   #connections: readonly LoadConnection[] = [];
   #finish: () => void = () => {};
   #ending = false;
+  /** The longest time an answer of the window took, ms; and the hung bound in force. */
+  #longestAnswerMs = 0;
+  #hungMs: number;
 
   /** A load following `plan`, counting in `tally`, on `clock`. */
   constructor(plan: LoadPlan, clock: Clock, tally: Tally) {
     this.#plan = plan;
     this.#clock = clock;
     this.tally = tally;
+    this.#hungMs = plan.hungAfterMs;
     const open = plan.open;
     const warmupMs = open
       ? open.phases.filter((p) => !p.measured).reduce((a, p) => a + p.durationMs, 0)
@@ -218,11 +224,12 @@ export class Load implements LoadEvents {
     const perRequest = !Number.isNaN(written);
     const us = perRequest && !this.#plan.open ? Math.round((now - written) * 1000) : totalUs;
     this.tally.answer(where, verdict, bytes, us, phase, index);
+    if (where === WINDOW) this.#longestAnswerMs = Math.max(this.#longestAnswerMs, now - at);
     if (perRequest && where === WINDOW && verdict === VALID) this.tally.totals.record(totalUs);
     const end = this.#plan.answersToEnd;
     if (end !== null && verdict === VALID && this.tally.validResponses >= end && this.window.sending(now)) {
       this.window.endNow();
-      this.#drain(this.#plan.hungAfterMs);
+      this.#drain(this.#hungBound());
     }
   }
 
@@ -318,7 +325,18 @@ export class Load implements LoadEvents {
   /** Closed model: the window has closed; the requests in flight are counted and get the hung bound to finish. */
   #windowClosed(): void {
     this.tally.outstandingAtEnd = this.#connections.reduce((a, c) => a + c.inFlight.length, 0);
-    this.#drain(this.#plan.hungAfterMs);
+    this.#drain(this.#hungBound());
+  }
+
+  /**
+   * Closed model, at the window's end: the hung bound raised to what the window's answers took, recorded. A request
+   * out no longer than this server's answers ordinarily take is slow, not hung.
+   */
+  #hungBound(): number {
+    if (this.#plan.open || this.#ending) return this.#hungMs;
+    this.#hungMs = observedHungAfterMs(this.#plan.hungAfterMs, this.#longestAnswerMs, this.#plan.timeoutMs);
+    this.tally.hungAfterMs = this.#hungMs;
+    return this.#hungMs;
   }
 
   /** Waits up to `graceMs` for the requests still out, then listens for unasked answers, then ends. */
@@ -345,7 +363,7 @@ export class Load implements LoadEvents {
     const now = this.#clock.now();
     for (const c of this.#connections) {
       // Hung is the closed model's question (the open model's requests run from when they were due: unanswered says it).
-      if (!this.#plan.open && c.inFlight.length > 0 && now - c.inFlight.oldestAt > this.#plan.hungAfterMs) {
+      if (!this.#plan.open && c.inFlight.length > 0 && now - c.inFlight.oldestAt > this.#hungMs) {
         this.tally.hung++;
       }
       this.#lose(c, now);

@@ -51,6 +51,8 @@ export interface AccountingCounts {
   reconnectMs: number;
   /** Requests in flight when the window closed (closed model). */
   outstandingAtEnd: number;
+  /** The hung bound the load applied (closed model: raised from its answers' latency when the window closed). */
+  hungAfterMs?: number;
 }
 
 /** What one endpoint's requests counted. */
@@ -128,6 +130,8 @@ export class Tally {
    * request that timed out in the window, the timeout being no less than the bound.
    */
   hung = 0;
+  /** The hung bound applied, ms (null: the planned one). */
+  hungAfterMs: number | null = null;
   /** CPU time the engine used over the window, µs, where the runtime can tell. */
   cpuUs: number | null = null;
   /** Valid responses kept to be checked after the load: the first, then every `sampleEvery`-th (0: none). */
@@ -190,6 +194,7 @@ export class Tally {
       reconnects: this.reconnects,
       reconnectMs: Math.round(this.reconnectMs),
       outstandingAtEnd: this.outstandingAtEnd,
+      ...(this.hungAfterMs === null ? {} : { hungAfterMs: this.hungAfterMs }),
     };
   }
 

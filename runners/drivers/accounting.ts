@@ -45,6 +45,32 @@ export function hungAfterMs(windowMs: number, timeoutMs: number): number {
   return Math.min(timeoutMs, Math.max(HUNG_FLOOR_MS, Number.isFinite(windowMs) ? windowMs / 4 : 0));
 }
 
+/** How many times the longest answer of a window a request still out after it may take before it counts as hung. */
+export const HUNG_LATENCY_FACTOR = 2;
+
+/**
+ * The hung bound a closed-model load applies when its window closes: the planned bound ({@linkcode hungAfterMs}), raised
+ * to {@linkcode HUNG_LATENCY_FACTOR} times the longest time an answer of the same window took, and never more than the
+ * request timeout. A request out for less than what this server's answers ordinarily took is slow, not hung; a
+ * server that stops answering still leaves its requests out past the bound its answers set.
+ *
+ * @param plannedMs The bound planned from the window and the timeout.
+ * @param longestAnswerMs The longest any answer of the window took, milliseconds (0: none).
+ * @param timeoutMs The request timeout.
+ * @returns The bound, milliseconds.
+ *
+ * @example Answers of 4 s give the requests still out 8 s; answers of 10 ms leave the planned bound
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { observedHungAfterMs } from "./accounting.ts";
+ *
+ * assertEquals([observedHungAfterMs(1250, 4000, 60_000), observedHungAfterMs(1250, 10, 60_000)], [8000, 1250]);
+ * ```
+ */
+export function observedHungAfterMs(plannedMs: number, longestAnswerMs: number, timeoutMs: number): number {
+  return Math.min(timeoutMs, Math.max(plannedMs, Math.ceil(HUNG_LATENCY_FACTOR * longestAnswerMs)));
+}
+
 /**
  * How every request of a run's window ended beyond its answers, with the bounds it was judged by.
  *
@@ -62,7 +88,7 @@ export type LoadAccounting = RunAccounting;
  *
  * @param parts Each process's counts.
  * @param answered Answers in the window, valid or not, over every process.
- * @param hungMs The hung bound.
+ * @param hungMs The planned hung bound (a process that raised it from its answers' latency reports the bound it used).
  * @param timeoutMs The request timeout.
  * @returns The run's accounting.
  *
@@ -77,7 +103,7 @@ export function mergeAccounting(
   hungMs: number,
   timeoutMs: number,
 ): LoadAccounting {
-  const sum = (key: keyof AccountingCounts) => parts.reduce((a, p) => a + p[key], 0);
+  const sum = (key: Exclude<keyof AccountingCounts, "hungAfterMs">) => parts.reduce((a, p) => a + p[key], 0);
   const unanswered = sum("unanswered");
   const requests = answered + unanswered;
   return {
@@ -92,7 +118,7 @@ export function mergeAccounting(
     outstandingAtEnd: sum("outstandingAtEnd"),
     requests,
     unansweredPercent: requests > 0 ? Math.round(unanswered / requests * 100_000) / 1000 : 0,
-    hungAfterMs: hungMs,
+    hungAfterMs: Math.max(hungMs, ...parts.map((p) => p.hungAfterMs ?? 0)),
     timeoutMs,
   };
 }

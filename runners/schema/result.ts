@@ -542,7 +542,10 @@ export interface RunAccounting {
   readonly reconnectMs: number;
   /** Requests in flight when the window closed (closed model). */
   readonly outstandingAtEnd: number;
-  /** How long a request may stay outstanding after the window closes before its connection counts as hung. */
+  /**
+   * How long a request may stay outstanding after the window closes before its connection counts as hung: the bound
+   * used, raised in the closed model to twice the longest answer of the window.
+   */
   readonly hungAfterMs: number;
   /** The request timeout. */
   readonly timeoutMs: number;

@@ -28,7 +28,7 @@ function send(res, status, type, body) {
   res.end(bytes);
 }
 
-createServer(async (req, res) => {
+const server = createServer(async (req, res) => {
   try {
     const path = new URL(req.url, "http://localhost").pathname;
     if (req.method !== "POST" || (path !== "/hash" && path !== "/verify")) {
@@ -50,4 +50,10 @@ createServer(async (req, res) => {
   } catch {
     send(res, 500, "text/plain", "Internal Server Error");
   }
-}).listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? "127.0.0.1");
+});
+// bcryptjs hashes in 100 ms slices on the main thread: at 100 connections one turn of the event loop takes seconds.
+// Node's keep-alive timer (5 s by default) then fires in the turn's timers phase before its poll phase reads the next
+// request the client sent right after an answer, and the server closes a connection carrying a request it never read.
+// Held above any request timeout, the connection stays open while its request waits its turn.
+server.keepAliveTimeout = 10 * 60_000;
+server.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? "127.0.0.1");
