@@ -20,7 +20,7 @@ function send(res, status, text) {
   res.end(body);
 }
 
-createServer(async (req, res) => {
+const server = createServer(async (req, res) => {
   try {
     if (req.method !== "POST" || req.url !== "/signup") return send(res, 404, '{"error":"not found"}');
     const chunks = [];
@@ -37,4 +37,8 @@ createServer(async (req, res) => {
     console.error(error);
     send(res, 500, '{"error":"internal"}');
   }
-}).listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? "127.0.0.1");
+});
+// As in bcrypt.mjs: hashing on the main thread makes an event-loop turn last seconds at 100 connections, and Node's
+// 5 s keep-alive timer would close connections whose next request is sent but not yet read.
+server.keepAliveTimeout = 10 * 60_000;
+server.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? "127.0.0.1");
