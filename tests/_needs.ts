@@ -22,6 +22,8 @@ export interface Need {
   readonly name: string;
   /** Why it is not available here, with how to get it; null when it is. */
   readonly missing: string | null;
+  /** An opt-in the person running the tests chooses (not a tool CI installs): skipped when absent, in CI too. */
+  readonly optIn?: boolean;
 }
 
 /** A tool on PATH: its path when found. */
@@ -49,6 +51,14 @@ export async function runtime(adapter: RuntimeAdapter): Promise<Need> {
 /** Anything else a test needs: `missing` is why it cannot be had here, or null. */
 export function condition(name: string, missing: string | null): Need {
   return { name, missing };
+}
+
+/**
+ * An opt-in: tests that reach a service the machines running CI may not reach run only when `variable` is `1`; absent,
+ * they are skipped and listed, in CI too (unlike a missing tool, which CI installs).
+ */
+export function optIn(name: string, variable: string, what: string): Need {
+  return { name, missing: Deno.env.get(variable) === "1" ? null : `${what}: opt in with ${variable}=1`, optIn: true };
 }
 
 /**
@@ -86,7 +96,8 @@ export function needs(required: Need | readonly Need[], test: Deno.TestDefinitio
   const missing = list.flatMap((n) => n.missing === null ? [] : [n.missing]);
   if (missing.length === 0 || test.ignore) return test;
   const why = missing.join("; ");
-  if (IN_CI) {
+  const chosen = list.every((n) => n.missing === null || n.optIn);
+  if (IN_CI && !chosen) {
     return {
       ...test,
       fn() {

@@ -11,7 +11,7 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { type BenchResult, parseResult } from "../runners/schema/mod.ts";
 import { localJsr } from "./fixtures/jsr_registry.ts";
 import { entries, processesWithTmpdir, ROOT, waitFor, withTmp } from "./_helpers.ts";
-import { condition, needs } from "./_needs.ts";
+import { needs, optIn } from "./_needs.ts";
 import { docSection, readDoc } from "./_docs.ts";
 
 /** The blocks with a `title="…"` of a section of docs/reference.md (its subsections included), by title. */
@@ -203,10 +203,7 @@ Deno.test("the command line from JSR of docs/reference.md (the local registry) m
  * `RTBENCH_TEST_JSR=1`. Not part of RTBENCH_TEST_NETWORK (the npm registry, which CI reaches): jsr.io is not reachable
  * from every machine CI runs on, and the local registry above tests the same path offline.
  */
-const JSR = condition(
-  "jsr.io",
-  Deno.env.get("RTBENCH_TEST_JSR") === "1" ? null : "resolves rtbench from jsr.io: opt in with RTBENCH_TEST_JSR=1",
-);
+const JSR = optIn("jsr.io", "RTBENCH_TEST_JSR", "resolves rtbench from jsr.io");
 
 Deno.test(needs(JSR, {
   name: "the same project with rtbench from jsr.io itself runs alike",

@@ -43,6 +43,23 @@ Deno.test("a missing tool: its test ignored and listed with why at the end outsi
   assert(!ci.out.includes("Skipped on this machine"), ci.out);
 });
 
+// docs/development.md (Tests): an opt-in (a service CI's machines may not reach, such as jsr.io) is not a missing tool:
+// absent, its test is skipped and listed under CI=true too.
+Deno.test("an opt-in left unset: its test skipped and listed, under CI=true too", () =>
+  withTmp(async (dir) => {
+    const file = `${dir}/opt_in_test.ts`;
+    await Deno.writeTextFile(
+      file,
+      `import { needs, optIn } from "${ROOT}tests/_needs.ts";\n` +
+        `const CHOSEN = optIn("a service", "RTBENCH_TEST_NO_SUCH_OPT_IN", "reaches a service");\n` +
+        `Deno.test(needs(CHOSEN, { name: "needs the service", fn() { throw new Error("ran"); } }));\n`,
+    );
+    const run = await runTask("test", [file], { env: { CI: "true" } });
+    assertEquals(run.code, 0, run.stdout + run.stderr);
+    assertMatch(run.stdout, /needs the service \.\.\. ignored/);
+    assertStringIncludes(run.stdout, "reaches a service: opt in with RTBENCH_TEST_NO_SUCH_OPT_IN=1");
+  }));
+
 /** Every test file of the repository, relative to the root. */
 async function testFiles(): Promise<string[]> {
   const files: string[] = [];
