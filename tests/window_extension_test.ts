@@ -104,22 +104,22 @@ Deno.test("nothing counted without errors is slowness: measured again over the r
 Deno.test("longerWindow: every request timed out and one alone predicts a longer wait: again with that timeout", () => {
   const settings = { durationSec: 10, requestTimeoutSec: 10, connections: 100, pipelining: 1 } as never;
   const cut = { durationMs: 10_000, validResponses: 0, errors: 100, timeouts: 100, mismatches: 0, non2xx: 0 } as never;
-  // Needed 90 s (3 × 100 × 300 ms): again over min(60, max(2 × 10, 90)) = 60 s.
+  // Needed 300 s (10 × 100 × 300 ms): again over min(60, max(2 × 10, 300)) = 60 s.
   assertEquals(longerWindow(settings, cut, 0, 90), 60);
   // Needed no more than asked (a server fast alone that answers nothing under load): the run fails, as before.
   assertEquals(longerWindow(settings, cut, 0, 10), null);
   // A connection error among the failures is the server's answer, not slowness.
   const refused = { durationMs: 10_000, validResponses: 0, errors: 101, timeouts: 100, mismatches: 0, non2xx: 0 };
   assertEquals(longerWindow(settings, refused as never, 0, 90), null);
-  // 3 × 100 connections × 300 ms = 90 s; × 2 ms = 0.6 s, below the 10 s asked, which stands.
-  assertEquals([loadTimeoutSec(10, 100, 300), loadTimeoutSec(10, 100, 2)], [90, 10]);
+  // 10 × 100 connections × 300 ms = 300 s; × 2 ms = 2 s, below the 10 s asked, which stands.
+  assertEquals([loadTimeoutSec(10, 100, 300), loadTimeoutSec(10, 100, 2)], [300, 10]);
 });
 
 // README (Slow workloads): "a run whose every request timed out is measured again with it too … a
 // `request-timeout-raised` warning … A server that answers nothing within that timeout still fails the run".
 Deno.test("a slow server whose every request timed out is measured again with the timeout one request alone predicts", async () => {
   // bcrypt's server really hashes (tens to hundreds of ms a request alone here), so 100 connections predict a wait
-  // of 3 × 100 × that: over the 2 s asked. The fake load times every request out at 2 s and answers with more.
+  // of 10 × 100 × that: over the 2 s asked. The fake load times every request out at 2 s and answers with more.
   const seen: number[] = [];
   const slow = counting(() => ({ valid: 0 }));
   const run0 = slow.generator.run.bind(slow.generator);
