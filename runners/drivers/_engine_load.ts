@@ -11,7 +11,7 @@ import { ClosedPump, type Pump, type PumpConnection, ScheduledPump } from "./_en
 import { type Arrival, type RatePhase, Schedule } from "./_engine_schedule.ts";
 import { type Tally, VALID, WARMUP, WINDOW } from "./_engine_tally.ts";
 import { Window } from "./_engine_window.ts";
-import { observedHungAfterMs } from "./accounting.ts";
+import { observedHungAfterMs } from "./_engine_hung.ts";
 
 /** What one load does. */
 export interface LoadPlan {

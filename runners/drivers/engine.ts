@@ -52,6 +52,7 @@ export const ENGINE_FILES: readonly string[] = [
   "./_engine_transport.ts",
   "./_engine_clock.ts",
   "./_engine_load.ts",
+  "./_engine_hung.ts",
   "./_engine_window.ts",
   "./_engine_pump.ts",
   "./_engine_tally.ts",
