@@ -1,20 +1,23 @@
-// The workload kinds have one list (WORKLOAD_KINDS, in the schema layer, the lowest that knows kinds); the kind
-// registry, workload validation, the report's views and the JSON Schema agree with it, by the type checker where
-// types reach and by this file where they do not. A kind added in a copy of the repository runs end to end.
+// The workload kinds have one list, the kind registry (runners/kinds/registry.ts): validation, the run loop and the
+// reports find each kind there, and what the layers below see of it (runners/schema/kinds.ts, the JSON Schema's enum)
+// is written from it by `deno task kinds` and checked here. A kind added to a copy of the repository as
+// docs/development.md shows it (one file, one line, `deno task kinds`) runs end to end.
 
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { WORKLOAD_KINDS } from "../runners/schema/mod.ts";
 import {
   headlineOf,
   type HttpRecordContext,
+  kindView,
   type RecordContext,
+  registeredKinds,
   type ServedRecordContext,
 } from "../runners/kinds/mod.ts";
 import type { httpKind } from "../runners/kinds/http.ts";
 import type { microKind } from "../runners/kinds/micro.ts";
 import type { processKind } from "../runners/kinds/process.ts";
 import type { websocketKind } from "../runners/kinds/websocket.ts";
-import { kindView } from "../runners/report/_kinds.ts";
+import { kindFiles } from "../runners/cli/kinds.ts";
 import { PROFILES } from "../runners/suite/settings.ts";
 import {
   builtinWorkloads,
@@ -23,15 +26,18 @@ import {
   validateWorkload,
   type WebSocketWorkload,
 } from "../workloads/mod.ts";
-import { WORKLOAD_KINDS as VALIDATED } from "../workloads/validate.ts";
+import { docSection } from "./_docs.ts";
 import { assertNothingLeft, processesMatching, withTmp } from "./_helpers.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
-Deno.test("the JSON Schema's kinds, validation's and the built-in workloads' are the one list", async () => {
+Deno.test("the schema's kinds and the JSON Schema's enum are the registry's, and the built-in workloads use them all", async () => {
+  for (const [path, text] of await kindFiles()) {
+    assertEquals(await Deno.readTextFile(new URL(path, ROOT)), text, `${path} is stale: run deno task kinds`);
+  }
   const schema = JSON.parse(await Deno.readTextFile(new URL("runners/schema/bench_result.schema.json", ROOT)));
   assertEquals(schema.definitions.record.properties.kind.enum, [...WORKLOAD_KINDS]);
-  assertEquals(VALIDATED, WORKLOAD_KINDS);
+  assertEquals(registeredKinds().map((k) => k.name), [...WORKLOAD_KINDS]);
   assertEquals([...new Set(builtinWorkloads.map((w) => w.kind))].sort(), [...WORKLOAD_KINDS].sort());
 });
 
@@ -44,7 +50,7 @@ Deno.test("every kind has a runner and a report view; a kind nobody knows has ne
   // The report shows no unknown kind as HTTP (a result file with one fails its schema before any report).
   let thrown = "";
   try {
-    kindView("eval" as never);
+    kindView("eval");
   } catch (e) {
     thrown = (e as Error).message;
   }
@@ -61,54 +67,18 @@ Deno.test("every kind has a runner and a report view; a kind nobody knows has ne
   assertMatch(invalid, /"kind" must be one of http, websocket, process, micro/);
 });
 
-/** The new kind's file: each run evaluates the workload's line of code with the runtime and checks what it prints. */
-const EVAL_KIND = `
-import type { EvalWorkload } from "../../workloads/mod.ts";
-import type { Headline } from "../schema/mod.ts";
-import { runCommand } from "../platform/mod.ts";
-import { PhaseError } from "./errors.ts";
-import type { Kind } from "./kind.ts";
-import type { RecordContext } from "./record.ts";
-
-const HEADLINE: Headline = { figure: "wallMs", higherIsBetter: false };
-
-export const evalKind: Kind<EvalWorkload, { ctx: RecordContext<EvalWorkload>; argv: string[] }> = {
-  headline: () => HEADLINE,
-  open(ctx, outcome) {
-    outcome.headline = HEADLINE;
-    outcome.cpus = { server: ctx.cpus.server, client: null };
-    outcome.command = ctx.runtime.adapter.evalCommand(ctx.runtime.binary, ctx.workload.code);
-    return Promise.resolve({ ctx, argv: outcome.command });
-  },
-  async run({ ctx, argv }, run) {
-    ctx.onPhase?.("measure", run);
-    const startedAt = new Date().toISOString();
-    const start = performance.now();
-    const out = await runCommand(argv, { cwd: ctx.workDir, timeoutMs: 60_000, signal: ctx.signal, role: "timed process" });
-    const wallMs = performance.now() - start;
-    if (out.stdout.trim() !== ctx.workload.prints) throw new PhaseError("verify", \`printed \${out.stdout.trim()}\`);
-    const counts = { errors: 0, timeouts: 0, non2xx: 0, mismatches: 0 };
-    return { run: { index: run, startedAt, figures: { wallMs }, counts, latencyUs: null, latencyHistogram: null } };
-  },
-};
-`;
-
-/** The workload type of the new kind, beside the others in workloads/types.ts. */
-const EVAL_WORKLOAD = `
-/** A workload of the eval kind: one line of code, and what it prints. */
-export interface EvalWorkload extends WorkloadBase {
-  /** Always \`"eval"\`. */
-  readonly kind: "eval";
-  /** The line evaluated. */
-  readonly code: string;
-  /** What it must print. */
-  readonly prints: string;
+/** The code of a titled block of docs/development.md's section on a new kind. */
+function docBlock(title: string): string {
+  const section = docSection("docs/development.md", "### A new workload kind");
+  const start = section.indexOf(`\`\`\`ts title="${title}`);
+  assert(start >= 0, `docs/development.md shows ${title}`);
+  const from = section.indexOf("\n", start) + 1;
+  return section.slice(from, section.indexOf("\n\`\`\`", from) + 1);
 }
-`;
 
 /** A workload of the new kind, given to the CLI with --workload-file. */
 const SUM_WORKLOAD = `
-import type { EvalWorkload } from "../workloads/mod.ts";
+import type { EvalWorkload } from "../runners/kinds/eval.ts";
 export const sum: EvalWorkload = {
   name: "sum",
   description: "prints 1 + 2",
@@ -119,22 +89,17 @@ export const sum: EvalWorkload = {
 };
 `;
 
-async function edit(root: string, path: string, from: string | RegExp, to: string): Promise<void> {
-  const text = await Deno.readTextFile(`${root}/${path}`);
-  const edited = text.replace(from, to);
-  assert(edited !== text, `${path}: ${from} not found`);
-  await Deno.writeTextFile(`${root}/${path}`, edited);
-}
-
-async function check(root: string): Promise<{ ok: boolean; errors: string }> {
+/** Runs `deno <args>` in `cwd`: its exit code and what it wrote. */
+async function deno(cwd: string, args: string[], env: Record<string, string> = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["check", "-q", "runners/cli/bench.ts"],
-    cwd: root,
-    env: { NO_COLOR: "1" },
+    args,
+    cwd,
+    env: { NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
   }).output();
-  return { ok: out.success, errors: new TextDecoder().decode(out.stderr) };
+  const text = new TextDecoder();
+  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
 }
 
 /** A copy of the repository's files (what git tracks, and new files not ignored) under `dir`. */
@@ -154,95 +119,46 @@ async function copyRepository(dir: string): Promise<void> {
 }
 
 Deno.test({
-  name: "a new kind is its file and an entry in each table the type checker names; it then runs end to end",
+  name: "a new kind is one file and one line of the registry, as the docs show it; it then runs end to end",
   sanitizeResources: false,
   fn: () =>
     withTmp(async (tmp) => {
       const repo = `${tmp}/repo`;
       await copyRepository(repo);
-      // The kind's file, its name in the one list and its workload type.
-      await Deno.writeTextFile(`${repo}/runners/kinds/eval.ts`, EVAL_KIND);
-      await edit(
-        repo,
-        "runners/schema/result.ts",
-        '"process", "micro"] as const',
-        '"process", "micro", "eval"] as const',
+      await Deno.writeTextFile(`${repo}/runners/kinds/eval.ts`, docBlock("runners/kinds/eval.ts"));
+      const line = docBlock("runners/kinds/registry.ts");
+      assertEquals(line.trim().split("\n").length, 1, line);
+      await Deno.writeTextFile(
+        `${repo}/runners/kinds/registry.ts`,
+        await Deno.readTextFile(`${repo}/runners/kinds/registry.ts`) + line,
       );
-      await edit(
-        repo,
-        "workloads/types.ts",
-        /\nexport type Workload = ([^;]+);/,
-        `${EVAL_WORKLOAD}\nexport type Workload = $1 | EvalWorkload;`,
-      );
-      // Before the tables have it, the type checker names each table, and nothing else.
-      const before = await check(repo);
-      assert(!before.ok);
-      const named = [...before.errors.matchAll(/at file:\/\/\S+?\/repo\/([^:]+):/g)].map((m) => m[1]);
-      assertEquals([...new Set(named)].sort(), [
-        "runners/kinds/mod.ts",
-        "runners/report/_kinds.ts",
-        "workloads/validate.ts",
-      ], before.errors);
-      // One entry in each: the registry, validation's contract, the report's view, and the JSON Schema's enum.
-      await edit(repo, "runners/kinds/mod.ts", "  micro: microKind,\n", "  micro: microKind,\n  eval: evalKind,\n");
-      await edit(
-        repo,
-        "runners/kinds/mod.ts",
-        "import { microKind }",
-        'import { evalKind } from "./eval.ts";\nimport { microKind }',
-      );
-      await edit(
-        repo,
-        "workloads/validate.ts",
-        '  micro: ["script", "verify"],\n',
-        '  micro: ["script", "verify"],\n  eval: [],\n',
-      );
-      await edit(repo, "runners/report/_kinds.ts", '    case "micro":\n', '    case "eval":\n    case "micro":\n');
-      await edit(
-        repo,
-        "runners/schema/bench_result.schema.json",
-        /"process",(\s*)"micro"/,
-        '"process",$1"micro",$1"eval"',
-      );
-      const after = await check(repo);
-      assert(after.ok, after.errors);
+      // The kinds task writes the rest; then the whole program type-checks and the copy's own test of it agrees.
+      const written = await deno(repo, ["task", "-q", "kinds"]);
+      assertEquals(written.code, 0, written.stderr);
+      assertEquals(written.stdout, "kinds: wrote runners/schema/kinds.ts, runners/schema/bench_result.schema.json\n");
+      const checked = await deno(repo, ["check", "-q", "runners/cli/bench.ts", "runners/cli/report.ts"]);
+      assertEquals(checked.code, 0, checked.stderr);
+      assertEquals((await deno(repo, ["task", "-q", "kinds", "--check"])).stdout, "kinds: current\n");
       await Deno.writeTextFile(`${repo}/tests/sum.ts`, SUM_WORKLOAD);
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          "runners/cli/bench.ts",
-          "--workload-file",
-          "tests/sum.ts",
-          "--workload",
-          "sum",
-          "--runtime",
-          "deno,node",
-        ]
-          .concat(["--runs", "3", "--quiet", "--out", `${tmp}/sum.json`]),
-        cwd: repo,
-        env: { TMPDIR: tmp, NO_COLOR: "1" },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const stderr = new TextDecoder().decode(out.stderr);
-      assertEquals(out.code, 0, stderr);
+      const bench = await deno(
+        repo,
+        ["run", "-A", "runners/cli/bench.ts", "--workload-file", "tests/sum.ts", "--workload", "sum"]
+          .concat(["--runtime", "deno,node", "--runs", "3", "--quiet", "--out", `${tmp}/sum.json`]),
+        { TMPDIR: tmp },
+      );
+      assertEquals(bench.code, 0, bench.stderr);
       // The copy's own reader validates the file against the copy's schema, which now knows the kind.
-      const read = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "runners/cli/report.ts", `${tmp}/sum.json`],
-        cwd: repo,
-        env: { TMPDIR: tmp, NO_COLOR: "1" },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      assertEquals(read.code, 0, new TextDecoder().decode(read.stderr));
+      const read = await deno(repo, ["run", "-A", "runners/cli/report.ts", `${tmp}/sum.json`], { TMPDIR: tmp });
+      assertEquals(read.code, 0, read.stderr);
       const result = JSON.parse(await Deno.readTextFile(`${tmp}/sum.json`));
       assertEquals(result.records.map((r: { kind: string; status: string }) => [r.kind, r.status]), [
         ["eval", "completed"],
         ["eval", "completed"],
       ]);
       for (const record of result.records) assertEquals(record.runs.length, 3);
-      assertMatch(new TextDecoder().decode(read.stdout), /sum/);
+      // The report shows the kind's own column, from its view.
+      assertMatch(read.stdout, /sum/);
+      assertMatch(read.stdout, /fastest/);
       await Deno.remove(repo, { recursive: true });
       assertEquals(await processesMatching(tmp), []);
       await assertNothingLeft(tmp, ["sum.json"]);

@@ -7,18 +7,18 @@
  */
 
 import { UsageError } from "../runners/platform/mod.ts";
-import { WORKLOAD_KINDS } from "../runners/schema/mod.ts";
+import { KIND_REQUIREMENTS, WORKLOAD_KINDS } from "../runners/schema/mod.ts";
 import type { Workload, WorkloadKind } from "./types.ts";
 
 export { WORKLOAD_KINDS };
 
-/** Functions each kind's contract requires, beyond the common fields; a kind missing here fails the type check. */
-const REQUIRED_FUNCTIONS = {
-  http: ["server", "traffic"],
-  websocket: ["server", "traffic"],
-  process: ["prepare"],
-  micro: ["script", "verify"],
-} satisfies Record<WorkloadKind, readonly string[]>;
+/** A required field that is not a function: its test, and what the message says a workload needs. */
+const OBJECTS: Readonly<Record<string, readonly [(value: unknown) => boolean, string]>> = {
+  headline: [
+    (h) => isObject(h) && typeof h.figure === "string" && typeof h.higherIsBetter === "boolean",
+    `a "headline" with a "figure" name and "higherIsBetter"`,
+  ],
+};
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -66,14 +66,10 @@ export function validateWorkload(value: unknown, source: string): Workload {
     if (names.has(name)) fail(`variant "${name}" appears twice`);
     names.add(name);
   }
-  for (const fn of REQUIRED_FUNCTIONS[value.kind as WorkloadKind] ?? []) {
-    if (typeof value[fn] !== "function") fail(`a ${value.kind} workload needs a "${fn}" function`);
-  }
-  if (value.kind === "process") {
-    const headline = value.headline as Record<string, unknown> | undefined;
-    if (!isObject(headline) || typeof headline.figure !== "string" || typeof headline.higherIsBetter !== "boolean") {
-      fail(`a process workload needs a "headline" with a "figure" name and "higherIsBetter"`);
-    }
+  // What the kind's module says its workloads need (runners/kinds/registry.ts, written here by `deno task kinds`).
+  for (const field of KIND_REQUIREMENTS[value.kind as WorkloadKind]) {
+    const [ok, needs] = OBJECTS[field] ?? [(v: unknown) => typeof v === "function", `a "${field}" function`];
+    if (!ok(value[field])) fail(`a ${value.kind} workload needs ${needs}`);
   }
   for (const fn of ["setup", "verify"]) {
     if (value[fn] !== undefined && typeof value[fn] !== "function") fail(`"${fn}" must be a function when present`);

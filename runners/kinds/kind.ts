@@ -7,8 +7,8 @@
  * @module
  */
 
-import type { Headline, RunRecord } from "../schema/mod.ts";
-import type { RunSettings, Workload } from "../../workloads/mod.ts";
+import type { BenchRecord, Headline, LatencyPercentiles, RunRecord } from "../schema/mod.ts";
+import type { RunSettings, WorkloadBase } from "../../workloads/mod.ts";
 import type { RunPlan } from "../stats/mod.ts";
 import type { RecordContext, RecordOutcome, VariantContext, VariantVerdict } from "./record.ts";
 
@@ -34,11 +34,22 @@ export interface RunOutput {
 }
 
 /**
- * A workload kind: how one record of it is opened, run and closed. `S` is the
- * kind's own state for one record (staged files, chosen tools, runs so far); `C` is what of the record's context
- * the kind sees (a server's host and port, HTTP's load generators: see `record.ts`).
+ * A workload kind, all rtbench knows of it in one object: its name, what a workload of it must have, how one record
+ * of it is opened, run and closed, and how reports show its records. `registry.ts` lists every kind; validation, the
+ * run loop's dispatch and the reports derive from that list. `S` is the kind's own state for one record (staged files,
+ * chosen tools, runs so far); `C` is what of the record's context the kind sees (a server's host and port, HTTP's
+ * load generators: see `record.ts`).
  */
-export interface Kind<W extends Workload, S, C extends RecordContext<W> = RecordContext<W>> {
+export interface Kind<W extends WorkloadBase, S, C extends RecordContext<W> = RecordContext<W>> {
+  /** The `kind` field of the workloads it drives. */
+  readonly name: W["kind"];
+  /**
+   * What a workload of this kind must have beyond the common fields: functions by name (`headline` is the one
+   * object, a figure's name and its direction).
+   */
+  readonly requires: readonly string[];
+  /** What the kind adds to its section of a report, for the section's records (which may change its columns). */
+  view(records: readonly BenchRecord[]): KindView;
   /**
    * Once per record, before its first run: stage files, choose tools, and fill
    * the outcome's fixed fields (headline, CPU sets, load generator, facts).
@@ -63,4 +74,28 @@ export interface Kind<W extends Workload, S, C extends RecordContext<W> = Record
   close?(state: S): Promise<void>;
   /** Checks that need every runtime of a variant before any record opens (HTTP parity); a verdict per runtime. */
   checkVariant?(ctx: VariantContext<W>): Promise<Map<string, VariantVerdict>>;
+}
+
+/** A column of a report's table: its header and whether it holds numbers (right-aligned). */
+export interface ViewColumn {
+  /** The header text. */
+  readonly header: string;
+  /** Whether the column holds numbers (right-aligned). */
+  readonly numeric: boolean;
+}
+
+/** What one workload kind adds to its section of a report. */
+export interface KindView {
+  /** How the records ran, as parts of the settings line (pinning, options and direction follow). */
+  settings(records: readonly BenchRecord[]): string[];
+  /** Options that {@linkcode KindView.settings} already says in words. */
+  readonly described: readonly string[];
+  /** The columns after the headline figure, its CI and relative speed. */
+  readonly columns: readonly ViewColumn[];
+  /** The cells of one completed record under {@linkcode KindView.columns}. */
+  cells(record: BenchRecord): string[];
+  /** Latency percentiles to show (key and header), for kinds whose records carry them. */
+  readonly latency: readonly (readonly [keyof LatencyPercentiles, string])[];
+  /** Lines under the section's tables. */
+  notes(records: readonly BenchRecord[]): string[];
 }

@@ -11,6 +11,7 @@ import { runCommand, stageServer } from "../platform/mod.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
+import { microView } from "./views.ts";
 import { round } from "../stats/mod.ts";
 
 const NUMBER_FIELDS = ["opsPerCall", "sink", "timeMs", "warmupTimeMs"] as const;
@@ -156,6 +157,9 @@ async function runOnce(state: MicroState, run: number): Promise<RunOutput> {
  * ```
  */
 export const microKind: Kind<MicroWorkload, MicroState> = {
+  name: "micro",
+  requires: ["script", "verify"],
+  view: microView,
   headline: () => ({ figure: "opsPerSecond", higherIsBetter: true }),
   open,
   run: runOnce,

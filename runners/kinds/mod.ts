@@ -1,37 +1,64 @@
 /**
- * Which kind drives which workload: the one place a new kind is wired in.
- * The table is checked against `WorkloadKind`, so a kind without an entry
- * fails the type check.
+ * The workload kinds, as the layers above see them: a record's run, a variant's checks, a workload's headline and a
+ * report's view, each found by the workload's (or record's) `kind` in the one registry (`registry.ts`).
  *
  * @module
  */
 
-import type { RunSettings, Workload, WorkloadKind } from "../../workloads/mod.ts";
-import type { Headline } from "../schema/mod.ts";
-import { httpKind } from "./http.ts";
-import type { Kind } from "./kind.ts";
+import type { RunSettings, Workload } from "../../workloads/mod.ts";
+import type { BenchRecord, Headline } from "../schema/mod.ts";
+import type { Kind, KindView } from "./kind.ts";
 import { RecordRun } from "./loop.ts";
-import { microKind } from "./micro.ts";
-import { processKind } from "./process.ts";
 import type { RecordOutcome, SuiteRecordContext, VariantContext, VariantVerdict } from "./record.ts";
-import { websocketKind } from "./websocket.ts";
-
-/** Every kind, by the `kind` field of the workloads it drives. */
-const KINDS = {
-  http: httpKind,
-  websocket: websocketKind,
-  process: processKind,
-  micro: microKind,
-} satisfies Record<WorkloadKind, unknown>;
+import * as registry from "./registry.ts";
 
 /**
- * The kind of a workload, typed for the loop. Each kind is typed to see its own part of a record's context; the
+ * Every kind, by its name, typed for the loop. Each kind is typed to see its own part of a record's context; the
  * loop gets the suite's, which holds every kind's part ({@linkcode recordRun} takes only that).
  */
+const KINDS: ReadonlyMap<string, Kind<Workload, unknown>> = new Map(
+  Object.values(registry).map((kind) => [kind.name, kind as unknown as Kind<Workload, unknown>]),
+);
+
+/**
+ * Every registered kind's name and what its workloads must have beyond the common fields, in the registry's order.
+ *
+ * @example The built-in kinds
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { registeredKinds } from "./mod.ts";
+ *
+ * assertEquals(registeredKinds().map((k) => k.name).sort(), ["http", "micro", "process", "websocket"]);
+ * ```
+ */
+export function registeredKinds(): { readonly name: string; readonly requires: readonly string[] }[] {
+  return [...KINDS.values()].map(({ name, requires }) => ({ name, requires }));
+}
+
 function kindOf(workload: Workload): Kind<Workload, unknown> {
-  const kind = KINDS[workload.kind] as unknown as Kind<Workload, unknown> | undefined;
+  const kind = KINDS.get(workload.kind);
   if (!kind) throw new TypeError(`No runner for workload kind "${workload.kind}"`);
   return kind;
+}
+
+/**
+ * What a kind adds to its section of a report, for the section's `records` (open-model and sweep records of HTTP show
+ * what was late, or the knee). A kind without a module is an error, never shown as another kind.
+ *
+ * @param kind The records' `kind`.
+ * @param records The section's records.
+ * @returns The kind's view.
+ *
+ * @example The columns of a process workload
+ * ```ts
+ * import { kindView } from "./mod.ts";
+ * console.log(kindView("process").columns.map((c) => c.header)[0]); // "mean ± σ"
+ * ```
+ */
+export function kindView(kind: string, records: readonly BenchRecord[] = []): KindView {
+  const found = KINDS.get(kind);
+  if (!found) throw new TypeError(`Cannot show records of workload kind "${kind}": no report view for it`);
+  return found.view(records);
 }
 
 /**
@@ -90,7 +117,7 @@ export function headlineOf(workload: Workload, settings: RunSettings): Headline 
 }
 
 export { type Ending, endingOf, RecordRun, type Slot } from "./loop.ts";
-export type { Kind, RunOutput } from "./kind.ts";
+export type { Kind, KindView, RunOutput, ViewColumn } from "./kind.ts";
 export type {
   HttpRecordContext,
   RecordContext,

@@ -18,6 +18,7 @@ import {
 import { which } from "../platform/mod.ts";
 import { DEFAULT_MAX_RUNS, defaultTimer, type ProcessTimer, type TimerSession, timeRuns } from "../drivers/mod.ts";
 import type { Kind, RunOutput } from "./kind.ts";
+import { processView } from "./views.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import { median, OUTLIER_Z, outlierIndices, round } from "../stats/mod.ts";
@@ -242,6 +243,9 @@ function judge(_state: ProcessState, outcome: RecordOutcome): void {
  * ```
  */
 export const processKind: Kind<ProcessWorkload, ProcessState> = {
+  name: "process",
+  requires: ["prepare", "headline"],
+  view: processView,
   headline: (workload) => ({ ...workload.headline }),
   open,
   run: runOnce,

@@ -13,6 +13,7 @@ import type {
   OptionValues,
   RunSettings,
   Workload,
+  WorkloadBase,
   WorkloadSession,
 } from "../../workloads/mod.ts";
 import type { LoadGenerator, LoadGeneratorChoice, Topology } from "../drivers/mod.ts";
@@ -33,7 +34,7 @@ import type { HookTimeouts } from "./timeouts.ts";
  * ({@linkcode ServedRecordContext}), and HTTP its load generators ({@linkcode HttpRecordContext}); the other kinds
  * see none of that.
  */
-export interface RecordContext<W extends Workload = Workload> {
+export interface RecordContext<W extends WorkloadBase = Workload> {
   /** The workload. */
   readonly workload: W;
   /** Variant being measured. */
@@ -65,7 +66,7 @@ export interface RecordContext<W extends Workload = Workload> {
 }
 
 /** What a kind that starts a server (HTTP, WebSocket) gets besides: where the server listens, and on which machines. */
-export interface ServedRecordContext<W extends Workload = Workload> extends RecordContext<W> {
+export interface ServedRecordContext<W extends WorkloadBase = Workload> extends RecordContext<W> {
   /** Interface servers bind and the harness connects to (`--host`). @default {"127.0.0.1"} */
   readonly host?: string;
   /** Port every server listens on (`--port`); absent means a free port chosen per server. */
@@ -86,7 +87,7 @@ export interface HttpRecordContext<W extends Workload = HttpWorkload> extends Se
 export type SuiteRecordContext = HttpRecordContext<Workload>;
 
 /** Everything a kind's variant check (HTTP parity) gets: one workload × variant, every runtime that could be had. */
-export interface VariantContext<W extends Workload = Workload>
+export interface VariantContext<W extends WorkloadBase = Workload>
   extends Omit<ServedRecordContext<W>, "runtime" | "onPhase"> {
   /** The runtimes, keyed by what was requested (`bun@1.2.0`). */
   readonly runtimes: ReadonlyMap<string, ResolvedRuntime>;

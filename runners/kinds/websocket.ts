@@ -28,6 +28,7 @@ import { engineOnDeno } from "./engine_fallback.ts";
 import { combineSummaries, judgeSaturation, round, saturation } from "../stats/mod.ts";
 import { judgeAccounting } from "./accounting.ts";
 import type { Kind, RunOutput } from "./kind.ts";
+import { websocketView } from "./views.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
 import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
@@ -387,6 +388,9 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
  * ```
  */
 export const websocketKind: Kind<WebSocketWorkload, WebSocketState, ServedRecordContext<WebSocketWorkload>> = {
+  name: "websocket",
+  requires: ["server", "traffic"],
+  view: websocketView,
   headline: (_workload, settings) => headlineOf(settings),
   open,
   run: runOnce,

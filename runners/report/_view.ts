@@ -7,7 +7,7 @@
 
 import { formatFigure, formatLatency } from "./format.ts";
 import type { BenchRecord, BenchResult, CpuSets, Warning } from "../schema/mod.ts";
-import { kindView } from "./_kinds.ts";
+import { kindView } from "../kinds/mod.ts";
 import {
   ciText,
   directionText,

@@ -3,24 +3,10 @@
 // than text (a status, a figure with its raw value, the notes of a record)
 // says what it is, and each format decides how it looks.
 
+import type { ViewColumn } from "../kinds/mod.ts";
 import type { RecordStatus, Warning } from "../schema/mod.ts";
 
-/**
- * A column: its header and whether it holds numbers (right-aligned).
- *
- * @example A numeric column
- * ```ts
- * import type { ViewColumn } from "./_view_table.ts";
- * const p99: ViewColumn = { header: "p99", numeric: true };
- * console.log(p99.header); // "p99"
- * ```
- */
-export interface ViewColumn {
-  /** The header text. */
-  readonly header: string;
-  /** Whether the column holds numbers (right-aligned). */
-  readonly numeric: boolean;
-}
+export type { ViewColumn };
 
 /**
  * A record's status in place of its figure (errored, invalid, skipped, or

@@ -63,9 +63,9 @@ export {
   type VariableFate,
   type VariableReport,
   type Warning,
-  WORKLOAD_KINDS,
   type WorkloadKind,
 } from "./result.ts";
+export { KIND_REQUIREMENTS, WORKLOAD_KINDS } from "./kinds.ts";
 export type { MeanPeak, ResourceRole, ResourceSeries, ResourceSummary, RoleSeries, RoleSummary } from "./resources.ts";
 export { benchResultSchema, parseResult, SchemaError, type SchemaIssue, validateResult } from "./validate.ts";
 export * from "./read.ts";

@@ -8,26 +8,12 @@
 
 import type { MachineIdentity, VariableFate, VariableReport } from "../platform/mod.ts";
 import type { ResourceSeries, ResourceSummary } from "./resources.ts";
+import type { WORKLOAD_KINDS } from "./kinds.ts";
 
 export type { MachineIdentity, VariableFate, VariableReport };
 
 /**
- * Every workload kind, in the order reports list them: the one list of kinds. The kind registry
- * (`runners/kinds/mod.ts`), workload validation, every report view and the JSON Schema's enum are checked against
- * it (by the type checker, or by `tests/kinds_test.ts` where types cannot reach).
- *
- * @example Every kind has a runner
- * ```ts
- * import { assertEquals } from "@std/assert";
- * import { WORKLOAD_KINDS } from "@rtbench/rtbench/schema";
- *
- * assertEquals(WORKLOAD_KINDS, ["http", "websocket", "process", "micro"]);
- * ```
- */
-export const WORKLOAD_KINDS = ["http", "websocket", "process", "micro"] as const;
-
-/**
- * How a workload is driven; each kind has its own runner. One of {@linkcode WORKLOAD_KINDS}.
+ * How a workload is driven; each kind has its own module in `runners/kinds/`. One of `WORKLOAD_KINDS`.
  *
  * @example Kinds of the built-in workloads
  * ```ts

@@ -1,6 +1,7 @@
 /**
  * The statistics layer's surface: summaries and intervals, Welch's and the paired tests, Holm's correction,
- * outliers, latency histograms, run plans, saturation and rounding. Files named `_x.ts` are private to this folder.
+ * outliers, latency histograms, run plans, saturation, rounding, and figures written with their units. Files named
+ * `_x.ts` are private to this folder.
  *
  * @module
  */
@@ -8,6 +9,7 @@
 export * from "./adaptive.ts";
 export * from "./counted_rate.ts";
 export * from "./endpoints.ts";
+export * from "./format.ts";
 export * from "./holm.ts";
 export * from "./latency.ts";
 export * from "./machine.ts";

@@ -1,4 +1,4 @@
-// What each workload kind adds to its section of a report: how it ran (the
+// The built-in kinds' report views: what each adds to its section of a report: how it ran (the
 // settings line, with the number of runs said the way the kind counts them),
 // the columns after the headline figure, the latency percentiles it shows, and
 // notes under the tables. HTTP and WebSocket show their load generator,
@@ -6,27 +6,10 @@
 // workloads show spread, CPU time and peak memory with the timer's own cost;
 // micro-benchmarks show tinybench's per-call latency and margin of error.
 
-import { runPlan } from "../stats/mod.ts";
+import { formatFigure, formatLatency, formatUs, runPlan } from "../stats/mod.ts";
 import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS } from "../drivers/mod.ts";
-import { formatFigure, formatLatency, formatUs } from "./format.ts";
-import type { BenchRecord, LatencyPercentiles, WorkloadKind } from "../schema/mod.ts";
-import type { ViewColumn } from "./_view_table.ts";
-
-/** What one workload kind adds to its section. */
-export interface KindView {
-  /** How the records ran, as parts of the settings line (pinning, options and direction follow). */
-  settings(records: readonly BenchRecord[]): string[];
-  /** Options that {@linkcode KindView.settings} already says in words. */
-  readonly described: readonly string[];
-  /** The columns after the headline figure, its CI and relative speed. */
-  readonly columns: readonly ViewColumn[];
-  /** The cells of one completed record under {@linkcode KindView.columns}. */
-  cells(record: BenchRecord): string[];
-  /** Latency percentiles to show (key and header), for kinds whose records carry them. */
-  readonly latency: readonly (readonly [keyof LatencyPercentiles, string])[];
-  /** Lines under the section's tables. */
-  notes(records: readonly BenchRecord[]): string[];
-}
+import type { BenchRecord } from "../schema/mod.ts";
+import type { KindView } from "./kind.ts";
 
 function fact(records: readonly BenchRecord[], name: string): unknown {
   return records.find((r) => r.facts[name] !== undefined && r.facts[name] !== null)?.facts[name];
@@ -323,33 +306,28 @@ const MICRO: KindView = {
   notes: () => [],
 };
 
-/**
- * What a kind adds to its section, for every kind there is (a kind without a view fails the type check; result files
- * name only known kinds, as their schema's enum does). HTTP and WebSocket records of the open model or a sweep
- * (`records` say which) show what was late, or the knee.
- *
- * @example The columns of a process workload
- * ```ts
- * import { kindView } from "./_kinds.ts";
- * console.log(kindView("process").columns.map((c) => c.header)[0]); // "mean ± σ"
- * ```
- */
-export function kindView(kind: WorkloadKind, records: readonly BenchRecord[] = []): KindView {
+/** The process view, with a column for each part of the headline the records carry. */
+export function processView(records: readonly BenchRecord[]): KindView {
+  return withParts(PROCESS, records);
+}
+
+/** The micro-benchmark view. */
+export function microView(): KindView {
+  return MICRO;
+}
+
+/** The WebSocket view; a rate held (open model) adds what went out late. */
+export function websocketView(records: readonly BenchRecord[]): KindView {
+  return loaded(WEBSOCKET, records);
+}
+
+/** The HTTP view; a rate held adds what went out late, and a sweep shows the knee. */
+export function httpView(records: readonly BenchRecord[]): KindView {
+  // Only HTTP sweeps (the closed-model peak of WebSocket is its messages/s).
+  return records[0]?.settings.sweep ? sweepOf(HTTP) : loaded(HTTP, records);
+}
+
+function loaded(view: KindView, records: readonly BenchRecord[]): KindView {
   const s = records[0]?.settings;
-  const loaded = (view: KindView) => s?.rate !== undefined || s?.phases ? openModel(view) : view;
-  switch (kind) {
-    case "process":
-      return withParts(PROCESS, records);
-    case "micro":
-      return MICRO;
-    case "websocket":
-      return loaded(WEBSOCKET);
-    case "http":
-      // Only HTTP sweeps (the closed-model peak of WebSocket is its messages/s).
-      return s?.sweep ? sweepOf(HTTP) : loaded(HTTP);
-    default: {
-      const unknown: never = kind;
-      throw new TypeError(`Cannot show records of workload kind "${unknown}": no report view for it`);
-    }
-  }
+  return s?.rate !== undefined || s?.phases ? openModel(view) : view;
 }

@@ -1,0 +1,63 @@
+/**
+ * Number formatting shared by the exporters and the kinds' report views: units in every cell.
+ *
+ * @module
+ */
+
+import type { BenchRecord } from "../schema/mod.ts";
+
+/** Formats a count or rate with thousands separators and no decimals. */
+export function formatCount(n: number): string {
+  return Math.round(n).toLocaleString("en-US");
+}
+
+/** Formats microseconds as `850 µs`, `1.24 ms` or `2.1 s`. */
+export function formatUs(us: number): string {
+  if (us < 1000) return `${Math.round(us)} µs`;
+  if (us < 1_000_000) return `${(us / 1000).toFixed(us < 10_000 ? 2 : 1)} ms`;
+  return `${(us / 1_000_000).toFixed(2)} s`;
+}
+
+/**
+ * Formats a latency of `record` like {@linkcode formatUs}, with `≥` in front when it reaches the timeout at which the
+ * record's unanswered requests entered its histogram: such a percentile is a lower bound.
+ */
+export function formatLatency(record: Pick<BenchRecord, "runs">, us: number): string {
+  const bounds = record.runs.filter((r) => (r.accounting?.unanswered ?? 0) > 0).map((r) => r.accounting!.timeoutMs);
+  // HdrHistogram keeps 3 significant digits: a value recorded at the timeout may read a little under it.
+  const censored = bounds.length > 0 && us >= Math.min(...bounds) * 1000 * 0.999;
+  return `${censored ? "≥ " : ""}${formatUs(us)}`;
+}
+
+/** Formats bytes per second as `12.3 MB/s`. */
+export function formatBytesPerSecond(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(2)} GB/s`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB/s`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)} kB/s`;
+  return `${Math.round(n)} B/s`;
+}
+
+/** Formats a figure by the unit its name ends with. */
+export function formatFigure(name: string, value: number): string {
+  // CPU time per request is a few microseconds: whole microseconds would hide a 20% difference.
+  if (/CpuUsPer/.test(name)) return value < 100 ? `${value.toFixed(2)} µs` : formatUs(value);
+  if (name.endsWith("Us")) return formatUs(value);
+  if (name.endsWith("Ms")) return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(2)} ms`;
+  if (name === "bytesPerSecond") return formatBytesPerSecond(value);
+  if (name.endsWith("Bytes")) return `${(value / 1048576).toFixed(1)} MiB`;
+  if (name.endsWith("Percent")) return `${value.toFixed(1)} %`;
+  // Slow workloads (bcrypt) run at a few per second, where a whole number hides a 10% difference.
+  if (name.endsWith("PerSecond")) return Math.abs(value) < 100 ? `${value.toFixed(1)}/s` : `${formatCount(value)}/s`;
+  return formatCount(value);
+}
+
+/** Renders rows as an aligned text table; the first row is the header. */
+export function alignTable(rows: readonly (readonly string[])[], rightAligned: readonly number[] = []): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => [...(r[i] ?? "")].length)));
+  const line = (r: readonly string[]) =>
+    r.map((cell, i) => {
+      const pad = " ".repeat(widths[i] - [...cell].length);
+      return rightAligned.includes(i) ? pad + cell : cell + pad;
+    }).join("  ").trimEnd();
+  return [line(rows[0]), widths.map((w) => "─".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
+}
