@@ -386,7 +386,9 @@ function codeBlocks(): CodeBlock[] {
 // section are the files of one project (its `deno.json`, or the one docs/reference.md gives, with a checkout of
 // rtbench at ../rtbench), an untitled block a module of such a project. A file for Bun (it uses the `Bun` global, whose
 // types Deno lacks) is left to the test that runs it (tests/consumer_project_test.ts runs the own-workload project on
-// every runtime; tests/own_workload_test.ts holds its files to tests/fixtures/own_workload/).
+// every runtime; tests/own_workload_test.ts holds its files to tests/fixtures/own_workload/), and so is a file of
+// rtbench's own (titled `… (in a checkout of rtbench)`, with the registry's line beside it): tests/kinds_test.ts adds
+// docs/development.md's new kind to a copy of the repository from those blocks, type-checks it and runs it.
 Deno.test("docs: every TypeScript block type-checks, in a project of its section's files", async () => {
   const blocks = codeBlocks();
   const projects = new Map<string, CodeBlock[]>();

@@ -21,7 +21,8 @@ const KINDS: ReadonlyMap<string, Kind<Workload, unknown>> = new Map(
 );
 
 /**
- * Every registered kind's name and what its workloads must have beyond the common fields, in the registry's order.
+ * Every registered kind's name and what its workloads must have beyond the common fields, in no particular order (the
+ * schema's list keeps its own: `deno task kinds`).
  *
  * @example The built-in kinds
  * ```ts
