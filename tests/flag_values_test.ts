@@ -162,6 +162,11 @@ function wrongValues(tmp: string): Record<string, Record<string, string[]>> {
       "--debug": ["--debug=yes"],
       "--help": ["--help=yes"],
     },
+    kinds: {
+      "--check": ["--check=yes"],
+      "--debug": ["--debug=yes"],
+      "--help": ["--help=yes"],
+    },
     "reaper-cost": {
       "--groups": ["--groups", "-1"],
       "--messages": ["--messages", "x"],

@@ -4,12 +4,14 @@
  * types read) and the JSON Schema's enum of kinds. Run it after adding a kind to the registry; `tests/kinds_test.ts`
  * fails while they disagree.
  *
- * Exit codes: 0 written (or `--check`: already current); 1 `--check` and a file is stale; 2 an unknown flag.
+ * Exit codes: 0 written (or `--check`: already current); 1 `--check` and a file is stale; 2 bad input.
  *
  * @module
  */
 
 import { registeredKinds } from "../kinds/mod.ts";
+import { runEntry } from "../platform/mod.ts";
+import { strictFlags } from "./_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -94,20 +96,27 @@ export async function kindFiles(root: URL = ROOT): Promise<Map<string, string>> 
   ]);
 }
 
-if (import.meta.main) {
-  const unknown = Deno.args.find((a) => a !== "--check");
-  if (unknown !== undefined) {
-    console.error(`rtbench kinds: unknown flag ${unknown} (the one flag is --check)`);
-    Deno.exit(2);
+const HELP = `Usage: deno task kinds [flags]
+
+  --check      write nothing; exit 1 when a file is stale
+  --debug      show stack traces
+  --help, -h   this help`;
+
+async function main(args: string[]): Promise<number> {
+  const flags = strictFlags(args, { boolean: ["check"] });
+  if (flags.help) {
+    console.log(HELP);
+    return 0;
   }
-  const check = Deno.args.includes("--check");
   const stale: string[] = [];
   for (const [path, text] of await kindFiles()) {
     const url = new URL(path, ROOT);
     if (await Deno.readTextFile(url).catch(() => "") === text) continue;
     stale.push(path);
-    if (!check) await Deno.writeTextFile(url, text);
+    if (!flags.check) await Deno.writeTextFile(url, text);
   }
-  console.log(stale.length === 0 ? "kinds: current" : `kinds: ${check ? "stale" : "wrote"} ${stale.join(", ")}`);
-  Deno.exit(check && stale.length > 0 ? 1 : 0);
+  console.log(stale.length === 0 ? "kinds: current" : `kinds: ${flags.check ? "stale" : "wrote"} ${stale.join(", ")}`);
+  return flags.check && stale.length > 0 ? 1 : 0;
 }
+
+if (import.meta.main) await runEntry("rtbench kinds", Deno.args, () => main(Deno.args), { spawns: false });
