@@ -1,5 +1,7 @@
 import { assertEquals, assertThrows } from "@std/assert";
 import { httpJson } from "../../workloads/http_json.ts";
+import { micro } from "../../workloads/micro.ts";
+import { startup } from "../../workloads/startup.ts";
 import type { Workload } from "../../workloads/types.ts";
 import { RequestError } from "../platform/errors.ts";
 import { effectiveSettings, PROFILES, resolveOptions, validateSettings } from "./settings.ts";
@@ -45,4 +47,11 @@ Deno.test("workload options: given, then environment, then default; bad numbers 
     RequestError,
     "options.cost must be a whole number ≥ 4 and ≤ 31",
   );
+});
+
+Deno.test("keep-alive off reaches the workloads that open connections only", () => {
+  assertEquals(effectiveSettings("quick", httpJson, { keepAlive: false }).keepAlive, false);
+  for (const w of [startup, micro]) {
+    assertEquals(effectiveSettings("quick", w, { keepAlive: false }).keepAlive, true, w.kind);
+  }
 });
