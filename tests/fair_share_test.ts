@@ -49,7 +49,7 @@ Deno.test("fair-share: a line per budget, the CPU each server used, per used cor
     }
     const lines = cli.stdout.split("\n");
     assertMatch(lines[0], /^Fair share · http-json \(default\) · requestsPerSecond/);
-    assertMatch(lines[1], /^server cores +server cpu +client cpu +deno \S+ +node \S+$/);
+    assertMatch(lines[1], /^server cores +server cpu +client cores +client cpu +deno \S+ +node \S+$/);
     const rows = lines.filter((l) => /^ +\d+ {2}/.test(l));
     assertEquals(rows.length, files.length);
     for (const row of rows) {
