@@ -18,6 +18,8 @@ import type { RunSettings } from "../workloads/types.ts";
 import { faultyHttp } from "./fixtures/accounting_faults.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { startup } from "../workloads/startup.ts";
+import { chosenCpuRate } from "../runners/kinds/cpu_rate.ts";
+import { formatTable } from "../runners/report/table.ts";
 import { checkResumableSettings } from "../runners/suite/resume.ts";
 import { RequestError } from "../runners/platform/errors.ts";
 import { flagOf } from "../runners/cli/_flags.ts";
@@ -334,6 +336,40 @@ Deno.test(needs(LINUX, {
     // A TCP handshake, an accept and a close per request cost the server more than a request on an open connection
     // (measured here: about 5 µs with keep-alive, 13 to 58 µs without, by runtime).
     assert(off > 1.5 * on, `keep-alive off ${off} µs, on ${on} µs per request`);
+  },
+}));
+
+// docs/method.md "CPU per request and memory per connection": "Under --keep-alive off without --cpu-rate … half the
+// slowest runtime's closed-model rate in the variant's first round".
+Deno.test(needs(LINUX, {
+  name: "keep-alive off without --cpu-rate: the fixed rate is chosen from the first round, and every runtime holds it",
+  async fn() {
+    await withTmp(async (tmp) => {
+      const result = await run({
+        workloads: [httpJson],
+        runtimes: ["deno", "node"],
+        settings: { runs: 2, durationSec: 1, warmupSec: 0.3, connections: 16, idleConnections: 0, keepAlive: false },
+        tempDir: tmp,
+      });
+      assertEquals(validateResult(JSON.parse(JSON.stringify(result))), []);
+      // Each runtime's closed-model rate in the first round; the rate is half the slowest's, two digits, rounded down.
+      const rate = chosenCpuRate(result.records.map((r) => r.runs[0].figures.requestsPerSecond))!;
+      assert(rate > 0 && rate < 20_000, `${rate}`);
+      for (const r of result.records) {
+        assertEquals(r.status, "completed", `${r.id}: ${JSON.stringify(r.error)}`);
+        assertEquals(r.settings.cpuRate, rate, r.id);
+        assertMatch(String(r.facts.cpuRateChosenFrom), /half the slowest runtime's closed-model rate/);
+        // The first round had no fixed-rate window (the rate was not known yet); the second held it.
+        assertEquals(r.runs[0].figures.cpuRateAchievedPerSecond, undefined, r.id);
+        const f = r.runs[1].figures;
+        assert(f.cpuRateAchievedPerSecond >= 0.95 * rate, `${r.id}: ${f.cpuRateAchievedPerSecond} of ${rate}`);
+        assert(f.serverCpuUsPerRequestAtRate > 0, r.id);
+        assertEquals(r.warnings.filter((w) => w.code === "cpu-rate-not-held"), [], r.id);
+      }
+      // The overview has its row at that rate.
+      assertMatch(formatTable(result), new RegExp(`http-json \\(default\\) at ${rate.toLocaleString("en-US")}/s`));
+      await assertNothingLeft(tmp);
+    });
   },
 }));
 

@@ -253,8 +253,9 @@ Deno.test("overview: the server's CPU per request at the fixed rate is a row of 
   assertStringIncludes(md, "CPU/request at rate");
 });
 
-// docs/guide.md "Every core: --server-cpus": "the overview of a result with multi-core records … a line per core
-// budget". Stored real runs (fixtures/results/server-cpus-*.json); every expected figure is the median of the three
+// docs/guide.md "Every core: --server-cpus": "The overview of a result with multi-core records on more than one server
+// CPU, or at more than one core budget, has the same table under At equal CPU … a line per core budget, the client's
+// cores stated, a shared layout marked". Stored real runs (fixtures/results/server-cpus-*.json); every expected figure is the median of the three
 // runs' figures as the file holds them (the rate per used core and the CPU per request are each run's own, from the
 // window's exact CPU time, so their medians are not the ratio of the medians):
 //   --server-cpus 2, deno: requestsPerSecond 18,023 17,246 20,775 → 18,023; serverCoresUsed 0.33 0.33 0.35 → 0.33;
