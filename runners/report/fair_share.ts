@@ -9,7 +9,7 @@
  * @module
  */
 
-import { parseCpuList } from "../platform/mod.ts";
+import { cpusShared, parseCpuList } from "../platform/mod.ts";
 import type { BenchRecord, BenchResult } from "../schema/mod.ts";
 import { alignTable, formatCount } from "./format.ts";
 import type { ViewTable } from "./_view_table.ts";
@@ -63,12 +63,6 @@ function budgetOf(record: BenchRecord, allCpus: number): number {
   if (record.cpus.server) return parseCpuList(record.cpus.server).length;
   const asked = record.settings.serverCpus;
   return typeof asked === "number" ? asked : allCpus;
-}
-
-function sharing(server: string | null, client: string | null): boolean {
-  if (!server || !client) return false;
-  const s = new Set(parseCpuList(server));
-  return parseCpuList(client).some((c) => s.has(c));
 }
 
 function cellOf(record: BenchRecord): FairShareCell {
@@ -129,7 +123,7 @@ export function fairShare(
           serverCpus: server,
           clientCpus: client,
           clientCores: client ? parseCpuList(client).length : null,
-          shared: at.some((r) => sharing(r.cpus.server, r.cpus.client)),
+          shared: at.some((r) => cpusShared(r.cpus)),
           cells: runtimes.map((label) => {
             const r = at.find((x) => `${x.runtime.name} ${x.runtime.version}` === label);
             return r ? cellOf(r) : null;
