@@ -8,6 +8,9 @@ import { ROOT } from "./_helpers.ts";
 /** The stored result pair (see fixtures/results/README.md). */
 export const BASE_PATH = `${ROOT}fixtures/results/base.json`;
 export const HEAD_PATH = `${ROOT}fixtures/results/head.json`;
+/** Real multi-core runs of http-json on deno and node at one and two server CPUs (see the same README). */
+export const SERVER_CPUS_1_PATH = `${ROOT}fixtures/results/server-cpus-1.json`;
+export const SERVER_CPUS_2_PATH = `${ROOT}fixtures/results/server-cpus-2.json`;
 
 /** A stored result, parsed and validated. */
 export async function loadFixture(path: string): Promise<BenchResult> {

@@ -176,17 +176,21 @@ async function printedHeaders(): Promise<Set<string>> {
   };
   const restApi = (variant: string) =>
     base.records.map((r): BenchRecord => ({ ...r, workload: "rest-api", variant, id: `rest-api/${variant}/${r.id}` }));
-  // A keep-alive-off section (docs/method.md "Connections that close"): the connect's p50 and p99, and CPU per request.
+  // A keep-alive-off section (docs/method.md "Connections that close"): the connect's p50 and p99, CPU per request, and
+  // at the fixed rate the run chose from its first round (CPU per request, the client's, the server's memory).
   const closing = (r: BenchRecord): BenchRecord => ({
     ...r,
     variant: "keep-alive-off",
     id: `${r.id}/keep-alive-off`,
-    settings: { ...r.settings, keepAlive: false },
+    settings: { ...r.settings, keepAlive: false, cpuRate: 920 },
     summary: {
       ...r.summary,
       connectP50Us: r.summary.requestsPerSecond,
       connectP99Us: r.summary.requestsPerSecond,
       serverCpuUsPerRequest: r.summary.requestsPerSecond,
+      serverCpuUsPerRequestAtRate: r.summary.requestsPerSecond,
+      clientCpuUsPerResponseAtRate: r.summary.requestsPerSecond,
+      serverRssAtRateBytes: r.summary.requestsPerSecond,
     },
     warnings: [{ code: "single-run", message: "measured once" }],
   });

@@ -4,7 +4,8 @@
 //
 // docs/guide.md "Every core: --server-cpus", the equal-CPU sentences: "fair-share: a line per budget, the CPU each
 // server used, per used core, client CPUs stated, a shared layout marked; results kept" (the `per used core` column of
-// every report too) and "--budgets beyond the machine, 0 or a word: exit 2, one line naming the flag".
+// every report too, and the overview's At equal CPU of a result above one server CPU) and "--budgets beyond the
+// machine, 0 or a word: exit 2, one line naming the flag".
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import { parseCpuList } from "../runners/platform/cpus.ts";
@@ -46,10 +47,18 @@ Deno.test("fair-share: a line per budget, the CPU each server used, per used cor
       // Every report shows it beside the rate per server core.
       assertMatch(exportResult(result, "table"), /per used core/);
       assertMatch(exportResult(result, "table"), /[\d,]+\/s \(\d\.\d\d used\)/);
+      // And the overview of a budget above one CPU has its fair-share line, the client's cores stated (one budget of one
+      // CPU is the ordinary comparison: none).
+      const overview = exportResult(result, "table").split("Key findings:")[0];
+      if (budget === 1) assert(!overview.includes("At equal CPU"), file);
+      else {
+        assertMatch(overview, /At equal CPU:\n\nFair share · http-json \(default\)/);
+        assertMatch(overview, new RegExp(`\\n +${budget} {2}\\S+ +${budget} {2}\\S+ \\(shares the server's\\)`));
+      }
     }
     const lines = cli.stdout.split("\n");
     assertMatch(lines[0], /^Fair share · http-json \(default\) · requestsPerSecond/);
-    assertMatch(lines[1], /^server cores +server cpu +client cpu +deno \S+ +node \S+$/);
+    assertMatch(lines[1], /^server cores +server cpu +client cores +client cpu +deno \S+ +node \S+$/);
     const rows = lines.filter((l) => /^ +\d+ {2}/.test(l));
     assertEquals(rows.length, files.length);
     for (const row of rows) {

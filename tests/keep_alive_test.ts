@@ -17,6 +17,9 @@ import type { BenchRecord, BenchResult } from "../runners/schema/result.ts";
 import type { RunSettings } from "../workloads/types.ts";
 import { faultyHttp } from "./fixtures/accounting_faults.ts";
 import { httpJson } from "../workloads/http_json.ts";
+import { startup } from "../workloads/startup.ts";
+import { chosenCpuRate } from "../runners/kinds/cpu_rate.ts";
+import { formatTable } from "../runners/report/table.ts";
 import { checkResumableSettings } from "../runners/suite/resume.ts";
 import { RequestError } from "../runners/platform/errors.ts";
 import { flagOf } from "../runners/cli/_flags.ts";
@@ -249,6 +252,9 @@ Deno.test("--keep-alive off where it has no meaning: exit 2, one line naming the
     [["--workload", "ws"], /^rtbench: --keep-alive off: ws is a WebSocket workload/],
     [["--workload", "http-json", "--load-generator", "autocannon"], /^rtbench: --keep-alive off: autocannon cannot/],
     [["--workload", "http-json", "--pipelining", "4"], /^rtbench: --pipelining needs --keep-alive on/],
+    // Only workloads that open no connection: the flag would change nothing, so it is refused rather than ignored.
+    [["--workload", "startup"], /^rtbench: --keep-alive off: no selected workload opens a connection \(startup: /],
+    [["--workload", "startup,micro"], /^rtbench: --keep-alive off: no selected workload opens a connection/],
   ];
   for (const [args, message] of cases) {
     const cli = await runTask("bench", ["--keep-alive", "off", ...args]);
@@ -258,6 +264,37 @@ Deno.test("--keep-alive off where it has no meaning: exit 2, one line naming the
   }
   const bad = await runTask("bench", ["--keep-alive", "maybe"]);
   assertEquals([bad.code, bad.stderr.trim()], [2, 'rtbench: --keep-alive is on or off, got "maybe"']);
+});
+
+// docs/method.md: "A process or micro workload measured beside HTTP ones keeps its record's `keepAlive` as it ran, on".
+Deno.test("keep-alive off beside a process workload: the HTTP record closes connections, startup's does not claim it", async () => {
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [httpJson, startup],
+      runtimes: ["deno"],
+      variants: ["default", "hello"],
+      settings: {
+        runs: 1,
+        durationSec: 0.5,
+        warmupSec: 0.2,
+        connections: 4,
+        cpuRate: 0,
+        idleConnections: 0,
+        keepAlive: false,
+      },
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(JSON.parse(JSON.stringify(result))), []);
+    const byWorkload = Object.fromEntries(result.records.map((r) => [r.workload, r]));
+    assertEquals(Object.keys(byWorkload).sort(), ["http-json", "startup"]);
+    for (const r of result.records) assertEquals(r.status, "completed", `${r.id}: ${JSON.stringify(r.error)}`);
+    assertEquals(byWorkload["http-json"].settings.keepAlive, false);
+    assert(byWorkload["http-json"].runs[0].figures.connectP50Us > 0);
+    // startup runs a process to its first output: no connection, so its record keeps the profile's keepAlive.
+    assertEquals(byWorkload.startup.settings.keepAlive, true);
+    assertEquals(byWorkload.startup.runs[0].connectUs, undefined);
+    await assertNothingLeft(tmp);
+  });
 });
 
 const LINUX = condition("Linux", Deno.build.os === "linux" ? null : "reads the kernel's own CPU counters (Linux only)");
@@ -299,6 +336,40 @@ Deno.test(needs(LINUX, {
     // A TCP handshake, an accept and a close per request cost the server more than a request on an open connection
     // (measured here: about 5 µs with keep-alive, 13 to 58 µs without, by runtime).
     assert(off > 1.5 * on, `keep-alive off ${off} µs, on ${on} µs per request`);
+  },
+}));
+
+// docs/method.md "CPU per request and memory per connection": "Under --keep-alive off without --cpu-rate … half the
+// slowest runtime's closed-model rate in the variant's first round".
+Deno.test(needs(LINUX, {
+  name: "keep-alive off without --cpu-rate: the fixed rate is chosen from the first round, and every runtime holds it",
+  async fn() {
+    await withTmp(async (tmp) => {
+      const result = await run({
+        workloads: [httpJson],
+        runtimes: ["deno", "node"],
+        settings: { runs: 2, durationSec: 1, warmupSec: 0.3, connections: 16, idleConnections: 0, keepAlive: false },
+        tempDir: tmp,
+      });
+      assertEquals(validateResult(JSON.parse(JSON.stringify(result))), []);
+      // Each runtime's closed-model rate in the first round; the rate is half the slowest's, two digits, rounded down.
+      const rate = chosenCpuRate(result.records.map((r) => r.runs[0].figures.requestsPerSecond))!;
+      assert(rate > 0 && rate < 20_000, `${rate}`);
+      for (const r of result.records) {
+        assertEquals(r.status, "completed", `${r.id}: ${JSON.stringify(r.error)}`);
+        assertEquals(r.settings.cpuRate, rate, r.id);
+        assertMatch(String(r.facts.cpuRateChosenFrom), /half the slowest runtime's closed-model rate/);
+        // The first round had no fixed-rate window (the rate was not known yet); the second held it.
+        assertEquals(r.runs[0].figures.cpuRateAchievedPerSecond, undefined, r.id);
+        const f = r.runs[1].figures;
+        assert(f.cpuRateAchievedPerSecond >= 0.95 * rate, `${r.id}: ${f.cpuRateAchievedPerSecond} of ${rate}`);
+        assert(f.serverCpuUsPerRequestAtRate > 0, r.id);
+        assertEquals(r.warnings.filter((w) => w.code === "cpu-rate-not-held"), [], r.id);
+      }
+      // The overview has its row at that rate.
+      assertMatch(formatTable(result), new RegExp(`http-json \\(default\\) at ${rate.toLocaleString("en-US")}/s`));
+      await assertNothingLeft(tmp);
+    });
   },
 }));
 

@@ -10,6 +10,9 @@ import type { BenchRecord, BenchResult } from "../runners/schema/result.ts";
 import { summarize } from "../runners/stats/summary.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { BASE_PATH, HEAD_PATH, loadFixture, markdownRow } from "./_report_helpers.ts";
+import { SERVER_CPUS_1_PATH, SERVER_CPUS_2_PATH } from "./_report_helpers.ts";
+import { overviewOf } from "../runners/report/_overview.ts";
+import { buildView } from "../runners/report/_view.ts";
 
 function findingLines(text: string, bullet: string): string[] {
   return text.split("\n").filter((l) => l.startsWith(bullet));
@@ -248,4 +251,90 @@ Deno.test("overview: the server's CPU per request at the fixed rate is a row of 
   assertEquals(row[4], "6.80 µs (client 10.00 µs) · ≈ best");
   // The results table shows the CPU columns.
   assertStringIncludes(md, "CPU/request at rate");
+});
+
+// docs/guide.md "Every core: --server-cpus": "The overview of a result with multi-core records on more than one server
+// CPU, or at more than one core budget, has the same table under At equal CPU … a line per core budget, the client's
+// cores stated, a shared layout marked". Stored real runs (fixtures/results/server-cpus-*.json); every expected figure is the median of the three
+// runs' figures as the file holds them (the rate per used core and the CPU per request are each run's own, from the
+// window's exact CPU time, so their medians are not the ratio of the medians):
+//   --server-cpus 2, deno: requestsPerSecond 18,023 17,246 20,775 → 18,023; serverCoresUsed 0.33 0.33 0.35 → 0.33;
+//     per used core 54,307 53,008 59,984 → 54,307; CPU µs/request 18.41 18.86 16.67 → 18.41.
+//   --server-cpus 2, node: 1,880 1,674 2,133 → 1,880; 0.44 0.43 0.46 → 0.44; 4,229 3,909 4,614 → 4,229;
+//     236.47 255.8 216.73 → 236.47 (printed 236.5).
+//   --server-cpus 1, deno: 21,324 19,479 24,272 → 21,324; 0.39 0.29 0.38 → 0.38; 54,609 67,128 63,339 → 63,339;
+//     18.31 14.9 15.79 → 15.79.
+//   --server-cpus 1, node: 5,018 8,140 7,657 → 7,657; 0.5 0.47 0.56 → 0.50; 10,058 17,355 13,655 → 13,655;
+//     99.43 57.62 73.23 → 73.23.
+Deno.test("overview of a multi-core result: at equal CPU, the CPU each server used, per used core, client cores stated", async () => {
+  const two = await loadFixture(SERVER_CPUS_2_PATH);
+  const overview = overviewOf(buildView(two));
+  assertEquals(overview.fairShare.length, 1);
+  const [table] = overview.fairShare;
+  assertEquals([table.title, table.figure, table.runtimes], [
+    "http-json (default)",
+    "requestsPerSecond",
+    ["deno 2.9.6", "node 20.20.2"],
+  ]);
+  const [line] = table.lines;
+  // Two server CPUs on a 2-CPU machine leave the load generator none of its own: it shares them, and the line says so.
+  assertEquals([line.cores, line.serverCpus, line.clientCores, line.clientCpus, line.shared], [
+    2,
+    "0,1",
+    2,
+    "0,1",
+    true,
+  ]);
+  assertEquals(line.cells.map((c) => [c?.rate, c?.coresUsed, c?.perUsedCore, c?.cpuUsPerUnit]), [
+    [18_023, 0.33, 54_307, 18.41],
+    [1_880, 0.44, 4_229, 236.47],
+  ]);
+  const text = formatTable(two);
+  const block = text.slice(text.indexOf("At equal CPU:"), text.indexOf("Key findings:"));
+  assert(text.indexOf("At a glance") < text.indexOf("At equal CPU:"), "in the overview, before the findings");
+  const rows = block.split("\n");
+  assertMatch(
+    rows.find((l) => l.startsWith("server cores"))!,
+    /^server cores +server cpu +client cores +client cpu +deno/,
+  );
+  const row = rows.find((l) => /^ +2 {2}/.test(l))!;
+  assertMatch(row, /^ +2 {2}0,1 +2 {2}0,1 \(shares the server's\)/);
+  assertStringIncludes(row, "18,023/s on 0.33 cores · 54,307/s per used core · 18.4 µs CPU/request");
+  assertStringIncludes(row, "1,880/s on 0.44 cores · 4,229/s per used core · 236.5 µs CPU/request");
+  assertStringIncludes(block, "⚠ a line whose client shares the server's CPUs");
+  // Markdown and HTML carry the same table.
+  const md = formatMarkdown(two);
+  assertStringIncludes(md, "### At equal CPU");
+  assertEquals(markdownRow(md, "2").slice(0, 4), ["2", "0,1", "2", "0,1 (shares the server's)"]);
+  const html = formatHtml(two);
+  assertStringIncludes(html, "<h3>At equal CPU</h3>");
+  assertStringIncludes(html, "1,880/s on 0.44 cores · 4,229/s per used core · 236.5 µs CPU/request");
+});
+
+Deno.test("overview at two core budgets: a line per budget, the same runtimes; one budget of one CPU shows none", async () => {
+  const [one, two] = await Promise.all([loadFixture(SERVER_CPUS_1_PATH), loadFixture(SERVER_CPUS_2_PATH)]);
+  // One server CPU alone is the ordinary single-core comparison: no fair share; nor has a result without --server-cpus.
+  assertEquals(overviewOf(buildView(one)).fairShare, []);
+  assert(!formatTable(one).includes("At equal CPU"));
+  assertEquals(overviewOf(buildView(await loadFixture(BASE_PATH))).fairShare, []);
+  // Both budgets' records in one result (as deno task fair-share measures them): fewest cores first.
+  const both: BenchResult = {
+    ...two,
+    records: [...two.records, ...one.records.map((r) => ({ ...r, id: `${r.id}/1-cpu` }))],
+  };
+  assertEquals(validateResult(both), []);
+  const [table] = overviewOf(buildView(both)).fairShare;
+  assertEquals(table.lines.map((l) => [l.cores, l.serverCpus, l.clientCores, l.clientCpus, l.shared]), [
+    [1, "0", 1, "1", false],
+    [2, "0,1", 2, "0,1", true],
+  ]);
+  assertEquals(table.lines[0].cells.map((c) => [c?.rate, c?.coresUsed, c?.perUsedCore, c?.cpuUsPerUnit]), [
+    [21_324, 0.38, 63_339, 15.79],
+    [7_657, 0.5, 13_655, 73.23],
+  ]);
+  const text = formatTable(both);
+  const row = text.split("\n").find((l) => /^ +1 {2}0 /.test(l))!;
+  assertMatch(row, /^ +1 {2}0 +1 {2}1 {2}/);
+  assert(!row.includes("shares"), row);
+  assertStringIncludes(row, "7,657/s on 0.50 cores · 13,655/s per used core · 73.2 µs CPU/request");
 });

@@ -129,7 +129,7 @@ export const BENCH_FLAGS: readonly BenchFlag[] = [
     flag: "--cpu-rate",
     value: "<n>",
     meaning: "after each run, a window at n requests/s on the same server counting its CPU time per request (0: none)",
-    default: "http-json, ws 20000; others 0",
+    default: "http-json, ws 20000 (keep-alive off: half the slowest first-round rate); others 0",
   },
   {
     flag: "--idle-connections",

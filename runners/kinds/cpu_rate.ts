@@ -104,6 +104,34 @@ export function held(phases: readonly Pick<MeasuredPhase, "achievedRate">[], rat
 /** The share of the rate a window must answer validly for its CPU per request to count. */
 export const HELD_SHARE = 0.95;
 
+/** The share of the slowest runtime's closed-model rate that {@linkcode chosenCpuRate} takes. */
+export const CHOSEN_SHARE = 0.5;
+
+/**
+ * The fixed rate for CPU per request where the workload's default cannot serve (keep-alive off: a new connection per
+ * request, at a fraction of the kept-alive rate the default was chosen for): half the slowest runtime's closed-model
+ * rate in the variant's first round, rounded down to two significant digits, so that every runtime holds it with room
+ * to spare. Null when no runtime measured a rate.
+ *
+ * @param closedRates Each runtime's closed-model rate (requests or messages per second) in the first round.
+ *
+ * @example deno at 3,940/s and node at 1,878/s with keep-alive off: 930/s
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { chosenCpuRate } from "./cpu_rate.ts";
+ *
+ * assertEquals(chosenCpuRate([3_940, 1_878]), 930);
+ * assertEquals(chosenCpuRate([]), null);
+ * ```
+ */
+export function chosenCpuRate(closedRates: readonly number[]): number | null {
+  const rates = closedRates.filter((r) => r > 0);
+  if (rates.length === 0) return null;
+  const rate = CHOSEN_SHARE * Math.min(...rates);
+  const step = 10 ** Math.max(0, Math.floor(Math.log10(rate)) - 1);
+  return Math.max(1, Math.floor(rate / step) * step);
+}
+
 /**
  * The fixed-rate window of `--cpu-rate` on a run's server, after its measured window: `drive` loads the server at
  * the rate with the settings given (a short warm-up, then the window), sampled and counted as any load.
@@ -131,7 +159,7 @@ export async function atCpuRate<M extends RateLoad>(
   answered: (m: M) => number,
   drive: (settings: RunSettings, onSpawn: (pid: number) => void) => Promise<M>,
 ): Promise<AtRate<M> | null> {
-  const rate = ctx.settings.cpuRate;
+  const rate = ctx.cpuRateChoice ? ctx.cpuRateChoice.rate : ctx.settings.cpuRate;
   if (!rate) return null;
   const settings: RunSettings = {
     ...ctx.settings,

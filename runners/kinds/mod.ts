@@ -120,6 +120,7 @@ export function headlineOf(workload: Workload, settings: RunSettings): Headline 
 export { type Ending, endingOf, RecordRun, type Slot } from "./loop.ts";
 export type { Kind, KindView, RunOutput, ViewColumn } from "./kind.ts";
 export type {
+  CpuRateChoice,
   HttpRecordContext,
   RecordContext,
   RecordOutcome,
@@ -129,6 +130,7 @@ export type {
   VariantVerdict,
 } from "./record.ts";
 export { InvalidError, PhaseError, SkipRecord } from "./errors.ts";
+export { CHOSEN_SHARE, chosenCpuRate } from "./cpu_rate.ts";
 export { type HookTimeouts, hookTimeouts, withinTime } from "./timeouts.ts";
 export * from "./server.ts";
 export * from "./timeouts.ts";

@@ -11,7 +11,7 @@
  */
 
 import type { ResourceReport } from "../drivers/mod.ts";
-import { parseCpuList } from "../platform/mod.ts";
+import { cpusShared } from "../platform/mod.ts";
 import type { Check, CpuSets } from "../schema/mod.ts";
 import { keepChecks } from "./errors.ts";
 import type { RunOutput } from "./kind.ts";
@@ -85,13 +85,6 @@ export function usedCoreFigures(
   return out;
 }
 
-/** Whether the client's CPUs overlap the server's. */
-function sharing(cpus: CpuSets): boolean {
-  if (!cpus.server || !cpus.client) return false;
-  const server = new Set(parseCpuList(cpus.server));
-  return parseCpuList(cpus.client).some((cpu) => server.has(cpu));
-}
-
 /** What the run shows of the server's workers: processes in its tree, and the count it announced. */
 function treeChecks(server: RunningServer, resources: ResourceReport | undefined): Check[] {
   const { form, workers } = server.parallel!;
@@ -133,7 +126,7 @@ export function multiCoreRun(
   const { form, workers } = server.parallel;
   outcome.facts.serverForm = form.form;
   outcome.facts.serverWorkers = workers;
-  if (sharing(cpus) && !outcome.warnings.some((w) => w.code === "cpus-shared")) {
+  if (cpusShared(cpus) && !outcome.warnings.some((w) => w.code === "cpus-shared")) {
     outcome.warnings.push({
       code: "cpus-shared",
       message: `the load generator ran on the server's CPUs (server ${cpus.server}, client ${cpus.client}): ` +

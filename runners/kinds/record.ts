@@ -73,6 +73,17 @@ export interface ServedRecordContext<W extends WorkloadBase = Workload> extends 
   readonly port?: number;
   /** Other machines that run the servers, the load or the database (`--server-host`, ...); absent: this one. */
   readonly topology?: Topology;
+  /**
+   * The fixed rate of `--cpu-rate` where the variant decides it while it runs (keep-alive off without `--cpu-rate`):
+   * null until decided, and no fixed-rate window until then; absent: `settings.cpuRate`.
+   */
+  readonly cpuRateChoice?: CpuRateChoice;
+}
+
+/** A fixed rate the variant decides once every runtime has a run (see `chosenCpuRate` in `cpu_rate.ts`). */
+export interface CpuRateChoice {
+  /** Requests (messages) per second, or null while undecided. */
+  rate: number | null;
 }
 
 /** What the HTTP kind gets besides a served record's: its load generators. */

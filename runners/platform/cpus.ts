@@ -29,6 +29,24 @@ export function parseCpuList(list: string): number[] {
   return cpus;
 }
 
+/**
+ * Whether the load generator's CPUs overlap the server's (`--server-cpus` leaving it none of its own); false where
+ * either is not pinned.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { cpusShared } from "./cpus.ts";
+ *
+ * assertEquals([cpusShared({ server: "0,1", client: "0,1" }), cpusShared({ server: "0", client: "1" })], [true, false]);
+ * ```
+ */
+export function cpusShared(cpus: CpuSplit): boolean {
+  if (!cpus.server || !cpus.client) return false;
+  const server = new Set(parseCpuList(cpus.server));
+  return parseCpuList(cpus.client).some((cpu) => server.has(cpu));
+}
+
 /** The CPUs this process may run on (Linux `Cpus_allowed_list`), or null where unreadable. */
 export async function allowedCpus(): Promise<string | null> {
   const status = await readProcText(`/proc/${Deno.pid}/status`);

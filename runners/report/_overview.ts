@@ -14,6 +14,14 @@ import type { ViewCell, ViewTable } from "./_view_table.ts";
 import { type Finding, findingsOf } from "./_findings.ts";
 import { type FloorRow, floorRows } from "./noise_floor.ts";
 import { ratioRangeText } from "./_groups.ts";
+import {
+  FAIR_SHARE_LEGEND,
+  FAIR_SHARE_SHARED_NOTE,
+  type FairShareTable,
+  fairShareTable,
+  fairShareTitle,
+  resultFairShare,
+} from "./fair_share.ts";
 
 /** Where a record stands against its row's best. */
 export type Standing = "best" | "tie" | "behind";
@@ -56,6 +64,11 @@ export interface Overview {
   readonly findings: readonly Finding[];
   /** An A/A run's noise floor, per workload × variant × figure; empty for any other result. */
   readonly floor: readonly FloorRow[];
+  /**
+   * Multi-core records (`--server-cpus` above 1, or several core budgets) at equal CPU: per workload × variant a line
+   * per core budget, each runtime's rate, the CPU its server used, per used core and CPU per request; empty otherwise.
+   */
+  readonly fairShare: readonly FairShareTable[];
 }
 
 /** What the cells say, under the overview in every format. */
@@ -120,7 +133,14 @@ export function overviewOf(view: ResultView): Overview {
     const title = `${section.title} at ${efficiency.rate.toLocaleString("en-US")}/s`;
     return [main, rowOf(title, efficiency.group, efficiency.client, ["cpu-rate-not-held"])];
   });
-  return { keys, labels, rows, findings: findingsOf(rows.map((r) => r.group)), floor: floorRows(view.result) };
+  return {
+    keys,
+    labels,
+    rows,
+    findings: findingsOf(rows.map((r) => r.group)),
+    floor: floorRows(view.result),
+    fairShare: resultFairShare(view.result),
+  };
 }
 
 /** `83,557/s · 1.90× behind`, `≈ best`, or the status of a record without a figure. */
@@ -227,6 +247,20 @@ export function floorSentence(row: FloorRow): string {
   }×${ci} over ${i.n} rounds${spread}; ${floor}`;
 }
 
+/** The fair share of a multi-core result as blocks: a title and a table per workload × variant, then the legend. */
+function fairShareBlocks(tables: readonly FairShareTable[], syntax: OverviewSyntax): string[] {
+  if (tables.length === 0) return [];
+  return [
+    syntax.heading("At equal CPU", 2),
+    ...tables.flatMap((t) => [
+      fairShareTitle(t),
+      syntax.table(fairShareTable(t)),
+      ...(t.lines.some((l) => l.shared) ? [FAIR_SHARE_SHARED_NOTE] : []),
+    ]),
+    FAIR_SHARE_LEGEND,
+  ];
+}
+
 /**
  * The overview and its findings as blocks of a text format (terminal,
  * Markdown); empty when the result has no records. An A/A run adds its noise
@@ -242,6 +276,7 @@ export function overviewBlocks(overview: Overview, syntax: OverviewSyntax): stri
     syntax.heading("At a glance", 1),
     syntax.table(table),
     OVERVIEW_LEGEND,
+    ...fairShareBlocks(overview.fairShare, syntax),
     syntax.heading("Key findings", 2),
     findings,
     FINDINGS_METHOD,

@@ -10,6 +10,7 @@ import { FLOOR_METHOD, floorSentence, noFindingText, standingText } from "./_ove
 import { versionSweeps } from "./_versions.ts";
 import { intervalChart, type IntervalPoint } from "./_interval_chart.ts";
 import { recordLabel } from "./_groups.ts";
+import { FAIR_SHARE_LEGEND, FAIR_SHARE_SHARED_NOTE, fairShareTable, fairShareTitle } from "./fair_share.ts";
 
 /** Styles of the overview's badges and standings, added to the page's style sheet. */
 export const OVERVIEW_STYLE = `
@@ -71,6 +72,24 @@ function versionsHtml(view: ResultView, colors: Readonly<Record<string, string>>
   return charts.length > 0 ? `<h3>Across versions</h3>${charts.join("")}` : "";
 }
 
+/** The fair share of a multi-core result: per workload × variant a line per core budget (see `fair_share.ts`). */
+function fairShareHtml(overview: Overview): string {
+  if (overview.fairShare.length === 0) return "";
+  const tables = overview.fairShare.map((t) => {
+    const view = fairShareTable(t);
+    const cls = view.columns.map((c) => c.numeric ? "" : ` class="text"`);
+    const head = view.columns.map((c, i) => `<th${cls[i]}>${e(c.header)}</th>`).join("");
+    const rows = view.rows.map((row) =>
+      `<tr>${row.map((cell, i) => `<td${cls[i]}>${e(String(cell))}</td>`).join("")}</tr>`
+    );
+    const shared = t.lines.some((l) => l.shared) ? `<p class="note">${e(FAIR_SHARE_SHARED_NOTE)}</p>` : "";
+    return `<p>${e(fairShareTitle(t))}</p><table class="fair-share"><thead><tr>${head}</tr></thead><tbody>${
+      rows.join("")
+    }</tbody></table>${shared}`;
+  });
+  return `<h3>At equal CPU</h3>${tables.join("")}<p class="note">${e(FAIR_SHARE_LEGEND)}</p>`;
+}
+
 function floorHtml(overview: Overview): string {
   if (overview.floor.length === 0) return "";
   return `<h3>Noise floor (A/A)</h3><ul class="floor">${
@@ -96,9 +115,9 @@ export function overviewHtml(view: ResultView, colors: Readonly<Record<string, s
   const findings = overview.findings.length > 0
     ? `<ul class="findings">${overview.findings.map((f) => `<li>${e(f.sentence)}</li>`).join("")}</ul>`
     : `<p class="empty">${e(noFindingText(overview))}</p>`;
-  return `<section id="overview"><h2>At a glance</h2>${tableHtml(overview)}<p class="note">${
-    e(OVERVIEW_LEGEND)
-  }</p><h3>Key findings</h3>${findings}<p class="note">${e(FINDINGS_METHOD)}</p>${floorHtml(overview)}${
+  return `<section id="overview"><h2>At a glance</h2>${tableHtml(overview)}<p class="note">${e(OVERVIEW_LEGEND)}</p>${
+    fairShareHtml(overview)
+  }<h3>Key findings</h3>${findings}<p class="note">${e(FINDINGS_METHOD)}</p>${floorHtml(overview)}${
     versionsHtml(view, colors)
   }<style>${OVERVIEW_STYLE}</style></section>`;
 }

@@ -9,9 +9,10 @@
  * @module
  */
 
-import { parseCpuList } from "../platform/mod.ts";
-import type { BenchRecord } from "../schema/mod.ts";
+import { cpusShared, parseCpuList } from "../platform/mod.ts";
+import type { BenchRecord, BenchResult } from "../schema/mod.ts";
 import { alignTable, formatCount } from "./format.ts";
+import type { ViewTable } from "./_view_table.ts";
 
 /** One runtime at one budget. */
 export interface FairShareCell {
@@ -31,9 +32,12 @@ export interface FairShareCell {
 export interface FairShareLine {
   /** Server CPUs in the budget. */
   readonly cores: number;
-  /** The server's and the client's CPU lists. */
+  /** The server's CPU list (null: not pinned). */
   readonly serverCpus: string | null;
+  /** The client's CPU list (null: not pinned). */
   readonly clientCpus: string | null;
+  /** How many CPUs the client had (null: not pinned). */
+  readonly clientCores: number | null;
   /** Whether the client ran on any of the server's CPUs. */
   readonly shared: boolean;
   /** One cell per runtime (in {@linkcode FairShareTable.runtimes} order); null where it did not run. */
@@ -54,14 +58,11 @@ export interface FairShareTable {
 
 const RATES = ["requestsPerSecond", "messagesPerSecond"];
 
-function cores(list: string | null): number {
-  return list ? parseCpuList(list).length : navigator.hardwareConcurrency;
-}
-
-function sharing(server: string | null, client: string | null): boolean {
-  if (!server || !client) return false;
-  const s = new Set(parseCpuList(server));
-  return parseCpuList(client).some((c) => s.has(c));
+/** The server CPUs a record ran on: its pinned list, else `--server-cpus`, else every CPU of the machine. */
+function budgetOf(record: BenchRecord, allCpus: number): number {
+  if (record.cpus.server) return parseCpuList(record.cpus.server).length;
+  const asked = record.settings.serverCpus;
+  return typeof asked === "number" ? asked : allCpus;
 }
 
 function cellOf(record: BenchRecord): FairShareCell {
@@ -96,7 +97,11 @@ function cellOf(record: BenchRecord): FairShareCell {
  * assertEquals(table.lines[0].cells.map((c) => c?.coresUsed), [1, 0.9]);
  * ```
  */
-export function fairShare(records: readonly BenchRecord[]): FairShareTable[] {
+export function fairShare(
+  records: readonly BenchRecord[],
+  allCpus: number = navigator.hardwareConcurrency,
+): FairShareTable[] {
+  const cores = (r: BenchRecord) => budgetOf(r, allCpus);
   const multi = records.filter((r) => r.facts.serverForm !== undefined);
   const groups = new Map<string, BenchRecord[]>();
   for (const r of multi) {
@@ -104,20 +109,21 @@ export function fairShare(records: readonly BenchRecord[]): FairShareTable[] {
   }
   return [...groups].map(([title, group]) => {
     const runtimes = [...new Set(group.map((r) => `${r.runtime.name} ${r.runtime.version}`))];
-    const budgets = [...new Set(group.map((r) => cores(r.cpus.server)))].sort((a, b) => a - b);
+    const budgets = [...new Set(group.map(cores))].sort((a, b) => a - b);
     const figure = RATES.find((f) => group.some((r) => r.summary[f] !== undefined)) ?? "requestsPerSecond";
     return {
       title,
       figure,
       runtimes,
       lines: budgets.map((budget) => {
-        const at = group.filter((r) => cores(r.cpus.server) === budget);
+        const at = group.filter((r) => cores(r) === budget);
         const { server, client } = at[0].cpus;
         return {
           cores: budget,
           serverCpus: server,
           clientCpus: client,
-          shared: at.some((r) => sharing(r.cpus.server, r.cpus.client)),
+          clientCores: client ? parseCpuList(client).length : null,
+          shared: at.some((r) => cpusShared(r.cpus)),
           cells: runtimes.map((label) => {
             const r = at.find((x) => `${x.runtime.name} ${x.runtime.version}` === label);
             return r ? cellOf(r) : null;
@@ -128,6 +134,33 @@ export function fairShare(records: readonly BenchRecord[]): FairShareTable[] {
   });
 }
 
+/**
+ * Whether a result's overview shows the fair share: it holds multi-core records (`--server-cpus`) on more than one
+ * server CPU, or at more than one core budget. A single budget of one CPU is the ordinary single-core comparison.
+ *
+ * @example A result of `--server-cpus 2`
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { fairShare, showsFairShare } from "./fair_share.ts";
+ *
+ * const record = { workload: "http-json", variant: "default", status: "completed", runtime: { name: "deno", version: "2" },
+ *   cpus: { server: "0,1", client: "0,1" }, facts: { serverForm: "reusePort" }, settings: {}, summary: {} } as never;
+ * assertEquals(showsFairShare(fairShare([record])), true);
+ * ```
+ */
+export function showsFairShare(tables: readonly FairShareTable[]): boolean {
+  return tables.some((t) => t.lines.length > 1 || t.lines.some((l) => l.cores > 1));
+}
+
+/**
+ * The fair share of a stored result, for its overview: {@linkcode fairShare} of its records (a CPU list absent taken as
+ * the result's machine's CPU count), or nothing where {@linkcode showsFairShare} says it has none to show.
+ */
+export function resultFairShare(result: BenchResult): FairShareTable[] {
+  const tables = fairShare(result.records, result.environment.logicalCores);
+  return showsFairShare(tables) ? tables : [];
+}
+
 function cellText(cell: FairShareCell | null, unit: string): string {
   if (!cell) return "";
   if (cell.rate === null) return cell.status;
@@ -135,6 +168,58 @@ function cellText(cell: FairShareCell | null, unit: string): string {
   const per = cell.perUsedCore === null ? "" : ` · ${formatCount(cell.perUsedCore)}/s per used core`;
   const cpu = cell.cpuUsPerUnit === null ? "" : ` · ${cell.cpuUsPerUnit.toFixed(1)} µs CPU/${unit}`;
   return `${formatCount(cell.rate)}/s${used}${per}${cpu}`;
+}
+
+/** The line over a table: what it compares. */
+export function fairShareTitle(table: FairShareTable): string {
+  return `Fair share · ${table.title} · ${table.figure} at each core budget, the CPU the server used, per used core`;
+}
+
+/** Said under a table with a line whose client shared the server's CPUs. */
+export const FAIR_SHARE_SHARED_NOTE =
+  "⚠ a line whose client shares the server's CPUs measures both competing for them: compare within it only";
+
+/** What the cells say, under the fair share in the overview. */
+export const FAIR_SHARE_LEGEND =
+  "Each line: every runtime in its own multi-core form (--server-cpus) on the same server CPUs, the load generator on " +
+  "the client's CPUs stated. Each cell: the headline median, the cores the server's process tree used over the " +
+  "measured window (from the kernel's CPU time where counted, else the sampler's), the rate per used core and the " +
+  "server's CPU µs per request (message); a runtime that won by using more of the budget shows it here.";
+
+/**
+ * One budget's table, a line per budget and a column per runtime, as every format renders it: `deno task fair-share`
+ * prints it aligned, the overview of a multi-core result in its own syntax.
+ *
+ * @example The client's CPUs and their count, a shared layout marked
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { fairShareTable } from "./fair_share.ts";
+ *
+ * const view = fairShareTable({
+ *   title: "http-json (default)", figure: "requestsPerSecond", runtimes: ["deno 2.9.6"],
+ *   lines: [{ cores: 2, serverCpus: "0,1", clientCpus: "0,1", clientCores: 2, shared: true, cells: [null] }],
+ * });
+ * assertEquals(view.rows[0].slice(0, 4), ["2", "0,1", "2", "0,1 (shares the server's)"]);
+ * ```
+ */
+export function fairShareTable(table: FairShareTable): ViewTable {
+  const unit = table.figure === "messagesPerSecond" ? "message" : "request";
+  return {
+    columns: [
+      { header: "server cores", numeric: true },
+      { header: "server cpu", numeric: false },
+      { header: "client cores", numeric: true },
+      { header: "client cpu", numeric: false },
+      ...table.runtimes.map((header) => ({ header, numeric: false })),
+    ],
+    rows: table.lines.map((line) => [
+      `${line.cores}`,
+      line.serverCpus ?? "any",
+      line.clientCores === null ? "any" : `${line.clientCores}`,
+      `${line.clientCpus ?? "any"}${line.shared ? " (shares the server's)" : ""}`,
+      ...line.cells.map((c) => cellText(c, unit)),
+    ]),
+  };
 }
 
 /**
@@ -148,7 +233,7 @@ function cellText(cell: FairShareCell | null, unit: string): string {
  *
  * const text = formatFairShare([{
  *   title: "http-json (default)", figure: "requestsPerSecond", runtimes: ["deno 2.9.6"],
- *   lines: [{ cores: 2, serverCpus: "0,1", clientCpus: "0,1", shared: true, cells: [
+ *   lines: [{ cores: 2, serverCpus: "0,1", clientCpus: "0,1", clientCores: 2, shared: true, cells: [
  *     { status: "completed", rate: 100_000, coresUsed: 1.6, perUsedCore: 62_500, cpuUsPerUnit: 16 },
  *   ] }],
  * }]);
@@ -158,20 +243,10 @@ function cellText(cell: FairShareCell | null, unit: string): string {
  */
 export function formatFairShare(tables: readonly FairShareTable[]): string {
   return tables.map((t) => {
-    const unit = t.figure === "messagesPerSecond" ? "message" : "request";
-    const rows = [["server cores", "server cpu", "client cpu", ...t.runtimes]];
-    for (const line of t.lines) {
-      rows.push([
-        `${line.cores}`,
-        line.serverCpus ?? "any",
-        `${line.clientCpus ?? "any"}${line.shared ? " (shares the server's)" : ""}`,
-        ...line.cells.map((c) => cellText(c, unit)),
-      ]);
-    }
-    const shared = t.lines.some((l) => l.shared)
-      ? "\n⚠ a line whose client shares the server's CPUs measures both competing for them: compare within it only"
-      : "";
-    return `Fair share · ${t.title} · ${t.figure} at each core budget, the CPU the server used, per used core\n` +
-      `${alignTable(rows, [0])}${shared}`;
+    const view = fairShareTable(t);
+    const rows = [view.columns.map((c) => c.header), ...view.rows.map((r) => r.map(String))];
+    const shared = t.lines.some((l) => l.shared) ? `\n${FAIR_SHARE_SHARED_NOTE}` : "";
+    const right = view.columns.flatMap((c, i) => c.numeric ? [i] : []);
+    return `${fairShareTitle(t)}\n${alignTable(rows, right)}${shared}`;
   }).join("\n\n");
 }

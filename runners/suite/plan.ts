@@ -20,6 +20,11 @@ export interface Planned {
   readonly settings: RunSettings;
   /** The workload's option values. */
   readonly options: OptionValues;
+  /**
+   * Keep-alive off without `--cpu-rate`: the workload's default fixed rate was chosen for kept-alive connections, so
+   * the variant chooses its own from its first round (`chosenCpuRate`) instead.
+   */
+  readonly cpuRateFromFirstRound?: true;
 }
 
 /**
@@ -54,10 +59,17 @@ export function planGroups(
   return workloads.flatMap((workload) => {
     const resolved = resolveOptions(workload, options);
     const settings = effectiveSettings(profile, workload, overrides);
+    const chosen = settings.keepAlive === false && overrides.cpuRate === undefined && (settings.cpuRate ?? 0) > 0;
     return workload.variants.filter((v) =>
       variants ? variants.includes(v.name) : !v.optional && !(wholeSuite && v.inSuite === false)
     )
-      .map((v) => ({ workload, variant: v.name, settings, options: resolved }));
+      .map((v) => ({
+        workload,
+        variant: v.name,
+        settings,
+        options: resolved,
+        ...(chosen ? { cpuRateFromFirstRound: true as const } : {}),
+      }));
   });
 }
 

@@ -201,7 +201,7 @@ export function checkRequest(options: RunOptions): Request {
   const groups = planGroups(workloads, profile, overrides, options.options ?? {}, options.variants, options.wholeSuite);
   if (groups.length === 0) throw new RequestError("variants", ": nothing to measure (no variant selected)");
   checkLoadGenerator(options.loadGenerator);
-  checkKeepAlive(groups, options.loadGenerator);
+  checkKeepAlive(groups, overrides, options.loadGenerator);
   checkEndpoint(options.host, options.port);
   const topology = options.hosts ? topologyOf(options.hosts) : undefined;
   if (options.hosts?.sshConfig !== undefined) checkReadable("hosts.sshConfig", options.hosts.sshConfig);
@@ -244,9 +244,23 @@ function checkLoadGenerator(requested: RunOptions["loadGenerator"]): void {
 
 /**
  * `keepAlive: false` (`--keep-alive off`) asks for a new connection per request: refused for a WebSocket workload (its
- * messages share one connection by design) and for a load generator that cannot close after each request.
+ * messages share one connection by design), for a suite where no workload opens a connection (process and micro
+ * workloads keep no setting of it) and for a load generator that cannot close after each request.
  */
-function checkKeepAlive(groups: readonly Planned[], requested: RunOptions["loadGenerator"]): void {
+function checkKeepAlive(
+  groups: readonly Planned[],
+  overrides: Partial<RunSettings>,
+  requested: RunOptions["loadGenerator"],
+): void {
+  if (
+    overrides.keepAlive === false && !groups.some((g) => g.workload.kind === "http" || g.workload.kind === "websocket")
+  ) {
+    const names = [...new Set(groups.map((g) => `${g.workload.name}: ${g.workload.kind}`))].join(", ");
+    throw new RequestError(
+      "settings.keepAlive",
+      `off: no selected workload opens a connection (${names}); name HTTP workloads with {workloads}`,
+    );
+  }
   const closing = groups.filter((g) => g.settings.keepAlive === false);
   const ws = closing.find((g) => g.workload.kind === "websocket");
   if (ws) {

@@ -213,14 +213,34 @@ function validateOpenModel(s: Partial<RunSettings>): void {
 /** Settings that only set how long a measurement takes; a workload's preference for them is for the quick profile. */
 const BUDGET: readonly (keyof RunSettings)[] = ["durationSec", "warmupSec", "runs"];
 
+/** Kinds whose work opens no connection to a server: a connection setting says nothing of their records. */
+const UNCONNECTED: readonly Workload["kind"][] = ["process", "micro"];
+
 /**
  * Profile defaults, then the workload's preferences, then explicit overrides.
  * A workload's `durationSec`, `warmupSec` and `runs` shorten the quick profile
  * only: `--profile full` keeps its full measurement budget, while settings that
  * shape the measurement itself (connections, timeouts) apply to every profile.
+ * `keepAlive` off applies to the workloads that open connections: a process or
+ * micro workload's record keeps the profile's value, so it never claims a
+ * connection per request it did not make.
+ *
+ * @example startup beside http-json under --keep-alive off
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { effectiveSettings } from "./settings.ts";
+ * import { httpJson, startup } from "../../workloads/mod.ts";
+ *
+ * assertEquals(effectiveSettings("quick", httpJson, { keepAlive: false }).keepAlive, false);
+ * assertEquals(effectiveSettings("quick", startup, { keepAlive: false }).keepAlive, true);
+ * ```
  */
 export function effectiveSettings(profile: Profile, workload: Workload, overrides: Partial<RunSettings>): RunSettings {
-  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  const defined = Object.fromEntries(
+    Object.entries(overrides).filter(([k, v]) =>
+      v !== undefined && !(k === "keepAlive" && UNCONNECTED.includes(workload.kind))
+    ),
+  );
   const preferred = Object.fromEntries(
     Object.entries(workload.defaults ?? {}).filter(([k]) =>
       profile === "quick" || !BUDGET.includes(k as keyof RunSettings)

@@ -1,8 +1,12 @@
 import { assertEquals, assertThrows } from "@std/assert";
 import { httpJson } from "../../workloads/http_json.ts";
+import { micro } from "../../workloads/micro.ts";
+import { startup } from "../../workloads/startup.ts";
 import type { Workload } from "../../workloads/types.ts";
 import { RequestError } from "../platform/errors.ts";
 import { effectiveSettings, PROFILES, resolveOptions, validateSettings } from "./settings.ts";
+import { planGroups } from "./plan.ts";
+import { chosenCpuRate } from "../kinds/cpu_rate.ts";
 
 const short: Workload = { ...httpJson, defaults: { durationSec: 1, runs: 1, connections: 4 } };
 
@@ -45,4 +49,27 @@ Deno.test("workload options: given, then environment, then default; bad numbers 
     RequestError,
     "options.cost must be a whole number ≥ 4 and ≤ 31",
   );
+});
+
+Deno.test("keep-alive off reaches the workloads that open connections only", () => {
+  assertEquals(effectiveSettings("quick", httpJson, { keepAlive: false }).keepAlive, false);
+  for (const w of [startup, micro]) {
+    assertEquals(effectiveSettings("quick", w, { keepAlive: false }).keepAlive, true, w.kind);
+  }
+});
+
+// docs/method.md "CPU per request and memory per connection": under --keep-alive off without --cpu-rate, the fixed rate
+// is half the slowest runtime's closed-model rate in the first round, rounded down to two significant digits.
+Deno.test("keep-alive off without --cpu-rate: the variant chooses its fixed rate from its first round", () => {
+  const [off] = planGroups([httpJson], "quick", { keepAlive: false }, {});
+  assertEquals([off.settings.cpuRate, off.cpuRateFromFirstRound], [20_000, true]);
+  // An explicit rate, 0 included, is the user's; with keep-alive on the workload's default serves.
+  for (const overrides of [{ keepAlive: false, cpuRate: 5_000 }, { keepAlive: false, cpuRate: 0 }, {}]) {
+    assertEquals(planGroups([httpJson], "quick", overrides, {})[0].cpuRateFromFirstRound, undefined);
+  }
+  // By hand: min(3,940, 1,878, 2,507) = 1,878; half is 939; two significant digits, down: 930.
+  assertEquals(chosenCpuRate([3_940, 1_878, 2_507]), 930);
+  assertEquals(chosenCpuRate([250_000]), 120_000);
+  assertEquals(chosenCpuRate([19]), 9);
+  assertEquals(chosenCpuRate([0, -1]), null);
 });

@@ -11,6 +11,8 @@ import { MissingToolchainError, type ResolvedRuntime, type RuntimeSpec } from ".
 import type { Workload, WorkloadSession } from "../../workloads/mod.ts";
 import {
   checkVariant,
+  chosenCpuRate,
+  type CpuRateChoice,
   type Ending,
   endingOf,
   headlineOf,
@@ -195,6 +197,7 @@ async function openRecord(
   verdict: VariantVerdict | undefined,
   spec: RuntimeSpec,
   suite: SuiteContext,
+  cpuRateChoice: CpuRateChoice | undefined,
 ): Promise<Opened> {
   const id = recordId(planned, spec);
   const index = suite.nextIndex();
@@ -239,10 +242,30 @@ async function openRecord(
     sharedDir: `${suite.suiteTemp}/shared/${planned.workload.name}`,
     loadGenerator: suite.generators.candidates[0],
     loadGenerators: suite.generators,
+    ...(cpuRateChoice ? { cpuRateChoice } : {}),
     onPhase: (phase, run) => suite.onProgress?.({ type: "phase", id, phase, run, runs: runPlan(planned.settings).max }),
   }, outcome);
   await record.open();
   return { ...base, runtime: rt, outcome, record };
+}
+
+/** A record's closed-model rate in its first run, for the fixed rate the variant chooses from them. */
+function firstRate(o: Opened): number {
+  const figures = o.outcome.runs[0]?.figures ?? {};
+  return figures.requestsPerSecond ?? figures.messagesPerSecond ?? 0;
+}
+
+/**
+ * The variant as a record of it ran: with a fixed rate chosen from the first round, the rate its windows used (0 when
+ * it had no run after that round, so none) in its settings, and where it came from in its facts.
+ */
+function asRan(planned: Planned, choice: CpuRateChoice | undefined, outcome: RecordOutcome): Planned {
+  if (!choice) return planned;
+  const used = choice.rate !== null && outcome.runs.some((r) => r.figures.cpuRateAchievedPerSecond !== undefined);
+  outcome.facts.cpuRateChosenFrom = used
+    ? "keep-alive off: half the slowest runtime's closed-model rate in the first round"
+    : "keep-alive off: none, as the rate is chosen once every runtime has a first run and no run of this record came after that";
+  return { ...planned, settings: { ...planned.settings, cpuRate: used ? choice.rate! : 0 } };
 }
 
 /**
@@ -266,9 +289,12 @@ export async function measureVariant(planned: Planned, suite: SuiteContext): Pro
   const opened: Opened[] = [];
   const finished = new Set<Opened>();
   let pairing: Pairing | undefined;
+  // Keep-alive off without --cpu-rate: the fixed rate is chosen once every runtime has run the first round.
+  const choice: CpuRateChoice | undefined = planned.cpuRateFromFirstRound ? { rate: null } : undefined;
   const finish = async (o: Opened, ending: Ending) => {
     finished.add(o);
-    const assembled = assembleRecord({ ...o, planned, ending, pairing: o.record ? pairing : undefined });
+    const ran = asRan(planned, o.record ? choice : undefined, o.outcome);
+    const assembled = assembleRecord({ ...o, planned: ran, ending, pairing: o.record ? pairing : undefined });
     // Every round so far is complete when a record finishes: its pairs are judged on the others' runs as they are.
     const others = opened.filter((x) => x !== o && x.record).map((x) => ({
       label: x.spec.requested,
@@ -280,15 +306,19 @@ export async function measureVariant(planned: Planned, suite: SuiteContext): Pro
     const verdicts = await parity(planned, prepared, suite);
     for (const spec of specs) {
       suite.signal.throwIfAborted();
-      opened.push(await openRecord(planned, prepared, verdicts.get(spec.requested), spec, suite));
+      opened.push(await openRecord(planned, prepared, verdicts.get(spec.requested), spec, suite, choice));
     }
     for (const o of opened) if (o.early) await finish(o, o.early);
     const running = opened.filter((o) => o.record);
     const name = `${planned.workload.name}/${planned.variant}`;
     pairing = pairingOf(name, running.map((o) => o.id), suite.schedule.order, new Date().toISOString());
+    const afterRound = (records: readonly RecordRun[]) => {
+      if (choice && choice.rate === null) choice.rate = chosenCpuRate(running.map(firstRate));
+      if (pairing) judgeRounds(records);
+    };
     await interleave(running.map((o) => o.record!), suite.schedule, async (record) => {
       await finish(running.find((o) => o.record === record)!, await record.close());
-    }, pairing ? judgeRounds : undefined);
+    }, pairing || choice ? afterRound : undefined);
   } catch (error) {
     // Runs are interleaved, so a suite stopped mid-variant holds finished runs of records not yet closed: kept.
     const reason = stopOf(error, suite.signal).reason;
