@@ -8,7 +8,7 @@
 
 import { runPlan } from "../stats/mod.ts";
 import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS } from "../drivers/mod.ts";
-import { formatFigure, formatLatency, formatUs } from "./format.ts";
+import { approximateLatencyNote, formatFigure, formatLatency, formatUs } from "./format.ts";
 import type { BenchRecord, LatencyPercentiles, WorkloadKind } from "../schema/mod.ts";
 import type { ViewColumn } from "./_view_table.ts";
 
@@ -162,7 +162,8 @@ const HTTP: KindView = {
     ...REQUEST_EFFICIENCY.cells(r),
   ],
   latency: HTTP_LATENCY,
-  notes: () => [],
+  // Where latency figures are approximate (≈ in their cells), the section says from what.
+  notes: (records) => [approximateLatencyNote(records) ?? []].flat(),
 };
 
 const MESSAGE_EFFICIENCY = efficiencyColumns("Message");
