@@ -46,6 +46,8 @@ Deno.test("a connection whose request is never answered is hung at the end, its 
     server.answer((_n, socket) => t >= 2000 && socket === net.sockets[0] ? null : OK);
   });
   assertEquals(counts.accounting.hungConnections, 1);
+  // Connection 0 was answered until 2000 ms: served, then stuck, not one the server never served.
+  assertEquals(counts.accounting.hungNeverAnswered, undefined);
   assertEquals(counts.accounting.unanswered, 1);
   // In flight when the window closed: connection 0's, and connection 1's sent at 3000 ms (answered at 3010).
   assertEquals(counts.accounting.outstandingAtEnd, 2);
@@ -224,4 +226,16 @@ Deno.test("a server that stops answering is hung past the bound its own quick an
   });
   assertEquals(counts.accounting.hungConnections, 2);
   assertEquals(counts.accounting.hungAfterMs, 1000);
+});
+
+// A server that takes in new connections slower than they come (Node.js 20 accepts one per event-loop turn) leaves
+// some in the kernel's accept queue: their clients are connected and have written a request nobody reads.
+Deno.test("a hung connection that never had an answer since it opened is counted apart: the server never served it", async () => {
+  const { counts } = await drive(JOB, (_t, server, net) => {
+    // Connection 1 is never answered, from the start; connection 0 all along.
+    server.answer((_n, socket) => socket === net.sockets[1] ? null : OK);
+  });
+  assertEquals(counts.accounting.hungConnections, 1);
+  assertEquals(counts.accounting.hungNeverAnswered, 1);
+  assert(counts.validResponses > 0);
 });

@@ -119,6 +119,8 @@ export class Load implements LoadEvents {
   /** The longest time an answer of the window took, ms; and the hung bound in force. */
   #longestAnswerMs = 0;
   #hungMs: number;
+  /** Connections with an answer since they last opened: a hung one without is one the server never served. */
+  readonly #served = new WeakSet<LoadConnection>();
 
   /** A load following `plan`, counting in `tally`, on `clock`. */
   constructor(plan: LoadPlan, clock: Clock, tally: Tally) {
@@ -191,6 +193,7 @@ export class Load implements LoadEvents {
       c.closedAt = NaN;
     }
     c.lastAnswerAt = this.#clock.now();
+    this.#served.delete(c);
     if (this.window.started) this.#pump.ready(c);
   }
 
@@ -208,6 +211,7 @@ export class Load implements LoadEvents {
   answered(c: LoadConnection, verdict: number, bytes: number, at: number, phase: number, index: number): void {
     const now = this.#clock.now();
     c.lastAnswerAt = now;
+    this.#served.add(c);
     const where = this.window.where(now, phase);
     // The request's whole time: from when it went out (a new connection's connect included), or was due.
     const totalUs = Math.round((now - at) * 1000);
@@ -365,6 +369,9 @@ export class Load implements LoadEvents {
       // Hung is the closed model's question (the open model's requests run from when they were due: unanswered says it).
       if (!this.#plan.open && c.inFlight.length > 0 && now - c.inFlight.oldestAt > this.#hungMs) {
         this.tally.hung++;
+        // Its first request since it opened is still out: the server never served it (a server that takes in new
+        // connections slower than they come leaves them in the kernel's accept queue, requests written and unread).
+        if (!this.#served.has(c)) this.tally.hungNeverAnswered++;
       }
       this.#lose(c, now);
     }

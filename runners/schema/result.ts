@@ -538,6 +538,12 @@ export interface RunAccounting {
    * requests that timed out in the window (the timeout is never less than `hungAfterMs`).
    */
   readonly hungConnections: number;
+  /**
+   * Of the connections hung when the accounting ended, those that had no answer at all since they opened: the server
+   * never served them (one that takes in connections slower than they come leaves them waiting in the kernel's accept
+   * queue, their requests written and unread). Absent when none.
+   */
+  readonly hungNeverAnswered?: number;
   /** Connections the server closed while in use (requests in flight, or within a second of an answer). */
   readonly droppedConnections: number;
   /** Connections the server closed after more than a second idle (a keep-alive timeout), not held against it. */
