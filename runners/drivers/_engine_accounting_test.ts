@@ -75,6 +75,8 @@ Deno.test("a request that times out in the window is unanswered, its connection 
     }));
   assertEquals([counts.timeouts, counts.accounting.unanswered, counts.accounting.reconnects], [1, 1, 1]);
   assertEquals(counts.accounting.hungConnections, 1);
+  // Connection 0 had answers before the swallowed request: served, then stuck.
+  assertEquals(counts.accounting.hungNeverAnswered, undefined);
   assertEquals(counts.accounting.reconnectMs, 10);
   assertEquals(counts.accounting.droppedConnections, 0);
   // Connection 1: 201; connection 0: 50 before (1000 … 1490 ms), 99 after it reopened (2020 … 3000 ms).
@@ -238,4 +240,14 @@ Deno.test("a hung connection that never had an answer since it opened is counted
   assertEquals(counts.accounting.hungConnections, 1);
   assertEquals(counts.accounting.hungNeverAnswered, 1);
   assert(counts.validResponses > 0);
+});
+
+Deno.test("a connection never answered whose request times out in the window is hung and never served, once", async () => {
+  const job: EngineJob = { ...JOB, timeoutSec: 0.5, hungAfterMs: 500 };
+  const { counts } = await drive(job, (_t, server, net) => {
+    // Only connection 0's first socket is ever answered: connection 1 times out, opens again, times out again, ...
+    server.answer((_n, socket) => socket === net.sockets[0] ? OK : null);
+  });
+  assertEquals(counts.accounting.hungNeverAnswered, counts.accounting.hungConnections);
+  assert(counts.accounting.hungConnections >= 1, JSON.stringify(counts.accounting));
 });

@@ -310,9 +310,11 @@ export class Load implements LoadEvents {
    * the hung bound (never more than the timeout), and a connection stuck mid-window is no better than one stuck at its
    * end (the open model's requests run from when they were due: unanswered says it).
    */
-  #timedOut(): void {
+  #timedOut(c?: LoadConnection): void {
     this.tally.timeouts++;
-    if (!this.#plan.open) this.tally.hung++;
+    if (this.#plan.open) return;
+    this.tally.hung++;
+    if (c && !this.#served.has(c)) this.tally.hungNeverAnswered++;
   }
 
   /** Closes every connection whose oldest request has waited longer than the timeout. */
@@ -320,7 +322,7 @@ export class Load implements LoadEvents {
     const now = this.#clock.now();
     for (const c of this.#connections) {
       if (c.gone || c.inFlight.length === 0 || now - c.inFlight.oldestAt <= this.#plan.timeoutMs) continue;
-      if (this.#plan.open ? this.tally.measured(c.inFlight.phaseOfOldest) : this.window.opened(now)) this.#timedOut();
+      if (this.#plan.open ? this.tally.measured(c.inFlight.phaseOfOldest) : this.window.opened(now)) this.#timedOut(c);
       this.tally.failure(`a request had no answer within ${this.#plan.timeoutMs / 1000} s`);
       c.abandon();
     }
@@ -368,9 +370,9 @@ export class Load implements LoadEvents {
     for (const c of this.#connections) {
       // Hung is the closed model's question (the open model's requests run from when they were due: unanswered says it).
       if (!this.#plan.open && c.inFlight.length > 0 && now - c.inFlight.oldestAt > this.#hungMs) {
+        // Its first request since it opened may still be out: the server never served it (a server that takes in
+        // new connections slower than they come leaves them in the kernel's accept queue, requests written, unread).
         this.tally.hung++;
-        // Its first request since it opened is still out: the server never served it (a server that takes in new
-        // connections slower than they come leaves them in the kernel's accept queue, requests written and unread).
         if (!this.#served.has(c)) this.tally.hungNeverAnswered++;
       }
       this.#lose(c, now);

@@ -43,7 +43,7 @@ export interface AccountingCounts {
   unasked: number;
   /** Connections with a request outstanding past the hung bound (at the end, or timed out in a closed-model window). */
   hungConnections: number;
-  /** Of the connections hung at the end, those with no answer at all since they opened. */
+  /** Of the hung connections (timed out, or out past the bound at the end), those never answered since they opened. */
   hungNeverAnswered?: number;
   /** Connections the server closed while in use; closes of idle ones (a keep-alive timeout); reopenings. */
   droppedConnections: number;
@@ -132,7 +132,7 @@ export class Tally {
    * request that timed out in the window, the timeout being no less than the bound.
    */
   hung = 0;
-  /** Of the connections hung at the end, those with no answer at all since they (last) opened. */
+  /** Of the hung connections (timed out, or out past the bound at the end), those never answered since they opened. */
   hungNeverAnswered = 0;
   /** The hung bound applied, ms (null: the planned one). */
   hungAfterMs: number | null = null;

@@ -539,9 +539,9 @@ export interface RunAccounting {
    */
   readonly hungConnections: number;
   /**
-   * Of the connections hung when the accounting ended, those that had no answer at all since they opened: the server
-   * never served them (one that takes in connections slower than they come leaves them waiting in the kernel's accept
-   * queue, their requests written and unread). Absent when none.
+   * Of the hung connections (timed out, or out past the bound at the end), those with no answer since they opened:
+   * the server never served them (one that takes in connections slower than they come leaves them waiting in the
+   * kernel's accept queue, their requests written and unread). Absent when none.
    */
   readonly hungNeverAnswered?: number;
   /** Connections the server closed while in use (requests in flight, or within a second of an answer). */
