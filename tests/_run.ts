@@ -35,6 +35,7 @@ export const UNIT_TESTS: readonly string[] = [
   "runners/drivers/_engine_schedule_test.ts",
   "runners/drivers/_engine_ws_load_test.ts",
   "runners/drivers/_engine_ws_test.ts",
+  "runners/kinds/accounting_test.ts",
   "runners/kinds/http_sweep_test.ts",
   "runners/platform/cgroup_test.ts",
   "runners/platform/cpus_test.ts",

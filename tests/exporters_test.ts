@@ -77,6 +77,39 @@ Deno.test("markdown shows every runtime's median, CI, relative speed and latency
   }
 });
 
+// docs/method.md (Other load generators): "every report marks such latency ≈ where it is shown and says why".
+Deno.test("latency rebuilt from a generator's own quantiles is marked ≈ where it is shown, and the section says why", () => {
+  // node's record as wrk would leave it when its histogram was read as 1,000 quantiles (the others read whole).
+  const marked: BenchResult = structuredClone(head);
+  const node = marked.records.find((r) => r.id === "http-json/default/node")! as BenchRecord & {
+    loadGenerator: { name: string };
+    latencyQuantiles?: number;
+    runs: (RunRecord & { latencyQuantiles?: number })[];
+  };
+  node.loadGenerator.name = "wrk";
+  node.latencyQuantiles = 1000;
+  node.runs[0].latencyQuantiles = 1000;
+  assertEquals(validateResult(marked), [], "the fields are in the schema");
+  const md = formatMarkdown(marked);
+  for (const r of completed) {
+    const [, , , , p50, p99] = markdownRow(md, label(r));
+    const cells = markdownRow(md, label(r), md.indexOf("| latency |")).slice(1);
+    const approximate = r.runtime.name === "node";
+    for (const cell of [p50, p99, ...cells]) assertEquals(cell.startsWith("≈ "), approximate, `${label(r)}: ${cell}`);
+    // The number after the mark is still the JSON's.
+    assert(shows(p99.replace("≈ ", ""), r.latencyUs!.p99), `${label(r)} p99 ${p99}`);
+  }
+  const note =
+    /≈ latency of node: rebuilt from 1,000 quantiles wrk reported of its own histogram \(wrk's, read in its done\(\) hook[^)]*\), not from every response's latency: an approximation/;
+  assertMatch(md, note);
+  assertMatch(exportResult(marked, "table"), note);
+  const html = formatHtml(marked);
+  assertStringIncludes(html, "≈ latency of node: rebuilt from 1,000 quantiles wrk");
+  assertStringIncludes(html, `${label(node)} 99%: ≈ `);
+  // Unmarked, no latency is said to be approximate.
+  assert(!formatMarkdown(head).includes("≈ latency of"));
+});
+
 // docs/guide.md (Formats): "`csv` — long format, one row per record × figure … `unit` column … a record without figures
 // still has a row".
 Deno.test("csv has one row per record × figure with the JSON's numbers, units and raw samples", () => {

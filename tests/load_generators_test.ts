@@ -10,6 +10,7 @@ import { validateResult } from "../runners/schema/mod.ts";
 import { run } from "../runners/suite/run.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { flaky, flakyWarmup } from "./fixtures/flaky.ts";
+import { spread } from "./fixtures/spread.ts";
 import { assertNothingLeft, withTmp } from "./_helpers.ts";
 import { parseWrkOutput, wrkHistogram } from "../runners/drivers/wrk.ts";
 import { LATENCY_QUANTILES, wrkScript } from "../runners/drivers/_wrk_script.ts";
@@ -219,6 +220,53 @@ Deno.test(needs(WRK, {
       const ours = percentilesOf(wrkHistogram(parsed.latency))!;
       const j99 = points.findIndex((x) => x.share >= 0.99);
       assert(Math.abs(ours.p99 - points[j99].v) <= 0.001 * points[j99].v, `${ours.p99} vs ${points[j99].v}`);
+    });
+  },
+}));
+
+// docs/method.md (Other load generators): "the run records how many quantiles it was rebuilt from … every report marks
+// such latency ≈".
+Deno.test(needs(WRK, {
+  name: "wrk's latency read as quantiles is recorded and marked ≈; read whole, it is not",
+  async fn() {
+    await withTmp(async (tmp) => {
+      // Latencies spread over seconds (one response in a hundred held 0–3 s), and http-json's at 10 connections: a
+      // few thousand distinct values within milliseconds, read whole.
+      const spreadResult = await run({
+        workloads: [spread],
+        runtimes: ["deno"],
+        settings: { durationSec: 3, warmupSec: 0, runs: 1, connections: 200 },
+        loadGenerator: "wrk",
+        tempDir: tmp,
+      });
+      const tightResult = await run({
+        workloads: [httpJson],
+        runtimes: ["deno"],
+        settings: { durationSec: 1, warmupSec: 0, runs: 1, connections: 10 },
+        loadGenerator: "wrk",
+        tempDir: tmp,
+      });
+      const result = { ...spreadResult, records: [...spreadResult.records, ...tightResult.records] };
+      assertEquals(validateResult(result), []);
+      const [held, tight] = result.records;
+      for (const r of result.records) assertEquals(r.status, "completed", JSON.stringify(r.error));
+      assertEquals([held.runs[0].latencyQuantiles, held.latencyQuantiles], [LATENCY_QUANTILES, LATENCY_QUANTILES]);
+      assertEquals([tight.runs[0].latencyQuantiles, tight.latencyQuantiles], [undefined, undefined]);
+      const text = formatTable(result);
+      const starts = ["spread", "http-json"].map((name) => text.indexOf(`\n${name} (default) · `));
+      const section = (i: number) => text.slice(starts[i], starts[1 - i] > starts[i] ? starts[1 - i] : undefined);
+      // A section's results row (its p50 and p99) and its latency row (every percentile), each the runtime's first
+      // row after its header.
+      const rows = (i: number) => {
+        const lines = section(i).split("\n");
+        const after = (header: RegExp) =>
+          lines.slice(lines.findIndex((l) => header.test(l))).find((l) => /^deno /.test(l))!;
+        return [after(/ · /), after(/^latency /)];
+      };
+      assertMatch(section(0), /≈ latency of deno: rebuilt from 1,000 quantiles wrk reported/);
+      assert(!section(1).includes("≈ latency of"), section(1));
+      for (const row of rows(0)) assertMatch(row, /≈ \d/);
+      for (const row of rows(1)) assert(!row.includes("≈"), row);
     });
   },
 }));

@@ -2,9 +2,9 @@
 // deno task reproduce: the claims file covers the five articles and names only experiments rtbench can run; a claim's
 // row pairs the arms' runs round by round (checked against a ratio and interval worked out by hand); the task prints
 // the table for real claims, and refuses an unknown claim with exit 2 and one line.
-import { assert, assertAlmostEquals, assertEquals, assertMatch } from "@std/assert";
+import { assert, assertAlmostEquals, assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { builtinWorkloads } from "../workloads/mod.ts";
-import { claimRow, experimentRun, readClaims, reproduce } from "../runners/selfcheck/reproduce.ts";
+import { claimRow, CLAIMS_FILE, experimentRun, readClaims, reproduce } from "../runners/selfcheck/reproduce.ts";
 import type { BenchResult } from "../runners/schema/result.ts";
 import { builtinLoadGenerators, pickLoadGenerator } from "../runners/drivers/generators.ts";
 import { effectiveSettings, resolveOptions } from "../runners/suite/settings.ts";
@@ -107,6 +107,41 @@ Deno.test("reproduce runs each experiment once for all its claims, scaled by def
   assertEquals(experimentRun(file.experiments["002-http"], { full: true }).settings.durationSec, 30);
   assertEquals(experimentRun(file.experiments["001-uuid-file"], { full: true }).settings.durationSec, 300);
 });
+
+Deno.test("a 001 row's note says how long its runs lasted and the article's 300 s: 5 s scaled, 300 s with full", async () => {
+  const file = await readClaims();
+  // Both arms completed, so that the row's note is the claim's, not why an arm has no figure.
+  const result = resultOf([100, 110, 120], [50, 55, 60]);
+  (result.records[0] as { runtime: { name: string } }).runtime.name = "rust";
+  (result.records[1] as { runtime: { name: string } }).runtime.name = "go";
+  const note = async (full: boolean) =>
+    (await reproduce(file, ["001-rust-vs-go"], { full }, () => Promise.resolve(result)))[0].note;
+  assertEquals(
+    await note(false),
+    "runs of 5 s here, the article's of 300 s: its figure is wrk's total requests over its 300 s (its headline k/s " +
+      "is wrk's per-thread figure)",
+  );
+  assertMatch((await note(true))!, /^runs of 300 s here, the article's of 300 s:/);
+  // A row with no figure says why instead; the note's fields are never printed as they are written.
+  const rows = await reproduce(file, ["001"], {}, () => Promise.reject(new Error("wrk is not installed")));
+  assert(rows.every((r) => !/[{}]/.test(r.note ?? "")), JSON.stringify(rows.map((r) => r.note)));
+});
+
+Deno.test("a claims file whose note names a duration its experiment does not have is refused", () =>
+  withTmp(async (tmp) => {
+    const file = JSON.parse(await Deno.readTextFile(CLAIMS_FILE));
+    const startup = file.claims.find((c: { experiment: string }) => c.experiment === "002-startup");
+    startup.note = "runs of {ran} here";
+    await Deno.writeTextFile(`${tmp}/claims.json`, JSON.stringify(file));
+    await assertRejects(
+      () => readClaims(new URL(`file://${tmp}/claims.json`)),
+      TypeError,
+      "note's {ran} names no duration of its experiment",
+    );
+    startup.note = "runs of {typo} here";
+    await Deno.writeTextFile(`${tmp}/claims.json`, JSON.stringify(file));
+    await assertRejects(() => readClaims(new URL(`file://${tmp}/claims.json`)), TypeError, "{typo}");
+  }));
 
 Deno.test("deno task reproduce --claim 002-startup prints the table with both startup claims and writes the rows", () =>
   withTmp(async (tmp) => {

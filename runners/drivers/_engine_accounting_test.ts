@@ -46,6 +46,8 @@ Deno.test("a connection whose request is never answered is hung at the end, its 
     server.answer((_n, socket) => t >= 2000 && socket === net.sockets[0] ? null : OK);
   });
   assertEquals(counts.accounting.hungConnections, 1);
+  // Connection 0 was answered until 2000 ms: served, then stuck, not one the server never served.
+  assertEquals(counts.accounting.hungNeverAnswered, undefined);
   assertEquals(counts.accounting.unanswered, 1);
   // In flight when the window closed: connection 0's, and connection 1's sent at 3000 ms (answered at 3010).
   assertEquals(counts.accounting.outstandingAtEnd, 2);
@@ -73,6 +75,8 @@ Deno.test("a request that times out in the window is unanswered, its connection 
     }));
   assertEquals([counts.timeouts, counts.accounting.unanswered, counts.accounting.reconnects], [1, 1, 1]);
   assertEquals(counts.accounting.hungConnections, 1);
+  // Connection 0 had answers before the swallowed request: served, then stuck.
+  assertEquals(counts.accounting.hungNeverAnswered, undefined);
   assertEquals(counts.accounting.reconnectMs, 10);
   assertEquals(counts.accounting.droppedConnections, 0);
   // Connection 1: 201; connection 0: 50 before (1000 … 1490 ms), 99 after it reopened (2020 … 3000 ms).
@@ -224,4 +228,26 @@ Deno.test("a server that stops answering is hung past the bound its own quick an
   });
   assertEquals(counts.accounting.hungConnections, 2);
   assertEquals(counts.accounting.hungAfterMs, 1000);
+});
+
+// A server that takes in new connections slower than they come (Node.js 20 accepts one per event-loop turn) leaves
+// some in the kernel's accept queue: their clients are connected and have written a request nobody reads.
+Deno.test("a hung connection that never had an answer since it opened is counted apart: the server never served it", async () => {
+  const { counts } = await drive(JOB, (_t, server, net) => {
+    // Connection 1 is never answered, from the start; connection 0 all along.
+    server.answer((_n, socket) => socket === net.sockets[1] ? null : OK);
+  });
+  assertEquals(counts.accounting.hungConnections, 1);
+  assertEquals(counts.accounting.hungNeverAnswered, 1);
+  assert(counts.validResponses > 0);
+});
+
+Deno.test("a connection never answered whose request times out in the window is hung and never served, once", async () => {
+  const job: EngineJob = { ...JOB, timeoutSec: 0.5, hungAfterMs: 500 };
+  const { counts } = await drive(job, (_t, server, net) => {
+    // Only connection 0's first socket is ever answered: connection 1 times out, opens again, times out again, ...
+    server.answer((_n, socket) => socket === net.sockets[0] ? OK : null);
+  });
+  assertEquals(counts.accounting.hungNeverAnswered, counts.accounting.hungConnections);
+  assert(counts.accounting.hungConnections >= 1, JSON.stringify(counts.accounting));
 });

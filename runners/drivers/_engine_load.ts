@@ -119,6 +119,8 @@ export class Load implements LoadEvents {
   /** The longest time an answer of the window took, ms; and the hung bound in force. */
   #longestAnswerMs = 0;
   #hungMs: number;
+  /** Connections with an answer since they last opened: a hung one without is one the server never served. */
+  readonly #served = new WeakSet<LoadConnection>();
 
   /** A load following `plan`, counting in `tally`, on `clock`. */
   constructor(plan: LoadPlan, clock: Clock, tally: Tally) {
@@ -191,6 +193,7 @@ export class Load implements LoadEvents {
       c.closedAt = NaN;
     }
     c.lastAnswerAt = this.#clock.now();
+    this.#served.delete(c);
     if (this.window.started) this.#pump.ready(c);
   }
 
@@ -208,6 +211,7 @@ export class Load implements LoadEvents {
   answered(c: LoadConnection, verdict: number, bytes: number, at: number, phase: number, index: number): void {
     const now = this.#clock.now();
     c.lastAnswerAt = now;
+    this.#served.add(c);
     const where = this.window.where(now, phase);
     // The request's whole time: from when it went out (a new connection's connect included), or was due.
     const totalUs = Math.round((now - at) * 1000);
@@ -306,9 +310,11 @@ export class Load implements LoadEvents {
    * the hung bound (never more than the timeout), and a connection stuck mid-window is no better than one stuck at its
    * end (the open model's requests run from when they were due: unanswered says it).
    */
-  #timedOut(): void {
+  #timedOut(c?: LoadConnection): void {
     this.tally.timeouts++;
-    if (!this.#plan.open) this.tally.hung++;
+    if (this.#plan.open) return;
+    this.tally.hung++;
+    if (c && !this.#served.has(c)) this.tally.hungNeverAnswered++;
   }
 
   /** Closes every connection whose oldest request has waited longer than the timeout. */
@@ -316,7 +322,7 @@ export class Load implements LoadEvents {
     const now = this.#clock.now();
     for (const c of this.#connections) {
       if (c.gone || c.inFlight.length === 0 || now - c.inFlight.oldestAt <= this.#plan.timeoutMs) continue;
-      if (this.#plan.open ? this.tally.measured(c.inFlight.phaseOfOldest) : this.window.opened(now)) this.#timedOut();
+      if (this.#plan.open ? this.tally.measured(c.inFlight.phaseOfOldest) : this.window.opened(now)) this.#timedOut(c);
       this.tally.failure(`a request had no answer within ${this.#plan.timeoutMs / 1000} s`);
       c.abandon();
     }
@@ -364,7 +370,10 @@ export class Load implements LoadEvents {
     for (const c of this.#connections) {
       // Hung is the closed model's question (the open model's requests run from when they were due: unanswered says it).
       if (!this.#plan.open && c.inFlight.length > 0 && now - c.inFlight.oldestAt > this.#hungMs) {
+        // Its first request since it opened may still be out: the server never served it (a server that takes in
+        // new connections slower than they come leaves them in the kernel's accept queue, requests written, unread).
         this.tally.hung++;
+        if (!this.#served.has(c)) this.tally.hungNeverAnswered++;
       }
       this.#lose(c, now);
     }

@@ -43,6 +43,8 @@ export interface AccountingCounts {
   unasked: number;
   /** Connections with a request outstanding past the hung bound (at the end, or timed out in a closed-model window). */
   hungConnections: number;
+  /** Of the hung connections (timed out, or out past the bound at the end), those never answered since they opened. */
+  hungNeverAnswered?: number;
   /** Connections the server closed while in use; closes of idle ones (a keep-alive timeout); reopenings. */
   droppedConnections: number;
   idleCloses: number;
@@ -130,6 +132,8 @@ export class Tally {
    * request that timed out in the window, the timeout being no less than the bound.
    */
   hung = 0;
+  /** Of the hung connections (timed out, or out past the bound at the end), those never answered since they opened. */
+  hungNeverAnswered = 0;
   /** The hung bound applied, ms (null: the planned one). */
   hungAfterMs: number | null = null;
   /** CPU time the engine used over the window, µs, where the runtime can tell. */
@@ -189,6 +193,7 @@ export class Tally {
       notSent: this.notSent,
       unasked: this.unasked,
       hungConnections: this.hung,
+      ...(this.hungNeverAnswered > 0 ? { hungNeverAnswered: this.hungNeverAnswered } : {}),
       droppedConnections: this.dropped,
       idleCloses: this.idleCloses,
       reconnects: this.reconnects,

@@ -80,14 +80,16 @@ export function mergeAccounting(
   hungMs: number,
   timeoutMs: number,
 ): LoadAccounting {
-  const sum = (key: Exclude<keyof AccountingCounts, "hungAfterMs">) => parts.reduce((a, p) => a + p[key], 0);
+  const sum = (key: Exclude<keyof AccountingCounts, "hungAfterMs">) => parts.reduce((a, p) => a + (p[key] ?? 0), 0);
   const unanswered = sum("unanswered");
+  const neverAnswered = sum("hungNeverAnswered");
   const requests = answered + unanswered;
   return {
     unanswered,
     notSent: sum("notSent"),
     unasked: sum("unasked"),
     hungConnections: sum("hungConnections"),
+    ...(neverAnswered > 0 ? { hungNeverAnswered: neverAnswered } : {}),
     droppedConnections: sum("droppedConnections"),
     idleCloses: sum("idleCloses"),
     reconnects: sum("reconnects"),

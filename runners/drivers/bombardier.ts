@@ -177,6 +177,7 @@ export const bombardierGenerator: LoadGenerator = {
       latencyUs: percentilesOf(histogram),
       latencyHistogram: histogram.totalCount > 0 ? hdr.encodeIntoCompressedBase64(histogram) : null,
       latencyResolution: "us",
+      ...(m.quantiles.length > 0 ? { latencyQuantiles: m.quantiles.length } : {}),
       clientCpuPercent: null,
       windowStartMs,
     };

@@ -157,6 +157,12 @@ export interface LoadMeasurement {
   readonly totalLatencyHistogram?: string | null;
   /** Resolution of the latency figures. */
   readonly latencyResolution: "us" | "ms";
+  /**
+   * When `latencyUs` was rebuilt from this many quantiles the generator reported of its own histogram (bombardier
+   * always; wrk when its histogram is too spread out to read value by value) rather than from every latency it
+   * recorded: an approximation, to within the quantiles' spacing. Absent when every recorded latency was read.
+   */
+  readonly latencyQuantiles?: number;
   /** Responses during warm-up (not measured, but work the server did). */
   readonly warmupResponses: number;
   /**

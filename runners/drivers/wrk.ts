@@ -210,6 +210,7 @@ function wrkWith(checkMeasured: boolean): LoadGenerator {
         latencyUs: percentilesOf(histogram),
         latencyHistogram: histogram.totalCount > 0 ? hdr.encodeIntoCompressedBase64(histogram) : null,
         latencyResolution: "us",
+        ...(m.latencyQuantiles > 0 ? { latencyQuantiles: m.latencyQuantiles } : {}),
         clientCpuPercent: null,
         windowStartMs,
         // wrk corrects its histogram for coordinated omission after the fact, before its done() hook reads it.

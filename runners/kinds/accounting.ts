@@ -34,6 +34,19 @@ const percent = (part: number, whole: number) => whole > 0 ? part / whole * 100 
 const shown = (p: number) => p < 0.1 && p > 0 ? p.toFixed(3) : p.toFixed(1);
 
 /**
+ * Of the hung connections, those never answered since they opened, while the server answered others: it never served
+ * them. A server that takes in new connections slower than they come leaves them in the kernel's accept queue, their
+ * first request written by the client and unread (Node.js 20's libuv accepts one connection per event-loop turn).
+ */
+function neverServed(a: RunAccounting, answered: number): string {
+  const n = a.hungNeverAnswered ?? 0;
+  if (n === 0) return "";
+  const others = answered > 0 ? `, while it answered ${answered} on the others` : "";
+  return `; ${n} of them never had an answer since they opened: the server did not serve them${others} (a server ` +
+    "that takes in new connections slower than they come leaves them waiting in the kernel's accept queue)";
+}
+
+/**
  * Judges run `run`'s accounting; `noun` names what was sent.
  *
  * @param a The run's accounting.
@@ -67,7 +80,7 @@ export function judgeAccounting(a: RunAccounting, run: number, noun: "requests" 
     [
       a.hungConnections > 0,
       `${a.hungConnections} connections hung: a ${one} unanswered for longer than ${a.hungAfterMs / 1000} s (timed ` +
-      "out in the window, or still out that long after it closed)",
+      "out in the window, or still out that long after it closed)" + neverServed(a, answered),
     ],
     [
       dropped > DROPPED_LIMIT_PERCENT,

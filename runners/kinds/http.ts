@@ -178,6 +178,7 @@ function runFigures(
     counts: { errors: m.errors, timeouts: m.timeouts, non2xx: m.non2xx, mismatches: m.mismatches },
     latencyUs: m.latencyUs,
     latencyHistogram: m.latencyHistogram,
+    ...(m.latencyQuantiles !== undefined ? { latencyQuantiles: m.latencyQuantiles } : {}),
     ...(m.connectHistogram !== undefined
       ? {
         connectUs: m.connectUs ?? null,

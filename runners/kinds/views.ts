@@ -6,7 +6,7 @@
 // workloads show spread, CPU time and peak memory with the timer's own cost;
 // micro-benchmarks show tinybench's per-call latency and margin of error.
 
-import { formatFigure, formatLatency, formatUs, runPlan } from "../stats/mod.ts";
+import { approximateLatencyNote, formatFigure, formatLatency, formatUs, runPlan } from "../stats/mod.ts";
 import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS } from "../drivers/mod.ts";
 import type { BenchRecord } from "../schema/mod.ts";
 import type { KindView } from "./kind.ts";
@@ -145,7 +145,8 @@ const HTTP: KindView = {
     ...REQUEST_EFFICIENCY.cells(r),
   ],
   latency: HTTP_LATENCY,
-  notes: () => [],
+  // Where latency figures are approximate (≈ in their cells), the section says from what.
+  notes: (records) => [approximateLatencyNote(records) ?? []].flat(),
 };
 
 const MESSAGE_EFFICIENCY = efficiencyColumns("Message");

@@ -5,4 +5,12 @@
  * @module
  */
 
-export { alignTable, formatBytesPerSecond, formatCount, formatFigure, formatLatency, formatUs } from "../stats/mod.ts";
+export {
+  alignTable,
+  approximateLatencyNote,
+  formatBytesPerSecond,
+  formatCount,
+  formatFigure,
+  formatLatency,
+  formatUs,
+} from "../stats/mod.ts";

@@ -461,6 +461,12 @@ export interface RunRecord {
   /** This run's latency histogram (HDR compressed base64, microseconds). */
   readonly latencyHistogram: string | null;
   /**
+   * When this run's latency was rebuilt from this many quantiles the load generator reported of its own histogram
+   * (wrk's done() hook, when its histogram was too spread out to read value by value; bombardier always), not from
+   * every latency it recorded: an approximation, to within the quantiles' spacing. Absent when every one was read.
+   */
+  readonly latencyQuantiles?: number;
+  /**
    * Keep-alive off (`settings.keepAlive` false): how long each new connection of the window took to open, from its
    * connect's start until its request could be written — apart from `latencyUs`, which in the closed model starts
    * when the request is written (the open model's runs from when it was due, connect included). Absent with keep-alive.
@@ -518,6 +524,12 @@ export interface RunAccounting {
    * requests that timed out in the window (the timeout is never less than `hungAfterMs`).
    */
   readonly hungConnections: number;
+  /**
+   * Of the hung connections (timed out, or out past the bound at the end), those with no answer since they opened:
+   * the server never served them (one that takes in connections slower than they come leaves them waiting in the
+   * kernel's accept queue, their requests written and unread). Absent when none.
+   */
+  readonly hungNeverAnswered?: number;
   /** Connections the server closed while in use (requests in flight, or within a second of an answer). */
   readonly droppedConnections: number;
   /** Connections the server closed after more than a second idle (a keep-alive timeout), not held against it. */
@@ -775,6 +787,12 @@ export interface BenchRecord {
   readonly summary: Readonly<Record<string, Summary>>;
   /** Latency percentiles over all runs, from merged histograms. */
   readonly latencyUs: LatencyPercentiles | null;
+  /**
+   * When `latencyUs` merges runs rebuilt from quantiles (see `RunRecord.latencyQuantiles`): the most quantiles any
+   * run was rebuilt from. Its latency figures are then the generator's own quantiles' approximation, and reports mark
+   * them `≈`. Absent when every run read every latency.
+   */
+  readonly latencyQuantiles?: number;
   /** Keep-alive off: connect times over all runs, from merged histograms (see {@linkcode RunRecord.connectUs}). */
   readonly connectUs?: LatencyPercentiles | null;
   /** Keep-alive off: each request's whole time over all runs, from merged histograms. */

@@ -32,7 +32,11 @@ export interface Claim {
   readonly b: ClaimArm;
   /** The article's figures for a and b, in its unit. */
   readonly published: { readonly a: number; readonly b: number; readonly unit: string };
-  /** What differs from the article, or how its figure was read. */
+  /**
+   * What differs from the article, or how its figure was read. `{ran}` stands for the seconds a run of this
+   * reproduction lasts and `{article}` for the article's (see {@linkcode claimNote}): a note never names a duration
+   * that did not run.
+   */
   readonly note?: string;
 }
 
@@ -108,6 +112,13 @@ export async function readClaims(url: URL = CLAIMS_FILE): Promise<ClaimsFile> {
     if (!e) throw new TypeError(`${url.pathname}: claim ${claim.name} names unknown experiment ${claim.experiment}`);
     if (names.has(claim.name)) throw new TypeError(`${url.pathname}: claim ${claim.name} is listed twice`);
     names.add(claim.name);
+    for (const field of claim.note?.match(/\{[^}]*\}/g) ?? []) {
+      if (!(field in NOTE_FIELDS) || e.settings.durationSec === undefined) {
+        throw new TypeError(
+          `${url.pathname}: claim ${claim.name}: its note's ${field} names no duration of its experiment`,
+        );
+      }
+    }
     for (const arm of [claim.a, claim.b]) {
       if (!e.runtimes.includes(arm.runtime) || (arm.variant && !e.variants.includes(arm.variant))) {
         throw new TypeError(`${url.pathname}: claim ${claim.name}: ${armLabel(arm)} is not run by ${claim.experiment}`);
@@ -115,6 +126,29 @@ export async function readClaims(url: URL = CLAIMS_FILE): Promise<ClaimsFile> {
     }
   }
   return file;
+}
+
+// What a note's fields stand for: the durations of this reproduction's runs and of the article's.
+const NOTE_FIELDS: Readonly<Record<string, (e: Experiment, run: ExperimentRun) => number | undefined>> = {
+  "{ran}": (_, run) => run.settings.durationSec,
+  "{article}": (e) => e.settings.durationSec,
+};
+
+/**
+ * A claim's note for one reproduction: `{ran}` is the seconds each run lasted (scaled down, or the article's with
+ * `full`), `{article}` the article's.
+ *
+ * @example 001's note, scaled and full
+ * ```ts
+ * import { claimNote, experimentRun, readClaims } from "./claims.ts";
+ * const file = await readClaims();
+ * const claim = file.claims.find((c) => c.name === "001-rust-vs-go")!;
+ * const e = file.experiments[claim.experiment];
+ * console.log(claimNote(claim, e, experimentRun(e, {}))?.slice(0, 38)); // "runs of 5 s here, the article's of 300"
+ * ```
+ */
+export function claimNote(claim: Claim, e: Experiment, run: ExperimentRun): string | undefined {
+  return claim.note?.replace(/\{[^}]*\}/g, (field) => `${NOTE_FIELDS[field]?.(e, run) ?? "?"} s`);
 }
 
 /** `bun` or `bun/url-parse`. */

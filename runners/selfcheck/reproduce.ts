@@ -11,11 +11,18 @@
  */
 
 import type { BenchResult } from "../schema/mod.ts";
-import { type ClaimsFile, commandOf, type ExperimentRun, experimentRun, type ReproduceOptions } from "./claims.ts";
+import {
+  claimNote,
+  type ClaimsFile,
+  commandOf,
+  type ExperimentRun,
+  experimentRun,
+  type ReproduceOptions,
+} from "./claims.ts";
 import { claimRow, type ReproduceRow } from "./reproduce_table.ts";
 
 export type { Claim, ClaimArm, ClaimsFile, Experiment, ExperimentRun, ReproduceOptions } from "./claims.ts";
-export { armLabel, CLAIMS_FILE, commandOf, experimentRun, readClaims } from "./claims.ts";
+export { armLabel, claimNote, CLAIMS_FILE, commandOf, experimentRun, readClaims } from "./claims.ts";
 export { claimRow, formatReproduce, type ReproduceRow, type Verdict, verdictOf } from "./reproduce_table.ts";
 
 /** Runs one experiment: the suite's `run()` with the experiment's workload, runtimes, variants and settings. */
@@ -75,21 +82,22 @@ export async function reproduce(
   signal?: AbortSignal,
 ): Promise<ReproduceRow[]> {
   const claims = selectClaims(file, names);
-  const outcomes = new Map<string, { result: BenchResult | Error; command: string }>();
+  const outcomes = new Map<string, { result: BenchResult | Error; command: string; run: ExperimentRun }>();
   for (const name of new Set(claims.map((c) => c.experiment))) {
     const run = experimentRun(file.experiments[name], options);
     const command = commandOf(run);
     if (signal?.aborted) {
-      outcomes.set(name, { result: new Error("not run: interrupted"), command });
+      outcomes.set(name, { result: new Error("not run: interrupted"), command, run });
       continue;
     }
     onExperiment?.(name, command);
     const result = await runner(run).catch((error) => error instanceof Error ? error : new Error(String(error)));
-    outcomes.set(name, { result, command });
+    outcomes.set(name, { result, command, run });
   }
   return claims.map((claim) => {
     const e = file.experiments[claim.experiment];
-    const { result, command } = outcomes.get(claim.experiment)!;
-    return claimRow(claim, e.article, e.variants, result, command);
+    const { result, command, run } = outcomes.get(claim.experiment)!;
+    // The note says what ran: the durations of this reproduction's runs, not only the article's.
+    return claimRow({ ...claim, note: claimNote(claim, e, run) }, e.article, e.variants, result, command);
   });
 }

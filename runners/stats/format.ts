@@ -20,13 +20,54 @@ export function formatUs(us: number): string {
 
 /**
  * Formats a latency of `record` like {@linkcode formatUs}, with `≥` in front when it reaches the timeout at which the
- * record's unanswered requests entered its histogram: such a percentile is a lower bound.
+ * record's unanswered requests entered its histogram (such a percentile is a lower bound), and `≈` when the record's
+ * latency was rebuilt from quantiles the load generator reported of its own histogram (`latencyQuantiles`: wrk's
+ * `done()` hook on a widely spread histogram, bombardier always), not from every latency.
+ *
+ * @example
+ * ```ts
+ * import { formatLatency } from "./format.ts";
+ * console.log(formatLatency({ runs: [], latencyQuantiles: 1000 }, 1520)); // "≈ 1.52 ms"
+ * console.log(formatLatency({ runs: [] }, 1520)); // "1.52 ms"
+ * ```
  */
-export function formatLatency(record: Pick<BenchRecord, "runs">, us: number): string {
+export function formatLatency(record: Pick<BenchRecord, "runs" | "latencyQuantiles">, us: number): string {
   const bounds = record.runs.filter((r) => (r.accounting?.unanswered ?? 0) > 0).map((r) => r.accounting!.timeoutMs);
   // HdrHistogram keeps 3 significant digits: a value recorded at the timeout may read a little under it.
   const censored = bounds.length > 0 && us >= Math.min(...bounds) * 1000 * 0.999;
-  return `${censored ? "≥ " : ""}${formatUs(us)}`;
+  const approximate = record.latencyQuantiles !== undefined;
+  return `${censored ? "≥ " : approximate ? "≈ " : ""}${formatUs(us)}`;
+}
+
+/**
+ * The note under a section whose latency is marked `≈`: which records, from how many of whose quantiles; null when
+ * every record read every latency.
+ *
+ * @example
+ * ```ts
+ * import { approximateLatencyNote } from "./format.ts";
+ * const record = { runtime: { name: "node" }, loadGenerator: { name: "wrk" }, latencyQuantiles: 1000 };
+ * console.log(approximateLatencyNote([record])?.slice(0, 48)); // "≈ latency of node: rebuilt from 1,000 quantiles "
+ * ```
+ */
+export function approximateLatencyNote(
+  records: readonly {
+    readonly runtime: { readonly name: string };
+    readonly loadGenerator: { readonly name: string } | null;
+    readonly latencyQuantiles?: number;
+  }[],
+): string | null {
+  const marked = records.filter((r) => r.latencyQuantiles !== undefined);
+  if (marked.length === 0) return null;
+  const names = [...new Set(marked.map((r) => r.runtime.name))].join(", ");
+  const most = Math.max(...marked.map((r) => r.latencyQuantiles!));
+  const generators = [...new Set(marked.map((r) => r.loadGenerator?.name ?? "the load generator"))];
+  const how = generators.some((g) => g.startsWith("wrk"))
+    ? " (wrk's, read in its done() hook where a run's histogram was too spread out to read latency by latency)"
+    : "";
+  return `≈ latency of ${names}: rebuilt from ${formatCount(most)} quantiles ${generators.join(" and ")} reported ` +
+    `of its own histogram${how}, not from every response's latency: an approximation, to within the quantiles' ` +
+    "spacing (runs[].latencyQuantiles in the JSON)";
 }
 
 /** Formats bytes per second as `12.3 MB/s`. */

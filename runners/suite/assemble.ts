@@ -122,6 +122,7 @@ export function assembleRecord(parts: RecordParts): BenchRecord {
     runs: outcome.runs,
     summary: summaries(outcome.runs),
     latencyUs: mergeLatency(outcome.runs.map((r) => r.latencyHistogram)),
+    ...latencyQuantilesOf(outcome.runs),
     ...(outcome.runs.some((r) => r.connectHistogram !== undefined)
       ? {
         connectUs: mergeLatency(outcome.runs.map((r) => r.connectHistogram ?? null)),
@@ -141,6 +142,12 @@ export function assembleRecord(parts: RecordParts): BenchRecord {
  * one's summary (over its runs) and the kind's (over the new runs): the means
  * are weighted by runs, the peaks are the larger, the samples add up.
  */
+// A record whose runs were rebuilt from quantiles says so beside its merged latency, which is then approximate too.
+function latencyQuantilesOf(runs: readonly RunRecord[]): Pick<BenchRecord, "latencyQuantiles"> {
+  const counts = runs.flatMap((r) => r.latencyQuantiles ?? []);
+  return counts.length > 0 ? { latencyQuantiles: Math.max(...counts) } : {};
+}
+
 function resourcesOf(parts: RecordParts): ResourceSummary | null {
   const now = parts.outcome.resources ?? null;
   const before = parts.earlier?.resources ?? null;
