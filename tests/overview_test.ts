@@ -13,6 +13,7 @@ import { BASE_PATH, HEAD_PATH, loadFixture, markdownRow } from "./_report_helper
 import { SERVER_CPUS_1_PATH, SERVER_CPUS_2_PATH } from "./_report_helpers.ts";
 import { overviewOf } from "../runners/report/_overview.ts";
 import { buildView } from "../runners/report/_view.ts";
+import { createProgress } from "../runners/report/progress.ts";
 
 function findingLines(text: string, bullet: string): string[] {
   return text.split("\n").filter((l) => l.startsWith(bullet));
@@ -337,4 +338,28 @@ Deno.test("overview at two core budgets: a line per budget, the same runtimes; o
   assertMatch(row, /^ +1 {2}0 +1 {2}1 {2}/);
   assert(!row.includes("shares"), row);
   assertStringIncludes(row, "7,657/s on 0.50 cores · 13,655/s per used core · 73.2 µs CPU/request");
+});
+
+// A warning raised by every run (a slow server measured again in each) is one badge in the overview's cell, in the
+// section table's notes and on the progress line, while each run's own message stays in the section's notes.
+Deno.test("a warning every run raised is one badge per cell, each run's message still in the notes", async () => {
+  const head = await loadFixture(HEAD_PATH);
+  const record = head.records[0];
+  const extended = [1, 2, 3].map((run) => ({ code: "window-extended", message: `run ${run}: measured again` }));
+  const result: BenchResult = {
+    ...head,
+    records: head.records.map((r) => r === record ? { ...r, warnings: [...r.warnings, ...extended] } : r),
+  };
+  const text = formatTable(result);
+  const overviewRow = text.split("\n").find((l) => l.startsWith(`${record.workload} (${record.variant})`))!;
+  assertEquals(overviewRow.match(/⚠ window-extended/g)?.length, 1, overviewRow);
+  const sectionRow = text.split("\n").filter((l) => l.includes("⚠ window-extended") && l !== overviewRow);
+  for (const line of sectionRow) assertEquals(line.match(/⚠ window-extended/g)?.length, 1, line);
+  for (const run of [1, 2, 3]) assertStringIncludes(text, `run ${run}: measured again`);
+  let screen = "";
+  const progress = createProgress({ write: (s) => screen += s, now: () => 0, live: false });
+  progress.update({ type: "suite-start", records: 1, estimatedSec: 1 });
+  progress.update({ type: "record-end", record: { ...record, warnings: extended } });
+  progress.stop();
+  assertEquals(screen.match(/window-extended/g)?.length, 1, screen);
 });

@@ -6,7 +6,7 @@
 // findings. Built once from the view model; each format renders the table and
 // findings with its own syntax.
 
-import { formatFigure } from "./format.ts";
+import { formatFigure, oneByCode } from "./format.ts";
 import type { BenchRecord, Warning } from "../schema/mod.ts";
 import { boundMark, efficiencyOf, type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
 import type { ResultView } from "./_view.ts";
@@ -87,10 +87,12 @@ function tied(r: RankedRecord): boolean {
 function cellOf(group: RecordGroup, record: BenchRecord): OverviewCell {
   const ranked = group.ranked.find((r) => r.record === record) ?? null;
   const best = group.ranked[0];
-  if (ranked === null) return { record, ranked, standing: null, timesBehind: null, warnings: record.warnings };
+  if (ranked === null) {
+    return { record, ranked, standing: null, timesBehind: null, warnings: oneByCode(record.warnings) };
+  }
   const standing: Standing = ranked === best ? "best" : tied(ranked) ? "tie" : "behind";
   const timesBehind = ranked === best ? 1 : ranked.vsBest?.ratio ?? best.relative / ranked.relative;
-  return { record, ranked, standing, timesBehind, warnings: record.warnings };
+  return { record, ranked, standing, timesBehind, warnings: oneByCode(record.warnings) };
 }
 
 /**

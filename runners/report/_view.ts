@@ -5,7 +5,7 @@
 // notes and warnings. The exporters only add their syntax (hyperfine's
 // `src/export/markup.rs` model).
 
-import { formatFigure, formatLatency } from "./format.ts";
+import { formatFigure, formatLatency, oneByCode } from "./format.ts";
 import type { BenchRecord, BenchResult, CpuSets, Warning } from "../schema/mod.ts";
 import { kindView } from "../kinds/mod.ts";
 import {
@@ -164,7 +164,7 @@ function resultsTable(group: RecordGroup): ViewTable {
     ...(perCore ? [perCoreText(group.figure, r.record)] : []),
     ...(perUsed ? [perUsedCoreText(group.figure, r.record)] : []),
     ...shown.map((i) => cells[k][i]),
-    { type: "notes", reason: "", warnings: r.record.warnings },
+    { type: "notes", reason: "", warnings: oneByCode(r.record.warnings) },
   ]);
   for (const r of group.others) {
     rows.push([
@@ -175,7 +175,7 @@ function resultsTable(group: RecordGroup): ViewTable {
       ...(perCore ? [""] : []),
       ...(perUsed ? [""] : []),
       ...shown.map(() => ""),
-      { type: "notes", reason: whyText(r), warnings: r.warnings },
+      { type: "notes", reason: whyText(r), warnings: oneByCode(r.warnings) },
     ]);
   }
   return { columns, rows };

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { formatFigure, formatLatency } from "./format.ts";
+import { formatFigure, formatLatency, oneByCode } from "./format.ts";
 import type { BenchRecord, Phase } from "../schema/mod.ts";
 
 /**
@@ -143,7 +143,7 @@ function finishedLine(r: BenchRecord): string {
   } else {
     line = `✗ ${what} · ${label}: ${r.status}${r.error ? ` in ${r.error.phase}: ${r.error.message}` : ""}`;
   }
-  if (r.warnings.length > 0) line += ` ⚠ ${r.warnings.map((w) => w.code).join(", ")}`;
+  if (r.warnings.length > 0) line += ` ⚠ ${oneByCode(r.warnings).map((w) => w.code).join(", ")}`;
   return line;
 }
 
