@@ -28,9 +28,13 @@ Deno.test("bcrypt at its defaults: every run counts enough responses, and the ru
           r.figures.validResponses >= MIN_COUNTED_RESPONSES,
           `${record.runtime.name}: ${r.figures.validResponses}`,
         );
-        // The window that ran is the one the figure is over: responses / window, by hand.
+        // The window that ran is the one the figure is over, not the 2 s asked (which would read about 5× higher). The
+        // figure is over the span from the first to the last counted response, inside that window: shorter by up to
+        // about a response time on each connection at each end, a few percent at ~110 responses on 2 connections.
         const rate = r.figures.validResponses / (r.figures.durationMs / 1000);
-        assert(Math.abs(r.figures.requestsPerSecond - rate) < 0.01 * rate, `${r.figures.requestsPerSecond} vs ${rate}`);
+        assert(r.figures.durationMs > 2000, `window ${r.figures.durationMs} ms`);
+        const off = Math.abs(r.figures.requestsPerSecond - rate) / rate;
+        assert(off < 0.06, `${r.figures.requestsPerSecond} vs ${rate} over the window`);
       }
       const rates = record.runs.map((r) => r.figures.requestsPerSecond);
       assert(new Set(rates).size > 1, `${record.runtime.name}: identical runs ${rates}`);
