@@ -25,7 +25,14 @@ interface Interrupted {
 /**
  * Runs the suite in `tmp` with `hold` as the step to wait at; sends SIGINT once `at` is reached (and `delayMs` more).
  */
-async function interruptAt(tmp: string, at: string, hold: string, args: string[], delayMs = 0): Promise<Interrupted> {
+async function interruptAt(
+  tmp: string,
+  at: string,
+  hold: string,
+  args: string[],
+  delayMs = 0,
+  env: Record<string, string> = {},
+): Promise<Interrupted> {
   const marks = `${tmp}/marks`;
   await Deno.mkdir(marks);
   const file = `${tmp}/r.json`;
@@ -33,6 +40,7 @@ async function interruptAt(tmp: string, at: string, hold: string, args: string[]
     TMPDIR: tmp,
     CHECKPOINTS: marks,
     CHECKPOINT_HOLD: hold,
+    ...env,
   });
   const output = child.output();
   assert(await waitFor(async () => (await entries(marks)).includes(at), 120_000), `${at} was never reached`);
@@ -178,4 +186,18 @@ Deno.test("the default suite interrupted after its first round keeps that round"
     assertEquals(result.interrupted!.remaining.length, 57);
     assert(result.records.every((r) => r.runs[0].figures.requestsPerSecond > 0));
     assert(await waitFor(async () => (await processesWithTmpdir(tmp)).length === 0, 5000), "processes left");
+  }));
+
+// docs/guide.md "Nothing lost: `--resume`": a suite that cannot wind down after SIGINT (a hook ignoring the signal) is
+// left after a few seconds, its children killed; the file still says it was interrupted, by which signal, and what is
+// left, because it is marked the moment the signal arrives, not only once everything has stopped.
+Deno.test("SIGINT while a hook ignores it: left after the wind-down, the file marked interrupted all the same", () =>
+  withTmp(async (tmp) => {
+    const stuck = await interruptAt(tmp, "before-first-node-1", "before-first-node-1", [], 0, {
+      CHECKPOINT_STUCK: "1",
+    });
+    assertEquals(stuck.code, 130, stuck.stderr);
+    assertEquals(stuck.result.interrupted?.signal, "SIGINT");
+    assertEquals(stuck.result.interrupted?.remaining, IDS);
+    assertEquals(await entries(tmp), ["marks", "r.json"]);
   }));

@@ -207,6 +207,21 @@ export async function run(options: RunOptions = {}): Promise<BenchResult> {
   return await withChildEnv({ pass: req.passEnv }, () => runSuite(req, options));
 }
 
+/**
+ * Hands the partial result to `onPartial` as soon as `signal` aborts: a signal's wind-down can be cut short (a command
+ * leaves a few seconds after it, whatever is still stopping), so the file says at once that the suite was interrupted,
+ * with every record finished so far; the write after the unwinding adds the finished runs of the record that was going.
+ * Returns the function that stops listening.
+ */
+function markOnAbort(signal: AbortSignal, partial: () => BenchResult, onPartial: RunOptions["onPartial"]): () => void {
+  const now = () => {
+    // A write that fails here fails again, and is reported, after the unwinding.
+    Promise.resolve(onPartial?.(partial())).catch(() => {});
+  };
+  signal.addEventListener("abort", now, { once: true });
+  return () => signal.removeEventListener("abort", now);
+}
+
 async function runSuite(req: Request, options: RunOptions): Promise<BenchResult> {
   await checkConnections(req.groups);
   const generators = await chooseLoadGenerators(options.loadGenerator ?? "auto");
@@ -219,11 +234,8 @@ async function runSuite(req: Request, options: RunOptions): Promise<BenchResult>
   const environment = await fingerprint({ passEnv: req.passEnv });
   const cpus = options.cpus ?? cpuSplit(await allowedCpus(), req.overrides.serverCpus);
   const warnings = suiteWarnings(environment, cpus, options, kept, totalRecords);
-  options.onProgress?.({
-    type: "suite-start",
-    records: totalRecords,
-    estimatedSec: req.groups.reduce((a, p, i) => a + estimateSec(p.settings) * toMeasure[i], 0),
-  });
+  const estimatedSec = req.groups.reduce((a, p, i) => a + estimateSec(p.settings) * toMeasure[i], 0);
+  options.onProgress?.({ type: "suite-start", records: totalRecords, estimatedSec });
   const suiteTemp = await makeTempDir({ dir: options.tempDir, prefix: "rtbench-" });
   try {
     // Hosts and runtime versions are input too: checked before anything is written or measured.
@@ -250,6 +262,7 @@ async function runSuite(req: Request, options: RunOptions): Promise<BenchResult>
     result.warnings.push(...warnings);
     // A resumed file already holds all of this; it is rewritten once a record is measured.
     if (!previous) await options.onPartial?.(result.current());
+    const unmark = markOnAbort(signal, () => result.stopped(ids, stopOf(signal.reason, signal)), options.onPartial);
     let index = 0;
     const suite: SuiteContext = {
       specs: req.specs,
@@ -279,6 +292,8 @@ async function runSuite(req: Request, options: RunOptions): Promise<BenchResult>
       const partial = result.stopped(ids, stopOf(error, signal));
       await options.onPartial?.(partial);
       throw new InterruptedError(partial, error);
+    } finally {
+      unmark();
     }
     return result.finished(ids);
   } finally {
