@@ -59,6 +59,14 @@ export const WORKLOAD_KINDS = [${names}] as const;
 /**
  * What a workload of each kind must have beyond the common fields, as its kind's module says: functions by name
  * (\`headline\` is the one object, a figure's name and its direction).
+ *
+ * @example What an HTTP workload must have
+ * \`\`\`ts
+ * import { assertEquals } from "@std/assert";
+ * import { KIND_REQUIREMENTS } from "@rtbench/rtbench/schema";
+ *
+ * assertEquals(KIND_REQUIREMENTS.http, ["server", "traffic"]);
+ * \`\`\`
  */
 export const KIND_REQUIREMENTS: Readonly<Record<(typeof WORKLOAD_KINDS)[number], readonly string[]>> = {
 ${requires.join("\n")}
