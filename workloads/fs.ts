@@ -10,6 +10,7 @@
 
 import { serverFile } from "../adapters/mod.ts";
 import { stageServer } from "../runners/platform/mod.ts";
+import { freshDir, spreadingParent } from "./_fresh_dir.ts";
 import type { Check, ProcessContext, ProcessTarget, ProcessWorkload, RunInspection, Skip } from "./types.ts";
 import { round } from "../runners/stats/mod.ts";
 
@@ -145,7 +146,11 @@ export const fsWorkload: ProcessWorkload = {
     const file = await stageServer(script, ctx.workDir);
     const files = Number(ctx.options["fs-files"] ?? 10_000);
     const size = Number(ctx.options["fs-file-bytes"] ?? 1024);
-    const dir = `${ctx.workDir}/files`;
+    // Each run's files in an ext4 block group of its own: ext4 makes files freed shortly before dearer to create, which
+    // would charge one run's 10,000 deletions to whichever runtime runs next.
+    const parent = `${ctx.workDir}/spread`;
+    const reset = await spreadingParent(parent);
+    const dir = `${parent}/files`;
     const remove = () => Deno.remove(dir, { recursive: true }).catch(() => {});
     return {
       command: {
@@ -159,11 +164,14 @@ export const fsWorkload: ProcessWorkload = {
         minDurationMs: 0,
         runTimeoutMs: 300_000,
       },
-      facts: { files, fileBytes: size, concurrency: "all files at once (Promise.all)", api: ctx.variant },
-      async beforeRun() {
-        await remove();
-        await Deno.mkdir(dir);
+      facts: {
+        files,
+        fileBytes: size,
+        concurrency: "all files at once (Promise.all)",
+        api: ctx.variant,
+        dirReset: reset,
       },
+      beforeRun: () => freshDir(dir),
       async inspect(run): Promise<RunInspection> {
         try {
           const report = parseReport(run.stdout);
@@ -190,7 +198,7 @@ export const fsWorkload: ProcessWorkload = {
           await remove();
         }
       },
-      dispose: remove,
+      dispose: () => Deno.remove(parent, { recursive: true }).catch(() => {}),
     };
   },
 };

@@ -10,7 +10,7 @@
  */
 
 import { builtinAdapters, serverFile } from "../adapters/mod.ts";
-import { readProcText, runCommand } from "../runners/platform/mod.ts";
+import { readProcText } from "../runners/platform/mod.ts";
 import {
   type DirectoryWatcher,
   directoryWatcher,
@@ -18,6 +18,7 @@ import {
   type FileEventLog,
   logFileEvents,
 } from "./_file_events.ts";
+import { freshDir, spreadingParent } from "./_fresh_dir.ts";
 import { randomText, seededRandom } from "./_random.ts";
 import { sideEffectChecks } from "./_side_effects.ts";
 import type {
@@ -104,37 +105,6 @@ async function mountOf(path: string): Promise<{ point: string; type: string; opt
 const IN_MEMORY = ["tmpfs", "ramfs"];
 
 /**
- * Starts a run from the same state as every other: the data directory removed and made anew, then its filesystem
- * synced, so that no run pays for the journal of the one before. The new directory is made under a name of its own and
- * then renamed: ext4 picks a spread directory's block group from a hash of its name, so the same name would land in
- * the same group run after run (see {@linkcode spreadingParent}).
- */
-async function resetDataDir(dataDir: string): Promise<void> {
-  await Deno.remove(dataDir, { recursive: true }).catch(() => {});
-  const fresh = `${dataDir}-${crypto.randomUUID()}`;
-  await Deno.mkdir(fresh, { recursive: true });
-  await Deno.rename(fresh, dataDir);
-  await runCommand(["sync", "-f", dataDir], { timeoutMs: 60_000 }).catch(() => {});
-}
-
-/**
- * Makes the directory that holds the data directory, and has ext4 place each data directory made in it in a block
- * group of its own (`chattr +T`, the flag that makes ext4 spread a directory's subdirectories as it spreads top-level
- * ones); returns whether it did. A new directory alone does not give a run a fresh start on ext4: it does not reuse an
- * inode number for 60 s after its file was deleted (360 s while the inode's block is unwritten), and finds each new
- * file's inode by stepping over every such number in the group of the file's directory (`recently_deleted` in the
- * kernel's fs/ext4/ialloc.c). A run deletes tens of thousands of files, so each file created cost the server more time
- * in the kernel the more runs came shortly before it: deno's figures fell run after run (3,700 → 3,526 → 2,126 …
- * requests/s) while its CPU time per request rose (242 → 450 µs), and a loop of 100 writers spent 300–1,600 µs of
- * system time per file in a reused directory against 120–220 µs in directories spread this way, as on tmpfs.
- */
-async function spreadingParent(parent: string): Promise<boolean> {
-  await Deno.mkdir(parent, { recursive: true });
-  const out = await runCommand(["chattr", "+T", parent], { timeoutMs: 10_000 }).catch(() => null);
-  return out?.success === true;
-}
-
-/**
  * Sends one request with the data directory watched and checks that exactly
  * one `<uuid v4>.json` file was created, written, read back and deleted for it
  * (as far as the watcher can see), and that the body echoes the parameters.
@@ -211,15 +181,13 @@ function countedFiles(
 }
 
 /** Where the data directory lives, for the record: its filesystem, in memory or on a disk, the mount, and its reset. */
-async function dataDirFacts(dataDir: string, spread: boolean): Promise<Record<string, string | null>> {
+async function dataDirFacts(dataDir: string, reset: string): Promise<Record<string, string | null>> {
   const mount = await mountOf(dataDir);
   return {
     dataDirFilesystem: mount?.type ?? null,
     dataDirStorage: mount ? (IN_MEMORY.includes(mount.type) ? "memory" : "disk") : null,
     dataDirMount: mount ? `${mount.point} (${mount.type}, ${mount.options})` : null,
-    dataDirReset: spread
-      ? "made anew, in a block group of its own (chattr +T on its parent), and its filesystem synced before every run"
-      : "made anew and its filesystem synced before every run",
+    dataDirReset: reset,
   };
 }
 
@@ -293,7 +261,8 @@ export const uuidFile: HttpWorkload = {
   },
   async setup(ctx: WorkloadContext): Promise<WorkloadSession> {
     const parent = `${ctx.tempDir}/files`;
-    const spread = await spreadingParent(parent);
+    // Each run's directory in an ext4 block group of its own: ext4 makes files freed shortly before dearer to create.
+    const reset = await spreadingParent(parent);
     const dataDir = `${parent}/data`;
     await Deno.mkdir(dataDir, { recursive: true });
     // A run verified but never finished (its server failed) may have left files
@@ -303,7 +272,7 @@ export const uuidFile: HttpWorkload = {
     let log: FileEventLog | null = null;
     return {
       env: { [UUID_FILE_DATA_DIR_ENV]: dataDir },
-      facts: { ...await dataDirFacts(dataDir, spread), fileEventWatcher: watcher.name },
+      facts: { ...await dataDirFacts(dataDir, reset), fileEventWatcher: watcher.name },
       async verify(v: VerifyContext): Promise<Check[]> {
         const checks: Check[] = [];
         const present = await filesIn(dataDir);
@@ -325,7 +294,7 @@ export const uuidFile: HttpWorkload = {
         // A run that failed before its afterRun left its watch running.
         await log?.stop();
         log = null;
-        await resetDataDir(dataDir);
+        await freshDir(dataDir);
         log = await logFileEvents(dataDir, ctx.signal);
       },
       async dispose(): Promise<void> {
