@@ -198,6 +198,8 @@ Deno.test("the adapters' lists and the C library's are the list of variables kno
   for (const v of KNOWN) assertMatch(v.name, /^[A-Z][A-Z0-9_]*\*?$/);
 });
 
+// docs/method.md "The environment of every process": "Each runtime's adapter lists the variables known to change it
+// …, and adapters/_libc_variables.ts those of the C library and its loader that change every runtime alike".
 Deno.test("each entry is held by the adapter of a runtime it says it changes, or changes every runtime alike", () => {
   for (const adapter of builtinAdapters) {
     assert((adapter.variables ?? []).length > 0, `${adapter.name} lists no variable`);
