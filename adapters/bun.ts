@@ -4,10 +4,38 @@
  * @module
  */
 
-import { which } from "../runners/platform/mod.ts";
+import { type RuntimeVariable, which } from "../runners/platform/mod.ts";
 import { probe } from "./_version.ts";
 import { localPath } from "./_native_build.ts";
 import type { PackageManager, ParallelServer, RuntimeAdapter, RuntimeVersion, TypeScriptRun } from "./types.ts";
+
+/**
+ * Variables known to change Bun, from its documentation (docs/runtime/environment-variables.mdx) and `bun --help` on
+ * JavaScriptCore's options; a family `BUN_*` takes the settings not named.
+ */
+const VARIABLES: readonly RuntimeVariable[] = [
+  {
+    name: "BUN_OPTIONS",
+    changes: "bun",
+    effect: "command-line arguments prepended to every bun process",
+    example: "--smol",
+  },
+  { name: "BUN_JSC_*", changes: "bun", effect: "JavaScriptCore options (JIT tiers, GC)", example: "BUN_JSC_useJIT=0" },
+  {
+    name: "BUN_CONFIG_*",
+    changes: "bun",
+    effect: "bun's configuration (fetch concurrency, verbose fetch, registry)",
+    example: "BUN_CONFIG_MAX_HTTP_REQUESTS=8",
+  },
+  {
+    name: "BUN_RUNTIME_TRANSPILER_CACHE_PATH",
+    changes: "bun",
+    effect: "its transpiler cache (start-up)",
+    example: "0",
+  },
+  { name: "BUN_GARBAGE_COLLECTOR_LEVEL", changes: "bun", effect: "how eagerly it collects garbage", example: "2" },
+  { name: "BUN_*", changes: "bun", effect: "one of Bun's settings", example: "BUN_GC_TIMER_DISABLE=1" },
+];
 
 /**
  * Runs files with `bun <file>`; found on `PATH` or provisioned from the npm
@@ -25,6 +53,7 @@ export const bun: RuntimeAdapter = {
   engine: "JavaScriptCore",
   npmPackage: "bun",
   serverExtension: ".ts",
+  variables: VARIABLES,
   detect(): Promise<string | undefined> {
     return Promise.resolve(which("bun") ?? undefined);
   },

@@ -5,8 +5,64 @@
  * @module
  */
 
+import type { RuntimeVariable } from "../runners/platform/mod.ts";
 import { probe } from "./_version.ts";
 import type { Listen, PackageManager, ParallelServer, RuntimeAdapter, RuntimeVersion, TypeScriptRun } from "./types.ts";
+
+/**
+ * Variables known to change Deno, from `deno --help`; a family `DENO_*` takes the settings not named.
+ */
+const VARIABLES: readonly RuntimeVariable[] = [
+  { name: "DENO_V8_FLAGS", changes: "deno", effect: "V8 flags, as --v8-flags", example: "--max-old-space-size=64" },
+  {
+    name: "DENO_DIR",
+    changes: "deno",
+    effect: "its module and transpile cache (cold or warm start)",
+    example: "/tmp/deno-dir",
+  },
+  {
+    name: "DENO_CERT",
+    changes: "deno",
+    effect: "a CA file loaded at start",
+    example: "/etc/ssl/certs/ca-certificates.crt",
+  },
+  { name: "DENO_TLS_CA_STORE", changes: "deno", effect: "which certificate stores are loaded", example: "system" },
+  {
+    name: "DENO_SERVE_ADDRESS",
+    changes: "deno",
+    effect: "overrides the address Deno.serve listens on",
+    example: "tcp:127.0.0.1:8080",
+  },
+  {
+    name: "DENO_SERVE_AUTOMATIC_COMPRESSION",
+    changes: "deno",
+    effect: "Deno.serve compresses response bodies",
+    example: "1",
+  },
+  { name: "DENO_AUTO_SERVE", changes: "deno", effect: "deno run behaves as deno serve", example: "1" },
+  { name: "DENO_JOBS", changes: "deno", effect: "workers of deno serve --parallel", example: "4" },
+  { name: "DENO_USE_CGROUPS", changes: "deno", effect: "V8's memory limit from the cgroup", example: "1" },
+  {
+    name: "DENO_EMIT_CACHE_MODE",
+    changes: "deno",
+    effect: "whether transpiled sources are cached (start-up)",
+    example: "disable",
+  },
+  { name: "DENO_NO_PACKAGE_JSON", changes: "deno", effect: "package.json is not resolved", example: "1" },
+  { name: "DENO_COMPAT", changes: "deno", effect: "Node.js compatibility mode", example: "1" },
+  {
+    name: "DENO_CONDITIONS",
+    changes: "deno",
+    effect: "custom conditions for npm package exports",
+    example: "development",
+  },
+  {
+    name: "DENO_*",
+    changes: "deno",
+    effect: "one of Deno's settings (deno --help)",
+    example: "DENO_NO_UPDATE_CHECK=1",
+  },
+];
 
 /**
  * Runs files with `deno run -A` (the code under test gets every permission, as
@@ -25,6 +81,7 @@ export const deno: RuntimeAdapter = {
   engine: "V8",
   npmPackage: "deno",
   serverExtension: ".ts",
+  variables: VARIABLES,
   detect(): Promise<string | undefined> {
     return Promise.resolve(Deno.execPath());
   },

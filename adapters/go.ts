@@ -5,7 +5,7 @@
  * @module
  */
 
-import { which } from "../runners/platform/mod.ts";
+import { type RuntimeVariable, which } from "../runners/platform/mod.ts";
 import { buildNative, firstExecutable, type NativeToolchain } from "./_native_build.ts";
 import { probe } from "./_version.ts";
 import type { ParallelServer, RuntimeAdapter, RuntimeVersion, ServerBuild } from "./types.ts";
@@ -29,6 +29,20 @@ const GO: NativeToolchain = {
 };
 
 /**
+ * Variables known to change the Go baseline: the runtime's (Go's `runtime` package) and the toolchain's that build
+ * it.
+ */
+const VARIABLES: readonly RuntimeVariable[] = [
+  { name: "GOMAXPROCS", changes: "go", effect: "threads running Go code at once", example: "1" },
+  { name: "GOGC", changes: "go", effect: "the garbage collector's target", example: "50" },
+  { name: "GOMEMLIMIT", changes: "go", effect: "the soft memory limit", example: "64MiB" },
+  { name: "GODEBUG", changes: "go", effect: "runtime and standard library settings", example: "madvdontneed=1" },
+  { name: "GOFLAGS", changes: "go (build)", effect: "flags of the go build of the baseline", example: "-race" },
+  { name: "GOAMD64", changes: "go (build)", effect: "the instruction set the baseline is built for", example: "v3" },
+  { name: "GOEXPERIMENT", changes: "go (build)", effect: "experimental toolchain features", example: "greenteagc" },
+];
+
+/**
  * Go (`go build`, net/http): every workload's server in one program built
  * from `servers/go`, chosen by its first argument.
  *
@@ -46,6 +60,7 @@ export const go: RuntimeAdapter = {
   engine: "Go (gc)",
   npmPackage: "",
   serverExtension: ".go",
+  variables: VARIABLES,
   baseline: true,
   howToGet: "install Go 1.26 or later from https://go.dev/dl/ and put go on PATH",
   detect(): Promise<string | undefined> {

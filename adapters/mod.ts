@@ -26,8 +26,9 @@
  * @module
  */
 
-import { RequestError } from "../runners/platform/mod.ts";
+import { RequestError, type RuntimeVariable } from "../runners/platform/mod.ts";
 import { cacheDir } from "./_cache.ts";
+import { LIBC_VARIABLES } from "./_libc_variables.ts";
 import { provisionFromNpm } from "./_provision.ts";
 import { MissingToolchainError } from "./_native_build.ts";
 import { bun } from "./bun.ts";
@@ -50,6 +51,7 @@ export type {
   ServerBuild,
   TypeScriptRun,
 } from "./types.ts";
+export type { RuntimeVariable } from "../runners/platform/mod.ts";
 export { nodePackageManager, npmManager, PACKAGE_MANAGER_NAMES } from "./package_managers.ts";
 export { lastReleases, lastReleasesOf, npmVersions, releaseLine } from "./releases.ts";
 export { bun, deno, go, node, rust };
@@ -66,6 +68,32 @@ export { cacheDir };
  * ```
  */
 export const builtinAdapters: readonly RuntimeAdapter[] = [deno, node, bun, go, rust];
+
+/**
+ * The variables known to change a runtime: each adapter's {@linkcode RuntimeAdapter.variables}, then the C
+ * library's and the time zone's, which every runtime reads; a name listed twice (an adapter built from another with
+ * `...node`) counts once, its first entry. rtbench gives none of them to a runtime unless `--pass-env` names it, and
+ * a result's `environment.variables` says what became of each one set in rtbench's environment.
+ *
+ * @param adapters The adapters of the runtimes a suite may run.
+ * @returns One entry per name; which entry a variable falls under does not depend on their order.
+ *
+ * @example Node.js's NODE_OPTIONS, Bun's JavaScriptCore options, glibc's malloc
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { runtimeVariables } from "@rtbench/rtbench/adapters";
+ *
+ * const names = runtimeVariables().map((v) => v.name);
+ * assert(["NODE_OPTIONS", "BUN_JSC_*", "MALLOC_*"].every((name) => names.includes(name)));
+ * ```
+ */
+export function runtimeVariables(adapters: readonly RuntimeAdapter[] = builtinAdapters): RuntimeVariable[] {
+  const byName = new Map<string, RuntimeVariable>();
+  for (const entry of [...adapters.flatMap((a) => a.variables ?? []), ...LIBC_VARIABLES]) {
+    if (!byName.has(entry.name)) byName.set(entry.name, entry);
+  }
+  return [...byName.values()];
+}
 
 /**
  * The server of a workload for a runtime, by the one convention every workload follows:

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { runCommand, which } from "../runners/platform/mod.ts";
+import { runCommand, type RuntimeVariable, which } from "../runners/platform/mod.ts";
 import { probe } from "./_version.ts";
 import { npmManager } from "./package_managers.ts";
 import { localPath } from "./_native_build.ts";
@@ -28,6 +28,100 @@ async function typeScriptMode(binary: string): Promise<TypeScriptRun["mode"]> {
 }
 
 /**
+ * Variables known to change Node.js, from `node --help` and doc/api/cli.md: its own (`NODE_*`), libuv's, OpenSSL's,
+ * and the npm `debug` package's `DEBUG` (Express logs through it on every runtime), several of them also read by Deno
+ * or Bun, as `changes` says.
+ */
+const VARIABLES: readonly RuntimeVariable[] = [
+  {
+    name: "NODE_OPTIONS",
+    changes: "node",
+    effect: "command-line options added to every node process",
+    example: "--max-old-space-size=64",
+  },
+  {
+    name: "NODE_EXTRA_CA_CERTS",
+    changes: "node, deno",
+    effect: "a CA bundle read and parsed at every start",
+    example: "/etc/ssl/certs/ca-certificates.crt",
+  },
+  { name: "NODE_USE_SYSTEM_CA", changes: "node", effect: "the system's CA store loaded at start", example: "1" },
+  {
+    name: "NODE_COMPILE_CACHE",
+    changes: "node",
+    effect: "an on-disk compile cache for modules (start-up)",
+    example: "/tmp/node-compile-cache",
+  },
+  { name: "NODE_DISABLE_COMPILE_CACHE", changes: "node", effect: "turns the module compile cache off", example: "1" },
+  {
+    name: "NODE_ENV",
+    changes: "node, bun, frameworks",
+    effect: "frameworks switch modes (Express: production); Bun reads .env.<NODE_ENV>",
+    example: "production",
+  },
+  {
+    name: "NODE_PATH",
+    changes: "node",
+    effect: "extra directories searched for modules",
+    example: "/usr/lib/node_modules",
+  },
+  { name: "NODE_PRESERVE_SYMLINKS", changes: "node", effect: "module resolution keeps symlinked paths", example: "1" },
+  { name: "NODE_DEBUG", changes: "node", effect: "debug output from core modules (http, net)", example: "http" },
+  { name: "NODE_DEBUG_NATIVE", changes: "node", effect: "debug output from C++ core modules", example: "http2" },
+  {
+    name: "NODE_V8_COVERAGE",
+    changes: "node",
+    effect: "collects code coverage: every function instrumented",
+    example: "/tmp/coverage",
+  },
+  { name: "NODE_ICU_DATA", changes: "node", effect: "another ICU data file for Intl", example: "/usr/share/icu" },
+  {
+    name: "NODE_TLS_REJECT_UNAUTHORIZED",
+    changes: "node, bun",
+    effect: "turns TLS certificate checks off",
+    example: "0",
+  },
+  {
+    name: "NODE_USE_ENV_PROXY",
+    changes: "node, deno",
+    effect: "node:http requests go through HTTP_PROXY",
+    example: "1",
+  },
+  {
+    name: "UV_THREADPOOL_SIZE",
+    changes: "node",
+    effect: "libuv's thread pool (fs, dns, crypto such as bcrypt)",
+    example: "16",
+  },
+  { name: "UV_USE_IO_URING", changes: "node", effect: "libuv's io_uring file I/O on or off", example: "0" },
+  {
+    name: "OPENSSL_CONF",
+    changes: "node",
+    effect: "an OpenSSL configuration loaded at start",
+    example: "/etc/ssl/openssl.cnf",
+  },
+  {
+    name: "SSL_CERT_FILE",
+    changes: "node, deno",
+    effect: "OpenSSL's (node --use-openssl-ca) or rustls' trusted certificates",
+    example: "/etc/ssl/certs/ca-certificates.crt",
+  },
+  {
+    name: "SSL_CERT_DIR",
+    changes: "node, deno",
+    effect: "a directory of trusted certificates read at start",
+    example: "/etc/ssl/certs",
+  },
+  // The debug package of npm (Express's logging), read wherever it runs
+  {
+    name: "DEBUG",
+    changes: "node, bun, deno (the debug package: Express)",
+    effect: "debug logging on matching namespaces",
+    example: "express:*",
+  },
+];
+
+/**
  * Runs files with `node <file>`; found on `PATH` or provisioned from the npm
  * package `node`.
  *
@@ -43,6 +137,7 @@ export const node: RuntimeAdapter = {
   engine: "V8",
   npmPackage: "node",
   serverExtension: ".mjs",
+  variables: VARIABLES,
   detect(): Promise<string | undefined> {
     return Promise.resolve(which("node") ?? undefined);
   },

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { which } from "../runners/platform/mod.ts";
+import { type RuntimeVariable, which } from "../runners/platform/mod.ts";
 import { buildNative, firstExecutable, type NativeToolchain } from "./_native_build.ts";
 import { probe } from "./_version.ts";
 import type { ParallelServer, RuntimeAdapter, RuntimeVersion, ServerBuild } from "./types.ts";
@@ -46,6 +46,56 @@ const RUST: NativeToolchain = {
 };
 
 /**
+ * Variables known to change the Rust baseline: cargo's and rustc's that build it, tokio's, and the backtrace ones
+ * (read by Deno too, itself a Rust program).
+ */
+const VARIABLES: readonly RuntimeVariable[] = [
+  {
+    name: "RUSTFLAGS",
+    changes: "rust (build)",
+    effect: "rustc flags of the baseline (target-cpu)",
+    example: "-C target-cpu=native",
+  },
+  {
+    name: "CARGO_BUILD_RUSTFLAGS",
+    changes: "rust (build)",
+    effect: "rustc flags of the baseline",
+    example: "-C target-cpu=native",
+  },
+  {
+    name: "CARGO_ENCODED_RUSTFLAGS",
+    changes: "rust (build)",
+    effect: "rustc flags of the baseline",
+    example: "-Ctarget-cpu=native",
+  },
+  {
+    name: "CARGO_PROFILE_*",
+    changes: "rust (build)",
+    effect: "the release profile (opt-level, lto)",
+    example: "CARGO_PROFILE_RELEASE_OPT_LEVEL=1",
+  },
+  {
+    name: "RUSTUP_TOOLCHAIN",
+    changes: "rust (build)",
+    effect: "which toolchain builds the baseline",
+    example: "nightly",
+  },
+  { name: "TOKIO_WORKER_THREADS", changes: "rust", effect: "tokio's worker threads", example: "1" },
+  {
+    name: "RUST_BACKTRACE",
+    changes: "deno, rust",
+    effect: "a backtrace captured with every error (anyhow)",
+    example: "1",
+  },
+  {
+    name: "RUST_LIB_BACKTRACE",
+    changes: "deno, rust",
+    effect: "a backtrace captured with every error (anyhow)",
+    example: "1",
+  },
+];
+
+/**
  * Rust (`cargo build --release`, hyper on tokio): every workload's server in
  * one program built from `servers/rust`, chosen by its first argument.
  *
@@ -63,6 +113,7 @@ export const rust: RuntimeAdapter = {
   engine: "Rust (rustc, LLVM)",
   npmPackage: "",
   serverExtension: ".rs",
+  variables: VARIABLES,
   baseline: true,
   howToGet: "install Rust with rustup (https://rustup.rs) and put cargo on PATH",
   detect(): Promise<string | undefined> {

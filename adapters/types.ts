@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { RuntimeVariable } from "../runners/platform/mod.ts";
 import type { Fact } from "../runners/schema/mod.ts";
 
 /**
@@ -86,6 +87,13 @@ export interface RuntimeAdapter {
    * (`DENO_NO_UPDATE_CHECK`, `DO_NOT_TRACK`); set for the processes the `startup` workload times, and recorded.
    */
   readonly quietEnv?: Readonly<Record<string, string>>;
+  /**
+   * Environment variables known to change this runtime (`NODE_OPTIONS`, `BUN_JSC_*`), from its own documentation.
+   * rtbench gives none of them to a runtime unless `--pass-env` names it, and a result says what became of each one
+   * set in rtbench's environment; the union over the suite's adapters (with the C library's, which no one runtime
+   * holds) is that list, so a variable is listed by the adapter of the runtime it belongs to. @default {[]}
+   */
+  readonly variables?: readonly RuntimeVariable[];
   /** The runtime's own package manager (npm for Node.js, `bun install`, `deno install`). */
   packageManager?(binary: string): Promise<PackageManager>;
   /**

@@ -1,8 +1,8 @@
 // docs/method.md "The environment of every process": every process rtbench starts gets an environment it builds — PATH,
 // HOME, TMPDIR and the locale from rtbench's own, the variables rtbench sets, and for installs and provisioning what
-// reaches a registry — and nothing else unless `--pass-env` names it; each variable of RUNTIME_VARIABLES (the one
-// list of variables known to change a runtime) has a test here: set in rtbench's environment, a real child does not
-// get it, `--pass-env` gives it to every child, and the result says which happened.
+// reaches a registry — and nothing else unless `--pass-env` names it; each variable known to change a runtime (the
+// union of the adapters' lists, runtimeVariables()) has a test here: set in rtbench's environment, a real child does
+// not get it, `--pass-env` gives it to every child, and the result says which happened.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import {
   buildChildEnv,
@@ -13,7 +13,9 @@ import {
   REGISTRY_ACCESS,
   variableReport,
 } from "../runners/platform/child_env.ts";
-import { knownVariable, RUNTIME_VARIABLES } from "../runners/platform/runtime_variables.ts";
+import { knownVariable, type RuntimeVariable } from "../runners/platform/runtime_variables.ts";
+import { builtinAdapters, runtimeVariables } from "../adapters/mod.ts";
+import { LIBC_VARIABLES } from "../adapters/_libc_variables.ts";
 import { runCommand, type SpawnNotice, withChildEnv } from "../runners/platform/process.ts";
 import { SpawnedProcesses } from "../runners/kinds/spawned.ts";
 import { timeRuns, wait4Timer } from "../runners/drivers/process_timer.ts";
@@ -34,27 +36,29 @@ async function childSees(purpose: EnvPurpose, pass: string[] = []): Promise<Reco
 }
 
 /** The name and value an entry's test sets: the entry's own name, or for a family the member its example names. */
-function sample(entry: (typeof RUNTIME_VARIABLES)[number]): [string, string] {
+function sample(entry: RuntimeVariable): [string, string] {
   if (!entry.name.endsWith("*")) return [entry.name, entry.example];
   const eq = entry.example.indexOf("=");
   return [entry.example.slice(0, eq), entry.example.slice(eq + 1)];
 }
 
-for (const entry of RUNTIME_VARIABLES) {
+const KNOWN = runtimeVariables();
+
+for (const entry of KNOWN) {
   const [name, value] = sample(entry);
   Deno.test(`${name} (${entry.changes}) in rtbench's environment: no runtime gets it, --pass-env keeps it, the result says which`, async () => {
     // The example names a member of its own family, and nothing more specific takes it over.
-    assertEquals(knownVariable(name), entry);
+    assertEquals(knownVariable(name, KNOWN), entry);
     await withEnv({ [name]: value }, async () => {
       const registry = matchesName(name, REGISTRY_ACCESS);
       assertEquals((await childSees("runtime"))[name], undefined, `a runtime process got ${name}`);
       // Installs and provisioning get it only when it is what reaches a registry (a CA bundle, npm's config).
       assertEquals((await childSees("registry"))[name], registry ? value : undefined);
       assertEquals((await childSees("runtime", [name]))[name], value, "--pass-env keeps it for every process");
-      const dropped = variableReport(Deno.env.toObject(), []).known.find((k) => k.name === name);
+      const dropped = variableReport(Deno.env.toObject(), [], KNOWN).known.find((k) => k.name === name);
       assertEquals(dropped?.fate, registry ? "installs only" : "dropped");
       assertEquals(dropped?.changes, `${entry.changes}: ${entry.effect}`);
-      const kept = variableReport(Deno.env.toObject(), [name]).known.find((k) => k.name === name);
+      const kept = variableReport(Deno.env.toObject(), [name], KNOWN).known.find((k) => k.name === name);
       assertEquals(kept?.fate, "kept (--pass-env)");
     });
   });
@@ -116,7 +120,8 @@ Deno.test("rtbench's own values win over the user's, and --pass-env keeps only t
 });
 
 Deno.test("the report counts the other variables dropped and names what --pass-env kept that is not on the list", () => {
-  const report = variableReport({ PATH: "/bin", LANG: "C", EDITOR: "vi", PAGER: "less", MY_FLAG: "1" }, ["MY_FLAG"]);
+  const env = { PATH: "/bin", LANG: "C", EDITOR: "vi", PAGER: "less", MY_FLAG: "1" };
+  const report = variableReport(env, ["MY_FLAG"], KNOWN);
   // EDITOR and PAGER: dropped and not known to change a runtime; MY_FLAG kept on request; PATH and LANG inherited.
   assertEquals([report.otherDropped, report.known, report.passed], [2, [], ["MY_FLAG"]]);
 });
@@ -167,8 +172,51 @@ Deno.test("processes of one kind are listed once, with the names whose value cha
   assertEquals([engine.role, engine.env.NO_COLOR, engine.varying], ["load engine", "1", undefined]);
 });
 
-Deno.test("the list of variables known to change a runtime has each name once, and every family ends in *", () => {
-  const names = RUNTIME_VARIABLES.map((v) => v.name);
-  assertEquals(new Set(names).size, names.length);
-  for (const v of RUNTIME_VARIABLES) assertMatch(v.name, /^[A-Z][A-Z0-9_]*\*?$/);
+// The list as it stood in one file of the platform layer before each runtime's adapter held its own part: moving the
+// entries must lose none and add none.
+const EXPECTED_NAMES = [
+  ...["NODE_OPTIONS", "NODE_EXTRA_CA_CERTS", "NODE_USE_SYSTEM_CA", "NODE_COMPILE_CACHE", "NODE_DISABLE_COMPILE_CACHE"],
+  ...["NODE_ENV", "NODE_PATH", "NODE_PRESERVE_SYMLINKS", "NODE_DEBUG", "NODE_DEBUG_NATIVE", "NODE_V8_COVERAGE"],
+  ...["NODE_ICU_DATA", "NODE_TLS_REJECT_UNAUTHORIZED", "NODE_USE_ENV_PROXY", "UV_THREADPOOL_SIZE", "UV_USE_IO_URING"],
+  ...["OPENSSL_CONF", "SSL_CERT_FILE", "SSL_CERT_DIR", "TZ"],
+  ...["DENO_V8_FLAGS", "DENO_DIR", "DENO_CERT", "DENO_TLS_CA_STORE", "DENO_SERVE_ADDRESS"],
+  ...["DENO_SERVE_AUTOMATIC_COMPRESSION", "DENO_AUTO_SERVE", "DENO_JOBS", "DENO_USE_CGROUPS", "DENO_EMIT_CACHE_MODE"],
+  ...["DENO_NO_PACKAGE_JSON", "DENO_COMPAT", "DENO_CONDITIONS", "DENO_*"],
+  ...["BUN_OPTIONS", "BUN_JSC_*", "BUN_CONFIG_*", "BUN_RUNTIME_TRANSPILER_CACHE_PATH", "BUN_GARBAGE_COLLECTOR_LEVEL"],
+  ...["BUN_*", "MALLOC_*", "GLIBC_TUNABLES", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_BIND_NOW", "DEBUG"],
+  ...["GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GODEBUG", "GOFLAGS", "GOAMD64", "GOEXPERIMENT"],
+  ...["RUSTFLAGS", "CARGO_BUILD_RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_PROFILE_*", "RUSTUP_TOOLCHAIN"],
+  ...["TOKIO_WORKER_THREADS", "RUST_BACKTRACE", "RUST_LIB_BACKTRACE"],
+];
+
+Deno.test("the adapters' lists and the C library's are the list of variables known to change a runtime, each name in one of them", () => {
+  const held = [...builtinAdapters.flatMap((a) => a.variables ?? []), ...LIBC_VARIABLES];
+  const names = held.map((v) => v.name);
+  assertEquals(new Set(names).size, names.length, "a name listed twice");
+  assertEquals(names.toSorted(), EXPECTED_NAMES.toSorted());
+  assertEquals(KNOWN, held);
+  for (const v of KNOWN) assertMatch(v.name, /^[A-Z][A-Z0-9_]*\*?$/);
+});
+
+// docs/method.md "The environment of every process": "Each runtime's adapter lists the variables known to change it
+// …, and adapters/_libc_variables.ts those of the C library and its loader that change every runtime alike".
+Deno.test("each entry is held by the adapter of a runtime it says it changes, or changes every runtime alike", () => {
+  for (const adapter of builtinAdapters) {
+    assert((adapter.variables ?? []).length > 0, `${adapter.name} lists no variable`);
+    for (const v of adapter.variables ?? []) {
+      assertMatch(v.changes, new RegExp(`\\b${adapter.name}\\b`), `${v.name} is held by ${adapter.name}`);
+    }
+  }
+  for (const v of LIBC_VARIABLES) assertMatch(v.changes, /^every runtime\b/, v.name);
+});
+
+Deno.test("the entry a variable falls under does not depend on the order of the list, and an adapter's copy counts once", () => {
+  const reversed = KNOWN.toReversed();
+  for (const entry of KNOWN) {
+    for (const name of [sample(entry)[0], entry.name.replace("*", "OTHER")]) {
+      assertEquals(knownVariable(name, reversed), knownVariable(name, KNOWN), name);
+    }
+  }
+  const jitless = { ...builtinAdapters.find((a) => a.name === "node")!, name: "node-jitless" };
+  assertEquals(runtimeVariables([...builtinAdapters, jitless]), KNOWN);
 });

@@ -7,14 +7,14 @@
  * of the user's shell (`NODE_OPTIONS`, `NODE_EXTRA_CA_CERTS`, `BUN_JSC_*`) cannot
  * change a figure unseen; `--pass-env NAME` keeps one on purpose.
  *
- * `runtime_variables.ts` holds the one list of variables known to change a
- * runtime: where rtbench's environment holds one, the result says what became
- * of it ({@linkcode variableReport}).
+ * Where rtbench's environment holds a variable known to change a runtime, the
+ * result says what became of it ({@linkcode variableReport}); the list of such
+ * variables is the runtimes' adapters' (their `variables`), given by the caller.
  *
  * @module
  */
 
-import { knownVariable } from "./runtime_variables.ts";
+import { knownVariable, type RuntimeVariable } from "./runtime_variables.ts";
 
 /**
  * What a process is for, which decides the names it may take from rtbench's environment.
@@ -182,7 +182,7 @@ export interface VariableFate {
    * runtime did; `kept (--pass-env)`: every process got it, because the user asked.
    */
   readonly fate: "dropped" | "installs only" | "kept (--pass-env)";
-  /** What it changes, from {@linkcode RUNTIME_VARIABLES}. */
+  /** What it changes and how, from its entry in the list of variables known to change a runtime. */
   readonly changes: string;
 }
 
@@ -194,7 +194,8 @@ export interface VariableFate {
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { variableReport } from "./child_env.ts";
- * const report = variableReport({ PATH: "/usr/bin", NODE_OPTIONS: "--inspect", EDITOR: "vi" }, []);
+ * const known = [{ name: "NODE_OPTIONS", changes: "node", effect: "options of every node process", example: "--inspect" }];
+ * const report = variableReport({ PATH: "/usr/bin", NODE_OPTIONS: "--inspect", EDITOR: "vi" }, [], known);
  * assertEquals(report.known.map((k) => [k.name, k.fate]), [["NODE_OPTIONS", "dropped"]]);
  * assertEquals(report.otherDropped, 1);
  * ```
@@ -217,14 +218,20 @@ export interface VariableReport {
  *
  * @param source rtbench's own environment.
  * @param pass Names kept with `--pass-env`.
+ * @param known The variables known to change a runtime: the union of the adapters' lists (`runtimeVariables()` of
+ *   `adapters/`), which the platform layer cannot import.
  * @returns What becomes of its variables.
  */
-export function variableReport(source: Readonly<Record<string, string>>, pass: readonly string[]): VariableReport {
-  const known: VariableFate[] = [];
+export function variableReport(
+  source: Readonly<Record<string, string>>,
+  pass: readonly string[],
+  known: readonly RuntimeVariable[],
+): VariableReport {
+  const fates: VariableFate[] = [];
   let otherDropped = 0;
   for (const name of Object.keys(source).sort()) {
     if (matchesName(name, INHERITED)) continue;
-    const entry = knownVariable(name);
+    const entry = knownVariable(name, known);
     if (!entry) {
       if (!pass.includes(name)) otherDropped++;
       continue;
@@ -234,14 +241,14 @@ export function variableReport(source: Readonly<Record<string, string>>, pass: r
       : matchesName(name, REGISTRY_ACCESS)
       ? "installs only"
       : "dropped";
-    known.push({
+    fates.push({
       name,
       value: recordableValue(name, source[name]),
       fate,
       changes: `${entry.changes}: ${entry.effect}`,
     });
   }
-  return { inherited: INHERITED, registry: REGISTRY_ACCESS, passed: [...pass], known, otherDropped };
+  return { inherited: INHERITED, registry: REGISTRY_ACCESS, passed: [...pass], known: fates, otherDropped };
 }
 
 /**

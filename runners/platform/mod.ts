@@ -18,6 +18,7 @@ export * from "./ports.ts";
 export * from "./proc_stat.ts";
 export * from "./process.ts";
 export * from "./procfs.ts";
+export * from "./runtime_variables.ts";
 export * from "./ssh.ts";
 export * from "./stdout.ts";
 export * from "./temp.ts";

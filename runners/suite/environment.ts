@@ -21,6 +21,7 @@ import {
   variableReport,
   which,
 } from "../platform/mod.ts";
+import { builtinAdapters, type RuntimeAdapter, runtimeVariables } from "../../adapters/mod.ts";
 import { builtinLoadGenerators, calibrate, type LoadGenerator } from "../drivers/mod.ts";
 import type { Environment, MachineCalibration, Warning } from "../schema/mod.ts";
 
@@ -74,7 +75,8 @@ async function generatorVersions(generators: readonly LoadGenerator[]): Promise<
 }
 
 /**
- * Reads the environment of this machine.
+ * Reads the environment of this machine. What became of the variables known to change a runtime is told for the
+ * variables of `adapters` (each adapter's own, and the C library's).
  *
  * @example
  * ```ts ignore
@@ -84,7 +86,11 @@ async function generatorVersions(generators: readonly LoadGenerator[]): Promise<
  * ```
  */
 export async function fingerprint(
-  options: { loadGenerators?: readonly LoadGenerator[]; passEnv?: readonly string[] } = {},
+  options: {
+    loadGenerators?: readonly LoadGenerator[];
+    passEnv?: readonly string[];
+    adapters?: readonly RuntimeAdapter[];
+  } = {},
 ): Promise<Environment> {
   let memoryBytes: number | null = null;
   try {
@@ -108,7 +114,11 @@ export async function fingerprint(
     gitDirty: await gitDirty(),
     loadAverage: loadAverage(),
     loadGenerators: await generatorVersions(options.loadGenerators ?? builtinLoadGenerators),
-    variables: variableReport(harnessEnv(), options.passEnv ?? []),
+    variables: variableReport(
+      harnessEnv(),
+      options.passEnv ?? [],
+      runtimeVariables(options.adapters ?? builtinAdapters),
+    ),
     machine: await readMachineIdentity(),
   };
 }

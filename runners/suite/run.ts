@@ -231,7 +231,7 @@ async function runSuite(req: Request, options: RunOptions): Promise<BenchResult>
   const kept = keptOf(req, options, settings);
   const toMeasure = req.groups.map((p) => req.specs.filter((spec) => !kept.done.has(recordId(p, spec))).length);
   const totalRecords = toMeasure.reduce((a, n) => a + n, 0);
-  const environment = await fingerprint({ passEnv: req.passEnv });
+  const environment = await fingerprint({ passEnv: req.passEnv, adapters: req.adapters });
   const cpus = options.cpus ?? cpuSplit(await allowedCpus(), req.overrides.serverCpus);
   const warnings = suiteWarnings(environment, cpus, options, kept, totalRecords);
   const estimatedSec = req.groups.reduce((a, p, i) => a + estimateSec(p.settings) * toMeasure[i], 0);
