@@ -50,6 +50,7 @@ export const UNIT_TESTS: readonly string[] = [
   "runners/suite/pairing_test.ts",
   "runners/suite/settings_test.ts",
   "workloads/_side_effects_test.ts",
+  "workloads/_window_effects_test.ts",
   "workloads/validate_test.ts",
   "tests/exporters_test.ts",
   "tests/overview_test.ts",

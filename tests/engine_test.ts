@@ -112,6 +112,10 @@ Deno.test("connections are spread over one engine process per client CPU, and th
   const counted = m.warmupResponses + m.responses;
   assert(counted <= served && served - counted < served / 100, `${served} served, ${counted} counted`);
   assertEquals(m.validResponses, m.responses, "every counted response was checked and valid");
+  // Each process's own window, as side effects counted in the window are dated against: one second each, from the
+  // earliest of them on (a busy machine may open one later than the other).
+  assertEquals(m.windows?.map((w) => Math.round(w.durationMs)), [1000, 1000]);
+  assertEquals(Math.min(...m.windows!.map((w) => w.startMs)), m.windowStartMs);
 });
 
 Deno.test("with RTBENCH_ENGINE_RUNTIME=deno the engine runs on Deno and the record says so", async () => {

@@ -1,7 +1,8 @@
 // The directory watchers see what another process does to a file: inotifywait
-// every step in order, Deno.watchFs at least that the file existed.
+// every step in order, Deno.watchFs at least that the file existed; a whole-run log dates each creation and deletion
+// between the moments around it, however late rtbench reads its line.
 import { assertEquals } from "@std/assert";
-import { directoryWatcher } from "../workloads/_file_events.ts";
+import { directoryWatcher, logFileEvents } from "../workloads/_file_events.ts";
 import { needs, tool } from "./_needs.ts";
 import { withTmp } from "./_helpers.ts";
 
@@ -41,3 +42,50 @@ Deno.test("Deno.watchFs (the fallback) sees which file existed", async () => {
     assertEquals(/^[0-9a-f-]{36}\.json$/.test(files[0].name), true);
   });
 });
+
+// docs/workloads.md (uuid-file): "each event is dated by the ticks around it", however late its line reaches rtbench.
+// Each file made and removed with the times before and after, by another process, 10 ms apart.
+const TIMED_FILES = `
+  const stamps = [];
+  for (let i = 0; i < 30; i++) {
+    const file = Deno.args[0] + "/" + i + ".json";
+    const created = [Date.now()];
+    Deno.writeTextFileSync(file, "{}");
+    created.push(Date.now());
+    const deleted = [Date.now()];
+    Deno.removeSync(file);
+    deleted.push(Date.now());
+    stamps.push({ created, deleted });
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  console.log(JSON.stringify(stamps));
+`;
+
+Deno.test(needs(INOTIFY, {
+  name: "a whole-run log dates each file created and deleted between moments that hold it, rtbench busy or not",
+  async fn() {
+    await withTmp(async (dir) => {
+      const log = await logFileEvents(dir);
+      const child = new Deno.Command(Deno.execPath(), { args: ["eval", TIMED_FILES, dir], stdout: "piped" }).output();
+      // rtbench held up for 150 ms while the files come: their lines are read late, and no tick is made meanwhile.
+      await new Promise((r) => setTimeout(r, 100));
+      const end = Date.now() + 150;
+      while (Date.now() < end) { /* busy */ }
+      const out = await child;
+      const events = await log!.stop();
+      const stamps: { created: number[]; deleted: number[] }[] = JSON.parse(new TextDecoder().decode(out.stdout));
+      const created = events.filter((e) => e.kind === "create");
+      const deleted = events.filter((e) => e.kind === "delete");
+      assertEquals([created.length, deleted.length], [30, 30]);
+      // Date.now() drops the fraction: the child's moment lies within a millisecond after its stamp.
+      const holds = (e: { afterMs: number; beforeMs: number }, [from, to]: number[]) =>
+        e.afterMs <= to + 1 && e.beforeMs >= from;
+      assertEquals(created.filter((e, i) => !holds(e, stamps[i].created)), []);
+      assertEquals(deleted.filter((e, i) => !holds(e, stamps[i].deleted)), []);
+      // Dated by when their lines came, the files of the held-up stretch would fall after their moments; ticks every
+      // few milliseconds date events closely while rtbench runs.
+      const widths = created.map((e) => e.beforeMs - e.afterMs).sort((a, b) => a - b);
+      assertEquals(widths[0] < 50, true, `narrowest span ${widths[0]} ms`);
+    });
+  },
+}));

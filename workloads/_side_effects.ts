@@ -26,6 +26,23 @@ export interface SideEffectRule {
 }
 
 /**
+ * The requests of a run sent and not answered: the generator's count, or without it the requests in flight
+ * (`inFlight` a load) of each load the run went through, and each it gave up on.
+ *
+ * @example
+ * ```ts
+ * import { unansweredRequests } from "./_side_effects.ts";
+ * const run = { runtime: "deno", run: 0, validResponses: 90, totalResponses: 100, sentRequests: 104 };
+ * console.log(unansweredRequests(run, 200)); // 4
+ * ```
+ */
+export function unansweredRequests(run: AfterRunContext, inFlight: number): number {
+  return run.sentRequests !== undefined
+    ? Math.max(0, run.sentRequests - run.totalResponses)
+    : inFlight * (run.unsent?.loads ?? 1) + (run.unsent?.timeouts ?? 0);
+}
+
+/**
  * Two checks on a run's side effects: at least what its answered requests explain (named
  * `run N: <what> vs expected`), and at most what its sent requests explain (`run N: <what> for requests sent
  * but not answered (at most)`); without the generator's count of sent requests, `inFlight` requests stand in.
@@ -42,10 +59,7 @@ export function sideEffectChecks(run: AfterRunContext, rule: SideEffectRule): Ch
   const perRequest = rule.perRequest ?? 1;
   const effects = (requests: number) => requests * perRequest + (rule.offset ?? 0);
   const expected = effects(run.totalResponses);
-  // Without the generator's count: the requests in flight of each load the run went through, and each it gave up on.
-  const unanswered = run.sentRequests !== undefined
-    ? Math.max(0, run.sentRequests - run.totalResponses)
-    : rule.inFlight * (run.unsent?.loads ?? 1) + (run.unsent?.timeouts ?? 0);
+  const unanswered = unansweredRequests(run, rule.inFlight);
   const beyond = rule.actual - expected;
   const low = rule.actual >= expected * (1 - rule.tolerance);
   const high = beyond <= unanswered * perRequest + expected * rule.tolerance;

@@ -292,7 +292,16 @@ export interface AfterRunContext {
    */
   readonly endpoints?: Readonly<Record<string, number>>;
   /** The measured window (epoch ms), when the kind has one: side effects counted in it compare with `validResponses`. */
-  readonly window?: { readonly startMs: number; readonly durationMs: number };
+  readonly window?: {
+    readonly startMs: number;
+    readonly durationMs: number;
+    /**
+     * Each load process's own window (epoch ms, to the rounded millisecond), where the generator opened one per
+     * process on its own clock and counted each answer by when it came (the engine's closed model): every valid
+     * response came inside its process's window, and its request was in flight at that window's opening or sent in it.
+     */
+    readonly processes?: readonly { readonly startMs: number; readonly durationMs: number }[];
+  };
   /** Adds figures to the run's own (names carry units; existing figures are never replaced). */
   readonly addFigures?: (figures: Readonly<Record<string, number>>) => void;
 }

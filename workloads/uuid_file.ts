@@ -12,6 +12,7 @@
 import { builtinAdapters, serverFile } from "../adapters/mod.ts";
 import { readProcText } from "../runners/platform/mod.ts";
 import {
+  type DatedFileEvent,
   type DirectoryWatcher,
   directoryWatcher,
   type FileEventKind,
@@ -20,12 +21,14 @@ import {
 } from "./_file_events.ts";
 import { freshDir, spreadingParent } from "./_fresh_dir.ts";
 import { randomText, seededRandom } from "./_random.ts";
-import { sideEffectChecks } from "./_side_effects.ts";
+import { sideEffectChecks, unansweredRequests } from "./_side_effects.ts";
+import { windowCount, windowEffectCheck } from "./_window_effects.ts";
 import type {
   AfterRunContext,
   Check,
   HttpRequestSpec,
   HttpWorkload,
+  RunSettings,
   ServerSource,
   Skip,
   VerifyContext,
@@ -153,31 +156,30 @@ async function verifyFileLifecycle(ctx: VerifyContext, dataDir: string, watcher:
 }
 
 /**
- * Files created and deleted in the measured window, counted by inotifywait, against the window's valid responses
- * (one file written and deleted per response); `filesWrittenPerSecond` is the window's count over its length. An
- * event counts by when its line reached rtbench, a little after the server made it, and requests in flight at the
- * window's edges fall either side, so the counts may differ by two per connection plus 25%: enough to pass a busy
- * machine, far too little for a server that writes no file under load.
+ * Files created and deleted in the measured window, counted by inotifywait and dated by its ticks (see
+ * `logFileEvents`), against the window's valid responses (one file written and deleted per response): with the load
+ * engine's windows, between those responses less the requests in flight at the window's opening and those responses
+ * plus the requests in flight at its closing and the run's unanswered ones (see `_window_effects.ts`); with another
+ * generator, whose window rtbench dates around it, within two requests per connection plus 25%.
+ * `filesWrittenPerSecond` is the window's estimated count over its length.
  */
-function countedFiles(
-  run: AfterRunContext,
-  events: readonly { readonly atMs: number; readonly kind: "create" | "delete" }[],
-  connections: number,
-): Check[] {
-  const { startMs, durationMs } = run.window!;
-  const count = (kind: string) =>
-    events.filter((e) => e.kind === kind && e.atMs >= startMs && e.atMs <= startMs + durationMs).length;
-  const perSecond = (n: number) => Math.round(n / (durationMs / 1000) * 100) / 100;
-  const [created, deleted] = [count("create"), count("delete")];
-  run.addFigures?.({ filesWrittenPerSecond: perSecond(created), filesDeletedPerSecond: perSecond(deleted) });
-  const slack = 2 * connections + Math.ceil(run.validResponses / 4);
-  return ([["created", created], ["deleted", deleted]] as const).map(([what, n]) => ({
-    name: `run ${run.run + 1}: files ${what} in the measured window (inotifywait) match its ${run.validResponses} ` +
-      `valid responses within ${slack}`,
-    passed: Math.abs(n - run.validResponses) <= slack,
-    expected: run.validResponses,
-    actual: n,
-  }));
+function countedFiles(run: AfterRunContext, events: readonly DatedFileEvent[], settings: RunSettings): Check[] {
+  const window = run.window!;
+  const inFlight = settings.connections * settings.pipelining;
+  const rule = { inFlight, unanswered: unansweredRequests(run, inFlight * (settings.warmupSec > 0 ? 2 : 1)) };
+  const perSecond = (n: number) => Math.round(n / (window.durationMs / 1000) * 100) / 100;
+  const [created, deleted] = (["create", "delete"] as const).map((kind) =>
+    windowCount(events.filter((e) => e.kind === kind), window)
+  );
+  run.addFigures?.({
+    filesWrittenPerSecond: perSecond(created.estimate),
+    filesDeletedPerSecond: perSecond(deleted.estimate),
+  });
+  const exact = window.processes !== undefined;
+  return [
+    windowEffectCheck(run, created, { ...rule, what: "files created" }, exact),
+    windowEffectCheck(run, deleted, { ...rule, what: "files deleted" }, exact),
+  ];
 }
 
 /** Where the data directory lives, for the record: its filesystem, in memory or on a disk, the mount, and its reset. */
@@ -313,7 +315,7 @@ export const uuidFile: HttpWorkload = {
           expected: 0,
           actual: left.length,
         }];
-        if (events && run.window) checks.push(...countedFiles(run, events, ctx.settings.connections));
+        if (events && run.window) checks.push(...countedFiles(run, events, ctx.settings));
         if (events) {
           // Every request of the run, verification included, creates one file: the answered ones surely did.
           const s = ctx.settings;

@@ -318,6 +318,8 @@ function merge(parts: readonly EngineCounts[], labels: readonly string[], job: E
       job.timeoutSec * 1000,
     ),
     windowStartMs: Math.min(...parts.map((p) => p.windowStartMs)),
+    // The open model counts an answer by when its request was due, not by when it came.
+    ...(parts[0].phases ? {} : { windows: parts.map((p) => ({ startMs: p.windowStartMs, durationMs: p.durationMs })) }),
     ...(parts[0].connectHistogram ? perRequestLatencies(parts) : {}),
     coordinatedOmission: parts[0].phases ? "avoided" : "uncorrected",
     ...(parts[0].phases ? { phases: mergePhases(parts) } : {}),
@@ -422,7 +424,9 @@ export const engineGenerator: LoadGenerator = {
         budgetMs,
         options,
       );
-      return { ...merge(parts, labels, jobs[0]), clientHosts: hosts };
+      // Their windows are dated by the load machines' clocks, not this one's, where side effects are dated.
+      const { windows: _elsewhere, ...measured } = merge(parts, labels, jobs[0]);
+      return { ...measured, clientHosts: hosts };
     }
     const parts = await runEngine<EngineCounts>(jobs, cpus, url.host, budgetMs, options);
     return merge(parts, labels, jobs[0]);

@@ -180,6 +180,12 @@ export interface LoadMeasurement {
   readonly clientCpuPercent: number | null;
   /** When the measured window began (epoch milliseconds), to line resource samples up with it. */
   readonly windowStartMs?: number;
+  /**
+   * Closed model, where each of the generator's processes on this machine opened and closed its own window on its
+   * own clock and counted an answer in it by when the answer came (the engine): each process's window (epoch ms, to
+   * the rounded millisecond). Its answers fall in its own, which a busy machine may open later than another's.
+   */
+  readonly windows?: readonly { readonly startMs: number; readonly durationMs: number }[];
   /** Open model: the measured phases, with their latency histograms to merge runs exactly. */
   readonly phases?: readonly MeasuredPhase[];
   /** How latency treats coordinated omission (see `LoadGeneratorInfo.coordinatedOmission`). */

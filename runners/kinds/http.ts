@@ -510,7 +510,11 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
           ),
         }
         : {}),
-      window: { startMs: m.windowStartMs ?? Date.now() - m.durationMs, durationMs: m.durationMs },
+      window: {
+        startMs: m.windowStartMs ?? Date.now() - m.durationMs,
+        durationMs: m.durationMs,
+        ...(m.windows ? { processes: m.windows } : {}),
+      },
     },
   });
 }

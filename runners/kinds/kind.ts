@@ -8,7 +8,7 @@
  */
 
 import type { BenchRecord, Headline, LatencyPercentiles, RunRecord } from "../schema/mod.ts";
-import type { RunSettings, WorkloadBase } from "../../workloads/mod.ts";
+import type { AfterRunContext, RunSettings, WorkloadBase } from "../../workloads/mod.ts";
 import type { RunPlan } from "../stats/mod.ts";
 import type { RecordContext, RecordOutcome, VariantContext, VariantVerdict } from "./record.ts";
 
@@ -26,8 +26,8 @@ export interface RunOutput {
     readonly unsent?: { readonly loads: number; readonly timeouts: number };
     /** Valid responses per endpoint, warm-up included, when the generator counted them. */
     readonly endpoints?: Readonly<Record<string, number>>;
-    /** The measured window, epoch ms. */
-    readonly window?: { readonly startMs: number; readonly durationMs: number };
+    /** The measured window, epoch ms, with each load process's own where the generator reports them. */
+    readonly window?: AfterRunContext["window"];
   };
   /** Set when the run was measured but broke the workload's rules (a wrong body under load): the record is invalid. */
   readonly invalid?: string;
