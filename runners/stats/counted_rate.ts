@@ -5,8 +5,9 @@
  * 2 s read 10.5, 11 or 11.5/s whatever the server's true speed, and two
  * runtimes a few percent apart read the same. Two remedies, both here: the
  * rate over the exact span between the first and the last counted response
- * (where the load generator reports it), and a window long enough to count
- * {@linkcode MIN_COUNTED_RESPONSES} (where it does not).
+ * (where a load generator reports it; none of rtbench's own does yet), and a
+ * window long enough to count {@linkcode MIN_COUNTED_RESPONSES}, which every
+ * closed-model run gets.
  *
  * @module
  */
