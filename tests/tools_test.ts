@@ -127,6 +127,7 @@ Deno.test(".ci/run installs every tool the tests need, runs all but oha's tests 
     prlimit: "util-linux",
     taskset: "util-linux",
     chromium: "chromium",
+    chattr: "e2fsprogs",
   };
   for (const pkg of Object.values(source)) assert(debian.includes(pkg), `apt installs ${pkg}`);
   assertMatch(script, /go" install github\.com\/codesenberg\/bombardier@v[\d.]+/);

@@ -8,11 +8,13 @@ import { run } from "../runners/suite/run.ts";
 import { kendallTrend } from "../runners/stats/drift.ts";
 import { uuidFile } from "../workloads/uuid_file.ts";
 import { withTmp } from "./_helpers.ts";
-import { condition, needs } from "./_needs.ts";
+import { condition, needs, tool } from "./_needs.ts";
 
 const LINUX = condition("Linux", Deno.build.os === "linux" ? null : "reads the kernel's own CPU counters (Linux only)");
+// chattr spreads each run's directory over ext4's block groups; without it an ext4 run starts where the last one left.
+const CHATTR = tool("chattr", "apt-get install e2fsprogs");
 
-Deno.test(needs(LINUX, {
+Deno.test(needs([LINUX, CHATTR], {
   name: "uuid-file: six consecutive runs of one runtime show no falling trend (Mann–Kendall, α = 0.01)",
   fn: async () => {
     await withTmp(async (tmp) => {
