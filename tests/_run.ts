@@ -33,6 +33,7 @@ export const UNIT_TESTS: readonly string[] = [
   "runners/drivers/_engine_keep_alive_test.ts",
   "runners/drivers/_engine_parts_test.ts",
   "runners/drivers/_engine_schedule_test.ts",
+  "runners/drivers/_engine_span_test.ts",
   "runners/drivers/_engine_ws_load_test.ts",
   "runners/drivers/_engine_ws_test.ts",
   "runners/kinds/accounting_test.ts",

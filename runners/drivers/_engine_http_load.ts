@@ -83,6 +83,12 @@ export interface EngineCounts {
   durationMs: number;
   /** When it began (epoch milliseconds). */
   windowStartMs: number;
+  /**
+   * Closed model: when the first and the last valid response of the window came, ms after this process's window
+   * opened (on its own clock, so that processes whose windows opened apart line up window on window); absent when it
+   * counted none, and in the open model (which counts an answer by when its request was due).
+   */
+  countedMs?: [number, number];
   /** The first response that was not valid, described. */
   firstMismatch: string | null;
   /** Non-zero counts of the latency histogram (µs) of valid measured responses, `[index, count]`. */
@@ -167,6 +173,9 @@ function countsOf(tally: Tally, load: Load, open: boolean): EngineCounts {
     sent: tally.sent,
     durationMs: load.window.durationMs,
     windowStartMs: load.window.startEpochMs,
+    ...(!open && tally.validResponses > 0
+      ? { countedMs: [tally.firstValidAt - load.window.from, tally.lastValidAt - load.window.from] }
+      : {}),
     firstMismatch: tally.firstMismatch,
     histogram: tally.histogram.sparse(),
     runtime,

@@ -227,7 +227,7 @@ export class Load implements LoadEvents {
     const written = c.writtenAt;
     const perRequest = !Number.isNaN(written);
     const us = perRequest && !this.#plan.open ? Math.round((now - written) * 1000) : totalUs;
-    this.tally.answer(where, verdict, bytes, us, phase, index);
+    this.tally.answer(where, verdict, bytes, us, phase, index, now);
     if (where === WINDOW) this.#longestAnswerMs = Math.max(this.#longestAnswerMs, now - at);
     if (perRequest && where === WINDOW && verdict === VALID) this.tally.totals.record(totalUs);
     const end = this.#plan.answersToEnd;

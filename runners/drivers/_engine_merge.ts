@@ -1,5 +1,6 @@
 // What the engine's processes counted, merged: their latency histograms into one HdrHistogram (exactly: the same
-// buckets), their open-model phases phase by phase. Shared by the HTTP and WebSocket sides of the harness.
+// buckets), their open-model phases phase by phase, their counted responses' spans into one. Shared by the HTTP and
+// WebSocket sides of the harness.
 
 import * as hdr from "hdr-histogram-js";
 import { HISTOGRAM_OPTIONS, percentilesOf, round } from "../stats/mod.ts";
@@ -48,4 +49,21 @@ export function mergePhases(
       sendLateUs: percentilesOf(late),
     };
   });
+}
+
+/**
+ * Closed model: from the first to the last valid response the processes counted, ms, when they counted at least two:
+ * the earliest first to the latest last, each read from its own process's window start. Every process counted over a
+ * window of the same length, but a busy machine opens one 350–430 ms after another; on one clock (epoch ms) their
+ * union would stretch the span by that offset and the rate over it would read low by as much (a fifth of a 2 s
+ * window), where the count over the window does not.
+ */
+export function countedSpanOf(
+  parts: readonly { readonly validResponses: number; readonly countedMs?: readonly [number, number] }[],
+): number | undefined {
+  const counted = parts.flatMap((p) => p.countedMs ? [p.countedMs] : []);
+  if (parts.reduce((a, p) => a + p.validResponses, 0) < 2 || counted.length === 0) return undefined;
+  const first = Math.min(...counted.map(([from]) => from));
+  const last = Math.max(...counted.map(([, to]) => to));
+  return round(last - first, 3);
 }

@@ -100,6 +100,12 @@ export class Tally {
   warmupValidResponses = 0;
   /** Answers after the window closed (the engine's stop fires late on a busy machine). */
   lateResponses = 0;
+  /**
+   * When the first and the last valid answer of the window came (clock ms; NaN before the first): the closed model's
+   * rate is taken over the span between them, which no whole count of answers over a fixed window rounds.
+   */
+  firstValidAt = NaN;
+  lastValidAt = NaN;
   /** Connection errors and timeouts from the window's start on. */
   errors = 0;
   timeouts = 0;
@@ -208,8 +214,11 @@ export class Tally {
     return this.#phases.length === 0 || this.#phases[phase].measured;
   }
 
-  /** One answer: `where` it fell, its verdict, size, latency (µs), phase and the rotation index it answers. */
-  answer(where: number, verdict: number, bytes: number, us: number, phase: number, index: number): void {
+  /**
+   * One answer: `where` it fell, its verdict, size, latency (µs), phase, the rotation index it answers, and when it
+   * came (clock ms).
+   */
+  answer(where: number, verdict: number, bytes: number, us: number, phase: number, index: number, at: number): void {
     if (verdict !== VALID) this.verdict(verdict);
     const e = this.#endpoints === null || index < 0 ? undefined : this.#endpoints[this.#endpointOf![index]];
     if (where === WARMUP) {
@@ -231,6 +240,8 @@ export class Tally {
     if (e) e.responses++;
     if (verdict !== VALID) return;
     this.validResponses++;
+    if (this.validResponses === 1) this.firstValidAt = at;
+    this.lastValidAt = at;
     this.histogram.record(us);
     if (p) {
       p.counts.validResponses++;

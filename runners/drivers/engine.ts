@@ -16,7 +16,7 @@ import { cacheDir, resolveRuntime } from "../../adapters/mod.ts";
 import { makeTempDir, parseCpuList, removeTemp, runTool, toolJson } from "../platform/mod.ts";
 import { percentilesOf, round } from "../stats/mod.ts";
 import type { EndpointCounts, EngineCounts, EngineJob } from "./_engine_http_load.ts";
-import { histogramOf, mergePhases } from "./_engine_merge.ts";
+import { countedSpanOf, histogramOf, mergePhases } from "./_engine_merge.ts";
 import { hungAfterMs, mergeAccounting } from "./accounting.ts";
 import { encodeRequest } from "./_engine_http.ts";
 import type { RatePhase } from "./_engine_schedule.ts";
@@ -293,11 +293,14 @@ function merge(parts: readonly EngineCounts[], labels: readonly string[], job: E
   const durationMs = Math.max(...parts.map((p) => p.durationMs));
   const validResponses = sum("validResponses");
   const cpuUs = parts.every((p) => p.cpuUs !== null) ? sum("cpuUs") : null;
+  // The open model counts an answer by when its request was due, not by when it came: no span, no windows.
+  const countedSpanMs = parts[0].phases ? undefined : countedSpanOf(parts);
   return {
     durationMs,
     responses: sum("responses"),
     validResponses,
     requestsPerSecond: validResponses / (durationMs / 1000),
+    ...(countedSpanMs === undefined ? {} : { countedSpanMs }),
     bytesPerSecond: sum("bytes") / (durationMs / 1000),
     errors: sum("errors"),
     timeouts: sum("timeouts"),
@@ -318,7 +321,6 @@ function merge(parts: readonly EngineCounts[], labels: readonly string[], job: E
       job.timeoutSec * 1000,
     ),
     windowStartMs: Math.min(...parts.map((p) => p.windowStartMs)),
-    // The open model counts an answer by when its request was due, not by when it came.
     ...(parts[0].phases ? {} : { windows: parts.map((p) => ({ startMs: p.windowStartMs, durationMs: p.durationMs })) }),
     ...(parts[0].connectHistogram ? perRequestLatencies(parts) : {}),
     coordinatedOmission: parts[0].phases ? "avoided" : "uncorrected",
@@ -424,7 +426,8 @@ export const engineGenerator: LoadGenerator = {
         budgetMs,
         options,
       );
-      // Their windows are dated by the load machines' clocks, not this one's, where side effects are dated.
+      // Their windows are dated by the load machines' clocks, not this one's, where side effects are dated. The counted
+      // span stays: each process's is read from its own window's start, whatever its clock.
       const { windows: _elsewhere, ...measured } = merge(parts, labels, jobs[0]);
       return { ...measured, clientHosts: hosts };
     }
