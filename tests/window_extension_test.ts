@@ -86,6 +86,19 @@ Deno.test("the rate over the counted responses' span where the generator reports
   assertEquals(record.runs[0].figures.countedSpanMs, 1800);
 });
 
+Deno.test("22 responses over a 1.9 s span of a 2 s window: the figure over the span stands, no second attempt", async () => {
+  // 21 intervals / 1.9 s = 11.05/s: not a whole count over the window (22 / 2 s = 11), so it is not measured again.
+  const fake = counting(() => ({ valid: 22, spanMs: 1900 }));
+  const record = await once(fake.generator);
+  assertEquals(fake.windows, [2]);
+  assertAlmostEquals(record.runs[0].figures.requestsPerSecond, 11.05, 0.005);
+  assertEquals(record.warnings.filter((w) => w.code === "window-extended"), []);
+  // 10 over the span: measured again until 20 are (20 / 10 × 2 s = 4 s, a fifth to spare, whole seconds: 5 s).
+  const few = counting((sec) => ({ valid: sec > 2 ? 25 : 10, spanMs: sec * 950 }));
+  await once(few.generator);
+  assertEquals(few.windows, [2, 5]);
+});
+
 Deno.test("nothing counted without errors is slowness: measured again over the request timeout; with errors it fails", async () => {
   // Nothing in 2 s, then 300 over the 10 s timeout: a slow server, measured.
   const slow = counting((sec) => ({ valid: sec >= 10 ? 300 : 0 }));

@@ -1,6 +1,7 @@
 /**
  * A closed-model run long enough to rank: when a run counts fewer than
- * `MIN_COUNTED_RESPONSES` valid responses (a slow workload such as bcrypt, or
+ * `MIN_COUNTED_RESPONSES` valid responses, or `MIN_COUNTED_OVER_SPAN` where its
+ * rate is over the counted responses' span (a slow workload such as bcrypt, or
  * a server slower than the window, which counts none), it is measured again,
  * on a fresh server (no work left over from the short attempt), over a longer
  * window, and with the request timeout the server's answer to one request
@@ -13,7 +14,7 @@
  * @module
  */
 
-import { MAX_WINDOW_SEC, MIN_COUNTED_RESPONSES, windowToCount } from "../stats/mod.ts";
+import { MAX_WINDOW_SEC, MIN_COUNTED_OVER_SPAN, MIN_COUNTED_RESPONSES, windowToCount } from "../stats/mod.ts";
 import type { LoadMeasurement } from "../drivers/mod.ts";
 import type { RunSettings, Warning } from "../schema/mod.ts";
 
@@ -78,7 +79,8 @@ export function windowWarning(run: number, earlier: readonly LoadMeasurement[], 
     code: "window-extended",
     message: `run ${run + 1}: ${counted} valid responses: measured again on a fresh server over ` +
       `${last.durationMs / 1000} s (${last.validResponses} valid responses); rtbench counts at least ` +
-      `${MIN_COUNTED_RESPONSES} responses a run (windows up to ${MAX_WINDOW_SEC} s) so that counting does not round ` +
+      `${MIN_COUNTED_RESPONSES} responses a run (${MIN_COUNTED_OVER_SPAN} where the rate is over their span; windows up ` +
+      `to ${MAX_WINDOW_SEC} s) so that counting does not round ` +
       `the figure${none ? ", and a server slower than the window is measured, not failed" : ""}`,
   };
 }

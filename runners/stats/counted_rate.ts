@@ -5,9 +5,10 @@
  * 2 s read 10.5, 11 or 11.5/s whatever the server's true speed, and two
  * runtimes a few percent apart read the same. Two remedies, both here: the
  * rate over the exact span between the first and the last counted response
- * (where a load generator reports it; none of rtbench's own does yet), and a
- * window long enough to count {@linkcode MIN_COUNTED_RESPONSES}, which every
- * closed-model run gets.
+ * where the load generator reports it (rtbench's own engine does; wrk, oha,
+ * bombardier, autocannon and Locust do not), with a window long enough to
+ * count {@linkcode MIN_COUNTED_OVER_SPAN}, and a window long enough to count
+ * {@linkcode MIN_COUNTED_RESPONSES} where it does not.
  *
  * @module
  */
@@ -17,6 +18,14 @@
  * below the spread of repeated runs on a quiet machine, so runtimes a few percent apart can be ranked.
  */
 export const MIN_COUNTED_RESPONSES = 100;
+
+/**
+ * Valid responses a closed-model run counts at least where its rate is over the span between the first and the last
+ * counted response (the load generator reports it, and it covers at least half the window): a count is then no longer
+ * a whole number over a fixed window, and what is left is the spread of the responses' intervals, which the runs'
+ * confidence interval shows. 20 responses are 19 intervals; bcrypt at its defaults counts 21–32 in 2 s.
+ */
+export const MIN_COUNTED_OVER_SPAN = 20;
 
 /** The longest measured window rtbench extends a run to, in seconds, so that a very slow server bounds the suite. */
 export const MAX_WINDOW_SEC = 60;
@@ -56,11 +65,14 @@ export interface CountedRun {
   readonly validResponses: number;
   /** Connection errors, timeouts included. */
   readonly errors: number;
+  /** From the first to the last counted response, where the load generator reports it. */
+  readonly countedSpanMs?: number;
 }
 
 /**
- * The window (seconds) to measure a run again over, so that it counts {@linkcode MIN_COUNTED_RESPONSES}, or null
- * when the run stands: it counted enough, it already had the longest window, or it failed (a connection error with
+ * The window (seconds) to measure a run again over, so that it counts {@linkcode MIN_COUNTED_RESPONSES} (or
+ * {@linkcode MIN_COUNTED_OVER_SPAN} where its rate is over the counted responses' span), or null when the run stands:
+ * it counted enough, it already had the longest window, or it failed (a connection error with
  * nothing counted is the server's answer, not slowness). A run that counted nothing without any error met a server
  * slower than its window: it is measured again over the request timeout (at least twice the window), so that its
  * latency, however long, is reported.
@@ -78,17 +90,23 @@ export interface CountedRun {
  * assertEquals(windowToCount({ durationMs: 2000, validResponses: 150, errors: 0 }, 30), null);
  * assertEquals(windowToCount({ durationMs: 5000, validResponses: 0, errors: 0 }, 30), 30);
  * assertEquals(windowToCount({ durationMs: 5000, validResponses: 0, errors: 100 }, 30), null);
+ * // Over the span of 22 responses (1.9 s of the 2 s window), the figure is not rounded by the count: it stands.
+ * assertEquals(windowToCount({ durationMs: 2000, validResponses: 22, errors: 0, countedSpanMs: 1900 }, 30), null);
+ * // 10 over the span: again over 5 s (20 / 10 × 2 s = 4 s, a fifth to spare = 4.8 s, up to whole seconds).
+ * assertEquals(windowToCount({ durationMs: 2000, validResponses: 10, errors: 0, countedSpanMs: 1900 }, 30), 5);
  * ```
  */
 export function windowToCount(run: CountedRun, requestTimeoutSec: number): number | null {
   const sec = run.durationMs / 1000;
-  if (run.validResponses >= MIN_COUNTED_RESPONSES || sec >= MAX_WINDOW_SEC) return null;
+  const overSpan = run.countedSpanMs !== undefined && run.countedSpanMs >= run.durationMs / 2;
+  const enough = overSpan ? MIN_COUNTED_OVER_SPAN : MIN_COUNTED_RESPONSES;
+  if (run.validResponses >= enough || sec >= MAX_WINDOW_SEC) return null;
   if (run.validResponses === 0) {
     if (run.errors > 0) return null;
     return Math.min(MAX_WINDOW_SEC, Math.max(2 * sec, requestTimeoutSec));
   }
   // A fifth to spare: the next window counts about as fast as this one, not exactly (less on a busy machine).
-  const needed = sec * MIN_COUNTED_RESPONSES / run.validResponses * 1.2;
+  const needed = sec * enough / run.validResponses * 1.2;
   // Whole seconds, up (less a hair, so that float noise in an exact product does not add one).
   return Math.min(MAX_WINDOW_SEC, Math.ceil(needed - 1e-9));
 }
