@@ -25,8 +25,9 @@ Deno.test("bcrypt at its defaults: every run counts enough responses, and the ru
       // The defaults asked for: 2 connections, 2 s.
       assertEquals([record.settings.connections, record.settings.durationSec], [2, 2]);
       for (const r of record.runs) {
-        // The engine reports the counted responses' span: the figure is over it, and a run that counted enough over
-        // it stands (rtbench's default windows, 2 s); without a span a run counts 100 (in a longer window).
+        // README ("What you get"): the engine reports the counted responses' span, "the rate is taken over that span,
+        // and a run that counted 20 over it stands" (rtbench's default windows, 2 s); without a span a run counts 100
+        // (in a longer window).
         const span = r.figures.countedSpanMs;
         assert(span !== undefined && span >= r.figures.durationMs / 2, `span ${span} of ${r.figures.durationMs} ms`);
         assert(
@@ -72,10 +73,11 @@ Deno.test("bcryptjs at 100 connections: a server slower than the window reports 
     // 100 hashes interleaved on one thread: each answer waits for about 100 hashes' time, seconds on these machines.
     assert(record.latencyUs!.p50 >= 1_000_000, `p50 ${record.latencyUs!.p50} µs`);
     assertEquals(r.counts.mismatches, 0);
-    // README ("What you get"): "a run that counts fewer than 100 responses is measured again over a window long enough
-    // to count them".
-    // Fewer than 100 answers fit in 5 s at any load here: the run was measured again over a longer window, which the
-    // record says (and, where the short attempt counted none, that a server slower than the window is measured).
+    // docs/method.md (above): "A run that counts fewer … is measured again, on a fresh server, over a window long
+    // enough to count them".
+    // 100 interleaved hashes take seconds each: 5 s count too few (fewer than 20 over at least half the window, or
+    // than 100 over a shorter span), and the run was measured again over a longer window, which the record says (and,
+    // where the short attempt counted none, that a server slower than the window is measured).
     const extended = record.warnings.find((w) => w.code === "window-extended");
     if (!extended) throw new Error(`no window-extended warning: ${JSON.stringify(record.warnings)}`);
     if (/: 0 in [\d.]+ s valid/.test(extended.message)) {
@@ -104,5 +106,7 @@ Deno.test("bcryptjs at 100 connections under autocannon, 1 s timeout: measured w
     assert(record.warnings.some((w) => w.code === "request-timeout-raised"), JSON.stringify(record.warnings));
     // Each answer waits for the others' hashes: past the 1 s the run was asked for, which would have cut it off.
     assert(record.latencyUs!.p50 > 1_000_000, `p50 ${record.latencyUs!.p50} µs`);
+    // docs/method.md (above): autocannon reports no counted responses' span; its runs are over their windows.
+    assertEquals(record.runs.map((r) => r.figures.countedSpanMs), [undefined]);
     assertEquals(await processesMatching(tmp), []);
   }));

@@ -69,6 +69,8 @@ Deno.test(needs(LOCUST, {
         assertEquals(r.warnings.filter((w) => w.code === "status-only"), [], "Locust checks every response");
         assertEquals(r.runs[0].counts, { errors: 0, timeouts: 0, non2xx: 0, mismatches: 0 });
         assert(r.runs[0].figures.validResponses > 0 && r.latencyUs!.p50 > 0, r.id);
+        // docs/method.md "Slow workloads: enough responses to rank": Locust reports no counted responses' span.
+        assertEquals(r.runs[0].figures.countedSpanMs, undefined, r.id);
         // The sampler followed the workers' processes, as it does any generator's.
         assert((r.resources?.client?.cpuPercent.mean ?? 0) > 0, `${r.id}: ${JSON.stringify(r.resources?.client)}`);
       }
