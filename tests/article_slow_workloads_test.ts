@@ -7,7 +7,7 @@ import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
 import { run } from "../runners/suite/run.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { bcrypt } from "../workloads/bcrypt.ts";
-import { MIN_COUNTED_OVER_SPAN } from "../runners/stats/counted_rate.ts";
+import { MIN_COUNTED_OVER_SPAN, MIN_COUNTED_RESPONSES } from "../runners/stats/counted_rate.ts";
 import { processesMatching, withTmp } from "./_helpers.ts";
 
 Deno.test("bcrypt at its defaults: every run counts enough responses, and the runs' figures differ", () =>
@@ -20,36 +20,45 @@ Deno.test("bcrypt at its defaults: every run counts enough responses, and the ru
       tempDir: tmp,
     });
     assertEquals(validateResult(result), []);
+    let overSpan = 0;
     for (const record of result.records) {
       assertEquals(record.status, "completed", JSON.stringify(record.error));
       // The defaults asked for: 2 connections, 2 s.
       assertEquals([record.settings.connections, record.settings.durationSec], [2, 2]);
       for (const r of record.runs) {
-        // README ("What you get"): the engine reports the counted responses' span, "the rate is taken over that span,
-        // and a run that counted 20 over it stands" (rtbench's default windows, 2 s); without a span a run counts 100
-        // (in a longer window).
+        // README ("What you get"): the engine reports the counted responses' span "where they came evenly from one of
+        // its processes, the rate is taken over that span, and a run that counted 20 over it stands" (rtbench's
+        // default windows, 2 s); without a span a run counts 100 (in a longer window), and its figure is over that.
         const span = r.figures.countedSpanMs;
-        assert(span !== undefined && span >= r.figures.durationMs / 2, `span ${span} of ${r.figures.durationMs} ms`);
+        const n = r.figures.validResponses;
+        if (span === undefined) {
+          assert(n >= MIN_COUNTED_RESPONSES, `${record.runtime.name}: ${n} over the window`);
+          assertAlmostEquals(r.figures.requestsPerSecond, n / (r.figures.durationMs / 1000), 0.006);
+          continue;
+        }
+        overSpan++;
+        assert(n >= MIN_COUNTED_OVER_SPAN, `${record.runtime.name}: ${n}`);
+        // The figure is the responses' intervals over their span (inside the window, at least half of it), not the
+        // count over the window, which moves in steps of 0.5/s at 2 s.
         assert(
-          r.figures.validResponses >= MIN_COUNTED_OVER_SPAN,
-          `${record.runtime.name}: ${r.figures.validResponses}`,
+          span >= r.figures.durationMs / 2 && span <= r.figures.durationMs,
+          `span ${span} of ${r.figures.durationMs}`,
         );
-        // The figure is the responses' intervals over their span (inside the window), not the count over the window,
-        // which moves in steps of 0.5/s at 2 s.
-        assert(span <= r.figures.durationMs, `span ${span} of ${r.figures.durationMs} ms`);
-        const overSpan = (r.figures.validResponses - 1) / (span / 1000);
-        assertAlmostEquals(r.figures.requestsPerSecond, overSpan, 0.006);
+        assertAlmostEquals(r.figures.requestsPerSecond, (n - 1) / (span / 1000), 0.006);
       }
-      // A run measured again had counted fewer than 20 over its span first (a busy machine); one that counted 20 stood.
+      // A run measured again had counted too few first (fewer than 100 over the window, or 20 over an even span).
       for (const w of record.warnings.filter((w) => w.code === "window-extended")) {
         const first = Number(/^run \d+: (\d+) in /.exec(w.message)?.[1]);
-        assert(first < MIN_COUNTED_OVER_SPAN, w.message);
+        assert(first < MIN_COUNTED_RESPONSES, w.message);
       }
       const rates = record.runs.map((r) => r.figures.requestsPerSecond);
       assert(new Set(rates).size > 1, `${record.runtime.name}: identical runs ${rates}`);
       const summary = record.summary.requestsPerSecond;
       assert(summary.ci95 && summary.ci95.high > summary.ci95.low, "a real interval, not a zero-width one");
     }
+    // bcryptjs hashes one request at a time on one thread, so its answers come evenly (gaps varying by 0.05–0.06 of
+    // their mean on Deno and Bun here): some runs stand over their span.
+    assert(overSpan > 0, "no run over its counted responses' span");
     assertEquals(await processesMatching(tmp), []);
   }));
 

@@ -116,11 +116,9 @@ Deno.test("connections are spread over one engine process per client CPU, and th
   // earliest of them on (a busy machine may open one later than the other).
   assertEquals(m.windows?.map((w) => Math.round(w.durationMs)), [1000, 1000]);
   assertEquals(Math.min(...m.windows!.map((w) => w.startMs)), m.windowStartMs);
-  // docs/method.md "Slow workloads: enough responses to rank": the engine reports the span from the first to the last
-  // counted response, each process's responses timed from its own window's start: inside one window's second, and
-  // (thousands of responses a second) within a few milliseconds of it at each end.
-  const span = m.countedSpanMs;
-  assert(span !== undefined && span > 900 && span <= 1000, `span ${span} ms`);
+  // docs/method.md "Slow workloads: enough responses to rank": two processes' answers interleave, so no span from the
+  // first to the last counted response is reported (the rate is the count over the window).
+  assertEquals(m.countedSpanMs, undefined);
 });
 
 Deno.test("with RTBENCH_ENGINE_RUNTIME=deno the engine runs on Deno and the record says so", async () => {

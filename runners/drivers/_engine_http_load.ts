@@ -89,6 +89,11 @@ export interface EngineCounts {
    * counted none, and in the open model (which counts an answer by when its request was due).
    */
   countedMs?: [number, number];
+  /**
+   * Closed model, from three valid responses of the window: the coefficient of variation of the gaps between them
+   * (see `countedSpanOf`); absent otherwise.
+   */
+  countedGapCv?: number;
   /** The first response that was not valid, described. */
   firstMismatch: string | null;
   /** Non-zero counts of the latency histogram (µs) of valid measured responses, `[index, count]`. */
@@ -176,6 +181,7 @@ function countsOf(tally: Tally, load: Load, open: boolean): EngineCounts {
     ...(!open && tally.validResponses > 0
       ? { countedMs: [tally.firstValidAt - load.window.from, tally.lastValidAt - load.window.from] }
       : {}),
+    ...(!open && tally.validGapCv() !== null ? { countedGapCv: Math.round(tally.validGapCv()! * 1e4) / 1e4 } : {}),
     firstMismatch: tally.firstMismatch,
     histogram: tally.histogram.sparse(),
     runtime,

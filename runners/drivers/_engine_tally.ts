@@ -106,6 +106,11 @@ export class Tally {
    */
   firstValidAt = NaN;
   lastValidAt = NaN;
+  /**
+   * The sum of the squared gaps between consecutive valid answers of the window (ms²): with the span and the count it
+   * gives how regular the answers came, and only regular answers give an unbiased rate over their span.
+   */
+  validGapSquares = 0;
   /** Connection errors and timeouts from the window's start on. */
   errors = 0;
   timeouts = 0;
@@ -215,6 +220,18 @@ export class Tally {
   }
 
   /**
+   * The coefficient of variation of the gaps between consecutive valid answers of the window (their standard
+   * deviation over their mean), or null below three answers or when they all came at once.
+   */
+  validGapCv(): number | null {
+    const gaps = this.validResponses - 1;
+    const span = this.lastValidAt - this.firstValidAt;
+    if (gaps < 2 || !(span > 0)) return null;
+    const mean = span / gaps;
+    return Math.sqrt(Math.max(0, this.validGapSquares / gaps - mean * mean)) / mean;
+  }
+
+  /**
    * One answer: `where` it fell, its verdict, size, latency (µs), phase, the rotation index it answers, and when it
    * came (clock ms).
    */
@@ -241,6 +258,7 @@ export class Tally {
     if (verdict !== VALID) return;
     this.validResponses++;
     if (this.validResponses === 1) this.firstValidAt = at;
+    else this.validGapSquares += (at - this.lastValidAt) ** 2;
     this.lastValidAt = at;
     this.histogram.record(us);
     if (p) {

@@ -5,7 +5,8 @@
  * 2 s read 10.5, 11 or 11.5/s whatever the server's true speed, and two
  * runtimes a few percent apart read the same. Two remedies, both here: the
  * rate over the exact span between the first and the last counted response
- * where the load generator reports it (rtbench's own engine does; wrk, oha,
+ * where the load generator reports it (rtbench's own engine does where the
+ * responses came evenly, see `MAX_COUNTED_GAP_CV` in the engine; wrk, oha,
  * bombardier, autocannon and Locust do not), with a window long enough to
  * count {@linkcode MIN_COUNTED_OVER_SPAN}, and a window long enough to count
  * {@linkcode MIN_COUNTED_RESPONSES} where it does not.
