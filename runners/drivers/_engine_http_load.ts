@@ -85,8 +85,7 @@ export interface EngineCounts {
   windowStartMs: number;
   /**
    * Closed model: when the first and the last valid response of the window came, ms after this process's window
-   * opened (on its own clock, so that processes whose windows opened apart line up window on window); absent when it
-   * counted none, and in the open model (which counts an answer by when its request was due).
+   * opened; absent when it counted none, and in the open model (which counts an answer by when its request was due).
    */
   countedMs?: [number, number];
   /**
