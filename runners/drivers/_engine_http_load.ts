@@ -163,6 +163,7 @@ export function startAt(epochMs: number | undefined, clock: Clock): number | und
 
 /** What the tally counted, as the harness reads it. */
 function countsOf(tally: Tally, load: Load, open: boolean): EngineCounts {
+  const gapCv = tally.validGapCv();
   const endpoints = tally.endpoints();
   return {
     responses: tally.responses,
@@ -180,7 +181,7 @@ function countsOf(tally: Tally, load: Load, open: boolean): EngineCounts {
     ...(!open && tally.validResponses > 0
       ? { countedMs: [tally.firstValidAt - load.window.from, tally.lastValidAt - load.window.from] }
       : {}),
-    ...(!open && tally.validGapCv() !== null ? { countedGapCv: Math.round(tally.validGapCv()! * 1e4) / 1e4 } : {}),
+    ...(!open && gapCv !== null ? { countedGapCv: Math.round(gapCv * 1e4) / 1e4 } : {}),
     firstMismatch: tally.firstMismatch,
     histogram: tally.histogram.sparse(),
     runtime,

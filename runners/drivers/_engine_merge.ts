@@ -1,5 +1,5 @@
 // What the engine's processes counted, merged: their latency histograms into one HdrHistogram (exactly: the same
-// buckets), their open-model phases phase by phase, their counted responses' spans into one. Shared by the HTTP and
+// buckets), their open-model phases phase by phase, the counted responses' span where it stands. Shared by the HTTP and
 // WebSocket sides of the harness.
 
 import * as hdr from "hdr-histogram-js";
