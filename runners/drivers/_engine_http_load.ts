@@ -10,6 +10,7 @@ import type { EngineRequest } from "./_engine_http.ts";
 import { HttpConnection, Rotation } from "./_engine_http_conn.ts";
 import { Load } from "./_engine_load.ts";
 import type { Arrival, RatePhase } from "./_engine_schedule.ts";
+import { rateOverSpans } from "./_engine_span.ts";
 import { type AccountingCounts, type EndpointCounts, type PhaseCounts, Tally } from "./_engine_tally.ts";
 import { type Connect, connect, cpuEdges, runtime } from "./_engine_transport.ts";
 
@@ -84,15 +85,11 @@ export interface EngineCounts {
   /** When it began (epoch milliseconds). */
   windowStartMs: number;
   /**
-   * Closed model: when the first and the last valid response of the window came, ms after this process's window
-   * opened; absent when it counted none, and in the open model (which counts an answer by when its request was due).
+   * Closed model: valid responses per second over each connection's span from its first to its last valid response
+   * of the window, summed, where every connection that counted one counted three, evenly, over half the window (see
+   * `rateOverSpans`); absent otherwise, and in the open model (which counts an answer by when its request was due).
    */
-  countedMs?: [number, number];
-  /**
-   * Closed model, from three valid responses of the window: the coefficient of variation of the gaps between them
-   * (see `countedSpanOf`); absent otherwise.
-   */
-  countedGapCv?: number;
+  countedRate?: number;
   /** The first response that was not valid, described. */
   firstMismatch: string | null;
   /** Non-zero counts of the latency histogram (µs) of valid measured responses, `[index, count]`. */
@@ -163,7 +160,7 @@ export function startAt(epochMs: number | undefined, clock: Clock): number | und
 
 /** What the tally counted, as the harness reads it. */
 function countsOf(tally: Tally, load: Load, open: boolean): EngineCounts {
-  const gapCv = tally.validGapCv();
+  const overSpans = open ? null : rateOverSpans(tally.spans, load.window.durationMs);
   const endpoints = tally.endpoints();
   return {
     responses: tally.responses,
@@ -178,10 +175,7 @@ function countsOf(tally: Tally, load: Load, open: boolean): EngineCounts {
     sent: tally.sent,
     durationMs: load.window.durationMs,
     windowStartMs: load.window.startEpochMs,
-    ...(!open && tally.validResponses > 0
-      ? { countedMs: [tally.firstValidAt - load.window.from, tally.lastValidAt - load.window.from] }
-      : {}),
-    ...(!open && gapCv !== null ? { countedGapCv: Math.round(gapCv * 1e4) / 1e4 } : {}),
+    ...(overSpans === null ? {} : { countedRate: overSpans }),
     firstMismatch: tally.firstMismatch,
     histogram: tally.histogram.sparse(),
     runtime,

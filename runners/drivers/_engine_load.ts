@@ -10,6 +10,7 @@ import type { InFlight } from "./_engine_in_flight.ts";
 import { ClosedPump, type Pump, type PumpConnection, ScheduledPump } from "./_engine_pump.ts";
 import { type Arrival, type RatePhase, Schedule } from "./_engine_schedule.ts";
 import { type Tally, VALID, WARMUP, WINDOW } from "./_engine_tally.ts";
+import type { CountedSpan } from "./_engine_span.ts";
 import { Window } from "./_engine_window.ts";
 import { observedHungAfterMs } from "./_engine_hung.ts";
 
@@ -50,6 +51,8 @@ export interface LoadConnection extends PumpConnection {
   /** The load's marks: when it last closed (NaN: never) and when it last had an answer. */
   closedAt: number;
   lastAnswerAt: number;
+  /** The load's count of its valid answers of the window, from its first answer on (the rate over its span). */
+  counted?: CountedSpan;
   /**
    * Keep-alive off: when its current request was written, once its own new connection was open (the closed model's
    * response latency starts there); NaN on a connection that carries request after request.
@@ -227,7 +230,7 @@ export class Load implements LoadEvents {
     const written = c.writtenAt;
     const perRequest = !Number.isNaN(written);
     const us = perRequest && !this.#plan.open ? Math.round((now - written) * 1000) : totalUs;
-    this.tally.answer(where, verdict, bytes, us, phase, index, now);
+    this.tally.answer(where, verdict, bytes, us, phase, index, now, c.counted ??= this.tally.span());
     if (where === WINDOW) this.#longestAnswerMs = Math.max(this.#longestAnswerMs, now - at);
     if (perRequest && where === WINDOW && verdict === VALID) this.tally.totals.record(totalUs);
     const end = this.#plan.answersToEnd;

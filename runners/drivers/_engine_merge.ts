@@ -52,33 +52,18 @@ export function mergePhases(
 }
 
 /**
- * The largest coefficient of variation of the gaps between counted responses for which the rate over their span
- * stands. `(n − 1)` gaps over the span is exact for answers that come evenly; the more irregular they come, the
- * more it reads high, since a gap that straddles the window's edge is likelier a long one and is left out: with
- * about 22 answers in 2 s, +0.5% at 0.3, +1.1% at 0.5, +4.8% at 1 (Poisson), +5.4% for answers in pairs (two
- * threads finishing together; `_engine_span_test.ts` simulates it). At 0.3 the bias is under the 1% the count of
- * 100 responses allows.
- */
-export const MAX_COUNTED_GAP_CV = 0.3;
-
-/**
- * Closed model: from the first to the last valid response counted, ms, where the rate over that span is unbiased:
- * one process counted them all (several processes' answers interleave however each came), at least three, and
- * they came evenly (the gaps' coefficient of variation at most {@linkcode MAX_COUNTED_GAP_CV}). Otherwise none,
- * and the rate is the count over the window.
+ * Closed model: the time the counted responses' `n − 1` intervals take at the rate over the connections' spans (see
+ * `_engine_span.ts`), ms, where every engine process that counted a response reports that rate; with one connection,
+ * from its first to its last counted response. Otherwise none, and the rate is the count over the window.
+ *
+ * @param parts Each process's counts.
  */
 export function countedSpanOf(
-  parts: readonly {
-    readonly validResponses: number;
-    readonly countedMs?: readonly [number, number];
-    readonly countedGapCv?: number;
-  }[],
+  parts: readonly { readonly validResponses: number; readonly countedRate?: number }[],
 ): number | undefined {
   const counting = parts.filter((p) => p.validResponses > 0);
-  if (counting.length !== 1) return undefined;
-  const [{ validResponses, countedMs, countedGapCv }] = counting;
-  if (validResponses < 3 || !countedMs || countedGapCv === undefined || countedGapCv > MAX_COUNTED_GAP_CV) {
-    return undefined;
-  }
-  return round(countedMs[1] - countedMs[0], 3);
+  if (counting.length === 0 || counting.some((p) => p.countedRate === undefined)) return undefined;
+  const rate = counting.reduce((a, p) => a + p.countedRate!, 0);
+  const n = counting.reduce((a, p) => a + p.validResponses, 0);
+  return rate > 0 && n >= 2 ? round((n - 1) / rate * 1000, 3) : undefined;
 }

@@ -49,10 +49,11 @@ Deno.test("the open model's window: an answer belongs to its request's phase, wh
 
 Deno.test("the tally counts each answer where it fell; only valid answers of the window add latency", () => {
   const t = new Tally([], [0, 1, 0]);
-  t.answer(WARMUP, VALID, 10, 5, 0, 0, 500);
-  t.answer(WINDOW, VALID, 10, 100, 0, 1, 1200);
-  t.answer(WINDOW, MISMATCH, 12, 200, 0, 2, 1300);
-  t.answer(AFTER, VALID, 10, 300, 0, 0, 3100);
+  const span = t.span();
+  t.answer(WARMUP, VALID, 10, 5, 0, 0, 500, span);
+  t.answer(WINDOW, VALID, 10, 100, 0, 1, 1200, span);
+  t.answer(WINDOW, MISMATCH, 12, 200, 0, 2, 1300, span);
+  t.answer(AFTER, VALID, 10, 300, 0, 0, 3100, span);
   assertEquals([t.warmupResponses, t.responses, t.validResponses, t.lateResponses, t.bytes, t.mismatches], [
     1,
     2,
@@ -63,7 +64,7 @@ Deno.test("the tally counts each answer where it fell; only valid answers of the
   ]);
   assertEquals(t.histogram.total, 1);
   // The window's one valid answer is its first and last counted: the mismatch and the answers outside do not count.
-  assertEquals([t.firstValidAt, t.lastValidAt], [1200, 1200]);
+  assertEquals([span.count, span.first, span.last], [1, 1200, 1200]);
   const [a, b] = t.endpoints()!;
   assertEquals([a.warmupValidResponses, a.responses, a.validResponses, b.validResponses], [1, 1, 0, 1]);
 });

@@ -4,6 +4,7 @@
 
 import { EngineHistogram } from "./_engine_histogram.ts";
 import type { RatePhase } from "./_engine_schedule.ts";
+import { CountedSpan } from "./_engine_span.ts";
 
 /** Where an answer fell: before the measured window, in it, or after it closed. */
 export const WARMUP = 0, WINDOW = 1, AFTER = 2;
@@ -101,16 +102,10 @@ export class Tally {
   /** Answers after the window closed (the engine's stop fires late on a busy machine). */
   lateResponses = 0;
   /**
-   * When the first and the last valid answer of the window came (clock ms; NaN before the first): the closed model's
-   * rate is taken over the span between them, which no whole count of answers over a fixed window rounds.
+   * Each connection's valid answers of the window (see `_engine_span.ts`): the closed model's rate is taken over their
+   * spans where they came evenly, which no whole count of answers over a fixed window rounds.
    */
-  firstValidAt = NaN;
-  lastValidAt = NaN;
-  /**
-   * The sum of the squared gaps between consecutive valid answers of the window (ms²): with the span and the count it
-   * gives how regular the answers came, and only regular answers give an unbiased rate over their span.
-   */
-  validGapSquares = 0;
+  readonly spans: CountedSpan[] = [];
   /** Connection errors and timeouts from the window's start on. */
   errors = 0;
   timeouts = 0;
@@ -219,23 +214,27 @@ export class Tally {
     return this.#phases.length === 0 || this.#phases[phase].measured;
   }
 
-  /**
-   * The coefficient of variation of the gaps between consecutive valid answers of the window (their standard
-   * deviation over their mean), or null below three answers or when they all came at once.
-   */
-  validGapCv(): number | null {
-    const gaps = this.validResponses - 1;
-    const span = this.lastValidAt - this.firstValidAt;
-    if (gaps < 2 || !(span > 0)) return null;
-    const mean = span / gaps;
-    return Math.sqrt(Math.max(0, this.validGapSquares / gaps - mean * mean)) / mean;
+  /** A new connection's count of its valid answers of the window, kept with the others. */
+  span(): CountedSpan {
+    const s = new CountedSpan();
+    this.spans.push(s);
+    return s;
   }
 
   /**
-   * One answer: `where` it fell, its verdict, size, latency (µs), phase, the rotation index it answers, and when it
-   * came (clock ms).
+   * One answer: `where` it fell, its verdict, size, latency (µs), phase, the rotation index it answers, when it came
+   * (clock ms), and its connection's count of valid answers of the window.
    */
-  answer(where: number, verdict: number, bytes: number, us: number, phase: number, index: number, at: number): void {
+  answer(
+    where: number,
+    verdict: number,
+    bytes: number,
+    us: number,
+    phase: number,
+    index: number,
+    at: number,
+    span?: CountedSpan,
+  ): void {
     if (verdict !== VALID) this.verdict(verdict);
     const e = this.#endpoints === null || index < 0 ? undefined : this.#endpoints[this.#endpointOf![index]];
     if (where === WARMUP) {
@@ -257,9 +256,7 @@ export class Tally {
     if (e) e.responses++;
     if (verdict !== VALID) return;
     this.validResponses++;
-    if (this.validResponses === 1) this.firstValidAt = at;
-    else this.validGapSquares += (at - this.lastValidAt) ** 2;
-    this.lastValidAt = at;
+    span?.add(at);
     this.histogram.record(us);
     if (p) {
       p.counts.validResponses++;

@@ -56,6 +56,7 @@ export const ENGINE_FILES: readonly string[] = [
   "./_engine_window.ts",
   "./_engine_pump.ts",
   "./_engine_tally.ts",
+  "./_engine_span.ts",
   "./_engine_in_flight.ts",
   "./_engine_http_load.ts",
   "./_engine_http_conn.ts",

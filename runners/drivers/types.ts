@@ -120,10 +120,10 @@ export interface LoadMeasurement {
   /** Valid responses per second. */
   readonly requestsPerSecond: number;
   /**
-   * Closed model: from the first to the last valid response counted in the window, where the generator can tell and
-   * the rate over it is unbiased (rtbench's engine: one process counted at least three, evenly; see `countedSpanOf`);
-   * the HTTP kind then takes the rate over this span rather than over the window, so that it is not a whole number of
-   * responses over a fixed time.
+   * Closed model: the span of the valid responses counted in the window, where the generator can tell and the rate
+   * over it is unbiased (rtbench's engine: the time their n − 1 intervals take at the sum of each connection's rate
+   * over its own span, where every connection's came evenly; see `countedSpanOf`); the HTTP kind then takes the rate
+   * over this span rather than over the window, so that it is not a whole number of responses over a fixed time.
    */
   readonly countedSpanMs?: number;
   /** Response bytes (headers and body) per second. */

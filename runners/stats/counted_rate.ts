@@ -4,10 +4,10 @@
  * is a whole number of responses over the window: 21 to 23 bcrypt hashes in
  * 2 s read 10.5, 11 or 11.5/s whatever the server's true speed, and two
  * runtimes a few percent apart read the same. Two remedies, both here: the
- * rate over the exact span between the first and the last counted response
- * where the load generator reports it (rtbench's own engine does where the
- * responses came evenly, see `MAX_COUNTED_GAP_CV` in the engine; wrk, oha,
- * bombardier, autocannon and Locust do not), with a window long enough to
+ * rate over the counted responses' span where the load generator reports it
+ * (rtbench's own engine does, from each connection's span, where every
+ * connection's came evenly: see `_engine_span.ts`; wrk, oha, bombardier,
+ * autocannon and Locust do not), with a window long enough to
  * count {@linkcode MIN_COUNTED_OVER_SPAN}, and a window long enough to count
  * {@linkcode MIN_COUNTED_RESPONSES} where it does not.
  *
