@@ -1,7 +1,7 @@
 // rtbench's own load engine (docs/method.md "The load engine"): the default generator, it checks every response in the
 // warm-up and in the measured window — a server that goes wrong seconds into the load makes the record invalid with
 // the count — spreads connections over one process per client CPU, and runs on Deno where Bun cannot be had.
-import { assert, assertAlmostEquals, assertEquals, assertMatch } from "@std/assert";
+import { assert, assertEquals, assertMatch } from "@std/assert";
 import { ENGINE_BUN_VERSION, ENGINE_FILES, engineGenerator } from "../runners/drivers/engine.ts";
 import { run } from "../runners/suite/run.ts";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
@@ -116,13 +116,6 @@ Deno.test("connections are spread over one engine process per client CPU, and th
   // earliest of them on (a busy machine may open one later than the other).
   assertEquals(m.windows?.map((w) => Math.round(w.durationMs)), [1000, 1000]);
   assertEquals(Math.min(...m.windows!.map((w) => w.startMs)), m.windowStartMs);
-  // docs/method.md "Slow workloads: enough responses to rank": each connection's rate over its own span, summed over
-  // both processes where every connection's answers came evenly; the rate over them then agrees with the count over
-  // the window (thousands of responses: one more or less is nothing).
-  if (m.countedSpanMs !== undefined) {
-    const overSpans = (m.validResponses - 1) / (m.countedSpanMs / 1000);
-    assertAlmostEquals(overSpans / m.requestsPerSecond, 1, 0.03, `${overSpans} over spans, ${m.requestsPerSecond}`);
-  }
 });
 
 Deno.test("with RTBENCH_ENGINE_RUNTIME=deno the engine runs on Deno and the record says so", async () => {
