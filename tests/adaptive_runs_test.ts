@@ -103,7 +103,7 @@ Deno.test("a fixed number of runs too spread to rank by is ci-wide on a process 
 
 // docs/reference.md (Flags): the quick profile's 3 runs.
 Deno.test("the quick profile runs three times: an interval from two runs (t = 12.7) cannot rank anything", () => {
-  assertEquals([PROFILES.quick.runs, PROFILES.quick.durationSec, PROFILES.quick.warmupSec], [3, 2, 0.5]);
+  assertEquals([PROFILES.quick.runs, PROFILES.quick.durationSec, PROFILES.quick.warmupSec], [3, 1, 0.5]);
   // Two runs 1% apart give ±64% at 95%; three runs spread the same give a usable interval. By hand: [100, 101] has
   // mean 100.5, s = 0.7071, half-width t(0.975, 1) × s / √2 = 12.706 × 0.5 = 6.353; [100, 101, 100.5] has s = 0.5,
   // half-width t(0.975, 2) × s / √3 = 4.303 × 0.2887 = 1.242.

@@ -134,14 +134,15 @@ Deno.test("the Flags table of docs/reference.md gives the profiles' defaults and
   assertEquals(listed, ["auto", ...builtinLoadGenerators.map((g) => g.name)]);
 });
 
-// docs/workloads.md: the workloads' own quick defaults — "The postgres workload" (2 s after 0.5 s, one run), bcrypt ("2
-// connections with a 30 s request timeout"), and the process and micro table (startup ≥ 10 runs and ≥ 2 s; install
-// and fs 1 run, no warm-up; micro 0.5 s + 0.1 s warm-up, 3 runs).
+// docs/workloads.md: the workloads' own quick defaults — "The postgres workload" (one run), http-json (five rounds),
+// bcrypt ("2 connections with a 30 s request timeout", 2 s after 0.25 s), and the process and micro table (startup
+// ≥ 10 runs and ≥ 1 s; install and fs 1 run, no warm-up; micro 0.5 s + 0.1 s warm-up, 3 runs).
 Deno.test("the workloads' own defaults are the ones docs/workloads.md states", () => {
   const defaults = Object.fromEntries(builtinWorkloads.map((w) => [w.name, w.defaults]));
-  assertEquals(defaults.postgres, { durationSec: 2, warmupSec: 0.5, runs: 1 });
-  assertEquals(defaults.bcrypt, { connections: 2, requestTimeoutSec: 30 });
-  assertEquals(defaults.startup, { runs: 10, durationSec: 2, warmupSec: 0 });
+  assertEquals(defaults.postgres, { runs: 1 });
+  assertEquals(defaults["http-json"], { cpuRate: 20_000, idleConnections: 1000, runs: 5 });
+  assertEquals(defaults.bcrypt, { connections: 2, requestTimeoutSec: 30, durationSec: 2, warmupSec: 0.25 });
+  assertEquals(defaults.startup, { runs: 10, durationSec: 1, warmupSec: 0 });
   assertEquals(defaults.install, { runs: 1, warmupSec: 0 });
   assertEquals(defaults.fs, { runs: 1, warmupSec: 0 });
   assertEquals(defaults.micro, { runs: 3, durationSec: 0.5, warmupSec: 0.1 });

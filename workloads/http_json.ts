@@ -35,7 +35,9 @@ export const httpJson: HttpWorkload = {
   dependencies: FRAMEWORK_DEPENDENCIES,
   // After each run, a window at a rate every runtime holds on a 2-core machine (the slowest, Node.js, answers 40,000–
   // 90,000/s there) counts the server's CPU time per request; a slower machine needs a lower --cpu-rate.
-  defaults: { cpuRate: 20_000, idleConnections: 1000 },
+  // Five rounds, not the quick profile's three: its paired ratios head the overview, and an interval's half-width is
+  // t·s/√n, 2.78/√5 = 1.24 times the rounds' spread against 4.30/√3 = 2.48 over three (docs/method.md).
+  defaults: { cpuRate: 20_000, idleConnections: 1000, runs: 5 },
   server(runtime: string, variant: string): ServerSource | Skip {
     return frameworkServer("http_json", runtime, variant);
   },

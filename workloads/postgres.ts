@@ -207,8 +207,8 @@ export const postgresWorkload: HttpWorkload = {
   name: "postgres",
   description: "TechEmpower-style GET /db and GET /queries?n=20 over postgres.js, against a seeded world table",
   kind: "http",
-  // Two variants, each with its own database: shorter runs keep the quick suite within its few minutes.
-  defaults: { durationSec: 2, warmupSec: 0.5, runs: 1 },
+  // Two variants, each with its own database: one run each keeps the quick suite within its five minutes.
+  defaults: { runs: 1 },
   variants: [
     { name: "db", description: "GET /db: one random row, one query per request" },
     {

@@ -92,7 +92,7 @@ export const startup: ProcessWorkload = {
     { name: "hello", description: 'evaluate console.log("ready") (node -e, bun -e, deno eval)' },
     { name: "script", description: "run a TypeScript entry file with three local imports (fixtures/startup)" },
   ],
-  defaults: { runs: 10, durationSec: 2, warmupSec: 0 },
+  defaults: { runs: 10, durationSec: 1, warmupSec: 0 },
   options: [{
     name: "warmup-runs",
     description: "runs before measuring, checked but not timed (startup: 3, fs: 0)",

@@ -77,9 +77,13 @@ export interface AtRate<M> {
   readonly warning: Warning | null;
 }
 
-/** Seconds of the fixed-rate window: half the run's, at most 5 (the server is warm from the run). */
+/**
+ * Seconds of the fixed-rate window: half the run's, at least 1 and at most 5 (the server is warm from the run). Not
+ * under 1 s: over half-second windows the CPU per request varied more from run to run than over 1 s windows
+ * (docs/method.md), although the closed-model window's own figures vary as much over 1 s as over 2 s.
+ */
 function windowSec(settings: RunSettings): number {
-  return Math.min(5, Math.max(0.5, settings.durationSec / 2));
+  return Math.min(5, Math.max(1, settings.durationSec / 2));
 }
 
 /**

@@ -36,10 +36,11 @@ export type Profile = "quick" | "full";
  * ```
  */
 export const PROFILES: Readonly<Record<Profile, RunSettings>> = {
-  // Three runs, not two: Student's t for two runs is 12.7 and prints intervals nobody can act on; shorter windows
-  // pay for the third run, keeping the default suite within about five minutes on a 2-core machine.
+  // Three runs, not two: Student's t for two runs is 12.7 and prints intervals nobody can act on. Windows of 1 s, not
+  // 2 s, pay for the third run and for http-json's five rounds, keeping the default suite within five minutes on a
+  // 2-core machine: run to run, a server's figures varied as much over 1 s windows as over 2 s (docs/method.md).
   quick: {
-    durationSec: 2,
+    durationSec: 1,
     warmupSec: 0.5,
     connections: 100,
     runs: 3,
