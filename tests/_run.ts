@@ -41,6 +41,7 @@ export const UNIT_TESTS: readonly string[] = [
   "runners/platform/cgroup_test.ts",
   "runners/platform/cpus_test.ts",
   "runners/platform/proc_stat_test.ts",
+  "runners/platform/remove_tree_test.ts",
   "runners/schema/mod_test.ts",
   "runners/stats/adaptive_test.ts",
   "runners/stats/drift_test.ts",

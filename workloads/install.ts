@@ -9,7 +9,7 @@
  */
 
 import { nodePackageManager, PACKAGE_MANAGER_NAMES, type PackageManager } from "../adapters/mod.ts";
-import { runCommand, which } from "../runners/platform/mod.ts";
+import { removeTree, runCommand, which } from "../runners/platform/mod.ts";
 import { checkDirectDependencies, countPackages, directDependencies } from "./_install_tree.ts";
 import type {
   ProcessContext,
@@ -210,7 +210,6 @@ async function prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip> {
   const deps = directDependencies(JSON.parse(await Deno.readTextFile(`${project}/package.json`)));
   const install = pm.installCommand(cache);
   const command = { argv: install.argv, cwd: project, env: { ...install.env, NO_COLOR: "1" }, registry: true };
-  const remove = (path: string) => Deno.remove(path, { recursive: true }).catch(() => {});
   const lockPath = `${project}/${pm.lockfile}`;
   // What an install just left, kept for the warm variants.
   const keepPrimed = async (by: string): Promise<Primed> => {
@@ -234,15 +233,15 @@ async function prepare(ctx: ProcessContext): Promise<ProcessTarget | Skip> {
     },
     async beforeRun() {
       if (ctx.variant === "cold") {
-        await remove(primedPath);
-        await remove(`${project}/node_modules`);
-        await remove(lockPath);
-        await remove(cache);
+        await removeTree(primedPath);
+        await removeTree(`${project}/node_modules`);
+        await removeTree(lockPath);
+        await removeTree(cache);
         await Deno.mkdir(cache, { recursive: true });
         return;
       }
       if (lockfile !== null) await Deno.writeTextFile(lockPath, lockfile);
-      if (ctx.variant === "warm-no-node-modules") await remove(`${project}/node_modules`);
+      if (ctx.variant === "warm-no-node-modules") await removeTree(`${project}/node_modules`);
     },
     async inspect(run) {
       if (run.exitCode !== 0) return { checks: [] };

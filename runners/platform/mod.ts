@@ -22,4 +22,5 @@ export * from "./runtime_variables.ts";
 export * from "./ssh.ts";
 export * from "./stdout.ts";
 export * from "./temp.ts";
+export * from "./remove_tree.ts";
 export * from "./workspace.ts";

@@ -8,6 +8,7 @@
  */
 
 import { tellReaper, tellReaperNow } from "./process.ts";
+import { removeTree } from "./remove_tree.ts";
 
 const owned = new Set<string>();
 
@@ -95,7 +96,7 @@ async function reserve(options: TempOptions): Promise<string | null> {
  * ```
  */
 export async function removeTemp(path: string): Promise<void> {
-  await Deno.remove(path, { recursive: true }).catch(() => {/* already gone */});
+  await removeTree(path);
   // Forgotten only once gone, so that an exit during the removal still removes it.
   if (owned.delete(path)) tellReaper({ removed: path });
 }
