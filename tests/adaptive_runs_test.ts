@@ -101,7 +101,8 @@ Deno.test("a fixed number of runs too spread to rank by is ci-wide on a process 
   });
 });
 
-// docs/reference.md (Flags): the quick profile's 3 runs.
+// docs/reference.md (Flags): the quick profile's 3 runs. README "What you get": "the quick profile measures 1 s per run
+// after 0.5 s of warm-up".
 Deno.test("the quick profile runs three times: an interval from two runs (t = 12.7) cannot rank anything", () => {
   assertEquals([PROFILES.quick.runs, PROFILES.quick.durationSec, PROFILES.quick.warmupSec], [3, 1, 0.5]);
   // Two runs 1% apart give ±64% at 95%; three runs spread the same give a usable interval. By hand: [100, 101] has

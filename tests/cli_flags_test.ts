@@ -136,7 +136,8 @@ Deno.test("the Flags table of docs/reference.md gives the profiles' defaults and
 
 // docs/workloads.md: the workloads' own quick defaults — "The postgres workload" (one run), http-json (five rounds),
 // bcrypt ("2 connections with a 30 s request timeout", 2 s after 0.25 s), and the process and micro table (startup
-// ≥ 10 runs and ≥ 1 s; install and fs 1 run, no warm-up; micro 0.5 s + 0.1 s warm-up, 3 runs).
+// ≥ 10 runs and ≥ 1 s; install and fs 1 run, no warm-up; micro 0.5 s + 0.1 s warm-up, 3 runs). README "What you get":
+// "five rounds for `http-json`", "bcrypt keeps 2 s windows".
 Deno.test("the workloads' own defaults are the ones docs/workloads.md states", () => {
   const defaults = Object.fromEntries(builtinWorkloads.map((w) => [w.name, w.defaults]));
   assertEquals(defaults.postgres, { runs: 1 });
