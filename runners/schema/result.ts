@@ -36,17 +36,17 @@ export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
  * import type { RunSettings } from "@rtbench/rtbench/workloads";
  *
  * const quick: RunSettings = PROFILES.quick;
- * assertEquals([quick.durationSec, quick.runs, quick.connections], [2, 3, 100]);
+ * assertEquals([quick.durationSec, quick.runs, quick.connections], [1, 3, 100]);
  * ```
  */
 export interface RunSettings {
-  /** Measured seconds per run. @default {3} (quick profile) */
+  /** Measured seconds per run. @default {1} (quick profile) */
   readonly durationSec: number;
-  /** Warm-up seconds before each measured run; its figures are discarded. @default {1} */
+  /** Warm-up seconds before each measured run; its figures are discarded. @default {0.5} (quick profile) */
   readonly warmupSec: number;
   /** Concurrent connections held by the load generator. @default {100} */
   readonly connections: number;
-  /** Measured runs, each with a fresh server. @default {2} (quick profile) */
+  /** Measured runs, each with a fresh server. @default {3} (quick profile) */
   readonly runs: number;
   /** Requests in flight per connection (HTTP pipelining). @default {1} */
   readonly pipelining: number;
