@@ -33,8 +33,9 @@ export const httpJson: HttpWorkload = {
       : { name, description: f.description, optional: true }
   ),
   dependencies: FRAMEWORK_DEPENDENCIES,
-  // After each run, a window at a rate every runtime holds on a 2-core machine (the slowest, Node.js, answers 40,000–
-  // 90,000/s there) counts the server's CPU time per request; a slower machine needs a lower --cpu-rate.
+  // After each run, a window at a rate every runtime holds on a 2-core machine (the slowest, Node.js, answered 40,000–
+  // 90,000/s on a quiet one, 15,000–35,000/s on a busy one that still held 20,000/s in every run) counts the server's
+  // CPU time per request; a slower machine needs a lower --cpu-rate.
   // Five rounds, not the quick profile's three: its paired ratios head the overview, and an interval's half-width is
   // t·s/√n, 2.78/√5 = 1.24 times the rounds' spread against 4.30/√3 = 2.48 over three (docs/method.md).
   defaults: { cpuRate: 20_000, idleConnections: 1000, runs: 5 },

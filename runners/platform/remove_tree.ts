@@ -2,8 +2,8 @@
  * Removing a directory tree with several removals in flight. One recursive removal waits for each unlink in turn;
  * on a virtual machine's ext4 disk those waits, not the CPU, set its time: 34,476 files (five copies of a
  * node_modules) took 5.3–7.1 s removed by one `rm -rf` and 2.1 s by five side by side, with the same 1.6–1.8 s of
- * system time. rtbench removes trees like that between runs (install's caches and projects, fs's 10,000 files) and at
- * the end of every suite.
+ * system time. rtbench removes trees like that between install's runs (its caches and projects) and at the end of
+ * every suite.
  *
  * @module
  */

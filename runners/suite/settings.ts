@@ -37,8 +37,8 @@ export type Profile = "quick" | "full";
  */
 export const PROFILES: Readonly<Record<Profile, RunSettings>> = {
   // Three runs, not two: Student's t for two runs is 12.7 and prints intervals nobody can act on. Windows of 1 s, not
-  // 2 s, pay for the third run and for http-json's five rounds, keeping the default suite within five minutes on a
-  // 2-core machine: run to run, a server's figures varied as much over 1 s windows as over 2 s (docs/method.md).
+  // 2 s, pay for the third run and for http-json's five rounds, for a default suite of about five minutes on a 2-core
+  // machine (README): run to run, a server's figures varied as much over 1 s windows as over 2 s (docs/method.md).
   quick: {
     durationSec: 1,
     warmupSec: 0.5,
