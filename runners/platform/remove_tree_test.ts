@@ -1,11 +1,11 @@
 import { assertEquals } from "@std/assert";
+import { withTmp } from "../../tests/_helpers.ts";
 import { removeTree } from "./remove_tree.ts";
 
 const exists = (path: string) => Deno.lstat(path).then(() => true, () => false);
 
-Deno.test("removeTree removes a tree deeper than its split, files at every level, and only the links of links", async () => {
-  const root = await Deno.makeTempDir({ prefix: "rtbench-remove-tree-test-" });
-  try {
+Deno.test("removeTree removes a tree deeper than its split, files at every level, and only the links of links", () =>
+  withTmp(async (root) => {
     const outside = `${root}/outside`;
     await Deno.mkdir(outside);
     await Deno.writeTextFile(`${outside}/kept`, "kept");
@@ -24,14 +24,10 @@ Deno.test("removeTree removes a tree deeper than its split, files at every level
     await removeTree(tree);
     assertEquals(await exists(tree), false);
     assertEquals(await Deno.readTextFile(`${outside}/kept`), "kept");
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("removeTree removes a file, a link to a directory (not the directory), and takes a missing path", async () => {
-  const root = await Deno.makeTempDir({ prefix: "rtbench-remove-tree-test-" });
-  try {
+Deno.test("removeTree removes a file, a link to a directory (not the directory), and takes a missing path", () =>
+  withTmp(async (root) => {
     await Deno.writeTextFile(`${root}/file`, "x");
     await removeTree(`${root}/file`);
     assertEquals(await exists(`${root}/file`), false);
@@ -41,7 +37,4 @@ Deno.test("removeTree removes a file, a link to a directory (not the directory),
     await removeTree(`${root}/link`);
     assertEquals([await exists(`${root}/link`), await exists(`${root}/dir/a/b/c/d`)], [false, true]);
     await removeTree(`${root}/missing`);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-});
+  }));
