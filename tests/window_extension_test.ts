@@ -93,7 +93,8 @@ Deno.test("22 responses over a 1.9 s span of a 2 s window: the figure over the s
   assertEquals(fake.windows, [2]);
   assertAlmostEquals(record.runs[0].figures.requestsPerSecond, 11.05, 0.005);
   assertEquals(record.warnings.filter((w) => w.code === "window-extended"), []);
-  // 10 over the span: measured again until 20 are (20 / 10 × 2 s = 4 s, a fifth to spare, whole seconds: 5 s).
+  // 10 over the span: measured again until 20 are (20 / 10 × 2 s = 4 s, a fifth to spare, whole seconds: 5 s). README
+  // ("What you get"): "one that counted fewer than 20 over its span … is measured again over a window long enough".
   const few = counting((sec) => ({ valid: sec > 2 ? 25 : 10, spanMs: sec * 950 }));
   await once(few.generator);
   assertEquals(few.windows, [2, 5]);
