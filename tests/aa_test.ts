@@ -26,6 +26,9 @@ Deno.test("bench --aa: one runtime as two interleaved arms; the report prints th
       "0.2",
       "--connections",
       "16",
+      // A rate every fresh server holds on a busy 2-core machine, so that each run has its CPU per request at rate.
+      "--cpu-rate",
+      "5000",
       "--quiet",
       "--out",
       out,
@@ -54,6 +57,15 @@ Deno.test("bench --aa: one runtime as two interleaved arms; the report prints th
     assertStringIncludes(line, `A/B ${interval.ratio.toFixed(3)}×`);
     assertStringIncludes(line, `the smallest difference 3 rounds detect here: ${floor.toFixed(1)}%`);
     assertMatch(run.stdout, /deno \d+\.\d+\.\d+ \(A\)/, "the arms are labelled");
+    // The server's CPU per request at the fixed rate, a figure compare tests, has its floor too.
+    const cpuFigure = "serverCpuUsPerRequestAtRate";
+    const cpuInterval = pairedRatio(roundPairs(a.runs, b.runs, cpuFigure))!;
+    assertEquals(cpuInterval.n, 3, "every run held 5,000/s");
+    const cpuFloor = detectableChangePercent(cpuInterval.stdevLog!, 3)!;
+    const cpuLine = run.stdout.split("\n").find((l) => l.includes(`http-json (default) ${cpuFigure}: A/B`))!;
+    assert(cpuLine, run.stdout.slice(0, 3000));
+    assertStringIncludes(cpuLine, `the smallest difference 3 rounds detect here: ${cpuFloor.toFixed(1)}%`);
+    assertEquals(noiseFloorOf(result).get(`http-json/default/${cpuFigure}`), cpuFloor);
 
     // compare with the floor: tight runs in base, every one higher by half the floor in head. Welch finds that
     // significant; the floor says it is too small to call.
@@ -61,18 +73,21 @@ Deno.test("bench --aa: one runtime as two interleaved arms; the report prints th
     const head = structuredClone(base);
     for (const [file, factor] of [[base, 1], [head, 1 + floor / 200]] as const) {
       for (const r of file.records) {
-        r.runs.forEach((x: { figures: Record<string, number> }, i: number) =>
-          x.figures.requestsPerSecond = [100_000, 100_100, 99_900][i] * factor
-        );
+        r.runs.forEach((x: { figures: Record<string, number> }, i: number) => {
+          x.figures.requestsPerSecond = [100_000, 100_100, 99_900][i] * factor;
+          x.figures[cpuFigure] = [10, 10.01, 9.99][i] * (factor === 1 ? 1 : 1 + cpuFloor / 200);
+        });
       }
     }
     await Deno.writeTextFile(`${tmp}/base.json`, JSON.stringify(base));
     await Deno.writeTextFile(`${tmp}/head.json`, JSON.stringify(head));
     const plain = await runTask("compare", [`${tmp}/base.json`, `${tmp}/head.json`, "--format", "json"]);
-    const rps = (text: string) =>
-      JSON.parse(text).figures.filter((f: { figure: string }) => f.figure === "requestsPerSecond")
+    const verdicts = (text: string, figure: string) =>
+      JSON.parse(text).figures.filter((f: { figure: string }) => f.figure === figure)
         .map((f: { verdict: string }) => f.verdict);
+    const rps = (text: string) => verdicts(text, "requestsPerSecond");
     assertEquals(rps(plain.stdout), ["faster", "faster"], "without the floor the change is called");
+    assertEquals(verdicts(plain.stdout, cpuFigure), ["slower", "slower"], "more CPU per request is slower");
     const compared = await runTask("compare", [
       `${tmp}/base.json`,
       `${tmp}/head.json`,
@@ -83,6 +98,7 @@ Deno.test("bench --aa: one runtime as two interleaved arms; the report prints th
     ]);
     assertEquals(compared.code, 0, compared.stderr);
     assertEquals(rps(compared.stdout), ["within noise floor", "within noise floor"]);
+    assertEquals(verdicts(compared.stdout, cpuFigure), ["within noise floor", "within noise floor"]);
 
     // bench --history --fail-on-regression --noise-floor: the same floor keeps a change below it from failing the run.
     const slower = structuredClone(base);

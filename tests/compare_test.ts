@@ -110,6 +110,50 @@ Deno.test("for a lower-is-better figure, a higher value is slower and counts as 
   assertEquals(regressions(better, 0).length, 0, "getting faster is never a regression");
 });
 
+/** The stored record with the server's CPU per request at a fixed rate in its runs, one value a run. */
+function atRateRecord(template: BenchRecord, cpuRate: number, values: number[]): BenchRecord {
+  return {
+    ...template,
+    settings: { ...template.settings, cpuRate },
+    runs: values.map((v, i) => {
+      const run = template.runs[i % template.runs.length];
+      return { ...run, index: i, figures: { ...run.figures, serverCpuUsPerRequestAtRate: v } };
+    }),
+  };
+}
+
+// README "What rtbench measures" (CPU time per request) and docs/guide.md "compare": the server's CPU time per request
+// at the fixed rate is compared where both records measured it, lower is better, and only at the same rate.
+Deno.test("compare tests the server's CPU per request at the fixed rate, lower is better, at one rate only", () => {
+  const t = base.records[0];
+  const a: BenchResult = { ...base, records: [atRateRecord(t, 20_000, [10, 10.1, 9.9, 10, 10])] };
+  const b: BenchResult = { ...base, records: [atRateRecord(t, 20_000, [12, 12.1, 11.9, 12, 12])] };
+  const worse = compareResults(a, b);
+  assertEquals(worse.figures.map((f) => f.figure), [
+    "requestsPerSecond",
+    "latencyUs.p99",
+    "serverCpuUsPerRequestAtRate",
+  ]);
+  const cpu = find(worse.figures, "deno", "serverCpuUsPerRequestAtRate");
+  assertEquals([cpu.higherIsBetter, cpu.verdict], [false, "slower"]);
+  // The ratio of geometric means, by hand: (12·12.1·11.9·12·12)^⅕ / (10·10.1·9.9·10·10)^⅕ − 1
+  // = (248,814.72 / 99,990)^⅕ − 1 = 20.0007%.
+  assertAlmostEquals(cpu.changePercent!, 20.0007, 1e-4);
+  assertEquals(regressions(worse, 10).map((f) => f.figure), ["serverCpuUsPerRequestAtRate"]);
+  // At another rate it is another figure: not compared, and said why; the window's own figures still are.
+  const other: BenchResult = { ...base, records: [atRateRecord(t, 10_000, [12, 12.1, 11.9, 12, 12])] };
+  const moved = compareResults(a, other);
+  const at = find(moved.figures, "deno", "serverCpuUsPerRequestAtRate");
+  assertEquals(at.verdict, "not comparable");
+  assertEquals(at.note, "measured at another fixed rate: cpuRate 20000 → 10000");
+  assertEquals(find(moved.figures, "deno", "requestsPerSecond").verdict, "no significant difference");
+  // Measured on one side only (the other without --cpu-rate, or no run held the rate): not a figure of the pair.
+  assertEquals(compareResults(a, { ...base, records: [t] }).figures.map((f) => f.figure), [
+    "requestsPerSecond",
+    "latencyUs.p99",
+  ]);
+});
+
 Deno.test("records that did not complete or have one run are not comparable, not guessed", () => {
   const t = base.records[0];
   const one: BenchResult = { ...base, records: [wallRecord(t, [100])] };

@@ -219,6 +219,22 @@ export function efficiencyOf(group: RecordGroup): { group: RecordGroup; rate: nu
   return null;
 }
 
+/**
+ * The name of the server's CPU time per request (or message) at the fixed rate that a record's runs carry, or null
+ * when no run measured it (no `--cpu-rate`, or no run held the rate).
+ *
+ * @example The stored head has no fixed-rate window
+ * ```ts
+ * import { serverCpuAtRate } from "./_groups.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * console.log(serverCpuAtRate((await readResultFile("fixtures/results/head.json")).records[0])); // null
+ * ```
+ */
+export function serverCpuAtRate(record: BenchRecord): string | null {
+  const names = AT_RATE.find((n) => record.runs.some((r) => r.figures[n.server] !== undefined));
+  return names?.server ?? null;
+}
+
 /** The ratio of medians, for a record without a positive figure in every run (no ratio of logs can be had). */
 function medianRatio(x: BenchRecord, y: BenchRecord, figure: string, higherIsBetter: boolean): number {
   const [a, b] = [x.summary[figure].median, y.summary[figure].median];

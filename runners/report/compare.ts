@@ -8,10 +8,15 @@
  * and never passes −100%.
  *
  * Figures compared: the record's headline figure (direction from
- * `record.headline`) and the latency p99 of each run (lower is better), the
- * tail, which the headline does not fix. Reports show the p99 of every run's
- * responses merged; a test needs one value per run, so compare's is each run's
- * own p99, and it says so (`p99 per run`). Figures derived from the headline
+ * `record.headline`), the latency p99 of each run (lower is better), the
+ * tail, which the headline does not fix, and, where both records measured it,
+ * the server's CPU time per request (or message) at the fixed rate of
+ * `--cpu-rate` (lower is better): the work a request costs at equal load,
+ * which a closed model's throughput does not fix where the load generator is
+ * at its limit; a pair measured at two rates is not comparable on it. Reports
+ * show the p99 of every run's responses merged; a test needs one value per
+ * run, so compare's is each run's own p99, and it says so (`p99 per run`).
+ * Figures derived from the headline
  * would only repeat its verdict and are left out: `bytesPerSecond` and
  * `filesWrittenPerSecond` follow the same responses, and in a closed model the
  * typical latency is connections ÷ throughput (Little's law), so p50 is the
@@ -30,6 +35,7 @@
  */
 
 import { alignTable, formatFigure } from "./format.ts";
+import { serverCpuAtRate } from "./_groups.ts";
 import { UsageError } from "../platform/mod.ts";
 import type { BenchRecord, BenchResult } from "../schema/mod.ts";
 import { holmAdjust, machineMatch, unpairedRatio } from "../stats/mod.ts";
@@ -175,10 +181,31 @@ function geometricMean(values: readonly number[]): number | null {
   return positive.length === 0 ? null : Math.exp(positive.reduce((a, v) => a + Math.log(v), 0) / positive.length);
 }
 
-function figuresOf(base: BenchRecord, head: BenchRecord): { figure: string; higherIsBetter: boolean }[] {
+/**
+ * The independent figures of a pair of records (see the module): the headline, each run's p99 where both have latency,
+ * and the server's CPU time per request at the fixed rate where both measured it. An A/A run's noise floor covers the
+ * same figures, so that `compare --noise-floor` has a floor for each.
+ *
+ * @param base One record.
+ * @param head The other (the arm B of an A/A run).
+ * @returns Each figure's name and direction, the headline first.
+ *
+ * @example The stored pair: requests/s and each run's p99
+ * ```ts
+ * import { comparedFigures } from "./compare.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const [base, head] = await Promise.all(["base", "head"].map((f) => readResultFile(`fixtures/results/${f}.json`)));
+ * console.log(comparedFigures(base.records[0], head.records[0]).map((f) => f.figure)); // ["requestsPerSecond", "latencyUs.p99"]
+ * ```
+ */
+export function comparedFigures(base: BenchRecord, head: BenchRecord): { figure: string; higherIsBetter: boolean }[] {
   const out = [{ figure: base.headline.figure, higherIsBetter: base.headline.higherIsBetter }];
   const latency = base.runs.some((r) => r.latencyUs) && head.runs.some((r) => r.latencyUs);
   if (latency && base.headline.figure !== "latencyP99Us") out.push({ figure: "latencyUs.p99", higherIsBetter: false });
+  const cpu = serverCpuAtRate(base);
+  if (cpu !== null && cpu === serverCpuAtRate(head) && cpu !== base.headline.figure) {
+    out.push({ figure: cpu, higherIsBetter: false });
+  }
   return out;
 }
 
@@ -254,6 +281,11 @@ function compareFigure(
   }
   const different = measuredDifferently(base, head);
   if (different) return notComparable(different);
+  // `--cpu-rate` is not one of the settings that make a pair measured differently (it adds a window after the measured
+  // one), but per request at another rate is another figure.
+  if (figure === serverCpuAtRate(base) && base.settings.cpuRate !== head.settings.cpuRate) {
+    return notComparable(`measured at another fixed rate: cpuRate ${base.settings.cpuRate} → ${head.settings.cpuRate}`);
+  }
   if (b.length < 2 || h.length < 2) {
     return notComparable(`needs ≥ 2 runs on each side (base ${b.length}, head ${h.length})`);
   }
@@ -300,7 +332,7 @@ export function compareRecords(
   runtime: string,
   alpha = 0.05,
 ): FigureComparison[] {
-  return figuresOf(base, head).map(({ figure, higherIsBetter }) =>
+  return comparedFigures(base, head).map(({ figure, higherIsBetter }) =>
     compareFigure(base, head, runtime, figure, higherIsBetter, alpha)
   );
 }

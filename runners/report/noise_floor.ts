@@ -10,7 +10,7 @@
 
 import type { BenchRecord, BenchResult, RunRecord } from "../schema/mod.ts";
 import { detectableChangePercent, pairedRatio, type RatioInterval, roundPairs } from "../stats/mod.ts";
-import type { NoiseFloor } from "./compare.ts";
+import { comparedFigures, type NoiseFloor } from "./compare.ts";
 
 /**
  * One figure of one workload × variant of an A/A run.
@@ -27,7 +27,7 @@ export interface FloorRow {
   readonly workload: string;
   /** Variant name. */
   readonly variant: string;
-  /** The figure (`requestsPerSecond`, `latencyUs.p99`: each run's own p99). */
+  /** The figure (`requestsPerSecond`, `latencyUs.p99`: each run's own p99, `serverCpuUsPerRequestAtRate`). */
   readonly figure: string;
   /** The arms' records, A then B. */
   readonly arms: readonly [BenchRecord, BenchRecord];
@@ -52,8 +52,9 @@ function asFigure(runs: readonly RunRecord[], figure: string): Pick<RunRecord, "
 }
 
 /**
- * Every figure's floor in an A/A result: per workload × variant whose two arms both completed, the headline and,
- * where the runs have latency, each run's p99. Empty for a result that is not an A/A run.
+ * Every figure's floor in an A/A result: per workload × variant whose two arms both completed, each figure `compare`
+ * tests (the headline, each run's p99 where the runs have latency, the server's CPU time per request at the fixed
+ * rate where both arms measured it). Empty for a result that is not an A/A run.
  *
  * @param result A result written by `bench --aa`.
  * @returns One row per workload × variant × figure, in the result's order.
@@ -77,9 +78,7 @@ export function floorRows(result: BenchResult): FloorRow[] {
     const key = `${a.workload}/${a.variant}`;
     if (!b || seen.has(key)) continue;
     seen.add(key);
-    const figures = [a.headline.figure];
-    if (a.headline.figure !== "latencyP99Us" && a.runs.some((r) => r.latencyUs)) figures.push("latencyUs.p99");
-    for (const figure of figures) {
+    for (const { figure } of comparedFigures(a, b)) {
       const interval = pairedRatio(roundPairs(asFigure(a.runs, figure), asFigure(b.runs, figure), figure));
       if (!interval) continue;
       const s = interval.stdevLog;
