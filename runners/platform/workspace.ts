@@ -8,6 +8,7 @@
  */
 
 import { runCommand, which } from "./process.ts";
+import { removeTree } from "./remove_tree.ts";
 import { makeTempDir, removeTemp } from "./temp.ts";
 
 async function hash(text: string): Promise<string> {
@@ -69,7 +70,7 @@ export async function installDependencies(
       throw new Error(`Cannot install server dependencies (${names}): ${why}`);
     }
     await Deno.writeTextFile(`${staging}/node_modules/.rtbench-complete`, "");
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await removeTree(dir).catch(() => {});
     try {
       await Deno.rename(staging, dir);
     } catch (error) {
