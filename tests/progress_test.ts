@@ -8,6 +8,8 @@ import { clock, createProgress } from "../runners/report/progress.ts";
 import type { BenchRecord } from "../runners/schema/result.ts";
 import { assertNothingLeft, BENCH_PERMISSIONS, ROOT, withTmp } from "./_helpers.ts";
 import { HEAD_PATH, loadFixture } from "./_report_helpers.ts";
+import { builtinWorkloads } from "../workloads/mod.ts";
+import { estimateSec, planGroups } from "../runners/suite/plan.ts";
 
 const head = await loadFixture(HEAD_PATH);
 
@@ -177,3 +179,42 @@ Deno.test(needs(SCRIPT, {
     });
   },
 }));
+
+// docs/guide.md "Progress": the first estimate of the time left comes from each kind's estimate of a record. Seconds each
+// workload × variant took for its three runtimes in a default suite on a busy 2-core machine (`deno task bench`,
+// 4 min 58 s; the runs' start times in its result file), 290 s from the first run to the last record.
+const MEASURED_SEC: Record<string, number> = {
+  "http-json/default": 54.4,
+  "uuid-file/default": 19.2,
+  "bcrypt/bcryptjs": 31.6,
+  "bcrypt/native": 32.0,
+  "postgres/db": 8.0,
+  "postgres/queries": 8.6,
+  "rest-api/default": 20.6,
+  "startup/hello": 4.4,
+  "startup/script": 4.6,
+  "install/cold": 14.9,
+  "install/warm-lockfile": 2.1,
+  "install/warm-no-node-modules": 13.6,
+  "fs/idiomatic": 7.4,
+  "fs/node-compat": 7.0,
+  "micro/json": 6.7,
+  "micro/uuid": 6.8,
+  "micro/bcrypt": 6.4,
+  "micro/url-query": 6.4,
+  "ws/default": 34.5,
+};
+
+Deno.test("the default suite's first estimate is within 15% of a measured default suite, each workload within 4×", () => {
+  const groups = planGroups(builtinWorkloads, "quick", {}, {}, undefined, true);
+  assertEquals(groups.map((g) => `${g.workload.name}/${g.variant}`).sort(), Object.keys(MEASURED_SEC).sort());
+  let total = 0;
+  for (const g of groups) {
+    const estimated = 3 * estimateSec(g);
+    const measured = MEASURED_SEC[`${g.workload.name}/${g.variant}`];
+    total += estimated;
+    // Start-up's ten launches fill a second: counting each as a run of the window read 150 s for 9 s.
+    assert(estimated / measured < 4 && measured / estimated < 4, `${g.workload.name}/${g.variant}: ${estimated} s`);
+  }
+  assert(Math.abs(total / 290 - 1) < 0.15, `${total} s estimated, 290 s measured`);
+});

@@ -86,6 +86,22 @@ function windowSec(settings: RunSettings): number {
   return Math.min(5, Math.max(1, settings.durationSec / 2));
 }
 
+/** Seconds of warm-up at the rate before the fixed-rate window: the server is warm from the run. */
+const RATE_WARMUP_SEC = 0.25;
+
+/**
+ * Seconds the fixed-rate window adds to a run, its warm-up included; 0 without `--cpu-rate`.
+ *
+ * @example The quick profile's 1 s runs at 20,000/s
+ * ```ts
+ * import { atRateSec } from "./cpu_rate.ts";
+ * console.log(atRateSec({ durationSec: 1, cpuRate: 20_000 } as never), atRateSec({ durationSec: 1 } as never)); // 1.25 0
+ * ```
+ */
+export function atRateSec(settings: RunSettings): number {
+  return settings.cpuRate ? RATE_WARMUP_SEC + windowSec(settings) : 0;
+}
+
 /**
  * Whether the window held its rate: at least 95% of it answered validly (HttpArena's gate on achieved over target).
  * Requests that went out late (a stall of the machine) still reach the server within the window: they change the
@@ -170,7 +186,7 @@ export async function atCpuRate<M extends RateLoad>(
     rate,
     phases: undefined,
     durationSec: windowSec(ctx.settings),
-    warmupSec: 0.25,
+    warmupSec: RATE_WARMUP_SEC,
     // At a rate the server holds, answers take milliseconds: one still missing after 2 s says the rate is not held,
     // and the window need not wait the whole --timeout for it.
     requestTimeoutSec: Math.min(ctx.settings.requestTimeoutSec, 2),

@@ -55,6 +55,7 @@ import { hookTimeouts, withinTime } from "./timeouts.ts";
 import { judgeAccounting, judgeFailures } from "./accounting.ts";
 import { loadTimeoutSec, longerWindow, timeoutWarning, windowWarning } from "./long_enough.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
+import { servedEstimateSec } from "./estimate.ts";
 import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 
 /** Requests re-verified on the fresh server of every run after the first, which verified every distinct request. */
@@ -613,6 +614,7 @@ export const httpKind: Kind<HttpWorkload, HttpState, HttpRecordContext> = {
   requires: ["server", "traffic"],
   view: httpView,
   headline: (_workload, settings) => headlineOf(settings),
+  estimateSec: servedEstimateSec,
   open,
   run: runOnce,
   judge(state, outcome) {

@@ -62,6 +62,12 @@ export interface Kind<W extends WorkloadBase, S, C extends RecordContext<W> = Re
    * ends before opening (a runtime that cannot be had) still names its workload's figure.
    */
   headline(workload: W, settings: RunSettings): Headline;
+  /**
+   * Seconds one record is expected to take with `settings`, for the progress display's first estimate of a suite (it
+   * corrects the estimate by the pace of finished records): see `estimate.ts`. Without it, each run's warm-up and
+   * window and 1.5 s around them.
+   */
+  estimateSec?(settings: RunSettings): number;
   /** Measures one run (`run` counts from 0 for this record); throws a `PhaseError` naming the phase. */
   run(state: S, run: number): Promise<RunOutput>;
   /** The run plan of this record, when the kind's own plan differs from the settings' (a process's ≥N runs). */

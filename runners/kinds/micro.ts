@@ -12,6 +12,7 @@ import type { RecordContext, RecordOutcome } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { microView } from "./views.ts";
+import { microEstimateSec } from "./estimate.ts";
 import { round } from "../stats/mod.ts";
 
 const NUMBER_FIELDS = ["opsPerCall", "sink", "timeMs", "warmupTimeMs"] as const;
@@ -161,6 +162,7 @@ export const microKind: Kind<MicroWorkload, MicroState> = {
   requires: ["script", "verify"],
   view: microView,
   headline: () => ({ figure: "opsPerSecond", higherIsBetter: true }),
+  estimateSec: microEstimateSec,
   open,
   run: runOnce,
 };

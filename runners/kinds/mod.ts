@@ -11,6 +11,7 @@ import type { Kind, KindView } from "./kind.ts";
 import { RecordRun } from "./loop.ts";
 import type { RecordOutcome, SuiteRecordContext, VariantContext, VariantVerdict } from "./record.ts";
 import * as registry from "./registry.ts";
+import { runsEstimateSec } from "./estimate.ts";
 
 /**
  * Every kind, by its name, typed for the loop. Each kind is typed to see its own part of a record's context; the
@@ -115,6 +116,23 @@ export function checkVariant(ctx: VariantContext): Promise<Map<string, VariantVe
  */
 export function headlineOf(workload: Workload, settings: RunSettings): Headline {
   return kindOf(workload).headline(workload, settings);
+}
+
+/**
+ * Seconds one record of `workload` is expected to take with `settings`, as its kind estimates, for progress displays.
+ *
+ * @example Start-up's records take seconds, however many launches fill them
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { startup } from "../../workloads/startup.ts";
+ * import { PROFILES } from "../suite/settings.ts";
+ * import { estimateRecordSec } from "./mod.ts";
+ *
+ * assert(estimateRecordSec(startup, { ...PROFILES.quick, runs: 10 }) < 5);
+ * ```
+ */
+export function estimateRecordSec(workload: Workload, settings: RunSettings): number {
+  return (kindOf(workload).estimateSec ?? runsEstimateSec)(settings);
 }
 
 export { type Ending, endingOf, RecordRun, type Slot } from "./loop.ts";

@@ -19,6 +19,7 @@ import { which } from "../platform/mod.ts";
 import { DEFAULT_MAX_RUNS, defaultTimer, type ProcessTimer, type TimerSession, timeRuns } from "../drivers/mod.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { processView } from "./views.ts";
+import { processEstimateSec } from "./estimate.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import { median, OUTLIER_Z, outlierIndices, round } from "../stats/mod.ts";
@@ -247,6 +248,7 @@ export const processKind: Kind<ProcessWorkload, ProcessState> = {
   requires: ["prepare", "headline"],
   view: processView,
   headline: (workload) => ({ ...workload.headline }),
+  estimateSec: processEstimateSec,
   open,
   run: runOnce,
   plan: (state, fromSettings) =>

@@ -30,6 +30,7 @@ import { judgeAccounting } from "./accounting.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { websocketView } from "./views.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
+import { servedEstimateSec } from "./estimate.ts";
 import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
@@ -392,6 +393,7 @@ export const websocketKind: Kind<WebSocketWorkload, WebSocketState, ServedRecord
   requires: ["server", "traffic"],
   view: websocketView,
   headline: (_workload, settings) => headlineOf(settings),
+  estimateSec: servedEstimateSec,
   open,
   run: runOnce,
   judge(state, outcome) {

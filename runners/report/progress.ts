@@ -5,8 +5,9 @@
  * kept per finished record. Elsewhere (a log, a pipe) only the finished
  * records' lines, each after the time elapsed.
  *
- * The estimate starts from the settings (runs × (warm-up + duration) plus
- * start-up) and is corrected by the pace of the records finished so far.
+ * The estimate starts from each workload kind's estimate of a record with its
+ * settings (`runners/kinds/estimate.ts`) and is corrected by the pace of the
+ * records finished so far.
  *
  * @module
  */

@@ -7,7 +7,7 @@
 
 import type { RuntimeSpec } from "../../adapters/mod.ts";
 import type { OptionValues, RunSettings, Workload } from "../../workloads/mod.ts";
-import { runPlan } from "../stats/mod.ts";
+import { estimateRecordSec } from "../kinds/mod.ts";
 import { effectiveSettings, type Profile, resolveOptions } from "./settings.ts";
 
 /** One workload × variant, as the suite will measure it on every runtime. */
@@ -78,8 +78,7 @@ export function recordId(planned: Planned, spec: RuntimeSpec): string {
   return `${planned.workload.name}/${planned.variant}/${spec.requested}`;
 }
 
-/** Seconds one record is expected to take, for progress displays. */
-export function estimateSec(s: RunSettings): number {
-  // Server start, verification and the generator's own start take about 1.5 s per run here.
-  return runPlan(s).min * (s.warmupSec + s.durationSec + 1.5);
+/** Seconds one record of the group is expected to take, as its workload's kind estimates, for progress displays. */
+export function estimateSec(planned: Planned): number {
+  return estimateRecordSec(planned.workload, planned.settings);
 }

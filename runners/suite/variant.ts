@@ -206,7 +206,7 @@ async function openRecord(
     index,
     total: suite.totalRecords,
     id,
-    estimatedSec: estimateSec(planned.settings),
+    estimatedSec: estimateSec(planned),
   });
   const earlier = suite.continued.get(id);
   const base = { spec, id, startedAt: earlier?.startedAt ?? new Date().toISOString(), earlier };
