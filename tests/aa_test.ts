@@ -1,7 +1,8 @@
 // docs/method.md "The noise floor (A/A)": `bench --aa` measures one runtime as two arms, A and B, interleaved round by
 // round exactly as two runtimes; the report states the arms' paired ratio, the spread of the rounds and the smallest
 // difference this run count detects on this machine; `compare --noise-floor` and `bench --noise-floor` refuse to call a
-// change smaller than it.
+// change smaller than it. README "What you get": `--aa` prints the smallest difference its rounds detect for each figure
+// `compare` tests, CPU per request at the fixed rate included; `compare --noise-floor` calls no smaller change.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import { parseResult } from "../runners/schema/mod.ts";
 import { detectableChangePercent, pairedRatio, roundPairs } from "../runners/stats/paired.ts";

@@ -122,7 +122,7 @@ function atRateRecord(template: BenchRecord, cpuRate: number, values: number[]):
   };
 }
 
-// README "What rtbench measures" (CPU time per request) and docs/guide.md "compare": the server's CPU time per request
+// README "What you get" (the figures compare tests) and docs/guide.md "compare": the server's CPU time per request
 // at the fixed rate is compared where both records measured it, lower is better, and only at the same rate.
 Deno.test("compare tests the server's CPU per request at the fixed rate, lower is better, at one rate only", () => {
   const t = base.records[0];
