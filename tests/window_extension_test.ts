@@ -6,7 +6,7 @@ import { run } from "../runners/suite/run.ts";
 import { validateResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { bcrypt } from "../workloads/bcrypt.ts";
-import { loadTimeoutSec, longerWindow } from "../runners/kinds/long_enough.ts";
+import { loadTimeoutSec, longerWindow, windowWarning } from "../runners/kinds/long_enough.ts";
 import type { LoadGenerator, LoadMeasurement } from "../runners/drivers/types.ts";
 import { processesMatching, withTmp } from "./_helpers.ts";
 
@@ -177,3 +177,13 @@ async function onBcrypt(generator: LoadGenerator, settings: Record<string, numbe
     return result.records[0];
   });
 }
+
+Deno.test("the warning gives windows to the millisecond: an engine's window summed from parts reads 2 s, not 2.0000000000000004 s", () => {
+  // As a real run of node's bcryptjs reported them (the merged engine processes' window is a float sum).
+  const short = { durationMs: 2000.0000000000004, validResponses: 18 } as never;
+  const long = { durationMs: 13999.999999999998, validResponses: 158 } as never;
+  assertMatch(
+    windowWarning(2, [short], long).message,
+    /^run 3: 18 in 2 s valid responses: measured again on a fresh server over 14 s \(158 valid responses\)/,
+  );
+});

@@ -41,6 +41,7 @@ import {
   combineSummaries,
   countedRate,
   cpuCount,
+  formatSeconds,
   judgeSaturation,
   round,
   type Saturation,
@@ -539,7 +540,7 @@ function judgeLoad(state: HttpState, m: LoadMeasurement, all: readonly LoadMeasu
     return `${unasked} answers came with no request in flight (the server answered more than was asked) under load`;
   }
   if (m.validResponses === 0) {
-    throw new PhaseError("measure", `No valid response in ${m.durationMs / 1000} s (${m.errors} errors)`);
+    throw new PhaseError("measure", `No valid response in ${formatSeconds(m.durationMs)} (${m.errors} errors)`);
   }
   if (!m.accounting) return judgeFailures(m.errors, m.responses, state.generator.name);
   const verdict = judgeAccounting(m.accounting, run, "requests");

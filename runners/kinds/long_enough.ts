@@ -14,7 +14,13 @@
  * @module
  */
 
-import { MAX_WINDOW_SEC, MIN_COUNTED_OVER_SPAN, MIN_COUNTED_RESPONSES, windowToCount } from "../stats/mod.ts";
+import {
+  formatSeconds,
+  MAX_WINDOW_SEC,
+  MIN_COUNTED_OVER_SPAN,
+  MIN_COUNTED_RESPONSES,
+  windowToCount,
+} from "../stats/mod.ts";
 import type { LoadMeasurement } from "../drivers/mod.ts";
 import type { RunSettings, Warning } from "../schema/mod.ts";
 
@@ -73,12 +79,12 @@ export function longerWindow(
  * ```
  */
 export function windowWarning(run: number, earlier: readonly LoadMeasurement[], last: LoadMeasurement): Warning {
-  const counted = earlier.map((m) => `${m.validResponses} in ${m.durationMs / 1000} s`).join(", then ");
+  const counted = earlier.map((m) => `${m.validResponses} in ${formatSeconds(m.durationMs)}`).join(", then ");
   const none = earlier[0]?.validResponses === 0;
   return {
     code: "window-extended",
     message: `run ${run + 1}: ${counted} valid responses: measured again on a fresh server over ` +
-      `${last.durationMs / 1000} s (${last.validResponses} valid responses); rtbench counts at least ` +
+      `${formatSeconds(last.durationMs)} (${last.validResponses} valid responses); rtbench counts at least ` +
       `${MIN_COUNTED_RESPONSES} responses a run (${MIN_COUNTED_OVER_SPAN} where the rate is over their span; windows up ` +
       `to ${MAX_WINDOW_SEC} s) so that counting does not round ` +
       `the figure${none ? ", and a server slower than the window is measured, not failed" : ""}`,

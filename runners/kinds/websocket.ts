@@ -25,7 +25,7 @@ import {
 } from "../drivers/mod.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
 import { engineOnDeno } from "./engine_fallback.ts";
-import { combineSummaries, judgeSaturation, round, saturation } from "../stats/mod.ts";
+import { combineSummaries, formatSeconds, judgeSaturation, round, saturation } from "../stats/mod.ts";
 import { judgeAccounting } from "./accounting.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { websocketView } from "./views.ts";
@@ -233,7 +233,7 @@ function judgeEchoes(state: WebSocketState, m: WebSocketMeasurement, run: number
     throw new PhaseError("measure", `No socket connected (${m.firstFailure ?? "no reason given"})`);
   }
   if (m.accounting && m.accounting.unasked > 0) return judgeAccounting(m.accounting, run, "messages").invalid;
-  if (m.validMessages === 0) throw new PhaseError("measure", `No echo in ${m.durationMs / 1000} s`);
+  if (m.validMessages === 0) throw new PhaseError("measure", `No echo in ${formatSeconds(m.durationMs)}`);
   if (!m.accounting) return null;
   const verdict = judgeAccounting(m.accounting, run, "messages");
   const warnings = state.outcome.warnings;

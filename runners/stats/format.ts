@@ -11,6 +11,19 @@ export function formatCount(n: number): string {
   return Math.round(n).toLocaleString("en-US");
 }
 
+/**
+ * Formats milliseconds as seconds to the millisecond, without the float noise of a window summed from parts.
+ *
+ * @example
+ * ```ts
+ * import { formatSeconds } from "./format.ts";
+ * console.log(formatSeconds(2000.0000000000004), formatSeconds(12_500)); // "2 s" "12.5 s"
+ * ```
+ */
+export function formatSeconds(ms: number): string {
+  return `${Math.round(ms) / 1000} s`;
+}
+
 /** Formats microseconds as `850 µs`, `1.24 ms` or `2.1 s`. */
 export function formatUs(us: number): string {
   if (us < 1000) return `${Math.round(us)} µs`;
