@@ -16,12 +16,11 @@
  * at its limit; a pair measured at two rates is not comparable on it. Reports
  * show the p99 of every run's responses merged; a test needs one value per
  * run, so compare's is each run's own p99, and it says so (`p99 per run`).
- * Figures derived from the headline
- * would only repeat its verdict and are left out: `bytesPerSecond` and
- * `filesWrittenPerSecond` follow the same responses, and in a closed model the
- * typical latency is connections ÷ throughput (Little's law), so p50 is the
- * headline again. Counts, window lengths and client CPU describe the run, not
- * the runtime.
+ * Figures derived from the headline would only repeat its verdict and are
+ * left out: `bytesPerSecond` and `filesWrittenPerSecond` follow the same
+ * responses, and in a closed model the typical latency is connections ÷
+ * throughput (Little's law), so p50 is the headline again. Counts, window
+ * lengths and client CPU describe the run, not the runtime.
  *
  * A pair measured with different load generators or different measurement
  * settings (connections, duration, rate, ...) is "not comparable": its change
@@ -314,7 +313,7 @@ function compareFigure(
  * @param head The record compared against `base`.
  * @param runtime The name the comparisons carry for the runtime.
  * @param alpha Significance level.
- * @returns The headline figure first, then latency p99 when both have it; per pair, without Holm's correction.
+ * @returns The figures of {@linkcode comparedFigures}, the headline first; per pair, without Holm's correction.
  *
  * @example Node.js in the stored pair
  * ```ts
