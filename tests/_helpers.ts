@@ -71,6 +71,17 @@ export async function privateTmp(): Promise<string> {
   return await Deno.makeTempDir({ prefix: "rtbench-test-" });
 }
 
+/** Whether `path` is there, a link counted as itself (never followed); an error other than its absence throws. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
 /** Entries left in a directory. */
 export async function entries(dir: string): Promise<string[]> {
   const names: string[] = [];

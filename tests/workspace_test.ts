@@ -4,7 +4,7 @@ import { assert, assertEquals } from "@std/assert";
 import { installDependencies } from "../runners/platform/workspace.ts";
 import { BCRYPTJS_VERSION } from "../workloads/bcrypt.ts";
 import { needs, NETWORK } from "./_needs.ts";
-import { withTmp } from "./_helpers.ts";
+import { exists, withTmp } from "./_helpers.ts";
 
 Deno.test(needs(NETWORK, {
   name: "an interrupted install's directory is replaced by a complete one; a link in it is removed, not followed",
@@ -36,13 +36,3 @@ Deno.test(needs(NETWORK, {
     });
   },
 }));
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}

@@ -1,8 +1,6 @@
 import { assertEquals } from "@std/assert";
-import { withTmp } from "../../tests/_helpers.ts";
+import { exists, withTmp } from "../../tests/_helpers.ts";
 import { removeTree } from "./remove_tree.ts";
-
-const exists = (path: string) => Deno.lstat(path).then(() => true, () => false);
 
 Deno.test("removeTree removes a tree deeper than its split, files at every level, and only the links of links", () =>
   withTmp(async (root) => {
