@@ -10,7 +10,14 @@ import type { BenchRecord, BenchResult } from "../runners/schema/result.ts";
 import type { RunSettings } from "../workloads/types.ts";
 import { engineGenerator } from "../runners/drivers/engine.ts";
 import { formatTable } from "../runners/report/table.ts";
-import { CHUNKED_MODES, faultyHttp, faultyWs, HTTP_MODES, WS_MODES } from "./fixtures/accounting_faults.ts";
+import {
+  CHUNKED_MODES,
+  faultyHttp,
+  faultyWs,
+  HTTP_MODES,
+  INTERIM_MODES,
+  WS_MODES,
+} from "./fixtures/accounting_faults.ts";
 import { assertNothingLeft, withTmp } from "./_helpers.ts";
 import { condition, needs } from "./_needs.ts";
 import { wrkGenerator } from "../runners/drivers/wrk.ts";
@@ -153,6 +160,25 @@ Deno.test("HTTP faults from mid-run on, open model (--rate 1000): each invalid, 
   // The rate achieved counts answered requests only: no surplus answer adds to it.
   const duplicate = byVariant(result).get("duplicate")!;
   assert(duplicate.runs[0].figures.requestsPerSecond <= 1000 * 1.001, JSON.stringify(duplicate.runs[0].figures));
+});
+
+// docs/method.md, the engine's "HTTP." item: "interim responses (`103 Early Hints`, `100 Continue`: any 1xx but 101)
+// read past to the answer they precede, which is the one counted"; on bytes, _engine_http_test "interim responses …".
+Deno.test("a server that sends 103 Early Hints and 100 Continue before its answers is clean in both models, the interim responses no answers", async () => {
+  for (const settings of [{ ...SETTINGS, idleConnections: 100 }, OPEN]) {
+    const [r] = (await faults("http", INTERIM_MODES, settings)).records;
+    assertClean(r);
+    // The idle connections' exchanges read past them too (docs/method.md "CPU per request and memory per connection").
+    if (settings.idleConnections) {
+      assert(!r.warnings.some((w) => w.code === "idle-connections-failed"), describe(r));
+      assertEquals(r.runs[0].figures.idleConnections, 100, describe(r));
+    }
+    // Each request had one answer, the 200 after its interim ones: none judged on an interim status, none unasked.
+    const { counts, accounting, figures } = r.runs[0];
+    assertEquals([counts.non2xx, counts.mismatches, accounting!.unasked], [0, 0, 0], describe(r));
+    assertEquals(figures.validResponses, accounting!.requests, describe(r));
+    assert(accounting!.requests > 1000, describe(r));
+  }
 });
 
 /** What every WebSocket fault must come to, in either model. */

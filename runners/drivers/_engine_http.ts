@@ -1,6 +1,7 @@
 // The load engine's HTTP/1.1 side, free of I/O so that it runs the same on Bun and on Deno and can be tested on
 // bytes: requests encoded once, responses parsed strictly (content-length and chunked framing, pipelined responses
-// back to back, responses split across reads) and every one checked against its request's expectation.
+// back to back, responses split across reads, interim 1xx responses read past) and every one checked against its
+// request's expectation.
 // Nothing is allocated per response unless a response straddles two reads or its body must be matched by a pattern.
 
 /** What one request must get back, with the bytes it is compared against. */
@@ -235,7 +236,11 @@ export class ResponseParser {
 
   /** Parses one response at `start`; returns its length, or 0 when it is not complete yet. */
   #one(buf: Uint8Array, start: number, end: number, next: () => number, sink: ResponseSink): number {
-    const at = this.#head(buf, start, end);
+    let at = this.#head(buf, start, end);
+    // Interim responses (1xx but 101: 100 Continue, 103 Early Hints) come before the answer to the same request, and
+    // a client must read past them even unasked for (RFC 9110 §15.2): no body, no request of their own, their bytes
+    // counted with the answer's. Until the answer is whole they are read again with it, as any incomplete response.
+    while (at !== 0 && this.#status < 200 && this.#status !== 101) at = this.#head(buf, at, end);
     if (at === 0) return 0;
     let bodyStart = at;
     let bodyEnd: number;
@@ -326,11 +331,7 @@ export class ResponseParser {
    * no `name: value` (no colon, an empty name, one starting blank) is not HTTP: the framing cannot be trusted.
    */
   #header(buf: Uint8Array, at: number, eol: number): void {
-    // A name, then a colon: a blank or a colon first is no header, and so is a line without a colon. The scan for the
-    // colon stops at the first byte that cannot be in a name (this runs for every header of every response).
-    let colon = at;
-    while (colon < eol && buf[colon] > SPACE && buf[colon] !== COLON) colon++;
-    if (colon === at || buf[colon] !== COLON) notAHeader(buf, at, eol);
+    if (!isField(buf, at, eol)) notAHeader(buf, at, eol);
     const first = lower(buf[at]);
     if (first === 99 /* c */) {
       if (headerIs(buf, at, eol, CONTENT_LENGTH)) {
@@ -377,8 +378,15 @@ export class ResponseParser {
       const size = parseInt(hex, 16);
       p = eol + 2;
       if (size === 0) {
-        if (p + 1 >= end) return 0;
-        if (!(buf[p] === CR && buf[p + 1] === LF)) throw new ProtocolError("chunked trailers are not supported");
+        // The trailer section (RFC 9112 §7.1.2): field lines until an empty one, read past like a head's other fields.
+        while (true) {
+          if (p + 1 >= end) return 0;
+          if (buf[p] === CR && buf[p + 1] === LF) break;
+          const fieldEnd = lineEnd(buf, p, end);
+          if (fieldEnd < 0) return 0;
+          if (!isField(buf, p, fieldEnd)) notAHeader(buf, p, fieldEnd);
+          p = fieldEnd + 2;
+        }
         p += 2;
         break;
       }
@@ -448,6 +456,16 @@ function contentLength(buf: Uint8Array, from: number, eol: number): number {
   if (v === digits || v - digits > 15) return -1;
   while (v < eol && (buf[v] === SPACE || buf[v] === TAB)) v++;
   return v === eol ? n : -1;
+}
+
+/**
+ * Whether `buf[at..eol]` is a `name: value` line: a name, then a colon; a blank or a colon first is none, and so is a
+ * line without a colon. The scan stops at the first byte that cannot be in a name (this runs for every header).
+ */
+function isField(buf: Uint8Array, at: number, eol: number): boolean {
+  let colon = at;
+  while (colon < eol && buf[colon] > SPACE && buf[colon] !== COLON) colon++;
+  return colon !== at && buf[colon] === COLON;
 }
 
 /** Throws for a header line that is no `name: value` (kept out of the hot path). */

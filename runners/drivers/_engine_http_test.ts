@@ -86,6 +86,32 @@ Deno.test("chunked responses are joined before their body is checked", () => {
   assertEquals(parse([chunked.slice(0, 40), chunked.slice(40), CREATED]).verdicts, [VALID, VALID]);
 });
 
+// docs/method.md, the engine's "HTTP." item: "chunked bodies (a trailer section read past)", "interim responses
+// (`103 Early Hints`, `100 Continue`: any 1xx but 101) read past to the answer they precede, which is the one counted".
+Deno.test("interim responses (1xx but 101) are read past, split anywhere: the answer after them is the request's", () => {
+  const hints = "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n";
+  const interim = "HTTP/1.1 100 Continue\r\n\r\n" + hints;
+  const both = interim + GOOD + hints + CREATED;
+  for (let cut = 1; cut < both.length; cut++) {
+    const got = parse([both.slice(0, cut), both.slice(cut)]);
+    assertEquals(got.verdicts, [VALID, VALID], `cut at ${cut}`);
+    assertEquals(got.bytes, [interim.length + GOOD.length, hints.length + CREATED.length], `cut at ${cut}`);
+  }
+  // Interim responses alone answer nothing; 101 is a final status, and not the 200 asked for.
+  assertEquals(parse([interim]).verdicts, []);
+  assertEquals(parse(["HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n"]).verdicts, [NON_2XX]);
+});
+
+Deno.test("a chunked body's trailer section is read past; a trailer line that is no field is not HTTP", () => {
+  const head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+  const body = `${head}1b\r\n${BODY}\r\n0\r\n`;
+  const trailed = `${body}Server-Timing: app;dur=1\r\nX-Checksum: abc\r\n\r\n`;
+  for (let cut = 1; cut < trailed.length; cut++) {
+    assertEquals(parse([trailed.slice(0, cut), trailed.slice(cut), CREATED]).verdicts, [VALID, VALID], `cut ${cut}`);
+  }
+  assertThrows(() => parse([`${body}no field here\r\n\r\n`]), ProtocolError);
+});
+
 Deno.test("bytes that are not HTTP/1.1 stop the connection", () => {
   assertThrows(() => parse(["garbage garbage garbage\r\n\r\n"]), ProtocolError);
 });

@@ -14,6 +14,7 @@ export * from "./cpu_meter.ts";
 export * from "./engine.ts";
 export * from "./exchange.ts";
 export * from "./generators.ts";
+export * from "./held_exchange.ts";
 export * from "./locust.ts";
 export * from "./oha.ts";
 export * from "./open_model.ts";

@@ -10,6 +10,7 @@
  */
 
 import { runCommand } from "../platform/mod.ts";
+import { exchangeOnConnection } from "../drivers/mod.ts";
 import type { HttpRequestSpec } from "../../workloads/mod.ts";
 import type { Warning } from "../schema/mod.ts";
 import type { ServedRecordContext } from "./record.ts";
@@ -51,32 +52,6 @@ export async function treeRssBytes(session: number): Promise<number | null> {
   }
 }
 
-/** One HTTP/1.1 keep-alive request as bytes. */
-function requestBytes(request: HttpRequestSpec, host: string): Uint8Array {
-  const body = request.body ?? "";
-  const headers = Object.entries(request.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join("");
-  const length = body === "" ? "" : `content-length: ${new TextEncoder().encode(body).length}\r\n`;
-  return new TextEncoder().encode(
-    `${request.method ?? "GET"} ${request.path} HTTP/1.1\r\nhost: ${host}\r\n${headers}${length}\r\n${body}`,
-  );
-}
-
-/** Reads one response off `conn` (until it is closed): its status, once as many body bytes as it says have come. */
-async function readResponse(conn: Deno.Conn): Promise<number> {
-  const buffer = new Uint8Array(64 * 1024);
-  let text = "";
-  while (true) {
-    const n = await conn.read(buffer);
-    if (n === null) break;
-    text += new TextDecoder().decode(buffer.subarray(0, n));
-    const end = text.indexOf("\r\n\r\n");
-    if (end === -1) continue;
-    const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(text.slice(0, end))?.[1] ?? 0);
-    if (new TextEncoder().encode(text.slice(end + 4)).length >= length) break;
-  }
-  return Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
-}
-
 /** Connections held open, how many are open, the exchanges they made, and why not all opened. */
 interface Held {
   close(): void;
@@ -113,18 +88,16 @@ async function hold<T>(
   return { items, failed: failed ?? (stop.aborted ? "not all open in time" : null), close };
 }
 
-/** Opens `n` keep-alive connections, each after one exchange of `request` whose status is checked. */
+/** Opens `n` keep-alive connections, each after one exchange of `request` whose response is checked as under load. */
 async function openHttp(server: RunningServer, request: HttpRequestSpec, n: number, stop: AbortSignal): Promise<Held> {
   const url = new URL(server.baseUrl);
-  const bytes = requestBytes(request, url.host);
   let exchanges = 0;
   const held = await hold<Deno.Conn>(n, stop, async (items) => {
     const conn = await Deno.connect({ hostname: url.hostname.replace(/^\[|\]$/g, ""), port: server.port });
     items.push(conn);
-    await conn.write(bytes);
-    const status = await readResponse(conn);
-    if (status > 0) exchanges++;
-    if (status !== request.expect.status) throw new Error(`status ${status}, expected ${request.expect.status}`);
+    const exchange = await exchangeOnConnection(conn, url.host, request);
+    if (exchange.answered) exchanges++;
+    if (exchange.problem !== null) throw new Error(exchange.problem);
   }, (conn) => conn.close());
   return { close: held.close, open: held.failed === null ? held.items.length : 0, exchanges, failed: held.failed };
 }
