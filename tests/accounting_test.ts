@@ -181,6 +181,21 @@ Deno.test("a server that sends 103 Early Hints and 100 Continue before its answe
   }
 });
 
+// docs/method.md "Dropped connections": "an answer saying `Connection: close` ends its connection's use …".
+Deno.test("a server limiting requests per connection, every 20th answer saying Connection: close, is clean in both models", async () => {
+  for (const settings of [SETTINGS, OPEN]) {
+    const [r] = (await faults("http", ["close-every"], settings)).records;
+    assertClean(r);
+    const { counts, accounting } = r.runs[0];
+    // Each connection's end announced and taken as such (one answer in 20 per connection, the warm-up's counted on
+    // it too; the open model spreads requests unevenly): no error, and opened again at once (the reconnects' time is
+    // the connects', not the 10 ms a failed connection waits).
+    assert(accounting!.announcedCloses! >= accounting!.requests / 40, describe(r));
+    assertEquals(counts.errors, 0, describe(r));
+    assert(accounting!.reconnectMs < 10 * accounting!.reconnects, describe(r));
+  }
+});
+
 /** What every WebSocket fault must come to, in either model. */
 function assertWsFaults(result: BenchResult): void {
   const r = byVariant(result);

@@ -251,3 +251,52 @@ Deno.test("a connection never answered whose request times out in the window is 
   assertEquals(counts.accounting.hungNeverAnswered, counts.accounting.hungConnections);
   assert(counts.accounting.hungConnections >= 1, JSON.stringify(counts.accounting));
 });
+
+// docs/method.md "Dropped connections": a connection whose end the server announced (`Connection: close`) is no drop.
+const CLOSING = OK.replace("\r\n\r\n", "\r\nConnection: keep-alive, Close\r\n\r\n");
+
+Deno.test("an answer saying Connection: close ends its connection: nothing more sent on it, closed, reopened, no drop", async () => {
+  const answers = new Map<FakeSocket, number>();
+  const { counts, net } = await drive(JOB, (_t, server, net) =>
+    server.answer((_n, socket) => {
+      // Every 5th answer on a connection announces its end; on every other such connection the server hangs up after
+      // it (a server that closes first), on the rest it leaves the close to the client.
+      const n = (answers.get(socket) ?? 0) + 1;
+      answers.set(socket, n);
+      if (n < 5) return OK;
+      const index = net.sockets.indexOf(socket);
+      if (index % 2 === 0) queueMicrotask(() => socket.hangUp());
+      return CLOSING;
+    }));
+  const a = counts.accounting;
+  // Each connection's 201 answers of the window, one in five announcing its end: about 80 closes.
+  assert(a.announcedCloses! >= 70, JSON.stringify(a));
+  assertEquals([a.droppedConnections, a.unanswered, a.idleCloses, counts.errors, counts.mismatches], [0, 0, 0, 0, 0]);
+  // No request went out on a connection after the answer that announced its end; those the server left open, the
+  // client closed.
+  for (const [i, s] of net.sockets.entries()) {
+    assert(s.written.length <= 5, `socket ${i}: ${s.written.length} requests`);
+    if (s.written.length === 5 && i % 2 === 1) assert(s.closedByClient, `socket ${i}`);
+  }
+  // Opened again at once: the window (1000 … 3000 ms) answered as a server that never closes (201 per connection) less
+  // at most a step per reopening.
+  assert(counts.validResponses >= 402 * 0.75, String(counts.validResponses));
+});
+
+Deno.test("requests pipelined after an answer saying Connection: close are unanswered, the close no drop", async () => {
+  const job: EngineJob = { ...JOB, pipelining: 2 };
+  let announced = 0;
+  const { counts } = await drive(job, (t, server, net) =>
+    server.answer((_n, socket) => {
+      // Once in the window, the first connection's server announces its end and hangs up with a request in flight.
+      if (announced > 0 && socket === net.sockets[0]) return null;
+      if (t === 2000 && socket === net.sockets[0]) {
+        announced++;
+        queueMicrotask(() => socket.hangUp());
+        return CLOSING;
+      }
+      return OK;
+    }));
+  const a = counts.accounting;
+  assertEquals([a.announcedCloses, a.droppedConnections, a.unanswered, a.reconnects], [1, 0, 1, 1]);
+});

@@ -127,7 +127,7 @@ export interface ResponseSink {
 }
 
 // A response with no content-type header matches an expected content-type of "" (a 204 carries none).
-const CR = 13, LF = 10, COLON = 58, SPACE = 32, TAB = 9;
+const CR = 13, LF = 10, COLON = 58, SPACE = 32, TAB = 9, COMMA = 44;
 
 function lower(b: number): number {
   return b >= 65 && b <= 90 ? b + 32 : b;
@@ -143,6 +143,31 @@ function headerIs(buf: Uint8Array, at: number, end: number, name: Uint8Array): b
 const CONTENT_LENGTH = encoder.encode("content-length");
 const CONTENT_TYPE = encoder.encode("content-type");
 const TRANSFER_ENCODING = encoder.encode("transfer-encoding");
+const CONNECTION = encoder.encode("connection");
+
+const CLOSE = encoder.encode("close");
+
+/**
+ * Whether a `Connection` field's value, `buf[from..eol]`, lists the `close` option: a comma-separated list of tokens,
+ * any case, blanks around them (read on bytes: Node.js sends `Connection: keep-alive` with every response).
+ */
+function hasCloseOption(buf: Uint8Array, from: number, eol: number): boolean {
+  let at = from;
+  while (at < eol) {
+    while (at < eol && (buf[at] === SPACE || buf[at] === TAB || buf[at] === COMMA)) at++;
+    let end = at;
+    while (end < eol && buf[end] !== COMMA) end++;
+    let last = end;
+    while (last > at && (buf[last - 1] === SPACE || buf[last - 1] === TAB)) last--;
+    if (last - at === CLOSE.length) {
+      let same = true;
+      for (let i = 0; i < CLOSE.length && same; i++) same = lower(buf[at + i]) === CLOSE[i];
+      if (same) return true;
+    }
+    at = end;
+  }
+  return false;
+}
 
 /** Thrown for bytes that are not HTTP/1.1: the connection cannot be trusted any more. */
 export class ProtocolError extends Error {}
@@ -233,6 +258,15 @@ export class ResponseParser {
   #chunked = false;
   #typeStart = -1;
   #typeEnd = -1;
+  #closes = false;
+
+  /**
+   * Whether the last response announced the connection's end (`Connection: close`, RFC 9112 §9.6): the client sends
+   * nothing more on it and closes it once the answers it is owed are in.
+   */
+  get closes(): boolean {
+    return this.#closes;
+  }
 
   /** Parses one response at `start`; returns its length, or 0 when it is not complete yet. */
   #one(buf: Uint8Array, start: number, end: number, next: () => number, sink: ResponseSink): number {
@@ -311,6 +345,7 @@ export class ResponseParser {
     this.#status = (buf[start + 9] - 48) * 100 + (buf[start + 10] - 48) * 10 + (buf[start + 11] - 48);
     this.#contentLength = -1;
     this.#chunked = false;
+    this.#closes = false;
     this.#typeStart = this.#typeEnd = -1;
     let at = lineEnd(buf, start, end);
     if (at < 0) return 0;
@@ -350,6 +385,8 @@ export class ResponseParser {
         while (to > from && (buf[to - 1] === SPACE || buf[to - 1] === TAB)) to--;
         this.#typeStart = from;
         this.#typeEnd = to;
+      } else if (headerIs(buf, at, eol, CONNECTION)) {
+        this.#closes ||= hasCloseOption(buf, at + CONNECTION.length + 1, eol);
       }
     } else if (first === 116 /* t */ && headerIs(buf, at, eol, TRANSFER_ENCODING)) {
       // Any transfer coding but chunked alone would need decoding rtbench does not do: refuse it plainly.

@@ -5,6 +5,9 @@
 // goes out when the connection is open (its connect timed apart), and once its answer is complete the client closes
 // that connection itself, so a server that ignores `Connection: close` holds nothing up. A server's close after the
 // answer is the expected end; a close before it is a drop, as with keep-alive.
+// Keep-alive on, a response saying `Connection: close` ends its connection's use: nothing more is sent on it, the client
+// closes it once no answer is owed (requests pipelined after that response go unanswered) and the load opens another
+// at once; that close is the server's announced one (`announcedCloses`), not a drop.
 
 import type { LoadConnection, LoadEvents } from "./_engine_load.ts";
 import { InFlight } from "./_engine_in_flight.ts";
@@ -75,6 +78,8 @@ export class HttpConnection implements LoadConnection, ResponseSink {
   #closing = false;
   /** Whether a response came with no request in flight: pairing cannot be trusted on this connection any more. */
   #unpaired = false;
+  /** Whether the server announced its close (`Connection: close`): nothing more is sent, and the client closes it. */
+  #announced = false;
   #pop = () => this.inFlight.shift() ? this.inFlight.index : -1;
   /** Keep-alive off: a new connection per request (the fields below serve this mode only). */
   readonly #perRequest: boolean;
@@ -105,7 +110,7 @@ export class HttpConnection implements LoadConnection, ResponseSink {
 
   get ready(): boolean {
     if (this.#perRequest) return !this.#down && !this.#connecting && this.inFlight.length === 0;
-    if (this.#transport === null || this.inFlight.length >= this.#capacity) return false;
+    if (this.#transport === null || this.#announced || this.inFlight.length >= this.#capacity) return false;
     // A request carrying the captured value waits for every answer before it: one may change the value.
     return !this.#rotation.anyTemplated ||
       !(this.#rotation.templated[this.#skipUncaptured()] && this.inFlight.length > 0);
@@ -114,6 +119,7 @@ export class HttpConnection implements LoadConnection, ResponseSink {
   open(): void {
     this.#parser = new ResponseParser(this.#rotation.requests);
     this.inFlight.clear();
+    this.#announced = false;
     if (this.#perRequest) {
       // Nothing to open yet: each request opens its own connection.
       this.#down = false;
@@ -143,7 +149,14 @@ export class HttpConnection implements LoadConnection, ResponseSink {
     }
     if (this.#unpaired) this.abandon();
     else if (this.#perRequest && this.inFlight.length === 0) this.#retire();
-    else this.#events.progressed(this);
+    else if (!this.#announced) this.#events.progressed(this);
+    else if (this.inFlight.length === 0) {
+      // Its last answer is in: the client closes the connection, as RFC 9112 §9.6 has it, and the load opens another.
+      this.#closing = true;
+      const t = this.#transport;
+      this.#transport = null;
+      t?.close();
+    }
   }
 
   /** Keep-alive off: connects for the request waiting in `#pending`, and writes it once the connection is open. */
@@ -211,7 +224,8 @@ export class HttpConnection implements LoadConnection, ResponseSink {
     const opened = this.#transport !== null || this.#closing;
     this.#transport = null;
     if (!this.#closing) this.#end();
-    const how = this.#closing ? "us" : opened ? "server" : "refused";
+    // An announced close is no drop, whichever side closed first; requests still in flight on it go unanswered.
+    const how = this.#announced ? "announced" : this.#closing ? "us" : opened ? "server" : "refused";
     this.#closing = false;
     this.#events.closed(this, how);
   }
@@ -264,6 +278,7 @@ export class HttpConnection implements LoadConnection, ResponseSink {
   }
 
   response(index: number, verdict: number, bytes: number): void {
+    if (this.#parser.closes && !this.#perRequest) this.#announced = true;
     this.#events.answered(this, verdict, bytes, this.inFlight.at, this.inFlight.phase, index);
   }
 

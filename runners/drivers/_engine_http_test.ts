@@ -112,6 +112,38 @@ Deno.test("a chunked body's trailer section is read past; a trailer line that is
   assertThrows(() => parse([`${body}no field here\r\n\r\n`]), ProtocolError);
 });
 
+// docs/method.md "Dropped connections": "an answer saying `Connection: close` …".
+Deno.test("a response's Connection: close is read as an option among others, in any case; no other value is it", () => {
+  const closes = (value: string) => {
+    const parser = new ResponseParser(requests);
+    const sink: ResponseSink = {
+      response: () => {},
+      wantsMismatch: () => false,
+      mismatch: () => {},
+      unasked: () => {},
+    };
+    parser.feed(enc.encode(response("200 OK", "application/json", BODY, `Connection: ${value}\r\n`)), () => 0, sink);
+    return parser.closes;
+  };
+  for (const value of ["close", "Close", "keep-alive, CLOSE", " upgrade ,\tclose\t", "close,"]) {
+    assertEquals(closes(value), true, value);
+  }
+  for (const value of ["keep-alive", "closed", "x-close", "clos", "keep-alive, close-later", ""]) {
+    assertEquals(closes(value), false, value);
+  }
+  // Per response: the next one, without the option, does not close.
+  const parser = new ResponseParser(requests);
+  const seen: boolean[] = [];
+  const sink: ResponseSink = {
+    response: () => seen.push(parser.closes),
+    wantsMismatch: () => false,
+    mismatch: () => {},
+    unasked: () => {},
+  };
+  parser.feed(enc.encode(response("200 OK", "application/json", BODY, "connection: close\r\n") + GOOD), () => 0, sink);
+  assertEquals(seen, [true, false]);
+});
+
 Deno.test("bytes that are not HTTP/1.1 stop the connection", () => {
   assertThrows(() => parse(["garbage garbage garbage\r\n\r\n"]), ProtocolError);
 });

@@ -85,10 +85,11 @@ export interface LoadEvents {
   /** The connection has taken in what arrived (and may have room again). */
   progressed(c: LoadConnection): void;
   /**
-   * The connection closed: by the `server`, by this side (`us`), or it never opened (`refused`: the connection or
-   * its handshake failed). Its requests in flight are lost.
+   * The connection closed: by the `server`, by this side (`us`), at the end the server `announced` (HTTP's
+   * `Connection: close`, whichever side closed), or it never opened (`refused`: the connection or its handshake
+   * failed). Its requests in flight are lost.
    */
-  closed(c: LoadConnection, how: "server" | "us" | "refused"): void;
+  closed(c: LoadConnection, how: CloseCause): void;
   /** Whether the first mismatch still wants describing. */
   wantsMismatch(): boolean;
   /** A wrong answer, described. */
@@ -99,7 +100,10 @@ export interface LoadEvents {
   failure(text: string): void;
 }
 
-/** Reconnects wait this long, so that a server refusing connections is not spun against. */
+/** How a connection's close came about; see {@linkcode LoadEvents.closed}. */
+export type CloseCause = "server" | "us" | "announced" | "refused";
+
+/** Reconnects wait this long, so that a server refusing connections is not spun against (an announced close: none). */
 const RECONNECT_DELAY_MS = 10;
 /**
  * After the last answer, the load listens this long for answers nobody asked for (a server that answers twice is
@@ -256,18 +260,19 @@ export class Load implements LoadEvents {
     this.#pump.ready(c);
   }
 
-  closed(c: LoadConnection, how: "server" | "us" | "refused"): void {
+  closed(c: LoadConnection, how: CloseCause): void {
     if (this.window.stopped) return;
     const now = this.#clock.now();
     const inUse = c.inFlight.length > 0 || now - c.lastAnswerAt < IDLE_CLOSE_MS;
     if (this.window.opened(now)) {
-      this.tally.errors++;
+      if (how === "announced") this.tally.announcedCloses++;
+      else this.tally.errors++;
       if (how === "server" && inUse) this.tally.dropped++;
       else if (how === "server") this.tally.idleCloses++;
     }
     this.#lose(c, now);
     if (Number.isNaN(c.closedAt)) c.closedAt = now;
-    this.#clock.after(RECONNECT_DELAY_MS, () => this.window.stopped || c.open());
+    this.#clock.after(how === "announced" ? 0 : RECONNECT_DELAY_MS, () => this.window.stopped || c.open());
   }
 
   wantsMismatch(): boolean {

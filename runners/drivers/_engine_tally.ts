@@ -49,6 +49,8 @@ export interface AccountingCounts {
   /** Connections the server closed while in use; closes of idle ones (a keep-alive timeout); reopenings. */
   droppedConnections: number;
   idleCloses: number;
+  /** Connections whose end the server announced (`Connection: close`), absent when none. */
+  announcedCloses?: number;
   reconnects: number;
   /** Time connections spent closed before they were open again. */
   reconnectMs: number;
@@ -117,6 +119,8 @@ export class Tally {
    */
   dropped = 0;
   idleCloses = 0;
+  /** Connections whose server announced their end (`Connection: close`) from the window's start on: no failure. */
+  announcedCloses = 0;
   reconnects = 0;
   reconnectMs = 0;
   /** Requests sent over the whole load, and those counted as the window's (see `sentInWindow`). */
@@ -202,6 +206,7 @@ export class Tally {
       ...(this.hungNeverAnswered > 0 ? { hungNeverAnswered: this.hungNeverAnswered } : {}),
       droppedConnections: this.dropped,
       idleCloses: this.idleCloses,
+      ...(this.announcedCloses > 0 ? { announcedCloses: this.announcedCloses } : {}),
       reconnects: this.reconnects,
       reconnectMs: Math.round(this.reconnectMs),
       outstandingAtEnd: this.outstandingAtEnd,

@@ -83,6 +83,7 @@ export function mergeAccounting(
   const sum = (key: Exclude<keyof AccountingCounts, "hungAfterMs">) => parts.reduce((a, p) => a + (p[key] ?? 0), 0);
   const unanswered = sum("unanswered");
   const neverAnswered = sum("hungNeverAnswered");
+  const announced = sum("announcedCloses");
   const requests = answered + unanswered;
   return {
     unanswered,
@@ -92,6 +93,7 @@ export function mergeAccounting(
     ...(neverAnswered > 0 ? { hungNeverAnswered: neverAnswered } : {}),
     droppedConnections: sum("droppedConnections"),
     idleCloses: sum("idleCloses"),
+    ...(announced > 0 ? { announcedCloses: announced } : {}),
     reconnects: sum("reconnects"),
     reconnectMs: sum("reconnectMs"),
     outstandingAtEnd: sum("outstandingAtEnd"),

@@ -534,6 +534,12 @@ export interface RunAccounting {
   readonly droppedConnections: number;
   /** Connections the server closed after more than a second idle (a keep-alive timeout), not held against it. */
   readonly idleCloses: number;
+  /**
+   * Connections whose end the server announced (`Connection: close` on an answer, as a server limiting requests per
+   * connection does): closed by the client once no answer was owed and opened again at once, not held against it.
+   * Absent when none.
+   */
+  readonly announcedCloses?: number;
   /** Connections opened again after a close. */
   readonly reconnects: number;
   /** Time connections spent closed before they were open again. */
