@@ -122,7 +122,7 @@ Deno.test("the server closing a connection in use is a drop: what was in flight 
   assertEquals([counts.accounting.unanswered, counts.accounting.reconnects, counts.accounting.idleCloses], [1, 1, 0]);
 });
 
-Deno.test("a body without length runs to the close (HTTP/1.0): valid, and each close after an answer is a drop", async () => {
+Deno.test("a body without length runs to the close (HTTP/1.0): valid, and each close after an answer announced, no drop", async () => {
   const closeDelimited = `HTTP/1.0 200 OK\r\ncontent-type: application/json\r\n\r\n${BODY}`;
   const { counts } = await drive({ ...JOB, warmupSec: 0, durationSec: 1 }, (_t, server) => {
     const answered = new Set<FakeSocket>();
@@ -134,8 +134,23 @@ Deno.test("a body without length runs to the close (HTTP/1.0): valid, and each c
   });
   assertEquals([counts.mismatches, counts.non2xx], [0, 0]);
   assert(counts.validResponses > 0);
-  // Every answer, in the window or after it, is followed by the server's close.
-  assertEquals(counts.accounting.droppedConnections, counts.validResponses + counts.lateResponses);
+  // Every answer, in the window or after it, is followed by the server's close, which its framing announced.
+  assertEquals(counts.accounting.announcedCloses, counts.validResponses + counts.lateResponses);
+  assertEquals([counts.accounting.droppedConnections, counts.accounting.unanswered, counts.errors], [0, 0, 0]);
+});
+
+Deno.test("an HTTP/1.0 answer ends its connection unless it says keep-alive; one that does keeps it", async () => {
+  const v10 = (connection: string) =>
+    OK.replace("HTTP/1.1", "HTTP/1.0").replace("\r\n\r\n", `\r\n${connection}\r\n\r\n`);
+  // The server leaves every connection open: the client sends one request on each, and closes it after the answer.
+  const closing = await drive(JOB, (_t, server) => server.answer(() => v10("x-note: 1.0")));
+  assert(closing.net.sockets.every((s) => s.written.length <= 1));
+  assertEquals(closing.counts.accounting.announcedCloses, closing.counts.validResponses + closing.counts.lateResponses);
+  assertEquals([closing.counts.accounting.droppedConnections, closing.counts.errors], [0, 0]);
+  // Connection: keep-alive on HTTP/1.0: the two connections carry every request, as with HTTP/1.1.
+  const kept = await drive(JOB, (_t, server) => server.answer(() => v10("Connection: Keep-Alive")));
+  assertEquals(kept.net.sockets.length, 2);
+  assertEquals(kept.counts.accounting.announcedCloses, undefined);
 });
 
 /** The open model at `rate`/s for `ms`, on the tests' two connections. */

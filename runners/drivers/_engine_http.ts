@@ -146,12 +146,16 @@ const TRANSFER_ENCODING = encoder.encode("transfer-encoding");
 const CONNECTION = encoder.encode("connection");
 
 const CLOSE = encoder.encode("close");
+const KEEP_ALIVE = encoder.encode("keep-alive");
+/** The options {@linkcode connectionOptions} reports, as bits. */
+const CLOSE_OPTION = 1, KEEP_ALIVE_OPTION = 2;
 
 /**
- * Whether a `Connection` field's value, `buf[from..eol]`, lists the `close` option: a comma-separated list of tokens,
- * any case, blanks around them (read on bytes: Node.js sends `Connection: keep-alive` with every response).
+ * The `close` and `keep-alive` options a `Connection` field's value, `buf[from..eol]`, lists: a comma-separated list
+ * of tokens, any case, blanks around them (read on bytes: Node.js sends `Connection: keep-alive` with every response).
  */
-function hasCloseOption(buf: Uint8Array, from: number, eol: number): boolean {
+function connectionOptions(buf: Uint8Array, from: number, eol: number): number {
+  let options = 0;
   let at = from;
   while (at < eol) {
     while (at < eol && (buf[at] === SPACE || buf[at] === TAB || buf[at] === COMMA)) at++;
@@ -159,14 +163,18 @@ function hasCloseOption(buf: Uint8Array, from: number, eol: number): boolean {
     while (end < eol && buf[end] !== COMMA) end++;
     let last = end;
     while (last > at && (buf[last - 1] === SPACE || buf[last - 1] === TAB)) last--;
-    if (last - at === CLOSE.length) {
-      let same = true;
-      for (let i = 0; i < CLOSE.length && same; i++) same = lower(buf[at + i]) === CLOSE[i];
-      if (same) return true;
-    }
+    if (isToken(buf, at, last, CLOSE)) options |= CLOSE_OPTION;
+    else if (isToken(buf, at, last, KEEP_ALIVE)) options |= KEEP_ALIVE_OPTION;
     at = end;
   }
-  return false;
+  return options;
+}
+
+/** Whether `buf[from..to]` is the lower-case ASCII `token`, in any case. */
+function isToken(buf: Uint8Array, from: number, to: number, token: Uint8Array): boolean {
+  if (to - from !== token.length) return false;
+  for (let i = 0; i < token.length; i++) if (lower(buf[from + i]) !== token[i]) return false;
+  return true;
 }
 
 /** Thrown for bytes that are not HTTP/1.1: the connection cannot be trusted any more. */
@@ -259,10 +267,12 @@ export class ResponseParser {
   #typeStart = -1;
   #typeEnd = -1;
   #closes = false;
+  #keepAlive = false;
 
   /**
-   * Whether the last response announced the connection's end (`Connection: close`, RFC 9112 §9.6): the client sends
-   * nothing more on it and closes it once the answers it is owed are in.
+   * Whether the last response ended its connection's use (RFC 9112 §9.3, §9.6): it said `Connection: close`, or it
+   * is HTTP/1.0 without the `keep-alive` option, or its body ran to the close. The client sends nothing more on the
+   * connection and closes it once the answers it is owed are in.
    */
   get closes(): boolean {
     return this.#closes;
@@ -288,8 +298,9 @@ export class ResponseParser {
       bodyEnd = body.length;
       total = after - start;
     } else if (this.#contentLength < 0 && this.#hasBody()) {
-      // No length and no chunks: the body runs to the end of the connection (HTTP/1.0 style).
+      // No length and no chunks: the body runs to the end of the connection (HTTP/1.0 style), which that ends.
       if (!this.#atClose) return 0;
+      this.#closes = true;
       bodyEnd = end;
       total = end - start;
     } else {
@@ -345,7 +356,7 @@ export class ResponseParser {
     this.#status = (buf[start + 9] - 48) * 100 + (buf[start + 10] - 48) * 10 + (buf[start + 11] - 48);
     this.#contentLength = -1;
     this.#chunked = false;
-    this.#closes = false;
+    this.#closes = this.#keepAlive = false;
     this.#typeStart = this.#typeEnd = -1;
     let at = lineEnd(buf, start, end);
     if (at < 0) return 0;
@@ -353,7 +364,11 @@ export class ResponseParser {
     // Header lines until the empty line.
     while (true) {
       if (at + 1 >= end) return 0;
-      if (buf[at] === CR && buf[at + 1] === LF) return at + 2;
+      if (buf[at] === CR && buf[at + 1] === LF) {
+        // HTTP/1.0 keeps a connection only when the response says keep-alive.
+        if (buf[start + 7] === DIGIT0 && !this.#keepAlive) this.#closes = true;
+        return at + 2;
+      }
       const eol = lineEnd(buf, at, end);
       if (eol < 0) return 0;
       this.#header(buf, at, eol);
@@ -386,7 +401,9 @@ export class ResponseParser {
         this.#typeStart = from;
         this.#typeEnd = to;
       } else if (headerIs(buf, at, eol, CONNECTION)) {
-        this.#closes ||= hasCloseOption(buf, at + CONNECTION.length + 1, eol);
+        const options = connectionOptions(buf, at + CONNECTION.length + 1, eol);
+        if (options & CLOSE_OPTION) this.#closes = true;
+        if (options & KEEP_ALIVE_OPTION) this.#keepAlive = true;
       }
     } else if (first === 116 /* t */ && headerIs(buf, at, eol, TRANSFER_ENCODING)) {
       // Any transfer coding but chunked alone would need decoding rtbench does not do: refuse it plainly.

@@ -5,9 +5,10 @@
 // goes out when the connection is open (its connect timed apart), and once its answer is complete the client closes
 // that connection itself, so a server that ignores `Connection: close` holds nothing up. A server's close after the
 // answer is the expected end; a close before it is a drop, as with keep-alive.
-// Keep-alive on, a response saying `Connection: close` ends its connection's use: nothing more is sent on it, the client
-// closes it once no answer is owed (requests pipelined after that response go unanswered) and the load opens another
-// at once; that close is the server's announced one (`announcedCloses`), not a drop.
+// Keep-alive on, a response that ends its connection's use (`Connection: close`, HTTP/1.0 without keep-alive, a body
+// that runs to the close) ends it: nothing more is sent on it, the client closes it once no answer is owed (requests
+// pipelined after that response go unanswered) and the load opens another at once; that close is the one the server
+// announced (`announcedCloses`), not a drop.
 
 import type { LoadConnection, LoadEvents } from "./_engine_load.ts";
 import { InFlight } from "./_engine_in_flight.ts";
@@ -78,7 +79,7 @@ export class HttpConnection implements LoadConnection, ResponseSink {
   #closing = false;
   /** Whether a response came with no request in flight: pairing cannot be trusted on this connection any more. */
   #unpaired = false;
-  /** Whether the server announced its close (`Connection: close`): nothing more is sent, and the client closes it. */
+  /** Whether an answer ended the connection's use (see `ResponseParser.closes`): nothing more is sent; it is closed. */
   #announced = false;
   #pop = () => this.inFlight.shift() ? this.inFlight.index : -1;
   /** Keep-alive off: a new connection per request (the fields below serve this mode only). */

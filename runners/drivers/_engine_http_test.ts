@@ -112,9 +112,11 @@ Deno.test("a chunked body's trailer section is read past; a trailer line that is
   assertThrows(() => parse([`${body}no field here\r\n\r\n`]), ProtocolError);
 });
 
-// docs/method.md "Dropped connections": "an answer saying `Connection: close` …".
-Deno.test("a response's Connection: close is read as an option among others, in any case; no other value is it", () => {
-  const closes = (value: string) => {
+// docs/method.md "Dropped connections": "an answer that ends its connection's use (`Connection: close`, HTTP/1.0
+// without `keep-alive`) …".
+Deno.test("a response's Connection: close is read as an option among others, in any case; HTTP/1.0 closes unless kept", () => {
+  /** Whether one response, in `version` with the `extra` header lines, ends its connection's use. */
+  const closes = (extra: string, version = "HTTP/1.1") => {
     const parser = new ResponseParser(requests);
     const sink: ResponseSink = {
       response: () => {},
@@ -122,15 +124,23 @@ Deno.test("a response's Connection: close is read as an option among others, in 
       mismatch: () => {},
       unasked: () => {},
     };
-    parser.feed(enc.encode(response("200 OK", "application/json", BODY, `Connection: ${value}\r\n`)), () => 0, sink);
+    const text = response("200 OK", "application/json", BODY, extra).replace("HTTP/1.1", version);
+    parser.feed(enc.encode(text), () => 0, sink);
     return parser.closes;
   };
   for (const value of ["close", "Close", "keep-alive, CLOSE", " upgrade ,\tclose\t", "close,"]) {
-    assertEquals(closes(value), true, value);
+    assertEquals(closes(`Connection: ${value}\r\n`), true, value);
   }
   for (const value of ["keep-alive", "closed", "x-close", "clos", "keep-alive, close-later", ""]) {
-    assertEquals(closes(value), false, value);
+    assertEquals(closes(`Connection: ${value}\r\n`), false, value);
   }
+  // HTTP/1.0 closes unless it says keep-alive (RFC 9112 §9.3).
+  const v10 = (extra: string) => closes(extra, "HTTP/1.0");
+  assertEquals([v10(""), v10("Connection: Keep-Alive\r\n"), v10("Connection: keep-alive, close\r\n")], [
+    true,
+    false,
+    true,
+  ]);
   // Per response: the next one, without the option, does not close.
   const parser = new ResponseParser(requests);
   const seen: boolean[] = [];

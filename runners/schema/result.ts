@@ -535,9 +535,9 @@ export interface RunAccounting {
   /** Connections the server closed after more than a second idle (a keep-alive timeout), not held against it. */
   readonly idleCloses: number;
   /**
-   * Connections whose end the server announced (`Connection: close` on an answer, as a server limiting requests per
-   * connection does): closed by the client once no answer was owed and opened again at once, not held against it.
-   * Absent when none.
+   * Connections whose end an answer announced (`Connection: close`, as a server limiting requests per connection
+   * sends; HTTP/1.0 without `keep-alive`; a body that runs to the close): closed once no answer was owed and opened
+   * again at once, not held against the server. Absent when none.
    */
   readonly announcedCloses?: number;
   /** Connections opened again after a close. */
