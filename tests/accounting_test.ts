@@ -235,8 +235,17 @@ Deno.test("the fault server runs on Deno, Node and Bun alike: a duplicating serv
   for (const r of result.records) assertInvalid(r, /^\d+ answers came with no request in flight/);
 });
 
-// Verification asks for a content-length, so a chunked server never reaches the load there: the engine alone, in both
-// models, with faults from 0.3 s on.
+// docs/method.md "Verification before any load": "content-length (none where the body is chunked)". A chunked server is
+// verified and measured like any other, clean in both models.
+Deno.test("a server that answers every request chunked passes verification and is clean under load in both models", async () => {
+  for (const settings of [SETTINGS, OPEN]) {
+    const [r] = (await faults("http", ["chunked"], settings)).records;
+    assertClean(r);
+    assert(r.verification.checks.some((c) => c.name === "GET / content-length" && c.passed), describe(r));
+  }
+});
+
+// The chunked faults on the engine alone, in both models, from 0.3 s on: a wrong chunk size, a body without its end.
 for (const rate of [undefined, 1000]) {
   Deno.test(`chunked bodies through the engine (${rate ? "open" : "closed"} model): read right however split; a wrong chunk size or a body without its last chunk never passes`, async () => {
     const load = async (mode: string) => {

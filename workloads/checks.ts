@@ -27,8 +27,14 @@ export function requestLabel(request: HttpRequestSpec): string {
   return `${request.method ?? "GET"} ${path}`;
 }
 
+/** Whether a `transfer-encoding` value is chunked alone, the one transfer coding the load engine reads too. */
+function isChunked(value: string | undefined): boolean {
+  return value?.trim().toLowerCase() === "chunked";
+}
+
 /**
- * Checks one exchange against its request's expectation: status, content-type, content-length and body.
+ * Checks one exchange against its request's expectation: status, content-type, content-length (none where the body is
+ * chunked) and body.
  *
  * @param x The exchange: the request sent and the response received.
  * @returns One check per part of the expectation, named after the request.
@@ -47,6 +53,20 @@ export function requestLabel(request: HttpRequestSpec): string {
  * });
  * assertEquals(checks.filter((c) => !c.passed).map((c) => c.name), ["GET / body"]);
  * ```
+ *
+ * @example A chunked body needs no content-length; any other body does
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { checkExchange } from "@rtbench/rtbench/workloads";
+ *
+ * const request = { path: "/", expect: { status: 200, contentType: "text/plain", body: "ok" } };
+ * const failed = (headers: Record<string, string>) =>
+ *   checkExchange({ request, status: 200, headers: { "content-type": "text/plain", ...headers }, body: "ok", bodyBytes: 2 })
+ *     .filter((c) => !c.passed).map((c) => c.name);
+ * assertEquals(failed({ "transfer-encoding": "chunked" }), []);
+ * assertEquals(failed({}), ["GET / content-length"]);
+ * assertEquals(failed({ "transfer-encoding": "gzip, chunked" }), ["GET / content-length"]);
+ * ```
  */
 export function checkExchange(x: HttpExchange): Check[] {
   const e = x.request.expect;
@@ -62,9 +82,11 @@ export function checkExchange(x: HttpExchange): Check[] {
     },
     {
       name: `${label} content-length`,
-      // A 204 may not carry content-length at all (RFC 9110 §8.6).
+      // None is right where the framing says how long the body is: a 204 has none (RFC 9110 §8.6), and a chunked body
+      // frames itself (RFC 9112 §6.1), read whole here or the exchange would have failed.
       passed: x.headers["content-length"] === String(x.bodyBytes) ||
-        (x.status === 204 && x.headers["content-length"] === undefined && x.bodyBytes === 0),
+        (x.headers["content-length"] === undefined &&
+          ((x.status === 204 && x.bodyBytes === 0) || isChunked(x.headers["transfer-encoding"]))),
       expected: x.bodyBytes,
       actual: x.headers["content-length"] ?? null,
     },
