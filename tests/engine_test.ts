@@ -1,13 +1,21 @@
 // rtbench's own load engine (docs/method.md "The load engine"): the default generator, it checks every response in the
 // warm-up and in the measured window — a server that goes wrong seconds into the load makes the record invalid with
 // the count — spreads connections over one process per client CPU, and runs on Deno where Bun cannot be had.
-import { assert, assertEquals, assertMatch } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
 import { ENGINE_BUN_VERSION, ENGINE_FILES, engineGenerator } from "../runners/drivers/engine.ts";
+import { wrkGenerator } from "../runners/drivers/wrk.ts";
+import { autocannonGenerator } from "../runners/drivers/autocannon.ts";
+import { pickLoadGenerator } from "../runners/drivers/generators.ts";
+import { needs, tool } from "./_needs.ts";
 import { run } from "../runners/suite/run.ts";
 import { parseResult, validateResult } from "../runners/schema/mod.ts";
 import { httpJson } from "../workloads/http_json.ts";
+import { checkExchange } from "../workloads/mod.ts";
+import { exchange } from "../runners/drivers/exchange.ts";
 import { goesWrong } from "./fixtures/goes_wrong.ts";
 import { runCli, withTmp } from "./_helpers.ts";
+
+const WRK = tool("wrk", "apt-get install wrk");
 
 // docs/guide.md "Faults tried": "server goes wrong under load" — `invalid` in `measure`, first mismatch named. The
 // server is wrong in exactly 3 responses, one in 500, seconds into the measured window
@@ -163,6 +171,60 @@ Deno.test("the engine rotates through every request of the traffic, checking eac
   const counts = [...seen.values()];
   assert(Math.max(...counts) - Math.min(...counts) <= 2 * 4, `rotation keeps them even: ${counts}`);
 });
+
+// docs/method.md "The load engine", HTTP: "the answer to a `HEAD` is its head alone"; and verification's check of it.
+Deno.test("HEAD beside GET through the engine and verification: each answer read as its method has it", async () => {
+  const body = '{"message":"Hello, World!"}';
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => Response.json(JSON.parse(body)),
+  );
+  const baseUrl = `http://127.0.0.1:${server.addr.port}`;
+  const head = { method: "HEAD", path: "/", expect: { status: 200, contentType: "application/json", body: "" } };
+  const get = { path: "/", expect: { status: 200, contentType: "application/json", body } };
+  // The server's HEAD names the GET's length and sends no body: verification passes it.
+  const answered = await exchange(baseUrl, head, 5000);
+  assertEquals(answered.headers["content-length"], String(body.length));
+  assertEquals(checkExchange(answered).filter((c) => !c.passed), []);
+  const m = await engineGenerator.run(
+    { baseUrl, requests: [head, get] },
+    { durationSec: 0.5, warmupSec: 0, connections: 2, pipelining: 4, requestTimeoutSec: 2 },
+    { cpus: null },
+  );
+  assertEquals([m.mismatches, m.non2xx, m.errors, m.accounting!.unanswered], [0, 0, 0, 0], m.firstMismatch ?? "");
+  assert(m.validResponses > 100, String(m.validResponses));
+});
+
+// docs/method.md "Other load generators": "wrk and autocannon are passed over for a traffic with a `HEAD` …".
+Deno.test(needs(WRK, {
+  name: "a traffic with HEAD passes over wrk and autocannon, which wait for a body: wrk on one counts no answer",
+  async fn() {
+    const expect = { status: 200, contentType: "application/json", body: "" };
+    const target = { baseUrl: "", requests: [{ method: "HEAD", path: "/", expect }] };
+    const settings = { durationSec: 1, warmupSec: 0, connections: 2, pipelining: 1, requestTimeoutSec: 2 };
+    const candidates = [wrkGenerator, autocannonGenerator, engineGenerator];
+    const picked = pickLoadGenerator({ requested: "auto", candidates }, target, settings);
+    assertEquals(picked.generator.name, "rtbench");
+    assertMatch(picked.selectedBy, /passed over: wrk \(wrk reads the answer to a HEAD .*\); autocannon \(autocannon/);
+    assertThrows(
+      () => pickLoadGenerator({ requested: "wrk", candidates: [wrkGenerator] }, target, settings),
+      TypeError,
+      "--load-generator: cannot send this traffic: wrk (wrk reads the answer to a HEAD",
+    );
+    // Why: wrk itself, a second of HEAD on a server that answers it right, counts nothing.
+    await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => Response.json({}));
+    const script = await Deno.makeTempFile({ suffix: ".lua" });
+    try {
+      await Deno.writeTextFile(script, 'wrk.method = "HEAD"\n');
+      const out = await new Deno.Command("wrk", {
+        args: ["-t1", "-c2", "-d1s", "-s", script, `http://127.0.0.1:${server.addr.port}/`],
+      }).output();
+      assertMatch(new TextDecoder().decode(out.stdout), /\b0 requests in/);
+    } finally {
+      await Deno.remove(script);
+    }
+  },
+}));
 
 Deno.test("the engine's file list holds everything its program imports, so a copy of it runs on its own", async () => {
   const base = new URL("../runners/drivers/", import.meta.url);

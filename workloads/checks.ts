@@ -34,7 +34,7 @@ function isChunked(value: string | undefined): boolean {
 
 /**
  * Checks one exchange against its request's expectation: status, content-type, content-length (none where the body is
- * chunked) and body.
+ * chunked; any, over no body, for a HEAD) and body.
  *
  * @param x The exchange: the request sent and the response received.
  * @returns One check per part of the expectation, named after the request.
@@ -83,8 +83,10 @@ export function checkExchange(x: HttpExchange): Check[] {
     {
       name: `${label} content-length`,
       // None is right where the framing says how long the body is: a 204 has none (RFC 9110 §8.6), and a chunked body
-      // frames itself (RFC 9112 §6.1), read whole here or the exchange would have failed.
+      // frames itself (RFC 9112 §6.1), read whole here or the exchange would have failed. The answer to a HEAD has
+      // no body, and any length it names is the GET's (RFC 9110 §9.3.2).
       passed: x.headers["content-length"] === String(x.bodyBytes) ||
+        (x.request.method === "HEAD" && x.bodyBytes === 0) ||
         (x.headers["content-length"] === undefined &&
           ((x.status === 204 && x.bodyBytes === 0) || isChunked(x.headers["transfer-encoding"]))),
       expected: x.bodyBytes,

@@ -351,7 +351,10 @@ export interface HttpExpectation {
  * ```
  */
 export interface HttpRequestSpec {
-  /** HTTP method. @default {"GET"} */
+  /**
+   * HTTP method. A `HEAD`'s answer is read as its head alone (its body expected empty); wrk and autocannon cannot send
+   * one. @default {"GET"}
+   */
   readonly method?: string;
   /** Path and query, starting with `/`. */
   readonly path: string;

@@ -79,13 +79,16 @@ interface Compiled {
   readonly capture: RegExp | null;
   /** Whether `pattern` holds the captured value (compiled again whenever it changes). */
   readonly templated: boolean;
+  /** Whether the request is `HEAD`: its answer has no body. */
+  readonly head: boolean;
   /** The lookup's pairs, as a global regular expression, and the values by key. */
   readonly lookup: { readonly pairs: RegExp; readonly values: readonly number[] } | null;
 }
 
-function compile(e: EngineExpectation, capture?: string): Compiled {
+function compile(e: EngineExpectation, capture: string | undefined, raw: string): Compiled {
   const templated = e.bodyPattern?.includes(CAPTURE) ?? false;
   return {
+    head: raw.startsWith("HEAD "),
     status: e.status,
     contentType: encoder.encode(e.contentType),
     body: e.body === undefined ? null : encoder.encode(e.body),
@@ -124,6 +127,11 @@ export interface ResponseSink {
   wantsSample?(): boolean;
   /** The body of a valid response to request `index` of the rotation, kept to be checked after the load. */
   sample?(index: number, body: string): void;
+  /**
+   * The rotation index of the request the next response answers, without taking it (-1 when none is in flight):
+   * asked only where a request is `HEAD`, whose answer has no body whatever its head says (RFC 9110 §9.3.2).
+   */
+  upcoming?(): number;
 }
 
 // A response with no content-type header matches an expected content-type of "" (a 204 carries none).
@@ -214,8 +222,12 @@ export class ResponseParser {
 
   /** A parser for responses to `requests` (their expectations, by rotation index). */
   constructor(requests: readonly EngineRequest[]) {
-    this.#compiled = requests.map((r) => compile(r.expect, r.capture));
+    this.#compiled = requests.map((r) => compile(r.expect, r.capture, r.raw));
+    this.#anyHead = this.#compiled.some((c) => c.head);
   }
+
+  /** Whether any request is `HEAD` (most traffic has none: the hot path skips asking). */
+  readonly #anyHead: boolean;
 
   /**
    * Feeds the next bytes of the connection; calls `sink.response` for every
@@ -290,7 +302,11 @@ export class ResponseParser {
     let bodyEnd: number;
     let total: number;
     let body: Uint8Array | null = null;
-    if (this.#chunked) {
+    if (this.#anyHead && this.#compiled[sink.upcoming?.() ?? -1]?.head) {
+      // The answer to a HEAD: its head alone, whatever length or coding it names.
+      bodyEnd = at;
+      total = at - start;
+    } else if (this.#chunked) {
       const after = this.#chunks(buf, at, end);
       if (after === 0) return 0;
       body = this.#joined;

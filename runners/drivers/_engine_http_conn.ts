@@ -278,6 +278,10 @@ export class HttpConnection implements LoadConnection, ResponseSink {
     }
   }
 
+  upcoming(): number {
+    return this.inFlight.length > 0 ? this.inFlight.indexOfOldest : -1;
+  }
+
   response(index: number, verdict: number, bytes: number): void {
     if (this.#parser.closes && !this.#perRequest) this.#announced = true;
     this.#events.answered(this, verdict, bytes, this.inFlight.at, this.inFlight.phase, index);

@@ -154,6 +154,32 @@ Deno.test("a response's Connection: close is read as an option among others, in 
   assertEquals(seen, [true, false]);
 });
 
+// docs/method.md "The load engine", HTTP: "the answer to a `HEAD` is its head alone".
+Deno.test("the answer to a HEAD is its head alone, whatever length it names; the GET after it reads its body", () => {
+  const rotation: EngineRequest[] = [
+    { raw: "HEAD / HTTP/1.1\r\n\r\n", expect: { status: 200, contentType: "application/json", body: "" } },
+    { raw: "GET / HTTP/1.1\r\n\r\n", expect: { status: 200, contentType: "application/json", body: BODY } },
+  ];
+  const headAnswer = GOOD.slice(0, GOOD.indexOf("\r\n\r\n") + 4);
+  const both = headAnswer + GOOD + headAnswer + GOOD;
+  for (let cut = 1; cut < both.length; cut++) {
+    const parser = new ResponseParser(rotation);
+    const inFlight = [0, 1, 0, 1];
+    const got: [number, number, number][] = [];
+    const sink: ResponseSink = {
+      response: (i, v, b) => got.push([i, v, b]),
+      wantsMismatch: () => false,
+      mismatch: () => {},
+      unasked: () => got.push([-1, -1, -1]),
+      upcoming: () => inFlight[0] ?? -1,
+    };
+    const next = () => inFlight.shift() ?? -1;
+    for (const part of [both.slice(0, cut), both.slice(cut)]) parser.feed(enc.encode(part), next, sink);
+    const expected = [[0, VALID, headAnswer.length], [1, VALID, GOOD.length]];
+    assertEquals(got, [...expected, ...expected], `cut at ${cut}`);
+  }
+});
+
 Deno.test("bytes that are not HTTP/1.1 stop the connection", () => {
   assertThrows(() => parse(["garbage garbage garbage\r\n\r\n"]), ProtocolError);
 });

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { headUnread } from "./head_requests.ts";
 import { pinnedVersion, runTool, toolJson } from "../platform/mod.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import type { AutocannonJob } from "./_autocannon_child.ts";
@@ -55,6 +56,9 @@ export const autocannonGenerator: LoadGenerator = {
   verifies: "status, content-type and body (exact or pattern) of every response, warm-up and measurement",
   available(): Promise<boolean> {
     return Promise.resolve(true);
+  },
+  unsupported(target: LoadTarget): string | null {
+    return headUnread("autocannon", target);
   },
   version(): Promise<string> {
     return Promise.resolve(AUTOCANNON_VERSION);

@@ -46,7 +46,9 @@ export async function exchangeOnConnection(
   host: string,
   request: HttpRequestSpec,
 ): Promise<HeldExchange> {
-  const parser = new ResponseParser([{ raw: "", expect: request.expect }]);
+  const method = request.method ?? "GET";
+  const raw = encodeRequest(host, method, request.path, request.headers, request.body);
+  const parser = new ResponseParser([{ raw, expect: request.expect }]);
   let asked = true;
   const next = () => asked ? (asked = false, 0) : -1;
   let verdict = -1;
@@ -56,9 +58,9 @@ export async function exchangeOnConnection(
     wantsMismatch: () => problem === null,
     mismatch: (text) => problem = text,
     unasked: () => problem ??= "a second response came to one request",
+    upcoming: () => asked ? 0 : -1,
   };
-  const method = request.method ?? "GET";
-  await conn.write(encoder.encode(encodeRequest(host, method, request.path, request.headers, request.body)));
+  await conn.write(encoder.encode(raw));
   const buffer = new Uint8Array(64 * 1024);
   try {
     while (verdict < 0) {

@@ -12,6 +12,7 @@
  * @module
  */
 
+import { headUnread } from "./head_requests.ts";
 import * as hdr from "hdr-histogram-js";
 import { makeTempFile, parseCpuList, removeTemp, runCommand, runTool, which } from "../platform/mod.ts";
 import { RESULT_MARKER, wrkScript } from "./_wrk_script.ts";
@@ -174,6 +175,9 @@ function wrkWith(checkMeasured: boolean): LoadGenerator {
         "which costs throughput",
     available(): Promise<boolean> {
       return Promise.resolve(which("wrk") !== null);
+    },
+    unsupported(target: LoadTarget): string | null {
+      return headUnread("wrk", target);
     },
     version(): Promise<string> {
       cachedVersion ??= runCommand(["wrk", "-v"], { timeoutMs: 5000 }).then((out) =>
