@@ -151,13 +151,8 @@ export class HttpConnection implements LoadConnection, ResponseSink {
     if (this.#unpaired) this.abandon();
     else if (this.#perRequest && this.inFlight.length === 0) this.#retire();
     else if (!this.#announced) this.#events.progressed(this);
-    else if (this.inFlight.length === 0) {
-      // Its last answer is in: the client closes the connection, as RFC 9112 §9.6 has it, and the load opens another.
-      this.#closing = true;
-      const t = this.#transport;
-      this.#transport = null;
-      t?.close();
-    }
+    // Its last answer is in: the client closes the connection, as RFC 9112 §9.6 has it, and the load opens another.
+    else if (this.inFlight.length === 0) this.abandon();
   }
 
   /** Keep-alive off: connects for the request waiting in `#pending`, and writes it once the connection is open. */

@@ -85,9 +85,9 @@ export interface LoadEvents {
   /** The connection has taken in what arrived (and may have room again). */
   progressed(c: LoadConnection): void;
   /**
-   * The connection closed: by the `server`, by this side (`us`), at the end the server `announced` (an HTTP
-   * answer that ended the connection's use, whichever side closed), or it never opened (`refused`: the connection or its handshake
-   * failed). Its requests in flight are lost.
+   * The connection closed: by the `server`, by this side (`us`), at the end the server `announced` (an HTTP answer
+   * that ended the connection's use, whichever side closed), or it never opened (`refused`: the connection or its
+   * handshake failed). Its requests in flight are lost.
    */
   closed(c: LoadConnection, how: CloseCause): void;
   /** Whether the first mismatch still wants describing. */
