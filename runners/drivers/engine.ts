@@ -287,8 +287,20 @@ function perRequestLatencies(parts: readonly EngineCounts[]): Partial<LoadMeasur
   };
 }
 
-/** Sums the counts of the engine's processes and merges their histograms into one measurement. */
-function merge(parts: readonly EngineCounts[], labels: readonly string[], job: EngineJob): LoadMeasurement {
+/**
+ * Sums the counts of the engine's processes and merges their histograms into one measurement: what
+ * {@linkcode engineGenerator} returns, from the counts each process reported for `job` (`labels` name its requests).
+ *
+ * @example The engine's counts of a load run in process, as one measurement
+ * ```ts ignore
+ * const m = mergeEngineCounts([await driveHttp(job, clock, net.connect)], ["GET /"], job);
+ * ```
+ */
+export function mergeEngineCounts(
+  parts: readonly EngineCounts[],
+  labels: readonly string[],
+  job: EngineJob,
+): LoadMeasurement {
   const h = histogramOf(parts);
   const sum = (key: keyof EngineCounts) => parts.reduce((a, p) => a + (p[key] as number), 0);
   const durationMs = Math.max(...parts.map((p) => p.durationMs));
@@ -331,6 +343,59 @@ function merge(parts: readonly EngineCounts[], labels: readonly string[], job: E
       ? { samples: parts.flatMap((p) => (p.samples ?? []).map((s) => ({ request: s.index, body: s.body }))) }
       : {}),
   };
+}
+
+/**
+ * The engine's jobs for a load of `target` under `settings`, its connections spread over `processes` processes (that
+ * start together at `startAtEpochMs` when given), and the labels of the traffic's endpoints: what each engine process
+ * is handed.
+ *
+ * @example One process's job for ten connections
+ * ```ts ignore
+ * const { jobs } = engineJobs(target, settings, 1);
+ * ```
+ */
+export function engineJobs(
+  target: LoadTarget,
+  settings: LoadSettings,
+  processes: number,
+  startAtEpochMs?: number,
+): { jobs: EngineJob[]; labels: string[] } {
+  const url = new URL(target.baseUrl);
+  const requests = requestsFor(target.requests, settings).map((r) => ({
+    raw: encodeRequest(url.host, r.method ?? "GET", r.path, r.headers, r.body),
+    expect: r.expect,
+    ...(r.capture === undefined ? {} : { capture: r.capture }),
+  }));
+  const labels = [...new Set(target.requests.flatMap((r) => r.endpoint === undefined ? [] : [r.endpoint]))];
+  const endpoints = labels.length > 0
+    ? target.requests.map((r) => r.endpoint === undefined ? labels.length : labels.indexOf(r.endpoint))
+    : undefined;
+  const model = openModelOf(settings);
+  let first = 0;
+  const jobs = spread(settings.connections, processes).map((connections, index): EngineJob => {
+    const job: EngineJob = {
+      kind: "http",
+      hostname: url.hostname.replace(/^\[|\]$/g, ""),
+      port: Number(url.port || 80),
+      requests,
+      connections,
+      pipelining: settings.pipelining,
+      ...(closesConnections(settings) ? { keepAlive: false } : {}),
+      warmupSec: settings.warmupSec,
+      durationSec: settings.durationSec,
+      timeoutSec: settings.requestTimeoutSec,
+      hungAfterMs: hungAfterMs(settings.durationSec * 1000, settings.requestTimeoutSec * 1000),
+      firstRequest: first,
+      ...(target.sampleEvery ? { sampleEvery: target.sampleEvery } : {}),
+      ...(startAtEpochMs === undefined ? {} : { startAtEpochMs }),
+      ...(endpoints ? { endpoints } : {}),
+      ...(model ? { open: openJob(model, settings.warmupSec, processes, first, index) } : {}),
+    };
+    first += connections;
+    return job;
+  });
+  return { jobs, labels };
 }
 
 /**
@@ -377,62 +442,30 @@ export const engineGenerator: LoadGenerator = {
       : "only http:// targets";
   },
   async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
-    const url = new URL(target.baseUrl);
-    const requests = requestsFor(target.requests, settings).map((r) => ({
-      raw: encodeRequest(url.host, r.method ?? "GET", r.path, r.headers, r.body),
-      expect: r.expect,
-      ...(r.capture === undefined ? {} : { capture: r.capture }),
-    }));
-    const labels = [...new Set(target.requests.flatMap((r) => r.endpoint === undefined ? [] : [r.endpoint]))];
-    const endpoints = labels.length > 0
-      ? target.requests.map((r) => r.endpoint === undefined ? labels.length : labels.indexOf(r.endpoint))
-      : undefined;
     const cpus = options.cpus ? parseCpuList(options.cpus) : [null];
     const model = openModelOf(settings);
     // On load machines (--client-host) one process per CPU of each, the connections spread over all of them.
     const slots = options.clientHosts?.length ? placeJobs(options.clientHosts) : null;
-    const shares = spread(settings.connections, slots ? slots.length : cpus.length);
-    let first = 0;
-    const startAtEpochMs = slots ? undefined : sharedStart(shares.length, settings.connections);
-    const jobs = shares.map((connections, index): EngineJob => {
-      const job: EngineJob = {
-        kind: "http",
-        hostname: url.hostname.replace(/^\[|\]$/g, ""),
-        port: Number(url.port || 80),
-        requests,
-        connections,
-        pipelining: settings.pipelining,
-        ...(closesConnections(settings) ? { keepAlive: false } : {}),
-        warmupSec: settings.warmupSec,
-        durationSec: settings.durationSec,
-        timeoutSec: settings.requestTimeoutSec,
-        hungAfterMs: hungAfterMs(settings.durationSec * 1000, settings.requestTimeoutSec * 1000),
-        firstRequest: first,
-        ...(target.sampleEvery ? { sampleEvery: target.sampleEvery } : {}),
-        ...(startAtEpochMs === undefined ? {} : { startAtEpochMs }),
-        ...(endpoints ? { endpoints } : {}),
-        ...(model ? { open: openJob(model, settings.warmupSec, shares.length, first, index) } : {}),
-      };
-      first += connections;
-      return job;
-    });
+    const processes = slots ? slots.length : cpus.length;
+    const startAtEpochMs = slots ? undefined : sharedStart(processes, settings.connections);
+    const { jobs, labels } = engineJobs(target, settings, processes, startAtEpochMs);
     const loadSec = model ? model.phases.reduce((a, p) => a + p.durationSec, 0) : settings.durationSec;
     const budgetMs = (settings.warmupSec + loadSec + settings.requestTimeoutSec + 60) * 1000;
     if (slots) {
       const { parts, shares: hosts } = await runOnRemoteHosts(
         jobs,
         slots,
-        url.hostname,
+        new URL(target.baseUrl).hostname,
         settings.warmupSec,
         budgetMs,
         options,
       );
       // Their windows are dated by the load machines' clocks, not this one's, where side effects are dated. The counted
       // span stays: each process's is read from its own window's start, whatever its clock.
-      const { windows: _elsewhere, ...measured } = merge(parts, labels, jobs[0]);
+      const { windows: _elsewhere, ...measured } = mergeEngineCounts(parts, labels, jobs[0]);
       return { ...measured, clientHosts: hosts };
     }
-    const parts = await runEngine<EngineCounts>(jobs, cpus, url.host, budgetMs, options);
-    return merge(parts, labels, jobs[0]);
+    const parts = await runEngine<EngineCounts>(jobs, cpus, new URL(target.baseUrl).host, budgetMs, options);
+    return mergeEngineCounts(parts, labels, jobs[0]);
   },
 };

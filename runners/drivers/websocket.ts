@@ -255,29 +255,32 @@ async function handshakeKey(): Promise<{ key: string; accept: string }> {
   return { key, accept: base64(new Uint8Array(digest)) };
 }
 
-/** The job on rtbench's load engine: one process per client CPU, sockets and messages shared out, counts merged. */
-async function onEngine(
+/**
+ * The engine's jobs for a WebSocket load `job`, its sockets spread over `processes` processes (that start together at
+ * `startAtEpochMs` when given), each opening with the handshake's `key` and expecting its `accept`.
+ *
+ * @example One process's job
+ * ```ts ignore
+ * const [part] = engineWsJobs(job, { key, accept }, 1);
+ * ```
+ */
+export function engineWsJobs(
   job: WebSocketLoadJob,
-  options: WebSocketDriverOptions,
-  budgetMs: number,
-): Promise<WebSocketMeasurement> {
+  handshake: { key: string; accept: string },
+  processes: number,
+  startAtEpochMs?: number,
+): EngineWsJob[] {
   const url = new URL(job.url);
-  const cpus = options.cpus ? parseCpuList(options.cpus) : [null];
-  const shares = spread(job.connections, cpus.length);
-  const { key, accept } = await handshakeKey();
   const model = openModelOf(job);
-  if (model && job.client !== "engine") throw new TypeError("--rate and --phases need the engine's WebSocket client");
-  let first = 0;
   const hungMs = job.hungAfterMs ?? hungAfterMs(job.durationSec * 1000, job.timeoutSec * 1000);
-  const startAtEpochMs = sharedStart(shares.length, job.connections);
-  const jobs = shares.map((connections, index): EngineWsJob => {
+  let first = 0;
+  return spread(job.connections, processes).map((connections, index): EngineWsJob => {
     const part: EngineWsJob = {
       kind: "websocket",
       hostname: url.hostname.replace(/^\[|\]$/g, ""),
       port: Number(url.port || 80),
       path: `${url.pathname}${url.search}`,
-      key,
-      accept,
+      ...handshake,
       connections,
       firstSocket: first,
       inFlight: job.inFlight,
@@ -289,17 +292,43 @@ async function onEngine(
       timeoutSec: job.timeoutSec,
       hungAfterMs: hungMs,
       ...(startAtEpochMs === undefined ? {} : { startAtEpochMs }),
-      ...(model ? { open: openJob(model, job.warmupSec, shares.length, first, index) } : {}),
+      ...(model ? { open: openJob(model, job.warmupSec, processes, first, index) } : {}),
     };
     first += connections;
     return part;
   });
-  const parts = await runEngine<EngineWsCounts>(jobs, cpus, url.host, budgetMs, options);
-  return mergeWebSocket(job, parts, hungMs);
 }
 
-/** Sums the counts of the engine's processes and merges their histograms. */
-function mergeWebSocket(job: WebSocketLoadJob, parts: readonly EngineWsCounts[], hungMs: number): WebSocketMeasurement {
+/** The job on rtbench's load engine: one process per client CPU, sockets and messages shared out, counts merged. */
+async function onEngine(
+  job: WebSocketLoadJob,
+  options: WebSocketDriverOptions,
+  budgetMs: number,
+): Promise<WebSocketMeasurement> {
+  const url = new URL(job.url);
+  const cpus = options.cpus ? parseCpuList(options.cpus) : [null];
+  if (openModelOf(job) && job.client !== "engine") {
+    throw new TypeError("--rate and --phases need the engine's WebSocket client");
+  }
+  const jobs = engineWsJobs(job, await handshakeKey(), cpus.length, sharedStart(cpus.length, job.connections));
+  const parts = await runEngine<EngineWsCounts>(jobs, cpus, url.host, budgetMs, options);
+  return mergeWebSocket(job, parts, jobs[0].hungAfterMs);
+}
+
+/**
+ * Sums the counts of the engine's processes and merges their histograms: what the WebSocket driver returns on the
+ * engine, from the counts each process reported for `job`; `hungMs` is the hung bound the load used.
+ *
+ * @example The engine's counts of a WebSocket load run in process, as one measurement
+ * ```ts ignore
+ * const m = mergeWebSocket(job, [await driveWebSocket(engineJob, clock, net.connect)], 1000);
+ * ```
+ */
+export function mergeWebSocket(
+  job: WebSocketLoadJob,
+  parts: readonly EngineWsCounts[],
+  hungMs: number,
+): WebSocketMeasurement {
   const sum = (key: keyof EngineWsCounts) => parts.reduce((a, p) => a + (p[key] as number), 0);
   const h = histogramOf(parts);
   const connect = parts.flatMap((p) => p.connectUs).sort((a, b) => a - b);

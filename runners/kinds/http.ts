@@ -37,11 +37,11 @@ import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { httpView } from "./views.ts";
 import { checkHttpParity } from "./http_parity.ts";
+import { judgeHttpRun } from "./verdict.ts";
 import {
   combineSummaries,
   countedRate,
   cpuCount,
-  formatSeconds,
   judgeSaturation,
   round,
   type Saturation,
@@ -53,7 +53,7 @@ import { multiCoreRun } from "./multicore.ts";
 import { type RunningServer, serverExited, stageServerFor, startRecordServer } from "./server.ts";
 import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } from "./remote_server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
-import { judgeAccounting, judgeFailures } from "./accounting.ts";
+
 import { loadTimeoutSec, longerWindow, timeoutWarning, windowWarning } from "./long_enough.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
 import { servedEstimateSec } from "./estimate.ts";
@@ -521,31 +521,11 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   });
 }
 
-/**
- * Why run `run` makes its record invalid, or null: wrong answers under load (in the peak or any sweep step), or the
- * peak's accounting past its limits (a sweep's steps past the knee may leave requests unanswered: that is their
- * result); a load with no valid answer errors. Accounting warnings go on the record.
- */
+/** Why run `run` makes its record invalid, or null (see {@linkcode judgeHttpRun}); its warnings go on the record. */
 function judgeLoad(state: HttpState, m: LoadMeasurement, all: readonly LoadMeasurement[], run: number): string | null {
-  const { outcome } = state;
-  const mismatches = sum(all, (x) => x.mismatches);
-  const non2xx = sum(all, (x) => x.non2xx);
-  if (mismatches > 0 || non2xx > 0) {
-    const firstMismatch = all.find((x) => x.firstMismatch)?.firstMismatch;
-    const first = firstMismatch ? ` (first: ${firstMismatch})` : "";
-    return `${mismatches} mismatched and ${non2xx} non-2xx responses under load${first}`;
-  }
-  const unasked = sum(all, (x) => x.accounting?.unasked ?? 0);
-  if (unasked > 0 && (m.accounting?.unasked ?? 0) === 0) {
-    return `${unasked} answers came with no request in flight (the server answered more than was asked) under load`;
-  }
-  if (m.validResponses === 0) {
-    throw new PhaseError("measure", `No valid response in ${formatSeconds(m.durationMs)} (${m.errors} errors)`);
-  }
-  if (!m.accounting) return judgeFailures(m.errors, m.responses, state.generator.name);
-  const verdict = judgeAccounting(m.accounting, run, "requests");
+  const verdict = judgeHttpRun(m, all, run, state.generator.name);
   for (const w of verdict.warnings) {
-    if (!outcome.warnings.some((x) => x.message === w.message)) outcome.warnings.push(w);
+    if (!state.outcome.warnings.some((x) => x.message === w.message)) state.outcome.warnings.push(w);
   }
   return verdict.invalid;
 }

@@ -25,8 +25,8 @@ import {
 } from "../drivers/mod.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
 import { engineOnDeno } from "./engine_fallback.ts";
-import { combineSummaries, formatSeconds, judgeSaturation, round, saturation } from "../stats/mod.ts";
-import { judgeAccounting } from "./accounting.ts";
+import { combineSummaries, judgeSaturation, round, saturation } from "../stats/mod.ts";
+import { describeEchoFailures, judgeEchoRun } from "./verdict.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { websocketView } from "./views.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
@@ -209,33 +209,9 @@ function withOpenModel(run: RunOutput["run"], m: WebSocketMeasurement, settings:
   return { ...run, figures: { ...run.figures, ...open.figures }, phases: open.phases };
 }
 
-/**
- * One line naming the wrong echoes and failed handshakes the driver counted, or null when there was none; what was
- * left unanswered, unasked or dropped is judged by the accounting, as for HTTP.
- */
-export function describeLoadFailures(m: WebSocketMeasurement): string | null {
-  const parts = [
-    [m.mismatches, "mismatched echoes"],
-    [m.failedConnections, "failed connections"],
-  ].filter(([n]) => (n as number) > 0).map(([n, what]) => `${n} ${what}`);
-  if (parts.length === 0) return null;
-  return `${parts.join(", ")} under load` + (m.firstFailure ? ` (first: ${m.firstFailure})` : "");
-}
-
-/**
- * Why run `run` makes its record invalid, or null: wrong echoes or failed handshakes, or the accounting past its
- * limits (the same rules as HTTP's); no socket or no echo at all errors. Accounting warnings go on the record.
- */
+/** Why run `run` makes its record invalid, or null (see {@linkcode judgeEchoRun}); its warnings go on the record. */
 function judgeEchoes(state: WebSocketState, m: WebSocketMeasurement, run: number): string | null {
-  const failures = describeLoadFailures(m);
-  if (failures !== null && m.connected > 0) return failures;
-  if (m.connected === 0) {
-    throw new PhaseError("measure", `No socket connected (${m.firstFailure ?? "no reason given"})`);
-  }
-  if (m.accounting && m.accounting.unasked > 0) return judgeAccounting(m.accounting, run, "messages").invalid;
-  if (m.validMessages === 0) throw new PhaseError("measure", `No echo in ${formatSeconds(m.durationMs)}`);
-  if (!m.accounting) return null;
-  const verdict = judgeAccounting(m.accounting, run, "messages");
+  const verdict = judgeEchoRun(m, run);
   const warnings = state.outcome.warnings;
   for (const w of verdict.warnings) if (!warnings.some((x) => x.message === w.message)) warnings.push(w);
   return verdict.invalid;
@@ -356,7 +332,7 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
   // In the fixed-rate window a wrong echo is as wrong as anywhere; a rate too high for the sockets is that window's
   // own verdict (no CPU figure), not the record's.
   const invalid = judgeEchoes(state, m, run) ??
-    (rated && rated.measured.mismatches > 0 ? describeLoadFailures(rated.measured) : null);
+    (rated && rated.measured.mismatches > 0 ? describeEchoFailures(rated.measured) : null);
   if (invalid !== null) return { run: runFigures(run, startedAt, m, resources), invalid };
   if (resources) state.sampled.push(resources);
   outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
