@@ -1,5 +1,5 @@
 // The import rules of rtbench's layers, and a checker that reads the real module graph (`deno info --json`,
-// type-only imports included) of every source file under a root. tests/layering_test.ts runs it on the
+// type-only imports included) of every source file under a root. tests/e2e/layering_test.ts runs it on the
 // repository and on planted faults.
 
 /** Folder → the folders its files may import, besides their own. A folder not listed takes its parent's rules. */

@@ -108,3 +108,36 @@ export function needs(required: Need | readonly Need[], test: Deno.TestDefinitio
   recordSkip({ test: test.name, why });
   return { ...test, ignore: true };
 }
+
+/** Runtimes and load generators a machine may lack: a test that needs one completed goes through {@linkcode needs}. */
+export const OPTIONAL: Readonly<Record<string, "runtime" | "generator">> = {
+  go: "runtime",
+  rust: "runtime",
+  oha: "generator",
+  bombardier: "generator",
+  wrk: "generator",
+  locust: "generator",
+};
+
+/**
+ * The tests in a test file's `text` that measure an optional runtime or load generator (named in a string: a runtimes
+ * list, a `--runtime` or `--load-generator` value, a `loadGenerator`) and assert a record `completed`, yet are not
+ * declared through `needs()` with that runtime's own need (`runtime(…)`) or, for a generator, any need: each would
+ * fail on a machine without it. A test that makes the runtime missing itself (an adapter whose `detect()` finds
+ * nothing) needs nothing. Returns each such test's first line.
+ */
+export function unguardedOptional(text: string): string[] {
+  const starts = [...text.matchAll(/Deno\.test\(/g)].map((m) => m.index);
+  return starts.flatMap((start, i) => {
+    const chunk = text.slice(start, starts[i + 1] ?? text.length);
+    if (!/["']completed["']/.test(chunk)) return [];
+    const madeMissing = /detect:\s*\(\)\s*=>\s*Promise\.resolve\(undefined\)/.test(chunk);
+    const need = /^Deno\.test\(needs\(([^{]*?),\s*\{/.exec(chunk)?.[1] ?? null;
+    const unguarded = Object.entries(OPTIONAL).filter(([name, what]) => {
+      if (!new RegExp(`(?<=["'\`,])${name}(?=["'\`,])`).test(chunk)) return false;
+      if (what === "runtime" && madeMissing) return false;
+      return need === null || (what === "runtime" && !need.includes("runtime("));
+    });
+    return unguarded.length > 0 ? [`${chunk.split("\n")[0]} (${unguarded.map(([n]) => n).join(", ")})`] : [];
+  });
+}

@@ -1,11 +1,13 @@
-// The test tasks' runner. `deno task test` runs every test; `deno task test:unit` runs the unit tier: tests on fixed
+// The test tasks' runner. `deno task test` runs every tier; `deno task test:unit` the unit tier alone: tests on fixed
 // data, in-process, with neither network nor subprocess permission, so a test there that starts a server, a runtime or
-// any other process, or touches the network, fails instead of slowing the tier down. Arguments after the task's name
-// go to `deno test` (files, `--filter`, ...).
+// any other process, or touches the network, fails instead of slowing the tier down. Which tier a file is in is where it
+// sits (tests/_tiers.ts). Arguments after the task's name go to `deno test` (files, `--filter`, ...).
 //
 // Tests that need what this machine lacks are ignored (tests/_needs.ts) and append why to a log this runner names in
-// RTBENCH_TEST_SKIPS; after `deno test` ends, the runner lists each skipped test and why, then exits with its code.
+// RTBENCH_TEST_SKIPS; after `deno test` ends, the runner lists the slowest files, then each skipped test and why, and
+// exits with `deno test`'s code.
 import { type Skip, SKIP_LOG_ENV } from "./_needs.ts";
+import { filesOf } from "./_tiers.ts";
 
 /** Permissions of the whole suite: it starts servers, runtimes and load generators. */
 export const ALL_PERMISSIONS: readonly string[] = [
@@ -20,45 +22,8 @@ export const ALL_PERMISSIONS: readonly string[] = [
 /** Permissions of the unit tier: no `--allow-net`, no `--allow-run`. */
 export const UNIT_PERMISSIONS: readonly string[] = ["--allow-read", "--allow-write", "--allow-env", "--allow-sys"];
 
-/**
- * The unit tier: schedules, histograms, statistics, accounting, parsing, schema, run plans and reports on stored
- * results. Every file here also runs in the whole suite.
- */
-export const UNIT_TESTS: readonly string[] = [
-  "runners/drivers/_engine_accounting_test.ts",
-  "runners/drivers/_engine_checks_test.ts",
-  "runners/drivers/_engine_histogram_test.ts",
-  "runners/drivers/_engine_http_load_test.ts",
-  "runners/drivers/_engine_http_test.ts",
-  "runners/drivers/_engine_keep_alive_test.ts",
-  "runners/drivers/_engine_parts_test.ts",
-  "runners/drivers/_engine_schedule_test.ts",
-  "runners/drivers/_engine_span_test.ts",
-  "runners/drivers/_engine_ws_load_test.ts",
-  "runners/drivers/_engine_ws_test.ts",
-  "runners/kinds/accounting_test.ts",
-  "runners/kinds/http_sweep_test.ts",
-  "runners/platform/cgroup_test.ts",
-  "runners/platform/cpus_test.ts",
-  "runners/platform/proc_stat_test.ts",
-  "runners/platform/remove_tree_test.ts",
-  "runners/schema/mod_test.ts",
-  "runners/stats/adaptive_test.ts",
-  "runners/stats/drift_test.ts",
-  "runners/stats/latency_test.ts",
-  "runners/stats/paired_test.ts",
-  "runners/stats/saturation_test.ts",
-  "runners/stats/summary_test.ts",
-  "runners/suite/pairing_test.ts",
-  "runners/suite/settings_test.ts",
-  "workloads/_side_effects_test.ts",
-  "workloads/_window_effects_test.ts",
-  "workloads/validate_test.ts",
-  "tests/exporters_test.ts",
-  "tests/overview_test.ts",
-  "tests/server_files_test.ts",
-  "tests/statistics_test.ts",
-];
+/** How many of the slowest files the run ends by listing. */
+export const SLOWEST = 10;
 
 /** Reads the skip log: one JSON object per line. */
 export function readSkips(text: string): Skip[] {
@@ -73,29 +38,57 @@ export function skipReport(skips: readonly Skip[]): string {
     `(under CI=true each fails instead)\n${lines.join("\n")}\n`;
 }
 
+/** Seconds each test file's tests took, from `deno test`'s JUnit report, slowest first. */
+export function fileTimes(junit: string): [string, number][] {
+  const times = new Map<string, number>();
+  for (const m of junit.matchAll(/<testcase [^>]*?classname="([^"]+)" time="([\d.]+)"/g)) {
+    const file = m[1].replace(/^\.\//, "");
+    times.set(file, (times.get(file) ?? 0) + Number(m[2]));
+  }
+  return [...times].sort((a, b) => b[1] - a[1]);
+}
+
+/** The lines listing the `n` slowest files and the whole run's time, so the suite's budget stays in view. */
+export function slowestReport(times: readonly [string, number][], totalSec: number, n = SLOWEST): string {
+  if (times.length === 0) return "";
+  const width = Math.max(...times.slice(0, n).map(([f]) => f.length));
+  const lines = times.slice(0, n).map(([f, s]) => `  ${f.padEnd(width)}  ${formatDuration(s)}`);
+  return `Slowest files (of ${times.length}; the whole run took ${formatDuration(totalSec)}):\n${lines.join("\n")}\n`;
+}
+
+function formatDuration(sec: number): string {
+  if (sec < 60) return `${sec.toFixed(1)} s`;
+  return `${Math.floor(sec / 60)} min ${String(Math.round(sec % 60)).padStart(2, "0")} s`;
+}
+
 async function main(args: string[]): Promise<number> {
   const unit = args[0] === "--unit";
   const rest = unit ? args.slice(1) : args;
-  const files = unit && !rest.some((a) => !a.startsWith("-")) ? UNIT_TESTS : [];
+  const files = unit && !rest.some((a) => !a.startsWith("-")) ? await filesOf("unit") : [];
   const log = await Deno.makeTempFile({ prefix: "rtbench-skips-" });
+  const junit = await Deno.makeTempFile({ prefix: "rtbench-junit-", suffix: ".xml" });
   // Ctrl-C reaches `deno test` too (same process group): wait for it, then still list what was skipped.
   const ignore = () => {};
   Deno.addSignalListener("SIGINT", ignore);
+  const start = performance.now();
   try {
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["test", ...(unit ? UNIT_PERMISSIONS : ALL_PERMISSIONS), ...rest, ...files],
+      args: ["test", ...(unit ? UNIT_PERMISSIONS : ALL_PERMISSIONS), `--junit-path=${junit}`, ...rest, ...files],
       env: { [SKIP_LOG_ENV]: log },
       stdin: "inherit",
       stdout: "inherit",
       stderr: "inherit",
     }).spawn();
     const status = await child.status;
+    const slowest = slowestReport(fileTimes(await Deno.readTextFile(junit)), (performance.now() - start) / 1000);
+    if (slowest && !unit) console.log(slowest);
     const report = skipReport(readSkips(await Deno.readTextFile(log)));
     if (report) console.log(report);
     return status.signal ? 128 + (status.signal === "SIGINT" ? 2 : 15) : status.code;
   } finally {
     Deno.removeSignalListener("SIGINT", ignore);
     await Deno.remove(log);
+    await Deno.remove(junit);
   }
 }
 

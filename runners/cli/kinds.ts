@@ -1,7 +1,7 @@
 /**
  * `deno task kinds`: writes the layers below the kinds their view of the kind registry (`runners/kinds/registry.ts`):
  * the kinds' names and what their workloads must have (`runners/schema/kinds.ts`, which validation and the result
- * types read) and the JSON Schema's enum of kinds. Run it after adding a kind to the registry; `tests/kinds_test.ts`
+ * types read) and the JSON Schema's enum of kinds. Run it after adding a kind to the registry; `tests/e2e/kinds_test.ts`
  * fails while they disagree.
  *
  * Exit codes: 0 written (or `--check`: already current); 1 `--check` and a file is stale; 2 bad input.
@@ -41,7 +41,7 @@ function listText(kinds: readonly { readonly name: string; readonly requires: re
     }],`
   );
   return `// Written by \`deno task kinds\` from the kind registry (runners/kinds/registry.ts): edit the registry, not this
-// file. The layers below the kinds read the kinds from here; tests/kinds_test.ts fails while it is stale.
+// file. The layers below the kinds read the kinds from here; tests/e2e/kinds_test.ts fails while it is stale.
 
 /**
  * Every workload kind: the kind registry's names, each kind after those registered before it.

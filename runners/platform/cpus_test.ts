@@ -7,7 +7,7 @@ Deno.test("CPU lists expand ranges", () => {
 });
 
 // docs/method.md "Measurement": "the server gets the first half, the load generator the rest (on 2 cores: server `0`,
-// client `1`)"; the `not-pinned` warning without two CPUs: tests/lifecycle_test.ts.
+// client `1`)"; the `not-pinned` warning without two CPUs: tests/e2e/lifecycle_test.ts.
 Deno.test("two CPUs: server 0, client 1; more are halved; one or no taskset means no pinning", () => {
   assertEquals(splitCpus("0-1", true), { server: "0", client: "1" });
   assertEquals(splitCpus("0-4", true), { server: "0,1,2", client: "3,4" });

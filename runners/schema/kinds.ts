@@ -1,5 +1,5 @@
 // Written by `deno task kinds` from the kind registry (runners/kinds/registry.ts): edit the registry, not this
-// file. The layers below the kinds read the kinds from here; tests/kinds_test.ts fails while it is stale.
+// file. The layers below the kinds read the kinds from here; tests/e2e/kinds_test.ts fails while it is stale.
 
 /**
  * Every workload kind: the kind registry's names, each kind after those registered before it.

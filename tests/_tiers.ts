@@ -1,0 +1,36 @@
+// The test tiers, read from where a test file is, never from a list: a `*_test.ts` beside the code it tests (anywhere
+// outside tests/) or in tests/unit/ is a unit test; tests/e2e/ holds the end-to-end tests (real servers, runtimes,
+// the load engine, the CLI); tests/acceptance/ the slow ones that need an optional tool, a toolchain or the network.
+import { ROOT } from "./_helpers.ts";
+
+/** A test tier. */
+export type Tier = "unit" | "e2e" | "acceptance";
+
+/** The tiers in the order `deno task test` runs them. */
+export const TIERS: readonly Tier[] = ["unit", "e2e", "acceptance"];
+
+/** The tier of a test file (a path from the repository's root), or null where it sits in no tier's place. */
+export function tierOf(file: string): Tier | null {
+  if (!file.startsWith("tests/")) return "unit";
+  const folder = file.split("/")[1];
+  return (TIERS as readonly string[]).includes(folder) && file.split("/").length > 2 ? folder as Tier : null;
+}
+
+/** Every test file of the repository, from its root, sorted. */
+export async function testFiles(root: string = ROOT): Promise<string[]> {
+  const files: string[] = [];
+  const walk = async (dir: string) => {
+    for await (const e of Deno.readDir(`${root}${dir}`)) {
+      if (e.isDirectory && !["node_modules", ".git", "fixtures", "servers", "docs"].includes(e.name)) {
+        await walk(`${dir}${e.name}/`);
+      } else if (e.isFile && e.name.endsWith("_test.ts")) files.push(`${dir}${e.name}`);
+    }
+  };
+  await walk("");
+  return files.sort();
+}
+
+/** The test files of `tier`. */
+export async function filesOf(tier: Tier, root: string = ROOT): Promise<string[]> {
+  return (await testFiles(root)).filter((f) => tierOf(f) === tier);
+}

@@ -1,0 +1,155 @@
+// README walk: shows claims of docs/guide.md "Every phase has a time limit" and "Faults tried" (server rows).
+// Faults of the code under test: a server that crashes under load, one that never opens its port and one that
+// accepts connections and never answers. Each ends with that record errored in the phase the fault struck, the
+// reason saying what happened, the next runtime measured, and nothing left running or on disk.
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { run } from "../../runners/suite/run.ts";
+import { validateResult } from "../../runners/schema/mod.ts";
+import type { BenchResult, Phase } from "../../runners/schema/result.ts";
+import type { RunSettings, Workload } from "../../workloads/types.ts";
+import { crashes, exitsAtStart, hangsAtStart, hookHangs, neverAnswers } from "../fixtures/faults.ts";
+import { assertNothingLeft, runCli, withTmp } from "../_helpers.ts";
+import { docSection } from "../_docs.ts";
+import { DEFAULT_RUN_TIMEOUT_SEC, HOOK_TIMEOUTS_SEC } from "../../runners/kinds/timeouts.ts";
+
+async function faultRun(workload: Workload, settings: Partial<RunSettings>): Promise<BenchResult> {
+  return await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [workload],
+      runtimes: ["deno", "node"],
+      settings: { durationSec: 1, runs: 1, ...settings },
+      // The autocannon generator is always there, so the test does not depend on what is installed.
+      loadGenerator: "autocannon",
+      tempDir: tmp,
+    });
+    assertEquals(validateResult(result), []);
+    await assertNothingLeft(tmp);
+    return result;
+  });
+}
+
+function assertFault(result: BenchResult, phase: Phase, reason: RegExp): void {
+  const [deno, node] = result.records;
+  assertEquals(deno.runtime.name, "deno");
+  assertEquals(deno.status, "errored", JSON.stringify(deno.error));
+  assertEquals(deno.error?.phase, phase, deno.error?.message);
+  assertMatch(deno.error!.message, reason);
+  assertEquals(node.status, "completed", `the next runtime is measured: ${JSON.stringify(node.error)}`);
+  assert(node.summary.requestsPerSecond.median > 0);
+}
+
+// docs/guide.md "Faults tried": "server crashes during the warm-up".
+Deno.test("a server that crashes during the warm-up errors in warmup, and the next runtime is measured", async () => {
+  const result = await faultRun(crashes, { warmupSec: 2 });
+  assertFault(result, "warmup", /^Server exited with code 3 during the warm-up: crash_deno: crashing after 200/);
+});
+
+// docs/guide.md "Faults tried": "server crashes during the measurement".
+Deno.test("a server that crashes during the measurement errors in measure, and the next runtime is measured", async () => {
+  const result = await faultRun(crashes, { warmupSec: 0 });
+  assertFault(result, "measure", /^Server exited with code 3 during the measurement: crash_deno: crashing after 200/);
+});
+
+// docs/guide.md "Faults tried": "server exits before listening" (errored; skipped: server_skip_test).
+Deno.test("a server that exits before listening errors in start with its exit code and last words", async () => {
+  const result = await faultRun(exitsAtStart, { warmupSec: 0 });
+  assertFault(
+    result,
+    "start",
+    /^Server exited with code 1 before accepting connections: exits_at_start_deno: missing configuration, giving up$/,
+  );
+});
+
+// docs/guide.md "Faults tried": "server never opens its port".
+Deno.test("a server that never opens its port errors in start after --start-timeout", async () => {
+  const result = await faultRun(hangsAtStart, { warmupSec: 0, startTimeoutSec: 2 });
+  assertFault(result, "start", /^Server did not accept connections on port \d+ within 2 s \(--start-timeout\)/);
+});
+
+// docs/guide.md "Faults tried": "server accepts connections, never answers".
+Deno.test("a server that accepts connections and never answers errors in verify after --timeout", async () => {
+  const result = await faultRun(neverAnswers, { warmupSec: 0, requestTimeoutSec: 1 });
+  assertFault(result, "verify", /^GET \/: no response within 1 s \(--timeout\)$/);
+});
+
+// docs/reference.md "Exit codes": "`1` a record errored" (deno errored, node completed).
+Deno.test("--workload-file loads a faulty workload into the CLI, which reports it and exits 1", async () => {
+  await withTmp(async (tmp) => {
+    const out = `${tmp}/r.json`;
+    const cli = await runCli([
+      "--workload-file",
+      "tests/fixtures/faults.ts",
+      "--workload",
+      "never-answers",
+      "--runtime",
+      "deno,node",
+      "--duration",
+      "1",
+      "--runs",
+      "1",
+      "--warmup",
+      "0",
+      "--timeout",
+      "1",
+      "--load-generator",
+      "autocannon",
+      "--out",
+      out,
+    ], { TMPDIR: tmp });
+    assertEquals(cli.code, 1, cli.stderr);
+    assertMatch(cli.stdout, /verify: GET \/: no response within 1 s \(--timeout\)/);
+    const result = JSON.parse(await Deno.readTextFile(out)) as BenchResult;
+    assertEquals(validateResult(result), []);
+    assertEquals(result.records.map((r) => r.status), ["errored", "completed"]);
+    await assertNothingLeft(tmp, ["r.json"]);
+  });
+});
+
+// docs/guide.md "Faults tried": "workload `setup` or `afterRun` never settles"; "Every phase has a time limit".
+Deno.test("a workload hook that never settles errors its record in the hook's phase; a hanging dispose is a warning", async () => {
+  await withTmp(async (tmp) => {
+    const result = await run({
+      workloads: [hookHangs],
+      runtimes: ["deno"],
+      settings: { durationSec: 1, warmupSec: 0, runs: 1 },
+      loadGenerator: "autocannon",
+      tempDir: tmp,
+      hookTimeoutsSec: { setup: 0.5, afterRun: 0.5, dispose: 0.5 },
+    });
+    assertEquals(validateResult(result), []);
+    const [setup, afterRun, dispose] = result.records;
+    assertEquals([setup.status, setup.error?.phase, setup.error?.message], [
+      "errored",
+      "setup",
+      "the workload's setup did not finish within 0.5 s",
+    ]);
+    assertEquals([afterRun.status, afterRun.error?.phase, afterRun.error?.message], [
+      "errored",
+      "cleanup",
+      "afterRun did not finish within 0.5 s",
+    ]);
+    assertEquals(dispose.status, "completed");
+    assertEquals(
+      result.warnings.find((w) => w.code === "dispose-failed")?.message,
+      "hook-hangs/dispose: the workload's dispose did not finish within 0.5 s",
+    );
+    await assertNothingLeft(tmp);
+  });
+});
+
+// docs/guide.md "Every phase has a time limit": the hook limits the table prints are `HOOK_TIMEOUTS_SEC`, and a process
+// run without its own limit gets 600 s.
+Deno.test("the table of hook time limits in docs/guide.md is HOOK_TIMEOUTS_SEC", () => {
+  const table = docSection("docs/guide.md", "### Every phase has a time limit");
+  const limit = (phase: string) => {
+    const row = table.split("\n").find((l) => l.startsWith(`| ${phase}`));
+    return Number(/\| (\d+) s/.exec(row ?? "")?.[1]);
+  };
+  assertEquals(limit("workload `setup`, process `prepare`"), HOOK_TIMEOUTS_SEC.setup);
+  assertEquals(HOOK_TIMEOUTS_SEC.prepare, HOOK_TIMEOUTS_SEC.setup);
+  assertEquals(limit("`beforeRun`"), HOOK_TIMEOUTS_SEC.beforeRun);
+  assertEquals(limit("workload and session `verify`"), HOOK_TIMEOUTS_SEC.verify);
+  assertEquals(limit("`afterRun`, a process run's `inspect`"), HOOK_TIMEOUTS_SEC.afterRun);
+  assertEquals(limit("`dispose`"), HOOK_TIMEOUTS_SEC.dispose);
+  assertMatch(table, new RegExp(`its plan's \`runTimeoutMs\`, ${DEFAULT_RUN_TIMEOUT_SEC} s when it sets none`));
+});

@@ -1,0 +1,135 @@
+// README walk: shows claims of docs/development.md "Tests" (the tiers, one helper for skips, one set of helpers, no
+// test failing where an optional tool is missing, the CI paragraph): rules read off the test files and .ci/run.
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { ROOT } from "../_helpers.ts";
+import { unguardedOptional } from "../_needs.ts";
+import { testFiles, tierOf } from "../_tiers.ts";
+
+// docs/development.md (Tests): "which tier a test is in is where it sits".
+Deno.test("every test file sits in a tier's place: beside its code or in tests/unit, tests/e2e, tests/acceptance", async () => {
+  const files = await testFiles();
+  assert(files.includes("tests/unit/suite_rules_test.ts") && files.includes("runners/stats/paired_test.ts"));
+  assertEquals(files.filter((f) => tierOf(f) === null), [], "a test file outside every tier");
+  assertEquals(
+    ["runners/stats/paired_test.ts", "tests/unit/x_test.ts", "tests/e2e/x_test.ts", "tests/acceptance/x_test.ts"].map(
+      tierOf,
+    ),
+    ["unit", "unit", "e2e", "acceptance"],
+  );
+  assertEquals(tierOf("tests/x_test.ts"), null);
+  const tasks = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
+  assertEquals(tasks["test:unit"], `${tasks.test} --unit`);
+});
+
+// docs/development.md (Tests): "Every skip goes through one helper, `needs()` in `tests/_needs.ts`".
+Deno.test("every test that can be ignored is ignored through needs(), which lists it and fails it under CI", async () => {
+  const bypassing = [];
+  for (const file of await testFiles()) {
+    const text = await Deno.readTextFile(`${ROOT}${file}`);
+    if (/\bignore:/.test(text) || /Deno\.test\.ignore\(/.test(text)) bypassing.push(file);
+  }
+  assertEquals(bypassing, [], "a test file that ignores a test without needs()");
+});
+
+// docs/development.md (Tests): "No test fails because an optional toolchain or load generator is missing".
+Deno.test("every test asserting an optional runtime's or generator's record completed is declared through needs()", async () => {
+  const found: string[] = [];
+  // This file plants such tests in strings, below.
+  for (const file of (await testFiles()).filter((f) => f !== "tests/unit/suite_rules_test.ts")) {
+    for (const test of unguardedOptional(await Deno.readTextFile(`${ROOT}${file}`))) found.push(`${file}: ${test}`);
+  }
+  assertEquals(found, []);
+});
+
+Deno.test("the optional-record check finds a test measuring rust without needs(), and passes it declared with its need", () => {
+  const body = `{
+    const result = await run({ workloads: [restApi], runtimes: ["deno", "go", "rust"], tempDir: tmp });
+    for (const r of result.records) assertEquals(r.status, "completed");
+  }`;
+  assertEquals(unguardedOptional(`Deno.test("rest-api on go and rust", async () => ${body});`), [
+    'Deno.test("rest-api on go and rust", async () => { (go, rust)',
+  ]);
+  // A need that is not the runtime's own (Linux, a tool) does not cover it.
+  assertEquals(unguardedOptional(`Deno.test(needs(LINUX, { name: "x", async fn() ${body} }));`).length, 1);
+  const declared = `Deno.test(needs([await runtime(go), await runtime(rust)], { name: "x", async fn() ${body} }));`;
+  assertEquals(unguardedOptional(declared), []);
+  // A load generator by name, asserted completed, without needs().
+  const oha = `Deno.test("oha", async () => { await run({ loadGenerator: "oha" }); "completed"; });`;
+  assertEquals(unguardedOptional(oha).length, 1);
+});
+
+// docs/development.md (Tests): "The tests share one set of helpers, `tests/_helpers.ts`".
+Deno.test("tests clean up through the shared helpers: temporary directories, environment changes, task runs", async () => {
+  const rules: [RegExp, string][] = [
+    [/\b(privateTmp|databaseTmp|Deno\.makeTempDir)\(/, "a temporary directory without withTmp(), which removes it"],
+    [/\bDeno\.env\.(set|delete)\(/, "an environment change without withEnv(), which restores it"],
+    [/\.tasks\b|\btasks\[/, "a deno task run without runTask()"],
+  ];
+  const found: string[] = [];
+  for (const file of await testFiles()) {
+    const lines = (await Deno.readTextFile(`${ROOT}${file}`)).split("\n");
+    lines.forEach((line, i) => {
+      for (const [rule, what] of rules) if (rule.test(line)) found.push(`${file}:${i + 1}: ${what}`);
+    });
+  }
+  // These read the task table itself: the unit tier's definition, the ok task's doc lint, every task's entry file.
+  const reading = ["tests/unit/suite_rules_test.ts", "tests/e2e/public_api_test.ts", "tests/e2e/abrupt_exit_test.ts"];
+  assertEquals(found.filter((f) => !reading.some((r) => f.startsWith(r) && f.includes("runTask"))), []);
+});
+
+// docs/development.md (CI): "CI (`.ci/run`) installs every tool a test needs … and runs the tests with `CI=true`".
+Deno.test(".ci/run installs every tool the tests need, runs all but oha's tests while oha builds, then those, under CI=true", async () => {
+  const script = await Deno.readTextFile(`${ROOT}.ci/run`);
+  const debian = /packages=\(([^)]*)\)/.exec(script)?.[1].trim().split(/\s+/) ?? [];
+  // Each tool a test asks for (tool() in tests/), and the Debian package .ci/run gets it from.
+  const source: Record<string, string> = {
+    wrk: "wrk",
+    hyperfine: "hyperfine",
+    inotifywait: "inotify-tools",
+    python3: "python3",
+    script: "bsdutils",
+    prlimit: "util-linux",
+    taskset: "util-linux",
+    chromium: "chromium",
+    chattr: "e2fsprogs",
+  };
+  for (const pkg of Object.values(source)) assert(debian.includes(pkg), `apt installs ${pkg}`);
+  assertMatch(script, /go" install github\.com\/codesenberg\/bombardier@v[\d.]+/);
+  assertMatch(script, /\(nice -n 10 cargo install [^)]*oha[^)]*\) &\n\s*oha_build=\$!/);
+  const asked = new Set<string>();
+  // Every test file, and the helpers beside them (tests/_chromium.ts declares Chromium).
+  const helpers = [...Deno.readDirSync(`${ROOT}tests`)].filter((e) => e.name.endsWith(".ts")).map((e) =>
+    `tests/${e.name}`
+  );
+  for (const file of [...await testFiles(), ...helpers]) {
+    const text = await Deno.readTextFile(`${ROOT}${file}`);
+    for (const m of text.matchAll(/\btool\(\s*\[?\s*"([^"]+)"/g)) asked.add(m[1]);
+  }
+  asked.delete("rtbench-no-such-tool");
+  assert(asked.has("wrk") && asked.has("chromium"), [...asked].join());
+  for (const name of asked) {
+    assert(name in source || name === "bombardier" || name === "oha", `.ci/run provides ${name}, which a test needs`);
+  }
+  // README intro: "These two commands work on a machine with only Node.js and npm: Deno itself comes from npm" — CI
+  // runs them so, on a clean clone.
+  assertMatch(script, /git clone --quiet "\$repo"/);
+  const doc = script.search(/npx -y deno@2 task test:doc\n/);
+  const unit = script.search(/npx -y deno@2 task test:unit\n/);
+  const rest = script.search(/CI=true [^\n]*npx -y deno@2 task test --ignore=[^\n]*oha_tests/);
+  const wait = script.indexOf('wait "$oha_build"');
+  const last = script.search(/CI=true [^\n]*npx -y deno@2 task test "\$\{oha_tests\[@\]\}"\n/);
+  assert(script.indexOf("oha_build=$!") < doc, "oha's build starts before the tests");
+  assert(
+    0 < doc && doc < unit && unit < rest && rest < wait && wait < last,
+    "all but oha's tests; then oha's, CI=true",
+  );
+  // The two parts are the whole suite: the files the second runs are exactly those that drive oha.
+  const listed = /oha_tests=\(([^)]*)\)/.exec(script)![1].trim().split(/\s+/).sort();
+  const drive = [];
+  for (const file of await testFiles()) {
+    // This file names oha's generator in the pattern below, and drives nothing.
+    if (file === "tests/unit/suite_rules_test.ts") continue;
+    if (/ohaGenerator|tool\(\s*"oha"/.test(await Deno.readTextFile(`${ROOT}${file}`))) drive.push(file);
+  }
+  assertEquals(listed, drive.sort());
+});
