@@ -28,7 +28,7 @@ import {
 import type { HookTimeouts } from "../kinds/mod.ts";
 import { cannotListen, connectionCeiling, RequestError, UsageError } from "../platform/mod.ts";
 import type { ProgressEvent } from "../report/mod.ts";
-import type { BenchResult, CpuSets, RunOrder } from "../schema/mod.ts";
+import type { BenchResult, CpuSets, MachineCalibration, RunOrder } from "../schema/mod.ts";
 import { planGroups, type Planned } from "./plan.ts";
 import { type Schedule, scheduleOf } from "./schedule.ts";
 import { armSpecs } from "./aa.ts";
@@ -134,6 +134,12 @@ export interface RunOptions {
    * and the variables rtbench sets. @default {[]}
    */
   passEnv?: readonly string[];
+  /**
+   * This machine's calibration (its speed, which results are compared by), measured earlier in the same process with
+   * the drivers' `calibrate()`: used instead of measuring one when the suite starts, so that suites run one after
+   * another measure it once. @default {measured when the suite starts}
+   */
+  calibration?: MachineCalibration;
 }
 
 /** What `run()` was asked for, checked. */

@@ -243,7 +243,7 @@ async function runSuite(req: Request, options: RunOptions): Promise<BenchResult>
     const runtimes = await resolveRuntimes(req, options, kept, signal);
     const previous = options.resume?.result;
     // A resumed file keeps the machine and calibration it started with; a new suite measures its own.
-    const calibrated = previous ? undefined : await calibration(cpus.server, warnings, signal);
+    const calibrated = previous ? undefined : options.calibration ?? await calibration(cpus.server, warnings, signal);
     const result = new GrowingResult(
       {
         schemaVersion: SCHEMA_VERSION,

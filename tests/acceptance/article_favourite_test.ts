@@ -2,7 +2,7 @@
 // 002's "each runtime on its own favourite stack" as ONE rest-api variant: Elysia on Bun, Express on Node.js, Oak on
 // Deno, each on Prisma ORM, whose arms run interleaved round by round and answer byte for byte alike.
 import { assert, assertEquals } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import { restApi } from "../../workloads/rest_api.ts";
 import { processesMatching, withTmp } from "../_helpers.ts";

@@ -1,7 +1,7 @@
 // README walk: shows claims of docs/reproduce.md "The articles' experiments, and `deno task reproduce`" (fs's write and read columns).
 // fs: write and read are figures of their own in the tables (002 reports them apart), not only in the JSON.
 import { assert, assertEquals } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import { fsWorkload } from "../../workloads/fs.ts";
 import { formatMarkdown } from "../../runners/report/mod.ts";

@@ -3,7 +3,7 @@
 // same middleware as the JavaScript -stack variants (CORS, JWT bearer verification, body validation), verified like
 // them and answering byte for byte alike (the variant's parity check runs across all five runtimes).
 import { assert, assertEquals } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import { restApi } from "../../workloads/rest_api.ts";
 import { processesMatching, withTmp } from "../_helpers.ts";

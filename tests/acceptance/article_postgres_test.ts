@@ -2,7 +2,7 @@
 // 002's PostgreSQL experiments as postgres variants: each runtime's own driver (pg on Node.js, Bun.sql on Bun,
 // pgwire on Deno; Go's pgx) beside postgres.js, and 002's query, SELECT * FROM users LIMIT 1000, beside /db.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { go, rust } from "../../adapters/mod.ts";
 import { needs, runtime } from "../_needs.ts";
 import { validateResult } from "../../runners/schema/mod.ts";

@@ -2,7 +2,7 @@
 // signup (003): the password hashed and the account inserted into PostgreSQL, with hashing on the main thread, in a
 // pool of workers, or removed (the control), on deno, node and bun; each account checked in the database.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import { signup } from "../../workloads/signup.ts";
 import { processesMatching, withTmp } from "../_helpers.ts";

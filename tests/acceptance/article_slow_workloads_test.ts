@@ -4,7 +4,7 @@
 // server slower than the window is a result with its long latency (bcryptjs at 100 connections, which 003 reports at
 // seconds of p50), not "No valid response".
 import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import { bcrypt } from "../../workloads/bcrypt.ts";
 import { MIN_COUNTED_OVER_SPAN, MIN_COUNTED_RESPONSES } from "../../runners/stats/counted_rate.ts";

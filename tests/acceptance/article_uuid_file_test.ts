@@ -2,7 +2,7 @@
 // 001's variants of uuid-file: the same servers without query parameters (on every runtime, native ones included),
 // and the JavaScript servers parsing the query with url.parse + querystring, as the article rewrote them.
 import { assert, assertEquals } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { go, rust } from "../../adapters/mod.ts";
 import { needs, runtime } from "../_needs.ts";
 import { validateResult } from "../../runners/schema/mod.ts";

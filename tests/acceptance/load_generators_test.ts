@@ -7,7 +7,7 @@ import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
 import { needs, tool } from "../_needs.ts";
 import { formatTable } from "../../runners/report/table.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { httpJson } from "../../workloads/http_json.ts";
 import { flaky, flakyWarmup } from "../fixtures/flaky.ts";
 import { spread } from "../fixtures/spread.ts";

@@ -15,7 +15,7 @@
 // - its ceiling per core beside wrk's and the engine's: "vs-wrk --locust: Locust's rate and ceiling per core beside
 //   wrk's and the engine's".
 import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { parseResult, validateResult } from "../../runners/schema/mod.ts";
 import type { BenchRecord } from "../../runners/schema/result.ts";
 import { pickLoadGenerator } from "../../runners/drivers/generators.ts";

@@ -4,7 +4,7 @@
 // toolchain when it is missing.
 import { assert, assertEquals, assertInstanceOf, assertMatch, assertRejects } from "@std/assert";
 import { go, MissingToolchainError, resolveRuntime, rust } from "../../adapters/mod.ts";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { parseResult } from "../../runners/schema/mod.ts";
 import { httpJson } from "../../workloads/http_json.ts";
 import { startup } from "../../workloads/startup.ts";

@@ -4,7 +4,7 @@
 // external load generator once against an honest server and once against faults. Every mode in both models is proven
 // on the engine's fake network (tests/unit/accounting_matrix_test.ts), running the same fault code.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import type { BenchRecord, BenchResult } from "../../runners/schema/result.ts";
 import type { RunSettings } from "../../workloads/types.ts";

@@ -2,7 +2,7 @@
 // --min-runs/--max-runs: runs are added while the 95% CI is wider than the
 // target; at the maximum the record says the interval stayed wide.
 import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { summarize } from "../../runners/stats/summary.ts";
 import { httpJson } from "../../workloads/http_json.ts";
 import { micro } from "../../workloads/micro.ts";

@@ -3,7 +3,7 @@
 // every later runtime's server, in both variants; a server that hashes the
 // wrong thing, or whose verify endpoint says yes to anything, is invalid.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import { bcrypt } from "../../workloads/bcrypt.ts";
 import { bcryptFaulty } from "../fixtures/bcrypt_faults.ts";

@@ -7,7 +7,7 @@ import { clientBoundWarning, clientSaturatedWarning } from "../../runners/stats/
 import { groupRecords, relativeText } from "../../runners/report/_groups.ts";
 import { readResultFile } from "../../runners/schema/read.ts";
 import { formatMarkdown } from "../../runners/report/markdown.ts";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { formatTable } from "../../runners/report/table.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import { httpJson } from "../../workloads/http_json.ts";

@@ -3,7 +3,7 @@
 // load's per response, RSS there); with --idle-connections the server's memory per idle connection after a record's
 // first run. Real servers, real load, every response verified.
 import { assert, assertEquals } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import { httpJson } from "../../workloads/http_json.ts";
 import { wsEcho } from "../../workloads/ws_echo.ts";

@@ -7,7 +7,7 @@ import { wrkGenerator } from "../../runners/drivers/wrk.ts";
 import { autocannonGenerator } from "../../runners/drivers/autocannon.ts";
 import { pickLoadGenerator } from "../../runners/drivers/generators.ts";
 import { needs, tool } from "../_needs.ts";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { parseResult, validateResult } from "../../runners/schema/mod.ts";
 import { httpJson } from "../../workloads/http_json.ts";
 import { checkExchange } from "../../workloads/mod.ts";

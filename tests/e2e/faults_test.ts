@@ -3,7 +3,7 @@
 // accepts connections and never answers. Each ends with that record errored in the phase the fault struck, the
 // reason saying what happened, the next runtime measured, and nothing left running or on disk.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import type { BenchResult, Phase } from "../../runners/schema/result.ts";
 import type { RunSettings, Workload } from "../../workloads/types.ts";

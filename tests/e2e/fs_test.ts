@@ -4,7 +4,7 @@
 // directory is left behind; a script that writes the wrong bytes is caught.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult } from "../../runners/schema/mod.ts";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { faultyFs } from "../fixtures/faulty_process.ts";
 import { assertNothingLeft, entries, runCli, withTmp } from "../_helpers.ts";
 

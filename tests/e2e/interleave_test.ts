@@ -2,7 +2,7 @@
 // comes before run i+1 of any, in an order that rotates each round or is drawn from a recorded seed; the order is in
 // the result. And the one run loop applies a session's beforeRun/afterRun to every kind.
 import { assert, assertEquals, assertMatch, assertNotEquals } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { roundOrder, scheduleOf } from "../../runners/suite/schedule.ts";
 import type { BenchRecord, BenchResult } from "../../runners/schema/result.ts";
 import { validateResult } from "../../runners/schema/mod.ts";

@@ -11,7 +11,7 @@ import { bombardierGenerator } from "../../runners/drivers/bombardier.ts";
 import { ohaGenerator } from "../../runners/drivers/oha.ts";
 import { locustGenerator } from "../../runners/drivers/locust.ts";
 import type { LoadGenerator, LoadSettings } from "../../runners/drivers/types.ts";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { parseResult, validateResult } from "../../runners/schema/mod.ts";
 import type { BenchRecord, BenchResult } from "../../runners/schema/result.ts";
 import type { RunSettings } from "../../workloads/types.ts";

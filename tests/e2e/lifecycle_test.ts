@@ -3,7 +3,7 @@
 // what differed and is not measured; Ctrl-C mid-run leaves no process behind
 // and a valid result file.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { parseResult } from "../../runners/schema/mod.ts";
 import { wrongBody } from "../fixtures/wrong_body.ts";
 import {

@@ -5,7 +5,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { microFigures, parseMicroReport } from "../../runners/kinds/micro.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { micro, TINYBENCH_VERSION } from "../../workloads/micro.ts";
 import type { MicroWorkload } from "../../workloads/types.ts";
 import { entries, withTmp } from "../_helpers.ts";

@@ -2,7 +2,7 @@
 // on a schedule and latency runs from when each was due, so a fixed rate is held and a stalled server shows its stall;
 // the sweep finds the knee.
 import { assert, assertEquals } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { type BenchResult, parseResult, validateResult } from "../../runners/schema/mod.ts";
 import { httpJson } from "../../workloads/http_json.ts";
 import { wsEcho } from "../../workloads/ws_echo.ts";

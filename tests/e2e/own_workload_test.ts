@@ -3,7 +3,7 @@
 // says), and a broken expectation in the same user-defined workload is caught.
 
 import { assertEquals } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { validateWorkload } from "../../workloads/validate.ts";
 import type { HttpWorkload } from "../../workloads/types.ts";
 import { greet } from "../fixtures/own_workload/greet.ts";

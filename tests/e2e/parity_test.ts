@@ -6,7 +6,7 @@ import { verifiedRequests } from "../../runners/kinds/http.ts";
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { judgeParity } from "../../runners/kinds/parity.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import type { HttpExchange, HttpRequestSpec } from "../../workloads/types.ts";
 import { looseJson } from "../fixtures/loose_json.ts";
 import { numberedLoose, numberedWrong } from "../fixtures/numbered.ts";

@@ -5,7 +5,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/as
 import postgres from "postgres";
 import { cacheDir } from "../../adapters/_cache.ts";
 import { parseResult } from "../../runners/schema/mod.ts";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { installDependencies } from "../../runners/platform/workspace.ts";
 import { startEmbeddedPostgres } from "../../workloads/_embedded_postgres.ts";
 import { databaseCpus, POSTGRES_JS_VERSION, postgresWorkload } from "../../workloads/postgres.ts";

@@ -11,7 +11,7 @@ import { parseResult, validateResult } from "../../runners/schema/mod.ts";
 import { PRISMA_DEPENDENCIES } from "../../workloads/_prisma.ts";
 import { postgresWorkload } from "../../workloads/postgres.ts";
 import { go } from "../../adapters/mod.ts";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { needs, runtime } from "../_needs.ts";
 import { assertNothingLeft, runCli, withTmp } from "../_helpers.ts";
 

@@ -9,7 +9,7 @@ import { serverResources } from "../../runners/report/_resources.ts";
 import { CSV_COLUMNS, formatCsv } from "../../runners/report/mod.ts";
 import { formatTable } from "../../runners/report/table.ts";
 import type { BenchRecord, BenchResult } from "../../runners/schema/result.ts";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { startup } from "../../workloads/startup.ts";
 import { deno } from "../../adapters/mod.ts";
 import { builtinWorkloads } from "../../workloads/mod.ts";

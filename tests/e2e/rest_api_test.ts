@@ -22,7 +22,7 @@ import { wrkGenerator } from "../../runners/drivers/wrk.ts";
 import { PROFILES } from "../../runners/suite/settings.ts";
 import { parseResult } from "../../runners/schema/mod.ts";
 import { exportResult } from "../../runners/report/mod.ts";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { DRIZZLE_VERSION, restApi } from "../../workloads/rest_api.ts";
 import { httpJson } from "../../workloads/http_json.ts";
 import { planGroups } from "../../runners/suite/plan.ts";

@@ -2,7 +2,7 @@
 // A server that reports its runtime cannot do the variant (the
 // `rtbench: skip: <reason>` line) makes its record skipped with that reason.
 import { assertEquals } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { cannotRun } from "../fixtures/cannot_run.ts";
 import { assertNothingLeft, processesMatching, runCli, withTmp } from "../_helpers.ts";
 import { parseResult } from "../../runners/schema/mod.ts";

@@ -1,7 +1,7 @@
 // README "What the numbers mean": a record measured once (the default suite measures postgres, install and fs once)
 // carries a `single-run` warning, shown wherever its warnings are: its ratios are one measurement, not a ranking.
 import { assertEquals, assertStringIncludes } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { formatMarkdown } from "../../runners/report/mod.ts";
 import { formatCsv } from "../../runners/report/csv.ts";
 import { startup } from "../../workloads/startup.ts";

@@ -8,7 +8,7 @@ import { needs, tool } from "../_needs.ts";
 import { outlierIndices } from "../../runners/stats/outliers.ts";
 import { spawnTimer, wait4Timer } from "../../runners/drivers/process_timer.ts";
 import { parseResult } from "../../runners/schema/mod.ts";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { HELLO_OUTPUT, SCRIPT_OUTPUT } from "../../workloads/startup.ts";
 import { faultyStartup, workDirProbe } from "../fixtures/faulty_process.ts";
 import { assertNothingLeft, entries, processesMatching, runCli, spawnCli, waitFor, withTmp } from "../_helpers.ts";

@@ -2,7 +2,7 @@
 // after verification is caught under load by the workload's own check: postgres rows against the seeded table, bcrypt
 // hashes sampled and verified against their passwords.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import { bcryptWrongUnderLoad, postgresWrongNumber } from "../fixtures/under_load_faults.ts";
 import { assertNothingLeft, withTmp } from "../_helpers.ts";

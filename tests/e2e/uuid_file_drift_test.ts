@@ -4,7 +4,7 @@
 // for every runtime (deno 3,700 → 3,526 → 2,126 requests/s, its CPU time per request 242 → 450 µs): ext4 steps over
 // every inode number freed in the last minute when it allocates one, and each run freed tens of thousands.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { kendallTrend } from "../../runners/stats/drift.ts";
 import { uuidFile } from "../../workloads/uuid_file.ts";
 import { withTmp } from "../_helpers.ts";

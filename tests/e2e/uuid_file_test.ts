@@ -4,7 +4,7 @@
 // server that leaves files behind is invalid with the count, and the files go.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
 import { needs, tool } from "../_needs.ts";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import { uuidFile } from "../../workloads/uuid_file.ts";
 import { uuidFileLazy, uuidFileLeaky, uuidFileWrongKeys } from "../fixtures/uuid_file_faults.ts";

@@ -2,7 +2,7 @@
 // real server is started and verified for every attempt; only the load's figures are made up, so the arithmetic is
 // exact).
 import { assert, assertAlmostEquals, assertEquals, assertMatch } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import { httpJson } from "../../workloads/http_json.ts";
 import { bcrypt } from "../../workloads/bcrypt.ts";

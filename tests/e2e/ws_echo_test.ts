@@ -2,7 +2,7 @@
 // The ws workload: all three runtimes echo small and large messages under load with every echo verified; a server
 // that corrupts bytes or drops sockets under load is caught by the driver; nothing is left behind.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
-import { run } from "../../runners/suite/run.ts";
+import { run } from "../_suite.ts";
 import { parseResult, validateResult } from "../../runners/schema/mod.ts";
 import type { BenchRecord } from "../../runners/schema/result.ts";
 import { websocketKind } from "../../runners/kinds/websocket.ts";

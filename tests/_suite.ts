@@ -1,0 +1,22 @@
+// run() as the tests call it. The machine's calibration (a second of work pinned to a CPU, measured when a suite
+// starts) is measured once per test process and handed to every suite, as a program running suites one after another
+// would (RunOptions.calibration); machine_identity_test and calibrate_test show it measured. http-json's fixed-rate
+// window and idle connections (its defaults, seconds a run) are measured where a test sets them.
+import { run as runBench } from "../runners/suite/run.ts";
+import type { RunOptions } from "../runners/suite/request.ts";
+import type { BenchResult, MachineCalibration } from "../runners/schema/mod.ts";
+import { calibrate } from "../runners/drivers/calibration.ts";
+
+let calibration: Promise<MachineCalibration> | undefined;
+
+/** {@linkcode runBench} with this process's calibration, and no fixed-rate window or idle connections unless asked. */
+export function run(options: RunOptions): Promise<BenchResult> {
+  calibration ??= calibrate(null);
+  return calibration.then((c) =>
+    runBench({
+      calibration: c,
+      ...options,
+      settings: { cpuRate: 0, idleConnections: 0, ...options.settings },
+    })
+  );
+}
