@@ -32,3 +32,19 @@ Deno.test("hung connections never answered since they opened: the verdict says t
   const stuck = judgeAccounting(CLEAN, 0, "requests").invalid!;
   assertEquals(stuck.includes("never had an answer"), false, stuck);
 });
+
+// docs/method.md "The limits, the same for both kinds": unanswered requests over 1% of the window's, drops over 1% of
+// the answers, make a record invalid; at or under the limit it is completed with a warning naming the counts.
+Deno.test("the 1% limits: unanswered and dropped just under stay completed with their warning, just over are invalid", () => {
+  const base = { ...CLEAN, unanswered: 0, unansweredPercent: 0, hungConnections: 0 };
+  const under = judgeAccounting({ ...base, unanswered: 100, unansweredPercent: 1 }, 0, "requests");
+  assertEquals([under.invalid, under.warnings.map((w) => w.code)], [null, ["unanswered"]]);
+  const over = judgeAccounting({ ...base, unanswered: 101, unansweredPercent: 1.01 }, 0, "requests");
+  assertMatch(over.invalid!, /^101 of 10000 requests \(1\.0%\) went unanswered, over the 1% limit/);
+  // 99 drops of 9,900 answers is 1%; 100 is over.
+  const answered = { ...base, requests: 9_900 };
+  const fewDrops = judgeAccounting({ ...answered, droppedConnections: 99, reconnects: 99 }, 0, "requests");
+  assertEquals([fewDrops.invalid, fewDrops.warnings.map((w) => w.code)], [null, ["dropped-connections"]]);
+  const drops = judgeAccounting({ ...answered, droppedConnections: 100, reconnects: 100 }, 0, "messages");
+  assertMatch(drops.invalid!, /^the server closed 100 connections in use \(1\.0% of 9900 answers, over the 1% limit\)/);
+});

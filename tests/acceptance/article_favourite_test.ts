@@ -13,7 +13,7 @@ Deno.test("rest-api favourite: each runtime on its own framework and Prisma, in 
       workloads: [restApi],
       runtimes: ["deno", "node", "bun"],
       variants: ["favourite"],
-      settings: { durationSec: 1, warmupSec: 0.5, runs: 2, connections: 10 },
+      settings: { durationSec: 0.5, warmupSec: 0.2, runs: 2, connections: 10 },
       tempDir: tmp,
     });
     assertEquals(validateResult(result), []);

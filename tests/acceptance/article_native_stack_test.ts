@@ -18,7 +18,7 @@ Deno.test(needs([await runtime(go), await runtime(rust)], {
         workloads: [restApi],
         runtimes: ["deno", "go", "rust"],
         variants: ["default", "default-stack", "express"],
-        settings: { durationSec: 1, warmupSec: 0.5, runs: 1, connections: 10 },
+        settings: { durationSec: 0.5, warmupSec: 0.2, runs: 1, connections: 10 },
         tempDir: tmp,
       });
       assertEquals(validateResult(result), []);

@@ -9,7 +9,7 @@ import { validateResult } from "../../runners/schema/mod.ts";
 import { uuidFile } from "../../workloads/uuid_file.ts";
 import { entries, processesMatching, withTmp } from "../_helpers.ts";
 
-const QUICK = { durationSec: 1, warmupSec: 0, runs: 1 };
+const QUICK = { durationSec: 0.5, warmupSec: 0, runs: 1 };
 
 Deno.test(needs([await runtime(go), await runtime(rust)], {
   name: "uuid-file no-params: GET / on deno, node, bun, go and rust writes, reads and deletes a file of nulls",

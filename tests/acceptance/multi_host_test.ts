@@ -28,7 +28,19 @@ import type { BenchResult } from "../../runners/schema/result.ts";
 
 const NETNS = condition("network namespaces with an sshd in each", await netnsUnavailable());
 
-const SHORT = ["--duration", "1", "--warmup", "0.5", "--runs", "1", "--quiet"];
+const SHORT = [
+  "--duration",
+  "0.5",
+  "--warmup",
+  "0.2",
+  "--runs",
+  "1",
+  "--quiet",
+  "--cpu-rate",
+  "0",
+  "--idle-connections",
+  "0",
+];
 
 /** What the namespaces cannot fetch (they have no route out) is cached here first: the engine's Bun, npm packages. */
 async function warmCaches(): Promise<void> {

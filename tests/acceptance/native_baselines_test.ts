@@ -11,7 +11,7 @@ import { startup } from "../../workloads/startup.ts";
 import { assertNothingLeft, runCli, withTmp } from "../_helpers.ts";
 import { needs, runtime } from "../_needs.ts";
 
-const SHORT = ["--duration", "1", "--warmup", "0.5", "--runs", "1"];
+const SHORT = ["--duration", "0.5", "--warmup", "0.2", "--runs", "1", "--cpu-rate", "0", "--idle-connections", "0"];
 
 // Each toolchain alone, so that a machine with one of them still shows it; the other is listed as skipped.
 for (const adapter of [go, rust]) {

@@ -245,7 +245,7 @@ Deno.test("the engine's file list holds everything its program imports, so a cop
 Deno.test("bench with the engine on Deno: the record says so, with the ceiling its own cost per response implies", async () => {
   await withTmp(async (tmp) => {
     const out = `${tmp}/r.json`;
-    const args = ["--workload", "http-json", "--runtime", "deno", "--duration", "1", "--warmup", "0", "--runs", "1"];
+    const args = ["--workload", "http-json", "--runtime", "deno", "--duration", "0.5", "--warmup", "0", "--runs", "1"];
     const cli = await runCli([...args, "--out", out], { TMPDIR: tmp, RTBENCH_ENGINE_RUNTIME: "deno" });
     assertEquals(cli.code, 0, cli.stderr);
     const [record] = parseResult(await Deno.readTextFile(out)).records;

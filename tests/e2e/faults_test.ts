@@ -111,7 +111,7 @@ Deno.test("a workload hook that never settles errors its record in the hook's ph
     const result = await run({
       workloads: [hookHangs],
       runtimes: ["deno"],
-      settings: { durationSec: 1, warmupSec: 0, runs: 1 },
+      settings: { durationSec: 0.5, warmupSec: 0, runs: 1 },
       loadGenerator: "autocannon",
       tempDir: tmp,
       hookTimeoutsSec: { setup: 0.5, afterRun: 0.5, dispose: 0.5 },

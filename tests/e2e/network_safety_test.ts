@@ -18,7 +18,7 @@ async function stagedDenoServer(dir: string): Promise<string> {
   return await stageServer(source.entry, dir);
 }
 
-const SHORT = ["--workload", "http-json", "--runtime", "deno", "--duration", "1", "--warmup", "0", "--runs", "1"];
+const SHORT = ["--workload", "http-json", "--runtime", "deno", "--duration", "0.5", "--warmup", "0", "--runs", "1"];
 
 function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });

@@ -37,7 +37,7 @@ Deno.test("bench --workload postgres on deno,node,bun verifies every runtime and
     const out = `${tmp}/r.json`;
     const before = await postgresProcesses();
     const run = await cliWatching(
-      ["--workload", "postgres", "--runtime", "deno,node,bun", "--duration", "1", "--warmup", "0.5", "--out", out],
+      ["--workload", "postgres", "--runtime", "deno,node,bun", "--duration", "0.5", "--warmup", "0.2", "--out", out],
       { TMPDIR: tmp },
       // While the suite runs, the database lives in the private temporary directory.
       async () =>
@@ -107,7 +107,7 @@ Deno.test("a server that does not clamp n, or that reads all rows in one query, 
       const result = await run({
         workloads: [noClamp, oneQuery],
         runtimes: ["node"],
-        settings: { durationSec: 1, warmupSec: 0, runs: 1 },
+        settings: { durationSec: 0.5, warmupSec: 0, runs: 1 },
         tempDir: tmp,
       });
       const [unclamped, single] = result.records;

@@ -21,7 +21,7 @@ Deno.test("rest-api's prisma variant runs on deno, node and bun: verified, its v
     const cli = await runCli(
       [
         ...["--workload", "rest-api", "--variant", "prisma", "--runtime", "deno,node,bun"],
-        ...["--duration", "1", "--warmup", "0.5", "--runs", "1", "--connections", "20", "--out", out],
+        ...["--duration", "0.5", "--warmup", "0.2", "--runs", "1", "--connections", "20", "--out", out],
       ],
       { TMPDIR: tmp },
     );
@@ -64,7 +64,7 @@ Deno.test("postgres through Prisma: one query per row, counted by PostgreSQL, on
     const cli = await runCli(
       [
         ...["--workload", "postgres", "--variant", "db-prisma,queries-prisma", "--runtime", "deno,node,bun"],
-        ...["--duration", "1", "--warmup", "0.5", "--runs", "1", "--connections", "20", "--out", out],
+        ...["--duration", "0.5", "--warmup", "0.2", "--runs", "1", "--connections", "20", "--out", out],
       ],
       { TMPDIR: tmp },
     );

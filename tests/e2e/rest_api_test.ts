@@ -36,7 +36,7 @@ Deno.test("bench --workload rest-api on deno,node,bun completes every variant th
     const cli = await runCli(
       [
         ...["--workload", "rest-api", "--runtime", "deno,node,bun"],
-        ...["--duration", "1", "--warmup", "0.5", "--runs", "1", "--connections", "20", "--out", out],
+        ...["--duration", "0.5", "--warmup", "0.2", "--runs", "1", "--connections", "20", "--out", out],
       ],
       { TMPDIR: tmp },
     );
@@ -129,7 +129,7 @@ Deno.test("rest-api: a lost update, a wrong page and a DELETE that deleted nothi
       const result = await run({
         workloads: [updateNotPersisted, wrongPage, deleteNothing, deleteNothingLater],
         runtimes: ["deno"],
-        settings: { durationSec: 1, warmupSec: 0, runs: 1 },
+        settings: { durationSec: 0.5, warmupSec: 0, runs: 1 },
         tempDir: tmp,
       });
       const [lost, page, deleted, deletedLater] = result.records;
@@ -189,7 +189,7 @@ Deno.test("rest-api production stack: CORS, a JWT verified by jose on every requ
     const out = `${tmp}/r.json`;
     const cli = await runCli([
       ...["--workload", "rest-api", "--variant", "default-stack,hono-stack", "--runtime", "deno,bun"],
-      ...["--duration", "1", "--warmup", "0.5", "--connections", "20", "--out", out],
+      ...["--duration", "0.5", "--warmup", "0.2", "--connections", "20", "--out", out],
     ], { TMPDIR: tmp });
     assertEquals(cli.code, 0, cli.stderr + cli.stdout);
     const result = parseResult(await Deno.readTextFile(out));

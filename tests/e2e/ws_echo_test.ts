@@ -48,7 +48,7 @@ Deno.test("bench --workload ws on deno,node,bun prints messages/s and latency pe
   await withTmp(async (tmp) => {
     const out = `${tmp}/r.json`;
     const cli = await runCli(
-      ["--workload", "ws", "--runtime", "deno,node,bun", "--duration", "1", "--warmup", "0", "--runs", "1"]
+      ["--workload", "ws", "--runtime", "deno,node,bun", "--duration", "0.5", "--warmup", "0", "--runs", "1"]
         .concat(["--connections", "20", "--out", out]),
       { TMPDIR: tmp },
     );
@@ -71,7 +71,7 @@ Deno.test("16 KiB messages echo intact on deno, node and bun", async () => {
       workloads: [wsEcho],
       runtimes: ["deno", "node", "bun"],
       options: { "message-size": 16384, "in-flight": 2 },
-      settings: { durationSec: 1, warmupSec: 0.5, runs: 1, connections: 10 },
+      settings: { durationSec: 0.5, warmupSec: 0.2, runs: 1, connections: 10 },
       tempDir: tmp,
     });
     assertEquals(validateResult(JSON.parse(JSON.stringify(result))), []);
