@@ -7,6 +7,7 @@
  */
 
 import { CAPTURE, type Check, type HttpExchange, type HttpRequestSpec } from "./types.ts";
+import { sameMediaType } from "./media_type.ts";
 
 /**
  * `GET /users?page=2`: how a request is named in checks and errors (long paths cut at 40 characters).
@@ -75,8 +76,8 @@ export function checkExchange(x: HttpExchange): Check[] {
     { name: `${label} status`, passed: x.status === e.status, expected: e.status, actual: x.status },
     {
       name: `${label} content-type`,
-      // An expected content-type of "" means none is sent (a 204 carries no body to describe).
-      passed: (x.headers["content-type"] ?? "") === e.contentType,
+      // Compared as media types; an expected content-type of "" means none is sent (a 204 has no body to describe).
+      passed: sameMediaType(e.contentType, x.headers["content-type"]),
       expected: e.contentType,
       actual: x.headers["content-type"] ?? null,
     },

@@ -109,3 +109,4 @@ export function selectWorkloads(list: string, from: readonly Workload[] = builti
   return picked;
 }
 export * from "./checks.ts";
+export { comparedMediaType, sameMediaType } from "./media_type.ts";

@@ -69,6 +69,7 @@ export const ENGINE_FILES: readonly string[] = [
   "./_engine_ws.ts",
   "./_engine_histogram.ts",
   "../stats/random.ts",
+  "../../workloads/media_type.ts",
 ];
 
 /** The runtime the engine's processes run on: its binary, argv prefix and how records name it. */
@@ -79,14 +80,14 @@ interface EngineRuntime {
 
 let chosen: Promise<EngineRuntime> | undefined;
 
-/** Where a file of {@linkcode ENGINE_FILES} goes in a copy of the engine: the package's layout, drivers/ beside stats/. */
+/** Where a file of {@linkcode ENGINE_FILES} goes in a copy of the engine: its path in the package. */
 function copiedPath(name: string): string {
-  return name.startsWith("./") ? `drivers/${name.slice(2)}` : name.slice(3);
+  return new URL(name, "file:///runners/drivers/").pathname.slice(1);
 }
 
 /** The engine's program as local files, for one run of it. */
 interface EngineProgram extends AsyncDisposable {
-  /** The folder holding the engine's files in the package's layout (see {@linkcode copiedPath}). */
+  /** The folder holding the engine's files in the package's layout (see {@linkcode copiedPath}): the package's root. */
   readonly root: string;
   /** The program's path. */
   readonly path: string;
@@ -102,8 +103,8 @@ async function engineProgram(): Promise<EngineProgram> {
     path: `${root}/${copiedPath("./_engine_child.ts")}`,
     [Symbol.asyncDispose]: dispose,
   });
-  const runners = new URL("..", import.meta.url);
-  if (runners.protocol === "file:") return program(runners.pathname.replace(/\/$/, ""), () => Promise.resolve());
+  const root = new URL("../..", import.meta.url);
+  if (root.protocol === "file:") return program(root.pathname.replace(/\/$/, ""), () => Promise.resolve());
   const dir = await makeTempDir({ prefix: "rtbench-engine-" });
   try {
     for (const name of ENGINE_FILES) {
