@@ -53,6 +53,7 @@ export const UNIT_TESTS: readonly string[] = [
   "runners/suite/settings_test.ts",
   "workloads/_side_effects_test.ts",
   "workloads/_window_effects_test.ts",
+  "workloads/expected_headers_test.ts",
   "workloads/media_type_test.ts",
   "workloads/validate_test.ts",
   "tests/exporters_test.ts",

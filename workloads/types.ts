@@ -316,12 +316,36 @@ export interface AfterRunContext {
  * const hello: HttpExpectation = { status: 200, contentType: "text/plain", body: "hello" };
  * const uuid: HttpExpectation = { status: 201, contentType: "application/json", bodyPattern: '^\\{"id":"[0-9a-f-]{36}"\\}$' };
  * ```
+ *
+ * @example Headers a server sets, by value and by pattern
+ * ```ts
+ * import type { HttpExpectation } from "@rtbench/rtbench/workloads";
+ *
+ * const item: HttpExpectation = {
+ *   status: 200,
+ *   contentType: "text/plain",
+ *   body: "1 bun",
+ *   headers: { "X-Powered-By": "benchmark", "cache-control": /max-age=\d+/ },
+ * };
+ * ```
  */
 export interface HttpExpectation {
   /** Exact status code. */
   readonly status: number;
-  /** Exact `content-type` header value. */
+  /**
+   * The `content-type`, compared as a media type (RFC 9110 §8.3.1): type, subtype and parameter names in any case, a
+   * `charset` value in any case, blanks around `;` ignored. A type naming no parameter matches any parameters
+   * (`text/plain` matches `text/plain;charset=utf-8`); one naming some needs those and no others. `""` means none is
+   * sent (a 204).
+   */
   readonly contentType: string;
+  /**
+   * Headers the response must carry, checked before load like the body and by rtbench's load engine on every response:
+   * name (any case) → the exact value, or a RegExp the whole value must match. A header sent twice is read as its
+   * values joined by `, `.
+   * @default {{}} (no header checked beyond content-type and content-length)
+   */
+  readonly headers?: Readonly<Record<string, string | RegExp>>;
   /** Exact body, when the body is fixed. */
   readonly body?: string;
   /** A regular expression (source) the whole body must match, when it varies. */

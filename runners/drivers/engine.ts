@@ -18,7 +18,7 @@ import { percentilesOf, round } from "../stats/mod.ts";
 import type { EndpointCounts, EngineCounts, EngineJob } from "./_engine_http_load.ts";
 import { countedSpanOf, histogramOf, mergePhases } from "./_engine_merge.ts";
 import { hungAfterMs, mergeAccounting } from "./accounting.ts";
-import { encodeRequest } from "./_engine_http.ts";
+import { engineRequest } from "./engine_request.ts";
 import type { RatePhase } from "./_engine_schedule.ts";
 import { type OpenModel, openModelOf } from "./open_model.ts";
 import type {
@@ -70,6 +70,7 @@ export const ENGINE_FILES: readonly string[] = [
   "./_engine_histogram.ts",
   "../stats/random.ts",
   "../../workloads/media_type.ts",
+  "../../workloads/expected_headers.ts",
 ];
 
 /** The runtime the engine's processes run on: its binary, argv prefix and how records name it. */
@@ -363,8 +364,9 @@ export const engineGenerator: LoadGenerator = {
   captures: true,
   accounts: true,
   closesConnections: true,
-  verifies: "status, content-type and exact body or pattern (and the values per key the traffic gives) of every " +
-    "response, in the warm-up and the measured window; responses the traffic samples are checked again after the run",
+  verifies: "status, content-type, the headers the traffic names and exact body or pattern (and the values per key " +
+    "the traffic gives) of every response, in the warm-up and the measured window; responses the traffic samples are " +
+    "checked again after the run",
   available: () => Promise.resolve(true),
   version: () => Promise.resolve(denoConfig.version),
   client: () => engineClient(),
@@ -379,11 +381,7 @@ export const engineGenerator: LoadGenerator = {
   },
   async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
     const url = new URL(target.baseUrl);
-    const requests = requestsFor(target.requests, settings).map((r) => ({
-      raw: encodeRequest(url.host, r.method ?? "GET", r.path, r.headers, r.body),
-      expect: r.expect,
-      ...(r.capture === undefined ? {} : { capture: r.capture }),
-    }));
+    const requests = requestsFor(target.requests, settings).map((r) => engineRequest(url.host, r));
     const labels = [...new Set(target.requests.flatMap((r) => r.endpoint === undefined ? [] : [r.endpoint]))];
     const endpoints = labels.length > 0
       ? target.requests.map((r) => r.endpoint === undefined ? labels.length : labels.indexOf(r.endpoint))
