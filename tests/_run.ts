@@ -42,6 +42,7 @@ export const UNIT_TESTS: readonly string[] = [
   "runners/platform/cpus_test.ts",
   "runners/platform/proc_stat_test.ts",
   "runners/platform/remove_tree_test.ts",
+  "runners/platform/workspace_test.ts",
   "runners/schema/mod_test.ts",
   "runners/stats/adaptive_test.ts",
   "runners/stats/drift_test.ts",

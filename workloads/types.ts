@@ -114,14 +114,34 @@ export type OptionValues = Readonly<Record<string, number | string | undefined>>
  *
  * const deno: ServerSource = { entry: new URL("./servers/deno.ts", import.meta.url), facts: { api: "Deno.serve" } };
  * ```
+ *
+ * @example A server that imports a module of its parent folder, run as it is
+ * ```ts
+ * import type { ServerSource } from "@rtbench/rtbench/workloads";
+ *
+ * const entry = new URL("./app/server/main.mjs", import.meta.url);
+ * const app: ServerSource = { entry, assets: [new URL("../routes.mjs", entry)] };
+ * ```
  */
 export interface ServerSource {
   /** URL of the entry file; rtbench's own workloads find theirs with `serverFile` (`servers/<runtime>/<workload><ext>`). */
   readonly entry: URL;
   /** Arguments after the file. */
   readonly args?: readonly string[];
-  /** Modules the entry imports by relative path, staged next to it (a data layer shared by several servers). */
+  /**
+   * Files the entry reaches by relative path (modules it imports, data it reads), staged at the same paths relative
+   * to it, so that its imports work unchanged: an entry `app/main.mjs` that imports `../routes.mjs` lists
+   * `new URL("../routes.mjs", entry)`. An asset must be where the entry is (a `file:` URL beside a `file:` entry).
+   * @default {[]}
+   */
   readonly assets?: readonly URL[];
+  /**
+   * Files staged next to the entry under their own names, wherever they are: one server run over a module chosen per
+   * variant, which it imports as `./<name>` (rtbench's postgres servers import `./world_db.mjs` from the driver's
+   * folder).
+   * @default {[]}
+   */
+  readonly beside?: readonly URL[];
   /** Facts recorded on the records this server measures (which implementation it runs, on which thread). */
   readonly facts?: Readonly<Record<string, Fact>>;
 }

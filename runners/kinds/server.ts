@@ -33,7 +33,8 @@ export interface StagedServer {
 
 /**
  * Makes a workload's server ready to run on `runtime`: a native runtime builds it (or takes the cached build),
- * any other gets a copy of the source in `dir`, next to the workload's `node_modules`.
+ * any other gets a copy of the source in `dir` with its assets where its relative imports find them, next to the
+ * workload's `node_modules`.
  */
 export async function stageServerFor(
   runtime: ResolvedRuntime,
@@ -48,9 +49,7 @@ export async function stageServerFor(
     const facts = { ...built.facts, ...(runtime.adapter.baseline ? { baseline: true } : {}) };
     return { file: built.executable, args: [...built.args, ...(source.args ?? [])], facts };
   }
-  // A server's own modules (a framework's shared routes) go beside it.
-  for (const asset of source.assets ?? []) await stageServer(asset, dir, nodeModules);
-  return { file: await stageServer(source.entry, dir, nodeModules), args: source.args, facts: {} };
+  return { file: await stageServer(source.entry, dir, nodeModules, source), args: source.args, facts: {} };
 }
 
 /** Options for {@linkcode startServer}. */
