@@ -111,7 +111,8 @@ export function checkExchange(x: HttpExchange): Check[] {
     checks.push({
       name: `${label} ${rule.name}`,
       passed: headerTest(rule)(actual),
-      expected: headerRuleText(rule),
+      // The value as it is, like the content-type's; a pattern between slashes.
+      expected: rule.value ?? headerRuleText(rule),
       actual: actual ?? null,
     });
   }
