@@ -1,6 +1,7 @@
 // Staging a server's files: its assets at their paths relative to it, the files `beside` it next to it, and nothing
 // written outside the staging folder.
 import { assertEquals, assertRejects, assertThrows } from "@std/assert";
+import { withTmp } from "../../tests/_helpers.ts";
 import { stagedPaths, stageServer } from "./workspace.ts";
 
 const entry = new URL("file:///project/bench/servers/app/main.mjs");
@@ -31,10 +32,9 @@ Deno.test("an asset of another origin, a folder, or a path that would leave the 
   }
 });
 
-Deno.test("a server is staged with its assets where its imports find them, and a data layer beside it", async () => {
-  const source = await Deno.makeTempDir();
-  const dir = await Deno.makeTempDir();
-  try {
+Deno.test("a server is staged with its assets where its imports find them, and a data layer beside it", () =>
+  withTmp(async (tmp) => {
+    const [source, dir] = [`${tmp}/source`, `${tmp}/staged`];
     await Deno.mkdir(`${source}/app/server`, { recursive: true });
     await Deno.mkdir(`${source}/layers/pg`, { recursive: true });
     const files = { "app/server/main.mjs": "main", "app/routes.mjs": "routes", "layers/pg/db.mjs": "db" };
@@ -51,9 +51,9 @@ Deno.test("a server is staged with its assets where its imports find them, and a
       "routes",
       "db",
     ]);
-    await assertRejects(() => stageServer(main, dir, undefined, { assets: [new URL("../%2E%2E%2Fx.mjs", main)] }));
-  } finally {
-    await Deno.remove(source, { recursive: true });
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+    await assertRejects(
+      () => stageServer(main, dir, undefined, { assets: [new URL("../%2E%2E%2Fx.mjs", main)] }),
+      Error,
+      "its path would leave the server's staging folder",
+    );
+  }));
