@@ -38,6 +38,7 @@ export const UNIT_TESTS: readonly string[] = [
   "runners/drivers/_engine_ws_test.ts",
   "runners/kinds/accounting_test.ts",
   "runners/kinds/http_sweep_test.ts",
+  "runners/kinds/parity_test.ts",
   "runners/platform/cgroup_test.ts",
   "runners/platform/cpus_test.ts",
   "runners/platform/proc_stat_test.ts",
