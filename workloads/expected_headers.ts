@@ -82,7 +82,7 @@ export function headerTest(rule: HeaderRule): (value: string | undefined) => boo
  * @param rule The rule.
  * @returns For example `"rtbench"` or `/[0-9a-f]{8}/i`.
  *
- * @example
+ * @example A pattern between slashes
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { headerRuleText } from "@rtbench/rtbench/workloads";
