@@ -3,20 +3,22 @@
  * namespace (`net/tcp`, `net/tcp6`) whose inodes are among the open files of the tree's processes. A server that
  * ignores `PORT` is found this way within a second instead of after the start timeout.
  *
- * Deno refuses these reads without `--allow-all`, so one `sh` reads them all (`ps`, `ls` and `awk` beside it).
+ * Deno refuses these reads without `--allow-all`, so one `sh` reads them all (`ps`, `ls` and `awk` beside it), told
+ * which session on its stdin: its script is a constant.
  *
  * @module
  */
 
 import { runCommand } from "./process.ts";
 
-// $1 is the tree's session (rtbench starts every child as a session leader). Socket links of the session's processes,
-// a line `--`, then every listening socket of the namespace as `<hex address:port> <inode>`.
-const SCRIPT = `fds=""
-for p in $(ps -s "$1" -o pid= 2>/dev/null); do fds="$fds /proc/$p/fd"; done
+// The tree's session comes on stdin (rtbench starts every child as a session leader); out go the socket links of the
+// session's processes, a line `--`, then every listening socket of its namespace as `<hex address:port> <inode>`.
+const SCRIPT = `read -r s
+fds=""
+for p in $(ps -s "$s" -o pid= 2>/dev/null); do fds="$fds /proc/$p/fd"; done
 if [ -n "$fds" ]; then ls -l $fds 2>/dev/null; fi
 echo --
-awk '$4 == "0A" { print $2, $10 }' "/proc/$1/net/tcp" "/proc/$1/net/tcp6" 2>/dev/null`;
+awk '$4 == "0A" { print $2, $10 }' "/proc/$s/net/tcp" "/proc/$s/net/tcp6" 2>/dev/null`;
 
 /**
  * The ports the helper's output says the tree listens on, ascending.
@@ -61,6 +63,6 @@ export function parseListening(text: string): number[] {
  */
 export async function listeningPorts(session: number): Promise<number[] | null> {
   if (Deno.build.os !== "linux") return null;
-  const out = await runCommand(["sh", "-c", SCRIPT, "sh", String(session)], { timeoutMs: 5000, listed: false });
+  const out = await runCommand(["sh", "-c", SCRIPT], { stdin: `${session}\n`, timeoutMs: 5000, listed: false });
   return out.success && out.stdout.split("\n").includes("--") ? parseListening(out.stdout) : null;
 }
