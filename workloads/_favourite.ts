@@ -26,8 +26,8 @@ export const FAVOURITES: Readonly<Record<string, string>> = { bun: "elysia", nod
 export const FAVOURITE_JSON_TYPE = "application/json; charset=utf-8";
 
 /**
- * The server of the `favourite` variant on `runtime`: its favourite framework's rest-api server over `assets` (the
- * Prisma data layer), with the framework and its pinned version as facts.
+ * The server of the `favourite` variant on `runtime`: its favourite framework's rest-api server over the modules
+ * `beside` it (the Prisma data layer), with the framework and its pinned version as facts.
  *
  * @example
  * ```ts
@@ -36,10 +36,10 @@ export const FAVOURITE_JSON_TYPE = "application/json; charset=utf-8";
  * console.log("entry" in source && source.facts?.framework); // elysia
  * ```
  */
-export function favouriteServer(runtime: string, assets: readonly URL[]): ServerSource | Skip {
+export function favouriteServer(runtime: string, beside: readonly URL[]): ServerSource | Skip {
   const framework = FAVOURITES[runtime];
   if (!framework) return { skip: `002 names no favourite stack for ${runtime}` };
-  const source = frameworkServer("rest_api", runtime, framework, assets);
+  const source = frameworkServer("rest_api", runtime, framework, beside);
   if ("skip" in source) return source;
   const packages = FRAMEWORKS[framework].packages;
   return {

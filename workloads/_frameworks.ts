@@ -105,27 +105,27 @@ export async function frameworkVersions(
 /**
  * The server of `workload` (`rest_api`, `http_json`) for a runtime and variant: the runtime's own where its adapter
  * says (`servers/<runtime>/<workload><ext>`), a framework's under `servers/frameworks/<framework>/`, one JavaScript
- * module run on every JavaScript runtime.
+ * module run on every JavaScript runtime. `beside` are the modules it imports as `./<name>` (a data layer).
  */
 export function frameworkServer(
   workload: string,
   runtime: string,
   variant: string,
-  assets: readonly URL[] = [],
+  beside: readonly URL[] = [],
 ): ServerSource | Skip {
   const framework = FRAMEWORKS[variant];
   if (!framework) return { skip: `no ${variant} server` };
   if (variant === "default") {
     const entry = serverFile(runtime, workload);
     if (!entry) return { skip: `no ${workload} server for ${runtime}` };
-    return { entry, assets, ...(OWN[runtime] ? { facts: { server: OWN[runtime] } } : {}) };
+    return { entry, beside, ...(OWN[runtime] ? { facts: { server: OWN[runtime] } } : {}) };
   }
   const why = framework.skip?.[runtime];
   if (why) return { skip: why };
   if (!OWN[runtime]) return { skip: `no ${variant} server for ${runtime}` };
   return {
     entry: new URL(`../servers/frameworks/${variant}/${workload}.mjs`, import.meta.url),
-    assets,
+    beside,
     facts: { server: framework.serves[runtime] ?? variant },
   };
 }

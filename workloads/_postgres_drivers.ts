@@ -57,11 +57,11 @@ export function isUsersVariant(variant: string): boolean {
 export function nativeDriver(
   runtime: string,
   variant: string,
-): { readonly assets: URL[]; readonly facts: Record<string, Fact> } | null {
+): { readonly beside: URL[]; readonly facts: Record<string, Fact> } | null {
   const driver = DRIVERS[runtime];
   if (!driver || !variant.endsWith(NATIVE)) return null;
   return {
-    assets: [new URL(`../servers/shared/${driver.layer}/world_db.mjs`, import.meta.url)],
+    beside: [new URL(`../servers/shared/${driver.layer}/world_db.mjs`, import.meta.url)],
     facts: driver.facts,
   };
 }

@@ -7,6 +7,8 @@
  */
 
 import { CAPTURE, type Check, type HttpExchange, type HttpRequestSpec } from "./types.ts";
+import { sameMediaType } from "./media_type.ts";
+import { headerRules, headerRuleText, headerTest } from "./expected_headers.ts";
 
 /**
  * `GET /users?page=2`: how a request is named in checks and errors (long paths cut at 40 characters).
@@ -33,8 +35,8 @@ function isChunked(value: string | undefined): boolean {
 }
 
 /**
- * Checks one exchange against its request's expectation: status, content-type, content-length (none where the body is
- * chunked; any, over no body, for a HEAD) and body.
+ * Checks one exchange against its request's expectation: status, content-type (as a media type), content-length (none
+ * where the body is chunked; any, over no body, for a HEAD), the headers it names and body.
  *
  * @param x The exchange: the request sent and the response received.
  * @returns One check per part of the expectation, named after the request.
@@ -67,6 +69,17 @@ function isChunked(value: string | undefined): boolean {
  * assertEquals(failed({}), ["GET / content-length"]);
  * assertEquals(failed({ "transfer-encoding": "gzip, chunked" }), ["GET / content-length"]);
  * ```
+ *
+ * @example A header the expectation names, by pattern
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { checkExchange } from "@rtbench/rtbench/workloads";
+ *
+ * const request = { path: "/", expect: { status: 200, contentType: "text/plain", headers: { "X-Powered-By": /bench\w+/ } } };
+ * const headers = { "content-type": "text/plain;charset=utf-8", "content-length": "0", "x-powered-by": "express" };
+ * const failed = checkExchange({ request, status: 200, headers, body: "", bodyBytes: 0 }).filter((c) => !c.passed);
+ * assertEquals(failed.map((c) => [c.name, c.expected, c.actual]), [["GET / x-powered-by", "/bench\\w+/", "express"]]);
+ * ```
  */
 export function checkExchange(x: HttpExchange): Check[] {
   const e = x.request.expect;
@@ -75,8 +88,8 @@ export function checkExchange(x: HttpExchange): Check[] {
     { name: `${label} status`, passed: x.status === e.status, expected: e.status, actual: x.status },
     {
       name: `${label} content-type`,
-      // An expected content-type of "" means none is sent (a 204 carries no body to describe).
-      passed: (x.headers["content-type"] ?? "") === e.contentType,
+      // Compared as media types; an expected content-type of "" means none is sent (a 204 has no body to describe).
+      passed: sameMediaType(e.contentType, x.headers["content-type"]),
       expected: e.contentType,
       actual: x.headers["content-type"] ?? null,
     },
@@ -93,6 +106,16 @@ export function checkExchange(x: HttpExchange): Check[] {
       actual: x.headers["content-length"] ?? null,
     },
   ];
+  for (const rule of headerRules(e.headers)) {
+    const actual = x.headers[rule.name];
+    checks.push({
+      name: `${label} ${rule.name}`,
+      passed: headerTest(rule)(actual),
+      // The value as it is, like the content-type's; a pattern between slashes.
+      expected: rule.value ?? headerRuleText(rule),
+      actual: actual ?? null,
+    });
+  }
   if (e.body !== undefined) {
     checks.push({ name: `${label} body`, passed: x.body === e.body, expected: e.body, actual: x.body.slice(0, 500) });
   }

@@ -109,3 +109,5 @@ export function selectWorkloads(list: string, from: readonly Workload[] = builti
   return picked;
 }
 export * from "./checks.ts";
+export { comparedMediaType, sameMediaType } from "./media_type.ts";
+export { type HeaderRule, headerRules, headerRuleText, headerTest } from "./expected_headers.ts";

@@ -265,10 +265,10 @@ export const postgresWorkload: HttpWorkload = {
     if (driver && isUsersVariant(variant)) return { skip: `the ${runtime} server has no GET /users` };
     // A -native variant on a JavaScript runtime: its own driver's layer; Go and Rust use theirs in every variant.
     const native = nativeDriver(runtime, variant);
-    if (native) return { entry, assets: native.assets, facts: native.facts };
+    if (native) return { entry, beside: native.beside, facts: native.facts };
     return {
       entry,
-      ...(driver ? { facts: { driver, driverVersion: null } } : { assets: dataLayer(variant) }),
+      ...(driver ? { facts: { driver, driverVersion: null } } : { beside: dataLayer(variant) }),
     };
   },
   traffic(ctx: WorkloadContext) {

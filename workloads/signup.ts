@@ -228,7 +228,7 @@ export const signup: HttpWorkload = {
   server(runtime: string, variant: string): ServerSource | Skip {
     const entry = serverFile(runtime, "signup");
     if (!entry) return { skip: `no signup server for ${runtime}` };
-    return { entry, args: [variant], assets: SHARED };
+    return { entry, args: [variant], beside: SHARED };
   },
   traffic() {
     const random = seededRandom(SEED);

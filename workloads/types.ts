@@ -114,14 +114,34 @@ export type OptionValues = Readonly<Record<string, number | string | undefined>>
  *
  * const deno: ServerSource = { entry: new URL("./servers/deno.ts", import.meta.url), facts: { api: "Deno.serve" } };
  * ```
+ *
+ * @example A server that imports a module of its parent folder, run as it is
+ * ```ts
+ * import type { ServerSource } from "@rtbench/rtbench/workloads";
+ *
+ * const entry = new URL("./app/server/main.mjs", import.meta.url);
+ * const app: ServerSource = { entry, assets: [new URL("../routes.mjs", entry)] };
+ * ```
  */
 export interface ServerSource {
   /** URL of the entry file; rtbench's own workloads find theirs with `serverFile` (`servers/<runtime>/<workload><ext>`). */
   readonly entry: URL;
   /** Arguments after the file. */
   readonly args?: readonly string[];
-  /** Modules the entry imports by relative path, staged next to it (a data layer shared by several servers). */
+  /**
+   * Files the entry reaches by relative path (modules it imports, data it reads), staged at the same paths relative
+   * to it, so that its imports work unchanged: an entry `app/main.mjs` that imports `../routes.mjs` lists
+   * `new URL("../routes.mjs", entry)`. An asset must be where the entry is (a `file:` URL beside a `file:` entry).
+   * @default {[]}
+   */
   readonly assets?: readonly URL[];
+  /**
+   * Files staged next to the entry under their own names, wherever they are: one server run over a module chosen per
+   * variant, which it imports as `./<name>` (rtbench's postgres servers import `./world_db.mjs` from the driver's
+   * folder).
+   * @default {[]}
+   */
+  readonly beside?: readonly URL[];
   /** Facts recorded on the records this server measures (which implementation it runs, on which thread). */
   readonly facts?: Readonly<Record<string, Fact>>;
 }
@@ -316,12 +336,36 @@ export interface AfterRunContext {
  * const hello: HttpExpectation = { status: 200, contentType: "text/plain", body: "hello" };
  * const uuid: HttpExpectation = { status: 201, contentType: "application/json", bodyPattern: '^\\{"id":"[0-9a-f-]{36}"\\}$' };
  * ```
+ *
+ * @example Headers a server sets, by value and by pattern
+ * ```ts
+ * import type { HttpExpectation } from "@rtbench/rtbench/workloads";
+ *
+ * const item: HttpExpectation = {
+ *   status: 200,
+ *   contentType: "text/plain",
+ *   body: "1 bun",
+ *   headers: { "X-Powered-By": "benchmark", "cache-control": /max-age=\d+/ },
+ * };
+ * ```
  */
 export interface HttpExpectation {
   /** Exact status code. */
   readonly status: number;
-  /** Exact `content-type` header value. */
+  /**
+   * The `content-type`, compared as a media type (RFC 9110 §8.3.1): type, subtype and parameter names in any case, a
+   * `charset` value in any case, blanks around `;` ignored. A type naming no parameter matches any parameters
+   * (`text/plain` matches `text/plain;charset=utf-8`); one naming some needs those and no others. `""` means none is
+   * sent (a 204).
+   */
   readonly contentType: string;
+  /**
+   * Headers the response must carry, checked before load like the body and by rtbench's load engine on every response:
+   * name (any case) → the exact value, or a RegExp the whole value must match. A header sent twice is read as its
+   * values joined by `, `.
+   * @default {{}} (no header checked beyond content-type and content-length)
+   */
+  readonly headers?: Readonly<Record<string, string | RegExp>>;
   /** Exact body, when the body is fixed. */
   readonly body?: string;
   /** A regular expression (source) the whole body must match, when it varies. */

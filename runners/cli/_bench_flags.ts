@@ -153,7 +153,7 @@ export const BENCH_FLAGS: readonly BenchFlag[] = [
   {
     flag: "--workload-file",
     value: "<path>",
-    meaning: "also load the workloads a module exports",
+    meaning: "load the workloads a module exports; without --workload, run only those",
     repeatable: true,
   },
   {

@@ -90,8 +90,7 @@ function parse(args: string[], workloads: readonly Workload[]): CliRequest {
   const request: CliRequest = {
     ...base,
     action: "run",
-    workloads: text("workload") === undefined ? [...workloads] : selectWorkloads(text("workload")!, workloads),
-    ...(text("workload") === undefined ? { wholeSuite: true } : {}),
+    ...pickWorkloads(text("workload"), workloadFiles(args).length > 0, workloads),
     runtimes: text("runtime") === undefined
       ? defaultRuntimeNames()
       : parseRuntimeSpecs(text("runtime")!).map((s) => s.requested),
@@ -122,6 +121,20 @@ function parse(args: string[], workloads: readonly Workload[]): CliRequest {
   checkOutputs(request);
   checkOptionFlags(request.workloads, request.options, workloads);
   return request;
+}
+
+/**
+ * The workloads a command line runs: those `--workload` names; without it, those of `--workload-file` alone (the
+ * suite's are not added to them); without either, the whole suite.
+ */
+function pickWorkloads(
+  named: string | undefined,
+  files: boolean,
+  workloads: readonly Workload[],
+): Pick<CliRequest, "workloads" | "wholeSuite"> {
+  if (named !== undefined) return { workloads: selectWorkloads(named, workloads) };
+  const fromFiles = files ? workloads.filter((w) => !builtinWorkloads.includes(w)) : [];
+  return fromFiles.length > 0 ? { workloads: fromFiles } : { workloads: [...workloads], wholeSuite: true };
 }
 
 /** A workload's option given when no selected workload takes it would be ignored without a word: refused. */

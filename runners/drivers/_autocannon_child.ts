@@ -5,7 +5,7 @@
  * the result.
  *
  * Every response is checked against the request's expectation (status,
- * content-type, body); only valid responses count as samples. Latency comes
+ * content-type as a media type, body); only valid responses count as samples. Latency comes
  * from autocannon's per-response `hrtime` duration, recorded in microseconds
  * into an HDR histogram (autocannon's own histogram keeps whole milliseconds).
  *
@@ -19,6 +19,7 @@ import { readProcText } from "../platform/procfs.ts";
 import type { LoadMeasurement, LoadSettings, LoadTarget } from "./types.ts";
 import { foldWarmup, type WindowFaults } from "./warmup.ts";
 import type { HttpRequestSpec } from "../../workloads/types.ts";
+import { sameMediaType } from "../../workloads/media_type.ts";
 
 /** The job the parent sends on stdin. */
 export interface AutocannonJob {
@@ -56,7 +57,7 @@ function header(headers: Record<string, string>, name: string): string | undefin
 function describe(spec: HttpRequestSpec, status: number, type: string | undefined, body: string): string | null {
   const e = spec.expect;
   if (status !== e.status) return status >= 200 && status < 300 ? `status ${status}, expected ${e.status}` : null;
-  if (type !== e.contentType) return `content-type "${type}", expected "${e.contentType}"`;
+  if (!sameMediaType(e.contentType, type)) return `content-type "${type}", expected "${e.contentType}"`;
   if (e.body !== undefined && body !== e.body) {
     return `body ${JSON.stringify(body.slice(0, 120))}, expected ${JSON.stringify(e.body.slice(0, 120))}`;
   }

@@ -4,12 +4,17 @@
 // request's expectation.
 // Nothing is allocated per response unless a response straddles two reads or its body must be matched by a pattern.
 
+import { sameMediaType } from "../../workloads/media_type.ts";
+import { type HeaderRule, headerRuleText, headerTest } from "../../workloads/expected_headers.ts";
+
 /** What one request must get back, with the bytes it is compared against. */
 export interface EngineExpectation {
   /** Exact status. */
   readonly status: number;
-  /** Exact content-type value. */
+  /** The content-type, compared as a media type (`text/plain` matches `text/plain; charset=UTF-8`). */
   readonly contentType: string;
+  /** Headers the response must carry, each by exact value or pattern. */
+  readonly headers?: readonly HeaderRule[];
   /** Exact body, when fixed. */
   readonly body?: string;
   /** A regular expression (source) the whole body must match, when it varies. */
@@ -72,6 +77,13 @@ export { MISMATCH, NON_2XX, VALID };
 interface Compiled {
   readonly status: number;
   readonly contentType: Uint8Array;
+  /**
+   * The last content-type of another spelling found to be the expected media type: a server sends one spelling every
+   * time, so after its first response the check is one comparison of bytes again.
+   */
+  typeSeen: Uint8Array | null;
+  /** The headers it names; null for none (most traffic: the parser then looks at no other header). */
+  readonly headers: readonly CompiledHeader[] | null;
   readonly body: Uint8Array | null;
   pattern: RegExp | null;
   readonly expect: EngineExpectation;
@@ -85,12 +97,33 @@ interface Compiled {
   readonly lookup: { readonly pairs: RegExp; readonly values: readonly number[] } | null;
 }
 
-function compile(e: EngineExpectation, capture: string | undefined, raw: string): Compiled {
+/** An expected header, compiled: where the parser keeps its value, and the value's bytes or its test. */
+interface CompiledHeader {
+  readonly rule: HeaderRule;
+  /** Its index among the names the parser watches. */
+  readonly slot: number;
+  /** The exact value's bytes; null for a pattern. */
+  readonly value: Uint8Array | null;
+  readonly test: (value: string | undefined) => boolean;
+  /** The last value the pattern passed, compared as bytes first (a server that sends one value each time). */
+  seen: Uint8Array | null;
+}
+
+function compile(e: EngineExpectation, capture: string | undefined, raw: string, watched: readonly string[]): Compiled {
   const templated = e.bodyPattern?.includes(CAPTURE) ?? false;
+  const headers = (e.headers ?? []).map((rule): CompiledHeader => ({
+    rule,
+    slot: watched.indexOf(rule.name),
+    value: rule.pattern === undefined ? encoder.encode(rule.value) : null,
+    test: headerTest(rule),
+    seen: null,
+  }));
   return {
+    headers: headers.length > 0 ? headers : null,
     head: raw.startsWith("HEAD "),
     status: e.status,
     contentType: encoder.encode(e.contentType),
+    typeSeen: null,
     body: e.body === undefined ? null : encoder.encode(e.body),
     pattern: e.bodyPattern === undefined || templated ? null : new RegExp(`^(?:${e.bodyPattern})$`),
     expect: e,
@@ -222,9 +255,23 @@ export class ResponseParser {
 
   /** A parser for responses to `requests` (their expectations, by rotation index). */
   constructor(requests: readonly EngineRequest[]) {
-    this.#compiled = requests.map((r) => compile(r.expect, r.capture, r.raw));
+    const watched = [...new Set(requests.flatMap((r) => (r.expect.headers ?? []).map((h) => h.name)))];
+    this.#watched = watched.map((name) => encoder.encode(name));
+    this.#found = new Int32Array(2 * watched.length);
+    this.#counts = new Int32Array(watched.length);
+    this.#compiled = requests.map((r) => compile(r.expect, r.capture, r.raw, watched));
     this.#anyHead = this.#compiled.some((c) => c.head);
   }
+
+  /** The names of the headers any expectation checks, lower case (most traffic: none). */
+  readonly #watched: readonly Uint8Array[];
+  /** Where each watched header's value starts and ends in the last head (valid where its count is not 0). */
+  readonly #found: Int32Array;
+  /** How many times each watched header came in the last head. */
+  readonly #counts: Int32Array;
+  /** Where the last head starts and ends (its body's start). */
+  #headStart = 0;
+  #headEnd = 0;
 
   /** Whether any request is `HEAD` (most traffic has none: the hot path skips asking). */
   readonly #anyHead: boolean;
@@ -374,6 +421,8 @@ export class ResponseParser {
     this.#chunked = false;
     this.#closes = this.#keepAlive = false;
     this.#typeStart = this.#typeEnd = -1;
+    if (this.#watched.length > 0) this.#counts.fill(0);
+    this.#headStart = start;
     let at = lineEnd(buf, start, end);
     if (at < 0) return 0;
     at += 2;
@@ -383,6 +432,7 @@ export class ResponseParser {
       if (buf[at] === CR && buf[at + 1] === LF) {
         // HTTP/1.0 keeps a connection only when the response says keep-alive.
         if (buf[start + 7] === DIGIT0 && !this.#keepAlive) this.#closes = true;
+        this.#headEnd = at + 2;
         return at + 2;
       }
       const eol = lineEnd(buf, at, end);
@@ -401,6 +451,7 @@ export class ResponseParser {
     let colon = at;
     while (colon < eol && buf[colon] > SPACE && buf[colon] !== COLON) colon++;
     if (colon === at || buf[colon] !== COLON) notAHeader(buf, at, eol);
+    if (this.#watched.length > 0) this.#watch(buf, at, colon, eol);
     const first = lower(buf[at]);
     if (first === 99 /* c */) {
       if (headerIs(buf, at, eol, CONTENT_LENGTH)) {
@@ -413,12 +464,8 @@ export class ResponseParser {
         }
         this.#contentLength = n;
       } else if (headerIs(buf, at, eol, CONTENT_TYPE)) {
-        let from = at + CONTENT_TYPE.length + 1;
-        while (from < eol && (buf[from] === SPACE || buf[from] === TAB)) from++;
-        let to = eol;
-        while (to > from && (buf[to - 1] === SPACE || buf[to - 1] === TAB)) to--;
-        this.#typeStart = from;
-        this.#typeEnd = to;
+        this.#typeStart = valueStart(buf, at + CONTENT_TYPE.length + 1, eol);
+        this.#typeEnd = valueEnd(buf, this.#typeStart, eol);
       } else if (headerIs(buf, at, eol, CONNECTION)) {
         const options = connectionOptions(buf, at + CONNECTION.length + 1, eol);
         if (options & CLOSE_OPTION) this.#closes = true;
@@ -430,6 +477,58 @@ export class ResponseParser {
       if (value !== "chunked") throw new ProtocolError(`unsupported transfer-encoding: ${value}`);
       this.#chunked = true;
     }
+  }
+
+  /** Notes where a watched header's value is, `buf[at..eol]` being its line and `colon` the end of its name. */
+  #watch(buf: Uint8Array, at: number, colon: number, eol: number): void {
+    for (let w = 0; w < this.#watched.length; w++) {
+      if (!isToken(buf, at, colon, this.#watched[w])) continue;
+      if (this.#counts[w]++ === 0) {
+        const from = valueStart(buf, colon + 1, eol);
+        this.#found[2 * w] = from;
+        this.#found[2 * w + 1] = valueEnd(buf, from, eol);
+      }
+      return;
+    }
+  }
+
+  /** A watched header's value in the last head, decoded: null when absent, its values joined by `, ` when repeated. */
+  #headerValue(buf: Uint8Array, w: number): string | null {
+    if (this.#counts[w] === 0) return null;
+    if (this.#counts[w] === 1) return decoder.decode(buf.subarray(this.#found[2 * w], this.#found[2 * w + 1]));
+    // Sent more than once (rare): read the head again for every line of it.
+    const values: string[] = [];
+    let at = lineEnd(buf, this.#headStart, this.#headEnd) + 2;
+    while (at < this.#headEnd - 2) {
+      const eol = lineEnd(buf, at, this.#headEnd);
+      const colon = buf.indexOf(COLON, at);
+      if (isToken(buf, at, colon, this.#watched[w])) {
+        const from = valueStart(buf, colon + 1, eol);
+        values.push(decoder.decode(buf.subarray(from, valueEnd(buf, from, eol))));
+      }
+      at = eol + 2;
+    }
+    return values.join(", ");
+  }
+
+  /** The first header of `e`'s that the last response does not carry as expected, or null when all are right. */
+  #wrongHeader(buf: Uint8Array, e: Compiled): CompiledHeader | null {
+    for (const h of e.headers!) {
+      const w = h.slot;
+      if (this.#counts[w] === 1) {
+        const from = this.#found[2 * w], to = this.#found[2 * w + 1];
+        if (h.value !== null) {
+          if (sameBytes(buf, from, to, h.value)) continue;
+          return h;
+        }
+        if (h.seen !== null && sameBytes(buf, from, to, h.seen)) continue;
+        if (!h.test(decoder.decode(buf.subarray(from, to)))) return h;
+        h.seen = buf.slice(from, to);
+      } else if (!h.test(this.#headerValue(buf, w) ?? undefined)) {
+        return h;
+      }
+    }
+    return null;
   }
 
   /** The last chunked body, joined. */
@@ -480,6 +579,17 @@ export class ResponseParser {
     return p;
   }
 
+  /** Whether the last response's content-type is the media type `e` expects: its bytes first, parsed only when new. */
+  #typeMatches(buf: Uint8Array, e: Compiled): boolean {
+    const from = this.#typeStart, to = this.#typeEnd;
+    if (sameBytes(buf, from, to, e.contentType)) return true;
+    if (from < 0 || e.contentType.length === 0) return false;
+    if (e.typeSeen !== null && sameBytes(buf, from, to, e.typeSeen)) return true;
+    if (!sameMediaType(e.expect.contentType, decoder.decode(buf.subarray(from, to)))) return false;
+    e.typeSeen = buf.slice(from, to);
+    return true;
+  }
+
   /** The verdict of the last response. */
   #verdict = VALID;
 
@@ -490,8 +600,8 @@ export class ResponseParser {
     let verdict = VALID;
     if (status < 200 || status > 299) verdict = NON_2XX;
     else if (
-      status !== e.status || !sameBytes(buf, this.#typeStart, this.#typeEnd, e.contentType) ||
-      !bodyMatches(bytes, from, to, e)
+      status !== e.status || !this.#typeMatches(buf, e) ||
+      (e.headers !== null && this.#wrongHeader(buf, e) !== null) || !bodyMatches(bytes, from, to, e)
     ) {
       verdict = MISMATCH;
     }
@@ -502,7 +612,9 @@ export class ResponseParser {
     if (verdict === VALID && sink.wantsSample?.()) sink.sample!(index, decoder.decode(bytes.subarray(from, to)));
     if (verdict !== VALID && sink.wantsMismatch()) {
       const type = this.#typeStart < 0 ? null : decoder.decode(buf.subarray(this.#typeStart, this.#typeEnd));
-      sink.mismatch(describe(status, type, bytes, from, to, e));
+      const wrong = e.headers === null ? null : this.#wrongHeader(buf, e);
+      const header = wrong && { rule: wrong.rule, actual: this.#headerValue(buf, wrong.slot) };
+      sink.mismatch(describe(status, type, header, bytes, from, to, e));
     }
     this.#verdict = verdict;
   }
@@ -546,6 +658,19 @@ function notAHeader(buf: Uint8Array, at: number, eol: number): never {
   throw new ProtocolError(`not an HTTP header line: ${JSON.stringify(decoder.decode(buf.subarray(at, eol)))}`);
 }
 
+/** Where a field's value starts: past the blanks after its colon at `from - 1`. */
+function valueStart(buf: Uint8Array, from: number, eol: number): number {
+  while (from < eol && (buf[from] === SPACE || buf[from] === TAB)) from++;
+  return from;
+}
+
+/** Where a field's value starting at `from` ends: before the blanks at the end of its line. */
+function valueEnd(buf: Uint8Array, from: number, eol: number): number {
+  let to = eol;
+  while (to > from && (buf[to - 1] === SPACE || buf[to - 1] === TAB)) to--;
+  return to;
+}
+
 /** Where the line starting at `from` ends (its CR), or -1 when its CRLF has not arrived. */
 function lineEnd(buf: Uint8Array, from: number, end: number): number {
   let i = from;
@@ -572,6 +697,7 @@ function bodyMatches(buf: Uint8Array, from: number, to: number, e: Compiled): bo
 function describe(
   status: number,
   contentType: string | null,
+  header: { readonly rule: HeaderRule; readonly actual: string | null } | null,
   buf: Uint8Array,
   from: number,
   to: number,
@@ -582,6 +708,10 @@ function describe(
   const want =
     (e.expect.body !== undefined ? JSON.stringify(e.expect.body.slice(0, 80)) : `/${e.expect.bodyPattern}/`) +
     lookup;
-  return `status ${status}, content-type ${JSON.stringify(contentType)}, body ${JSON.stringify(body)}; expected ` +
-    `${e.expect.status}, ${JSON.stringify(e.expect.contentType)}, ${want}`;
+  const got = header ? `, ${header.rule.name} ${JSON.stringify(header.actual)}` : "";
+  const expected = header ? `, ${header.rule.name} ${headerRuleText(header.rule)}` : "";
+  return `status ${status}, content-type ${JSON.stringify(contentType)}${got}, body ${
+    JSON.stringify(body)
+  }; expected ` +
+    `${e.expect.status}, ${JSON.stringify(e.expect.contentType)}${expected}, ${want}`;
 }

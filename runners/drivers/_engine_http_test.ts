@@ -58,7 +58,7 @@ Deno.test("responses are parsed back to back, and split at every byte boundary",
 Deno.test("a wrong body, content-type or status is a mismatch; a non-2xx status is counted apart", () => {
   const cases: [string, number][] = [
     [response("200 OK", "application/json", BODY.replace("!", "?")), MISMATCH],
-    [response("200 OK", "application/json; charset=utf-8", BODY), MISMATCH],
+    [response("200 OK", "text/json", BODY), MISMATCH],
     [response("204 No Content", "application/json", BODY), MISMATCH],
     [response("500 Internal Server Error", "text/plain", "boom"), NON_2XX],
   ];
@@ -72,6 +72,32 @@ Deno.test("a wrong body, content-type or status is a mismatch; a non-2xx status 
     VALID,
     MISMATCH,
   ]);
+});
+
+Deno.test("a content-type is compared as a media type: another spelling of the type is valid, another type is not", () => {
+  const as = (type: string) => response("200 OK", type, BODY);
+  const json = (types: string[]) =>
+    parse(types.flatMap((t) => [as(t), CREATED])).verdicts.filter((_, i) => i % 2 === 0);
+  assertEquals(
+    json(["application/json; charset=UTF-8", "application/json; charset=UTF-8", "Application/JSON", "text/json"]),
+    [VALID, VALID, VALID, MISMATCH],
+  );
+  // The spelling seen last is not taken for a match of another: each new one is parsed.
+  assertEquals(json(["application/json;charset=utf-8", "application/jsonx;charset=utf-8"]), [VALID, MISMATCH]);
+  // An expectation naming a parameter needs it.
+  const strict = new ResponseParser([{
+    raw: "",
+    expect: { ...requests[0].expect, contentType: "application/json; charset=utf-8" },
+  }]);
+  const verdicts: number[] = [];
+  const sink: ResponseSink = {
+    response: (_i, v) => verdicts.push(v),
+    wantsMismatch: () => false,
+    mismatch: () => {},
+    unasked: () => verdicts.push(-1),
+  };
+  for (const t of ["application/json;charset=UTF-8", "application/json"]) strict.feed(enc.encode(as(t)), () => 0, sink);
+  assertEquals(verdicts, [VALID, MISMATCH]);
 });
 
 Deno.test("a truncated response is not counted until it is complete", () => {

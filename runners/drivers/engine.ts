@@ -18,7 +18,7 @@ import { percentilesOf, round } from "../stats/mod.ts";
 import type { EndpointCounts, EngineCounts, EngineJob } from "./_engine_http_load.ts";
 import { countedSpanOf, histogramOf, mergePhases } from "./_engine_merge.ts";
 import { hungAfterMs, mergeAccounting } from "./accounting.ts";
-import { encodeRequest } from "./_engine_http.ts";
+import { engineRequest } from "./engine_request.ts";
 import type { RatePhase } from "./_engine_schedule.ts";
 import { type OpenModel, openModelOf } from "./open_model.ts";
 import type {
@@ -69,6 +69,8 @@ export const ENGINE_FILES: readonly string[] = [
   "./_engine_ws.ts",
   "./_engine_histogram.ts",
   "../stats/random.ts",
+  "../../workloads/media_type.ts",
+  "../../workloads/expected_headers.ts",
 ];
 
 /** The runtime the engine's processes run on: its binary, argv prefix and how records name it. */
@@ -79,14 +81,14 @@ interface EngineRuntime {
 
 let chosen: Promise<EngineRuntime> | undefined;
 
-/** Where a file of {@linkcode ENGINE_FILES} goes in a copy of the engine: the package's layout, drivers/ beside stats/. */
+/** Where a file of {@linkcode ENGINE_FILES} goes in a copy of the engine: its path in the package. */
 function copiedPath(name: string): string {
-  return name.startsWith("./") ? `drivers/${name.slice(2)}` : name.slice(3);
+  return new URL(name, "file:///runners/drivers/").pathname.slice(1);
 }
 
 /** The engine's program as local files, for one run of it. */
 interface EngineProgram extends AsyncDisposable {
-  /** The folder holding the engine's files in the package's layout (see {@linkcode copiedPath}). */
+  /** The folder holding the engine's files in the package's layout (see {@linkcode copiedPath}): the package's root. */
   readonly root: string;
   /** The program's path. */
   readonly path: string;
@@ -102,8 +104,8 @@ async function engineProgram(): Promise<EngineProgram> {
     path: `${root}/${copiedPath("./_engine_child.ts")}`,
     [Symbol.asyncDispose]: dispose,
   });
-  const runners = new URL("..", import.meta.url);
-  if (runners.protocol === "file:") return program(runners.pathname.replace(/\/$/, ""), () => Promise.resolve());
+  const root = new URL("../..", import.meta.url);
+  if (root.protocol === "file:") return program(root.pathname.replace(/\/$/, ""), () => Promise.resolve());
   const dir = await makeTempDir({ prefix: "rtbench-engine-" });
   try {
     for (const name of ENGINE_FILES) {
@@ -362,11 +364,7 @@ export function engineJobs(
   startAtEpochMs?: number,
 ): { jobs: EngineJob[]; labels: string[] } {
   const url = new URL(target.baseUrl);
-  const requests = requestsFor(target.requests, settings).map((r) => ({
-    raw: encodeRequest(url.host, r.method ?? "GET", r.path, r.headers, r.body),
-    expect: r.expect,
-    ...(r.capture === undefined ? {} : { capture: r.capture }),
-  }));
+  const requests = requestsFor(target.requests, settings).map((r) => engineRequest(url.host, r));
   const labels = [...new Set(target.requests.flatMap((r) => r.endpoint === undefined ? [] : [r.endpoint]))];
   const endpoints = labels.length > 0
     ? target.requests.map((r) => r.endpoint === undefined ? labels.length : labels.indexOf(r.endpoint))
@@ -427,8 +425,9 @@ export const engineGenerator: LoadGenerator = {
   captures: true,
   accounts: true,
   closesConnections: true,
-  verifies: "status, content-type and exact body or pattern (and the values per key the traffic gives) of every " +
-    "response, in the warm-up and the measured window; responses the traffic samples are checked again after the run",
+  verifies: "status, content-type, the headers the traffic names and exact body or pattern (and the values per key " +
+    "the traffic gives) of every response, in the warm-up and the measured window; responses the traffic samples are " +
+    "checked again after the run",
   available: () => Promise.resolve(true),
   version: () => Promise.resolve(denoConfig.version),
   client: () => engineClient(),

@@ -1,13 +1,14 @@
 /**
  * One HTTP/1.1 exchange on a connection the caller opened and keeps open: the request encoded as the load engine
  * encodes it, the response read and judged by the engine's own parser (framing, interim responses, status,
- * content-type, body), so a response checked here is checked as every response under load is.
+ * content-type, headers, body), so a response checked here is checked as every response under load is.
  *
  * @module
  */
 
 import type { HttpRequestSpec } from "../../workloads/mod.ts";
-import { encodeRequest, ProtocolError, ResponseParser, type ResponseSink, VALID } from "./_engine_http.ts";
+import { ProtocolError, ResponseParser, type ResponseSink, VALID } from "./_engine_http.ts";
+import { engineRequest } from "./engine_request.ts";
 
 /** What one exchange on a held connection came to. */
 export interface HeldExchange {
@@ -46,9 +47,8 @@ export async function exchangeOnConnection(
   host: string,
   request: HttpRequestSpec,
 ): Promise<HeldExchange> {
-  const method = request.method ?? "GET";
-  const raw = encodeRequest(host, method, request.path, request.headers, request.body);
-  const parser = new ResponseParser([{ raw, expect: request.expect }]);
+  const { raw, expect } = engineRequest(host, request);
+  const parser = new ResponseParser([{ raw, expect }]);
   let asked = true;
   const next = () => asked ? (asked = false, 0) : -1;
   let verdict = -1;

@@ -75,8 +75,8 @@ async function open(ctx: RecordContext<MicroWorkload>, outcome: RecordOutcome): 
   outcome.headline = microKind.headline(ctx.workload, ctx.settings);
   outcome.cpus = { server: ctx.cpus.server, client: null };
   const file = await inPhase("setup", async () => {
-    for (const asset of ctx.workload.assets ?? []) await stageServer(asset, ctx.workDir, ctx.nodeModules);
-    return await stageServer(source.entry, ctx.workDir, ctx.nodeModules);
+    const beside = [...source.beside ?? [], ...ctx.workload.assets ?? []];
+    return await stageServer(source.entry, ctx.workDir, ctx.nodeModules, { ...source, beside });
   });
   const command = ctx.runtime.adapter.command(ctx.runtime.binary, file, source.args);
   outcome.command = command;

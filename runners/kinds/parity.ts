@@ -2,7 +2,7 @@
  * Parity across runtimes, before any load: every runtime's server answers the
  * same requests, and what must be equal between runtimes is compared.
  *
- * Per request: status and content-type always; content-length and the body
+ * Per request: status and content-type (as the expectation compares it) always; content-length and the body
  * when the request's body is fixed (no `bodyPattern`); when it varies
  * (`bodyPattern`), whether it matches the pattern. A runtime whose exchange
  * already fails the workload's own expectation is left out of the vote (its
@@ -17,7 +17,7 @@
  * @module
  */
 
-import { type Check, type HttpExchange, requestLabel } from "../../workloads/mod.ts";
+import { type Check, comparedMediaType, type HttpExchange, requestLabel } from "../../workloads/mod.ts";
 
 /** What one runtime answered, request by request. */
 export interface ParityObservation {
@@ -35,11 +35,20 @@ export interface ParityVerdict {
   readonly invalid: string | null;
 }
 
+/**
+ * The content type as the expectation compares it (`text/plain; charset=UTF-8` and `text/plain;charset=utf-8` are one),
+ * its parameters left out where the expectation names none: a runtime's own default charset is no difference then.
+ */
+function contentTypeOf(x: HttpExchange): string | null {
+  const value = x.headers["content-type"];
+  return value === undefined ? null : comparedMediaType(value, x.request.expect.contentType);
+}
+
 function compared(x: HttpExchange): [string, string | number | boolean | null][] {
   const e = x.request.expect;
   const fields: [string, string | number | boolean | null][] = [
     ["status", x.status],
-    ["content-type", x.headers["content-type"] ?? null],
+    ["content-type", contentTypeOf(x)],
   ];
   if (e.bodyPattern === undefined) {
     fields.push(["content-length", x.headers["content-length"] ?? null], ["body", x.body]);

@@ -1,6 +1,7 @@
 /**
  * Server lifecycle: start a server on a free loopback port in its own process
- * group, declare it ready by polling its port, and stop the whole group.
+ * group, declare it ready by polling its port (and tell at once when it listens
+ * on another), and stop the whole group.
  *
  * @module
  */
@@ -8,7 +9,15 @@
 import type { ParallelServer, ResolvedRuntime } from "../../adapters/mod.ts";
 import type { ServerSource } from "../../workloads/mod.ts";
 import type { CpuSets, Fact, Phase, RunSettings } from "../schema/mod.ts";
-import { cannotListen, freePort, parseCpuList, type ProcessGroup, spawnGroup, stageServer } from "../platform/mod.ts";
+import {
+  cannotListen,
+  freePort,
+  listeningPorts,
+  parseCpuList,
+  type ProcessGroup,
+  spawnGroup,
+  stageServer,
+} from "../platform/mod.ts";
 import type { ServedRecordContext } from "./record.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
 
@@ -24,7 +33,8 @@ export interface StagedServer {
 
 /**
  * Makes a workload's server ready to run on `runtime`: a native runtime builds it (or takes the cached build),
- * any other gets a copy of the source in `dir`, next to the workload's `node_modules`.
+ * any other gets a copy of the source in `dir` with its assets where its relative imports find them, next to the
+ * workload's `node_modules`.
  */
 export async function stageServerFor(
   runtime: ResolvedRuntime,
@@ -39,9 +49,7 @@ export async function stageServerFor(
     const facts = { ...built.facts, ...(runtime.adapter.baseline ? { baseline: true } : {}) };
     return { file: built.executable, args: [...built.args, ...(source.args ?? [])], facts };
   }
-  // A server's own modules (a framework's shared routes) go beside it.
-  for (const asset of source.assets ?? []) await stageServer(asset, dir, nodeModules);
-  return { file: await stageServer(source.entry, dir, nodeModules), args: source.args, facts: {} };
+  return { file: await stageServer(source.entry, dir, nodeModules, source), args: source.args, facts: {} };
 }
 
 /** Options for {@linkcode startServer}. */
@@ -110,9 +118,36 @@ function tail(text: string): string {
   return lines.slice(-3).join(" | ").slice(0, 400);
 }
 
+/** Milliseconds after a server's start, and between reads, at which the ports its processes listen on are read. */
+const PORT_PROBE_MS = 500;
+
+/**
+ * A check to call while a server is not yet reachable on `port`: it reads the ports the server's processes listen on
+ * (every {@linkcode PORT_PROBE_MS}) and throws once two reads in a row found them listening elsewhere and not on
+ * `port`, a server that ignores `PORT`. `given` says whether the port was asked for (`--port`).
+ */
+function portWatch(session: number, port: number, given: boolean): () => Promise<void> {
+  let due = performance.now() + PORT_PROBE_MS;
+  let last = "";
+  return async () => {
+    if (performance.now() < due) return;
+    const ports = await listeningPorts(session);
+    due = performance.now() + PORT_PROBE_MS;
+    const elsewhere = ports !== null && ports.length > 0 && !ports.includes(port) ? ports.join(", ") : "";
+    if (elsewhere !== "" && elsewhere === last) {
+      const hint = !given && ports!.length === 1 ? `, or run it with --port ${elsewhere}` : "";
+      throw new ServerStartError(
+        `Server listens on ${elsewhere}, not on the port given in PORT=${port}: make it read PORT${hint}`,
+      );
+    }
+    last = elsewhere;
+  };
+}
+
 /**
  * Starts a server and resolves once its port accepts a TCP connection. Polls
- * every 20 ms; fails fast when the process exits, and after `timeoutMs`.
+ * every 20 ms; fails fast when the process exits or listens on another port
+ * than the one given in `PORT`, and after `timeoutMs`.
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
@@ -156,6 +191,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     stop: () => group.stop(5000),
   };
   const deadline = performance.now() + options.timeoutMs;
+  const watchPort = portWatch(group.pid, port, options.port !== undefined);
   try {
     while (true) {
       options.signal?.throwIfAborted();
@@ -177,6 +213,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       } catch {
         // not listening yet
       }
+      await watchPort();
       if (performance.now() > deadline) {
         throw new ServerStartError(
           `Server did not accept connections on port ${port} within ${options.timeoutMs / 1000} s (--start-timeout)`,

@@ -12,6 +12,7 @@ export * from "./cpus.ts";
 export * from "./entry.ts";
 export * from "./errors.ts";
 export * from "./limits.ts";
+export * from "./listening.ts";
 export * from "./machine.ts";
 export * from "./pinned.ts";
 export * from "./ports.ts";

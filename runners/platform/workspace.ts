@@ -82,22 +82,93 @@ export async function installDependencies(
   return `${dir}/node_modules`;
 }
 
+/** Files a server needs besides its entry (a `ServerSource`'s): where the entry's relative imports find them. */
+export interface ServerFiles {
+  /** Staged at their paths relative to the entry, as the entry's relative imports name them. */
+  readonly assets?: readonly URL[];
+  /** Staged next to the entry under their own names, wherever they are. */
+  readonly beside?: readonly URL[];
+}
+
 /**
  * Copies a server's source (a `file:` or `https:` URL) into `dir`, with a
- * `package.json` marking ES modules and, when given, a link to `nodeModules`.
- * Returns the staged file's path.
+ * `package.json` marking ES modules and, when given, a link to `nodeModules`;
+ * its `assets` at their paths relative to it (see {@linkcode stagedPaths}) and
+ * the files `beside` it next to it. Returns the staged file's path.
  */
-export async function stageServer(entry: URL, dir: string, nodeModules?: string): Promise<string> {
+export async function stageServer(
+  entry: URL,
+  dir: string,
+  nodeModules?: string,
+  files: ServerFiles = {},
+): Promise<string> {
   await Deno.mkdir(dir, { recursive: true });
   const pkg = `${dir}/package.json`;
   if (!(await exists(pkg))) await Deno.writeTextFile(pkg, JSON.stringify({ private: true, type: "module" }) + "\n");
   if (nodeModules && !(await exists(`${dir}/node_modules`))) await Deno.symlink(nodeModules, `${dir}/node_modules`);
-  const response = await fetch(entry);
-  if (!response.ok) throw new Error(`Cannot read server source ${entry.href}: HTTP ${response.status}`);
-  const file = `${dir}/${entry.pathname.split("/").at(-1)}`;
-  const text = await response.text();
-  await Deno.writeTextFile(file, entry.protocol === "file:" ? text : bareSpecifiers(text));
+  const assets = files.assets ?? [];
+  const [file, ...others] = stagedPaths(entry, assets).map((path) => `${dir}/${path}`);
+  for (const [i, path] of others.entries()) await copySource(assets[i], path);
+  const folder = file.slice(0, file.lastIndexOf("/"));
+  for (const url of files.beside ?? []) await copySource(url, `${folder}/${segments(url, -1)[0]}`);
+  await copySource(entry, file);
   return file;
+}
+
+/**
+ * Where a server's entry and its assets go in its staging folder, relative to it: each at its path relative to the
+ * deepest folder holding them all, so that the entry's relative imports (`../routes.mjs`) find them there as in place.
+ * An asset of another origin, or whose path would leave the folder (an encoded `/`), is refused.
+ *
+ * @param entry The server's entry.
+ * @param assets The files it reaches by relative path.
+ * @returns The entry's path, then each asset's.
+ *
+ * @example An entry that imports a module of its parent folder
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { stagedPaths } from "./workspace.ts";
+ *
+ * const entry = new URL("file:///app/servers/main.mjs");
+ * assertEquals(stagedPaths(entry, [new URL("../routes.mjs", entry)]), ["servers/main.mjs", "routes.mjs"]);
+ * assertEquals(stagedPaths(entry, []), ["main.mjs"]);
+ * ```
+ */
+export function stagedPaths(entry: URL, assets: readonly URL[]): string[] {
+  for (const asset of assets) {
+    if (asset.protocol !== entry.protocol || asset.host !== entry.host) {
+      throw new Error(`Cannot stage ${asset.href}: an asset must be where the server's entry is (${entry.origin})`);
+    }
+  }
+  const folders = [entry, ...assets].map((url) => url.pathname.split("/").slice(0, -1));
+  let depth = 0;
+  while (folders.every((f) => depth < f.length && f[depth] === folders[0][depth])) depth++;
+  return [entry, ...assets].map((url) => segments(url, depth).join("/"));
+}
+
+/** The decoded names of `url`'s path from its `from`-th segment on (negative: from the end); refused when unsafe. */
+function segments(url: URL, from: number): string[] {
+  const names = url.pathname.split("/").slice(from).map((n) => {
+    try {
+      return decodeURIComponent(n);
+    } catch {
+      return "\0"; // malformed escapes: refused below
+    }
+  });
+  if (names.at(-1) === "") throw new Error(`Cannot stage ${url.href}: it names a folder, not a file`);
+  if (names.some((n) => n === "" || n === "." || n === ".." || /[/\\\0]/.test(n))) {
+    throw new Error(`Cannot stage ${url.href}: its path would leave the server's staging folder`);
+  }
+  return names;
+}
+
+/** Copies a source file to `path`, making its folder; a remote module's `npm:` imports are made bare. */
+async function copySource(url: URL, path: string): Promise<void> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`Cannot read server source ${url.href}: HTTP ${response.status}`);
+  const text = await response.text();
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  await Deno.writeTextFile(path, url.protocol === "file:" ? text : bareSpecifiers(text));
 }
 
 /**
