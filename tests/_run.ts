@@ -25,6 +25,8 @@ export const UNIT_PERMISSIONS: readonly string[] = ["--allow-read", "--allow-wri
  * results. Every file here also runs in the whole suite.
  */
 export const UNIT_TESTS: readonly string[] = [
+  "adapters/node_schedule_test.ts",
+  "adapters/version_policy_test.ts",
   "runners/drivers/_engine_accounting_test.ts",
   "runners/drivers/_engine_checks_test.ts",
   "runners/drivers/_engine_histogram_test.ts",
