@@ -8,7 +8,15 @@
 import type { ParallelServer, ResolvedRuntime } from "../../adapters/mod.ts";
 import type { ServerSource } from "../../workloads/mod.ts";
 import type { CpuSets, Fact, Phase, RunSettings } from "../schema/mod.ts";
-import { cannotListen, freePort, parseCpuList, type ProcessGroup, spawnGroup, stageServer } from "../platform/mod.ts";
+import {
+  cannotListen,
+  freePort,
+  parseCpuList,
+  type ProcessGroup,
+  spawnGroup,
+  stageServer,
+  yieldToPassed,
+} from "../platform/mod.ts";
 import type { ServedRecordContext } from "./record.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
 
@@ -218,7 +226,7 @@ export function serverOptions(
     file,
     args,
     cwd,
-    env: ctx.session.env,
+    env: yieldToPassed(ctx.session.env),
     cpus: ctx.cpus.server,
     host: ctx.host,
     port: ctx.port,
