@@ -19,6 +19,7 @@
 
 import semver from "semver";
 import { RequestError, runCommand, which } from "../runners/platform/mod.ts";
+import { cacheDir } from "./_cache.ts";
 import type { RuntimeAdapter } from "./types.ts";
 
 /**
@@ -107,12 +108,25 @@ export interface NpmReleases {
 export async function npmReleases(adapter: Pick<RuntimeAdapter, "name" | "npmPackage">): Promise<NpmReleases> {
   const npm = which("npm");
   if (!npm) throw new Error(`Cannot look up ${adapter.name} releases: npm is not on PATH`);
+  // Out of reach, npm retries for a minute by default: one try, so that rtbench falls back to its cache at once.
+  // Its metadata cache is rtbench's, not the user's home.
   const out = await runCommand(
-    [npm, "view", adapter.npmPackage, "versions", "time", "--json", "--loglevel=error"],
+    [npm, "view", adapter.npmPackage, "versions", "time", "--json", "--loglevel=error", "--fetch-retries=0"]
+      .concat([`--cache=${cacheDir()}/npm`, "--logs-max=0"]),
     { timeoutMs: 60_000, purpose: "registry" },
   );
-  const why = out.timedOut ? "timed out after 60 s" : out.stderr.trim().split("\n").at(-1) ?? `npm exited ${out.code}`;
-  if (!out.success) throw new Error(`Cannot look up ${adapter.name} releases on npm: ${why}`);
+  if (!out.success) {
+    // With --json npm says why on stdout ({"error": {"summary": ...}}).
+    const summary = (() => {
+      try {
+        return (JSON.parse(out.stdout) as { error?: { summary?: string } }).error?.summary;
+      } catch {
+        return undefined;
+      }
+    })();
+    const why = out.timedOut ? "timed out after 60 s" : summary ?? `npm exited ${out.code}`;
+    throw new Error(`Cannot look up ${adapter.name} releases on npm: ${why}`);
+  }
   const parsed = JSON.parse(out.stdout) as unknown;
   // With one field missing from the registry's answer (`time`), npm prints the other field's value alone.
   const fields = (Array.isArray(parsed) || typeof parsed === "string" ? { versions: parsed } : parsed) as {
