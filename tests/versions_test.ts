@@ -11,7 +11,7 @@ import { parseResult } from "../runners/schema/mod.ts";
 import { run } from "../runners/suite/run.ts";
 import { httpJson } from "../workloads/http_json.ts";
 import { startup } from "../workloads/startup.ts";
-import { runCli, withEnv, withTmp } from "./_helpers.ts";
+import { runCli, runTask, withEnv, withTmp } from "./_helpers.ts";
 import { needs, NETWORK } from "./_needs.ts";
 import { localRegistry } from "./fixtures/npm_registry.ts";
 
@@ -141,3 +141,28 @@ Deno.test("framework servers run with NODE_ENV=production, recorded with the ser
   const kept = await withEnv({ NODE_ENV: "development" }, () => expressServerEnv(["NODE_ENV"]));
   assertEquals(kept.NODE_ENV, "development");
 });
+
+// docs/reproduce.md "The articles' versions": "`--as-published` runs each experiment on the versions its article ran,
+// where npm has them, beside today's".
+Deno.test(needs(NETWORK, {
+  name: "reproduce --claim 002-startup --as-published: both columns, on Node 22.0.0, Bun 1.2.0, Deno 2.0.0 and today's",
+  async fn() {
+    await withTmp(async (tmp) => {
+      const out = `${tmp}/rows.json`;
+      const args = ["--claim", "002-startup", "--as-published", "--runs", "2", "--out", out];
+      const cli = await runTask("reproduce", args, { TMPDIR: tmp });
+      assertEquals(cli.code, 0, cli.stderr);
+      assertStringIncludes(cli.stdout, "rtbench a/b, article's versions [95% CI]");
+      assertMatch(cli.stdout, /--runtime bun,deno,node,bun@1\.2\.0,deno@2\.0\.0,node@22\.0\.0 /);
+      const { rows } = JSON.parse(await Deno.readTextFile(out));
+      assertEquals(rows.map((r: { asPublished: { versions: string } }) => r.asPublished.versions), [
+        "bun 1.2.0 vs deno 2.0.0",
+        "deno 2.0.0 vs node 22.0.0",
+      ]);
+      for (const row of rows) {
+        assert(row.asPublished.measured !== null && row.measured !== null, JSON.stringify(row));
+        assertMatch(row.versions, /^\w+ \d+\.\d+\.\d+ vs \w+ \d+\.\d+\.\d+$/);
+      }
+    });
+  },
+}));
