@@ -22,7 +22,16 @@ import schedule from "node-releases/data/release-schedule/release-schedule.json"
 import manifest from "node-releases/package.json" with { type: "json" };
 import type { RuntimeRelease } from "../runners/schema/mod.ts";
 
-/** One release line in the schedule; dates are `YYYY-MM-DD`. */
+/**
+ * One release line in the schedule; dates are `YYYY-MM-DD`.
+ *
+ * @example Node.js 26 as node-releases lists it
+ * ```ts
+ * import type { ScheduledLine } from "@rtbench/rtbench/adapters";
+ *
+ * const v26: ScheduledLine = { start: "2026-05-05", lts: "2026-10-28", maintenance: "2027-10-20", end: "2029-04-30" };
+ * ```
+ */
 export interface ScheduledLine {
   /** Its first release. */
   readonly start: string;
@@ -36,7 +45,18 @@ export interface ScheduledLine {
   readonly codename?: string;
 }
 
-/** Release lines by key, `v26` for Node.js 26, as `node-releases` spells them. */
+/**
+ * Release lines by key, `v26` for Node.js 26, as `node-releases` spells them.
+ *
+ * @example A schedule of one line, to judge a day by
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { activeLtsLine, type NodeSchedule } from "@rtbench/rtbench/adapters";
+ *
+ * const schedule: NodeSchedule = { v22: { start: "2024-04-24", lts: "2024-10-29", maintenance: "2025-10-21", end: "2027-04-30" } };
+ * assertEquals(activeLtsLine("2025-01-01", schedule), "22");
+ * ```
+ */
 export type NodeSchedule = Readonly<Record<string, ScheduledLine>>;
 
 /**
@@ -55,7 +75,7 @@ export const NODE_SCHEDULE: NodeSchedule = schedule as NodeSchedule;
 /**
  * Where {@linkcode NODE_SCHEDULE} comes from, as records name it.
  *
- * @example
+ * @example The package and version records name
  * ```ts
  * import { assertMatch } from "@std/assert";
  * import { NODE_SCHEDULE_SOURCE } from "@rtbench/rtbench/adapters";
@@ -65,7 +85,16 @@ export const NODE_SCHEDULE: NodeSchedule = schedule as NodeSchedule;
  */
 export const NODE_SCHEDULE_SOURCE: string = `node-releases ${manifest.version}`;
 
-/** A line's support on a day, before the record adds the day and the source. */
+/**
+ * A line's support on a day, before the record adds the line, the day and the source.
+ *
+ * @example Node.js 20 in late 2026
+ * ```ts
+ * import type { Support } from "@rtbench/rtbench/adapters";
+ *
+ * const support: Support = { status: "end-of-life", since: "2026-04-30", lineReleased: "2023-04-18" };
+ * ```
+ */
 export type Support = Pick<RuntimeRelease, "status" | "since" | "lineReleased">;
 
 /**

@@ -25,7 +25,17 @@ import type { RuntimeInfo, RuntimeRelease, Warning } from "../runners/schema/mod
 import { type NpmReleases, releaseLine } from "./releases.ts";
 import type { RuntimeAdapter } from "./types.ts";
 
-/** Two release lines this many days apart or more are not of one age: comparing them says so. */
+/**
+ * Two release lines this many days apart or more are not of one age: comparing them says so (`release-age`).
+ *
+ * @example Two years
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { RELEASE_AGE_GAP_DAYS } from "@rtbench/rtbench/adapters";
+ *
+ * assertEquals(RELEASE_AGE_GAP_DAYS, 730);
+ * ```
+ */
 export const RELEASE_AGE_GAP_DAYS = 730;
 
 /**
@@ -34,7 +44,7 @@ export const RELEASE_AGE_GAP_DAYS = 730;
  * @param now The moment.
  * @returns Its day.
  *
- * @example
+ * @example Late on 28 November, UTC
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { dayOf } from "@rtbench/rtbench/adapters";
@@ -54,7 +64,16 @@ function newestStable(runtime: string, versions: readonly string[], line: string
   return stable.sort(semver.compare).at(-1);
 }
 
-/** What the default policy chose, and by which rule. */
+/**
+ * What the default policy chose, and by which rule.
+ *
+ * @example Node.js on 28 November 2026
+ * ```ts
+ * import type { DefaultChoice } from "@rtbench/rtbench/adapters";
+ *
+ * const choice: DefaultChoice = { version: "26.10.0", selection: "active-lts" };
+ * ```
+ */
 export interface DefaultChoice {
   /** The exact version. */
   readonly version: string;
