@@ -213,7 +213,7 @@ function yearsApart(a: string, b: string): number {
  * for a runtime whose line came out {@linkcode RELEASE_AGE_GAP_DAYS} days or more before another's it is compared
  * with (`release-age`), one naming those — unless the user named both versions, as a sweep across versions does.
  *
- * @param runtimes The runtimes compared, as records name them (each once).
+ * @param compared The runtimes compared, as records name them.
  * @returns The warnings, for the result's suite-wide list.
  *
  * @example Node.js 20 beside Bun 1.4 in late 2026
@@ -232,7 +232,11 @@ function yearsApart(a: string, b: string): number {
  * assertEquals(warnings.map((w) => w.code), ["end-of-life", "release-age"]);
  * ```
  */
-export function releaseWarnings(runtimes: readonly RuntimeInfo[]): Warning[] {
+export function releaseWarnings(compared: readonly RuntimeInfo[]): Warning[] {
+  // One warning per release, however many records measured it (the two arms of an A/A run, node@22 and node@22.21.1).
+  const runtimes = compared.filter((r, i) =>
+    compared.findIndex((o) => o.name === r.name && o.version === r.version) === i
+  );
   const warnings: Warning[] = [];
   for (const r of runtimes) {
     if (r.release?.status !== "end-of-life") continue;

@@ -143,6 +143,12 @@ Deno.test("versions the user named are compared without an age warning; an end-o
     runtime("bun@1.4.5", "1.4.5", "requested", BUN_14),
   ]);
   assertEquals(named.map((w) => w.code), ["end-of-life"]);
+  // The two arms of an A/A run are one release: one warning.
+  const arms = ["A", "B"].map((arm) => ({
+    ...runtime(`node@system#${arm}`, "20.20.2", "system", NODE_20),
+    name: "node",
+  }));
+  assertEquals(releaseWarnings(arms).map((w) => w.code), ["end-of-life"]);
   // Two lines 1.9 years apart are of one age.
   const close = releaseWarnings([
     runtime("node", "24.11.1", "cached", { line: "24", status: "maintenance", lineReleased: "2025-05-06" }),
