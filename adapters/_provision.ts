@@ -33,6 +33,25 @@ function findBinary(adapter: Provisionable, prefix: string): string | undefined 
 }
 
 /**
+ * The exact versions of a runtime installed in the cache (`<cache>/runtimes/<name>@<version>` holding its binary), in
+ * no order; a folder named by a range (`bun@latest`) is not an exact version and is left out.
+ */
+export function cachedVersions(adapter: Provisionable, cache: string): string[] {
+  const prefix = `${adapter.name}@`;
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(`${cache}/runtimes`)];
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  }
+  return entries.filter((e) => e.isDirectory && e.name.startsWith(prefix))
+    .map((e) => e.name.slice(prefix.length))
+    .filter((v) => /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(v))
+    .filter((v) => findBinary(adapter, `${cache}/runtimes/${prefix}${v}`) !== undefined);
+}
+
+/**
  * Installs `<npmPackage>@<version>` into `<cache>/runtimes/<name>@<version>`
  * with npm, unless it is already there. Installation goes to a temporary
  * sibling first and is renamed into place, so an interrupted install never

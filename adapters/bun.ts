@@ -38,8 +38,9 @@ const VARIABLES: readonly RuntimeVariable[] = [
 ];
 
 /**
- * Runs files with `bun <file>`; found on `PATH` or provisioned from the npm
- * package `bun`. The engine version is the WebKit commit Bun reports.
+ * Runs files with `bun <file>`; provisioned from the npm package `bun` (by
+ * default its latest stable release), or the one on `PATH` when asked for as
+ * `bun@system`. The engine version is the WebKit commit Bun reports.
  *
  * @example Build the command that runs a server
  * ```ts

@@ -1,6 +1,7 @@
 /**
- * The Deno runtime adapter. Without a requested version it uses the Deno that
- * runs rtbench itself.
+ * The Deno runtime adapter. `deno@system` is the Deno that runs rtbench
+ * itself, which also stands in for the version the default asks for when it
+ * is that version.
  *
  * @module
  */
@@ -77,7 +78,7 @@ const VARIABLES: readonly RuntimeVariable[] = [
  */
 export const deno: RuntimeAdapter = {
   name: "deno",
-  description: "Deno (V8, Rust); defaults to the Deno running rtbench",
+  description: "Deno (V8, Rust)",
   engine: "V8",
   npmPackage: "deno",
   serverExtension: ".ts",

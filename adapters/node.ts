@@ -8,6 +8,8 @@ import { runCommand, type RuntimeVariable, which } from "../runners/platform/mod
 import { probe } from "./_version.ts";
 import { npmManager } from "./package_managers.ts";
 import { localPath } from "./_native_build.ts";
+import { activeLtsLine, NODE_SCHEDULE_SOURCE, nodeSupport } from "./node_schedule.ts";
+import { releaseLine } from "./releases.ts";
 import type { PackageManager, ParallelServer, RuntimeAdapter, RuntimeVersion, TypeScriptRun } from "./types.ts";
 
 // `process.features.typescript` is "strip" or "transform" where Node.js runs .ts files
@@ -122,8 +124,9 @@ const VARIABLES: readonly RuntimeVariable[] = [
 ];
 
 /**
- * Runs files with `node <file>`; found on `PATH` or provisioned from the npm
- * package `node`.
+ * Runs files with `node <file>`; provisioned from the npm package `node` (by
+ * default the newest release of the Active LTS line on Node.js's release
+ * schedule), or the one on `PATH` when asked for as `node@system`.
  *
  * @example Build the command that evaluates code
  * ```ts
@@ -175,5 +178,12 @@ export const node: RuntimeAdapter = {
   },
   packageManager(binary: string): Promise<PackageManager> {
     return npmManager(binary);
+  },
+  deployLine(day: string): string | null {
+    return activeLtsLine(day);
+  },
+  support(version: string, day: string) {
+    const line = releaseLine("node", version);
+    return { line, ...nodeSupport(line, day), source: NODE_SCHEDULE_SOURCE };
   },
 };

@@ -45,6 +45,15 @@ async function nodeTool(nodeBinary: string, path: string): Promise<string[]> {
 }
 
 /**
+ * Where Node.js keeps the compile cache a package manager turns on for itself (npm 11 does, on Node.js 22.1 and
+ * later): with the manager's other caches, not in TMPDIR, so that a cold install starts without it and nothing is
+ * left behind.
+ */
+function compileCache(cache: string): Record<string, string> {
+  return { NODE_COMPILE_CACHE: `${cache}/node-compile-cache` };
+}
+
+/**
  * npm, run by the given Node.js binary, with its cache in the directory it is given.
  *
  * @param nodeBinary The Node.js binary that runs npm (the one being measured).
@@ -76,7 +85,7 @@ export async function npmManager(nodeBinary: string): Promise<PackageManager> {
     lockfile: "package-lock.json",
     installCommand: (cache) => ({
       argv: [...base, "install", "--no-audit", "--no-fund", "--loglevel=error"],
-      env: { npm_config_cache: cache, npm_config_update_notifier: "false" },
+      env: { npm_config_cache: cache, npm_config_update_notifier: "false", ...compileCache(cache) },
     }),
   };
 }
@@ -167,7 +176,7 @@ export async function nodePackageManager(
     lockfile: tool.lockfile,
     installCommand: (cache) => {
       const { args, env } = tool.install(cache, version);
-      return { argv: [...base, ...args], env: { COREPACK_ENABLE_STRICT: "0", ...env } };
+      return { argv: [...base, ...args], env: { COREPACK_ENABLE_STRICT: "0", ...env, ...compileCache(cache) } };
     },
   };
 }

@@ -19,6 +19,7 @@
 
 import semver from "semver";
 import { RequestError, runCommand, which } from "../runners/platform/mod.ts";
+import { cacheDir } from "./_cache.ts";
 import type { RuntimeAdapter } from "./types.ts";
 
 /**
@@ -73,8 +74,72 @@ export function lastReleases(runtime: string, versions: readonly string[], n: nu
 }
 
 /**
+ * A runtime's releases on npm: every version, and when npm published each.
+ *
+ * @example Bun 1.2.0, published in January 2025
+ * ```ts
+ * import type { NpmReleases } from "@rtbench/rtbench/adapters";
+ *
+ * const releases: NpmReleases = { versions: ["1.2.0"], published: { "1.2.0": "2025-01-22T21:34:53.237Z" } };
+ * ```
+ */
+export interface NpmReleases {
+  /** Every version the registry lists, oldest first. */
+  readonly versions: readonly string[];
+  /** When each version was published (ISO 8601), where the registry says. */
+  readonly published: Readonly<Record<string, string>>;
+}
+
+/**
+ * Every version of a runtime's npm package and when each was published, from
+ * the registry npm is configured with (`npm view <package> versions time`).
+ *
+ * @param adapter The runtime: its name, for messages, and its npm package.
+ * @returns Its versions and their publication times.
+ *
+ * @example When Bun 1.2.0 came out
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { bun, npmReleases } from "@rtbench/rtbench/adapters";
+ *
+ * assert((await npmReleases(bun)).published["1.2.0"].startsWith("2025-01"));
+ * ```
+ */
+export async function npmReleases(adapter: Pick<RuntimeAdapter, "name" | "npmPackage">): Promise<NpmReleases> {
+  const npm = which("npm");
+  if (!npm) throw new Error(`Cannot look up ${adapter.name} releases: npm is not on PATH`);
+  // Out of reach, npm retries for a minute by default: one try, so that rtbench falls back to its cache at once.
+  // Its metadata cache is rtbench's, not the user's home.
+  const out = await runCommand(
+    [npm, "view", adapter.npmPackage, "versions", "time", "--json", "--loglevel=error", "--fetch-retries=0"]
+      .concat([`--cache=${cacheDir()}/npm`, "--logs-max=0"]),
+    { timeoutMs: 60_000, purpose: "registry" },
+  );
+  if (!out.success) {
+    // With --json npm says why on stdout ({"error": {"summary": ...}}).
+    const summary = (() => {
+      try {
+        return (JSON.parse(out.stdout) as { error?: { summary?: string } }).error?.summary;
+      } catch {
+        return undefined;
+      }
+    })();
+    const why = out.timedOut ? "timed out after 60 s" : summary ?? `npm exited ${out.code}`;
+    throw new Error(`Cannot look up ${adapter.name} releases on npm: ${why}`);
+  }
+  const parsed = JSON.parse(out.stdout) as unknown;
+  // With one field missing from the registry's answer (`time`), npm prints the other field's value alone.
+  const fields = (Array.isArray(parsed) || typeof parsed === "string" ? { versions: parsed } : parsed) as {
+    versions?: unknown;
+    time?: Record<string, string>;
+  };
+  const versions = fields.versions === undefined ? [] : [fields.versions].flat().map(String);
+  return { versions, published: fields.time ?? {} };
+}
+
+/**
  * Every version of a runtime's npm package, from the registry npm is
- * configured with (`npm view <package> versions --json`).
+ * configured with.
  *
  * @param adapter The runtime: its name, for messages, and its npm package.
  * @returns Every version the registry lists, oldest first.
@@ -88,16 +153,7 @@ export function lastReleases(runtime: string, versions: readonly string[], n: nu
  * ```
  */
 export async function npmVersions(adapter: Pick<RuntimeAdapter, "name" | "npmPackage">): Promise<string[]> {
-  const npm = which("npm");
-  if (!npm) throw new Error(`Cannot look up ${adapter.name} releases: npm is not on PATH`);
-  const out = await runCommand([npm, "view", adapter.npmPackage, "versions", "--json", "--loglevel=error"], {
-    timeoutMs: 60_000,
-    purpose: "registry",
-  });
-  const why = out.timedOut ? "timed out after 60 s" : out.stderr.trim().split("\n").at(-1) ?? `npm exited ${out.code}`;
-  if (!out.success) throw new Error(`Cannot look up ${adapter.name} releases on npm: ${why}`);
-  const parsed = JSON.parse(out.stdout) as unknown;
-  return Array.isArray(parsed) ? parsed.map(String) : [String(parsed)];
+  return [...(await npmReleases(adapter)).versions];
 }
 
 /**

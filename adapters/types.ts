@@ -6,7 +6,7 @@
  */
 
 import type { RuntimeVariable } from "../runners/platform/mod.ts";
-import type { Fact } from "../runners/schema/mod.ts";
+import type { Fact, RuntimeRelease, VersionSelection, Warning } from "../runners/schema/mod.ts";
 
 /**
  * A runtime binary and what it reports about itself.
@@ -101,6 +101,16 @@ export interface RuntimeAdapter {
    * runtime under comparison: not in the default `--runtime` list, and grouped apart in reports. @default {false}
    */
   readonly baseline?: boolean;
+  /**
+   * The release line a user would deploy on `day` (`YYYY-MM-DD`): for Node.js, its Active LTS line. Where absent,
+   * the version measured by default is the newest stable release on npm.
+   */
+  deployLine?(day: string): string | null;
+  /**
+   * Where the line of `version` stands on `day`, from the runtime's published release schedule (Node.js's, read from
+   * `node-releases`). Where absent, npm's releases say: the newest line is `latest`, the others `superseded`.
+   */
+  support?(version: string, day: string): Omit<RuntimeRelease, "asOf">;
   /** How to get the runtime when it is missing; set for toolchains rtbench does not provision from npm. */
   readonly howToGet?: string;
   /**
@@ -276,6 +286,12 @@ export interface ResolvedRuntime extends RuntimeVersion {
   readonly source: RuntimeSource;
   /** JavaScript engine, copied from the adapter. */
   readonly engine: string;
+  /** How the version was chosen (see {@linkcode VersionSelection}). */
+  readonly selection?: VersionSelection;
+  /** Its release line and that line's support on the day it was resolved; null for a native baseline. */
+  readonly release?: RuntimeRelease | null;
+  /** What a result should say about the choice (a version taken from the cache because npm was out of reach). */
+  readonly warnings?: readonly Warning[];
 }
 
 /**
@@ -293,7 +309,10 @@ export interface ResolvedRuntime extends RuntimeVersion {
 export interface RuntimeSpec {
   /** Runtime name, for example `bun`. */
   readonly name: string;
-  /** Requested version or npm range; absent means whatever is on this machine. */
+  /**
+   * Requested version or npm range, or `system` for the binary on this machine (on `PATH`; for Deno, the one running
+   * rtbench); absent means the release a user would deploy today (see {@linkcode RuntimeAdapter.deployLine}).
+   */
   readonly version?: string;
   /** The entry as written. */
   readonly requested: string;

@@ -74,6 +74,19 @@ export const FRAMEWORKS: Readonly<Record<string, Framework>> = {
   },
 };
 
+/**
+ * The environment every framework's server runs with, on every runtime, as it runs deployed: `NODE_ENV=production`,
+ * which Express's and Fastify's production guides tell users to set (Express then caches view templates and answers
+ * errors without stack traces; Elysia and Bun read it too). A runtime's own server reads no such variable and runs
+ * without it. `--pass-env NODE_ENV` keeps the user's value instead.
+ */
+export const DEPLOYED_ENV: Readonly<Record<string, string>> = { NODE_ENV: "production" };
+
+/** The environment of `framework`'s servers: {@linkcode DEPLOYED_ENV}, or none for the runtime's own (`default`). */
+export function deployedEnv(framework: string): Record<string, string> {
+  return framework !== "default" && framework in FRAMEWORKS ? { ...DEPLOYED_ENV } : {};
+}
+
 /** Exact versions of every framework package, installed with the workloads that have framework variants. */
 export const FRAMEWORK_DEPENDENCIES: Readonly<Record<string, string>> = {
   express: "5.3.0",

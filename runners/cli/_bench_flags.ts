@@ -35,9 +35,9 @@ export const BENCH_FLAGS: readonly BenchFlag[] = [
     flag: "--runtime",
     alias: "-r",
     value: "<list>",
-    meaning: `runtimes, comma-separated, each optionally name@version (${
-      builtinAdapters.map((a) => a.name).join(", ")
-    })`,
+    meaning: `runtimes, comma-separated (${builtinAdapters.map((a) => a.name).join(", ")}): a name alone is the ` +
+      "release a user would deploy (node: newest of the Active LTS line; deno, bun: latest), name@version or " +
+      "name@range a release from npm, name@system the binary on this machine",
     default: "deno,node,bun",
   },
   {
@@ -305,11 +305,10 @@ export async function listText(workloads: readonly Workload[]): Promise<string> 
   lines.push("", "Runtimes:");
   for (const a of builtinAdapters) {
     const found = await a.detect();
-    lines.push(
-      `  ${a.name.padEnd(6)} ${a.description}; ${
-        found ? `found: ${found}` : `not installed: ${a.howToGet ?? "fetched from npm on first use"}`
-      }`,
-    );
+    const where = a.howToGet
+      ? found ? `found: ${found}` : `not installed: ${a.howToGet}`
+      : `from npm (${a.deployLine ? "newest of the Active LTS line" : "latest"}); @system: ${found ?? "not installed"}`;
+    lines.push(`  ${a.name.padEnd(6)} ${a.description}; ${where}`);
   }
   return lines.join("\n");
 }

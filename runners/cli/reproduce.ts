@@ -1,15 +1,17 @@
 /**
- * `deno task reproduce [--claim NAME] [--full]`: runs the published
- * comparisons' experiments with their own settings on this machine and
- * prints one table: each claim's published figures and ratio, rtbench's
+ * `deno task reproduce [--claim NAME] [--full] [--as-published]`: runs the
+ * published comparisons' experiments with their own settings on this machine
+ * and prints one table: each claim's published figures and ratio, rtbench's
  * ratio paired round by round with its 95% interval, whether the ranking
- * holds, and the command that measured it.
+ * holds, and the command that measured it; with `--as-published`, also on the
+ * versions each article ran, measured in the same rounds as today's.
  *
  * Exit codes: 0 the table was printed (whatever it says); 2 bad input.
  *
  * @module
  */
 
+import { builtinAdapters, npmVersions } from "../../adapters/mod.ts";
 import { runEntry, stopAllGroups, UsageError } from "../platform/mod.ts";
 import type { BenchResult } from "../schema/mod.ts";
 import { builtinWorkloads } from "../../workloads/mod.ts";
@@ -18,6 +20,8 @@ import {
   CLAIMS_FILE,
   type ExperimentRun,
   formatReproduce,
+  type PublishedVersions,
+  publishedVersions,
   readClaims,
   reproduce,
   type ReproduceRow,
@@ -34,6 +38,7 @@ const HELP = [
   "",
   "  --claim <list>   only these claims, articles (002) or experiments (002-http); default: every claim",
   "  --full           the articles' own durations and message counts (minutes per experiment)",
+  "  --as-published   also on the versions each article ran, where npm has them, in the same rounds as today's",
   "  --runs <n>       runs per arm (default: 3; with --full, the article's, else 5)",
   "  --markdown       print the table as Markdown",
   "  --out <file>     also write the rows and the machine as JSON",
@@ -65,7 +70,7 @@ function machineLines(results: readonly BenchResult[], before: number[], after: 
   const env = results[0]?.environment;
   const versions = new Map<string, string>();
   for (const r of results.flatMap((x) => x.records)) {
-    if (r.runtime.version) versions.set(r.runtime.name, `${r.runtime.name} ${r.runtime.version}`);
+    if (r.runtime.version) versions.set(r.runtime.requested, `${r.runtime.name} ${r.runtime.version}`);
   }
   const load = (l: number[]) => l.map((n) => n.toFixed(2)).join(" ");
   return [
@@ -79,12 +84,41 @@ function machineLines(results: readonly BenchResult[], before: number[], after: 
   ];
 }
 
+/**
+ * The versions each article of the selected claims ran, as npm has them (one look per runtime); a runtime rtbench
+ * builds with this machine's toolchain has none there.
+ */
+async function articleVersions(
+  file: Awaited<ReturnType<typeof readClaims>>,
+  names: readonly string[],
+): Promise<Record<string, PublishedVersions>> {
+  const asked = new Map<string, Promise<readonly string[] | null>>();
+  const versions = (runtime: string) => {
+    const adapter = builtinAdapters.find((a) => a.name === runtime);
+    if (!asked.has(runtime)) {
+      asked.set(runtime, !adapter || adapter.howToGet ? Promise.resolve(null) : npmVersions(adapter));
+    }
+    return asked.get(runtime)!;
+  };
+  const byArticle: Record<string, PublishedVersions> = {};
+  for (const claim of selectClaims(file, names)) {
+    const { article } = file.experiments[claim.experiment];
+    if (byArticle[article]) continue;
+    const runtimes = Object.values(file.experiments).filter((e) => e.article === article).flatMap((e) => e.runtimes);
+    byArticle[article] = await publishedVersions(file.articles[article].versions, [...new Set(runtimes)], versions);
+  }
+  return byArticle;
+}
+
 function listClaims(file: Awaited<ReturnType<typeof readClaims>>): string {
   return file.claims.map((c) => `${c.name.padEnd(32)} ${c.says}`).join("\n");
 }
 
 async function main(args: string[], signal: AbortSignal): Promise<number> {
-  const flags = strictFlags(args, { string: ["claim", "runs", "out"], boolean: ["full", "markdown", "list"] });
+  const flags = strictFlags(args, {
+    string: ["claim", "runs", "out"],
+    boolean: ["full", "markdown", "list", "as-published"],
+  });
   if (flags.help) {
     console.log(HELP);
     return 0;
@@ -107,7 +141,9 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
   let rows: ReproduceRow[];
   try {
     const progress = (name: string, cmd: string) => console.error(`▶ ${name}: ${cmd}`);
-    rows = await reproduce(file, names, { full: flags.full === true, runs }, runner(signal, results), progress, signal);
+    const asPublished = flags["as-published"] ? await articleVersions(file, names) : undefined;
+    const options = { full: flags.full === true, runs, ...(asPublished ? { asPublished } : {}) };
+    rows = await reproduce(file, names, options, runner(signal, results), progress, signal);
   } finally {
     await stopAllGroups();
   }

@@ -140,6 +140,8 @@ function engineRuntime(signal?: AbortSignal): Promise<EngineRuntime> {
       }, {
         cacheDir: cacheDir(),
         signal,
+        // What runs the load needs no release line: npm is not asked.
+        releases: null,
       });
       return { argv: (child) => [bun.binary, child], client: `bun ${bun.version}` };
     } catch (error) {

@@ -11,6 +11,7 @@
 import type { ResolvedRuntime } from "../../adapters/mod.ts";
 import type { ClientHostShare, RemoteHost, Topology } from "../drivers/mod.ts";
 import type { CpuSets, Fact, Warning } from "../schema/mod.ts";
+import { yieldToPassed } from "../platform/mod.ts";
 import { type RunningServer, ServerStartError } from "./server.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
 import type { ServedRecordContext } from "./record.ts";
@@ -153,7 +154,7 @@ export function startRemoteRecordServer(
       file,
       args,
       nodeModules: ctx.nodeModules,
-      env: ctx.session.env,
+      env: yieldToPassed(ctx.session.env),
       port: ctx.port,
       timeoutMs: ctx.settings.startTimeoutSec * 1000,
       signal: ctx.signal,

@@ -17,6 +17,7 @@ import {
   type ProcessGroup,
   spawnGroup,
   stageServer,
+  yieldToPassed,
 } from "../platform/mod.ts";
 import type { ServedRecordContext } from "./record.ts";
 import { inPhase, PhaseError, SkipRecord } from "./errors.ts";
@@ -255,7 +256,7 @@ export function serverOptions(
     file,
     args,
     cwd,
-    env: ctx.session.env,
+    env: yieldToPassed(ctx.session.env),
     cpus: ctx.cpus.server,
     host: ctx.host,
     port: ctx.port,

@@ -121,6 +121,23 @@ export function passedNames(): readonly string[] {
   return scope.getStore()?.pass ?? [];
 }
 
+/**
+ * `env` less the names `--pass-env` keeps from rtbench's environment where that sets them: the user's value stands
+ * over a workload's own (`--pass-env NODE_ENV` over the framework servers' `NODE_ENV=production`).
+ *
+ * @example Without --pass-env, the workload's value
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { yieldToPassed } from "./process.ts";
+ * assertEquals(yieldToPassed({ NODE_ENV: "production" }), { NODE_ENV: "production" });
+ * ```
+ */
+export function yieldToPassed(env: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const own = harnessEnv();
+  const kept = passedNames().filter((name) => own[name] !== undefined);
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !kept.includes(name)));
+}
+
 /** The current scope's listener, to report a process started elsewhere later (a remote one), or undefined. */
 export function spawnListener(): ((spawn: SpawnNotice) => void) | undefined {
   return scope.getStore()?.notice;

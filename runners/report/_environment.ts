@@ -2,7 +2,8 @@
 // reports show them: one line for a heading or footer, and label/value pairs
 // for environment tables.
 
-import type { BenchResult, Environment, Topology, VariableFate } from "../schema/mod.ts";
+import type { BenchResult, Environment, Topology, VariableFate, VersionSelection } from "../schema/mod.ts";
+import { releaseText } from "./_groups.ts";
 
 function bytes(n: number | null): string {
   return n === null ? "unknown" : `${(n / 1024 ** 3).toFixed(1)} GiB`;
@@ -223,8 +224,18 @@ export function variablesText(env: Pick<Environment, "variables">): string {
   return `environment: variables known to change a runtime: ${parts.join("; ")}`;
 }
 
+/** How a version was chosen, for people. */
+const SELECTION_TEXT: Readonly<Record<VersionSelection, string>> = {
+  "active-lts": "chosen: newest of the Active LTS line",
+  "latest": "chosen: newest stable release",
+  "cached": "chosen: newest cached (npm out of reach)",
+  "system": "chosen: the one on this machine (@system)",
+  "requested": "chosen: as requested",
+};
+
 /**
- * Runtimes of the result with version, engine and where the binary came from.
+ * Runtimes of the result with version, engine, release line and support, how the version was chosen and where the
+ * binary came from.
  *
  * @example
  * ```ts
@@ -243,6 +254,8 @@ export function runtimeRows(result: BenchResult): [string, string][] {
       rt.requested,
       rt.version
         ? `${rt.name} ${rt.version} · ${rt.engine ?? "?"} ${rt.engineVersion ?? ""}`.trim() +
+          (rt.release ? ` · ${releaseText(rt.release)} (${rt.release.source}, ${rt.release.asOf})` : "") +
+          (rt.selection ? ` · ${SELECTION_TEXT[rt.selection]}` : "") +
           ` · ${rt.source ?? "?"} · ${rt.binary ?? "?"}`
         : "not available",
     );

@@ -7,7 +7,7 @@
 
 import { formatFigure } from "./format.ts";
 import { type RatioInterval, ratioOf, SATURATION_WARNINGS } from "../stats/mod.ts";
-import type { BenchRecord, BenchResult, Summary, WorkloadKind } from "../schema/mod.ts";
+import type { BenchRecord, BenchResult, RuntimeRelease, Summary, SupportStatus, WorkloadKind } from "../schema/mod.ts";
 
 /** One completed record with its headline figure and its ratios to the group's best and slowest. */
 export interface RankedRecord {
@@ -98,6 +98,33 @@ export function recordLabel(r: BenchRecord): string {
   const label = r.runtime.version ? `${r.runtime.name} ${r.runtime.version}` : r.runtime.requested;
   if (r.runtime.arm) return `${label} (${r.runtime.arm})`;
   return isNativeBaseline(r) ? `${label} (baseline)` : label;
+}
+
+const STATUS_TEXT: Readonly<Record<SupportStatus, string>> = {
+  "current": "Current",
+  "active-lts": "Active LTS",
+  "maintenance": "Maintenance",
+  "end-of-life": "end of life",
+  "latest": "latest",
+  "superseded": "superseded",
+  "unknown": "support unknown",
+};
+
+/**
+ * A runtime's release line and its support in a few words, the day a status began where known.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { releaseText } from "./_groups.ts";
+ * const release = { line: "20", status: "end-of-life", since: "2026-04-30", lineReleased: null, asOf: "", source: "" } as const;
+ * assertEquals(releaseText(release), "line 20, end of life since 2026-04-30");
+ * assertEquals(releaseText({ ...release, status: "active-lts", since: "2026-10-28" }), "line 20, Active LTS");
+ * ```
+ */
+export function releaseText(release: RuntimeRelease): string {
+  const since = release.status === "end-of-life" && release.since ? ` since ${release.since}` : "";
+  return `line ${release.line}, ${STATUS_TEXT[release.status]}${since}`;
 }
 
 /**

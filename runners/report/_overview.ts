@@ -7,8 +7,8 @@
 // findings with its own syntax.
 
 import { formatFigure, oneByCode } from "./format.ts";
-import type { BenchRecord, Warning } from "../schema/mod.ts";
-import { boundMark, efficiencyOf, type RankedRecord, type RecordGroup, recordLabel } from "./_groups.ts";
+import { type BenchRecord, RELEASE_WARNINGS, type Warning } from "../schema/mod.ts";
+import { boundMark, efficiencyOf, type RankedRecord, type RecordGroup, recordLabel, releaseText } from "./_groups.ts";
 import type { ResultView } from "./_view.ts";
 import type { ViewCell, ViewTable } from "./_view_table.ts";
 import { type Finding, findingsOf } from "./_findings.ts";
@@ -56,8 +56,10 @@ export interface OverviewRow {
 export interface Overview {
   /** The runtimes as asked for (`node@22`), one per column. */
   readonly keys: readonly string[];
-  /** Column headers (`node 22.21.1`). */
+  /** Column headers, each runtime with its release line and support (`node 26.10.0 (line 26, Active LTS)`). */
   readonly labels: readonly string[];
+  /** The result's warnings about the runtimes' releases (end of life, lines years apart, chosen offline). */
+  readonly releases: readonly Warning[];
   /** One row per workload × variant. */
   readonly rows: readonly OverviewRow[];
   /** Significant differences, one sentence each. */
@@ -114,7 +116,8 @@ export function overviewOf(view: ResultView): Overview {
   for (const r of view.result.records) {
     if (keys.includes(r.runtime.requested)) continue;
     keys.push(r.runtime.requested);
-    labels.push(recordLabel(r));
+    const release = r.runtime.release ? ` (${releaseText(r.runtime.release)})` : "";
+    labels.push(`${recordLabel(r)}${release}`);
   }
   const rowOf = (title: string, group: RecordGroup, client?: string, badges?: readonly string[]): OverviewRow => ({
     title,
@@ -138,6 +141,7 @@ export function overviewOf(view: ResultView): Overview {
   return {
     keys,
     labels,
+    releases: view.result.warnings.filter((w) => RELEASE_WARNINGS.includes(w.code)),
     rows,
     findings: findingsOf(rows.map((r) => r.group)),
     floor: floorRows(view.result),
@@ -277,6 +281,7 @@ export function overviewBlocks(overview: Overview, syntax: OverviewSyntax): stri
   return [
     syntax.heading("At a glance", 1),
     syntax.table(table),
+    ...(overview.releases.length > 0 ? [syntax.list(overview.releases.map((w) => `⚠ ${w.message}`))] : []),
     OVERVIEW_LEGEND,
     ...fairShareBlocks(overview.fairShare, syntax),
     syntax.heading("Key findings", 2),

@@ -115,9 +115,12 @@ export function overviewHtml(view: ResultView, colors: Readonly<Record<string, s
   const findings = overview.findings.length > 0
     ? `<ul class="findings">${overview.findings.map((f) => `<li>${e(f.sentence)}</li>`).join("")}</ul>`
     : `<p class="empty">${e(noFindingText(overview))}</p>`;
-  return `<section id="overview"><h2>At a glance</h2>${tableHtml(overview)}<p class="note">${e(OVERVIEW_LEGEND)}</p>${
-    fairShareHtml(overview)
-  }<h3>Key findings</h3>${findings}<p class="note">${e(FINDINGS_METHOD)}</p>${floorHtml(overview)}${
-    versionsHtml(view, colors)
-  }<style>${OVERVIEW_STYLE}</style></section>`;
+  const releases = overview.releases.length > 0
+    ? `<ul class="releases">${overview.releases.map((w) => `<li>⚠ ${e(w.message)}</li>`).join("")}</ul>`
+    : "";
+  return `<section id="overview"><h2>At a glance</h2>${tableHtml(overview)}${releases}<p class="note">${
+    e(OVERVIEW_LEGEND)
+  }</p>${fairShareHtml(overview)}<h3>Key findings</h3>${findings}<p class="note">${e(FINDINGS_METHOD)}</p>${
+    floorHtml(overview)
+  }${versionsHtml(view, colors)}<style>${OVERVIEW_STYLE}</style></section>`;
 }

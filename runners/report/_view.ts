@@ -6,7 +6,7 @@
 // `src/export/markup.rs` model).
 
 import { formatFigure, formatLatency, oneByCode } from "./format.ts";
-import type { BenchRecord, BenchResult, CpuSets, Warning } from "../schema/mod.ts";
+import { type BenchRecord, type BenchResult, type CpuSets, RELEASE_WARNINGS, type Warning } from "../schema/mod.ts";
 import { kindView } from "../kinds/mod.ts";
 import {
   ciText,
@@ -67,7 +67,7 @@ export interface ResultView {
   readonly machine: string;
   /** The machines of a multi-host suite in one line; empty when all ran on one. */
   readonly hosts: string;
-  /** Suite-wide warnings. */
+  /** Suite-wide warnings, but those about the runtimes' releases where the overview shows them. */
   readonly warnings: readonly Warning[];
   /** The machine and suite settings as label/value pairs. */
   readonly environment: readonly [string, string][];
@@ -238,13 +238,15 @@ export function sectionView(group: RecordGroup): SectionView {
  * ```
  */
 export function buildView(result: BenchResult): ResultView {
+  const sections = groupRecords(result).map(sectionView);
   return {
     result,
-    sections: groupRecords(result).map(sectionView),
+    sections,
     matrices: matrixViews(result),
     machine: machineText(result.environment),
     hosts: topologyText(result.topology),
-    warnings: result.warnings,
+    // The overview shows the releases' warnings under its table; a result without records has no overview.
+    warnings: sections.length > 0 ? result.warnings.filter((w) => !RELEASE_WARNINGS.includes(w.code)) : result.warnings,
     environment: environmentRows(result),
     runtimes: runtimeRows(result),
   };

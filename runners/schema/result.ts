@@ -394,7 +394,99 @@ export interface RuntimeInfo {
   readonly source: string | null;
   /** The arm of an A/A run (`--aa`): the same runtime measured as two, A and B, interleaved as two runtimes. */
   readonly arm?: "A" | "B";
+  /** How its version was chosen; absent in files written before it was recorded. */
+  readonly selection?: VersionSelection;
+  /**
+   * Its release line and that line's support on the day it was measured; null when it has none (a native baseline, a
+   * runtime that could not be had), absent in files written before it was recorded.
+   */
+  readonly release?: RuntimeRelease | null;
 }
+
+/**
+ * How a runtime's version was chosen: without a version named, the release a user would deploy that day
+ * (`active-lts`: the newest Node.js of the Active LTS line; `latest`: the newest stable release), or, npm being out
+ * of reach, the newest one already cached (`cached`); `system`: the binary on this machine, named with
+ * `<runtime>@system`; `requested`: the version or range named.
+ *
+ * @example Was this runtime chosen by rtbench?
+ * ```ts
+ * import type { RuntimeInfo, VersionSelection } from "@rtbench/rtbench/schema";
+ *
+ * const byDefault: readonly VersionSelection[] = ["active-lts", "latest", "cached"];
+ * const chosenByRtbench = (r: RuntimeInfo) => r.selection !== undefined && byDefault.includes(r.selection);
+ * ```
+ */
+export type VersionSelection = "active-lts" | "latest" | "cached" | "system" | "requested";
+
+/**
+ * Where a runtime's release line stands: Node.js's `current`, `active-lts`, `maintenance` and `end-of-life`, from
+ * its release schedule; for a runtime without a published schedule (Deno, Bun), `latest` when its line is the newest
+ * on npm, else `superseded`; `unknown` when npm could not be asked.
+ *
+ * @example Statuses a user should not deploy
+ * ```ts
+ * import type { SupportStatus } from "@rtbench/rtbench/schema";
+ *
+ * const unsupported: readonly SupportStatus[] = ["end-of-life", "superseded"];
+ * ```
+ */
+export type SupportStatus =
+  | "current"
+  | "active-lts"
+  | "maintenance"
+  | "end-of-life"
+  | "latest"
+  | "superseded"
+  | "unknown";
+
+/**
+ * A runtime's release line and its support on the day it was measured.
+ *
+ * @example Node.js 20 in late 2026
+ * ```ts
+ * import type { RuntimeRelease } from "@rtbench/rtbench/schema";
+ *
+ * const release: RuntimeRelease = {
+ *   line: "20",
+ *   status: "end-of-life",
+ *   since: "2026-04-30",
+ *   lineReleased: "2023-04-18",
+ *   asOf: "2026-11-28",
+ *   source: "node-releases 2.0.66",
+ * };
+ * ```
+ */
+export interface RuntimeRelease {
+  /** The release line: the major version for Node.js (`26`), `major.minor` for Deno and Bun (`2.9`). */
+  readonly line: string;
+  /** The line's support on {@linkcode RuntimeRelease.asOf}. */
+  readonly status: SupportStatus;
+  /** The day that status began (end of life since `2026-04-30`), where the source says; null otherwise. */
+  readonly since: string | null;
+  /** The day the line's first release came out (for Deno and Bun: npm's first publication of it); null if unknown. */
+  readonly lineReleased: string | null;
+  /** The day the status was read for: the day the runtime was resolved (`YYYY-MM-DD`, UTC). */
+  readonly asOf: string;
+  /** Where the status comes from: `node-releases 2.0.66` (Node.js's schedule), `npm registry`. */
+  readonly source: string;
+}
+
+/**
+ * The codes of the suite-wide warnings about the runtimes' releases, which every report shows under its overview:
+ * an end-of-life runtime (`end-of-life`), runtimes whose release lines came out years apart (`release-age`), and a
+ * version chosen from the cache because npm could not be reached (`release-offline`).
+ *
+ * @example The release warnings of a result
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseResult, RELEASE_WARNINGS } from "@rtbench/rtbench/schema";
+ *
+ * const result = parseResult(await Deno.readTextFile("fixtures/results/base.json"));
+ * assertEquals(result.warnings.filter((w) => RELEASE_WARNINGS.includes(w.code)), []);
+ * ```
+ */
+export const RELEASE_WARNINGS: readonly string[] = ["end-of-life", "release-age", "release-offline"];
 
 /**
  * Summary statistics of one figure over the measured runs.

@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { PublishedVersions } from "./as_published.ts";
+
 /** One arm of a claim: a runtime, in a variant (the experiment's first when absent). */
 export interface ClaimArm {
   /** Runtime name. */
@@ -59,9 +61,19 @@ export interface Experiment {
   readonly fullOptions?: Readonly<Record<string, string | number | boolean>>;
 }
 
+/** A published comparison: what it is, its seed in `/work/shared/seeds`, what it ran, on which versions. */
+export interface Article {
+  readonly title: string;
+  readonly seed: string;
+  /** Its setup in words. */
+  readonly ran: string;
+  /** The versions it ran, by runtime name (`node` → `22.0.0`); absent where it names none. */
+  readonly versions?: Readonly<Record<string, string>>;
+}
+
 /** The data file: articles, experiments, claims. */
 export interface ClaimsFile {
-  readonly articles: Readonly<Record<string, { readonly title: string; readonly seed: string; readonly ran: string }>>;
+  readonly articles: Readonly<Record<string, Article>>;
   readonly experiments: Readonly<Record<string, Experiment>>;
   readonly claims: readonly Claim[];
 }
@@ -81,6 +93,8 @@ export interface ExperimentRun {
   };
   readonly options: Readonly<Record<string, string | number | boolean>>;
   readonly loadGenerator?: string;
+  /** The article's versions, measured beside today's (`--as-published`); absent otherwise. */
+  readonly published?: PublishedVersions;
 }
 
 /** How to run the experiments: the article's durations (`full`) or scaled down, and runs per arm. */
@@ -89,6 +103,11 @@ export interface ReproduceOptions {
   readonly full?: boolean;
   /** Runs per arm; at least 2 for an interval. @default {3} (full: the article's, else 5) */
   readonly runs?: number;
+  /**
+   * The articles' versions, by article, each experiment measuring them in the same rounds as today's releases
+   * (`--as-published`); absent: today's only.
+   */
+  readonly asPublished?: Readonly<Record<string, PublishedVersions>>;
 }
 
 /** The default claims file. */
@@ -173,9 +192,11 @@ export function experimentRun(e: Experiment, options: ReproduceOptions): Experim
   const runs = options.runs ?? (full ? e.settings.runs ?? 5 : Math.max(3, Math.min(e.settings.runs ?? 3, 5)));
   const durationSec = full ? e.settings.durationSec : e.scaled?.durationSec ?? e.settings.durationSec;
   const timed = durationSec !== undefined;
+  const published = options.asPublished?.[e.article];
   return {
     workload: e.workload,
-    runtimes: e.runtimes,
+    // Today's releases, then the article's: one suite, so that both are measured in the same rounds.
+    runtimes: [...e.runtimes, ...e.runtimes.flatMap((r) => published?.runtimes[r] ?? [])],
     variants: e.variants,
     settings: {
       ...(e.settings.connections !== undefined ? { connections: e.settings.connections } : {}),
@@ -185,6 +206,7 @@ export function experimentRun(e: Experiment, options: ReproduceOptions): Experim
     },
     options: { ...e.options, ...(full ? e.fullOptions : {}) },
     ...(e.loadGenerator ? { loadGenerator: e.loadGenerator } : {}),
+    ...(published ? { published } : {}),
   };
 }
 

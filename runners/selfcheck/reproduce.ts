@@ -21,9 +21,17 @@ import {
 } from "./claims.ts";
 import { claimRow, type ReproduceRow } from "./reproduce_table.ts";
 
-export type { Claim, ClaimArm, ClaimsFile, Experiment, ExperimentRun, ReproduceOptions } from "./claims.ts";
+export type { Article, Claim, ClaimArm, ClaimsFile, Experiment, ExperimentRun, ReproduceOptions } from "./claims.ts";
 export { armLabel, claimNote, CLAIMS_FILE, commandOf, experimentRun, readClaims } from "./claims.ts";
-export { claimRow, formatReproduce, type ReproduceRow, type Verdict, verdictOf } from "./reproduce_table.ts";
+export {
+  type AsPublished,
+  claimRow,
+  formatReproduce,
+  type ReproduceRow,
+  type Verdict,
+  verdictOf,
+} from "./reproduce_table.ts";
+export { type PublishedVersions, publishedVersions, type VersionList } from "./as_published.ts";
 
 /** Runs one experiment: the suite's `run()` with the experiment's workload, runtimes, variants and settings. */
 export type SuiteRunner = (run: ExperimentRun) => Promise<BenchResult>;
@@ -98,6 +106,13 @@ export async function reproduce(
     const e = file.experiments[claim.experiment];
     const { result, command, run } = outcomes.get(claim.experiment)!;
     // The note says what ran: the durations of this reproduction's runs, not only the article's.
-    return claimRow({ ...claim, note: claimNote(claim, e, run) }, e.article, e.variants, result, command);
+    return claimRow(
+      { ...claim, note: claimNote(claim, e, run) },
+      e.article,
+      e.variants,
+      result,
+      command,
+      run.published,
+    );
   });
 }

@@ -33,6 +33,8 @@ export function runtimeInfo(spec: RuntimeSpec, rt?: ResolvedRuntime): RuntimeInf
     binary: rt?.binary ?? null,
     source: rt?.source ?? null,
     ...(armOf(spec) ? { arm: armOf(spec) } : {}),
+    ...(rt?.selection ? { selection: rt.selection } : {}),
+    ...(rt?.release !== undefined ? { release: rt.release } : {}),
   };
 }
 

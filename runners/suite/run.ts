@@ -7,7 +7,15 @@
  * @module
  */
 
-import { cacheDir as defaultCacheDir, type ResolvedRuntime, resolveRuntime } from "../../adapters/mod.ts";
+import {
+  cacheDir as defaultCacheDir,
+  type NpmReleases,
+  npmReleases,
+  type ReleaseLookup,
+  releaseWarnings,
+  type ResolvedRuntime,
+  resolveRuntime,
+} from "../../adapters/mod.ts";
 import { chooseLoadGenerators, hostsOf } from "../drivers/mod.ts";
 import { openTopology } from "./topology.ts";
 import { hookTimeouts } from "../kinds/mod.ts";
@@ -30,7 +38,7 @@ import {
   type Topology as TopologyInfo,
   type Warning,
 } from "../schema/mod.ts";
-import { recordedOptions } from "./assemble.ts";
+import { recordedOptions, runtimeInfo } from "./assemble.ts";
 import { calibration, environmentWarnings, fingerprint } from "./environment.ts";
 import { GrowingResult, InterruptedError, stopOf } from "./growing.ts";
 import { estimateSec, recordId } from "./plan.ts";
@@ -76,10 +84,16 @@ async function resolveRuntimes(
 ): Promise<Map<string, ResolvedRuntime | Error>> {
   const runtimes = new Map<string, ResolvedRuntime | Error>();
   const cacheDir = options.cacheDir ?? defaultCacheDir();
+  // One look at npm per package, however many versions of it the suite measures.
+  const asked = new Map<string, Promise<NpmReleases>>();
+  const releases: ReleaseLookup = (adapter) => {
+    if (!asked.has(adapter.npmPackage)) asked.set(adapter.npmPackage, npmReleases(adapter));
+    return asked.get(adapter.npmPackage)!;
+  };
   for (const spec of req.specs) {
     signal.throwIfAborted();
     try {
-      const rt = await resolveRuntime(spec, { adapters: req.adapters, cacheDir, signal });
+      const rt = await resolveRuntime(spec, { adapters: req.adapters, cacheDir, signal, releases });
       for (const p of req.groups) {
         const id = recordId(p, spec);
         const record = kept.done.get(id) ?? kept.continued.get(id);
@@ -93,6 +107,26 @@ async function resolveRuntimes(
     }
   }
   return runtimes;
+}
+
+/**
+ * What the result says about the runtimes' versions: each one chosen without npm, then the comparison's own (an
+ * end-of-life runtime, lines years apart); a warning a resumed file already holds is not repeated.
+ */
+function runtimeWarnings(
+  req: Request,
+  runtimes: Map<string, ResolvedRuntime | Error>,
+  held: readonly Warning[],
+): Warning[] {
+  const found = req.specs.flatMap((spec) => {
+    const rt = runtimes.get(spec.requested);
+    return rt instanceof Error || rt === undefined ? [] : [{ spec, rt }];
+  });
+  const warnings = [
+    ...found.flatMap(({ rt }) => rt.warnings ?? []),
+    ...releaseWarnings(found.map(({ spec, rt }) => runtimeInfo(spec, rt))),
+  ];
+  return warnings.filter((w) => !held.some((h) => h.code === w.code && h.message === w.message));
 }
 
 /** Suite-wide warnings: the machine's, an unpinned split, and for a resumed file its own plus when it resumed. */
@@ -260,6 +294,7 @@ async function runSuite(req: Request, options: RunOptions): Promise<BenchResult>
     );
     result.topology = topology;
     result.warnings.push(...warnings);
+    result.warnings.push(...runtimeWarnings(req, runtimes, result.warnings));
     // A resumed file already holds all of this; it is rewritten once a record is measured.
     if (!previous) await options.onPartial?.(result.current());
     const unmark = markOnAbort(signal, () => result.stopped(ids, stopOf(signal.reason, signal)), options.onPartial);

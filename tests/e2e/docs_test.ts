@@ -125,12 +125,12 @@ function samples(): Sample[] {
 }
 
 /**
- * A table header as its column names, a runtime's label (`deno 2.9.6`, `bun@1.2`) standing for any and the columns of
- * one runtime standing for as many runtimes as the table has.
+ * A table header as its column names, a runtime's label (`deno 2.9.6`, `bun@1.2`, `node 26.10.0 (line 26, Active
+ * LTS)`) standing for any and the columns of one runtime standing for as many runtimes as the table has.
  */
 function columns(header: string): string {
   const names = header.trim().split(/\s{2,}/).map((c) =>
-    c.replace(/^(deno|node|bun|go|rust)(@\S+)?( \d[\w.]*)?/, "<rt>")
+    c.replace(/^(deno|node|bun|go|rust)(@\S+)?( \d[\w.]*)?( \(line [^)]*\))?/, "<rt>")
   );
   const groups: string[][] = [[]];
   for (const name of names) {

@@ -137,6 +137,7 @@ function wrongValues(tmp: string): Record<string, Record<string, string[]>> {
     reproduce: {
       "--claim": ["--claim", "nope"],
       "--full": ["--full=yes"],
+      "--as-published": ["--as-published=yes"],
       "--runs": ["--runs", "0"],
       "--markdown": ["--markdown=yes"],
       "--out": ["--out", `${notDir}/r.json`],

@@ -28,7 +28,8 @@ Deno.test("install of local tarballs: npm and bun verified in every scenario, de
         "--workload",
         "install",
         "--runtime",
-        "node,bun,deno",
+        // npm as PATH's node carries it: the test reaches no registry, so no Node.js release is fetched.
+        "node@system,bun,deno",
         "--install-manifest",
         OFFLINE,
         "--runs",
@@ -69,7 +70,7 @@ Deno.test("install of local tarballs: npm and bun verified in every scenario, de
       assertEquals(record.facts.packageManager, manager);
       assertMatch(String(record.facts.packageManagerVersion), /^\d+\.\d+\.\d+/);
     }
-    const npmWarm = result.records.find((r) => r.id === "install/warm-lockfile/node")!;
+    const npmWarm = result.records.find((r) => r.id === "install/warm-lockfile/node@system")!;
     assertEquals(npmWarm.facts.lockfile, "package-lock.json", "the lockfile from the first install is reused");
     // docs/workloads.md "Process and in-process workloads": the warm scenarios start from what the cold scenario's last
     // run left.

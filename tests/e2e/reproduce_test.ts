@@ -4,7 +4,15 @@
 // the table for real claims, and refuses an unknown claim with exit 2 and one line.
 import { assert, assertAlmostEquals, assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { builtinWorkloads } from "../../workloads/mod.ts";
-import { claimRow, CLAIMS_FILE, experimentRun, readClaims, reproduce } from "../../runners/selfcheck/reproduce.ts";
+import {
+  claimRow,
+  CLAIMS_FILE,
+  experimentRun,
+  formatReproduce,
+  publishedVersions,
+  readClaims,
+  reproduce,
+} from "../../runners/selfcheck/reproduce.ts";
 import type { BenchResult } from "../../runners/schema/result.ts";
 import { builtinLoadGenerators, pickLoadGenerator } from "../../runners/drivers/generators.ts";
 import { effectiveSettings, resolveOptions } from "../../runners/suite/settings.ts";
@@ -60,7 +68,7 @@ Deno.test("every experiment reproduce plans is one its load generator can send: 
 /** A result with two arms' runs (only what a row reads). */
 function resultOf(a: number[], b: number[], bRounds?: number[]): BenchResult {
   const record = (runtime: string, values: number[], rounds?: number[]) => ({
-    runtime: { name: runtime },
+    runtime: { name: runtime, requested: runtime },
     variant: "default",
     status: "completed",
     error: null,
@@ -112,8 +120,8 @@ Deno.test("a 001 row's note says how long its runs lasted and the article's 300 
   const file = await readClaims();
   // Both arms completed, so that the row's note is the claim's, not why an arm has no figure.
   const result = resultOf([100, 110, 120], [50, 55, 60]);
-  (result.records[0] as { runtime: { name: string } }).runtime.name = "rust";
-  (result.records[1] as { runtime: { name: string } }).runtime.name = "go";
+  (result.records[0] as { runtime: { name: string; requested: string } }).runtime = { name: "rust", requested: "rust" };
+  (result.records[1] as { runtime: { name: string; requested: string } }).runtime = { name: "go", requested: "go" };
   const note = async (full: boolean) =>
     (await reproduce(file, ["001-rust-vs-go"], { full }, () => Promise.resolve(result)))[0].note;
   assertEquals(
@@ -142,6 +150,101 @@ Deno.test("a claims file whose note names a duration its experiment does not hav
     await Deno.writeTextFile(`${tmp}/claims.json`, JSON.stringify(file));
     await assertRejects(() => readClaims(new URL(`file://${tmp}/claims.json`)), TypeError, "{typo}");
   }));
+
+/** A startup record of `requested` (its version after the @, or `version`), one run per round. */
+function startupRecord(requested: string, version: string, wallMs: number[]) {
+  return {
+    runtime: { name: requested.split("@")[0], requested, version },
+    variant: "hello",
+    status: "completed",
+    error: null,
+    skipReason: null,
+    runs: wallMs.map((v, i) => ({ index: i, round: i, figures: { wallMs: v } })),
+  };
+}
+
+// docs/reproduce.md "The articles' versions": "--as-published measures each experiment on the versions its article
+// ran beside today's, in the same rounds … the row says which version npm lacks, and why".
+Deno.test("--as-published: one suite runs today's and the article's versions; each row reads both", async () => {
+  const file = await readClaims();
+  const asked: string[][] = [];
+  const published = { runtimes: { bun: "bun@1.2.0", deno: "deno@2.0.0", node: "node@22.0.0" }, missing: {} };
+  const result = {
+    records: [
+      startupRecord("bun", "1.4.5", [10, 11, 10]),
+      startupRecord("deno", "2.9.6", [40, 44, 40]),
+      startupRecord("node", "26.10.0", [50, 55, 50]),
+      startupRecord("bun@1.2.0", "1.2.0", [12, 13, 12]),
+      startupRecord("deno@2.0.0", "2.0.0", [60, 65, 60]),
+      startupRecord("node@22.0.0", "22.0.0", [48, 52, 48]),
+    ],
+  } as unknown as BenchResult;
+  const rows = await reproduce(file, ["002-startup"], { asPublished: { "002": published } }, (run) => {
+    asked.push([...run.runtimes]);
+    return Promise.resolve(result);
+  });
+  assertEquals(asked, [["bun", "deno", "node", "bun@1.2.0", "deno@2.0.0", "node@22.0.0"]]);
+  const [bunDeno, denoNode] = rows;
+  assertEquals([bunDeno.versions, bunDeno.asPublished?.versions], [
+    "bun 1.4.5 vs deno 2.9.6",
+    "bun 1.2.0 vs deno 2.0.0",
+  ]);
+  assertAlmostEquals(bunDeno.measured!.ratio, 0.25, 1e-9);
+  assertAlmostEquals(bunDeno.asPublished!.measured!.ratio, 0.2, 1e-9);
+  // Deno 2.0.0 started slower than Node.js 22.0.0 here, and 2.9.6 faster than 26.10.0: held today, not then.
+  assertEquals([denoNode.asPublished?.verdict, denoNode.verdict], ["no", "yes"]);
+  const markdown = formatReproduce(rows, "markdown").split("\n");
+  assertEquals(
+    markdown[0],
+    "| claim | a vs b | published | published a/b | article's versions | rtbench a/b, article's versions [95% CI] | " +
+      "today's versions | rtbench a/b, today's versions [95% CI] | same ranking (article's / today's) | cmd | note |",
+  );
+  assertMatch(
+    markdown[3],
+    /^\| 002-startup-deno-vs-node \| .* \| deno 2\.0\.0 vs node 22\.0\.0 \| 1\.25 \[1\.25–1\.25\] \| /,
+  );
+  assertMatch(markdown[3], / \| no \/ yes \| \[1\] \|/);
+});
+
+Deno.test("--as-published: a version npm lacks is not run, and the row says which and why", async () => {
+  const file = await readClaims();
+  const npm: Record<string, string[]> = { node: ["22.5.1"], bun: ["1.1.21"], deno: ["1.46.0", "2.0.0"] };
+  const versions = await publishedVersions(
+    file.articles["000"].versions,
+    file.experiments["000-http"].runtimes,
+    (r) => Promise.resolve(npm[r] ?? null),
+  );
+  assertEquals(versions.runtimes, { bun: "bun@1.1.21", node: "node@22.5.1" });
+  assertEquals(versions.missing, { deno: "npm has no deno 1.45.5; its nearest is 1.46.0" });
+  const plan = experimentRun(file.experiments["000-http"], { asPublished: { "000": versions } });
+  assertEquals(plan.runtimes, ["deno", "bun", "node", "bun@1.1.21", "node@22.5.1"]);
+  const rows = await reproduce(
+    file,
+    ["000"],
+    { asPublished: { "000": versions } },
+    () => Promise.resolve(resultOf([], [])),
+  );
+  const denoBun = rows.find((r) => r.claim === "000-deno-vs-bun")!;
+  assertEquals(denoBun.asPublished, {
+    versions: "deno (not run) vs bun 1.1.21",
+    measured: null,
+    verdict: "n/a",
+    why: "npm has no deno 1.45.5; its nearest is 1.46.0",
+  });
+  assertMatch(
+    formatReproduce([denoBun], "text"),
+    /article's versions: npm has no deno 1\.45\.5; its nearest is 1\.46\.0/,
+  );
+  // Native toolchains are built here, whatever the article ran; an article that names no versions says so.
+  const native = await publishedVersions(
+    file.articles["001"].versions,
+    ["go", "node"],
+    (r) => Promise.resolve(r === "go" ? null : ["20.6.1"]),
+  );
+  assertEquals(native.missing, { go: "rtbench builds go with this machine's toolchain, not the article's 1.21.1" });
+  const none = await publishedVersions(file.articles["004"].versions, ["bun"], () => Promise.resolve(["1.4.5"]));
+  assertEquals(none.missing, { bun: "the article names no bun version" });
+});
 
 Deno.test("deno task reproduce --claim 002-startup prints the table with both startup claims and writes the rows", () =>
   withTmp(async (tmp) => {

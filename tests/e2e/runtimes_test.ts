@@ -1,6 +1,6 @@
-// README walk: shows claims of docs/guide.md "Runtimes": PATH, the harness's own Deno, npm provisioning into the cache and reuse, errored when it cannot be had.
-// Runtime resolution: PATH, the harness itself, npm provisioning into the cache
-// with reuse, and a runtime that cannot be had recorded as errored.
+// README walk: shows claims of docs/guide.md "Runtimes": @system (PATH, the harness's own Deno), npm provisioning into the cache and reuse, errored when it cannot be had.
+// Runtime resolution: @system (PATH, the harness itself), npm provisioning into the cache with reuse, and a runtime
+// that cannot be had recorded as errored. The default version policy is tried in versions_test.ts.
 import { cacheDir } from "../../adapters/_cache.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { bun, deno, node, resolveRuntime } from "../../adapters/mod.ts";
@@ -11,8 +11,8 @@ import { withEnv, withTmp } from "../_helpers.ts";
 import { needs, NETWORK } from "../_needs.ts";
 import { localRegistry } from "../fixtures/npm_registry.ts";
 
-Deno.test("deno without a version is the harness itself", async () => {
-  const rt = await resolveRuntime({ name: "deno", requested: "deno" });
+Deno.test("deno@system is the harness itself", async () => {
+  const rt = await resolveRuntime({ name: "deno", version: "system", requested: "deno@system" });
   assertEquals(rt.source, "harness");
   assertEquals(rt.binary, Deno.execPath());
   assertEquals(rt.version, Deno.version.deno);
@@ -20,8 +20,8 @@ Deno.test("deno without a version is the harness itself", async () => {
   assertEquals(rt.engineVersion, Deno.version.v8);
 });
 
-Deno.test("node from PATH reports its exact version and V8 version", async () => {
-  const rt = await resolveRuntime({ name: "node", requested: "node" });
+Deno.test("node@system is PATH's node: its exact version and V8 version", async () => {
+  const rt = await resolveRuntime({ name: "node", version: "system", requested: "node@system" });
   assertEquals(rt.source, "path");
   assertMatch(rt.version, /^\d+\.\d+\.\d+$/);
   assertMatch(rt.engineVersion ?? "", /^\d+\.\d+\.\d+/);
@@ -42,7 +42,7 @@ async function provisionedThenReused(cache: string): Promise<string> {
 
 // Offline: npm installs from a registry on this machine (tests/fixtures/npm_registry.ts), whose bun only answers the
 // version probe; the provisioning path (npm install into a staging folder, renamed into the cache, reused) is rtbench's.
-Deno.test("bun@1.2.0 is provisioned through npm into the cache, then reused without asking the registry again", async () => {
+Deno.test("bun@1.2.0 is provisioned through npm into the cache, then reused without downloading it again", async () => {
   await withTmp(async (tmp) => {
     await using registry = await localRegistry(tmp, ["1.1.0", "1.2.0"]);
     const npm = { npm_config_registry: registry.url, npm_config_cache: `${tmp}/npm-cache` };
@@ -63,13 +63,22 @@ Deno.test(needs(NETWORK, {
   },
 }));
 
-Deno.test("a missing runtime with provisioning off fails with a clear reason", async () => {
+Deno.test("a runtime missing from PATH or the cache fails with a clear reason", async () => {
   await withTmp(async (cache) => {
     await withEnv({ PATH: "/nonexistent" }, async () => {
       await assertRejects(
-        () => resolveRuntime({ name: "bun", requested: "bun" }, { cacheDir: cache, provision: false }),
+        () => resolveRuntime({ name: "bun", version: "system", requested: "bun@system" }, { cacheDir: cache }),
         Error,
-        "Cannot find bun on PATH",
+        "Cannot find bun on PATH (bun@system measures the one on this machine",
+      );
+      await assertRejects(
+        () =>
+          resolveRuntime({ name: "bun", version: "1.2.0", requested: "bun@1.2.0" }, {
+            cacheDir: cache,
+            provision: false,
+          }),
+        Error,
+        "Cannot find bun@1.2.0 in the cache and provisioning is off",
       );
     });
   });
@@ -86,7 +95,7 @@ Deno.test("a runtime version npm does not have is refused before anything runs, 
           run({
             workloads: [startup],
             variants: ["hello"],
-            runtimes: ["bun@0.0.0-no-such-version", "node"],
+            runtimes: ["bun@0.0.0-no-such-version", "node@system"],
             cacheDir: `${tmp}/cache`,
             onPartial: () => {
               throw new Error("nothing may be written for a refused request");
@@ -114,7 +123,7 @@ Deno.test("a runtime that cannot be had is errored in the results and the others
         // A workload that needs nothing from npm but the runtime.
         workloads: [startup],
         variants: ["hello"],
-        runtimes: ["bun@1.2.0", "node"],
+        runtimes: ["bun@1.2.0", "node@system"],
         adapters: [deno, node, missing],
         settings: { runs: 1, durationSec: 0.001 },
         options: { "warmup-runs": 0 },

@@ -363,3 +363,51 @@ Deno.test("a warning every run raised is one badge per cell, each run's message 
   progress.stop();
   assertEquals(screen.match(/window-extended/g)?.length, 1, screen);
 });
+
+// docs/guide.md "Runtimes": "The overview's header names each runtime's release line and its support; under the table,
+// a warning says when a runtime is past its end of life".
+Deno.test("the overview's header names each runtime's release line and support; release warnings sit under it", async () => {
+  const base = await loadFixture(BASE_PATH);
+  const asOf = "2026-11-28";
+  const releases: Record<string, BenchRecord["runtime"]["release"]> = {
+    deno: { line: "2.9", status: "latest", since: null, lineReleased: "2026-06-25", asOf, source: "npm registry" },
+    node: {
+      line: "20",
+      status: "end-of-life",
+      since: "2026-04-30",
+      lineReleased: "2023-04-18",
+      asOf,
+      source: "node-releases 2.0.66",
+    },
+    bun: { line: "1.4", status: "latest", since: null, lineReleased: "2026-08-20", asOf, source: "npm registry" },
+  };
+  const eol = {
+    code: "end-of-life",
+    message: "node 20.20.2 is past its end of life (line 20, end of life since 2026-04-30, node-releases 2.0.66)",
+  };
+  const result: BenchResult = {
+    ...base,
+    warnings: [...base.warnings, eol],
+    records: base.records.map((r) => ({
+      ...r,
+      runtime: { ...r.runtime, selection: "latest", release: releases[r.runtime.name] },
+    })),
+  };
+  validateResult(result);
+  const overview = overviewOf(buildView(result));
+  assertEquals(overview.labels.map((l) => l.replace(/ \d+\.\d+\.\d+/, "")), [
+    "deno (line 2.9, latest)",
+    "node (line 20, end of life since 2026-04-30)",
+    "bun (line 1.4, latest)",
+  ]);
+  assertEquals(overview.releases, [eol]);
+  const text = formatTable(result);
+  const table = text.indexOf("At a glance");
+  const warning = text.indexOf(`• ⚠ ${eol.message}`);
+  assert(table >= 0 && warning > table && warning < text.indexOf("Each cell:"), text.slice(0, 1200));
+  assertEquals(text.split(eol.message).length, 2, "said once, under the overview");
+  const md = formatMarkdown(result);
+  assertStringIncludes(md, `- ⚠ ${eol.message}`);
+  assertEquals(md.split(eol.message).length, 2, "said once, under the overview");
+  assertStringIncludes(formatHtml(result), `<ul class="releases"><li>⚠ ${eol.message}</li></ul>`);
+});

@@ -2,6 +2,8 @@
 import express from "express";
 
 const app = express();
+// Express's production guide: no X-Powered-By header (no other server here sends one).
+app.disable("x-powered-by");
 app.get("/", (_req, res) => {
   res.json({ message: "Hello, World!" });
 });

@@ -13,6 +13,8 @@ import {
 } from "./users_db.mjs";
 
 const app = express();
+// Express's production guide: no X-Powered-By header (no other server here sends one).
+app.disable("x-powered-by");
 app.use(async (req, res, next) => {
   res.set(STACK_HEADERS);
   const early = await gate(req.method, req.get("authorization"));
