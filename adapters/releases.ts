@@ -91,8 +91,27 @@ export interface NpmReleases {
 }
 
 /**
+ * How long a list of releases read from a registry is reused: an hour, within which "today's release" stands.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { RELEASES_FRESH_MS } from "@rtbench/rtbench/adapters";
+ *
+ * assertEquals(RELEASES_FRESH_MS, 60 * 60 * 1000);
+ * ```
+ */
+export const RELEASES_FRESH_MS = 3_600_000;
+
+/** Lists read in this process, by registry and package, with when they were read. */
+const read = new Map<string, { readonly atMs: number; readonly list: Promise<NpmReleases> }>();
+
+/**
  * Every version of a runtime's npm package and when each was published, from
  * the registry npm is configured with (`npm view <package> versions time`).
+ * A list read within the last {@linkcode RELEASES_FRESH_MS} is reused, from
+ * this process or from rtbench's cache, so that suites started one after
+ * another ask the registry once.
  *
  * @param adapter The runtime: its name, for messages, and its npm package.
  * @returns Its versions and their publication times.
@@ -105,7 +124,48 @@ export interface NpmReleases {
  * assert((await npmReleases(bun)).published["1.2.0"].startsWith("2025-01"));
  * ```
  */
-export async function npmReleases(adapter: Pick<RuntimeAdapter, "name" | "npmPackage">): Promise<NpmReleases> {
+export function npmReleases(adapter: Pick<RuntimeAdapter, "name" | "npmPackage">): Promise<NpmReleases> {
+  // A list is the registry's as npm is configured to reach it (its address and its own cache).
+  const env = (name: string) => Deno.env.get(name) ?? Deno.env.get(name.toUpperCase()) ?? "";
+  const registry = `${env("npm_config_registry") || "npmjs"} ${env("npm_config_cache")}`;
+  const key = `${registry} ${adapter.npmPackage}`;
+  const kept = read.get(key);
+  if (kept && Date.now() - kept.atMs < RELEASES_FRESH_MS) return kept.list;
+  const list = cachedOrAsked(adapter, registry);
+  read.set(key, { atMs: Date.now(), list });
+  list.catch(() => read.delete(key));
+  return list;
+}
+
+/** The list rtbench's cache holds for `registry`, when fresh; else the registry's, kept in the cache. */
+async function cachedOrAsked(
+  adapter: Pick<RuntimeAdapter, "name" | "npmPackage">,
+  registry: string,
+): Promise<NpmReleases> {
+  const name = `${adapter.npmPackage}-${(await digest(registry)).slice(0, 16)}.json`;
+  const file = `${cacheDir()}/releases/${name}`;
+  try {
+    const cached = JSON.parse(await Deno.readTextFile(file)) as NpmReleases & { readAtMs: number };
+    if (Date.now() - cached.readAtMs < RELEASES_FRESH_MS) {
+      return { versions: cached.versions, published: cached.published };
+    }
+  } catch {
+    // None yet, or unreadable: asked again below.
+  }
+  const list = await askNpm(adapter);
+  await Deno.mkdir(`${cacheDir()}/releases`, { recursive: true });
+  // Written whole, then renamed: a suite reading it meanwhile sees the old list or the new, never half of one.
+  await Deno.writeTextFile(`${file}.tmp-${Deno.pid}`, JSON.stringify({ ...list, readAtMs: Date.now() }));
+  await Deno.rename(`${file}.tmp-${Deno.pid}`, file);
+  return list;
+}
+
+async function digest(text: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function askNpm(adapter: Pick<RuntimeAdapter, "name" | "npmPackage">): Promise<NpmReleases> {
   const npm = which("npm");
   if (!npm) throw new Error(`Cannot look up ${adapter.name} releases: npm is not on PATH`);
   // Out of reach, npm retries for a minute by default: one try, so that rtbench falls back to its cache at once.
