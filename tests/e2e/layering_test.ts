@@ -31,12 +31,12 @@ async function plant(root: string, files: Record<string, string>): Promise<void>
 Deno.test("a planted upward import, private import, import past a folder's mod.ts and cycle each fail the check, naming the files", async () => {
   const found = await withTmp(async (root) => {
     await plant(root, {
-      "runners/platform/ports.ts": 'import { run } from "../../suite/run.ts";\nexport const p = run;\n',
-      "runners/suite/run.ts": 'import { view } from "../../report/_view.ts";\nexport const run = view;\n',
+      "runners/platform/ports.ts": 'import { run } from "../suite/run.ts";\nexport const p = run;\n',
+      "runners/suite/run.ts": 'import { view } from "../report/_view.ts";\nexport const run = view;\n',
       "runners/report/_view.ts": "export const view = 1;\n",
-      "runners/stats/a.ts": 'import { b } from "../b.ts";\nexport const a = () => b;\n',
-      "runners/stats/b.ts": 'import { a } from "../a.ts";\nexport const b = () => a;\n',
-      "workloads/ok.ts": 'import { a } from "../../runners/stats/a.ts";\nexport const ok = a;\n',
+      "runners/stats/a.ts": 'import { b } from "./b.ts";\nexport const a = () => b;\n',
+      "runners/stats/b.ts": 'import { a } from "./a.ts";\nexport const b = () => a;\n',
+      "workloads/ok.ts": 'import { a } from "../runners/stats/a.ts";\nexport const ok = a;\n',
     });
     return violations(await importGraph(root));
   });
