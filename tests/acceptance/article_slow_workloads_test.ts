@@ -85,11 +85,16 @@ Deno.test("bcrypt native at its defaults: answers in pairs, yet runs stand over 
     assert(overSpans.length > 0, "no run over its connections' spans");
     for (const r of overSpans) {
       assert(r.figures.validResponses >= MIN_COUNTED_OVER_SPAN, `${r.figures.validResponses}`);
-      assertEquals(Math.round(r.figures.durationMs), 2000);
+      // Its 2 s window, or a longer one where a busy machine's first attempt counted too few.
+      const seconds = r.figures.durationMs / 1000;
+      assert(seconds >= 2 - 0.01, `${seconds} s`);
       // The rate over the spans and the count over the window agree within what counting rounds: each connection's
-      // count in the window is its 2 s over its gap give or take one answer, so two connections' within two (1/s).
-      const overWindow = r.figures.validResponses / 2;
-      assert(Math.abs(r.figures.requestsPerSecond - overWindow) < 1, `${r.figures.requestsPerSecond} / ${overWindow}`);
+      // count in the window is its window over its gap give or take one answer, so two connections' within two.
+      const overWindow = r.figures.validResponses / seconds;
+      assert(
+        Math.abs(r.figures.requestsPerSecond - overWindow) < 2 / seconds,
+        `${r.figures.requestsPerSecond} / ${overWindow}`,
+      );
     }
     assertEquals(await processesMatching(tmp), []);
   }));
