@@ -5,8 +5,8 @@
 // - http-json and rest-api (captured ids, figures per endpoint, the database checked against the responses) measured
 //   through Locust, the record naming Locust's pinned version and the Python it ran on, nothing left behind:
 //   "bench --load-generator locust runs http-json and rest-api: verified, counted per endpoint, nothing left";
-// - a server that goes wrong late (a few wrong bodies, dropped connections, no answers) comes out under Locust as
-//   under the engine, never clean: "a server that goes wrong late comes out the same under Locust as under the engine";
+// - a server that goes wrong (wrong bodies, dropped connections, no answers) comes out under Locust as under the
+//   engine, never clean: tests/e2e/accounting_test.ts "the fault fixture comes out the same under Locust …";
 // - --rate and --phases pace Locust's users, with each phase's figures: "--rate under Locust: users paced, the
 //   phase measured";
 // - no --pipelining: "Locust refuses what it cannot send: pipelining"; the ws workload runs on rtbench's WebSocket
@@ -15,12 +15,9 @@
 // - its ceiling per core beside wrk's and the engine's: "vs-wrk --locust: Locust's rate and ceiling per core beside
 //   wrk's and the engine's".
 import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
-import { run } from "../_suite.ts";
 import { parseResult, validateResult } from "../../runners/schema/mod.ts";
-import type { BenchRecord } from "../../runners/schema/result.ts";
 import { pickLoadGenerator } from "../../runners/drivers/generators.ts";
 import { LOCUST_VERSION, locustGenerator } from "../../runners/drivers/locust.ts";
-import { lateFaults } from "../fixtures/late_faults.ts";
 import { HELLO_BODY } from "../../workloads/http_json.ts";
 import { formatVsWrk, vsWrk } from "../../runners/selfcheck/vs_wrk.ts";
 import { assertNothingLeft, runCli, withTmp } from "../_helpers.ts";
@@ -95,54 +92,6 @@ Deno.test(needs(LOCUST, {
     }, { database: true });
   },
 }));
-
-/** What a record says of a fault, to compare two generators' verdicts: its status and the count the fault moves. */
-function verdict(r: BenchRecord, fault: string) {
-  const counts = r.runs[0]?.counts;
-  return {
-    status: r.status,
-    phase: r.error?.phase ?? null,
-    // A wrong body is a mismatch; a dropped or unanswered request is an error (or the run found no valid answer).
-    counted: fault === "body" ? (counts?.mismatches ?? 0) > 0 : (counts?.errors ?? 0) > 0 || r.status === "errored",
-    // Never clean: not completed, or completed with a warning that names what went wrong.
-    notClean: r.status !== "completed" ||
-      r.warnings.some((w) => ["unanswered", "dropped-connections", "request-errors"].includes(w.code)),
-  };
-}
-
-for (const fault of ["body", "drop", "silent"]) {
-  Deno.test(needs(LOCUST, {
-    name: `a server that goes wrong late (${fault}) comes out the same under Locust as under the engine`,
-    async fn() {
-      await withTmp(async (tmp) => {
-        const verdicts = [];
-        for (const loadGenerator of ["rtbench", "locust"]) {
-          const result = await run({
-            workloads: [lateFaults],
-            runtimes: ["deno"],
-            variants: [fault],
-            // Faults from 2.5 s after the first request: inside the window of both (Locust's workers take a second or
-            // two to start).
-            settings: { durationSec: 4, warmupSec: 0.5, runs: 1, connections: 10, requestTimeoutSec: 1 },
-            loadGenerator,
-            tempDir: tmp,
-          });
-          assertEquals(validateResult(result), []);
-          const [record] = result.records;
-          assertEquals(record.loadGenerator?.name, loadGenerator);
-          verdicts.push(verdict(record, fault));
-        }
-        const [engine, locust] = verdicts;
-        // A wrong body makes the record invalid under both. Dropped and unanswered requests make it invalid past 1% of
-        // the requests, or leave a warning naming them: which one depends on each generator's own rate (one hung
-        // request holds a slow Locust user a whole timeout), so what is the same is that neither passes clean.
-        if (fault === "body") assertEquals([engine.status, locust.status], ["invalid", "invalid"]);
-        for (const v of verdicts) assertEquals([v.counted, v.notClean], [true, true], JSON.stringify(verdicts));
-        await assertNothingLeft(tmp);
-      });
-    },
-  }));
-}
 
 Deno.test("Locust refuses what it cannot send: pipelining", () => {
   const target = {

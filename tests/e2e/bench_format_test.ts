@@ -7,7 +7,7 @@ import { parseResult } from "../../runners/schema/mod.ts";
 import { assertNothingLeft, entries, runCli, runTask, withTmp } from "../_helpers.ts";
 import { assertRenders, markdownRow, parseCsv, shows } from "../_report_helpers.ts";
 
-const QUICK = ["--workload", "http-json", "--runtime", "deno", "--duration", "0.5", "--warmup", "0"];
+const QUICK = ["--workload", "http-json", "--runtime", "deno", "--duration", "0.5", "--warmup", "0", "--cpu-rate", "0"];
 
 Deno.test("bench --format md --out r.md writes the report and r.json, prints the table, a line per record", async () => {
   await withTmp(async (tmp) => {

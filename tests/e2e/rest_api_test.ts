@@ -168,7 +168,9 @@ Deno.test("http-json on Express, Fastify, Hono, Elysia and Oak: every framework 
     const variants = Object.keys(FRAMEWORKS).filter((v) => v !== "default");
     const cli = await runCli([
       ...["--workload", "http-json", "--variant", variants.join(","), "--runtime", "deno,node,bun"],
-      ...["--duration", "0.5", "--warmup", "0.2", "--connections", "10", "--out", out],
+      ...["--duration", "0.5", "--warmup", "0.2", "--connections", "10", "--runs", "1", "--out", out],
+      // Parity is the point: one run each, without http-json's fixed-rate window and idle connections.
+      ...["--cpu-rate", "0", "--idle-connections", "0"],
     ]);
     assertEquals(cli.code, 0, cli.stderr + cli.stdout);
     const result = parseResult(await Deno.readTextFile(out));
