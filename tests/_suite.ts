@@ -11,12 +11,11 @@ let calibration: Promise<MachineCalibration> | undefined;
 
 /** {@linkcode runBench} with this process's calibration, and no fixed-rate window or idle connections unless asked. */
 export function run(options: RunOptions): Promise<BenchResult> {
+  return runWithWorkloadDefaults({ ...options, settings: { cpuRate: 0, idleConnections: 0, ...options.settings } });
+}
+
+/** {@linkcode runBench} with this process's calibration, every workload default kept (a test of those defaults). */
+export async function runWithWorkloadDefaults(options: RunOptions): Promise<BenchResult> {
   calibration ??= calibrate(null);
-  return calibration.then((c) =>
-    runBench({
-      calibration: c,
-      ...options,
-      settings: { cpuRate: 0, idleConnections: 0, ...options.settings },
-    })
-  );
+  return await runBench({ calibration: await calibration, ...options });
 }

@@ -11,7 +11,7 @@ import { bombardierGenerator } from "../../runners/drivers/bombardier.ts";
 import { ohaGenerator } from "../../runners/drivers/oha.ts";
 import { locustGenerator } from "../../runners/drivers/locust.ts";
 import type { LoadGenerator, LoadSettings } from "../../runners/drivers/types.ts";
-import { run } from "../_suite.ts";
+import { run, runWithWorkloadDefaults } from "../_suite.ts";
 import { parseResult, validateResult } from "../../runners/schema/mod.ts";
 import type { BenchRecord, BenchResult } from "../../runners/schema/result.ts";
 import type { RunSettings } from "../../workloads/types.ts";
@@ -345,7 +345,7 @@ Deno.test(needs(LINUX, {
   name: "keep-alive off without --cpu-rate: the fixed rate is chosen from the first round, and every runtime holds it",
   async fn() {
     await withTmp(async (tmp) => {
-      const result = await run({
+      const result = await runWithWorkloadDefaults({
         workloads: [httpJson],
         runtimes: ["deno", "node"],
         settings: { runs: 2, durationSec: 1, warmupSec: 0.3, connections: 16, idleConnections: 0, keepAlive: false },

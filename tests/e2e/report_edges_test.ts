@@ -32,7 +32,7 @@ Deno.test("a run's resource series spans its whole sampled window", async () => 
   const result = await run({
     workloads: [builtinWorkloads.find((w) => w.name === "http-json")!],
     runtimes: ["deno"],
-    settings: { durationSec: 0.5, warmupSec: 0, runs: 1 },
+    settings: { durationSec: 1, warmupSec: 0, runs: 1 },
   });
   const [record] = result.records;
   const series = record.runs[0].resources!;

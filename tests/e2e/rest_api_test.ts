@@ -129,7 +129,7 @@ Deno.test("rest-api: a lost update, a wrong page and a DELETE that deleted nothi
       const result = await run({
         workloads: [updateNotPersisted, wrongPage, deleteNothing, deleteNothingLater],
         runtimes: ["deno"],
-        settings: { durationSec: 0.5, warmupSec: 0, runs: 1 },
+        settings: { durationSec: 1, warmupSec: 0, runs: 1 },
         tempDir: tmp,
       });
       const [lost, page, deleted, deletedLater] = result.records;
