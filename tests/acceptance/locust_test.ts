@@ -47,6 +47,7 @@ Deno.test(needs(LOCUST, {
             "locust",
           ],
           ...["--duration", "2", "--warmup", "1", "--runs", "1", "--connections", "10", "--out", out],
+          ...["--cpu-rate", "0", "--idle-connections", "0"],
         ],
         { TMPDIR: tmp },
       );

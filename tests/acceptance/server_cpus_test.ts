@@ -23,7 +23,8 @@ async function serveOnTwoCpus(runtimes: string[], tmp: string): Promise<string> 
     [
       ...["--workload", "http-json,uuid-file,ws", "--variant", "default", "--runtime", runtimes.join(",")],
       ...["--server-cpus", "2"],
-      ...["--duration", "0.5", "--warmup", "0.2", "--runs", "1", "--out", out],
+      ...["--duration", "0.5", "--warmup", "0.2", "--runs", "1", "--cpu-rate", "0", "--idle-connections", "0"],
+      ...["--out", out],
     ],
     { TMPDIR: tmp },
   );

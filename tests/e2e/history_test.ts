@@ -68,11 +68,16 @@ Deno.test("--history keeps every result; --fail-on-regression fails against a fa
       "--runtime",
       "deno",
       "--duration",
-      "1",
-      "--warmup",
       "0.5",
+      "--warmup",
+      "0.2",
       "--runs",
       "3",
+      // The regression tested is the rate's: no fixed-rate window or idle connections.
+      "--cpu-rate",
+      "0",
+      "--idle-connections",
+      "0",
     ];
     // Into a history that does not exist yet: it is made, and with nothing to compare against the run does not fail.
     const first = await runCli([
