@@ -86,7 +86,8 @@ async function serve<T>(
   const counts = load(clock, net).finally(() => finished = true);
   for (let t = 0; t < 60_000 && !finished; t++) {
     clock.advance(1);
-    for (const s of net.sockets) {
+    // The connections open at this step: one opened while answering waits for the next, as a real one would.
+    for (const s of [...net.sockets]) {
       if (s.closed) continue;
       let h = handlers.get(s);
       if (!h) handlers.set(s, h = { read: 0, data: connection(serverSide(s)) });
@@ -272,5 +273,24 @@ for (const [model, settings] of MODELS) {
     // The previous message echoed again: an echo of a message already answered answers nothing.
     assertInvalid(o.get("ws-wrong")!, /^\d+ answers came with no message in flight/);
     assert(o.get("ws-wrong")!.accounting.unasked > 0);
+  });
+}
+
+// docs/method.md "Connections that close: --keep-alive off": a server's close after its answer is the expected end, a
+// close before it a dropped connection; one request per connection, so an answer written twice answers nothing.
+for (const [model, settings] of MODELS) {
+  Deno.test(`keep-alive off, ${model} model, on the fake network: a close after the answer is fine, a close before it a drop, a surplus unasked`, async () => {
+    const off = { ...settings, keepAlive: false };
+    const o = new Map<string, Outcome>();
+    for (const mode of ["honest", "close-after", "http10", "drop", "duplicate", "silent"]) {
+      o.set(mode, await http(mode, off));
+    }
+    for (const mode of ["honest", "close-after", "http10"]) assertClean(o.get(mode)!);
+    assertInvalid(o.get("drop")!, /^the server closed \d+ connections in use/);
+    assertUnanswered(o.get("drop")!);
+    assertInvalid(o.get("duplicate")!, /^\d+ answers came with no request in flight/);
+    // A request never answered on its connection times out, unanswered; the connection is no drop.
+    const silent = o.get("silent")!;
+    assert(silent.accounting.unanswered > 0 && silent.accounting.droppedConnections === 0, describe(silent));
   });
 }
