@@ -57,10 +57,17 @@ export const JOB: EngineJob = {
 /** What the server does at each step: it is `t` ms into the load. */
 export type Step = (t: number, server: FakeServer, net: FakeNet) => void;
 
-/** Runs `job` with `step` called every `stepMs` (by default: answer everything); returns the counts. */
-export async function drive(job: EngineJob, step: Step = (_t, server) => server.answer(), stepMs = 10) {
+/**
+ * Runs `job` on `net` with `step` called every `stepMs` (by default: answer everything); returns the counts. A net made
+ * with `new FakeNet(false)` leaves accepting connections to `step`.
+ */
+export async function drive(
+  job: EngineJob,
+  step: Step = (_t, server) => server.answer(),
+  stepMs = 10,
+  net: FakeNet = new FakeNet(),
+) {
   const clock = new FakeClock();
-  const net = new FakeNet();
   const server = new FakeServer(net);
   let finished = false;
   const counts = driveHttp(job, clock, net.connect).finally(() => finished = true);

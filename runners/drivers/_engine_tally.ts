@@ -46,6 +46,13 @@ export interface AccountingCounts {
   hungConnections: number;
   /** Of the hung connections (timed out, or out past the bound at the end), those never answered since they opened. */
   hungNeverAnswered?: number;
+  /** The load's connections. */
+  connections: number;
+  /**
+   * Connections waiting on the server when the window opened (a request out, or not yet open) with no answer by the
+   * time it closed; never counted as hung.
+   */
+  neverAnsweredConnections: number;
   /** Connections the server closed while in use; closes of idle ones (a keep-alive timeout); reopenings. */
   droppedConnections: number;
   idleCloses: number;
@@ -144,6 +151,9 @@ export class Tally {
   hung = 0;
   /** Of the hung connections (timed out, or out past the bound at the end), those never answered since they opened. */
   hungNeverAnswered = 0;
+  /** The load's connections, and those waiting on the server through the whole window without an answer. */
+  connections = 0;
+  neverAnswered = 0;
   /** The hung bound applied, ms (null: the planned one). */
   hungAfterMs: number | null = null;
   /** CPU time the engine used over the window, µs, where the runtime can tell. */
@@ -204,6 +214,8 @@ export class Tally {
       unasked: this.unasked,
       hungConnections: this.hung,
       ...(this.hungNeverAnswered > 0 ? { hungNeverAnswered: this.hungNeverAnswered } : {}),
+      connections: this.connections,
+      neverAnsweredConnections: this.neverAnswered,
       droppedConnections: this.dropped,
       idleCloses: this.idleCloses,
       ...(this.announcedCloses > 0 ? { announcedCloses: this.announcedCloses } : {}),

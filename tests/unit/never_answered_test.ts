@@ -1,0 +1,168 @@
+// docs/method.md "Every request accounted for" (never-answered connections): a server that never serves k of its n
+// connections — their requests written and unread, as in a kernel's accept queue — gets the same verdict whether or not
+// one of them is answered late in the window (an answer that raises the hung bound), in the closed and the open model,
+// HTTP and WebSocket: the whole chain from the engine on its fake network to the verdict, as accounting_matrix_test runs
+// it. After the window the server catches up one connection per 30 ms, as Node.js 20 takes in one per turn of its loop.
+import { assertEquals } from "@std/assert";
+import { FakeClock } from "../../runners/drivers/_engine_fake_clock.ts";
+import { FakeNet, type FakeSocket } from "../../runners/drivers/_engine_fake_net.ts";
+import { driveHttp } from "../../runners/drivers/_engine_http_load.ts";
+import { driveWebSocket } from "../../runners/drivers/_engine_ws_load.ts";
+import {
+  engineJobs,
+  engineWsJobs,
+  type LoadSettings,
+  mergeEngineCounts,
+  mergeWebSocket,
+} from "../../runners/drivers/mod.ts";
+import { judgeEchoRun, judgeHttpRun } from "../../runners/kinds/verdict.ts";
+import type { AccountingVerdict } from "../../runners/kinds/accounting.ts";
+import type { RunAccounting } from "../../runners/schema/mod.ts";
+import { faultServer } from "../fixtures/servers/fault_modes.mjs";
+
+/** 0.3 s of warm-up, then the window until 1800 ms; a 10 s timeout, so that what comes after the window matters. */
+const WINDOW_END_MS = 1800;
+const CLOSED: LoadSettings = { durationSec: 1.5, warmupSec: 0.3, connections: 0, pipelining: 1, requestTimeoutSec: 10 };
+/** Fast enough that every connection carries a request before the window opens. */
+const OPEN: LoadSettings = { ...CLOSED, rate: 2000 };
+const CATCH_UP_MS = 30;
+/** The server reads what was written every 10 fake milliseconds: answers take 10 ms. */
+const STEP_MS = 10;
+
+/** How a run came out: its status and reason or warnings, with the counts. */
+interface Outcome {
+  readonly verdict: string;
+  readonly accounting: RunAccounting;
+}
+
+/**
+ * Serves `load` on a fake network 10 fake milliseconds at a time with the honest fault server, which reads the first
+ * `n − k` connections at once and the others (and any opened later) only from when it takes them in: one of them 50 ms
+ * before the window's end when `lucky`, then one every 30 ms after it. A WebSocket's handshake is always read.
+ */
+async function serve<T>(
+  n: number,
+  k: number,
+  lucky: boolean,
+  ws: boolean,
+  load: (clock: FakeClock, net: FakeNet) => Promise<T>,
+): Promise<T> {
+  const clock = new FakeClock();
+  const net = new FakeNet();
+  const connection = faultServer({ mode: "honest", every: 1, afterMs: Infinity, clock });
+  const handlers = new Map<FakeSocket, { read: number; data: (chunk: Uint8Array) => void }>();
+  let finished = false;
+  const counts = load(clock, net).finally(() => finished = true);
+  let takenIn = n - k;
+  for (let t = STEP_MS; t < 60_000 && !finished; t += STEP_MS) {
+    clock.advance(STEP_MS);
+    if (lucky && t === WINDOW_END_MS - 50) takenIn++;
+    if (t > WINDOW_END_MS && (t - WINDOW_END_MS) % CATCH_UP_MS === 0) takenIn++;
+    for (const [i, s] of net.sockets.entries()) {
+      if (s.closed) continue;
+      let h = handlers.get(s);
+      if (!h) handlers.set(s, h = { read: 0, data: connection(serverSide(s)) });
+      const until = i < takenIn ? s.writtenBytes.length : Math.min(ws ? 1 : 0, s.writtenBytes.length);
+      for (; h.read < until && !s.closed; h.read++) h.data(s.writtenBytes[h.read]);
+    }
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  }
+  return await counts;
+}
+
+/** The fault server's side of one fake connection, as a node:net socket offers it. */
+function serverSide(s: FakeSocket) {
+  const send = (bytes: string | Uint8Array) => s.send(typeof bytes === "string" ? bytes : new Uint8Array(bytes));
+  return {
+    write: send,
+    end(bytes?: string | Uint8Array) {
+      if (bytes !== undefined) send(bytes);
+      s.hangUp();
+    },
+    destroy: () => s.hangUp(),
+    get destroyed() {
+      return s.closed;
+    },
+    get writableEnded() {
+      return s.closed;
+    },
+  };
+}
+
+function outcome(verdict: AccountingVerdict, accounting: RunAccounting): Outcome {
+  const said = verdict.invalid === null
+    ? `completed [${verdict.warnings.map((w) => w.code)}]`
+    // The counts in the reason aside: k or k − 1 connections.
+    : `invalid: ${verdict.invalid.replace(/\d+/g, "N")}`;
+  return { verdict: said, accounting };
+}
+
+async function http(n: number, k: number, lucky: boolean, settings: LoadSettings): Promise<Outcome> {
+  const target = {
+    baseUrl: "http://127.0.0.1:1",
+    requests: [{
+      path: "/",
+      expect: { status: 200, contentType: "application/json", body: '{"message":"Hello, World!"}' },
+    }],
+  };
+  const { jobs: [job], labels } = engineJobs(target, { ...settings, connections: n }, 1);
+  const counts = await serve(n, k, lucky, false, (clock, net) => driveHttp(job, clock, net.connect));
+  const m = mergeEngineCounts([counts], labels, job);
+  return outcome(judgeHttpRun(m, [m], 0, "rtbench"), m.accounting!);
+}
+
+async function ws(n: number, k: number, lucky: boolean): Promise<Outcome> {
+  const job = {
+    url: "ws://127.0.0.1:1/",
+    client: "engine" as const,
+    connections: n,
+    inFlight: 1,
+    messageSize: 64,
+    durationSec: CLOSED.durationSec,
+    warmupSec: CLOSED.warmupSec,
+    messages: null,
+    timeoutSec: CLOSED.requestTimeoutSec,
+  };
+  // RFC 6455's own example key and the accept the fault server computes from it.
+  const handshake = { key: "dGhlIHNhbXBsZSBub25jZQ==", accept: "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=" };
+  const [part] = engineWsJobs(job, handshake, 1);
+  const counts = await serve(n, k, lucky, true, (clock, net) => driveWebSocket(part, clock, net.connect));
+  const m = mergeWebSocket(job, [counts], part.hungAfterMs);
+  return outcome(judgeEchoRun(m, 0), m.accounting!);
+}
+
+/** The two runs of one case: without the late answer, and with it (one connection fewer never answered). */
+function assertSameVerdict(without: Outcome, withLate: Outcome, k: number, expected: RegExp): void {
+  const context = JSON.stringify({ without, withLate });
+  assertEquals(without.verdict, withLate.verdict, context);
+  assertEquals([without.accounting.neverAnsweredConnections, withLate.accounting.neverAnsweredConnections], [
+    k,
+    k - 1,
+  ], context);
+  assertEquals(expected.test(without.verdict), true, context);
+}
+
+const OVER = /^invalid: N of N connections \(N\.N%\) had no answer in the whole window, over the N% limit/;
+
+Deno.test("100 of 150 connections never served, closed model: invalid with or without one late answer", async () => {
+  const without = await http(150, 100, false, CLOSED);
+  const withLate = await http(150, 100, true, CLOSED);
+  assertSameVerdict(without, withLate, 100, OVER);
+  // They are judged as never answered, not as hung: the late answer's bound (twice its 1.75 s) would have let the
+  // server catch up on them after the window, the planned 1 s bound would not.
+  assertEquals([without.accounting.hungConnections, withLate.accounting.hungConnections], [0, 0]);
+  assertEquals(without.accounting.connections, 150);
+});
+
+Deno.test("100 of 150 connections never served, open model: invalid with or without one late answer", async () => {
+  assertSameVerdict(await http(150, 100, false, OPEN), await http(150, 100, true, OPEN), 100, OVER);
+});
+
+Deno.test("100 of 150 WebSockets never echoed: invalid with or without one late echo", async () => {
+  assertSameVerdict(await ws(150, 100, false), await ws(150, 100, true), 100, OVER);
+});
+
+Deno.test("2 of 200 connections never served (1%): completed with the never-answered warning either way", async () => {
+  const without = await http(200, 2, false, CLOSED);
+  assertSameVerdict(without, await http(200, 2, true, CLOSED), 2, /^completed \[never-answered\]$/);
+});
