@@ -264,6 +264,16 @@ Deno.test("a connection waiting through the whole window without an answer is ne
   assert(counts.validResponses > 0);
 });
 
+Deno.test("a connection first answered within the planned hung bound after the window is slow; later, never answered", async () => {
+  // Connection 1 is taken in only at `at`: the window is 1000 … 3000 ms, the planned bound 1 s after it.
+  const takenIn = (at: number) =>
+    drive(JOB, (t, server, net) => server.answer(undefined, (socket) => socket !== net.sockets[1] || t >= at));
+  const slow = (await takenIn(3500)).counts.accounting;
+  const never = (await takenIn(4500)).counts.accounting;
+  assertEquals([slow.neverAnsweredConnections, slow.hungConnections], [0, 0]);
+  assertEquals([never.neverAnsweredConnections, never.hungConnections], [1, 0]);
+});
+
 Deno.test("a connection never answered whose requests time out in the window is never answered, not hung", async () => {
   const job: EngineJob = { ...JOB, timeoutSec: 0.5, hungAfterMs: 500 };
   const { counts } = await drive(job, (_t, server, net) => {

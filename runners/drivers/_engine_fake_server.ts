@@ -21,10 +21,17 @@ export class FakeServer {
     this.#net = net;
   }
 
-  /** Answers what is waiting; returns how many requests it took in. */
-  answer(respond: (n: number, socket: FakeSocket) => string | null = () => OK): number {
+  /**
+   * Answers what is waiting on the sockets it `reads` (the others' requests wait, unread, as in an accept queue);
+   * returns how many requests it took in.
+   */
+  answer(
+    respond: (n: number, socket: FakeSocket) => string | null = () => OK,
+    reads: (socket: FakeSocket) => boolean = () => true,
+  ): number {
     let taken = 0;
     for (const s of this.#net.open) {
+      if (!reads(s)) continue;
       const done = this.#answered.get(s) ?? 0;
       // Only what was written before this call: answers make the engine write more.
       const until = s.written.length;

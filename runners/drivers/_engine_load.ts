@@ -4,8 +4,8 @@
 // knows a protocol. Every request of the window ends answered or unanswered (timed out, lost with its connection,
 // outstanding at the end, never sent), and every unanswered one enters the latency histograms at no less than the
 // timeout; an answer with no request in flight is counted as unasked and adds to nothing else. A connection that waited
-// on the server through the whole window without one answer is counted as never answered, and not as hung: whether
-// it is hung depends on a bound that one late answer elsewhere can raise.
+// on the server from the window's opening until the planned hung bound after its close without one answer is counted
+// as never answered, and not as hung: whether it is hung depends on a bound that one late answer elsewhere can raise.
 
 import type { Clock, Timer } from "./_engine_clock.ts";
 import type { InFlight } from "./_engine_in_flight.ts";
@@ -130,9 +130,9 @@ export class Load implements LoadEvents {
   #hungMs: number;
   /** Connections with an answer since they last opened: a hung one without is one the server never served. */
   readonly #served = new WeakSet<LoadConnection>();
-  /** Connections waiting on the server when the window opened (a request out, or not open), and those answered in it. */
+  /** Connections waiting on the server when the window opened (a request out, or not open); when each was answered next. */
   #waitingAtOpen: readonly LoadConnection[] = [];
-  readonly #answeredInWindow = new WeakSet<LoadConnection>();
+  readonly #answeredAfterOpen = new WeakMap<LoadConnection, number>();
   /** Each connection's hung requests, and of those the ones it had no answer to since it opened. */
   readonly #hung = new Map<LoadConnection, { all: number; unserved: number }>();
 
@@ -239,7 +239,7 @@ export class Load implements LoadEvents {
       this.tally.lost(totalUs, phase);
       return;
     }
-    if (this.window.holds(now)) this.#answeredInWindow.add(c);
+    if (this.window.opened(now) && !this.#answeredAfterOpen.has(c)) this.#answeredAfterOpen.set(c, now);
     // Keep-alive off, closed model: the response's latency starts when its bytes were written, its connect timed
     // apart (and in the total). The open model's latency runs from when the request was due, connect and all.
     const written = c.writtenAt;
@@ -342,17 +342,20 @@ export class Load implements LoadEvents {
     this.#hung.set(c, h);
   }
 
-  /** The window opens: the connections waiting on the server now must have an answer before it closes. */
+  /** The window opens: the connections waiting on the server now must be answered by the planned hung bound after it. */
   #windowOpened(): void {
     this.#waitingAtOpen = this.#connections.filter((c) => c.inFlight.length > 0 || !c.ready);
   }
 
   /**
-   * Counts the connections never answered in the window, and the hung ones among the others: a connection the server
-   * never served is judged as such, whether or not its request outlived a hung bound that other answers set.
+   * Counts the connections never answered (waiting when the window opened, no answer until the planned hung bound after
+   * it closed), and the hung ones among the others: a connection the server never served is judged as such, whether or
+   * not its request outlived a hung bound that other answers raised.
    */
   #countHung(): void {
-    const never = new Set(this.#waitingAtOpen.filter((c) => !this.#answeredInWindow.has(c)));
+    // The planned bound, not the one raised by the window's answers: one late answer must not move it.
+    const deadline = this.window.to + this.#plan.hungAfterMs;
+    const never = new Set(this.#waitingAtOpen.filter((c) => !(this.#answeredAfterOpen.get(c)! <= deadline)));
     this.tally.connections = this.#connections.length;
     this.tally.neverAnswered = never.size;
     for (const [c, h] of this.#hung) {

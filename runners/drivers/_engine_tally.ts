@@ -49,8 +49,8 @@ export interface AccountingCounts {
   /** The load's connections. */
   connections: number;
   /**
-   * Connections waiting on the server when the window opened (a request out, or not yet open) with no answer by the
-   * time it closed; never counted as hung.
+   * Connections waiting on the server when the window opened (a request out, or not yet open) with no answer until the
+   * planned hung bound after it closed; never counted as hung.
    */
   neverAnsweredConnections: number;
   /** Connections the server closed while in use; closes of idle ones (a keep-alive timeout); reopenings. */
@@ -151,7 +151,7 @@ export class Tally {
   hung = 0;
   /** Of the hung connections (timed out, or out past the bound at the end), those never answered since they opened. */
   hungNeverAnswered = 0;
-  /** The load's connections, and those waiting on the server through the whole window without an answer. */
+  /** The load's connections, and those never answered (see `AccountingCounts.neverAnsweredConnections`). */
   connections = 0;
   neverAnswered = 0;
   /** The hung bound applied, ms (null: the planned one). */

@@ -58,11 +58,6 @@ export class Window {
     return now < this.#from ? WARMUP : now > this.#to ? AFTER : WINDOW;
   }
 
-  /** Whether `now` is inside the window by time (in the open model too, where answers fall by their phase). */
-  holds(now: number): boolean {
-    return now >= this.#from && now <= this.#to;
-  }
-
   /** Whether the window has opened (errors from here on count). */
   opened(now: number): boolean {
     return now >= this.#from;

@@ -5,8 +5,8 @@
  *
  * - an answer nobody asked for (a response or echo with no request in
  *   flight) is a protocol violation: invalid, whatever the count;
- * - connections the server never served in the window (waiting on it when
- *   the window opened, no answer by the time it closed), more than
+ * - connections the server never served (waiting on it when the window
+ *   opened, no answer until the planned hung bound after it closed), more than
  *   {@linkcode NEVER_ANSWERED_LIMIT_PERCENT}% of the load's: invalid; fewer:
  *   a `never-answered` warning. They are judged by this rule alone, never as
  *   hung: whether a request is hung depends on a bound that one late answer
@@ -29,7 +29,7 @@ import type { RunAccounting, Warning } from "../schema/mod.ts";
 export const UNANSWERED_LIMIT_PERCENT = 1;
 /** Connections the server closed while in use, as a percentage of the answers, past which a record is invalid. */
 export const DROPPED_LIMIT_PERCENT = 1;
-/** Connections never answered in the window, as a percentage of the load's, past which a record is invalid. */
+/** Connections never answered, as a percentage of the load's, past which a record is invalid. */
 export const NEVER_ANSWERED_LIMIT_PERCENT = 1;
 
 /** What a run's accounting makes of its record: why it is invalid (or null), and the warnings to add. */
@@ -113,7 +113,7 @@ export function judgeAccounting(a: RunAccounting, run: number, noun: "requests" 
   return { invalid: broken ? `${broken[1]} under load` : null, warnings: accountingWarnings(a, run, noun) };
 }
 
-/** The connections never answered in the window: their share of the load's, and a phrase naming both counts. */
+/** The connections never answered: their share of the load's, and a phrase naming both counts. */
 function neverAnswered(a: RunAccounting): { percent: number; served: number; text: string } {
   const n = a.neverAnsweredConnections ?? 0;
   const all = Math.max(n, a.connections ?? 0);
@@ -121,7 +121,8 @@ function neverAnswered(a: RunAccounting): { percent: number; served: number; tex
   return {
     percent: p,
     served: all - n,
-    text: `${n} of ${all} connections (${shown(p)}%) had no answer in the whole window`,
+    text: `${n} of ${all} connections (${shown(p)}%) had no answer from the window's opening to the planned hung ` +
+      "bound after its close",
   };
 }
 

@@ -522,7 +522,7 @@ export interface RunAccounting {
   /**
    * Connections with a request outstanding longer than `hungAfterMs` when the accounting ended, and (closed model)
    * requests that timed out in the window (the timeout is never less than `hungAfterMs`); connections never answered
-   * in the window are counted in `neverAnsweredConnections` instead.
+   * are counted in `neverAnsweredConnections` instead.
    */
   readonly hungConnections: number;
   /**
@@ -534,9 +534,10 @@ export interface RunAccounting {
   /** The load's connections (the share of `neverAnsweredConnections` is of these). Absent where not counted. */
   readonly connections?: number;
   /**
-   * Connections waiting on the server when the window opened (a request out, or not yet open) that had no answer by
-   * the time it closed: the server never served them in the window. Never counted as hung, so that their verdict does
-   * not hang on a bound that one late answer elsewhere raises. Absent where not counted.
+   * Connections waiting on the server when the window opened (a request out, or not yet open) that had no answer until
+   * the planned hung bound after it closed (`hungAfterMs` before the window's answers raise it): the server never
+   * served them. Never counted as hung, so that their verdict does not hang on a bound that one late answer elsewhere
+   * raises. Absent where not counted.
    */
   readonly neverAnsweredConnections?: number;
   /** Connections the server closed while in use (requests in flight, or within a second of an answer). */
