@@ -1,6 +1,6 @@
 /**
- * The per-user cache directory rtbench keeps provisioned runtimes and server
- * dependencies in.
+ * The per-user cache directory rtbench keeps provisioned runtimes, server
+ * dependencies and the ledgers of its children reapers in.
  *
  * @module
  */
@@ -9,7 +9,7 @@
  * The cache directory: `$RTBENCH_CACHE_DIR`, else `$XDG_CACHE_HOME/rtbench`,
  * else `~/.cache/rtbench`.
  *
- * @returns The directory provisioned runtimes and server dependencies are kept in.
+ * @returns The directory provisioned runtimes, server dependencies and reapers' ledgers are kept in.
  *
  * @example Where provisioned runtimes go
  * ```ts
