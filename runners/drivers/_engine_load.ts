@@ -3,9 +3,10 @@
 // happens to them (an answer, an answer nobody asked for, a close) and the load counts it in its tally; nothing here
 // knows a protocol. Every request of the window ends answered or unanswered (timed out, lost with its connection,
 // outstanding at the end, never sent), and every unanswered one enters the latency histograms at no less than the
-// timeout; an answer with no request in flight is counted as unasked and adds to nothing else. A connection that waited
-// on the server from the window's opening until the planned hung bound after its close without one answer is counted
-// as never answered, and not as hung: whether it is hung depends on a bound that one late answer elsewhere can raise.
+// timeout; an answer with no request in flight is counted as unasked and adds to nothing else. A connection still
+// waiting for its first answer when the window opens that gets none within the planned hung bound and twice the
+// window's median answer time of when it began waiting is counted as never answered, and not as hung: whether it is
+// hung depends on a bound that one late answer elsewhere can raise, and neither of those moves with one answer.
 
 import type { Clock, Timer } from "./_engine_clock.ts";
 import type { InFlight } from "./_engine_in_flight.ts";
@@ -14,7 +15,7 @@ import { type Arrival, type RatePhase, Schedule } from "./_engine_schedule.ts";
 import { type Tally, VALID, WARMUP, WINDOW } from "./_engine_tally.ts";
 import type { CountedSpan } from "./_engine_span.ts";
 import { Window } from "./_engine_window.ts";
-import { observedHungAfterMs } from "./_engine_hung.ts";
+import { HUNG_LATENCY_FACTOR, observedHungAfterMs } from "./_engine_hung.ts";
 
 /** What one load does. */
 export interface LoadPlan {
@@ -130,8 +131,12 @@ export class Load implements LoadEvents {
   #hungMs: number;
   /** Connections with an answer since they last opened: a hung one without is one the server never served. */
   readonly #served = new WeakSet<LoadConnection>();
-  /** Connections waiting on the server when the window opened (a request out, or not open); when each was answered next. */
-  #waitingAtOpen: readonly LoadConnection[] = [];
+  /**
+   * When each connection last began opening; those still waiting for their first answer since then when the window
+   * opened; and when each was first answered from the window's opening on.
+   */
+  readonly #openedAt = new WeakMap<LoadConnection, number>();
+  #unservedAtOpen: readonly LoadConnection[] = [];
   readonly #answeredAfterOpen = new WeakMap<LoadConnection, number>();
   /** Each connection's hung requests, and of those the ones it had no answer to since it opened. */
   readonly #hung = new Map<LoadConnection, { all: number; unserved: number }>();
@@ -166,6 +171,7 @@ export class Load implements LoadEvents {
     for (const c of connections) {
       c.closedAt = NaN;
       c.lastAnswerAt = this.#clock.now();
+      this.#openedAt.set(c, c.lastAnswerAt);
     }
     return new Promise((resolve) => {
       const timers: Timer[] = [];
@@ -283,7 +289,11 @@ export class Load implements LoadEvents {
     }
     this.#lose(c, now);
     if (Number.isNaN(c.closedAt)) c.closedAt = now;
-    this.#clock.after(how === "announced" ? 0 : RECONNECT_DELAY_MS, () => this.window.stopped || c.open());
+    this.#clock.after(how === "announced" ? 0 : RECONNECT_DELAY_MS, () => {
+      if (this.window.stopped) return;
+      this.#openedAt.set(c, this.#clock.now());
+      c.open();
+    });
   }
 
   wantsMismatch(): boolean {
@@ -342,20 +352,23 @@ export class Load implements LoadEvents {
     this.#hung.set(c, h);
   }
 
-  /** The window opens: the connections waiting on the server now must be answered by the planned hung bound after it. */
+  /** The window opens: the connections waiting for their first answer since they opened now are watched. */
   #windowOpened(): void {
-    this.#waitingAtOpen = this.#connections.filter((c) => c.inFlight.length > 0 || !c.ready);
+    this.#unservedAtOpen = this.#connections.filter((c) => !this.#served.has(c) && (c.inFlight.length > 0 || !c.ready));
   }
 
   /**
-   * Counts the connections never answered (waiting when the window opened, no answer until the planned hung bound after
-   * it closed), and the hung ones among the others: a connection the server never served is judged as such, whether or
-   * not its request outlived a hung bound that other answers raised.
+   * Counts the connections never answered, and the hung ones among the others: a connection the server never served
+   * is judged as such, whether or not its request outlived a hung bound that other answers raised. Of the connections
+   * waiting for their first answer when the window opened, one is never answered when that answer did not come within
+   * the planned hung bound and twice the window's median answer time of when it began opening (a first answer later
+   * than that is none, as an answer after its timeout is none): `waitMs`, slower than this server's answers ordinarily
+   * are and past the least time the load gives an answer, yet moved by no one answer, as the raised bound is.
    */
-  #countHung(): void {
-    // The planned bound, not the one raised by the window's answers: one late answer must not move it.
-    const deadline = this.window.to + this.#plan.hungAfterMs;
-    const never = new Set(this.#waitingAtOpen.filter((c) => !(this.#answeredAfterOpen.get(c)! <= deadline)));
+  #countHung(waitMs: number): void {
+    const never = new Set(
+      this.#unservedAtOpen.filter((c) => !(this.#answeredAfterOpen.get(c)! <= this.#openedAt.get(c)! + waitMs)),
+    );
     this.tally.connections = this.#connections.length;
     this.tally.neverAnswered = never.size;
     for (const [c, h] of this.#hung) {
@@ -415,6 +428,8 @@ export class Load implements LoadEvents {
   /** Counts what is still unanswered and the hung connections, stops the load and closes every connection. */
   #end(): void {
     const now = this.#clock.now();
+    // The median of the window's answers, before the requests still out join the histogram.
+    const waitMs = Math.max(this.#plan.hungAfterMs, HUNG_LATENCY_FACTOR * this.tally.histogram.quantile(0.5) / 1000);
     for (const c of this.#connections) {
       // Hung is the closed model's question (the open model's requests run from when they were due: unanswered says it).
       if (!this.#plan.open && c.inFlight.length > 0 && now - c.inFlight.oldestAt > this.#hungMs) {
@@ -424,7 +439,7 @@ export class Load implements LoadEvents {
       }
       this.#lose(c, now);
     }
-    this.#countHung();
+    this.#countHung(waitMs);
     if (this.#pump instanceof ScheduledPump) {
       this.#pump.stop();
       for (const w of this.#pump.drainWaiting()) {

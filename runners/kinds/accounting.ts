@@ -5,8 +5,9 @@
  *
  * - an answer nobody asked for (a response or echo with no request in
  *   flight) is a protocol violation: invalid, whatever the count;
- * - connections the server never served (waiting on it when the window
- *   opened, no answer until the planned hung bound after it closed), more than
+ * - connections the server never served (waiting for their first answer
+ *   when the window opened, and none within the larger of the planned hung
+ *   bound and twice the window's median answer of opening), more than
  *   {@linkcode NEVER_ANSWERED_LIMIT_PERCENT}% of the load's: invalid; fewer:
  *   a `never-answered` warning. They are judged by this rule alone, never as
  *   hung: whether a request is hung depends on a bound that one late answer
@@ -121,8 +122,8 @@ function neverAnswered(a: RunAccounting): { percent: number; served: number; tex
   return {
     percent: p,
     served: all - n,
-    text: `${n} of ${all} connections (${shown(p)}%) had no answer from the window's opening to the planned hung ` +
-      "bound after its close",
+    text: `${n} of ${all} connections (${shown(p)}%) had no first answer within the larger of the planned hung ` +
+      "bound and twice the median answer of opening",
   };
 }
 

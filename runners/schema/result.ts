@@ -534,10 +534,11 @@ export interface RunAccounting {
   /** The load's connections (the share of `neverAnsweredConnections` is of these). Absent where not counted. */
   readonly connections?: number;
   /**
-   * Connections waiting on the server when the window opened (a request out, or not yet open) that had no answer until
-   * the planned hung bound after it closed (`hungAfterMs` before the window's answers raise it): the server never
-   * served them. Never counted as hung, so that their verdict does not hang on a bound that one late answer elsewhere
-   * raises. Absent where not counted.
+   * Connections still waiting for their first answer since they opened when the window opened (a request out, or not
+   * yet open) that got none within the larger of the planned hung bound (`hungAfterMs` before the window's answers
+   * raise it) and twice the window's median answer of when they opened: the server never served them (a first answer
+   * later than that is none, as an answer after its timeout is none). Never counted as hung, so that their verdict does
+   * not hang on a bound that one late answer elsewhere raises. Absent where not counted.
    */
   readonly neverAnsweredConnections?: number;
   /** Connections the server closed while in use (requests in flight, or within a second of an answer). */

@@ -170,8 +170,8 @@ Deno.test("terminal table exporter lists every runtime with its median and warni
 Deno.test("reports show how many connections were never answered, in the reason or the warning", () => {
   const [first, second] = completed;
   const never =
-    "967 of 1000 connections (96.7%) had no answer from the window's opening to the planned hung bound after " +
-    "its close, over the 1% limit";
+    "967 of 1000 connections (96.7%) had no first answer within the larger of the planned hung bound and twice the " +
+    "median answer of opening, over the 1% limit";
   const result: BenchResult = {
     ...head,
     records: head.records.map((r) =>
