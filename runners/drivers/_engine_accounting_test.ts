@@ -266,17 +266,17 @@ Deno.test("a connection waiting through the whole window without an answer is ne
   assert(counts.validResponses > 0);
 });
 
-Deno.test("a first answer within the planned hung bound of opening is slow; a later one, even in the window, is none", async () => {
-  // Connection 1 is taken in only at `at` (it opened at 0 ms); the window is 500 … 2500 ms; the planned bound, 1 s, is
-  // more than twice the window's median answer (10 ms).
+Deno.test("a first answer within the planned hung bound of the window's opening is slow; a later one is none", async () => {
+  // Connection 1 is taken in only at `at`; the window is 500 … 2500 ms; the planned bound, 1 s, is more than twice the
+  // window's median answer (10 ms).
   const job: EngineJob = { ...JOB, warmupSec: 0.5 };
   const takenIn = async (at: number) =>
     (await drive(job, (t, server, net) => server.answer(undefined, (s) => s !== net.sockets[1] || t >= at))).counts;
-  const [slow, late] = [await takenIn(800), await takenIn(1200)];
+  const [slow, late] = [await takenIn(1400), await takenIn(1600)];
   assertEquals([slow.accounting.neverAnsweredConnections, slow.accounting.hungConnections], [0, 0]);
+  // Never answered though answered in the window: its answers from 1600 ms on count in the figures as any other.
   assertEquals([late.accounting.neverAnsweredConnections, late.accounting.hungConnections], [1, 0]);
-  // Its answers from 1200 ms on count in the figures as any other.
-  assert(late.validResponses > slow.validResponses - 2 * 40, `${late.validResponses} vs ${slow.validResponses}`);
+  assert(late.validResponses > slow.validResponses - 2 * 20, `${late.validResponses} vs ${slow.validResponses}`);
 });
 
 Deno.test("a connection never answered whose requests time out in the window is never answered, not hung", async () => {

@@ -4,9 +4,9 @@
 // knows a protocol. Every request of the window ends answered or unanswered (timed out, lost with its connection,
 // outstanding at the end, never sent), and every unanswered one enters the latency histograms at no less than the
 // timeout; an answer with no request in flight is counted as unasked and adds to nothing else. A connection still
-// waiting for its first answer when the window opens that gets none within the planned hung bound and twice the
-// window's median answer time of when it began waiting is counted as never answered, and not as hung: whether it is
-// hung depends on a bound that one late answer elsewhere can raise, and neither of those moves with one answer.
+// waiting for its first answer when the window opens that gets none within the larger of the planned hung bound and
+// twice the window's median answer is counted as never answered, and not as hung: whether it is hung depends on a
+// bound that one late answer elsewhere can raise, and neither of those moves with one answer.
 
 import type { Clock, Timer } from "./_engine_clock.ts";
 import type { InFlight } from "./_engine_in_flight.ts";
@@ -131,11 +131,7 @@ export class Load implements LoadEvents {
   #hungMs: number;
   /** Connections with an answer since they last opened: a hung one without is one the server never served. */
   readonly #served = new WeakSet<LoadConnection>();
-  /**
-   * When each connection last began opening; those still waiting for their first answer since then when the window
-   * opened; and when each was first answered from the window's opening on.
-   */
-  readonly #openedAt = new WeakMap<LoadConnection, number>();
+  /** The connections still waiting for their first answer when the window opened, and when each was answered then. */
   #unservedAtOpen: readonly LoadConnection[] = [];
   readonly #answeredAfterOpen = new WeakMap<LoadConnection, number>();
   /** Each connection's hung requests, and of those the ones it had no answer to since it opened. */
@@ -171,7 +167,6 @@ export class Load implements LoadEvents {
     for (const c of connections) {
       c.closedAt = NaN;
       c.lastAnswerAt = this.#clock.now();
-      this.#openedAt.set(c, c.lastAnswerAt);
     }
     return new Promise((resolve) => {
       const timers: Timer[] = [];
@@ -289,11 +284,7 @@ export class Load implements LoadEvents {
     }
     this.#lose(c, now);
     if (Number.isNaN(c.closedAt)) c.closedAt = now;
-    this.#clock.after(how === "announced" ? 0 : RECONNECT_DELAY_MS, () => {
-      if (this.window.stopped) return;
-      this.#openedAt.set(c, this.#clock.now());
-      c.open();
-    });
+    this.#clock.after(how === "announced" ? 0 : RECONNECT_DELAY_MS, () => this.window.stopped || c.open());
   }
 
   wantsMismatch(): boolean {
@@ -361,14 +352,14 @@ export class Load implements LoadEvents {
    * Counts the connections never answered, and the hung ones among the others: a connection the server never served
    * is judged as such, whether or not its request outlived a hung bound that other answers raised. Of the connections
    * waiting for their first answer when the window opened, one is never answered when that answer did not come within
-   * the planned hung bound and twice the window's median answer time of when it began opening (a first answer later
-   * than that is none, as an answer after its timeout is none): `waitMs`, slower than this server's answers ordinarily
-   * are and past the least time the load gives an answer, yet moved by no one answer, as the raised bound is.
+   * `waitMs` of the window's opening (a first answer later than that is none, as an answer after its timeout is none):
+   * the larger of the planned hung bound and twice the window's median answer, so that a slow server is not one that
+   * leaves connections unserved, and a warm-up has taken in a server's connections, yet moved by no one answer, as the
+   * raised bound is.
    */
   #countHung(waitMs: number): void {
-    const never = new Set(
-      this.#unservedAtOpen.filter((c) => !(this.#answeredAfterOpen.get(c)! <= this.#openedAt.get(c)! + waitMs)),
-    );
+    const deadline = this.window.from + waitMs;
+    const never = new Set(this.#unservedAtOpen.filter((c) => !(this.#answeredAfterOpen.get(c)! <= deadline)));
     this.tally.connections = this.#connections.length;
     this.tally.neverAnswered = never.size;
     for (const [c, h] of this.#hung) {

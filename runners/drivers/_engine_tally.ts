@@ -49,9 +49,9 @@ export interface AccountingCounts {
   /** The load's connections. */
   connections: number;
   /**
-   * Connections still waiting for their first answer since they opened when the window opened (a request out, or not
-   * yet open) that got none within the larger of the planned hung bound and twice the window's median answer of when
-   * they opened; never counted as hung.
+   * Connections still waiting for their first answer when the window opened (a request out, or not yet open) that got
+   * none within the larger of the planned hung bound and twice the window's median answer after it opened; never
+   * counted as hung.
    */
   neverAnsweredConnections: number;
   /** Connections the server closed while in use; closes of idle ones (a keep-alive timeout); reopenings. */

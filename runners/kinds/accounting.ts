@@ -7,7 +7,7 @@
  *   flight) is a protocol violation: invalid, whatever the count;
  * - connections the server never served (waiting for their first answer
  *   when the window opened, and none within the larger of the planned hung
- *   bound and twice the window's median answer of opening), more than
+ *   bound and twice the window's median answer after it opened), more than
  *   {@linkcode NEVER_ANSWERED_LIMIT_PERCENT}% of the load's: invalid; fewer:
  *   a `never-answered` warning. They are judged by this rule alone, never as
  *   hung: whether a request is hung depends on a bound that one late answer
@@ -123,7 +123,7 @@ function neverAnswered(a: RunAccounting): { percent: number; served: number; tex
     percent: p,
     served: all - n,
     text: `${n} of ${all} connections (${shown(p)}%) had no first answer within the larger of the planned hung ` +
-      "bound and twice the median answer of opening",
+      "bound and twice the median answer after the window opened",
   };
 }
 

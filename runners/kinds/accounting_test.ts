@@ -59,7 +59,7 @@ Deno.test("never-answered connections: 1% of the load's is completed with its wa
   const over = judgeAccounting({ ...base, neverAnsweredConnections: 967, hungConnections: 2 }, 0, "messages");
   assertMatch(
     over.invalid!,
-    /^967 of 1000 connections \(96\.7%\) had no first answer within the larger of .* of opening, over the 1% limit/,
+    /^967 of 1000 connections \(96\.7%\) had no first answer within the larger of .* after the window opened, over the 1% limit/,
   );
   assertMatch(over.invalid!, /the figures describe the other 33 /);
 });

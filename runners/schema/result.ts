@@ -534,9 +534,9 @@ export interface RunAccounting {
   /** The load's connections (the share of `neverAnsweredConnections` is of these). Absent where not counted. */
   readonly connections?: number;
   /**
-   * Connections still waiting for their first answer since they opened when the window opened (a request out, or not
-   * yet open) that got none within the larger of the planned hung bound (`hungAfterMs` before the window's answers
-   * raise it) and twice the window's median answer of when they opened: the server never served them (a first answer
+   * Connections still waiting for their first answer when the window opened (a request out, or not yet open) that got
+   * none within the larger of the planned hung bound (`hungAfterMs` before the window's answers raise it) and twice the
+   * window's median answer after it opened: the server never served them (a first answer
    * later than that is none, as an answer after its timeout is none). Never counted as hung, so that their verdict does
    * not hang on a bound that one late answer elsewhere raises. Absent where not counted.
    */

@@ -171,7 +171,7 @@ Deno.test("reports show how many connections were never answered, in the reason 
   const [first, second] = completed;
   const never =
     "967 of 1000 connections (96.7%) had no first answer within the larger of the planned hung bound and twice the " +
-    "median answer of opening, over the 1% limit";
+    "median answer after the window opened, over the 1% limit";
   const result: BenchResult = {
     ...head,
     records: head.records.map((r) =>
