@@ -15,7 +15,6 @@
  * @module
  */
 
-import process from "node:process";
 import { owned } from "./_ledger_lines.ts";
 
 /** Milliseconds between looks at the harness. */
@@ -38,10 +37,13 @@ function stat(): { state: string; start: string } | null {
   }
 }
 
-const first = Deno.build.os === "linux" ? stat() : null;
+const linux = Deno.build.os === "linux";
+const first = linux ? stat() : null;
+// Elsewhere, signal 0 tells whether the pid exists; Node's API has it (loaded only there: it costs a start-up).
+const process = linux ? null : (await import("node:process")).default;
 
 function running(): boolean {
-  if (Deno.build.os !== "linux") {
+  if (process) {
     try {
       process.kill(harness, 0);
       return true;
