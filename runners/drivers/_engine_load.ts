@@ -131,7 +131,7 @@ export class Load implements LoadEvents {
   #hungMs: number;
   /** Connections with an answer since they last opened: a hung one without is one the server never served. */
   readonly #served = new WeakSet<LoadConnection>();
-  /** The connections still waiting for their first answer when the window opened, and when each was answered then. */
+  /** The connections still waiting for their first answer when the window opened; each one's first answer from then. */
   #unservedAtOpen: readonly LoadConnection[] = [];
   readonly #answeredAfterOpen = new WeakMap<LoadConnection, number>();
   /** Each connection's hung requests, and of those the ones it had no answer to since it opened. */
@@ -352,10 +352,10 @@ export class Load implements LoadEvents {
    * Counts the connections never answered, and the hung ones among the others: a connection the server never served
    * is judged as such, whether or not its request outlived a hung bound that other answers raised. Of the connections
    * waiting for their first answer when the window opened, one is never answered when that answer did not come within
-   * `waitMs` of the window's opening (a first answer later than that is none, as an answer after its timeout is none):
-   * the larger of the planned hung bound and twice the window's median answer, so that a slow server is not one that
-   * leaves connections unserved, and a warm-up has taken in a server's connections, yet moved by no one answer, as the
-   * raised bound is.
+   * `waitMs` of the window's opening (a first answer later than that is none, as an answer after its timeout is none).
+   * `waitMs` is the larger of the planned hung bound and twice the window's median answer: a slow server leaves no
+   * connection unserved, and the warm-up gives a server time to take its connections in; neither moves with one
+   * answer, as the raised bound does.
    */
   #countHung(waitMs: number): void {
     const deadline = this.window.from + waitMs;
