@@ -43,9 +43,9 @@ export async function processesMatching(marker: string): Promise<string[]> {
 }
 
 /**
- * Live processes started with `TMPDIR=<tmp>` in their environment: every process rtbench starts inherits it, so
- * this finds what a run under `privateTmp()` left, including processes whose command lines do not name the
- * directory (a measured `node -e`, the children reaper).
+ * Live processes started with `TMPDIR=<tmp>` in their environment: every process rtbench starts for a run inherits it
+ * (not its children reaper, which serves the whole process), so this finds what a run under `privateTmp()` left,
+ * including processes whose command lines do not name the directory (a measured `node -e`).
  */
 export async function processesWithTmpdir(tmp: string): Promise<string[]> {
   const out = await new Deno.Command("ps", { args: ["-ww", "-eo", "pid=,stat=,args=", "e"], stdout: "piped" }).output();

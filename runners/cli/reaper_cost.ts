@@ -13,9 +13,9 @@ import { numberFlag, strictFlags } from "./_flags.ts";
 
 const HELP = `Usage: deno task reaper-cost [flags]
 
-  --groups <n>     process groups left to the reaper when its pipe closes, 0 to 500 (default: 20)
-  --messages <n>   messages the reaper is sent, timed, 0 to 10000000 (default: 20000)
-  --idle <s>       seconds the idle reaper is timed, 0 to 600 (default: 3)
+  --groups <n>     process groups left to the reaper when the harness is gone, 0 to 500 (default: 20)
+  --messages <n>   ledger entries written, timed, 0 to 10000000 (default: 20000)
+  --idle <s>       seconds the reaper is timed while the harness lives, 0 to 600 (default: 3)
   --debug          show stack traces
   --help, -h       this help`;
 

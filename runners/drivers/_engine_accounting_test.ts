@@ -4,7 +4,7 @@
 import { assert, assertEquals } from "@std/assert";
 import { bucketValue } from "./_engine_histogram.ts";
 import { BODY, drive, JOB, OK } from "./_engine_fake_server.ts";
-import type { FakeSocket } from "./_engine_fake_net.ts";
+import { FakeNet, type FakeSocket } from "./_engine_fake_net.ts";
 import type { EngineJob } from "./_engine_http_load.ts";
 
 const total = (h: [number, number][]) => h.reduce((a, [, n]) => a + n, 0);
@@ -234,6 +234,8 @@ Deno.test("requests still out at the window's end are given twice the window's l
   assertEquals(counts.accounting.outstandingAtEnd, 2);
   assertEquals([counts.accounting.hungConnections, counts.accounting.unanswered], [0, 0]);
   assertEquals(counts.accounting.hungAfterMs, 5020);
+  // Nor are its connections never answered: each first answer came within twice the window's median answer.
+  assertEquals(counts.accounting.neverAnsweredConnections, 0);
 });
 
 Deno.test("a server that stops answering is hung past the bound its own quick answers set", async () => {
@@ -247,24 +249,75 @@ Deno.test("a server that stops answering is hung past the bound its own quick an
 
 // A server that takes in new connections slower than they come (Node.js 20 accepts one per event-loop turn) leaves
 // some in the kernel's accept queue: their clients are connected and have written a request nobody reads.
-Deno.test("a hung connection that never had an answer since it opened is counted apart: the server never served it", async () => {
+Deno.test("a connection waiting through the whole window without an answer is never answered, not hung", async () => {
   const { counts } = await drive(JOB, (_t, server, net) => {
     // Connection 1 is never answered, from the start; connection 0 all along.
     server.answer((_n, socket) => socket === net.sockets[1] ? null : OK);
   });
-  assertEquals(counts.accounting.hungConnections, 1);
-  assertEquals(counts.accounting.hungNeverAnswered, 1);
+  const a = counts.accounting;
+  assertEquals([a.connections, a.neverAnsweredConnections, a.hungConnections, a.hungNeverAnswered], [
+    2,
+    1,
+    0,
+    undefined,
+  ]);
+  // Its request is still unanswered, in the latency at no less than the timeout.
+  assertEquals(a.unanswered, 1);
   assert(counts.validResponses > 0);
 });
 
-Deno.test("a connection never answered whose request times out in the window is hung and never served, once", async () => {
+Deno.test("a first answer within the planned hung bound of the window's opening is slow; a later one is none", async () => {
+  // Connection 1 is taken in only at `at`; the window is 500 … 2500 ms; the planned bound, 1 s, is more than twice the
+  // window's median answer (10 ms).
+  const job: EngineJob = { ...JOB, warmupSec: 0.5 };
+  const takenIn = async (at: number) =>
+    (await drive(job, (t, server, net) => server.answer(undefined, (s) => s !== net.sockets[1] || t >= at))).counts;
+  const [slow, late] = [await takenIn(1400), await takenIn(1600)];
+  assertEquals([slow.accounting.neverAnsweredConnections, slow.accounting.hungConnections], [0, 0]);
+  // Never answered though answered in the window: its answers from 1600 ms on count in the figures as any other.
+  assertEquals([late.accounting.neverAnsweredConnections, late.accounting.hungConnections], [1, 0]);
+  assert(late.validResponses > slow.validResponses - 2 * 20, `${late.validResponses} vs ${slow.validResponses}`);
+});
+
+Deno.test("a connection never answered whose requests time out in the window is never answered, not hung", async () => {
   const job: EngineJob = { ...JOB, timeoutSec: 0.5, hungAfterMs: 500 };
   const { counts } = await drive(job, (_t, server, net) => {
     // Only connection 0's first socket is ever answered: connection 1 times out, opens again, times out again, ...
     server.answer((_n, socket) => socket === net.sockets[0] ? OK : null);
   });
-  assertEquals(counts.accounting.hungNeverAnswered, counts.accounting.hungConnections);
-  assert(counts.accounting.hungConnections >= 1, JSON.stringify(counts.accounting));
+  const a = counts.accounting;
+  assertEquals([a.neverAnsweredConnections, a.hungConnections], [1, 0]);
+  assert(counts.timeouts >= 2 && a.reconnects >= 2, JSON.stringify(a));
+});
+
+Deno.test("a connection the server never takes in is never answered: it waited through the whole window", async () => {
+  const net = new FakeNet(false);
+  const { counts } = await drive(
+    JOB,
+    (t, server) => {
+      // Only connection 0 is ever accepted; connection 1's connect stays pending, so it never sends a request.
+      if (t === 10) net.sockets[0].accept();
+      server.answer();
+    },
+    10,
+    net,
+  );
+  assertEquals([counts.accounting.neverAnsweredConnections, counts.accounting.unanswered], [1, 0]);
+});
+
+Deno.test("a hung connection answered in the window, then never again since it opened, is counted apart", async () => {
+  const { counts } = await drive(JOB, (t, server, net) => {
+    // At 2000 ms the server drops connection 0, then never answers it on the connection it opens next.
+    if (t === 2000) net.sockets[0].hangUp();
+    server.answer((_n, socket) => socket === net.sockets[2] ? null : OK);
+  });
+  const a = counts.accounting;
+  assertEquals([a.neverAnsweredConnections, a.hungConnections, a.hungNeverAnswered, a.droppedConnections], [
+    0,
+    1,
+    1,
+    1,
+  ]);
 });
 
 // docs/method.md "Dropped connections": a connection whose end the server announced (`Connection: close`) is no drop.

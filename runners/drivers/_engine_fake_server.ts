@@ -21,10 +21,17 @@ export class FakeServer {
     this.#net = net;
   }
 
-  /** Answers what is waiting; returns how many requests it took in. */
-  answer(respond: (n: number, socket: FakeSocket) => string | null = () => OK): number {
+  /**
+   * Answers what is waiting on the sockets it `reads` (the others' requests wait, unread, as in an accept queue);
+   * returns how many requests it took in.
+   */
+  answer(
+    respond: (n: number, socket: FakeSocket) => string | null = () => OK,
+    reads: (socket: FakeSocket) => boolean = () => true,
+  ): number {
     let taken = 0;
     for (const s of this.#net.open) {
+      if (!reads(s)) continue;
       const done = this.#answered.get(s) ?? 0;
       // Only what was written before this call: answers make the engine write more.
       const until = s.written.length;
@@ -57,10 +64,17 @@ export const JOB: EngineJob = {
 /** What the server does at each step: it is `t` ms into the load. */
 export type Step = (t: number, server: FakeServer, net: FakeNet) => void;
 
-/** Runs `job` with `step` called every `stepMs` (by default: answer everything); returns the counts. */
-export async function drive(job: EngineJob, step: Step = (_t, server) => server.answer(), stepMs = 10) {
+/**
+ * Runs `job` on `net` with `step` called every `stepMs` (by default: answer everything); returns the counts. A net made
+ * with `new FakeNet(false)` leaves accepting connections to `step`.
+ */
+export async function drive(
+  job: EngineJob,
+  step: Step = (_t, server) => server.answer(),
+  stepMs = 10,
+  net: FakeNet = new FakeNet(),
+) {
   const clock = new FakeClock();
-  const net = new FakeNet();
   const server = new FakeServer(net);
   let finished = false;
   const counts = driveHttp(job, clock, net.connect).finally(() => finished = true);

@@ -26,6 +26,16 @@ export class EngineHistogram {
     this.total++;
   }
 
+  /** The lowest value of the bucket holding the `q`-quantile (0 … 1) of the values counted; 0 when none is. */
+  quantile(q: number): number {
+    let rank = Math.max(1, Math.ceil(q * this.total));
+    for (let i = 0; i < this.counts.length && this.total > 0; i++) {
+      rank -= this.counts[i];
+      if (rank <= 0) return bucketValue(i);
+    }
+    return 0;
+  }
+
   /** The non-zero counts as `[index, count]` pairs, for the harness. */
   sparse(): [number, number][] {
     const out: [number, number][] = [];

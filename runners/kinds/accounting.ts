@@ -5,6 +5,13 @@
  *
  * - an answer nobody asked for (a response or echo with no request in
  *   flight) is a protocol violation: invalid, whatever the count;
+ * - connections the server never served (waiting for their first answer
+ *   when the window opened, and none within the larger of the planned hung
+ *   bound and twice the window's median answer after it opened), more than
+ *   {@linkcode NEVER_ANSWERED_LIMIT_PERCENT}% of the load's: invalid; fewer:
+ *   a `never-answered` warning. They are judged by this rule alone, never as
+ *   hung: whether a request is hung depends on a bound that one late answer
+ *   elsewhere raises, and a verdict must not depend on when one answer comes;
  * - a hung connection (closed model: a request outstanding past the hung
  *   bound after the window closed, or timed out within it): invalid;
  * - connections the server closed while in use, more than
@@ -23,6 +30,8 @@ import type { RunAccounting, Warning } from "../schema/mod.ts";
 export const UNANSWERED_LIMIT_PERCENT = 1;
 /** Connections the server closed while in use, as a percentage of the answers, past which a record is invalid. */
 export const DROPPED_LIMIT_PERCENT = 1;
+/** Connections never answered, as a percentage of the load's, past which a record is invalid. */
+export const NEVER_ANSWERED_LIMIT_PERCENT = 1;
 
 /** What a run's accounting makes of its record: why it is invalid (or null), and the warnings to add. */
 export interface AccountingVerdict {
@@ -71,11 +80,18 @@ export function judgeAccounting(a: RunAccounting, run: number, noun: "requests" 
   const one = noun.slice(0, -1);
   const answered = a.requests - a.unanswered;
   const dropped = percent(a.droppedConnections, answered);
+  const never = neverAnswered(a);
   const rules: [boolean, string][] = [
     [
       a.unasked > 0,
       `${a.unasked} answers came with no ${one} in flight (the server answered more than was asked): protocol ` +
       "violations, counted in no figure",
+    ],
+    [
+      never.percent > NEVER_ANSWERED_LIMIT_PERCENT,
+      `${never.text}, over the ${NEVER_ANSWERED_LIMIT_PERCENT}% limit: the server never served them, so the figures ` +
+      `describe the other ${never.served} (a server that takes in new connections slower than they come leaves them ` +
+      "waiting in the kernel's accept queue)",
     ],
     [
       a.hungConnections > 0,
@@ -98,9 +114,30 @@ export function judgeAccounting(a: RunAccounting, run: number, noun: "requests" 
   return { invalid: broken ? `${broken[1]} under load` : null, warnings: accountingWarnings(a, run, noun) };
 }
 
+/** The connections never answered: their share of the load's, and a phrase naming both counts. */
+function neverAnswered(a: RunAccounting): { percent: number; served: number; text: string } {
+  const n = a.neverAnsweredConnections ?? 0;
+  const all = Math.max(n, a.connections ?? 0);
+  const p = percent(n, all);
+  return {
+    percent: p,
+    served: all - n,
+    text: `${n} of ${all} connections (${shown(p)}%) had no first answer within the larger of the planned hung ` +
+      "bound and twice the median answer after the window opened",
+  };
+}
+
 /** The warnings a run's accounting carries when it stays within the limits. */
 function accountingWarnings(a: RunAccounting, run: number, noun: string): Warning[] {
   const warnings: Warning[] = [];
+  const never = neverAnswered(a);
+  if (never.percent > 0) {
+    warnings.push({
+      code: "never-answered",
+      message: `run ${run + 1}: ${never.text}: the server never served them, and the figures describe the other ` +
+        `${never.served}`,
+    });
+  }
   if (a.unanswered > 0) {
     warnings.push({
       code: "unanswered",

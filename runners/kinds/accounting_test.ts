@@ -48,3 +48,18 @@ Deno.test("the 1% limits: unanswered and dropped just under stay completed with 
   const drops = judgeAccounting({ ...answered, droppedConnections: 100, reconnects: 100 }, 0, "messages");
   assertMatch(drops.invalid!, /^the server closed 100 connections in use \(1\.0% of 9900 answers, over the 1% limit\)/);
 });
+
+// docs/method.md "Connections never answered": over 1% of the load's connections invalid, at or under it completed
+// with the warning `never-answered`; either way before the hung rule, whose bound one late answer moves.
+Deno.test("never-answered connections: 1% of the load's is completed with its warning, over 1% is invalid", () => {
+  const base = { ...CLEAN, unanswered: 0, unansweredPercent: 0, hungConnections: 0, connections: 1000 };
+  const under = judgeAccounting({ ...base, neverAnsweredConnections: 10 }, 1, "requests");
+  assertEquals([under.invalid, under.warnings.map((w) => w.code)], [null, ["never-answered"]]);
+  assertMatch(under.warnings[0].message, /^run 2: 10 of 1000 connections \(1\.0%\) had no first answer within/);
+  const over = judgeAccounting({ ...base, neverAnsweredConnections: 967, hungConnections: 2 }, 0, "messages");
+  assertMatch(
+    over.invalid!,
+    /^967 of 1000 connections \(96\.7%\) had no first answer within the larger of .* after the window opened, over the 1% limit/,
+  );
+  assertMatch(over.invalid!, /the figures describe the other 33 /);
+});

@@ -7,7 +7,7 @@
  * stack only with `--debug`).
  *
  * Killed outright (SIGKILL), it cannot clean up itself: the children reaper
- * (`_reaper_child.ts`, started here) does it when the harness's pipe closes.
+ * (`reaper.ts`, started here) does it once the harness has exited.
  *
  * `deno task` (Deno 2.9) forwards SIGINT, SIGTERM and SIGHUP to the command it
  * runs, but when `deno task` itself is killed with SIGKILL the harness is
@@ -17,7 +17,8 @@
  * @module
  */
 
-import { killAllGroups, startReaper, stopAllGroups } from "./process.ts";
+import { killAllGroups, stopAllGroups } from "./process.ts";
+import { startReaper } from "./reaper.ts";
 import { readProcText } from "./procfs.ts";
 import { removeAllTempsSync } from "./temp.ts";
 import { UsageError } from "./errors.ts";
@@ -119,7 +120,7 @@ export async function runEntry(
     fatal(event.reason);
   });
 
-  if (options.spawns !== false) startReaper();
+  if (options.spawns !== false) await startReaper();
   watchParent(() => interrupt("the exit of its parent deno task", SIGNAL_EXIT.SIGHUP));
 
   let code: number;

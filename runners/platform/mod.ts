@@ -6,16 +6,19 @@
  * @module
  */
 
+export * from "./cache_dir.ts";
 export * from "./cgroup.ts";
 export * from "./child_env.ts";
 export * from "./cpus.ts";
 export * from "./entry.ts";
 export * from "./errors.ts";
+export * from "./ledger.ts";
 export * from "./limits.ts";
 export * from "./listening.ts";
 export * from "./machine.ts";
 export * from "./pinned.ts";
 export * from "./ports.ts";
+export * from "./reaper.ts";
 export * from "./proc_stat.ts";
 export * from "./process.ts";
 export * from "./procfs.ts";

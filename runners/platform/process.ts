@@ -1,14 +1,16 @@
 /**
  * Child processes in their own process group, so that stopping one stops
  * everything it started, each from an environment rtbench builds
- * (`child_env.ts`) rather than its own. Every process rtbench spawns goes
- * through here.
+ * (`child_env.ts`) rather than its own, each recorded in the process's ledger
+ * (`ledger.ts`) until it is stopped. Every process rtbench spawns goes through
+ * here.
  *
  * @module
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import { buildChildEnv, type EnvPurpose, harnessEnv } from "./child_env.ts";
+import { recordOwned } from "./ledger.ts";
 
 const decoder = new TextDecoder();
 
@@ -156,91 +158,56 @@ function fileName(path: string): string {
 }
 
 const REAPER = new URL("./_reaper_child.ts", import.meta.url);
-const encoder = new TextEncoder();
-
-/** What the reaper is told: a group or temporary path rtbench owns, or one it has released. */
-export type ReaperMessage = { group: number } | { released: number } | { path: string } | { removed: string };
-
-/** A running children reaper (`_reaper_child.ts`) and its pipe. */
-export interface Reaper {
-  /** Its process id. */
-  readonly pid: number;
-  /** Writes one message to its pipe; resolves once written (or the reaper is gone). */
-  tell(message: ReaperMessage): Promise<void>;
-  /** Closes its pipe, as the harness's exit would; resolves once closed, not when the reaper is done. */
-  close(): Promise<void>;
-}
 
 /**
- * Spawns a children reaper: a process in its own session that learns, over
- * its stdin, every process group and temporary path rtbench owns, and when
- * that pipe reaches end-of-file — which the kernel guarantees however the
- * harness ends, SIGKILL included — stops the groups and removes the paths
- * still owned, then exits. Most code wants {@linkcode startReaper}.
- *
- * @example
- * ```ts ignore
- * import { spawnReaper } from "./process.ts";
- * const reaper = spawnReaper();
- * await reaper.tell({ path: "/tmp/rtbench-example" });
- * await reaper.close(); // the reaper removes /tmp/rtbench-example and exits
- * ```
+ * Starts its arguments in the background in a session of their own (`setsid`, where it exists), their output to
+ * /dev/null, prints their pid and exits: what it started is no child of this process.
  */
-export function spawnReaper(): Reaper {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-config", "--quiet", "--allow-run", "--allow-write", REAPER.href],
-    clearEnv: true,
-    env: childEnv(undefined, "harness"),
-    stdin: "piped",
-    stdout: "null",
-    stderr: "null",
-    // Its own session: a Ctrl-C or a kill of the harness's process group does not reach it.
-    detached: true,
-  }).spawn();
-  // Its pipe, not its life, is what matters: the harness never waits for it.
-  child.unref();
-  child.status.catch(() => {});
-  const writer = child.stdin.getWriter();
-  return {
-    pid: child.pid,
-    tell: (message) =>
-      writer.write(encoder.encode(JSON.stringify(message) + "\n")).catch(() => {/* the reaper is gone */}),
-    close: () => writer.close().catch(() => {/* the reaper is gone */}),
-  };
-}
-
-let reaper: Reaper | undefined;
-
-/** Tells the command's reaper (when one runs) about a group or temporary path rtbench owns or has released. */
-export function tellReaper(message: ReaperMessage): void {
-  void reaper?.tell(message);
-}
-
-/** Like {@linkcode tellReaper}, resolving once the message is in the reaper's pipe (it survives the harness then). */
-export async function tellReaperNow(message: ReaperMessage): Promise<void> {
-  await reaper?.tell(message);
-}
+const SCRIPT = `command -v setsid >/dev/null && set -- setsid "$@"; "$@" </dev/null >/dev/null 2>&1 & echo $!`;
 
 /**
- * Starts the command's children reaper (see {@linkcode spawnReaper}); from
- * then on every process group and temporary path is reported to it.
- * Idempotent; call it once at the start of a command. Returns the reaper's
- * pid, or null where process groups do not exist.
+ * Starts a children reaper (`_reaper_child.ts`, see `reaper.ts`) watching process `harness` and its ledger `ledger`.
+ * A shell starts it and exits, so this process holds no handle, pipe or pending operation of it; nothing waits for
+ * its runtime to load (a harness gone by then is gone when it first looks). Most code wants `startReaper`.
  *
- * @example
+ * @param harness The process watched.
+ * @param ledger Its ledger file (`ledger.ts`).
+ * @returns The reaper's pid, or null where it could not be started.
+ *
+ * @example A reaper for a stand-in process
  * ```ts ignore
- * import { spawnGroup, startReaper } from "./process.ts";
- * startReaper();
- * spawnGroup(["sleep", "60"]); // gone within seconds of the harness, however it ends
+ * import { launchReaper } from "./process.ts";
+ * const stand = new Deno.Command("sleep", { args: ["60"] }).spawn();
+ * await launchReaper(stand.pid, "/tmp/ledger"); // stand.kill() → the reaper stops what /tmp/ledger owns
  * ```
  */
-export function startReaper(): number | null {
+export async function launchReaper(harness: number, ledger: string): Promise<number | null> {
   if (Deno.build.os === "windows") return null;
-  if (!reaper) {
-    reaper = spawnReaper();
-    for (const group of live) tellReaper({ group: group.pid });
-  }
-  return reaper.pid;
+  const shell = ["sh", "-c", SCRIPT];
+  const reaper = [
+    Deno.execPath(),
+    "run",
+    "--no-config",
+    "--quiet",
+    "--allow-all",
+    REAPER.href,
+    String(harness),
+    ledger,
+  ];
+  // It serves the process, not one run: it keeps no run's TMPDIR (a program may change TMPDIR between runs).
+  const { TMPDIR: _, ...env } = childEnv(undefined, "harness");
+  const out = await new Deno.Command(shell[0], {
+    args: [...shell.slice(1), "rtbench-reaper", ...reaper],
+    clearEnv: true,
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+    // A session of its own for the shell, so that the reaper is never in this process's group, not even before setsid.
+    detached: true,
+  }).output().catch(() => null);
+  const pid = Number(out ? decoder.decode(out.stdout).trim() : NaN);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
 }
 
 /** A spawned child that leads its own process group. */
@@ -280,7 +247,7 @@ export class ProcessGroup {
     this.argv = argv;
     this.env = env;
     live.add(this);
-    tellReaper({ group: this.pid });
+    recordOwned({ group: this.pid });
     if (options.interactive) {
       this.#stdin = child.stdin.getWriter();
       if (options.stdin !== undefined) this.write(options.stdin);
@@ -356,7 +323,7 @@ export class ProcessGroup {
     }
     // The leader may be gone while a descendant that ignored SIGTERM lives on.
     signalGroup(this.pid, "SIGKILL");
-    if (live.delete(this)) tellReaper({ released: this.pid });
+    if (live.delete(this)) recordOwned({ released: this.pid });
   }
 }
 

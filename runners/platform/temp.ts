@@ -2,12 +2,13 @@
  * Temporary files and directories rtbench creates, tracked so that every exit
  * path removes them: `removeTemp` on the normal path, `removeAllTempsSync` when
  * the harness leaves early (a signal, an uncaught error), and the children
- * reaper when the harness is killed outright.
+ * reaper, which reads them in the process's ledger, when the harness is killed
+ * outright.
  *
  * @module
  */
 
-import { tellReaper, tellReaperNow } from "./process.ts";
+import { recordOwned } from "./ledger.ts";
 import { removeTree } from "./remove_tree.ts";
 
 const owned = new Set<string>();
@@ -22,11 +23,11 @@ export interface TempOptions {
   readonly dir?: string;
 }
 
-function own(path: string, announce = true): string {
+function own(path: string): string {
   // Absolute, so that the reaper (and any later change of directory) names the same file.
   const absolute = path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
   owned.add(absolute);
-  if (announce) tellReaper({ path: absolute });
+  recordOwned({ path: absolute });
   return absolute;
 }
 
@@ -41,7 +42,7 @@ function own(path: string, announce = true): string {
  * ```
  */
 export async function makeTempDir(options: TempOptions): Promise<string> {
-  const path = await reserve(options);
+  const path = reserve(options);
   if (path === null) return own(await Deno.makeTempDir(options));
   await Deno.mkdir(path, { mode: 0o700 });
   return path;
@@ -58,19 +59,19 @@ export async function makeTempDir(options: TempOptions): Promise<string> {
  * ```
  */
 export async function makeTempFile(options: TempOptions): Promise<string> {
-  const path = await reserve(options);
+  const path = reserve(options);
   if (path === null) return own(await Deno.makeTempFile(options));
   await Deno.writeFile(path, new Uint8Array(), { createNew: true, mode: 0o600 });
   return path;
 }
 
 /**
- * Picks a fresh temporary name and has the reaper learn it BEFORE the path
+ * Picks a fresh temporary name and records it in the ledger BEFORE the path
  * exists, so that a harness killed at any moment leaves nothing behind; null
  * where TMPDIR cannot be read (no --allow-env), in which case the path is
- * created first and reported right after.
+ * created first and recorded right after.
  */
-async function reserve(options: TempOptions): Promise<string | null> {
+function reserve(options: TempOptions): string | null {
   let dir = options.dir;
   if (dir === undefined) {
     try {
@@ -80,9 +81,7 @@ async function reserve(options: TempOptions): Promise<string | null> {
     }
   }
   const random = [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, "0")).join("");
-  const path = own(`${dir}/${options.prefix}${random}${options.suffix ?? ""}`, false);
-  await tellReaperNow({ path });
-  return path;
+  return own(`${dir}/${options.prefix}${random}${options.suffix ?? ""}`);
 }
 
 /**
@@ -98,7 +97,7 @@ async function reserve(options: TempOptions): Promise<string | null> {
 export async function removeTemp(path: string): Promise<void> {
   await removeTree(path);
   // Forgotten only once gone, so that an exit during the removal still removes it.
-  if (owned.delete(path)) tellReaper({ removed: path });
+  if (owned.delete(path)) recordOwned({ removed: path });
 }
 
 /**
@@ -130,7 +129,7 @@ export function ownTemp(path: string): string {
  * ```
  */
 export function disownTemp(path: string): void {
-  if (owned.delete(path)) tellReaper({ removed: path });
+  if (owned.delete(path)) recordOwned({ removed: path });
 }
 
 /**
@@ -151,7 +150,7 @@ export function removeAllTempsSync(): void {
       // Already gone.
     }
     owned.delete(path);
-    tellReaper({ removed: path });
+    recordOwned({ removed: path });
   }
 }
 

@@ -613,7 +613,8 @@ export interface RunAccounting {
   readonly unasked: number;
   /**
    * Connections with a request outstanding longer than `hungAfterMs` when the accounting ended, and (closed model)
-   * requests that timed out in the window (the timeout is never less than `hungAfterMs`).
+   * requests that timed out in the window (the timeout is never less than `hungAfterMs`); connections never answered
+   * are counted in `neverAnsweredConnections` instead.
    */
   readonly hungConnections: number;
   /**
@@ -622,6 +623,16 @@ export interface RunAccounting {
    * kernel's accept queue, their requests written and unread). Absent when none.
    */
   readonly hungNeverAnswered?: number;
+  /** The load's connections (the share of `neverAnsweredConnections` is of these). Absent where not counted. */
+  readonly connections?: number;
+  /**
+   * Connections still waiting for their first answer when the window opened (a request out, or not yet open) that got
+   * none within the larger of the planned hung bound (`hungAfterMs` before the window's answers raise it) and twice the
+   * window's median answer after it opened: the server never served them (a first answer
+   * later than that is none, as an answer after its timeout is none). Never counted as hung, so that their verdict does
+   * not hang on a bound that one late answer elsewhere raises. Absent where not counted.
+   */
+  readonly neverAnsweredConnections?: number;
   /** Connections the server closed while in use (requests in flight, or within a second of an answer). */
   readonly droppedConnections: number;
   /** Connections the server closed after more than a second idle (a keep-alive timeout), not held against it. */

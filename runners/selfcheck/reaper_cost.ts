@@ -1,15 +1,25 @@
 /**
  * What the children reaper costs (`deno task reaper-cost`). Starts one the
- * way every command does, then measures how long it takes to start, its
- * resident memory and CPU time while it waits, the CPU it spends per message
- * (one per process group or temporary path rtbench starts or ends), and how
- * long it takes, once its pipe closes, to stop groups and remove paths it
- * still owns.
+ * way every command and the first `run()` do, watching a stand-in for the
+ * harness, and measures: the sweep of the ledgers' folder and the reaper's
+ * launch as the harness waits for them (once per process), the reaper's CPU to
+ * start, its resident memory and its CPU while the harness lives, what one
+ * ledger entry costs the harness (one per process group or temporary path
+ * started or ended), and how long it takes, once the harness is gone, to stop
+ * the groups and remove the directory its ledger still owns.
  *
  * @module
  */
 
-import { readProcText, runCommand, spawnGroup, spawnReaper } from "../platform/mod.ts";
+import {
+  launchReaper,
+  Ledger,
+  readProcText,
+  removeTree,
+  runCommand,
+  spawnGroup,
+  sweepLedgers,
+} from "../platform/mod.ts";
 import { alignTable } from "../report/mod.ts";
 
 /**
@@ -29,8 +39,10 @@ async function usage(pid: number): Promise<{ cpuMs: number; rssBytes: number } |
   return { cpuMs: ns / 1e6, rssBytes: rssKb * 1024 };
 }
 
+/** Whether `pid` runs: a zombie (exited, not yet collected by its parent) does not. */
 async function alive(pid: number): Promise<boolean> {
-  return (await readProcText(`/proc/${pid}/stat`)) !== null;
+  const stat = await readProcText(`/proc/${pid}/stat`);
+  return stat !== null && !/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2));
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
@@ -43,7 +55,7 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
 }
 
 /**
- * What {@linkcode reaperCost} measures: the processes and messages it hands a reaper.
+ * What {@linkcode reaperCost} measures: the processes and ledger entries it hands a reaper.
  *
  * @example The defaults of `deno task reaper-cost`
  * ```ts
@@ -53,11 +65,11 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
  * ```
  */
 export interface ReaperCostOptions {
-  /** Process groups left to the reaper when its pipe closes. */
+  /** Process groups the ledger still owns when the harness is gone. */
   readonly groups: number;
-  /** Messages sent to it (half own a group, half release it). */
+  /** Ledger entries written, timed (half own a group, half release it). */
   readonly messages: number;
-  /** Seconds it is watched while idle. */
+  /** Seconds the reaper is watched while the harness lives. */
   readonly idleSec: number;
 }
 
@@ -74,30 +86,36 @@ export interface ReaperCostOptions {
 export interface ReaperCost {
   /** The options it was measured with. */
   readonly options: ReaperCostOptions;
-  /** Time of the spawn call in the harness. */
-  readonly spawnMs: number;
-  /** CPU time in its first second (loading its runtime and script). */
+  /** The sweep of a ledgers' folder holding no ledger of a process gone, as the harness waits for it. */
+  readonly sweepMs: number;
+  /** Starting the reaper (a shell that starts it and exits; it loads on its own), as the harness waits for it. */
+  readonly launchMs: number;
+  /** Its CPU time in its first second (loading its runtime and script). */
   readonly startCpuMs: number;
-  /** Resident memory while it waits. */
+  /** Resident memory while it watches. */
   readonly rssBytes: number;
-  /** CPU time while idle for `idleSec`. */
+  /** Its CPU time while it watched the live harness for `idleSec`. */
   readonly idleCpuMs: number;
-  /** CPU time for all messages. */
-  readonly messagesCpuMs: number;
-  /** From closing its pipe until it had stopped every group and removed the directory it owned. */
-  readonly closeMs: number;
-  /** From closing its pipe until it had exited. */
+  /** The harness's time per ledger entry (a line appended to a file). */
+  readonly entryUs: number;
+  /** From the harness's exit until every group was stopped and the directory its ledger owned removed. */
+  readonly cleanMs: number;
+  /** From the harness's exit until the reaper had exited. */
   readonly exitMs: number;
   /** Processes still alive afterwards (0 when it did its job). */
   readonly processesLeft: number;
-  /** Whether the temporary directory it owned is still there. */
+  /** Whether the directory the ledger owned is still there. */
   readonly directoryLeft: boolean;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
 }
 
 /**
  * Starts a reaper of its own and measures what it costs (Linux: it reads `/proc`).
  *
- * @param options Groups, messages and idle seconds.
+ * @param options Groups, ledger entries and idle seconds.
  * @returns What it cost.
  *
  * @example
@@ -109,66 +127,68 @@ export interface ReaperCost {
 export async function reaperCost(options: ReaperCostOptions): Promise<ReaperCost> {
   if (Deno.build.os !== "linux") throw new Error("reaper-cost reads /proc: Linux only");
   const { groups, messages, idleSec } = options;
-  const t0 = performance.now();
-  // A reaper of its own, told only what this measurement sends (this command starts none for itself).
-  const reaper = spawnReaper();
-  const pid = reaper.pid;
-  // The harness does not wait for the reaper: its cost to the harness is the spawn call.
-  const spawnMs = performance.now() - t0;
-  // Loading its runtime and script takes well under a second; after that it blocks reading its stdin.
-  await new Promise((r) => setTimeout(r, 1000));
-  const started = (await usage(pid))!;
-  await new Promise((r) => setTimeout(r, idleSec * 1000));
-  const idle = (await usage(pid))!;
-
-  for (let i = 0; i < messages / 2; i++) {
-    // A group that is owned, then released: what every spawn and stop sends.
-    void reaper.tell({ group: 1_000_000 + i });
-    void reaper.tell({ released: 1_000_000 + i });
-  }
-  await reaper.tell({ released: 0 });
-  // Written is not yet read: the reaper has read everything once its CPU time stops rising.
-  let last = -1;
-  await until(async () => {
-    const u = await usage(pid);
-    const steady = u !== null && u.cpuMs === last;
-    last = u?.cpuMs ?? -1;
-    await new Promise((r) => setTimeout(r, 100));
-    return steady;
-  }, 60_000);
-  const busy = (await usage(pid))!;
-
-  // Left to it at the end: groups that ignore nothing (sleep exits on SIGTERM) and one temporary directory.
-  const left = Array.from({ length: groups }, () => spawnGroup(["sleep", "600"]));
-  for (const g of left) await reaper.tell({ group: g.pid });
-  const dir = await Deno.makeTempDir({ prefix: "rtbench-reaper-cost-" });
-  await Deno.writeTextFile(`${dir}/file`, "x");
-  await reaper.tell({ path: dir });
-  const t1 = performance.now();
-  await reaper.close();
-  const exitMs = await until(async () => !(await alive(pid)), 10_000);
-  const closeMs = performance.now() - t1;
-  const stillThere = (await Promise.all(left.map((g) => alive(g.pid)))).filter(Boolean).length;
-  await Promise.all(left.map((g) => g.exited));
-  let dirLeft = true;
+  // The folder of ledgers and what the ledger owns: this tool's own, which the reaper removes (that is what it times).
+  const work = await Deno.makeTempDir({ prefix: "rtbench-reaper-cost-" });
+  const owned = `${work}/rtbench-owned`;
   try {
-    await Deno.stat(dir);
-  } catch {
-    dirLeft = false;
-  }
+    // A stand-in for the harness, whose exit the reaper waits for.
+    const harness = spawnGroup(["sleep", "600"]);
+    const ledger = new Ledger();
+    ledger.writeTo(`${work}/${harness.pid}-00000000`);
+    let t = performance.now();
+    await sweepLedgers(work);
+    const sweepMs = performance.now() - t;
+    t = performance.now();
+    const pid = await launchReaper(harness.pid, ledger.file!);
+    const launchMs = performance.now() - t;
+    if (pid === null) throw new Error("the reaper did not start");
+    // Loading its runtime and script takes well under a second; after that it only looks at the harness.
+    await new Promise((r) => setTimeout(r, 1000));
+    const started = (await usage(pid))!;
+    await new Promise((r) => setTimeout(r, idleSec * 1000));
+    const idle = (await usage(pid))!;
 
-  return {
-    options,
-    spawnMs,
-    startCpuMs: started.cpuMs,
-    rssBytes: started.rssBytes,
-    idleCpuMs: idle.cpuMs - started.cpuMs,
-    messagesCpuMs: busy.cpuMs - idle.cpuMs,
-    closeMs,
-    exitMs,
-    processesLeft: stillThere,
-    directoryLeft: dirLeft,
-  };
+    // Owned throughout, as a suite's temporary directory is: the ledger is appended to, never emptied.
+    ledger.record({ path: owned });
+    await Deno.mkdir(owned);
+    await Deno.writeTextFile(`${owned}/file`, "x");
+    t = performance.now();
+    for (let i = 0; i < messages / 2; i++) {
+      // A group that is owned, then released: what every spawn and stop records.
+      ledger.record({ group: 1_000_000 + i });
+      ledger.record({ released: 1_000_000 + i });
+    }
+    const entryUs = messages > 0 ? (performance.now() - t) * 1000 / messages : 0;
+
+    // Left to it at the end: groups that ignore nothing (sleep exits on SIGTERM), and the directory.
+    const left = Array.from({ length: groups }, () => spawnGroup(["sleep", "600"]));
+    for (const g of left) ledger.record({ group: g.pid });
+    t = performance.now();
+    await harness.stop();
+    let cleanMs = NaN;
+    const exitMs = await until(async () => {
+      const clean = !(await exists(owned)) && (await Promise.all(left.map((g) => alive(g.pid)))).every((a) => !a);
+      if (clean && Number.isNaN(cleanMs)) cleanMs = performance.now() - t;
+      return clean && !(await alive(pid));
+    }, 10_000);
+    const processesLeft = (await Promise.all(left.map((g) => alive(g.pid)))).filter(Boolean).length;
+    await Promise.all(left.map((g) => g.stop()));
+    return {
+      options,
+      sweepMs,
+      launchMs,
+      startCpuMs: started.cpuMs,
+      rssBytes: started.rssBytes,
+      idleCpuMs: idle.cpuMs - started.cpuMs,
+      entryUs,
+      cleanMs,
+      exitMs,
+      processesLeft,
+      directoryLeft: await exists(owned),
+    };
+  } finally {
+    await removeTree(work);
+  }
 }
 
 /**
@@ -184,25 +204,25 @@ export async function reaperCost(options: ReaperCostOptions): Promise<ReaperCost
  *
  * const text = formatReaperCost({
  *   options: { groups: 20, messages: 20_000, idleSec: 3 },
- *   spawnMs: 1.2, startCpuMs: 20, rssBytes: 32 * 2 ** 20, idleCpuMs: 0, messagesCpuMs: 40,
- *   closeMs: 89, exitMs: 90, processesLeft: 0, directoryLeft: false,
+ *   sweepMs: 0.3, launchMs: 60, startCpuMs: 20, rssBytes: 32 * 2 ** 20, idleCpuMs: 0.4, entryUs: 9,
+ *   cleanMs: 320, exitMs: 330, processesLeft: 0, directoryLeft: false,
  * });
- * assertStringIncludes(text, "2.0 µs each");
+ * assertStringIncludes(text, "9.0 µs");
  * ```
  */
 export function formatReaperCost(cost: ReaperCost): string {
   const { groups, messages, idleSec } = cost.options;
-  const perMessageUs = messages > 0 ? (cost.messagesCpuMs * 1000) / messages : 0;
   return alignTable([
     ["what", "cost"],
-    ["spawn call in the harness", `${cost.spawnMs.toFixed(1)} ms`],
-    ["CPU to start (its first second)", `${cost.startCpuMs.toFixed(1)} ms`],
-    ["resident memory while waiting", `${(cost.rssBytes / 2 ** 20).toFixed(1)} MiB`],
-    [`CPU while waiting ${idleSec} s`, `${cost.idleCpuMs.toFixed(2)} ms`],
-    [`CPU for ${messages} messages`, `${cost.messagesCpuMs.toFixed(1)} ms (${perMessageUs.toFixed(1)} µs each)`],
+    ["sweep of the ledgers at start, in the harness", `${cost.sweepMs.toFixed(1)} ms`],
+    ["its start (a shell that starts it and exits), in the harness", `${cost.launchMs.toFixed(1)} ms`],
+    ["its CPU to start (its first second)", `${cost.startCpuMs.toFixed(1)} ms`],
+    ["its resident memory", `${(cost.rssBytes / 2 ** 20).toFixed(1)} MiB`],
+    [`its CPU while the harness lives ${idleSec} s`, `${cost.idleCpuMs.toFixed(2)} ms`],
+    [`per ledger entry, in the harness (${messages} timed)`, `${cost.entryUs.toFixed(1)} µs`],
     [
-      `pipe closed → ${groups} groups stopped, 1 dir removed`,
-      `${cost.closeMs.toFixed(0)} ms (exit seen after ${cost.exitMs.toFixed(0)} ms)`,
+      `harness gone → ${groups} groups stopped, 1 dir removed`,
+      `${cost.cleanMs.toFixed(0)} ms (reaper exited after ${cost.exitMs.toFixed(0)} ms)`,
     ],
     ["left behind", `${cost.processesLeft} processes, ${cost.directoryLeft ? "the directory" : "no directory"}`],
   ], [1]);

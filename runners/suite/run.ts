@@ -25,6 +25,7 @@ import {
   removeTemp,
   RequestError,
   splitCpus,
+  startReaper,
   UsageError,
   withChildEnv,
 } from "../platform/mod.ts";
@@ -237,6 +238,8 @@ async function release(req: Request, suiteTemp: string): Promise<void> {
  */
 export async function run(options: RunOptions = {}): Promise<BenchResult> {
   const req = checkRequest(options);
+  // However the program that called it ends, what the suite starts and makes goes with it (one reaper per process).
+  await startReaper(options.cacheDir);
   // Every process the suite starts, however deep, keeps the --pass-env names.
   return await withChildEnv({ pass: req.passEnv }, () => runSuite(req, options));
 }

@@ -73,7 +73,10 @@ Deno.test(needs(PRLIMIT, {
       }).output();
       const stderr = new TextDecoder().decode(out.stderr);
       const [record] = parseResult(new TextDecoder().decode(out.stdout)).records;
-      assertEquals(record.status, "completed", JSON.stringify(record.error) + stderr);
+      // Node.js 20 takes 1,000 connections in slower than they come (docs/method.md "Connections never answered"): the
+      // record may be invalid for the connections it left waiting, never for a file limit.
+      const unserved = record.status === "invalid" && /had no first answer within/.test(record.error?.message ?? "");
+      assert(record.status === "completed" || unserved, JSON.stringify(record.error) + stderr);
       assertEquals(record.verification.checks.find((c) => c.name === "GET / body")?.actual, "4096");
     });
   },

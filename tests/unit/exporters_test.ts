@@ -165,6 +165,30 @@ Deno.test("terminal table exporter lists every runtime with its median and warni
   assertMatch(text, /node@99\s+ERRORED/);
 });
 
+// docs/method.md "Connections never answered": the count is in the reason of an invalid record and in the warning of a
+// completed one, which every human-readable report shows.
+Deno.test("reports show how many connections were never answered, in the reason or the warning", () => {
+  const [first, second] = completed;
+  const never =
+    "967 of 1000 connections (96.7%) had no first answer within the larger of the planned hung bound and twice the " +
+    "median answer after the window opened, over the 1% limit";
+  const result: BenchResult = {
+    ...head,
+    records: head.records.map((r) =>
+      r === first
+        ? { ...r, status: "invalid", error: { phase: "measure", name: "InvalidError", message: never } }
+        : r === second
+        ? { ...r, warnings: [...r.warnings, { code: "never-answered", message: "run 1: 2 of 400 connections" }] }
+        : r
+    ),
+  };
+  for (const format of ["table", "md", "html"] as const) {
+    const text = exportResult(result, format);
+    assertStringIncludes(text, "967 of 1000 connections", format);
+    assertStringIncludes(text, "2 of 400 connections", format);
+  }
+});
+
 Deno.test("terminal table and markdown show one view: ranking, relative speed, run count and warnings agree", async () => {
   for (const result of [await loadFixture(BASE_PATH), head]) {
     const text = exportResult(result, "table");
