@@ -8,7 +8,8 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = (() => {
   const schema = [...platform, "runners/schema"];
   const stats = [...schema, "runners/stats"];
   const domain = [...stats, "adapters", "workloads", "fixtures"];
-  const drivers = [...domain, "runners/drivers"];
+  const engine = [...domain, "runners/engine"];
+  const drivers = [...engine, "runners/drivers"];
   const kinds = [...drivers, "runners/kinds"];
   const measuring = [...kinds, "runners/report"];
   const composed = [...measuring, "runners/suite", "runners/selfcheck"];
@@ -21,7 +22,9 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = (() => {
     "fixtures": stats,
     // Workloads build on adapters' types and read fixtures' data.
     "workloads": [...stats, "adapters", "fixtures"],
-    "runners/drivers": domain,
+    // The load engine: a job in, counts out; its program runs on Bun, on this machine or a load machine.
+    "runners/engine": domain,
+    "runners/drivers": engine,
     "runners/kinds": drivers,
     // A report shows each kind's records as the kind's own module says.
     "runners/report": kinds,
@@ -41,7 +44,7 @@ const OUTSIDE = [/^tests\//, /^servers\//, /_test\.ts$/, /^results\//, /^node_mo
  * fixtures, and the child programs rtbench starts (the load engine's files, which are copied to other machines as
  * they are, and the `_*_child.ts` drivers), which load no more than they need.
  */
-const PROGRAMS = /^fixtures\/startup\/|^runners\/drivers\/_engine_|^runners\/(drivers|platform)\/_\w+_child\.ts$/;
+const PROGRAMS = /^fixtures\/startup\/|^runners\/engine\/(?!mod\.ts)|^runners\/(drivers|platform)\/_\w+_child\.ts$/;
 
 /** The layer a folder belongs to: the longest key of {@linkcode LAYERS} that contains it. */
 export function layerOf(folder: string): string | null {

@@ -20,14 +20,14 @@ import * as hdr from "hdr-histogram-js";
 import { percentilesOf } from "../stats/latency.ts";
 import { round } from "../stats/round.ts";
 import type { WebSocketLoadJob, WebSocketMeasurement } from "./websocket.ts";
-import { HEADER_BYTES, messagePattern } from "./_engine_ws.ts";
-import { realClock } from "./_engine_clock.ts";
-import { Handshakes, type Opening } from "./_engine_handshakes.ts";
-import { InFlight } from "./_engine_in_flight.ts";
-import { pairEcho } from "./_engine_ws_pair.ts";
-import { Load, type LoadConnection, type LoadEvents } from "./_engine_load.ts";
-import { histogramOf } from "./_engine_merge.ts";
-import { Tally } from "./_engine_tally.ts";
+import { HEADER_BYTES, messagePattern } from "../engine/ws.ts";
+import { realClock } from "../engine/clock.ts";
+import { Handshakes, type Opening } from "../engine/handshakes.ts";
+import { InFlight } from "../engine/in_flight.ts";
+import { pairEcho } from "../engine/ws_pair.ts";
+import { Load, type LoadConnection, type LoadEvents } from "../engine/load.ts";
+import { histogramOf } from "../engine/merge.ts";
+import { Tally } from "../engine/tally.ts";
 import { hungAfterMs, mergeAccounting } from "./accounting.ts";
 
 /** The job's hung bound: its own, or the default for its window and timeout. */

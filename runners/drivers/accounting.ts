@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { AccountingCounts } from "./_engine_tally.ts";
+import type { AccountingCounts } from "../engine/mod.ts";
 import type { RunAccounting } from "../schema/mod.ts";
 
 export type { AccountingCounts };
@@ -46,7 +46,7 @@ export function hungAfterMs(windowMs: number, timeoutMs: number): number {
 }
 
 // The engine's program applies it in its own processes, whose files may import nothing outside the engine's list.
-export { HUNG_LATENCY_FACTOR, observedHungAfterMs } from "./_engine_hung.ts";
+export { HUNG_LATENCY_FACTOR, observedHungAfterMs } from "../engine/mod.ts";
 
 /**
  * How every request of a run's window ended beyond its answers, with the bounds it was judged by.

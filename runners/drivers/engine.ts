@@ -13,13 +13,22 @@
 
 import * as hdr from "hdr-histogram-js";
 import { cacheDir, resolveRuntime } from "../../adapters/mod.ts";
-import { makeTempDir, parseCpuList, removeTemp, runTool, toolJson } from "../platform/mod.ts";
+import { parseCpuList, runTool, toolJson } from "../platform/mod.ts";
 import { percentilesOf, round } from "../stats/mod.ts";
-import type { EndpointCounts, EngineCounts, EngineJob } from "./_engine_http_load.ts";
-import { countedSpanOf, histogramOf, mergePhases } from "./_engine_merge.ts";
 import { hungAfterMs, mergeAccounting } from "./accounting.ts";
-import { engineRequest } from "./engine_request.ts";
-import type { RatePhase } from "./_engine_schedule.ts";
+import {
+  copiedPath,
+  countedSpanOf,
+  type EndpointCounts,
+  ENGINE_FILES,
+  type EngineCounts,
+  type EngineJob,
+  engineProgram,
+  engineRequest,
+  histogramOf,
+  mergePhases,
+  type RatePhase,
+} from "../engine/mod.ts";
 import { type OpenModel, openModelOf } from "./open_model.ts";
 import type {
   EndpointMeasurement,
@@ -46,33 +55,6 @@ import denoConfig from "../../deno.json" with { type: "json" };
  */
 export const ENGINE_BUN_VERSION = "1.4.5";
 
-/** The engine's program: its files, relative to this one (all it imports, so that a copy runs on its own). */
-export const ENGINE_FILES: readonly string[] = [
-  "./_engine_child.ts",
-  "./_engine_transport.ts",
-  "./_engine_clock.ts",
-  "./_engine_load.ts",
-  "./_engine_hung.ts",
-  "./_engine_window.ts",
-  "./_engine_pump.ts",
-  "./_engine_tally.ts",
-  "./_engine_span.ts",
-  "./_engine_in_flight.ts",
-  "./_engine_http_load.ts",
-  "./_engine_http_conn.ts",
-  "./_engine_http.ts",
-  "./_engine_schedule.ts",
-  "./_engine_ws_load.ts",
-  "./_engine_ws_conn.ts",
-  "./_engine_ws_pair.ts",
-  "./_engine_handshakes.ts",
-  "./_engine_ws.ts",
-  "./_engine_histogram.ts",
-  "../stats/random.ts",
-  "../../workloads/media_type.ts",
-  "../../workloads/expected_headers.ts",
-];
-
 /** The runtime the engine's processes run on: its binary, argv prefix and how records name it. */
 interface EngineRuntime {
   readonly argv: (child: string, host: string) => string[];
@@ -80,47 +62,6 @@ interface EngineRuntime {
 }
 
 let chosen: Promise<EngineRuntime> | undefined;
-
-/** Where a file of {@linkcode ENGINE_FILES} goes in a copy of the engine: its path in the package. */
-function copiedPath(name: string): string {
-  return new URL(name, "file:///runners/drivers/").pathname.slice(1);
-}
-
-/** The engine's program as local files, for one run of it. */
-interface EngineProgram extends AsyncDisposable {
-  /** The folder holding the engine's files in the package's layout (see {@linkcode copiedPath}): the package's root. */
-  readonly root: string;
-  /** The program's path. */
-  readonly path: string;
-}
-
-/**
- * The engine's program as local files: where rtbench runs from a remote URL (JSR), its files copied out of the
- * package into a temporary directory that goes when the run is done.
- */
-async function engineProgram(): Promise<EngineProgram> {
-  const program = (root: string, dispose: () => Promise<void>): EngineProgram => ({
-    root,
-    path: `${root}/${copiedPath("./_engine_child.ts")}`,
-    [Symbol.asyncDispose]: dispose,
-  });
-  const root = new URL("../..", import.meta.url);
-  if (root.protocol === "file:") return program(root.pathname.replace(/\/$/, ""), () => Promise.resolve());
-  const dir = await makeTempDir({ prefix: "rtbench-engine-" });
-  try {
-    for (const name of ENGINE_FILES) {
-      const response = await fetch(new URL(name, import.meta.url));
-      if (!response.ok) throw new Error(`Cannot read the load engine's ${name}: HTTP ${response.status}`);
-      const path = `${dir}/${copiedPath(name)}`;
-      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-      await Deno.writeTextFile(path, await response.text());
-    }
-  } catch (error) {
-    await removeTemp(dir);
-    throw error;
-  }
-  return program(dir, () => removeTemp(dir));
-}
 
 /** What the engine runs on, for records: `bun 1.4.5`, or Deno and why Bun could not be had. */
 export async function engineClient(signal?: AbortSignal): Promise<string> {

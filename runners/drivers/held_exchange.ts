@@ -7,8 +7,7 @@
  */
 
 import type { HttpRequestSpec } from "../../workloads/mod.ts";
-import { ProtocolError, ResponseParser, type ResponseSink, VALID } from "./_engine_http.ts";
-import { engineRequest } from "./engine_request.ts";
+import { engineRequest, ProtocolError, ResponseParser, type ResponseSink, VALID } from "../engine/mod.ts";
 
 /** What one exchange on a held connection came to. */
 export interface HeldExchange {

@@ -10,7 +10,8 @@ import type { RemoteHost } from "./remote.ts";
 import type { ClientHostShare } from "./remote_engine.ts";
 import type { LoadAccounting } from "./accounting.ts";
 
-import type { LatencyPercentiles, LoadPhase } from "../schema/mod.ts";
+import type { LatencyPercentiles } from "../schema/mod.ts";
+import type { MeasuredPhase } from "../engine/mod.ts";
 import type { HttpRequestSpec } from "../../workloads/mod.ts";
 
 export type { LatencyPercentiles };
@@ -231,24 +232,7 @@ export interface EndpointMeasurement {
   readonly latencyHistogram: string | null;
 }
 
-/**
- * One measured phase of an open-model run, with why requests were late and its histogram to merge runs exactly.
- *
- * @example Why a phase's requests went out late
- * ```ts
- * import type { MeasuredPhase } from "@rtbench/rtbench/runners";
- *
- * const why = (p: MeasuredPhase) => p.missedConnections >= p.missedClient ? "connections" : "client";
- * ```
- */
-export interface MeasuredPhase extends LoadPhase {
-  /** Requests that went out late because every connection was waiting for an answer. */
-  readonly missedConnections: number;
-  /** Requests that went out late because the load itself fell behind its schedule. */
-  readonly missedClient: number;
-  /** The phase's latency histogram (HDR, compressed base64, microseconds). */
-  readonly latencyHistogram: string | null;
-}
+export type { MeasuredPhase };
 
 /**
  * An HTTP load generator.

@@ -10,11 +10,9 @@
 import * as hdr from "hdr-histogram-js";
 import { parseCpuList, runTool, toolJson } from "../platform/mod.ts";
 import { percentilesOf, round } from "../stats/mod.ts";
-import { WS_GUID } from "./_engine_ws.ts";
-import type { EngineWsCounts, EngineWsJob } from "./_engine_ws_load.ts";
+import { type EngineWsCounts, type EngineWsJob, histogramOf, mergePhases, WS_GUID } from "../engine/mod.ts";
 import { openJob, runEngine, sharedStart, spread } from "./engine.ts";
 import { hungAfterMs, type LoadAccounting, mergeAccounting } from "./accounting.ts";
-import { histogramOf, mergePhases } from "./_engine_merge.ts";
 import { openModelOf } from "./open_model.ts";
 import type { MeasuredPhase } from "./types.ts";
 import type { LatencyPercentiles } from "./types.ts";

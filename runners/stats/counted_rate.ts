@@ -6,7 +6,7 @@
  * runtimes a few percent apart read the same. Two remedies, both here: the
  * rate over the counted responses' span where the load generator reports it
  * (rtbench's own engine does, from each connection's span, where every
- * connection's came evenly: see `_engine_span.ts`; wrk, oha, bombardier,
+ * connection's came evenly: see `runners/engine/_span.ts`; wrk, oha, bombardier,
  * autocannon and Locust do not), with a window long enough to
  * count {@linkcode MIN_COUNTED_OVER_SPAN}, and a window long enough to count
  * {@linkcode MIN_COUNTED_RESPONSES} where it does not.

@@ -254,7 +254,7 @@ Deno.test(needs(NETNS, {
       ]);
       const loading = await waitFor(async () => {
         const pids = await lab.pidsIn(lab.hosts.client.ns);
-        return pids.some((p) => cmdline(p, 4096).includes("_engine_child.ts"));
+        return pids.some((p) => cmdline(p, 4096).includes("engine/_child.ts"));
       }, 180_000);
       if (!loading) throw new Error(await whyNoEngine(lab, child));
       assert((await lab.pidsIn(lab.hosts.server.ns)).some((p) => cmdline(p, 4096).includes("http_json")));
@@ -305,7 +305,7 @@ Deno.test(needs(NETNS, {
       // The first server under load: then the harness's master connection to the server host is killed.
       const loading = await waitFor(async () => {
         const pids = await lab.pidsIn(lab.hosts.client.ns);
-        return pids.some((p) => cmdline(p, 4096).includes("_engine_child.ts"));
+        return pids.some((p) => cmdline(p, 4096).includes("engine/_child.ts"));
       }, 180_000);
       if (!loading) throw new Error(await whyNoEngine(lab, child));
       const harness = await lab.pidsIn(lab.harness.ns);

@@ -2,7 +2,8 @@
 // warm-up and in the measured window — a server that goes wrong seconds into the load makes the record invalid with
 // the count — spreads connections over one process per client CPU, and runs on Deno where Bun cannot be had.
 import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
-import { ENGINE_BUN_VERSION, ENGINE_FILES, engineGenerator } from "../../runners/drivers/engine.ts";
+import { ENGINE_BUN_VERSION, engineGenerator } from "../../runners/drivers/engine.ts";
+import { ENGINE_FILES } from "../../runners/engine/mod.ts";
 import { wrkGenerator } from "../../runners/drivers/wrk.ts";
 import { autocannonGenerator } from "../../runners/drivers/autocannon.ts";
 import { pickLoadGenerator } from "../../runners/drivers/generators.ts";
@@ -227,7 +228,7 @@ Deno.test(needs(WRK, {
 }));
 
 Deno.test("the engine's file list holds everything its program imports, so a copy of it runs on its own", async () => {
-  const base = new URL("../../runners/drivers/", import.meta.url);
+  const base = new URL("../../runners/engine/", import.meta.url);
   const seen = new Set<string>();
   const visit = async (href: string) => {
     if (seen.has(href)) return;
@@ -235,7 +236,7 @@ Deno.test("the engine's file list holds everything its program imports, so a cop
     const text = await Deno.readTextFile(new URL(href));
     for (const m of text.matchAll(/^(?:import|export)[^;]*?from "(\.[^"]+)"/gms)) await visit(new URL(m[1], href).href);
   };
-  await visit(new URL("./_engine_child.ts", base).href);
+  await visit(new URL("./_child.ts", base).href);
   const listed = new Set(ENGINE_FILES.map((f) => new URL(f, base).href));
   assertEquals([...seen].filter((f) => !listed.has(f)), []);
 });

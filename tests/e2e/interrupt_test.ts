@@ -168,7 +168,7 @@ Deno.test("the default suite interrupted after its first round keeps that round"
     const started = await waitFor(async () => {
       for (const line of await processesWithTmpdir(tmp)) {
         const [pid] = line.trim().split(/\s+/);
-        if (/\/records\/\d+\/http_json\./.test(line) && !line.includes("_engine_child")) servers.add(pid);
+        if (/\/records\/\d+\/http_json\./.test(line) && !line.includes("engine/_child")) servers.add(pid);
       }
       return servers.size >= 4;
     }, 300_000);

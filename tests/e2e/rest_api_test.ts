@@ -10,7 +10,7 @@
 //   "rest-api: a lost update, a wrong page and a DELETE that deleted nothing make the record invalid";
 // - only rtbench's engine sends captured ids, another generator is refused with the reason:
 //   "rest-api's captured ids need rtbench's engine: auto picks it, another generator is refused with the reason"
-//   (and runners/drivers/_engine_http_test.ts "a capture from a valid response fills later expectations");
+//   (and runners/engine/http_test.ts "a capture from a valid response fills later expectations");
 // - the production stack's CORS, preflight and JWT checks: "rest-api production stack: CORS, a JWT verified by jose
 //   on every request, the same under every framework";
 // - http-json's framework variants, run when named, parity across runtimes: "http-json on Express, Fastify, Hono,

@@ -11,7 +11,7 @@ import { closingEcho, corruptingEcho } from "../fixtures/ws_faulty.ts";
 import { entries, processesMatching, ROOT, runCli, spawnCli, waitFor, withTmp } from "../_helpers.ts";
 
 // The driver's command line names its script in this checkout, not the test's TMPDIR.
-const DRIVER = `${ROOT}runners/drivers/_engine_child.ts`;
+const DRIVER = `${ROOT}runners/engine/_child.ts`;
 
 function assertMeasured(record: BenchRecord, messageSize: number): void {
   assertEquals(record.status, "completed", JSON.stringify(record.error));

@@ -4,10 +4,10 @@
 // with a warning that names it, and every honest way of answering comes out clean. Seconds of load take milliseconds
 // here; tests/e2e/accounting_test.ts shows each fault class once against the real server.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { FakeClock } from "../../runners/drivers/_engine_fake_clock.ts";
-import { FakeNet, type FakeSocket } from "../../runners/drivers/_engine_fake_net.ts";
-import { driveHttp } from "../../runners/drivers/_engine_http_load.ts";
-import { driveWebSocket } from "../../runners/drivers/_engine_ws_load.ts";
+import { FakeClock } from "../../runners/engine/_fake_clock.ts";
+import { FakeNet, type FakeSocket } from "../../runners/engine/_fake_net.ts";
+import { driveHttp } from "../../runners/engine/_http_load.ts";
+import { driveWebSocket } from "../../runners/engine/_ws_load.ts";
 import {
   engineJobs,
   engineWsJobs,

@@ -5,10 +5,10 @@
 // accounting_matrix_test runs it. After the window the server takes the others in one every 30 ms, as Node.js 20 takes
 // in one connection per turn of its loop, or never.
 import { assertEquals, assertMatch } from "@std/assert";
-import { FakeClock } from "../../runners/drivers/_engine_fake_clock.ts";
-import { FakeNet, type FakeSocket } from "../../runners/drivers/_engine_fake_net.ts";
-import { driveHttp } from "../../runners/drivers/_engine_http_load.ts";
-import { driveWebSocket } from "../../runners/drivers/_engine_ws_load.ts";
+import { FakeClock } from "../../runners/engine/_fake_clock.ts";
+import { FakeNet, type FakeSocket } from "../../runners/engine/_fake_net.ts";
+import { driveHttp } from "../../runners/engine/_http_load.ts";
+import { driveWebSocket } from "../../runners/engine/_ws_load.ts";
 import {
   engineJobs,
   engineWsJobs,

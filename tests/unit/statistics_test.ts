@@ -6,7 +6,7 @@ import { welchTest } from "../../runners/stats/welch.ts";
 import { holmAdjust } from "../../runners/stats/holm.ts";
 import { median, summarize } from "../../runners/stats/summary.ts";
 import { seededRandom } from "../../runners/stats/random.ts";
-import { type RatePhase, Schedule } from "../../runners/drivers/_engine_schedule.ts";
+import { type RatePhase, Schedule } from "../../runners/engine/_schedule.ts";
 
 Deno.test("Welch's t-test, equal spreads: [1, 2, 3] against [4, 5, 6]", () => {
   // Means 2 and 5, both s² = ((−1)² + 0² + 1²) / 2 = 1, so s²/n = 1/3 each; se = √(2/3) = 0.816497.

@@ -5,14 +5,14 @@
 // server shows its stall (no coordinated omission). Either way every response, in the warm-up and in the measured
 // window, is checked against its request's expectation, and latency of valid measured responses is counted in µs.
 
-import { type Clock, realClock } from "./_engine_clock.ts";
-import type { EngineRequest } from "./_engine_http.ts";
-import { HttpConnection, Rotation } from "./_engine_http_conn.ts";
-import { Load } from "./_engine_load.ts";
-import type { Arrival, RatePhase } from "./_engine_schedule.ts";
-import { rateOverSpans } from "./_engine_span.ts";
-import { type AccountingCounts, type EndpointCounts, type PhaseCounts, Tally } from "./_engine_tally.ts";
-import { type Connect, connect, cpuEdges, runtime } from "./_engine_transport.ts";
+import { type Clock, realClock } from "./clock.ts";
+import type { EngineRequest } from "./_http.ts";
+import { HttpConnection, Rotation } from "./_http_conn.ts";
+import { Load } from "./load.ts";
+import type { Arrival, RatePhase } from "./_schedule.ts";
+import { rateOverSpans } from "./_span.ts";
+import { type AccountingCounts, type EndpointCounts, type PhaseCounts, Tally } from "./tally.ts";
+import { type Connect, connect, cpuEdges, runtime } from "./_transport.ts";
 
 export type { AccountingCounts, EndpointCounts, PhaseCounts };
 

@@ -4,9 +4,9 @@
 // answers nothing (unasked); an echo of a later message in flight means the server passed over the ones before it,
 // which will never be answered (unanswered); anything else is compared byte for byte and named when it differs.
 
-import type { LoadConnection, LoadEvents } from "./_engine_load.ts";
-import { MISMATCH, VALID } from "./_engine_tally.ts";
-import { echoMismatch, HEADER_BYTES } from "./_engine_ws.ts";
+import type { LoadConnection, LoadEvents } from "./load.ts";
+import { MISMATCH, VALID } from "./tally.ts";
+import { echoMismatch, HEADER_BYTES } from "./ws.ts";
 
 /** The message number an echo carries, when it carries socket `socket`'s; null otherwise. */
 function carried(data: Uint8Array | string, socket: number): number | null {

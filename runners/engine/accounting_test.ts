@@ -2,10 +2,10 @@
 // with a fake clock, a fake network and a fake server. The load: 2 connections, 1 in flight each, 1 s warm-up, 2 s
 // window (1000 … 3000 ms), the server answering at every 10 ms step what was written before it.
 import { assert, assertEquals } from "@std/assert";
-import { bucketValue } from "./_engine_histogram.ts";
-import { BODY, drive, JOB, OK } from "./_engine_fake_server.ts";
-import { FakeNet, type FakeSocket } from "./_engine_fake_net.ts";
-import type { EngineJob } from "./_engine_http_load.ts";
+import { bucketValue } from "./_histogram.ts";
+import { BODY, drive, JOB, OK } from "./_fake_server.ts";
+import { FakeNet, type FakeSocket } from "./_fake_net.ts";
+import type { EngineJob } from "./_http_load.ts";
 
 const total = (h: [number, number][]) => h.reduce((a, [, n]) => a + n, 0);
 const maxUs = (h: [number, number][]) => Math.max(...h.map(([i]) => bucketValue(i)));

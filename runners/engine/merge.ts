@@ -4,9 +4,28 @@
 
 import * as hdr from "hdr-histogram-js";
 import { HISTOGRAM_OPTIONS, percentilesOf, round } from "../stats/mod.ts";
-import { bucketValue } from "./_engine_histogram.ts";
-import type { PhaseCounts } from "./_engine_tally.ts";
-import type { LoadMeasurement } from "./types.ts";
+import { bucketValue } from "./_histogram.ts";
+import type { PhaseCounts } from "./tally.ts";
+import type { LoadPhase } from "../schema/mod.ts";
+
+/**
+ * One measured phase of an open-model run, with why requests were late and its histogram to merge runs exactly.
+ *
+ * @example Why a phase's requests went out late
+ * ```ts
+ * import type { MeasuredPhase } from "@rtbench/rtbench/runners";
+ *
+ * const why = (p: MeasuredPhase) => p.missedConnections >= p.missedClient ? "connections" : "client";
+ * ```
+ */
+export interface MeasuredPhase extends LoadPhase {
+  /** Requests that went out late because every connection was waiting for an answer. */
+  readonly missedConnections: number;
+  /** Requests that went out late because the load itself fell behind its schedule. */
+  readonly missedClient: number;
+  /** The phase's latency histogram (HDR, compressed base64, microseconds). */
+  readonly latencyHistogram: string | null;
+}
 
 /** The latency histograms of the engine's processes, merged into one HdrHistogram (exactly: same buckets). */
 export function histogramOf(parts: readonly { readonly histogram: readonly [number, number][] }[]): hdr.Histogram {
@@ -22,7 +41,7 @@ export function histogramOf(parts: readonly { readonly histogram: readonly [numb
 /** The open model's phases of every process, phase by phase: counts summed, histograms merged. */
 export function mergePhases(
   parts: readonly { readonly phases?: readonly PhaseCounts[] }[],
-): NonNullable<LoadMeasurement["phases"]> {
+): MeasuredPhase[] {
   return parts[0].phases!.map((first, i) => {
     const same = parts.map((p) => p.phases![i]);
     const sum = (
@@ -53,7 +72,7 @@ export function mergePhases(
 
 /**
  * Closed model: the time the counted responses' `n − 1` intervals take at the rate over the connections' spans (see
- * `_engine_span.ts`), ms, where every engine process that counted a response reports that rate; with one connection,
+ * `_span.ts`), ms, where every engine process that counted a response reports that rate; with one connection,
  * from its first to its last counted response. Otherwise none, and the rate is the count over the window.
  *
  * @param parts Each process's counts.

@@ -1,5 +1,5 @@
 import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
-import { type RatePhase, Schedule } from "./_engine_schedule.ts";
+import { type RatePhase, Schedule } from "./_schedule.ts";
 
 function all(phases: RatePhase[], arrival: "uniform" | "poisson", seed = 1): { t: number; phase: number }[] {
   const s = new Schedule(phases, arrival, seed);

@@ -2,8 +2,8 @@
 // closed model the window is a span of time after the warm-up (and may end early, when a count of answers is
 // reached); in the open model an answer belongs where its request was due: a measured phase of the schedule or not.
 
-import type { Clock } from "./_engine_clock.ts";
-import { AFTER, WARMUP, WINDOW } from "./_engine_tally.ts";
+import type { Clock } from "./clock.ts";
+import { AFTER, WARMUP, WINDOW } from "./tally.ts";
 
 /** The measured window of one load; see the module comment. */
 export class Window {

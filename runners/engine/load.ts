@@ -8,14 +8,14 @@
 // twice the window's median answer is counted as never answered, and not as hung: whether it is hung depends on a
 // bound that one late answer elsewhere can raise, and neither of those moves with one answer.
 
-import type { Clock, Timer } from "./_engine_clock.ts";
-import type { InFlight } from "./_engine_in_flight.ts";
-import { ClosedPump, type Pump, type PumpConnection, ScheduledPump } from "./_engine_pump.ts";
-import { type Arrival, type RatePhase, Schedule } from "./_engine_schedule.ts";
-import { type Tally, VALID, WARMUP, WINDOW } from "./_engine_tally.ts";
-import type { CountedSpan } from "./_engine_span.ts";
-import { Window } from "./_engine_window.ts";
-import { HUNG_LATENCY_FACTOR, observedHungAfterMs } from "./_engine_hung.ts";
+import type { Clock, Timer } from "./clock.ts";
+import type { InFlight } from "./in_flight.ts";
+import { ClosedPump, type Pump, type PumpConnection, ScheduledPump } from "./_pump.ts";
+import { type Arrival, type RatePhase, Schedule } from "./_schedule.ts";
+import { type Tally, VALID, WARMUP, WINDOW } from "./tally.ts";
+import type { CountedSpan } from "./_span.ts";
+import { Window } from "./_window.ts";
+import { HUNG_LATENCY_FACTOR, observedHungAfterMs } from "./_hung.ts";
 
 /** What one load does. */
 export interface LoadPlan {

@@ -10,17 +10,10 @@
 // pipelined after that response go unanswered) and the load opens another at once; that close is the one the server
 // announced (`announcedCloses`), not a drop.
 
-import type { LoadConnection, LoadEvents } from "./_engine_load.ts";
-import { InFlight } from "./_engine_in_flight.ts";
-import {
-  CAPTURE,
-  type EngineRequest,
-  ProtocolError,
-  ResponseParser,
-  type ResponseSink,
-  usesCapture,
-} from "./_engine_http.ts";
-import type { Connect, Transport } from "./_engine_transport.ts";
+import type { LoadConnection, LoadEvents } from "./load.ts";
+import { InFlight } from "./in_flight.ts";
+import { CAPTURE, type EngineRequest, ProtocolError, ResponseParser, type ResponseSink, usesCapture } from "./_http.ts";
+import type { Connect, Transport } from "./_transport.ts";
 
 /** The rotation of requests every connection of a load shares, encoded once. */
 export class Rotation {

@@ -3,10 +3,10 @@
 // each request when the schedule says it is due, on a connection with room, round-robin; a due request that finds
 // none waits for the first that frees up, and its latency still runs from when it was due.
 
-import type { Clock, Timer } from "./_engine_clock.ts";
-import type { Schedule } from "./_engine_schedule.ts";
-import type { Tally } from "./_engine_tally.ts";
-import type { Window } from "./_engine_window.ts";
+import type { Clock, Timer } from "./clock.ts";
+import type { Schedule } from "./_schedule.ts";
+import type { Tally } from "./tally.ts";
+import type { Window } from "./_window.ts";
 
 /** What a pump needs of a connection. */
 export interface PumpConnection {

@@ -9,7 +9,7 @@ import {
   HEADER_BYTES,
   messagePattern,
   WebSocketProtocolError,
-} from "./_engine_ws.ts";
+} from "./ws.ts";
 
 function message(size: number, socket: number, sequence: number): Buffer {
   const data = Buffer.from(messagePattern(size));

@@ -2,9 +2,9 @@
 // counted where it fell (the warm-up, the measured window, or after it), valid answers of the window add their
 // latency (µs) to the histograms of the whole window, of their phase of the schedule and of their endpoint.
 
-import { EngineHistogram } from "./_engine_histogram.ts";
-import type { RatePhase } from "./_engine_schedule.ts";
-import { CountedSpan } from "./_engine_span.ts";
+import { EngineHistogram } from "./_histogram.ts";
+import type { RatePhase } from "./_schedule.ts";
+import { CountedSpan } from "./_span.ts";
 
 /** Where an answer fell: before the measured window, in it, or after it closed. */
 export const WARMUP = 0, WINDOW = 1, AFTER = 2;
@@ -112,7 +112,7 @@ export class Tally {
   /** Answers after the window closed (the engine's stop fires late on a busy machine). */
   lateResponses = 0;
   /**
-   * Each connection's valid answers of the window (see `_engine_span.ts`): the closed model's rate is taken over their
+   * Each connection's valid answers of the window (see `_span.ts`): the closed model's rate is taken over their
    * spans where they came evenly, which no whole count of answers over a fixed window rounds.
    */
   readonly spans: CountedSpan[] = [];

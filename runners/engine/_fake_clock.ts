@@ -1,7 +1,7 @@
 // A clock for the engine's tests: time stands still until `advance` moves it, firing every timer that falls due on the
 // way, in order. Not part of the engine's program.
 
-import type { Clock, Timer } from "./_engine_clock.ts";
+import type { Clock, Timer } from "./clock.ts";
 
 interface Pending {
   at: number;

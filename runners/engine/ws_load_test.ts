@@ -1,9 +1,9 @@
 // The WebSocket load as one piece, in process: fake clock, fake network, a fake echo server that reads the engine's
 // masked frames and answers them (docs/method.md "Every request accounted for", WebSocket).
 import { assert, assertEquals } from "@std/assert";
-import { FakeClock } from "./_engine_fake_clock.ts";
-import { FakeNet, type FakeSocket } from "./_engine_fake_net.ts";
-import { driveWebSocket, type EngineWsJob } from "./_engine_ws_load.ts";
+import { FakeClock } from "./_fake_clock.ts";
+import { FakeNet, type FakeSocket } from "./_fake_net.ts";
+import { driveWebSocket, type EngineWsJob } from "./_ws_load.ts";
 
 const JOB: EngineWsJob = {
   kind: "websocket",

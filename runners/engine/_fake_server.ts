@@ -1,9 +1,9 @@
 // A server for the engine's in-process tests: over a FakeNet, it answers every request written so far with the
 // response `answer` gives (or none), as often as the test calls it. Not part of the engine's program.
 
-import { FakeClock } from "./_engine_fake_clock.ts";
-import { FakeNet, type FakeSocket } from "./_engine_fake_net.ts";
-import { driveHttp, type EngineJob } from "./_engine_http_load.ts";
+import { FakeClock } from "./_fake_clock.ts";
+import { FakeNet, type FakeSocket } from "./_fake_net.ts";
+import { driveHttp, type EngineJob } from "./_http_load.ts";
 
 /** The hello JSON body and a response carrying it. */
 export const BODY = '{"message":"Hello, World!"}';

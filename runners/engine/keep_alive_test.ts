@@ -2,12 +2,12 @@
 // server: 2 connections, 1 s warm-up, 2 s window (1000 … 3000 ms), the server answering at every 10 ms step what was
 // written before it. Each request goes out on a new connection, which the client closes once the answer is complete.
 import { assert, assertEquals } from "@std/assert";
-import { bucketValue } from "./_engine_histogram.ts";
-import { drive, JOB, OK } from "./_engine_fake_server.ts";
-import { FakeClock } from "./_engine_fake_clock.ts";
-import { FakeNet, type FakeSocket } from "./_engine_fake_net.ts";
-import { FakeServer } from "./_engine_fake_server.ts";
-import { driveHttp, type EngineJob } from "./_engine_http_load.ts";
+import { bucketValue } from "./_histogram.ts";
+import { drive, JOB, OK } from "./_fake_server.ts";
+import { FakeClock } from "./_fake_clock.ts";
+import { FakeNet, type FakeSocket } from "./_fake_net.ts";
+import { FakeServer } from "./_fake_server.ts";
+import { driveHttp, type EngineJob } from "./_http_load.ts";
 
 const OFF: EngineJob = { ...JOB, keepAlive: false };
 const total = (h: [number, number][] | undefined) => (h ?? []).reduce((a, [, n]) => a + n, 0);

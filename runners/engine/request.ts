@@ -6,7 +6,7 @@
  */
 
 import { headerRules, type HttpRequestSpec } from "../../workloads/mod.ts";
-import { encodeRequest, type EngineRequest } from "./_engine_http.ts";
+import { encodeRequest, type EngineRequest } from "./_http.ts";
 
 /**
  * `spec` encoded for `host`, with its expectation, headers as rules, and its capture.
@@ -18,7 +18,7 @@ import { encodeRequest, type EngineRequest } from "./_engine_http.ts";
  * @example A pattern becomes its source and flags
  * ```ts
  * import { assertEquals } from "@std/assert";
- * import { engineRequest } from "./engine_request.ts";
+ * import { engineRequest } from "./request.ts";
  *
  * const request = engineRequest("localhost", {
  *   path: "/",

@@ -8,7 +8,7 @@ import {
   ResponseParser,
   type ResponseSink,
   VALID,
-} from "./_engine_http.ts";
+} from "./_http.ts";
 
 const enc = new TextEncoder();
 const BODY = '{"message":"Hello, World!"}';

@@ -1,13 +1,13 @@
 // The counted responses' spans (docs/method.md "Slow workloads: enough responses to rank"): each connection keeps when
 // its first and last valid response of the window came and how evenly they came; each engine process reports the rate
 // over its connections' spans where every one came evenly, and the harness reports `countedSpanMs` from it. HTTP load
-// in process with a fake clock, a fake network and a fake server, as in _engine_accounting_test.ts: 1 s warm-up, 2 s
+// in process with a fake clock, a fake network and a fake server, as in engine/accounting_test.ts: 1 s warm-up, 2 s
 // window.
 import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
-import { drive, JOB } from "./_engine_fake_server.ts";
-import type { EngineJob } from "./_engine_http_load.ts";
-import { countedSpanOf } from "./_engine_merge.ts";
-import { CountedSpan, MAX_COUNTED_GAP_CV, rateOverSpans } from "./_engine_span.ts";
+import { drive, JOB } from "./_fake_server.ts";
+import type { EngineJob } from "./_http_load.ts";
+import { countedSpanOf } from "./merge.ts";
+import { CountedSpan, MAX_COUNTED_GAP_CV, rateOverSpans } from "./_span.ts";
 import { countedRate } from "../stats/counted_rate.ts";
 import { seededRandom } from "../stats/random.ts";
 

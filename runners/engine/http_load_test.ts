@@ -1,6 +1,6 @@
 // The HTTP load as one piece, in process: fake clock, fake network, fake server.
 import { assertEquals } from "@std/assert";
-import { drive, JOB } from "./_engine_fake_server.ts";
+import { drive, JOB } from "./_fake_server.ts";
 
 Deno.test("closed model: every request answered 10 ms later, counted where it fell", async () => {
   const { counts } = await drive(JOB);

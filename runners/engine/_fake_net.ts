@@ -1,7 +1,7 @@
 // A network for the engine's tests: a Connect that hands every connection to the test, which reads what the engine
 // wrote, answers with any bytes split any way, or closes it like a server would. Not part of the engine's program.
 
-import type { Connect, Handlers } from "./_engine_transport.ts";
+import type { Connect, Handlers } from "./_transport.ts";
 
 /** One connection the engine opened, seen from the server's side. */
 export class FakeSocket {

@@ -1,14 +1,14 @@
 // The engine's parts, each alone: the in-flight ring, the window, the tally, the pumps (fake clock, fake connections).
 import { assert, assertEquals } from "@std/assert";
-import { FakeClock } from "./_engine_fake_clock.ts";
-import { InFlight } from "./_engine_in_flight.ts";
-import { ClosedPump, type PumpConnection, ScheduledPump } from "./_engine_pump.ts";
-import { Schedule } from "./_engine_schedule.ts";
-import { AFTER, MISMATCH, Tally, VALID, WARMUP, WINDOW } from "./_engine_tally.ts";
-import { Window } from "./_engine_window.ts";
-import { FakeNet } from "./_engine_fake_net.ts";
-import { FakeServer, JOB } from "./_engine_fake_server.ts";
-import { driveHttp } from "./_engine_http_load.ts";
+import { FakeClock } from "./_fake_clock.ts";
+import { InFlight } from "./in_flight.ts";
+import { ClosedPump, type PumpConnection, ScheduledPump } from "./_pump.ts";
+import { Schedule } from "./_schedule.ts";
+import { AFTER, MISMATCH, Tally, VALID, WARMUP, WINDOW } from "./tally.ts";
+import { Window } from "./_window.ts";
+import { FakeNet } from "./_fake_net.ts";
+import { FakeServer, JOB } from "./_fake_server.ts";
+import { driveHttp } from "./_http_load.ts";
 
 Deno.test("the in-flight ring keeps requests oldest first and grows past its first capacity", () => {
   const q = new InFlight(2);

@@ -11,7 +11,7 @@
  * The largest coefficient of variation of a connection's gaps between counted answers for which its rate over their
  * span stands. `(n − 1)` gaps over the span is exact for answers that come evenly; the more irregular they come, the
  * more it reads high: with about 22 answers in 2 s, +0.5% at 0.3, +1.1% at 0.5, +4.8% at 1 (Poisson), +5.4% for
- * answers in pairs (`_engine_span_test.ts` simulates it). At 0.3 the bias is under the 1% the count of 100
+ * answers in pairs (`span_test.ts` simulates it). At 0.3 the bias is under the 1% the count of 100
  * responses allows.
  */
 export const MAX_COUNTED_GAP_CV = 0.3;

@@ -1,6 +1,6 @@
 // The load engine's clock: milliseconds from an arbitrary origin, timers, and the epoch time of a moment. The real one
 // reads performance.now(); tests drive the engine's parts with a fake one that moves only when told (see
-// _engine_fake_clock.ts), so schedules, timeouts and the end of a window are tested without waiting.
+// _fake_clock.ts), so schedules, timeouts and the end of a window are tested without waiting.
 
 /** Time and timers, as the engine's parts use them. */
 export interface Clock {

@@ -1,8 +1,8 @@
 // docs/method.md "What is checked on every response under load": values per key (postgres rows) and responses kept for
 // checks after the run (bcrypt), in the engine's parser.
 import { assertEquals, assertMatch } from "@std/assert";
-import { type EngineRequest, MISMATCH, ResponseParser, type ResponseSink, VALID } from "./_engine_http.ts";
-import { Tally } from "./_engine_tally.ts";
+import { type EngineRequest, MISMATCH, ResponseParser, type ResponseSink, VALID } from "./_http.ts";
+import { Tally } from "./tally.ts";
 
 const enc = new TextEncoder();
 const ok = (body: string) =>

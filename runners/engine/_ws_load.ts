@@ -3,15 +3,15 @@
 // with the message it answers, and the latency of valid measured echoes is counted in microseconds. Failures — a
 // handshake that fails, a socket the server drops, an echo that never comes, a wrong echo — are counted apart.
 
-import { type Clock, realClock } from "./_engine_clock.ts";
-import { Load } from "./_engine_load.ts";
-import type { Arrival, RatePhase } from "./_engine_schedule.ts";
-import { type AccountingCounts, type PhaseCounts, Tally } from "./_engine_tally.ts";
-import { startAt } from "./_engine_http_load.ts";
-import { type Connect, connect, cpuEdges, runtime } from "./_engine_transport.ts";
-import { Handshakes } from "./_engine_handshakes.ts";
-import { handshakeRequest, messagePattern } from "./_engine_ws.ts";
-import { WsConnection, type WsSetup } from "./_engine_ws_conn.ts";
+import { type Clock, realClock } from "./clock.ts";
+import { Load } from "./load.ts";
+import type { Arrival, RatePhase } from "./_schedule.ts";
+import { type AccountingCounts, type PhaseCounts, Tally } from "./tally.ts";
+import { startAt } from "./_http_load.ts";
+import { type Connect, connect, cpuEdges, runtime } from "./_transport.ts";
+import { Handshakes } from "./handshakes.ts";
+import { handshakeRequest, messagePattern } from "./ws.ts";
+import { WsConnection, type WsSetup } from "./_ws_conn.ts";
 
 /** What the harness asks one engine process to do for a WebSocket echo server. */
 export interface EngineWsJob {

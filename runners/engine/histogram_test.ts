@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@std/assert";
 import * as hdr from "hdr-histogram-js";
-import { bucketValue, EngineHistogram } from "./_engine_histogram.ts";
+import { bucketValue, EngineHistogram } from "./_histogram.ts";
 import { HISTOGRAM_OPTIONS } from "../stats/latency.ts";
 
 Deno.test("the engine's histogram counts every value in the bucket hdr-histogram-js uses for it", () => {

@@ -68,7 +68,7 @@ export function encodeRequest(
   return `${head}\r\n${body ?? ""}`;
 }
 
-import { MISMATCH, NON_2XX, VALID } from "./_engine_tally.ts";
+import { MISMATCH, NON_2XX, VALID } from "./tally.ts";
 
 /** How a response compared with its expectation (the verdicts every answer of the engine gets). */
 export { MISMATCH, NON_2XX, VALID };

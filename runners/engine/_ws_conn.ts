@@ -2,11 +2,11 @@
 // message's numbers, each echo paired with the oldest message in flight and compared with it byte for byte; pings
 // answered, a close frame or a closed connection reported to the load.
 
-import type { Handshakes } from "./_engine_handshakes.ts";
-import type { LoadConnection, LoadEvents } from "./_engine_load.ts";
-import { InFlight } from "./_engine_in_flight.ts";
-import { pairEcho } from "./_engine_ws_pair.ts";
-import type { Connect, Transport } from "./_engine_transport.ts";
+import type { Handshakes } from "./handshakes.ts";
+import type { LoadConnection, LoadEvents } from "./load.ts";
+import { InFlight } from "./in_flight.ts";
+import { pairEcho } from "./ws_pair.ts";
+import type { Connect, Transport } from "./_transport.ts";
 import {
   closeFrame,
   FrameBuilder,
@@ -15,7 +15,7 @@ import {
   handshakeResponse,
   pongFrame,
   WebSocketProtocolError,
-} from "./_engine_ws.ts";
+} from "./ws.ts";
 
 /** What every socket of a load shares: where it connects, the handshake, the message pattern. */
 export interface WsSetup {

@@ -2,9 +2,9 @@
 // measured window and prints one JSON line with what it counted. It runs on Bun (raw TCP through Bun.connect) and,
 // where Bun cannot be had, on Deno; the transport is the only difference.
 
-import { driveHttp, type EngineJob } from "./_engine_http_load.ts";
-import { driveWebSocket, type EngineWsJob } from "./_engine_ws_load.ts";
-import { readStdin, writeStdoutAndExit } from "./_engine_transport.ts";
+import { driveHttp, type EngineJob } from "./_http_load.ts";
+import { driveWebSocket, type EngineWsJob } from "./_ws_load.ts";
+import { readStdin, writeStdoutAndExit } from "./_transport.ts";
 
 if (import.meta.main) {
   const job = JSON.parse(await readStdin()) as EngineJob | EngineWsJob;
