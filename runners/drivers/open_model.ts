@@ -100,16 +100,7 @@ export function meanRate(phases: readonly PhaseSpec[]): number {
   return phases.reduce((a, p) => a + (p.fromRate + p.toRate) / 2 * p.durationSec, 0) / seconds;
 }
 
-/**
- * The default `--slo-p99`, milliseconds: a common p99 objective for an API
- * endpoint, and far above loopback's unloaded latency (well under a
- * millisecond for these servers), so the knee marks where queueing takes
- * over rather than where noise does.
- */
-export const DEFAULT_SLO_P99_MS = 50;
-
-/** The default `--sweep-steps`. */
-export const DEFAULT_SWEEP_STEPS = 10;
+export { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS } from "../stats/mod.ts";
 
 /** A rate is held when at most this share of its requests went out late. */
 export const MISSED_LIMIT = 0.01;

@@ -35,7 +35,6 @@ import { kneeOf, type Sweep, sweep } from "./http_sweep.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
-import { httpView } from "./views.ts";
 import { checkHttpParity } from "./http_parity.ts";
 import { judgeHttpRun } from "./verdict.ts";
 import {
@@ -593,7 +592,6 @@ function sum<T>(items: readonly T[], of: (item: T) => number): number {
 export const httpKind: Kind<HttpWorkload, HttpState, HttpRecordContext> = {
   name: "http",
   requires: ["server", "traffic"],
-  view: httpView,
   headline: (_workload, settings) => headlineOf(settings),
   estimateSec: servedEstimateSec,
   open,

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { BenchRecord, Headline, LatencyPercentiles, RunRecord } from "../schema/mod.ts";
+import type { Headline, RunRecord } from "../schema/mod.ts";
 import type { AfterRunContext, RunSettings, WorkloadBase } from "../../workloads/mod.ts";
 import type { RunPlan } from "../stats/mod.ts";
 import type { RecordContext, RecordOutcome, VariantContext, VariantVerdict } from "./record.ts";
@@ -48,8 +48,6 @@ export interface Kind<W extends WorkloadBase, S, C extends RecordContext<W> = Re
    * object, a figure's name and its direction).
    */
   readonly requires: readonly string[];
-  /** What the kind adds to its section of a report, for the section's records (which may change its columns). */
-  view(records: readonly BenchRecord[]): KindView;
   /**
    * Once per record, before its first run: stage files, choose tools, and fill
    * the outcome's fixed fields (headline, CPU sets, load generator, facts).
@@ -80,28 +78,4 @@ export interface Kind<W extends WorkloadBase, S, C extends RecordContext<W> = Re
   close?(state: S): Promise<void>;
   /** Checks that need every runtime of a variant before any record opens (HTTP parity); a verdict per runtime. */
   checkVariant?(ctx: VariantContext<W>): Promise<Map<string, VariantVerdict>>;
-}
-
-/** A column of a report's table: its header and whether it holds numbers (right-aligned). */
-export interface ViewColumn {
-  /** The header text. */
-  readonly header: string;
-  /** Whether the column holds numbers (right-aligned). */
-  readonly numeric: boolean;
-}
-
-/** What one workload kind adds to its section of a report. */
-export interface KindView {
-  /** How the records ran, as parts of the settings line (pinning, options and direction follow). */
-  settings(records: readonly BenchRecord[]): string[];
-  /** Options that {@linkcode KindView.settings} already says in words. */
-  readonly described: readonly string[];
-  /** The columns after the headline figure, its CI and relative speed. */
-  readonly columns: readonly ViewColumn[];
-  /** The cells of one completed record under {@linkcode KindView.columns}. */
-  cells(record: BenchRecord): string[];
-  /** Latency percentiles to show (key and header), for kinds whose records carry them. */
-  readonly latency: readonly (readonly [keyof LatencyPercentiles, string])[];
-  /** Lines under the section's tables. */
-  notes(records: readonly BenchRecord[]): string[];
 }

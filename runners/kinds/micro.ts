@@ -11,7 +11,6 @@ import { runCommand, stageServer } from "../platform/mod.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
-import { microView } from "./views.ts";
 import { microEstimateSec } from "./estimate.ts";
 import { round } from "../stats/mod.ts";
 
@@ -160,7 +159,6 @@ async function runOnce(state: MicroState, run: number): Promise<RunOutput> {
 export const microKind: Kind<MicroWorkload, MicroState> = {
   name: "micro",
   requires: ["script", "verify"],
-  view: microView,
   headline: () => ({ figure: "opsPerSecond", higherIsBetter: true }),
   estimateSec: microEstimateSec,
   open,

@@ -6,8 +6,8 @@
  */
 
 import type { RunSettings, Workload } from "../../workloads/mod.ts";
-import type { BenchRecord, Headline } from "../schema/mod.ts";
-import type { Kind, KindView } from "./kind.ts";
+import type { Headline } from "../schema/mod.ts";
+import type { Kind } from "./kind.ts";
 import { RecordRun } from "./loop.ts";
 import type { RecordOutcome, SuiteRecordContext, VariantContext, VariantVerdict } from "./record.ts";
 import * as registry from "./registry.ts";
@@ -41,26 +41,6 @@ function kindOf(workload: Workload): Kind<Workload, unknown> {
   const kind = KINDS.get(workload.kind);
   if (!kind) throw new TypeError(`No runner for workload kind "${workload.kind}"`);
   return kind;
-}
-
-/**
- * What a kind adds to its section of a report, for the section's `records` (open-model and sweep records of HTTP show
- * what was late, or the knee). A kind without a module is an error, never shown as another kind.
- *
- * @param kind The records' `kind`.
- * @param records The section's records.
- * @returns The kind's view.
- *
- * @example The columns of a process workload
- * ```ts
- * import { kindView } from "./mod.ts";
- * console.log(kindView("process").columns.map((c) => c.header)[0]); // "mean ± σ"
- * ```
- */
-export function kindView(kind: string, records: readonly BenchRecord[] = []): KindView {
-  const found = KINDS.get(kind);
-  if (!found) throw new TypeError(`Cannot show records of workload kind "${kind}": no report view for it`);
-  return found.view(records);
 }
 
 /**
@@ -136,7 +116,7 @@ export function estimateRecordSec(workload: Workload, settings: RunSettings): nu
 }
 
 export { type Ending, endingOf, RecordRun, type Slot } from "./loop.ts";
-export type { Kind, KindView, RunOutput, ViewColumn } from "./kind.ts";
+export type { Kind, RunOutput } from "./kind.ts";
 export type {
   CpuRateChoice,
   HttpRecordContext,

@@ -18,7 +18,6 @@ import {
 import { which } from "../platform/mod.ts";
 import { DEFAULT_MAX_RUNS, defaultTimer, type ProcessTimer, type TimerSession, timeRuns } from "../drivers/mod.ts";
 import type { Kind, RunOutput } from "./kind.ts";
-import { processView } from "./views.ts";
 import { processEstimateSec } from "./estimate.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
@@ -246,7 +245,6 @@ function judge(_state: ProcessState, outcome: RecordOutcome): void {
 export const processKind: Kind<ProcessWorkload, ProcessState> = {
   name: "process",
   requires: ["prepare", "headline"],
-  view: processView,
   headline: (workload) => ({ ...workload.headline }),
   estimateSec: processEstimateSec,
   open,

@@ -28,7 +28,6 @@ import { engineOnDeno } from "./engine_fallback.ts";
 import { combineSummaries, judgeSaturation, round, saturation } from "../stats/mod.ts";
 import { describeEchoFailures, judgeEchoRun } from "./verdict.ts";
 import type { Kind, RunOutput } from "./kind.ts";
-import { websocketView } from "./views.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
 import { servedEstimateSec } from "./estimate.ts";
 import { type IdleMemory, idleMemory } from "./idle_connections.ts";
@@ -367,7 +366,6 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
 export const websocketKind: Kind<WebSocketWorkload, WebSocketState, ServedRecordContext<WebSocketWorkload>> = {
   name: "websocket",
   requires: ["server", "traffic"],
-  view: websocketView,
   headline: (_workload, settings) => headlineOf(settings),
   estimateSec: servedEstimateSec,
   open,

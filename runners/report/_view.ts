@@ -7,7 +7,7 @@
 
 import { formatFigure, formatLatency, oneByCode } from "./format.ts";
 import { type BenchRecord, type BenchResult, type CpuSets, RELEASE_WARNINGS, type Warning } from "../schema/mod.ts";
-import { kindView } from "../kinds/mod.ts";
+import { kindView } from "./_kind_views.ts";
 import {
   ciText,
   directionText,

@@ -3,10 +3,15 @@
 // than text (a status, a figure with its raw value, the notes of a record)
 // says what it is, and each format decides how it looks.
 
-import type { ViewColumn } from "../kinds/mod.ts";
 import type { RecordStatus, Warning } from "../schema/mod.ts";
 
-export type { ViewColumn };
+/** A column of a report's table: its header and whether it holds numbers (right-aligned). */
+export interface ViewColumn {
+  /** The header text. */
+  readonly header: string;
+  /** Whether the column holds numbers (right-aligned). */
+  readonly numeric: boolean;
+}
 
 /**
  * A record's status in place of its figure (errored, invalid, skipped, or

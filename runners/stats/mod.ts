@@ -20,4 +20,5 @@ export * from "./resources.ts";
 export * from "./round.ts";
 export * from "./saturation.ts";
 export * from "./summary.ts";
+export * from "./sweep.ts";
 export * from "./welch.ts";

@@ -1,18 +1,18 @@
 // The workload kinds have one list, the kind registry (runners/kinds/registry.ts): validation, the run loop and the
 // reports find each kind there, and what the layers below see of it (runners/schema/kinds.ts, the JSON Schema's enum)
 // is written from it by `deno task kinds` and checked here. A kind added to a copy of the repository as
-// docs/development.md shows it (one file, one line, `deno task kinds`) runs end to end.
+// docs/development.md shows it (its file, its registry line, its report view, `deno task kinds`) runs end to end.
 
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { WORKLOAD_KINDS } from "../../runners/schema/mod.ts";
 import {
   headlineOf,
   type HttpRecordContext,
-  kindView,
   type RecordContext,
   registeredKinds,
   type ServedRecordContext,
 } from "../../runners/kinds/mod.ts";
+import { kindView } from "../../runners/report/_kind_views.ts";
 import type { httpKind } from "../../runners/kinds/http.ts";
 import type { microKind } from "../../runners/kinds/micro.ts";
 import type { processKind } from "../../runners/kinds/process.ts";
@@ -119,7 +119,7 @@ async function copyRepository(dir: string): Promise<void> {
 }
 
 Deno.test({
-  name: "a new kind is one file and one line of the registry, as the docs show it; it then runs end to end",
+  name: "a new kind is its file, a registry line and a report view, as the docs show it; it then runs end to end",
   sanitizeResources: false,
   fn: () =>
     withTmp(async (tmp) => {
@@ -132,6 +132,11 @@ Deno.test({
         `${repo}/runners/kinds/registry.ts`,
         await Deno.readTextFile(`${repo}/runners/kinds/registry.ts`) + line,
       );
+      // Its view at the end of the report's views, and its line among them.
+      const views = `${repo}/runners/report/_kind_views.ts`;
+      const entry = docBlock("runners/report/_kind_views.ts (its line in VIEWS)");
+      const text = (await Deno.readTextFile(views)).replace("  micro: microView,\n", `  micro: microView,\n${entry}`);
+      await Deno.writeTextFile(views, text + docBlock("runners/report/_kind_views.ts (the view, added at the end)"));
       // The kinds task writes the rest; then the whole program type-checks and the copy's own test of it agrees.
       const written = await deno(repo, ["task", "-q", "kinds"]);
       assertEquals(written.code, 0, written.stderr);

@@ -1,4 +1,4 @@
-// The built-in kinds' report views: what each adds to its section of a report: how it ran (the
+// Each workload kind's report view, by the kind's name: what each adds to its section of a report: how it ran (the
 // settings line, with the number of runs said the way the kind counts them),
 // the columns after the headline figure, the latency percentiles it shows, and
 // notes under the tables. HTTP and WebSocket show their load generator,
@@ -6,10 +6,33 @@
 // workloads show spread, CPU time and peak memory with the timer's own cost;
 // micro-benchmarks show tinybench's per-call latency and margin of error.
 
-import { approximateLatencyNote, formatFigure, formatLatency, formatUs, runPlan } from "../stats/mod.ts";
-import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS } from "../drivers/mod.ts";
-import type { BenchRecord } from "../schema/mod.ts";
-import type { KindView } from "./kind.ts";
+import {
+  approximateLatencyNote,
+  DEFAULT_SLO_P99_MS,
+  DEFAULT_SWEEP_STEPS,
+  formatFigure,
+  formatLatency,
+  formatUs,
+  runPlan,
+} from "../stats/mod.ts";
+import type { BenchRecord, LatencyPercentiles } from "../schema/mod.ts";
+import type { ViewColumn } from "./_view_table.ts";
+
+/** What one workload kind adds to its section of a report. */
+export interface KindView {
+  /** How the records ran, as parts of the settings line (pinning, options and direction follow). */
+  settings(records: readonly BenchRecord[]): string[];
+  /** Options that {@linkcode KindView.settings} already says in words. */
+  readonly described: readonly string[];
+  /** The columns after the headline figure, its CI and relative speed. */
+  readonly columns: readonly ViewColumn[];
+  /** The cells of one completed record under {@linkcode KindView.columns}. */
+  cells(record: BenchRecord): string[];
+  /** Latency percentiles to show (key and header), for kinds whose records carry them. */
+  readonly latency: readonly (readonly [keyof LatencyPercentiles, string])[];
+  /** Lines under the section's tables. */
+  notes(records: readonly BenchRecord[]): string[];
+}
 
 function fact(records: readonly BenchRecord[], name: string): unknown {
   return records.find((r) => r.facts[name] !== undefined && r.facts[name] !== null)?.facts[name];
@@ -331,4 +354,28 @@ export function httpView(records: readonly BenchRecord[]): KindView {
 function loaded(view: KindView, records: readonly BenchRecord[]): KindView {
   const s = records[0]?.settings;
   return s?.rate !== undefined || s?.phases ? openModel(view) : view;
+}
+
+/** Each kind's view, by the kind's name: a kind added to runners/kinds/ adds its line here. */
+const VIEWS: Readonly<Record<string, (records: readonly BenchRecord[]) => KindView>> = {
+  http: httpView,
+  websocket: websocketView,
+  process: processView,
+  micro: microView,
+};
+
+/**
+ * What a kind adds to its section of a report, for the section's `records` (open-model and sweep records of HTTP show
+ * what was late, or the knee). A kind without a view is an error, never shown as another kind.
+ *
+ * @example The columns of a process workload
+ * ```ts
+ * import { kindView } from "./_kind_views.ts";
+ * console.log(kindView("process").columns.map((c) => c.header)[0]); // "mean ± σ"
+ * ```
+ */
+export function kindView(kind: string, records: readonly BenchRecord[] = []): KindView {
+  const view = VIEWS[kind];
+  if (!view) throw new TypeError(`Cannot show records of workload kind "${kind}": no report view for it`);
+  return view(records);
 }
