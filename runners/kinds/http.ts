@@ -53,7 +53,7 @@ import { type RunningServer, serverExited, stageServerFor, startRecordServer } f
 import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } from "./remote_server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 
-import { loadTimeoutSec, longerWindow, timeoutWarning, windowWarning } from "./long_enough.ts";
+import { loadTimeoutSec, longerWindow, timeoutWarning, windowWarning } from "./window_extension.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
 import { servedEstimateSec } from "./estimate.ts";
 import { type IdleMemory, idleMemory } from "./idle_connections.ts";
@@ -383,7 +383,7 @@ interface Served {
   readonly server: RunningServer;
   /** A longer window to measure the run again over, on a fresh server: it counted too few responses. */
   readonly again: number | null;
-  /** The request timeout its load needed, from the server's answer to one request alone (see `long_enough.ts`). */
+  /** The request timeout its load needed, from the server's answer to one request alone (see `window_extension.ts`). */
   readonly timeoutSec: number;
   /** The slowest of its answers to one request alone, in verification. */
   readonly aloneMs: number;
@@ -391,7 +391,7 @@ interface Served {
 
 /**
  * One attempt at run `run`: a fresh pinned server, verified, loaded over `settings`' window; then, unless it counted
- * too few responses (see `long_enough.ts`), the fixed-rate window and idle connections; stopped.
+ * too few responses (see `window_extension.ts`), the fixed-rate window and idle connections; stopped.
  */
 async function serve(state: HttpState, run: number, settings: RunSettings, attempts: number): Promise<Served> {
   const { ctx } = state;

@@ -18,7 +18,7 @@ import {
   relativeText,
   whyText,
 } from "./_groups.ts";
-import { resourcesTable } from "./_resources.ts";
+import { resourcesTable } from "./_resources_table.ts";
 import { environmentRows, machineText, runtimeRows, topologyText } from "./_environment.ts";
 import type { ViewCell, ViewColumn, ViewTable } from "./_view_table.ts";
 import { endpointTable, type MatrixView, matrixViews } from "./_matrix.ts";

@@ -15,7 +15,7 @@ import type { BenchResult, Warning } from "../schema/mod.ts";
 import { ciText, directionText, type RecordGroup, recordLabel, relativeText, whyText } from "./_groups.ts";
 import { buildView, type SectionView } from "./_view.ts";
 import { type CellSyntax, renderCell, type ViewColumn, type ViewTable } from "./_view_table.ts";
-import { serverResources } from "./_resources.ts";
+import { serverResources } from "./_resources_table.ts";
 import { barChart, escapeXml, lineChart, type LineSeries } from "./_svg.ts";
 import { sweepChart, sweepSteps } from "./_sweep_chart.ts";
 import { overviewHtml } from "./_overview_html.ts";

@@ -16,7 +16,7 @@ export * from "./machine.ts";
 export * from "./outliers.ts";
 export * from "./paired.ts";
 export * from "./random.ts";
-export * from "./resources.ts";
+export * from "./resource_summary.ts";
 export * from "./round.ts";
 export * from "./saturation.ts";
 export * from "./summary.ts";

@@ -41,7 +41,7 @@ import {
 } from "../schema/mod.ts";
 import { recordedOptions, runtimeInfo } from "./assemble.ts";
 import { calibration, environmentWarnings, fingerprint } from "./environment.ts";
-import { GrowingResult, InterruptedError, stopOf } from "./growing.ts";
+import { GrowingResult, InterruptedError, stopOf } from "./suite_result.ts";
 import { estimateSec, recordId } from "./plan.ts";
 import { checkConnections, checkRequest, connectHosts, type Request, type RunOptions } from "./request.ts";
 import { checkResumableEnvironment, checkResumableRuntime, type Kept, keptRecords } from "./resume.ts";
@@ -49,7 +49,7 @@ import { measureVariant, type SuiteContext } from "./variant.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
 export type { RunOptions } from "./request.ts";
-export { InterruptedError } from "./growing.ts";
+export { InterruptedError } from "./suite_result.ts";
 
 /**
  * rtbench's own version, written into every result.

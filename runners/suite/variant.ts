@@ -34,7 +34,7 @@ import { runPlan } from "../stats/mod.ts";
 import { assembleRecord, emptyOutcome } from "./assemble.ts";
 import { estimateSec, type Planned, recordId } from "./plan.ts";
 import { interleave, type Schedule } from "./schedule.ts";
-import { stopOf } from "./growing.ts";
+import { stopOf } from "./suite_result.ts";
 import { judgeRounds, pairingOf, withPairedCi } from "./pairing.ts";
 
 /** What every variant of a suite is measured with. */

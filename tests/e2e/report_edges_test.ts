@@ -5,7 +5,7 @@
 // and --help and the Flags table of docs/reference.md give the same default for every flag.
 import { assert, assertEquals } from "@std/assert";
 import { niceTicks } from "../../runners/report/_svg.ts";
-import { serverResources } from "../../runners/report/_resources.ts";
+import { serverResources } from "../../runners/report/_resources_table.ts";
 import { CSV_COLUMNS, formatCsv } from "../../runners/report/mod.ts";
 import { formatTable } from "../../runners/report/table.ts";
 import type { BenchRecord, BenchResult } from "../../runners/schema/result.ts";

@@ -4,7 +4,7 @@
 // a whole CPU, and the sampler's own cost is reported. Nothing is left behind.
 import { assert, assertEquals, assertExists } from "@std/assert";
 import { spawnGroup } from "../../runners/platform/process.ts";
-import { startSampler } from "../../runners/drivers/resources.ts";
+import { startSampler } from "../../runners/drivers/resource_sampler.ts";
 import { processesMatching, waitFor } from "../_helpers.ts";
 import { condition, needs } from "../_needs.ts";
 

@@ -6,7 +6,7 @@ import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import { httpJson } from "../../workloads/http_json.ts";
 import { bcrypt } from "../../workloads/bcrypt.ts";
-import { loadTimeoutSec, longerWindow, windowWarning } from "../../runners/kinds/long_enough.ts";
+import { loadTimeoutSec, longerWindow, windowWarning } from "../../runners/kinds/window_extension.ts";
 import type { LoadGenerator, LoadMeasurement } from "../../runners/drivers/types.ts";
 import { processesMatching, withTmp } from "../_helpers.ts";
 
@@ -154,7 +154,7 @@ Deno.test("a slow server whose every request timed out is measured again with th
     new RegExp(`^run 1: measured again with a request timeout of ${seen[1]} s, not 2 s`),
   );
   // A server that answers nothing under load at any timeout: measured again while its answer alone predicts a longer
-  // wait than the last attempt had (at most the retries long_enough.ts allows), then it fails.
+  // wait than the last attempt had (at most the retries window_extension.ts allows), then it fails.
   const dead = counting(() => ({ valid: 0, errors: 100 }));
   const failed = await onBcrypt(dead.generator, { connections: 100, requestTimeoutSec: 2 });
   assert(dead.windows.length >= 2 && dead.windows.length <= 5, `${dead.windows}`);

@@ -322,7 +322,7 @@ function selfDelta(a: Snapshot, b: Snapshot, pid: number, children: boolean): nu
  *
  * @example Sample a server while it is loaded
  * ```ts ignore
- * import { startSampler } from "./resources.ts";
+ * import { startSampler } from "./resource_sampler.ts";
  * const sampler = startSampler({ roots: { server: [server.group.pid] } });
  * // ... run the load generator, then:
  * const { summary } = await sampler.stop();

@@ -29,7 +29,7 @@ export interface RunResources {
  *
  * @example The stored results were taken without samples
  * ```ts
- * import { serverResources } from "./_resources.ts";
+ * import { serverResources } from "./_resources_table.ts";
  * import { readResultFile } from "../schema/read.ts";
  * const [record] = (await readResultFile("fixtures/results/base.json")).records;
  * console.log(serverResources(record)); // []
@@ -70,7 +70,7 @@ function count(m: MeanPeak): string {
  *
  * @example Nothing sampled, no table
  * ```ts
- * import { resourcesTable } from "./_resources.ts";
+ * import { resourcesTable } from "./_resources_table.ts";
  * console.log(resourcesTable([], (r) => r.runtime.name)); // null
  * ```
  */

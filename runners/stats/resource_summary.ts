@@ -42,7 +42,7 @@ export function summarizeRole(s: RoleSeries, tMs: readonly number[]): RoleSummar
  *
  * @example
  * ```ts
- * import { combineSummaries } from "./resources.ts";
+ * import { combineSummaries } from "./resource_summary.ts";
  * console.log(combineSummaries([])); // null
  * ```
  */

@@ -42,7 +42,7 @@ const RETRIES = 4;
  *
  * @example 22 valid responses in 2 s: again over 11 s
  * ```ts
- * import { longerWindow } from "./long_enough.ts";
+ * import { longerWindow } from "./window_extension.ts";
  * const settings = { durationSec: 2, requestTimeoutSec: 30 } as never;
  * const m = { durationMs: 2000, validResponses: 22, errors: 0, mismatches: 0, non2xx: 0 } as never;
  * console.log(longerWindow(settings, m, 0)); // 11
@@ -72,7 +72,7 @@ export function longerWindow(
  *
  * @example
  * ```ts
- * import { windowWarning } from "./long_enough.ts";
+ * import { windowWarning } from "./window_extension.ts";
  * const short = { durationMs: 2000, validResponses: 22 } as never;
  * const long = { durationMs: 11000, validResponses: 121 } as never;
  * console.log(windowWarning(0, [short], long).code); // window-extended
@@ -116,7 +116,7 @@ const QUEUED_PER_CONNECTION = 10;
  *
  * @example bcryptjs: 300 ms a hash alone, 100 connections: 10 × 100 × 0.3 s = 300 s, above the 10 s asked for
  * ```ts
- * import { loadTimeoutSec } from "./long_enough.ts";
+ * import { loadTimeoutSec } from "./window_extension.ts";
  * console.log(loadTimeoutSec(10, 100, 300), loadTimeoutSec(10, 100, 2)); // 300 10
  * ```
  */
@@ -130,7 +130,7 @@ export function loadTimeoutSec(requestTimeoutSec: number, inFlight: number, alon
  *
  * @example
  * ```ts
- * import { timeoutWarning } from "./long_enough.ts";
+ * import { timeoutWarning } from "./window_extension.ts";
  * const settings = { requestTimeoutSec: 10, connections: 100, pipelining: 1 } as never;
  * console.log(timeoutWarning(0, settings, 90, 300).code); // request-timeout-raised
  * ```

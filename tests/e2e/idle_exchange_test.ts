@@ -1,7 +1,7 @@
 // docs/method.md "CPU per request and memory per connection": each idle connection has one keep-alive exchange, its
 // response checked as the engine checks every response under load (the engine's parser, on real sockets here).
 import { assertEquals, assertMatch } from "@std/assert";
-import { exchangeOnConnection } from "../../runners/drivers/held_exchange.ts";
+import { exchangeOnConnection } from "../../runners/drivers/idle_exchange.ts";
 
 const BODY = '{"message":"Hello, World!"}';
 const request = { path: "/", expect: { status: 200, contentType: "application/json", body: BODY } };

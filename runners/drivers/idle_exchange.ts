@@ -32,7 +32,7 @@ const encoder = new TextEncoder();
  * @example One exchange on a connection to a server that answers right
  * ```ts
  * import { assertEquals } from "@std/assert";
- * import { exchangeOnConnection } from "./held_exchange.ts";
+ * import { exchangeOnConnection } from "./idle_exchange.ts";
  *
  * await using server = Deno.serve({ port: 0, onListen() {} }, () => Response.json({ ok: true }));
  * const conn = await Deno.connect({ port: server.addr.port });

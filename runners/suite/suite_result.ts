@@ -77,7 +77,7 @@ export class InterruptedError extends Error {
  * @example
  * ```ts
  * import { assertEquals } from "@std/assert";
- * import { stopOf } from "./growing.ts";
+ * import { stopOf } from "./suite_result.ts";
  *
  * const controller = new AbortController();
  * controller.abort(new DOMException("interrupted by SIGTERM", "AbortError"));
