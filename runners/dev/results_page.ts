@@ -78,7 +78,9 @@ function section({ path, result }: StoredResult): string {
   const runtimes = [
     ...new Set(result.records.map((r) => `${r.runtime.name} ${r.runtime.version ?? "(no version)"}`)),
   ];
-  const generators = Object.entries(env.loadGenerators ?? {}).filter(([, v]) => v !== null).map(([n, v]) => `${n} ${v}`);
+  const generators = Object.entries(env.loadGenerators ?? {}).filter(([, v]) => v !== null).map(([n, v]) =>
+    `${n} ${v}`
+  );
   const completed = result.records.filter((r) => r.status === "completed").length;
   const { overview, footer } = reportParts(result);
   const s = result.settings;
@@ -123,9 +125,9 @@ export function resultsPage(results: readonly StoredResult[], kept: string): str
     "# Results",
     `<!-- inputs: ${results.map((r) => r.path).join(" ")} -->`,
     [
-      "Dated measurements of rtbench on real machines: what a run showed, on which machine, on which day. They say what",
-      "those machines did then, not what yours will do: compare runtimes within one run of your own. The sections below",
-      "are generated from stored result files by `deno run -A runners/dev/results_page.ts` (see",
+      "Dated measurements of rtbench on real machines: what a run showed, on which machine, on which day. They say what those",
+      "machines did then, not what yours will do: compare runtimes within one run of your own. The sections below are generated",
+      "from stored result files by `deno run -A runners/dev/results_page.ts` (see",
       "[Development](development.md#the-results-page)); the last section is kept by hand.",
     ].join("\n"),
     ...sorted.map(section),
