@@ -3,6 +3,7 @@
 // across the versions with its intervals.
 
 import { formatFigure } from "./format.ts";
+import { formatNumber } from "../stats/mod.ts";
 import type { ResultView } from "./_view.ts";
 import { escapeXml as e } from "./_svg.ts";
 import { FINDINGS_METHOD, type Overview, OVERVIEW_LEGEND, overviewOf, type OverviewRow } from "./_overview.ts";
@@ -25,7 +26,7 @@ function cellHtml(row: OverviewRow, index: number): string {
   const cell = row.cells[index];
   if (cell === null) return `<td class="text">–</td>`;
   const badges = cell.warnings.map((w) => `<span class="badge" title="${e(w.message)}">⚠ ${e(w.code)}</span>`);
-  const value = cell.ranked ? ` data-value="${cell.ranked.headline.median}"` : "";
+  const value = cell.ranked ? ` data-value="${formatNumber(cell.ranked.headline.median)}"` : "";
   return `<td class="text ${cell.standing ?? `status-${cell.record.status}`}" data-runtime="${
     e(cell.record.runtime.requested)
   }" data-standing="${cell.standing ?? cell.record.status}"${value}>${e(standingText(row, cell))}${

@@ -10,6 +10,7 @@
  */
 
 import { partialNotice } from "./partial.ts";
+import { formatNumber, higherIsBetter } from "../stats/mod.ts";
 import { formatFigure, formatLatency, formatUs } from "./format.ts";
 import type { BenchResult, Warning } from "../schema/mod.ts";
 import { ciText, directionText, type RecordGroup, recordLabel, relativeText, whyText } from "./_groups.ts";
@@ -64,7 +65,7 @@ const HTML: CellSyntax = {
   text: e,
   status: (status) => `<strong class="status-${e(status)}">${e(status)}</strong>`,
   figure: (cell) =>
-    `<span class="num" data-figure="${e(cell.figure)}" data-value="${cell.value}">${e(cell.text)}</span>`,
+    `<span class="num" data-figure="${e(cell.figure)}" data-value="${formatNumber(cell.value)}">${e(cell.text)}</span>`,
   notes: (cell) => [e(cell.reason), warningsHtml(cell.warnings)].filter(Boolean).join(" "),
 };
 
@@ -112,7 +113,9 @@ function latencyChart(group: RecordGroup, colors: Map<string, string>): string {
   return lineChart({
     className: "latency-chart",
     title: "Latency by percentile",
-    subtitle: `merged over all runs${resolution === "ms" ? " · whole milliseconds" : ""} · log scale · lower is better`,
+    subtitle: `merged over all runs${resolution === "ms" ? " · whole milliseconds" : ""} · log scale · ${
+      directionText(higherIsBetter("latencyUs") === true)
+    }`,
     xLabel: "percentile",
     series,
     formatX: (x) => x.toFixed(1),
