@@ -50,10 +50,14 @@ function cellHtml(row: OverviewRow, index: number, numbers: Map<string, number>)
   );
   const value = cell.ranked ? ` data-value="${formatNumber(cell.ranked.headline.median)}"` : "";
   // The parts of the text every format shows, each kept whole: the cell breaks only between them.
-  const parts = standingText(row, cell).split(" · ").map((part) => `<span class="part">${e(part)}</span>`).join(" · ");
+  // The markers stay with the last part, so they never wrap onto a line of their own.
+  const texts = standingText(row, cell).split(" · ");
+  const parts = texts.map((part, i) =>
+    `<span class="part">${e(part)}${i === texts.length - 1 ? badges.join("") : ""}</span>`
+  ).join(" · ");
   return `<td class="text cell ${cell.standing ?? `status-${cell.record.status}`}" data-runtime="${
     e(cell.record.runtime.requested)
-  }" data-standing="${cell.standing ?? cell.record.status}"${value}>${parts}${badges.join("")}</td>`;
+  }" data-standing="${cell.standing ?? cell.record.status}"${value}>${parts}</td>`;
 }
 
 /** Under the table: what each numbered marker stands for. */
