@@ -126,7 +126,8 @@ function samples(): Sample[] {
 
 /**
  * A table header as its column names, a runtime's label (`deno 2.9.6`, `bun@1.2`, `node 26.10.0 (line 26, Active
- * LTS)`, `go 1.26.8 (baseline)`) standing for any and the columns of one runtime standing for as many runtimes as the table has.
+ * LTS)`, `go 1.26.8 (baseline)`) standing for any and the columns of one runtime standing for as many runtimes as the
+ * table has.
  */
 function columns(header: string): string {
   const names = header.trim().split(/\s{2,}/).map((c) =>
