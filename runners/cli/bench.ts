@@ -231,7 +231,7 @@ function givenFlags(args: readonly string[]): string[] {
  * @example Stop a CLI run from the calling program
  * ```ts
  * import { assertEquals } from "@std/assert";
- * import { main, type MainOptions } from "@rtbench/rtbench/cli";
+ * import { main, type MainOptions } from "./bench.ts";
  *
  * const options: MainOptions = { signal: AbortSignal.abort() };
  * assertEquals(await main(["--help"], options), 0);
@@ -260,7 +260,7 @@ export interface MainOptions {
  * @example Bad input is exit code 2
  * ```ts
  * import { assertEquals } from "@std/assert";
- * import { main } from "@rtbench/rtbench/cli";
+ * import { main } from "./bench.ts";
  *
  * assertEquals(await main(["--profile", "fast"]), 2);
  * ```
