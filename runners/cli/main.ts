@@ -16,13 +16,35 @@
  * @module
  */
 
-/** A command's module: `entry` runs the command as a program and exits with its code. */
+/**
+ * A command's module: `entry` runs the command as a program and exits with its code.
+ *
+ * @example A command's module, loaded as the command line loads it
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { COMMANDS, type CommandModule } from "./main.ts";
+ *
+ * const report: CommandModule = await COMMANDS.find((c) => c.name === "report")!.load();
+ * assertEquals(typeof report.entry, "function");
+ * ```
+ */
 export interface CommandModule {
   /** Runs the command with `args` (the arguments after its name) and exits the process with its code. */
   entry(args: string[]): Promise<never>;
 }
 
-/** One command of {@linkcode COMMANDS}. */
+/**
+ * One command of {@linkcode COMMANDS}.
+ *
+ * @example The command `rtbench run` names
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type Command, commandOf } from "./main.ts";
+ *
+ * const bench: Command | undefined = commandOf("run");
+ * assertEquals([bench?.name, bench?.aliases], ["bench", ["run"]]);
+ * ```
+ */
 export interface Command {
   /** The name it is called by. */
   readonly name: string;
@@ -37,7 +59,7 @@ export interface Command {
 /**
  * The commands of `rtbench`, in the order the help lists them.
  *
- * @example
+ * @example The six commands
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { COMMANDS } from "./main.ts";
@@ -88,7 +110,9 @@ export const COMMANDS: readonly Command[] = [
  * The help of `rtbench`: every command with one line; `rtbench <command>
  * --help` shows the command's own.
  *
- * @example
+ * @returns The help text, without a trailing newline.
+ *
+ * @example The usage line
  * ```ts
  * import { assertStringIncludes } from "@std/assert";
  * import { helpText } from "./main.ts";
@@ -114,7 +138,10 @@ export function helpText(): string {
 /**
  * The command `name` names (by its name or an alias); undefined when none does.
  *
- * @example
+ * @param name A command's name or alias, as given on the command line.
+ * @returns The command, or undefined when no command has that name.
+ *
+ * @example An alias
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { commandOf } from "./main.ts";
@@ -131,7 +158,10 @@ export function commandOf(name: string): Command | undefined {
  * returns 0, an unknown command 2 with one line naming it; a command runs as
  * the program and exits with its own code.
  *
- * @example
+ * @param args The command-line arguments: the command, then its own arguments.
+ * @returns The exit code (for the help and an unknown command; a command exits the process itself).
+ *
+ * @example The help is exit code 0
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { main } from "./main.ts";
