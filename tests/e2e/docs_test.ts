@@ -222,7 +222,7 @@ async function printedHeaders(): Promise<Set<string>> {
     "serverRssAtRateBytes",
     "serverRssPerConnectionBytes",
   ]);
-  // `deno task fair-share`: multi-core records (`facts.serverForm`) at two core budgets.
+  // `runners/dev/fair_share.ts`: multi-core records (`facts.serverForm`) at two core budgets.
   const budgets = [{ server: "0", client: "1" }, { server: "0,1", client: "0,1" }].flatMap((cpus) =>
     base.records.map((r) => ({ ...r, cpus, facts: { ...r.facts, serverForm: "workers" } }))
   );

@@ -320,7 +320,7 @@ Deno.test("overview at two core budgets: a line per budget, the same runtimes; o
   assertEquals(overviewOf(buildView(one)).fairShare, []);
   assert(!formatTable(one).includes("At equal CPU"));
   assertEquals(overviewOf(buildView(await loadFixture(BASE_PATH))).fairShare, []);
-  // Both budgets' records in one result (as deno task fair-share measures them): fewest cores first.
+  // Both budgets' records in one result (as runners/dev/fair_share.ts measures them): fewest cores first.
   const both: BenchResult = {
     ...two,
     records: [...two.records, ...one.records.map((r) => ({ ...r, id: `${r.id}/1-cpu` }))],
