@@ -2,7 +2,7 @@
 // made, not a folder, writable), and once anything is measured no write failure may lose it — the result then
 // goes to a file under results/ (or the system's temporary folder), and the user is told where.
 
-import { ownTemp, removeTemp, UsageError } from "../platform/mod.ts";
+import { ownTemp, removeTemp, tempLedger, UsageError } from "../platform/mod.ts";
 import { type BenchResult, SchemaError, writeResult } from "../schema/mod.ts";
 
 /** Why a path cannot be written, in words (no Deno permission hints: the tasks run with their permissions). */
@@ -132,7 +132,7 @@ export class KeptFile {
 
   /** Writes `result` after the writes before it; a result that fails its schema is a bug and is thrown. */
   writeResult(result: BenchResult): Promise<void> {
-    return this.#enqueue((path) => writeResult(path, result));
+    return this.#enqueue((path) => writeResult(path, result, { temps: tempLedger }));
   }
 
   /** Writes `text` after the writes before it. */

@@ -14,7 +14,7 @@
  */
 
 import type { BenchResult } from "../schema/mod.ts";
-import { UsageError } from "../platform/mod.ts";
+import { UsageError } from "../base/mod.ts";
 import { formatTable } from "./table.ts";
 import { formatCsv } from "./csv.ts";
 import { formatHtml } from "./html.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { MachineIdentity, VariableFate, VariableReport } from "../platform/mod.ts";
+import type { MachineIdentity, VariableFate, VariableReport } from "../base/mod.ts";
 import type { ResourceSeries, ResourceSummary } from "./resources.ts";
 import type { WORKLOAD_KINDS } from "./kinds.ts";
 
