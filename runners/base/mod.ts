@@ -162,11 +162,26 @@ export function cpusShared(cpus: CpuSplit): boolean {
 export interface MachineIdentity {
   /** `vendor_id` of /proc/cpuinfo (`GenuineIntel`, `AuthenticAMD`); null where not reported (ARM). */
   readonly cpuVendor: string | null;
-  /** `cpu family`. */
+  /**
+   * `cpu family`.
+   *
+   * @asType integer
+   * @nullable
+   */
   readonly cpuFamily: number | null;
-  /** `model`: the CPU's model number, which a masked model name does not hide. */
+  /**
+   * `model`: the CPU's model number, which a masked model name does not hide.
+   *
+   * @asType integer
+   * @nullable
+   */
   readonly cpuModelNumber: number | null;
-  /** `stepping`. */
+  /**
+   * `stepping`.
+   *
+   * @asType integer
+   * @nullable
+   */
   readonly cpuStepping: number | null;
   /** `microcode` revision. */
   readonly microcode: string | null;
@@ -188,7 +203,11 @@ export interface MachineIdentity {
  * ```
  */
 export interface VariableFate {
-  /** Its name. */
+  /**
+   * Its name.
+   *
+   * @pattern ^[A-Za-z_][A-Za-z0-9_]*$
+   */
   readonly name: string;
   /** Its value (secrets masked). */
   readonly value: string;
@@ -220,6 +239,11 @@ export interface VariableReport {
   readonly passed: readonly string[];
   /** Every variable of rtbench's environment known to change a runtime, and what became of it. */
   readonly known: readonly VariableFate[];
-  /** How many other variables of rtbench's environment no runtime got. */
+  /**
+   * How many other variables of rtbench's environment no runtime got.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly otherDropped: number;
 }

@@ -75,7 +75,11 @@ export interface RoleSeries {
  * ```
  */
 export interface ResourceSeries {
-  /** Sampling interval asked for. */
+  /**
+   * Sampling interval asked for.
+   *
+   * @minimum 10
+   */
   readonly intervalMs: number;
   /** End of each interval, in milliseconds since the first sample of the window. */
   readonly tMs: readonly number[];
@@ -96,9 +100,17 @@ export interface ResourceSeries {
  * ```
  */
 export interface MeanPeak {
-  /** Time-weighted mean over the window. */
+  /**
+   * Time-weighted mean over the window.
+   *
+   * @minimum 0
+   */
   readonly mean: number;
-  /** Largest single sample. */
+  /**
+   * Largest single sample.
+   *
+   * @minimum 0
+   */
   readonly peak: number;
 }
 
@@ -145,16 +157,33 @@ export interface RoleSummary {
  * ```
  */
 export interface ResourceSummary {
-  /** Sampling interval asked for. */
+  /**
+   * Sampling interval asked for.
+   *
+   * @minimum 10
+   */
   readonly intervalMs: number;
-  /** Samples inside the window. */
+  /**
+   * Samples inside the window.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly samples: number;
   /** The server's tree. */
   readonly server: RoleSummary | null;
   /** The load generator's tree. */
   readonly client: RoleSummary | null;
-  /** CPU the sampler's helper and its `cat` children used, percent of one CPU. */
+  /**
+   * CPU the sampler's helper and its `cat` children used, percent of one CPU.
+   *
+   * @minimum 0
+   */
   readonly samplerCpuPercent: number | null;
-  /** CPU the harness process used meanwhile (it parses the samples), percent of one CPU. */
+  /**
+   * CPU the harness process used meanwhile (it parses the samples), percent of one CPU.
+   *
+   * @minimum 0
+   */
   readonly harnessCpuPercent: number | null;
 }
