@@ -33,7 +33,27 @@ export interface TempOwner {
   remove(path: string): Promise<void>;
 }
 
-/** Options of {@linkcode writeResult}. */
+/**
+ * Options of {@linkcode writeResult}.
+ *
+ * @example Write under a program's own ledger of temporary files
+ * ```ts
+ * import { readResultFile, writeResult, type WriteOptions } from "@rtbench/rtbench/schema";
+ *
+ * const owned = new Set<string>();
+ * const options: WriteOptions = {
+ *   temps: {
+ *     own: (path) => (owned.add(path), path),
+ *     disown: (path) => void owned.delete(path),
+ *     remove: async (path) => (owned.delete(path), await Deno.remove(path).catch(() => {})),
+ *   },
+ * };
+ * const dir = await Deno.makeTempDir();
+ * await writeResult(`${dir}/copy.json`, await readResultFile("fixtures/results/base.json"), options);
+ * console.log(owned.size); // 0
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface WriteOptions {
   /**
    * Who answers for the temporary sibling while it exists.
