@@ -221,6 +221,32 @@ export interface VariableFate {
 }
 
 /**
+ * The name of an environment variable.
+ *
+ * @example A variable that changes Node.js
+ * ```ts
+ * import type { VariableName } from "./mod.ts";
+ * const name: VariableName = "NODE_OPTIONS";
+ * ```
+ *
+ * @pattern ^[A-Za-z_][A-Za-z0-9_]*$
+ */
+export type VariableName = string;
+
+/**
+ * The name of an environment variable, or every name with a prefix: the prefix then `*` (`LC_*`).
+ *
+ * @example The locale's variables
+ * ```ts
+ * import type { VariableNames } from "./mod.ts";
+ * const names: VariableNames[] = ["LANG", "LC_*"];
+ * ```
+ *
+ * @pattern ^[A-Za-z_][A-Za-z0-9_]*\*?$
+ */
+export type VariableNames = string;
+
+/**
  * What rtbench does with its own environment: the names every process and every install may take, the
  * variables kept on request, and the fate of each variable known to change a runtime.
  *
@@ -232,11 +258,11 @@ export interface VariableFate {
  */
 export interface VariableReport {
   /** Names every process takes from rtbench's environment where set (the platform's `INHERITED`). */
-  readonly inherited: readonly string[];
+  readonly inherited: readonly VariableNames[];
   /** Names installs and provisioning also take (the platform's `REGISTRY_ACCESS`). */
-  readonly registry: readonly string[];
+  readonly registry: readonly VariableNames[];
   /** Names kept for every process with `--pass-env`. */
-  readonly passed: readonly string[];
+  readonly passed: readonly VariableName[];
   /** Every variable of rtbench's environment known to change a runtime, and what became of it. */
   readonly known: readonly VariableFate[];
   /**

@@ -6,11 +6,11 @@
  * @module
  */
 
-import type { MachineIdentity, VariableFate, VariableReport } from "../base/mod.ts";
-import type { ResourceSeries, ResourceSummary } from "./resources.ts";
+import type { MachineIdentity, VariableFate, VariableName, VariableNames, VariableReport } from "../base/mod.ts";
+import type { NonNegative, ResourceSeries, ResourceSummary } from "./resources.ts";
 import type { WORKLOAD_KINDS } from "./kinds.ts";
 
-export type { MachineIdentity, VariableFate, VariableReport };
+export type { MachineIdentity, VariableFate, VariableName, VariableNames, VariableReport };
 
 /**
  * How a workload is driven; each kind has its own module in `runners/kinds/`. One of `WORKLOAD_KINDS`.
@@ -445,7 +445,7 @@ export interface Environment {
    * @minItems 3
    * @maxItems 3
    */
-  readonly loadAverage?: readonly number[] | null;
+  readonly loadAverage?: readonly NonNegative[] | null;
   /** Every load generator rtbench knows, with its version, or null when it is not installed. */
   readonly loadGenerators?: Readonly<Record<string, string | null>>;
   /**
@@ -1609,7 +1609,7 @@ export interface HostInfo {
    */
   readonly memoryBytes: number | null;
   /** Load average (1, 5, 15 min) when it was fingerprinted. */
-  readonly loadAverage: readonly number[] | null;
+  readonly loadAverage: readonly NonNegative[] | null;
   /** Whether processes there are pinned with `taskset`. */
   readonly taskset: boolean;
   /** What tells it apart from another machine of the same CPU model name (absent in older files). */
