@@ -75,6 +75,7 @@ export { KIND_REQUIREMENTS, WORKLOAD_KINDS } from "./kinds.ts";
 export type {
   MeanPeak,
   NonNegative,
+  Positive,
   ResourceRole,
   ResourceSeries,
   ResourceSummary,

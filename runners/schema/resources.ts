@@ -32,6 +32,20 @@ export type ResourceRole = "server" | "client";
 export type NonNegative = number;
 
 /**
+ * A measured time or size above zero.
+ *
+ * @example A timed round
+ * ```ts
+ * import type { Positive } from "@rtbench/rtbench/schema";
+ *
+ * const roundMs: Positive = 41.7;
+ * ```
+ *
+ * @exclusiveMinimum 0
+ */
+export type Positive = number;
+
+/**
  * Sampled values of one process tree, one entry per interval.
  *
  * @example The peak memory of a series

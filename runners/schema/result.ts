@@ -7,7 +7,7 @@
  */
 
 import type { MachineIdentity, VariableFate, VariableName, VariableNames, VariableReport } from "../base/mod.ts";
-import type { NonNegative, ResourceSeries, ResourceSummary } from "./resources.ts";
+import type { NonNegative, Positive, ResourceSeries, ResourceSummary } from "./resources.ts";
 import type { WORKLOAD_KINDS } from "./kinds.ts";
 
 export type { MachineIdentity, VariableFate, VariableName, VariableNames, VariableReport };
@@ -494,7 +494,7 @@ export interface MachineCalibration {
    *
    * @minItems 1
    */
-  readonly roundsMs: readonly number[];
+  readonly roundsMs: readonly Positive[];
   /**
    * The median round.
    *
