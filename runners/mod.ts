@@ -109,6 +109,6 @@ export {
   parseFormat,
 } from "./report/mod.ts";
 export { readResultFile } from "./schema/mod.ts";
-export { writeResult } from "./schema/mod.ts";
+export { type TempOwner, type WriteOptions, writeResult } from "./schema/mod.ts";
 export { createProgress, type ProgressDisplay, type ProgressEvent, type ProgressOptions } from "./report/mod.ts";
 export { RequestError, UsageError } from "./platform/mod.ts";

@@ -4,7 +4,8 @@
 
 /** Folder → the folders its files may import, besides their own. A folder not listed takes its parent's rules. */
 export const LAYERS: Readonly<Record<string, readonly string[]>> = (() => {
-  const platform = ["runners/platform"];
+  const base = ["runners/base"];
+  const platform = [...base, "runners/platform"];
   const schema = [...platform, "runners/schema"];
   const stats = [...schema, "runners/stats"];
   const domain = [...stats, "adapters", "workloads", "fixtures"];
@@ -15,7 +16,9 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = (() => {
   const composed = [...measuring, "runners/suite", "runners/selfcheck"];
   const everything = [...composed, "runners/cli"];
   return {
-    "runners/platform": [],
+    // What every layer shares and that needs nothing of the machine: usage errors, CPU lists, plain shapes.
+    "runners/base": [],
+    "runners/platform": base,
     "runners/schema": platform,
     "runners/stats": schema,
     "adapters": stats,

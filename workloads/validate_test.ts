@@ -1,5 +1,5 @@
 import { assertEquals, assertRejects, assertThrows } from "@std/assert";
-import { UsageError } from "../runners/platform/errors.ts";
+import { UsageError } from "../runners/base/mod.ts";
 import { httpJson } from "./http_json.ts";
 import { loadWorkloadModule, validateWorkload } from "./validate.ts";
 

@@ -1,7 +1,7 @@
 // Running a prepared request: progress on stderr, the result file written after every record (moved to a fallback
 // when it cannot be), then the reports; an interrupted or failed suite says in one line what it kept and how to go on.
 
-import { errorLine, UsageError, writeStdout } from "../platform/mod.ts";
+import { errorLine, tempLedger, UsageError, writeStdout } from "../platform/mod.ts";
 import { createProgress, exportResult, formatTable, type ProgressDisplay } from "../report/mod.ts";
 import type { BenchResult } from "../schema/mod.ts";
 import { InterruptedError, run } from "../suite/mod.ts";
@@ -48,7 +48,7 @@ function startProgress(quiet: boolean): { display: ProgressDisplay | undefined; 
  */
 export async function measure(prepared: Prepared, signal: AbortSignal): Promise<number> {
   const { request, resultPath } = prepared;
-  const file = new KeptFile(resultPath, console.error);
+  const file = new KeptFile(resultPath, console.error, tempLedger);
   const progress = startProgress(request.quiet);
   let result: BenchResult;
   try {

@@ -6,9 +6,8 @@
  * @module
  */
 
-import { RequestError, UsageError } from "../platform/mod.ts";
+import { RequestError, UsageError } from "../base/mod.ts";
 import type { RunSettings } from "../../workloads/mod.ts";
-import { isUsageError } from "./_usage.ts";
 
 /** The flag that sets each run setting (`settings.durationSec` is `--duration`). */
 export const SETTING_FLAGS: Readonly<Partial<Record<keyof RunSettings, string>>> = {
@@ -93,7 +92,6 @@ export function flagOf(field: string): string {
  */
 export function withFlagNames(error: unknown): unknown {
   if (error instanceof RequestError) return new UsageError(error.describe(flagOf), { cause: error });
-  if (isUsageError(error) && !(error instanceof UsageError)) return new UsageError(error.message, { cause: error });
   return error;
 }
 

@@ -3,6 +3,7 @@
 // with the last comparable result kept there, by compare's test.
 
 import { isUsageError, UsageError } from "./_usage.ts";
+import { tempLedger } from "../platform/mod.ts";
 import type { BenchResult } from "../schema/mod.ts";
 import {
   comparableIn,
@@ -48,7 +49,9 @@ export async function keepAndCompare(
   noiseFloor?: NoiseFloor,
 ): Promise<boolean> {
   // A result file written into the history is kept already; a copy would count the run twice in a trend.
-  say(`Result kept in ${await sameDirectory(dir, out) ? out : await keepInHistory(dir, result)}`);
+  say(
+    `Result kept in ${await sameDirectory(dir, out) ? out : await keepInHistory(dir, result, { temps: tempLedger })}`,
+  );
   if (thresholdPercent === undefined) return false;
   const { entry: against, passedOver } = comparableIn(history, result);
   // Why each newer result with something in common was not compared: a regression gate that stays silent says so.

@@ -3,7 +3,7 @@
 // goes to a file under results/ (or the system's temporary folder), and the user is told where.
 
 import { UsageError } from "./_usage.ts";
-import { type BenchResult, SchemaError, writeResult } from "../schema/mod.ts";
+import { type BenchResult, SchemaError, type TempOwner, writeResult } from "../schema/mod.ts";
 
 /** Why a path cannot be written, in words (no Deno permission hints: the tasks run with their permissions). */
 export function whyNotWritable(error: unknown): string {
@@ -108,14 +108,17 @@ export class KeptFile {
   #queue: Promise<void> = Promise.resolve();
   #moved: string | undefined;
   readonly #say: (line: string) => void;
+  readonly #temps: TempOwner | undefined;
 
   /**
    * @param path Where the file should go.
    * @param say Receives the one line saying where it went instead.
+   * @param temps Owns each temporary file while it is written (the platform's ledger, so a killed run's are removed).
    */
-  constructor(path: string, say: (line: string) => void) {
+  constructor(path: string, say: (line: string) => void, temps?: TempOwner) {
     this.#path = path;
     this.#say = say;
+    this.#temps = temps;
   }
 
   /** Where the file is (or goes). */
@@ -135,7 +138,7 @@ export class KeptFile {
 
   /** Writes `result` after the writes before it; a result that fails its schema is a bug and is thrown. */
   writeResult(result: BenchResult): Promise<void> {
-    return this.#enqueue((path) => writeResult(path, result));
+    return this.#enqueue((path) => writeResult(path, result, { temps: this.#temps }));
   }
 
   /** Writes `text` after the writes before it. */

@@ -9,7 +9,7 @@
  */
 
 import { parseRuntimeSpecs } from "../../adapters/mod.ts";
-import { allowedCpus, parseCpuList, runEntry } from "../platform/mod.ts";
+import { allowedCpus, parseCpuList, runEntry, tempLedger } from "../platform/mod.ts";
 import { formatFairShare } from "../report/mod.ts";
 import { writeResult } from "../schema/mod.ts";
 import { fairShareRun, parseBudgets } from "../selfcheck/mod.ts";
@@ -74,7 +74,7 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
     signal,
     onBudget: async (cores, result) => {
       console.error(`  ${cores} server CPU${cores === 1 ? "" : "s"}: ${result.records.length} records`);
-      if (outDir) await writeResult(`${outDir}/fair-share-${cores}.json`, result);
+      if (outDir) await writeResult(`${outDir}/fair-share-${cores}.json`, result, { temps: tempLedger });
     },
   });
   console.log(formatFairShare(tables));

@@ -76,7 +76,7 @@ ${requires.join("\n")}
 
 /** The JSON Schema's text with its enum of kinds set to `names`, the rest of the file as it is. */
 function schemaText(text: string, names: readonly string[]): string {
-  const enumOfKinds = /("kind": \{\n(\s*)"enum": \[\n)[^\]]*?\n(\s*)\]/;
+  const enumOfKinds = /("kind": \{\n(?:\s*"type": "string",\n)?(\s*)"enum": \[\n)[^\]]*?\n(\s*)\]/;
   const match = enumOfKinds.exec(text);
   if (!match) throw new Error(`${KIND_FILES.schema}: no enum of kinds found`);
   const indent = `${match[2]}  `;

@@ -14,6 +14,7 @@
  * @module
  */
 
+import type { VariableFate, VariableReport } from "../base/mod.ts";
 import { knownVariable, type RuntimeVariable } from "./runtime_variables.ts";
 
 /**
@@ -161,56 +162,6 @@ const SECRET_NAME = /TOKEN|SECRET|PASSW|CREDENTIAL|COOKIE|SESSION|AUTH|(^|_)KEY(
 export function recordableValue(name: string, value: string): string {
   if (SECRET_NAME.test(name)) return "<secret>";
   return value.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]*@/g, "$1<secret>@");
-}
-
-/**
- * What became of one variable of rtbench's environment that is known to change a runtime.
- *
- * @example A CA bundle given to installs only
- * ```ts
- * import type { VariableFate } from "./child_env.ts";
- * const fate: VariableFate = { name: "NODE_EXTRA_CA_CERTS", value: "/etc/ca.pem", fate: "installs only", changes: "node, deno: a CA bundle" };
- * ```
- */
-export interface VariableFate {
-  /** Its name. */
-  readonly name: string;
-  /** Its value (see {@linkcode recordableValue}). */
-  readonly value: string;
-  /**
-   * `dropped`: no process got it; `installs only`: installs and provisioning got it (to reach a registry), no
-   * runtime did; `kept (--pass-env)`: every process got it, because the user asked.
-   */
-  readonly fate: "dropped" | "installs only" | "kept (--pass-env)";
-  /** What it changes and how, from its entry in the list of variables known to change a runtime. */
-  readonly changes: string;
-}
-
-/**
- * What rtbench does with its own environment: the names every process and every install may take, the
- * variables kept on request, and the fate of each variable known to change a runtime.
- *
- * @example NODE_OPTIONS in the user's shell is dropped
- * ```ts
- * import { assertEquals } from "@std/assert";
- * import { variableReport } from "./child_env.ts";
- * const known = [{ name: "NODE_OPTIONS", changes: "node", effect: "options of every node process", example: "--inspect" }];
- * const report = variableReport({ PATH: "/usr/bin", NODE_OPTIONS: "--inspect", EDITOR: "vi" }, [], known);
- * assertEquals(report.known.map((k) => [k.name, k.fate]), [["NODE_OPTIONS", "dropped"]]);
- * assertEquals(report.otherDropped, 1);
- * ```
- */
-export interface VariableReport {
-  /** Names every process takes from rtbench's environment where set ({@linkcode INHERITED}). */
-  readonly inherited: readonly string[];
-  /** Names installs and provisioning also take ({@linkcode REGISTRY_ACCESS}). */
-  readonly registry: readonly string[];
-  /** Names kept for every process with `--pass-env`. */
-  readonly passed: readonly string[];
-  /** Every variable of rtbench's environment known to change a runtime, and what became of it. */
-  readonly known: readonly VariableFate[];
-  /** How many other variables of rtbench's environment no runtime got. */
-  readonly otherDropped: number;
 }
 
 /**

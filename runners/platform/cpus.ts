@@ -5,47 +5,9 @@
  * @module
  */
 
+import { type CpuSplit, parseCpuList } from "../base/mod.ts";
 import { canPin } from "./process.ts";
 import { readProcText } from "./procfs.ts";
-
-/** Which CPUs the code under test and the load generator run on; null where not pinned. */
-export interface CpuSplit {
-  /** CPU list for the server (the code under test), or null. */
-  readonly server: string | null;
-  /** CPU list for the load generator, or null. */
-  readonly client: string | null;
-}
-
-/** Expands a Linux CPU list such as `0-2,4` into `[0, 1, 2, 4]`. */
-export function parseCpuList(list: string): number[] {
-  const cpus: number[] = [];
-  for (const part of list.trim().split(",").filter(Boolean)) {
-    const [a, b] = part.split("-").map(Number);
-    if (!Number.isInteger(a) || (b !== undefined && !Number.isInteger(b))) {
-      throw new RangeError(`Cannot parse CPU list "${list}"`);
-    }
-    for (let c = a; c <= (b ?? a); c++) cpus.push(c);
-  }
-  return cpus;
-}
-
-/**
- * Whether the load generator's CPUs overlap the server's (`--server-cpus` leaving it none of its own); false where
- * either is not pinned.
- *
- * @example
- * ```ts
- * import { assertEquals } from "@std/assert";
- * import { cpusShared } from "./cpus.ts";
- *
- * assertEquals([cpusShared({ server: "0,1", client: "0,1" }), cpusShared({ server: "0", client: "1" })], [true, false]);
- * ```
- */
-export function cpusShared(cpus: CpuSplit): boolean {
-  if (!cpus.server || !cpus.client) return false;
-  const server = new Set(parseCpuList(cpus.server));
-  return parseCpuList(cpus.client).some((cpu) => server.has(cpu));
-}
 
 /** The CPUs this process may run on (Linux `Cpus_allowed_list`), or null where unreadable. */
 export async function allowedCpus(): Promise<string | null> {

@@ -1,5 +1,6 @@
 import { assertEquals, assertThrows } from "@std/assert";
-import { parseCpuList, splitCpus } from "./cpus.ts";
+import { parseCpuList } from "../base/mod.ts";
+import { splitCpus } from "./cpus.ts";
 
 Deno.test("CPU lists expand ranges", () => {
   assertEquals(parseCpuList("0-2,5,7-8"), [0, 1, 2, 5, 7, 8]);

@@ -21,7 +21,7 @@ import { killAllGroups, stopAllGroups } from "./process.ts";
 import { startReaper } from "./reaper.ts";
 import { readProcText } from "./procfs.ts";
 import { removeAllTempsSync } from "./temp.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../base/mod.ts";
 
 /** Exit codes for the signals a command stops on: 128 + the signal number. */
 const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };

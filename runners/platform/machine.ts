@@ -9,40 +9,9 @@
  * @module
  */
 
+import type { MachineIdentity } from "../base/mod.ts";
 import { readProcText } from "./procfs.ts";
 import { runCommand, which } from "./process.ts";
-
-/**
- * A machine's identity: the fields that differ between two hosts whose CPU model name reads the same.
- *
- * @example A Zen 1 EPYC under KVM
- * ```ts
- * import type { MachineIdentity } from "./machine.ts";
- * const zen1: MachineIdentity = {
- *   cpuVendor: "AuthenticAMD", cpuFamily: 23, cpuModelNumber: 1, cpuStepping: 2, microcode: "0x8001250",
- *   caches: { L1d: "32K", L1i: "64K", L2: "512K", L3: "8192K" }, hypervisor: "kvm",
- *   mitigations: { spectre_v2: "Mitigation: Retpolines" },
- * };
- * ```
- */
-export interface MachineIdentity {
-  /** `vendor_id` of /proc/cpuinfo (`GenuineIntel`, `AuthenticAMD`); null where not reported (ARM). */
-  readonly cpuVendor: string | null;
-  /** `cpu family`. */
-  readonly cpuFamily: number | null;
-  /** `model`: the CPU's model number, which a masked model name does not hide. */
-  readonly cpuModelNumber: number | null;
-  /** `stepping`. */
-  readonly cpuStepping: number | null;
-  /** `microcode` revision. */
-  readonly microcode: string | null;
-  /** Cache sizes of the first CPU by level and type (`L1d`, `L1i`, `L2`, `L3`), as sysfs gives them (`512K`). */
-  readonly caches: Readonly<Record<string, string>>;
-  /** The hypervisor (`kvm`, `microsoft`, `xen`), `none` on bare metal, `yes` when one runs but is not named; null unknown. */
-  readonly hypervisor: string | null;
-  /** Each CPU vulnerability the kernel knows and its status (`Mitigation: Retpolines`, `Not affected`). */
-  readonly mitigations: Readonly<Record<string, string>>;
-}
 
 function field(cpuinfo: string, name: string): string | null {
   return new RegExp(`^${name}\\s*:\\s*(.*)$`, "m").exec(cpuinfo)?.[1]?.trim() || null;

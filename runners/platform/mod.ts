@@ -11,7 +11,7 @@ export * from "./cgroup.ts";
 export * from "./child_env.ts";
 export * from "./cpus.ts";
 export * from "./entry.ts";
-export * from "./errors.ts";
+export * from "../base/mod.ts";
 export * from "./ledger.ts";
 export * from "./limits.ts";
 export * from "./listening.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { RequestError } from "./errors.ts";
+import { RequestError } from "../base/mod.ts";
 import { INHERITED } from "./child_env.ts";
 import {
   type CommandOutput,

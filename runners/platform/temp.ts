@@ -133,6 +133,23 @@ export function disownTemp(path: string): void {
 }
 
 /**
+ * The temporary files this ledger answers for, as the result writer takes them (`TempOwner` of the schema):
+ * {@linkcode ownTemp}, {@linkcode disownTemp}, {@linkcode removeTemp}.
+ *
+ * @example Write a result whose temporary sibling the ledger owns
+ * ```ts ignore
+ * import { writeResult } from "../schema/mod.ts";
+ * import { tempLedger } from "./temp.ts";
+ * await writeResult("results/r.json", result, { temps: tempLedger });
+ * ```
+ */
+export const tempLedger: {
+  readonly own: (path: string) => string;
+  readonly disown: (path: string) => void;
+  readonly remove: (path: string) => Promise<void>;
+} = { own: ownTemp, disown: disownTemp, remove: removeTemp };
+
+/**
  * Removes every temporary path still owned, synchronously; for exit paths
  * that cannot wait (a signal, an uncaught error).
  *

@@ -35,7 +35,7 @@
 
 import { alignTable, formatFigure } from "./format.ts";
 import { serverCpuAtRate } from "./_groups.ts";
-import { UsageError } from "../platform/mod.ts";
+import { UsageError } from "../base/mod.ts";
 import type { BenchRecord, BenchResult } from "../schema/mod.ts";
 import { higherIsBetter, holmAdjust, machineMatch, unpairedRatio } from "../stats/mod.ts";
 

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { cpusShared, parseCpuList } from "../platform/mod.ts";
+import { cpusShared, parseCpuList } from "../base/mod.ts";
 import type { BenchRecord, BenchResult } from "../schema/mod.ts";
 import { alignTable, formatCount } from "./format.ts";
 import type { ViewTable } from "./_view_table.ts";

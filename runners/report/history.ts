@@ -18,8 +18,8 @@
  * @module
  */
 
-import { UsageError } from "../platform/mod.ts";
-import { type BenchResult, readResultFile, writeResult } from "../schema/mod.ts";
+import { UsageError } from "../base/mod.ts";
+import { type BenchResult, readResultFile, type WriteOptions, writeResult } from "../schema/mod.ts";
 import { machineMatch } from "../stats/mod.ts";
 
 /**
@@ -76,6 +76,7 @@ export async function readHistory(dir: string): Promise<HistoryEntry[]> {
  *
  * @param dir The history directory.
  * @param result The result to keep.
+ * @param options Who answers for the temporary file written before the rename ({@linkcode writeResult}).
  * @returns The path written.
  *
  * @example Keep a stored result in a new history
@@ -89,14 +90,14 @@ export async function readHistory(dir: string): Promise<HistoryEntry[]> {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export async function keepInHistory(dir: string, result: BenchResult): Promise<string> {
+export async function keepInHistory(dir: string, result: BenchResult, options: WriteOptions = {}): Promise<string> {
   await Deno.mkdir(dir, { recursive: true });
   const stamp = result.startedAt.replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
   for (let n = 1;; n++) {
     const path = `${dir}/rtbench-${stamp}${n === 1 ? "" : `-${n}`}.json`;
     const taken = await Deno.stat(path).then(() => true, () => false);
     if (taken) continue;
-    await writeResult(path, result);
+    await writeResult(path, result, options);
     return path;
   }
 }

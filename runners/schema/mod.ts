@@ -64,13 +64,24 @@ export {
   type SweepStep,
   type Topology,
   type VariableFate,
+  type VariableName,
+  type VariableNames,
   type VariableReport,
   type VersionSelection,
   type Warning,
   type WorkloadKind,
 } from "./result.ts";
 export { KIND_REQUIREMENTS, WORKLOAD_KINDS } from "./kinds.ts";
-export type { MeanPeak, ResourceRole, ResourceSeries, ResourceSummary, RoleSeries, RoleSummary } from "./resources.ts";
+export type {
+  MeanPeak,
+  NonNegative,
+  Positive,
+  ResourceRole,
+  ResourceSeries,
+  ResourceSummary,
+  RoleSeries,
+  RoleSummary,
+} from "./resources.ts";
 export { benchResultSchema, parseResult, SchemaError, type SchemaIssue, validateResult } from "./validate.ts";
 export * from "./read.ts";
 export * from "./write.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { UsageError } from "../platform/mod.ts";
+import { UsageError } from "../base/mod.ts";
 import type { BenchResult } from "./result.ts";
 import { parseResult, SchemaError } from "./validate.ts";
 

@@ -18,6 +18,34 @@
 export type ResourceRole = "server" | "client";
 
 /**
+ * A sampled figure, never below zero: a share of CPU time, a size, a count, a time since the window opened.
+ *
+ * @example A resident set size
+ * ```ts
+ * import type { NonNegative } from "@rtbench/rtbench/schema";
+ *
+ * const rssBytes: NonNegative = 52_428_800;
+ * ```
+ *
+ * @minimum 0
+ */
+export type NonNegative = number;
+
+/**
+ * A measured time or size above zero.
+ *
+ * @example A timed round
+ * ```ts
+ * import type { Positive } from "@rtbench/rtbench/schema";
+ *
+ * const roundMs: Positive = 41.7;
+ * ```
+ *
+ * @exclusiveMinimum 0
+ */
+export type Positive = number;
+
+/**
  * Sampled values of one process tree, one entry per interval.
  *
  * @example The peak memory of a series
@@ -40,26 +68,26 @@ export type ResourceRole = "server" | "client";
  */
 export interface RoleSeries {
   /** CPU time of every thread of every process in the tree, in percent of one CPU. */
-  readonly cpuPercent: readonly (number | null)[];
+  readonly cpuPercent: readonly (NonNegative | null)[];
   /** The busiest single thread's CPU time in percent of one CPU (a single-threaded event loop saturates at 100). */
-  readonly busiestThreadPercent: readonly (number | null)[];
+  readonly busiestThreadPercent: readonly (NonNegative | null)[];
   /**
    * Demand: time the tree's threads were on a CPU or runnable and waiting for
    * one, percent of one CPU (null where the kernel keeps no schedstat). Unlike
    * CPU time it stays high for a saturated process that other work on a shared
    * machine keeps off the CPU.
    */
-  readonly demandPercent: readonly (number | null)[];
+  readonly demandPercent: readonly (NonNegative | null)[];
   /** The most demanding single thread, percent of one CPU (null where unknown). */
-  readonly busiestThreadDemandPercent: readonly (number | null)[];
+  readonly busiestThreadDemandPercent: readonly (NonNegative | null)[];
   /** Resident memory of the tree. */
-  readonly rssBytes: readonly number[];
+  readonly rssBytes: readonly NonNegative[];
   /** Threads in the tree. */
-  readonly threads: readonly number[];
+  readonly threads: readonly NonNegative[];
   /** Open file descriptors (sockets included) in the tree. */
-  readonly openFiles: readonly number[];
+  readonly openFiles: readonly NonNegative[];
   /** Processes in the tree. */
-  readonly processes: readonly number[];
+  readonly processes: readonly NonNegative[];
 }
 
 /**
@@ -75,10 +103,14 @@ export interface RoleSeries {
  * ```
  */
 export interface ResourceSeries {
-  /** Sampling interval asked for. */
+  /**
+   * Sampling interval asked for.
+   *
+   * @minimum 10
+   */
   readonly intervalMs: number;
   /** End of each interval, in milliseconds since the first sample of the window. */
-  readonly tMs: readonly number[];
+  readonly tMs: readonly NonNegative[];
   /** The server's process tree, or null when it was not found. */
   readonly server: RoleSeries | null;
   /** The load generator's process tree, or null when it was not found. */
@@ -96,9 +128,17 @@ export interface ResourceSeries {
  * ```
  */
 export interface MeanPeak {
-  /** Time-weighted mean over the window. */
+  /**
+   * Time-weighted mean over the window.
+   *
+   * @minimum 0
+   */
   readonly mean: number;
-  /** Largest single sample. */
+  /**
+   * Largest single sample.
+   *
+   * @minimum 0
+   */
   readonly peak: number;
 }
 
@@ -145,16 +185,33 @@ export interface RoleSummary {
  * ```
  */
 export interface ResourceSummary {
-  /** Sampling interval asked for. */
+  /**
+   * Sampling interval asked for.
+   *
+   * @minimum 10
+   */
   readonly intervalMs: number;
-  /** Samples inside the window. */
+  /**
+   * Samples inside the window.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly samples: number;
   /** The server's tree. */
   readonly server: RoleSummary | null;
   /** The load generator's tree. */
   readonly client: RoleSummary | null;
-  /** CPU the sampler's helper and its `cat` children used, percent of one CPU. */
+  /**
+   * CPU the sampler's helper and its `cat` children used, percent of one CPU.
+   *
+   * @minimum 0
+   */
   readonly samplerCpuPercent: number | null;
-  /** CPU the harness process used meanwhile (it parses the samples), percent of one CPU. */
+  /**
+   * CPU the harness process used meanwhile (it parses the samples), percent of one CPU.
+   *
+   * @minimum 0
+   */
   readonly harnessCpuPercent: number | null;
 }

@@ -6,11 +6,11 @@
  * @module
  */
 
-import type { MachineIdentity, VariableFate, VariableReport } from "../platform/mod.ts";
-import type { ResourceSeries, ResourceSummary } from "./resources.ts";
+import type { MachineIdentity, VariableFate, VariableName, VariableNames, VariableReport } from "../base/mod.ts";
+import type { NonNegative, Positive, ResourceSeries, ResourceSummary } from "./resources.ts";
 import type { WORKLOAD_KINDS } from "./kinds.ts";
 
-export type { MachineIdentity, VariableFate, VariableReport };
+export type { MachineIdentity, VariableFate, VariableName, VariableNames, VariableReport };
 
 /**
  * How a workload is driven; each kind has its own module in `runners/kinds/`. One of `WORKLOAD_KINDS`.
@@ -40,59 +40,143 @@ export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
  * ```
  */
 export interface RunSettings {
-  /** Measured seconds per run. @default {1} (quick profile) */
+  /**
+   * Measured seconds per run.
+   *
+   * @default {1} (quick profile)
+   * @exclusiveMinimum 0
+   */
   readonly durationSec: number;
-  /** Warm-up seconds before each measured run; its figures are discarded. @default {0.5} (quick profile) */
+  /**
+   * Warm-up seconds before each measured run; its figures are discarded.
+   *
+   * @default {0.5} (quick profile)
+   * @minimum 0
+   */
   readonly warmupSec: number;
-  /** Concurrent connections held by the load generator. @default {100} */
+  /**
+   * Concurrent connections held by the load generator.
+   *
+   * @default {100}
+   * @minimum 1
+   * @asType integer
+   */
   readonly connections: number;
-  /** Measured runs, each with a fresh server. @default {3} (quick profile) */
+  /**
+   * Measured runs, each with a fresh server.
+   *
+   * @default {3} (quick profile)
+   * @minimum 1
+   * @asType integer
+   */
   readonly runs: number;
-  /** Requests in flight per connection (HTTP pipelining). @default {1} */
+  /**
+   * Requests in flight per connection (HTTP pipelining).
+   *
+   * @default {1}
+   * @minimum 1
+   * @asType integer
+   */
   readonly pipelining: number;
   /** Whether connections are kept alive between requests. @default {true} */
   readonly keepAlive: boolean;
-  /** Seconds a single request may take before it counts as a timeout. @default {10} */
+  /**
+   * Seconds a single request may take before it counts as a timeout.
+   *
+   * @default {10}
+   * @exclusiveMinimum 0
+   */
   readonly requestTimeoutSec: number;
-  /** Seconds a server may take to accept connections after spawn. @default {30} */
+  /**
+   * Seconds a server may take to accept connections after spawn.
+   *
+   * @default {30}
+   * @exclusiveMinimum 0
+   */
   readonly startTimeoutSec: number;
-  /** Adaptive runs: at least this many runs (`--min-runs`); unset means exactly `runs`. */
+  /**
+   * Adaptive runs: at least this many runs (`--min-runs`); unset means exactly `runs`.
+   *
+   * @minimum 1
+   * @asType integer
+   */
   readonly minRuns?: number;
-  /** Adaptive runs: stop at this many runs even if the interval is still wide (`--max-runs`). */
+  /**
+   * Adaptive runs: stop at this many runs even if the interval is still wide (`--max-runs`).
+   *
+   * @minimum 1
+   * @asType integer
+   */
   readonly maxRuns?: number;
-  /** Adaptive runs: stop once the 95% CI half-width of the headline is below this percent of its mean. @default {3} */
+  /**
+   * Adaptive runs: stop once the 95% CI half-width of the headline is below this percent of its mean.
+   *
+   * @default {3}
+   * @exclusiveMinimum 0
+   */
   readonly ciTargetPercent?: number;
-  /** Milliseconds between resource samples of server and load generator. @default {250} */
+  /**
+   * Milliseconds between resource samples of server and load generator.
+   *
+   * @default {250}
+   * @minimum 10
+   */
   readonly sampleIntervalMs?: number;
-  /** Open model: requests (or messages) per second on a fixed schedule (`--rate`); absent means the closed model. */
+  /**
+   * Open model: requests (or messages) per second on a fixed schedule (`--rate`); absent means the closed model.
+   *
+   * @exclusiveMinimum 0
+   */
   readonly rate?: number;
-  /** Open model: phases of constant and ramping rates, as given (`--phases "10s@1000,30s@1000->8000"`). */
+  /**
+   * Open model: phases of constant and ramping rates, as given (`--phases "10s@1000,30s@1000->8000"`).
+   *
+   * @minLength 1
+   */
   readonly phases?: string;
   /** Open model: evenly spaced arrivals or a Poisson process (`--arrival`). @default {"uniform"} */
   readonly arrival?: "uniform" | "poisson";
   /** A latency–throughput sweep (`--sweep`): a closed-model peak, then fixed rates from 10% to 110% of it. */
   readonly sweep?: boolean;
-  /** Rates of the sweep (`--sweep-steps`). @default {10} */
+  /**
+   * Rates of the sweep (`--sweep-steps`).
+   *
+   * @default {10}
+   * @minimum 2
+   * @asType integer
+   */
   readonly sweepSteps?: number;
-  /** The sweep's knee is the highest rate whose p99 stays at or under this many ms (`--slo-p99`). @default {50} */
+  /**
+   * The sweep's knee is the highest rate whose p99 stays at or under this many ms (`--slo-p99`).
+   *
+   * @default {50}
+   * @exclusiveMinimum 0
+   */
   readonly sloP99Ms?: number;
   /**
    * A fixed-rate window after each run's measurement (`--cpu-rate`), at this many requests (WebSocket: messages) per
    * second on the same server, in which its CPU time per request is counted from the kernel's counters: a rate every
    * runtime can hold, so that a client at its limit in the closed model does not decide the comparison. 0 or absent:
    * none.
+   *
+   * @minimum 0
    */
   readonly cpuRate?: number;
   /**
    * Idle keep-alive connections (WebSocket: open sockets) held on each run's server after its load (`--idle-
    * connections`), to measure its memory per connection: resident memory with them open less without. 0 or absent:
    * none.
+   *
+   * @minimum 0
+   * @asType integer
    */
   readonly idleConnections?: number;
   /**
    * CPUs the server gets (`--server-cpus`), the rest going to the load generator, and the runtime's own
    * multi-core form serving on all of them (`node:cluster`, `deno serve --parallel`, ...). Absent: one process
    * on half the CPUs, as each runtime runs by default.
+   *
+   * @minimum 1
    */
   readonly serverCpus?: number | "all";
 }
@@ -146,25 +230,65 @@ export interface Check {
  * ```
  */
 export interface LatencyPercentiles {
-  /** Fastest response. */
+  /**
+   * Fastest response.
+   *
+   * @minimum 0
+   */
   readonly min: number;
-  /** 2.5th percentile. */
+  /**
+   * 2.5th percentile.
+   *
+   * @minimum 0
+   */
   readonly p2_5: number;
-  /** Median. */
+  /**
+   * Median.
+   *
+   * @minimum 0
+   */
   readonly p50: number;
-  /** 90th percentile. */
+  /**
+   * 90th percentile.
+   *
+   * @minimum 0
+   */
   readonly p90: number;
-  /** 97.5th percentile. */
+  /**
+   * 97.5th percentile.
+   *
+   * @minimum 0
+   */
   readonly p97_5: number;
-  /** 99th percentile. */
+  /**
+   * 99th percentile.
+   *
+   * @minimum 0
+   */
   readonly p99: number;
-  /** 99.9th percentile. */
+  /**
+   * 99.9th percentile.
+   *
+   * @minimum 0
+   */
   readonly p99_9: number;
-  /** Slowest response. */
+  /**
+   * Slowest response.
+   *
+   * @minimum 0
+   */
   readonly max: number;
-  /** Arithmetic mean. */
+  /**
+   * Arithmetic mean.
+   *
+   * @minimum 0
+   */
   readonly mean: number;
-  /** Standard deviation. */
+  /**
+   * Standard deviation.
+   *
+   * @minimum 0
+   */
   readonly stdev: number;
 }
 
@@ -229,7 +353,11 @@ export type Phase = "provision" | "setup" | "start" | "verify" | "warmup" | "mea
  * ```
  */
 export interface Warning {
-  /** Stable code, for example `client-bound`, `not-pinned`. */
+  /**
+   * Stable code, for example `client-bound`, `not-pinned`.
+   *
+   * @pattern ^[a-z0-9-]+$
+   */
   readonly code: string;
   /** One sentence for people. */
   readonly message: string;
@@ -280,11 +408,22 @@ export interface Environment {
   readonly arch: string;
   /** CPU model name when readable. */
   readonly cpuModel: string | null;
-  /** Logical CPUs. */
+  /**
+   * Logical CPUs.
+   *
+   * @minimum 1
+   * @asType integer
+   */
   readonly logicalCores: number;
   /** CPUs this process may run on (the affinity list), for example `0-1`. */
   readonly allowedCpus: string | null;
-  /** Total memory. */
+  /**
+   * Total memory.
+   *
+   * @minimum 0
+   * @asType integer
+   * @nullable
+   */
   readonly memoryBytes: number | null;
   /** CPU frequency governor of cpu0 when readable. */
   readonly cpuGovernor: string | null;
@@ -292,12 +431,21 @@ export interface Environment {
   readonly cpuTurbo: boolean | null;
   /** Versions of the Deno running the harness. */
   readonly harness: { readonly deno: string; readonly v8: string; readonly typescript: string };
-  /** Git commit of rtbench's checkout, when it is one. */
+  /**
+   * Git commit of rtbench's checkout, when it is one.
+   *
+   * @pattern ^[0-9a-f]{7,64}$
+   */
   readonly gitCommit: string | null;
   /** Whether the checkout had uncommitted changes; null when not a git checkout. */
   readonly gitDirty?: boolean | null;
-  /** Load average over 1, 5 and 15 minutes when the suite started, where readable. */
-  readonly loadAverage?: readonly number[] | null;
+  /**
+   * Load average over 1, 5 and 15 minutes when the suite started, where readable.
+   *
+   * @minItems 3
+   * @maxItems 3
+   */
+  readonly loadAverage?: readonly NonNegative[] | null;
   /** Every load generator rtbench knows, with its version, or null when it is not installed. */
   readonly loadGenerators?: Readonly<Record<string, string | null>>;
   /**
@@ -331,17 +479,33 @@ export interface Environment {
  * ```
  */
 export interface MachineCalibration {
-  /** The work, by name and version (`rtbench-calibration/1`): only equal works are compared. */
+  /**
+   * The work, by name and version (`rtbench-calibration/1`): only equal works are compared.
+   *
+   * @minLength 1
+   */
   readonly work: string;
   /** What ran it (`deno 2.9.6`): only calibrations run on the same are compared. */
   readonly runtime: string;
   /** The CPU it was pinned to (the first server CPU), when its affinity was that one CPU; null when not pinned. */
   readonly cpu: string | null;
-  /** Each timed round, after one warm-up round. */
-  readonly roundsMs: readonly number[];
-  /** The median round. */
+  /**
+   * Each timed round, after one warm-up round.
+   *
+   * @minItems 1
+   */
+  readonly roundsMs: readonly Positive[];
+  /**
+   * The median round.
+   *
+   * @exclusiveMinimum 0
+   */
   readonly medianMs: number;
-  /** The rounds' median absolute deviation, in percent of the median: the calibration's own noise. */
+  /**
+   * The rounds' median absolute deviation, in percent of the median: the calibration's own noise.
+   *
+   * @minimum 0
+   */
   readonly spreadPercent: number;
 }
 
@@ -391,7 +555,7 @@ export interface RuntimeInfo {
   /** Binary path. */
   readonly binary: string | null;
   /** Where the binary came from (`harness`, `path`, `cache`, `provisioned`). */
-  readonly source: string | null;
+  readonly source: "harness" | "path" | "cache" | "provisioned" | null;
   /** The arm of an A/A run (`--aa`): the same runtime measured as two, A and B, interleaved as two runtimes. */
   readonly arm?: "A" | "B";
   /** How its version was chosen; absent in files written before it was recorded. */
@@ -466,7 +630,11 @@ export interface RuntimeRelease {
   readonly since: string | null;
   /** The day the line's first release came out (for Deno and Bun: npm's first publication of it); null if unknown. */
   readonly lineReleased: string | null;
-  /** The day the status was read for: the day the runtime was resolved (`YYYY-MM-DD`, UTC). */
+  /**
+   * The day the status was read for: the day the runtime was resolved (`YYYY-MM-DD`, UTC).
+   *
+   * @pattern ^\d{4}-\d{2}-\d{2}$
+   */
   readonly asOf: string;
   /** Where the status comes from: `node-releases 2.0.66` (Node.js's schedule), `npm registry`. */
   readonly source: string;
@@ -502,13 +670,22 @@ export const RELEASE_WARNINGS: readonly string[] = ["end-of-life", "release-age"
  * ```
  */
 export interface Summary {
-  /** Number of runs. */
+  /**
+   * Number of runs.
+   *
+   * @minimum 1
+   * @asType integer
+   */
   readonly n: number;
   /** Median. */
   readonly median: number;
   /** Mean. */
   readonly mean: number;
-  /** Sample standard deviation (0 for one run). */
+  /**
+   * Sample standard deviation (0 for one run).
+   *
+   * @minimum 0
+   */
   readonly stdev: number;
   /** Smallest run. */
   readonly min: number;
@@ -531,21 +708,60 @@ export interface Summary {
  * ```
  */
 export interface RunRecord {
-  /** Zero-based run index. */
+  /**
+   * Zero-based run index.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly index: number;
-  /** When the run started (ISO 8601). */
+  /**
+   * When the run started (ISO 8601).
+   *
+   * @format date-time
+   */
   readonly startedAt: string;
-  /** Scheduler round: run i of every runtime of a variant is measured in round i (absent in older files). */
+  /**
+   * Scheduler round: run i of every runtime of a variant is measured in round i (absent in older files).
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly round?: number;
-  /** Position of this run within its round, 0 first (see {@linkcode SuiteSettings.order}). */
+  /**
+   * Position of this run within its round, 0 first (see {@linkcode SuiteSettings.order}).
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly slot?: number;
   /** Figures of this run, keyed by name with the unit in the name. */
   readonly figures: Readonly<Record<string, number>>;
   /** Failures counted apart from the samples. */
   readonly counts: {
+    /**
+     * @minimum 0
+     *
+     * @asType integer
+     */
     readonly errors: number;
+    /**
+     * @minimum 0
+     *
+     * @asType integer
+     */
     readonly timeouts: number;
+    /**
+     * @minimum 0
+     *
+     * @asType integer
+     */
     readonly non2xx: number;
+    /**
+     * @minimum 0
+     *
+     * @asType integer
+     */
     readonly mismatches: number;
   };
   /** Latency percentiles of this run. */
@@ -556,6 +772,9 @@ export interface RunRecord {
    * When this run's latency was rebuilt from this many quantiles the load generator reported of its own histogram
    * (wrk's done() hook, when its histogram was too spread out to read value by value; bombardier always), not from
    * every latency it recorded: an approximation, to within the quantiles' spacing. Absent when every one was read.
+   *
+   * @minimum 1
+   * @asType integer
    */
   readonly latencyQuantiles?: number;
   /**
@@ -598,32 +817,65 @@ export interface RunRecord {
  * ```
  */
 export interface RunAccounting {
-  /** Requests of the window: answered (valid or not) plus unanswered. */
+  /**
+   * Requests of the window: answered (valid or not) plus unanswered.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly requests: number;
   /**
    * Never answered: timed out (an answer after its timeout is one), lost with a connection that closed, outstanding
    * when the accounting ended, or never sent; each is in the latency histogram at no less than the timeout.
+   *
+   * @minimum 0
+   * @asType integer
    */
   readonly unanswered: number;
-  /** Unanswered, as a percentage of `requests`. */
+  /**
+   * Unanswered, as a percentage of `requests`.
+   *
+   * @minimum 0
+   */
   readonly unansweredPercent: number;
-  /** Of the unanswered, due on the schedule and never sent (open model). */
+  /**
+   * Of the unanswered, due on the schedule and never sent (open model).
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly notSent: number;
-  /** Answers that came with no request in flight: protocol violations, counted in no other figure. */
+  /**
+   * Answers that came with no request in flight: protocol violations, counted in no other figure.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly unasked: number;
   /**
    * Connections with a request outstanding longer than `hungAfterMs` when the accounting ended, and (closed model)
    * requests that timed out in the window (the timeout is never less than `hungAfterMs`); connections never answered
    * are counted in `neverAnsweredConnections` instead.
+   *
+   * @minimum 0
+   * @asType integer
    */
   readonly hungConnections: number;
   /**
    * Of the hung connections (timed out, or out past the bound at the end), those with no answer since they opened:
    * the server never served them (one that takes in connections slower than they come leaves them waiting in the
    * kernel's accept queue, their requests written and unread). Absent when none.
+   *
+   * @minimum 1
+   * @asType integer
    */
   readonly hungNeverAnswered?: number;
-  /** The load's connections (the share of `neverAnsweredConnections` is of these). Absent where not counted. */
+  /**
+   * The load's connections (the share of `neverAnsweredConnections` is of these). Absent where not counted.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly connections?: number;
   /**
    * Connections still waiting for their first answer when the window opened (a request out, or not yet open) that got
@@ -631,30 +883,66 @@ export interface RunAccounting {
    * window's median answer after it opened: the server never served them (a first answer
    * later than that is none, as an answer after its timeout is none). Never counted as hung, so that their verdict does
    * not hang on a bound that one late answer elsewhere raises. Absent where not counted.
+   *
+   * @minimum 0
+   * @asType integer
    */
   readonly neverAnsweredConnections?: number;
-  /** Connections the server closed while in use (requests in flight, or within a second of an answer). */
+  /**
+   * Connections the server closed while in use (requests in flight, or within a second of an answer).
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly droppedConnections: number;
-  /** Connections the server closed after more than a second idle (a keep-alive timeout), not held against it. */
+  /**
+   * Connections the server closed after more than a second idle (a keep-alive timeout), not held against it.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly idleCloses: number;
   /**
    * Connections whose end an answer announced (`Connection: close`, as a server limiting requests per connection
    * sends; HTTP/1.0 without `keep-alive`; a body that runs to the close): closed once no answer was owed and opened
    * again at once, not held against the server. Absent when none.
+   *
+   * @minimum 1
+   * @asType integer
    */
   readonly announcedCloses?: number;
-  /** Connections opened again after a close. */
+  /**
+   * Connections opened again after a close.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly reconnects: number;
-  /** Time connections spent closed before they were open again. */
+  /**
+   * Time connections spent closed before they were open again.
+   *
+   * @minimum 0
+   */
   readonly reconnectMs: number;
-  /** Requests in flight when the window closed (closed model). */
+  /**
+   * Requests in flight when the window closed (closed model).
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly outstandingAtEnd: number;
   /**
    * How long a request may stay outstanding after the window closes before its connection counts as hung: the bound
    * used, raised in the closed model to twice the longest answer of the window.
+   *
+   * @minimum 0
    */
   readonly hungAfterMs: number;
-  /** The request timeout. */
+  /**
+   * The request timeout.
+   *
+   * @minimum 0
+   */
   readonly timeoutMs: number;
 }
 
@@ -669,11 +957,25 @@ export interface RunAccounting {
  * ```
  */
 export interface EndpointRun {
-  /** Valid responses per second of the measured window. */
+  /**
+   * Valid responses per second of the measured window.
+   *
+   * @minimum 0
+   */
   readonly requestsPerSecond: number;
-  /** Responses in the measured window, valid or not. */
+  /**
+   * Responses in the measured window, valid or not.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly responses: number;
-  /** Of those, the valid ones. */
+  /**
+   * Of those, the valid ones.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly validResponses: number;
   /** Latency of the valid responses. */
   readonly latencyUs: LatencyPercentiles | null;
@@ -695,7 +997,12 @@ export interface EndpointRun {
 export interface EndpointSummary {
   /** Statistics of its valid responses per second over the runs. */
   readonly requestsPerSecond: Summary;
-  /** Its valid responses in every measured window together. */
+  /**
+   * Its valid responses in every measured window together.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly validResponses: number;
   /** Its latency over every run, from merged histograms. */
   readonly latencyUs: LatencyPercentiles | null;
@@ -712,25 +1019,66 @@ export interface EndpointSummary {
  * ```
  */
 export interface LoadPhase {
-  /** Length of the phase. */
+  /**
+   * Length of the phase.
+   *
+   * @minimum 0
+   */
   readonly durationMs: number;
-  /** Its rate at start, per second. */
+  /**
+   * Its rate at start, per second.
+   *
+   * @minimum 0
+   */
   readonly fromRate: number;
-  /** Its rate at end, per second (the same as `fromRate` for a constant phase). */
+  /**
+   * Its rate at end, per second (the same as `fromRate` for a constant phase).
+   *
+   * @minimum 0
+   */
   readonly toRate: number;
-  /** Requests (or messages) due in it. */
+  /**
+   * Requests (or messages) due in it.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly scheduled: number;
-  /** Of those, how many were answered. */
+  /**
+   * Of those, how many were answered.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly responses: number;
-  /** Of those answered, how many validly. */
+  /**
+   * Of those answered, how many validly.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly validResponses: number;
-  /** Of those due, how many went out later than due (no free connection, or the engine behind). */
+  /**
+   * Of those due, how many went out later than due (no free connection, or the engine behind).
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly missed: number;
-  /** Valid answers per second. */
+  /**
+   * Valid answers per second.
+   *
+   * @minimum 0
+   */
   readonly achievedRate: number;
   /** Latency from when each was due; an unanswered one counts at no less than the timeout. */
   readonly latencyUs: LatencyPercentiles | null;
-  /** Of those due, never answered (timed out, lost with a connection, never sent). */
+  /**
+   * Of those due, never answered (timed out, lost with a connection, never sent).
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly unanswered?: number;
   /** How late requests went out after they were due. */
   readonly sendLateUs?: LatencyPercentiles | null;
@@ -747,31 +1095,87 @@ export interface LoadPhase {
  * ```
  */
 export interface SweepStep {
-  /** The rate asked for, per second. */
+  /**
+   * The rate asked for, per second.
+   *
+   * @minimum 0
+   */
   readonly targetRate: number;
-  /** Valid answers per second. */
+  /**
+   * Valid answers per second.
+   *
+   * @minimum 0
+   */
   readonly achievedRate: number;
-  /** Requests due. */
+  /**
+   * Requests due.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly scheduled: number;
-  /** Requests that went out later than due. */
+  /**
+   * Requests that went out later than due.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly missed: number;
-  /** Connection errors and timeouts. */
+  /**
+   * Connection errors and timeouts.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly errors: number;
-  /** Answers with a status of 300 or more. */
+  /**
+   * Answers with a status of 300 or more.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly non2xx: number;
-  /** Answers whose content-type or body was not the expected one. */
+  /**
+   * Answers whose content-type or body was not the expected one.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly mismatches: number;
   /** Latency from when each request was due; an unanswered one counts at no less than the timeout. */
   readonly latencyUs: LatencyPercentiles | null;
-  /** Valid answers. */
+  /**
+   * Valid answers.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly validResponses?: number;
-  /** Requests never answered (timed out, lost, never sent): past the knee they are the result. */
+  /**
+   * Requests never answered (timed out, lost, never sent): past the knee they are the result.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly unanswered?: number;
-  /** Answers that came with no request in flight. */
+  /**
+   * Answers that came with no request in flight.
+   *
+   * @minimum 0
+   * @asType integer
+   */
   readonly unasked?: number;
-  /** CPU the load engine used over the step's window, percent of one core. */
+  /**
+   * CPU the load engine used over the step's window, percent of one core.
+   *
+   * @minimum 0
+   */
   readonly clientCpuPercent?: number;
-  /** The load engine's CPU per answer over the step's window. */
+  /**
+   * The load engine's CPU per answer over the step's window.
+   *
+   * @minimum 0
+   */
   readonly clientCpuUsPerResponse?: number;
   /** Whether the load engine was at its CPU limit in this step. */
   readonly clientSaturated?: boolean;
@@ -852,6 +1256,20 @@ export interface LoadGeneratorInfo {
  * const medians = records.filter((r) => r.status === "completed").map((r) => r.summary[r.headline.figure].median);
  * assertEquals(medians.length, 3);
  * ```
+ *
+ * A completed record has no error and at least one run; an errored or invalid one has its error; a skipped one may
+ * say why (the JSON Schema's conditions below).
+ *
+ * @if {"properties": {"status": {"const": "completed"}}, "required": ["status"]}
+ * @then {"properties": {"error": {"type": "null"}, "runs": {"type": "array", "minItems": 1}}}
+ * @else {
+ *   "if": {"properties": {"status": {"enum": ["errored", "invalid"]}}, "required": ["status"]},
+ *   "then": {"properties": {"error": {"type": "object"}}},
+ *   "else": {
+ *     "if": {"properties": {"status": {"const": "skipped"}}, "required": ["status"]},
+ *     "then": {"properties": {"skipReason": {"type": "string"}}}
+ *   }
+ * }
  */
 export interface BenchRecord {
   /** `<workload>/<variant>/<runtime requested>`. */
@@ -870,9 +1288,17 @@ export interface BenchRecord {
   readonly error: RecordError | null;
   /** Why it was skipped; null otherwise. */
   readonly skipReason: string | null;
-  /** Start time (ISO 8601). */
+  /**
+   * Start time (ISO 8601).
+   *
+   * @format date-time
+   */
   readonly startedAt: string;
-  /** End time (ISO 8601). */
+  /**
+   * End time (ISO 8601).
+   *
+   * @format date-time
+   */
   readonly finishedAt: string;
   /** Settings used. */
   readonly settings: RunSettings;
@@ -900,6 +1326,9 @@ export interface BenchRecord {
    * When `latencyUs` merges runs rebuilt from quantiles (see `RunRecord.latencyQuantiles`): the most quantiles any
    * run was rebuilt from. Its latency figures are then the generator's own quantiles' approximation, and reports mark
    * them `≈`. Absent when every run read every latency.
+   *
+   * @minimum 1
+   * @asType integer
    */
   readonly latencyQuantiles?: number;
   /** Keep-alive off: connect times over all runs, from merged histograms (see {@linkcode RunRecord.connectUs}). */
@@ -936,7 +1365,11 @@ export interface BenchRecord {
  * ```
  */
 export interface ProcessEnvironment {
-  /** What it was: `server`, `load engine`, `timed process`, `resource sampler`, ... */
+  /**
+   * What it was: `server`, `load engine`, `timed process`, `resource sampler`, ...
+   *
+   * @minLength 1
+   */
   readonly role: string;
   /** Its program's file name (`node`); for a timed process, the program timed. */
   readonly program: string;
@@ -961,7 +1394,11 @@ export interface ProcessEnvironment {
  * ```
  */
 export interface Pairing {
-  /** Names one interleaved measurement; records with the same id were measured in the same rounds. */
+  /**
+   * Names one interleaved measurement; records with the same id were measured in the same rounds.
+   *
+   * @minLength 1
+   */
   readonly id: string;
   /** Ids of the records interleaved together, this one included. */
   readonly records: readonly string[];
@@ -992,9 +1429,20 @@ export interface SuiteSettings {
   readonly overrides: Readonly<Partial<RunSettings>>;
   /** Variants requested (`--variant`); null or absent means every variant. */
   readonly variants?: readonly string[] | null;
-  /** Interface the servers bound and the load came through (`--host`); absent in files before it was recorded. */
+  /**
+   * Interface the servers bound and the load came through (`--host`); absent in files before it was recorded.
+   *
+   * @minLength 1
+   */
   readonly host?: string;
-  /** Port every server listened on (`--port`); null means a free port per server. */
+  /**
+   * Port every server listened on (`--port`); null means a free port per server.
+   *
+   * @minimum 1
+   * @maximum 65535
+   * @asType integer
+   * @nullable
+   */
   readonly port?: number | null;
   /**
    * Order of one variant's runtimes within each round of runs (`--order`): `rotate` moves the first to the
@@ -1002,7 +1450,13 @@ export interface SuiteSettings {
    * runtime before the next. Absent in files written before runs were interleaved (they were blocked).
    */
   readonly order?: RunOrder;
-  /** Seed of the `shuffle` order (`--seed`); null for the other orders. */
+  /**
+   * Seed of the `shuffle` order (`--seed`); null for the other orders.
+   *
+   * @minimum 0
+   * @asType integer
+   * @nullable
+   */
   readonly seed?: number | null;
   /** An A/A run (`--aa`): the one runtime asked for, measured as two arms to publish the machine's noise floor. */
   readonly aa?: boolean;
@@ -1040,9 +1494,17 @@ export interface BenchResult {
   readonly schemaVersion: typeof SCHEMA_VERSION;
   /** The tool that wrote it. */
   readonly suite: { readonly name: "rtbench"; readonly version: string };
-  /** Start time (ISO 8601). */
+  /**
+   * Start time (ISO 8601).
+   *
+   * @format date-time
+   */
   readonly startedAt: string;
-  /** End time (ISO 8601); null while the suite is still running. */
+  /**
+   * End time (ISO 8601); null while the suite is still running.
+   *
+   * @format date-time
+   */
   readonly finishedAt: string | null;
   /** What was asked for. */
   readonly settings: SuiteSettings;
@@ -1074,7 +1536,11 @@ export interface BenchResult {
  * ```
  */
 export interface Interruption {
-  /** When the suite stopped (ISO 8601). */
+  /**
+   * When the suite stopped (ISO 8601).
+   *
+   * @format date-time
+   */
   readonly at: string;
   /** The signal that stopped it (`SIGINT`, `SIGTERM`, `SIGHUP`), or null when something else did. */
   readonly signal: string | null;
@@ -1110,7 +1576,11 @@ export type HostRole = "server" | "client" | "db";
 export interface HostInfo {
   /** What it did in the suite. */
   readonly role: HostRole;
-  /** How it was named on the command line, `[user@]host[:port]`. */
+  /**
+   * How it was named on the command line, `[user@]host[:port]`.
+   *
+   * @minLength 1
+   */
   readonly host: string;
   /** Operating system (`linux`). */
   readonly os: string;
@@ -1122,14 +1592,24 @@ export interface HostInfo {
   readonly arch: string | null;
   /** CPU model. */
   readonly cpuModel: string | null;
-  /** Logical CPUs. */
+  /**
+   * Logical CPUs.
+   *
+   * @minimum 1
+   * @asType integer
+   * @nullable
+   */
   readonly logicalCores: number | null;
   /** CPUs a process may use there (Linux CPU list). */
   readonly allowedCpus: string | null;
-  /** Total memory. */
+  /**
+   * Total memory.
+   *
+   * @minimum 0
+   */
   readonly memoryBytes: number | null;
   /** Load average (1, 5, 15 min) when it was fingerprinted. */
-  readonly loadAverage: readonly number[] | null;
+  readonly loadAverage: readonly NonNegative[] | null;
   /** Whether processes there are pinned with `taskset`. */
   readonly taskset: boolean;
   /** What tells it apart from another machine of the same CPU model name (absent in older files). */
@@ -1151,13 +1631,30 @@ export interface RoundTrip {
   readonly client: string;
   /** The server machine, as named on the command line. */
   readonly server: string;
-  /** Connects timed. */
+  /**
+   * Connects timed.
+   *
+   * @minimum 1
+   * @asType integer
+   */
   readonly samples: number;
-  /** Median connect time. */
+  /**
+   * Median connect time.
+   *
+   * @minimum 0
+   */
   readonly medianUs: number;
-  /** Fastest connect. */
+  /**
+   * Fastest connect.
+   *
+   * @minimum 0
+   */
   readonly minUs: number;
-  /** Slowest connect. */
+  /**
+   * Slowest connect.
+   *
+   * @minimum 0
+   */
   readonly maxUs: number;
 }
 

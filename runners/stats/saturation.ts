@@ -14,7 +14,7 @@
  * @module
  */
 
-import { parseCpuList } from "../platform/mod.ts";
+import { parseCpuList } from "../base/mod.ts";
 import type { CpuSets, ResourceSummary, RoleSummary, Warning } from "../schema/mod.ts";
 
 /** Share of its limit at which a process tree counts as saturated. */

@@ -3,7 +3,7 @@ import { httpJson } from "../../workloads/http_json.ts";
 import { micro } from "../../workloads/micro.ts";
 import { startup } from "../../workloads/startup.ts";
 import type { Workload } from "../../workloads/types.ts";
-import { RequestError } from "../platform/errors.ts";
+import { RequestError } from "../base/mod.ts";
 import { effectiveSettings, PROFILES, resolveOptions, validateSettings } from "./settings.ts";
 import { planGroups } from "./plan.ts";
 import { chosenCpuRate } from "../kinds/cpu_rate.ts";

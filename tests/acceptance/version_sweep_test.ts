@@ -12,7 +12,7 @@ import { summarize } from "../../runners/stats/summary.ts";
 import { HEAD_PATH, loadFixture } from "../_report_helpers.ts";
 import { MARK_COLORS } from "../../runners/report/_interval_chart.ts";
 import { parseResult, validateResult } from "../../runners/schema/mod.ts";
-import { RequestError } from "../../runners/platform/errors.ts";
+import { RequestError } from "../../runners/base/mod.ts";
 import { assertNothingLeft, runCli, withEnv, withTmp } from "../_helpers.ts";
 import { countColor, decodePng } from "../_png.ts";
 import { CHROMIUM, chromium } from "../_chromium.ts";

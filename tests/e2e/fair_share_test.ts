@@ -8,7 +8,7 @@
 // machine, 0 or a word: exit 2, one line naming the flag".
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult, validateResult } from "../../runners/schema/mod.ts";
-import { parseCpuList } from "../../runners/platform/cpus.ts";
+import { parseCpuList } from "../../runners/base/mod.ts";
 import { exportResult } from "../../runners/report/mod.ts";
 import { entries, processesMatching, runDevTool, withTmp } from "../_helpers.ts";
 

@@ -21,7 +21,7 @@ import { startup } from "../../workloads/startup.ts";
 import { chosenCpuRate } from "../../runners/kinds/cpu_rate.ts";
 import { formatTable } from "../../runners/report/table.ts";
 import { checkResumableSettings } from "../../runners/suite/resume.ts";
-import { RequestError } from "../../runners/platform/errors.ts";
+import { RequestError } from "../../runners/base/mod.ts";
 import { flagOf } from "../../runners/cli/_flag_names.ts";
 import { assertNothingLeft, runTask, withTmp } from "../_helpers.ts";
 import { condition, type Need, needs, tool } from "../_needs.ts";

@@ -14,7 +14,7 @@ import { comparableIn, type HistoryEntry, lastComparable, readHistory } from "..
 import { buildTrend } from "../../runners/report/trend.ts";
 import { keepAndCompare } from "../../runners/cli/_history.ts";
 import { machineMatch } from "../../runners/stats/machine.ts";
-import { UsageError } from "../../runners/platform/errors.ts";
+import { UsageError } from "../../runners/base/mod.ts";
 import { cacheSizes, identityFrom, readMachineIdentity } from "../../runners/platform/machine.ts";
 import { CALIBRATION_ROUNDS, CALIBRATION_WORK, measureMachineSpeed } from "../../runners/drivers/calibration.ts";
 import { formatTable } from "../../runners/report/table.ts";

@@ -4,7 +4,7 @@
 import { cacheDir } from "../../adapters/_cache.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { bun, deno, node, resolveRuntime } from "../../adapters/mod.ts";
-import { RequestError } from "../../runners/platform/errors.ts";
+import { RequestError } from "../../runners/base/mod.ts";
 import { run } from "../_suite.ts";
 import { startup } from "../../workloads/startup.ts";
 import { withEnv, withTmp } from "../_helpers.ts";
