@@ -13,9 +13,10 @@ const ITERATIONS = 20;
 // other moments; the seed is in every failure's message.
 const SEED = Number(Deno.env.get("RTBENCH_TEST_SEED") ?? "20261125");
 const draw = seededRandom(SEED);
-// Up to 10 s: four suites at once on a busy 2-core machine first finish a record after the fingerprint and the
-// one-second machine calibration, some 4-8 s in, and signals must land on both sides of that.
+// Half the signals come up to 10 s after the start; the other half up to 3 s after the first record was written, so
+// that signals land on both sides of a finished record however long a busy machine takes to finish the first.
 const DELAYS_MS = Array.from({ length: ITERATIONS }, () => Math.round(300 + draw() * 9700));
+const AFTER_RECORD = (i: number) => i % 4 >= 2;
 // Four at a time keep the test short; each has its own TMPDIR, so what one leaves is told apart.
 const WORKERS = 4;
 const SUITE = [
@@ -64,9 +65,14 @@ async function iteration(i: number): Promise<Outcome> {
     const out = `${tmp}/r.json`;
     const child = spawnCli([...SUITE, "--out", out], { TMPDIR: tmp });
     const output = child.output();
-    const early = await Promise.race([
+    let exited = false;
+    output.finally(() => exited = true);
+    if (AFTER_RECORD(i)) {
+      await waitFor(async () => exited || ((await recordsIn(out).catch(() => null))?.length ?? 0) > 0, 120_000);
+    }
+    const early = exited || await Promise.race([
       output.then(() => true),
-      new Promise<false>((r) => setTimeout(() => r(false), delayMs)),
+      new Promise<false>((r) => setTimeout(() => r(false), AFTER_RECORD(i) ? delayMs % 3000 : delayMs)),
     ]);
     // What was finished just before the signal must survive it.
     const before = (early ? null : await recordsIn(out)) ?? [];
