@@ -208,27 +208,17 @@ function outcome(r: BenchRecord): string {
   return r.warnings.some((w) => named.includes(w.code)) ? "warned" : "clean";
 }
 
-// docs/method.md "Every request accounted for" and docs/scaling-out.md "Locust": "the fault fixture comes out the same
-// under Locust as under the engine": each class once, over real sockets.
+// docs/scaling-out.md "Locust": Locust's records say it does not account for every request, and a fault still does not
+// pass clean under it: once honest, once a wrong answer, once requests dropped (each class under the engine is above).
 Deno.test(needs(LOCUST, {
-  name: "the fault fixture comes out the same under Locust as under the engine: no fault passes clean",
+  name: "Locust against the fault server: honest clean, a wrong answer invalid, dropped requests not clean",
   async fn() {
-    const variants = ["honest", "http10", "duplicate", "swap", "garbled", "silent", "drop"];
-    // The engine starts at once: its faults can come sooner, in a shorter window.
-    const engine = byVariant(await faultsUnder("rtbench", variants, GENERATOR_SETTINGS));
-    const locust = byVariant(await faultsUnder("locust", variants, LOCUST_SETTINGS));
-    const both = (mode: string) => `${describe(engine.get(mode)!)} | ${describe(locust.get(mode)!)}`;
-    const of = (mode: string) => [outcome(engine.get(mode)!), outcome(locust.get(mode)!)];
+    const locust = byVariant(await faultsUnder("locust", ["honest", "duplicate", "drop"], LOCUST_SETTINGS));
     for (const r of locust.values()) assert(r.warnings.some((w) => w.code === "unaccounted"), describe(r));
-    // Honest servers (one answering some requests in HTTP/1.0 with a body that runs to the close, which ends the
-    // connection as RFC 9112 has it) are clean under both.
-    for (const mode of ["honest", "http10"]) assertEquals(of(mode), ["clean", "clean"], both(mode));
-    // A wrong answer (a surplus one read into the next, another request's body, a garbled one) is invalid.
-    for (const mode of ["duplicate", "swap", "garbled"]) assertEquals(of(mode), ["invalid", "invalid"], both(mode));
-    // Requests left unanswered or dropped: invalid past 1%, or completed with a warning naming them, under both (the
-    // share differs with the generator's own rate: a hung request holds one of Locust's slow users a whole timeout).
-    for (const mode of ["silent", "drop"]) {
-      for (const o of of(mode)) assert(o === "invalid" || o === "warned", `${o}: ${both(mode)}`);
-    }
+    const of = (mode: string) => outcome(locust.get(mode)!);
+    assertEquals([of("honest"), of("duplicate")], ["clean", "invalid"], describe(locust.get("duplicate")!));
+    // Invalid past 1%, or completed with a warning naming them: a hung request holds one of Locust's slow users a
+    // whole timeout, so the share depends on Locust's own rate.
+    assert(["invalid", "warned"].includes(of("drop")), describe(locust.get("drop")!));
   },
 }));
