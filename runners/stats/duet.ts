@@ -14,9 +14,6 @@
 
 import { tQuantile, tTwoSidedP } from "./student_t.ts";
 
-/** How the ratios between records were had: per-round ratios of runs taken in turn, or duet windows. */
-export type PairingMode = "rounds" | "duet";
-
 /** A reading of one side's CPU counter: when (epoch ms) and its value (µs). */
 export interface CounterReading {
   /** When it was read, in epoch milliseconds. */
