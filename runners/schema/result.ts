@@ -1062,6 +1062,11 @@ export interface SuiteSettings {
   readonly seed?: number | null;
   /** An A/A run (`--aa`): the one runtime asked for, measured as two arms to publish the machine's noise floor. */
   readonly aa?: boolean;
+  /**
+   * How ratios of CPU per request at the fixed rate were paired (`--pairing`): `duet` adds each pair's duet ratios to
+   * its records (see {@linkcode DuetRatioRecord}); absent: `rounds`.
+   */
+  readonly pairing?: PairingMode;
 }
 
 /**
