@@ -87,9 +87,60 @@ export function counterValueAt(readings: readonly CounterReading[], atMs: number
   return null;
 }
 
+/** One side of a round: its counter readings, its windows' edges and the requests answered in each window. */
+export interface DuetSideWindows {
+  /** Its server's counter readings over the round. */
+  readonly readings: readonly CounterReading[];
+  /** Its windows' edges (epoch ms), ascending: window i runs from `edgesMs[i]` to `edgesMs[i + 1]`. */
+  readonly edgesMs: readonly number[];
+  /** Requests answered in each window (one fewer than the edges). */
+  readonly answered: readonly number[];
+}
+
 /**
- * Cuts one round of both sides' counters into windows at the same instants: window i runs from `edgesMs[i]` to
- * `edgesMs[i + 1]` on both sides. A window whose edge falls outside either side's readings is left out.
+ * Cuts one round of both sides' counters into paired windows: window i of A beside window i of B. Each side is cut at
+ * its own load's window edges and divided by the requests its load had answered there, so that an engine that falls
+ * behind its schedule for a moment does not pass for a server that did less; the two loads' windows are the same
+ * seconds but for the few milliseconds between the engines' starts. A window whose edge falls outside its side's
+ * readings is left out.
+ *
+ * @param a Side A over the round.
+ * @param b Side B over the same round.
+ * @param round The round.
+ * @param placement Its placement.
+ * @returns The round's windows.
+ *
+ * @example Two windows of one second, A twice as costly per request
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { sideWindows } from "./duet.ts";
+ *
+ * const a = { readings: [{ atMs: 0, cpuUs: 0 }, { atMs: 2000, cpuUs: 400_000 }], edgesMs: [0, 1000, 2000], answered: [100, 100] };
+ * const b = { readings: [{ atMs: 0, cpuUs: 0 }, { atMs: 2000, cpuUs: 200_000 }], edgesMs: [0, 1000, 2000], answered: [100, 100] };
+ * assertEquals(sideWindows(a, b, 0, 0).map((w) => w.aCpuUs / w.bCpuUs), [2, 2]);
+ * ```
+ */
+export function sideWindows(a: DuetSideWindows, b: DuetSideWindows, round: number, placement: 0 | 1): DuetWindow[] {
+  const windows: DuetWindow[] = [];
+  const n = Math.min(a.edgesMs.length, b.edgesMs.length) - 1;
+  const cpuOf = (side: DuetSideWindows, i: number) => {
+    const [from, to] = [
+      counterValueAt(side.readings, side.edgesMs[i]),
+      counterValueAt(side.readings, side.edgesMs[i + 1]),
+    ];
+    return from === null || to === null ? null : to - from;
+  };
+  for (let i = 0; i < n; i++) {
+    const [aCpuUs, bCpuUs] = [cpuOf(a, i), cpuOf(b, i)];
+    if (aCpuUs === null || bCpuUs === null) continue;
+    windows.push({ round, placement, aCpuUs, bCpuUs, aAnswered: a.answered[i] ?? 0, bAnswered: b.answered[i] ?? 0 });
+  }
+  return windows;
+}
+
+/**
+ * Cuts one round of both sides' counters into windows at the same instants, each side answering the same number of
+ * requests per window (a fixed rate held): {@linkcode sideWindows} with both sides' edges alike.
  *
  * @param a Side A's readings over the round.
  * @param b Side B's readings over the same round.
@@ -118,21 +169,8 @@ export function duetWindows(
   placement: 0 | 1,
   answeredPerWindow: number,
 ): DuetWindow[] {
-  const windows: DuetWindow[] = [];
-  for (let i = 1; i < edgesMs.length; i++) {
-    const [a0, a1] = [counterValueAt(a, edgesMs[i - 1]), counterValueAt(a, edgesMs[i])];
-    const [b0, b1] = [counterValueAt(b, edgesMs[i - 1]), counterValueAt(b, edgesMs[i])];
-    if (a0 === null || a1 === null || b0 === null || b1 === null) continue;
-    windows.push({
-      round,
-      placement,
-      aCpuUs: a1 - a0,
-      bCpuUs: b1 - b0,
-      aAnswered: answeredPerWindow,
-      bAnswered: answeredPerWindow,
-    });
-  }
-  return windows;
+  const answered = edgesMs.slice(1).map(() => answeredPerWindow);
+  return sideWindows({ readings: a, edgesMs, answered }, { readings: b, edgesMs, answered }, round, placement);
 }
 
 /**

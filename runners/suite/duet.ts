@@ -20,7 +20,16 @@ import {
   type LoadTarget,
   startCpuMeter,
 } from "../drivers/mod.ts";
-import { duetPlacements, type DuetRatio, duetRatio, type DuetWindow, duetWindows, seededRandom } from "../stats/mod.ts";
+import {
+  type CounterReading,
+  duetPlacements,
+  type DuetRatio,
+  duetRatio,
+  type DuetSideWindows,
+  type DuetWindow,
+  seededRandom,
+  sideWindows,
+} from "../stats/mod.ts";
 
 /** One side of a duet: how to start its server on a CPU. */
 export interface DuetSide {
@@ -119,10 +128,11 @@ export async function runDuet(a: DuetSide, b: DuetSide, options: DuetOptions): P
   const generator = options.generator ?? engineGenerator;
   const windows: DuetWindow[] = [];
   const rounds: DuetRound[] = [];
+  // One phase per window, so that the engine counts what it answered in each.
   const settings = {
     rate: options.rate,
-    // A margin for the two engines starting a little apart: the windows are cut where both measured.
-    durationSec: windowMs * perRound / 1000 + 0.6,
+    phases: Array.from({ length: perRound }, () => `${windowMs}ms@${options.rate}`).join(","),
+    durationSec: windowMs * perRound / 1000,
     warmupSec: options.warmupSec ?? 0.5,
     connections: options.connections ?? 50,
     pipelining: 1,
@@ -153,21 +163,8 @@ export async function runDuet(a: DuetSide, b: DuetSide, options: DuetOptions): P
       const held = heldRate(ma, options.rate) && heldRate(mb, options.rate);
       rounds.push({ placement, a: ma, b: mb, held });
       if (!held || readings.some((r) => r.length === 0)) continue;
-      // The windows: the seconds both loads measured, cut at the same instants for both servers.
-      const from = Math.max(startOf(ma), startOf(mb));
-      const to = Math.min(startOf(ma) + ma.durationMs, startOf(mb) + mb.durationMs);
-      const edges: number[] = [];
-      for (let t = from; t <= to + 1 && edges.length <= perRound; t += windowMs) edges.push(t);
-      windows.push(
-        ...duetWindows(
-          readings[0],
-          readings[1],
-          edges,
-          round,
-          placement,
-          options.rate * windowMs / 1000,
-        ),
-      );
+      // Each side cut at its own load's phases (the same seconds but for the engines' start), over what it answered.
+      windows.push(...sideWindows(sideOf(readings[0], ma), sideOf(readings[1], mb), round, placement));
     } finally {
       await Promise.all(meters.map((m) => m?.stop(undefined).catch(() => {})));
       await Promise.all(servers.map((s) => s.stop()));
@@ -176,6 +173,11 @@ export async function runDuet(a: DuetSide, b: DuetSide, options: DuetOptions): P
   return { ratio: duetRatio(windows), windows, rounds };
 }
 
-function startOf(m: LoadMeasurement): number {
-  return m.windowStartMs ?? Date.now() - m.durationMs;
+/** A side's windows: its load's phases, from the start of its measured window, with what each answered. */
+function sideOf(readings: readonly CounterReading[], m: LoadMeasurement): DuetSideWindows {
+  const start = m.windowStartMs ?? Date.now() - m.durationMs;
+  const phases = m.phases ?? [];
+  const edgesMs = [start];
+  for (const p of phases) edgesMs.push(edgesMs.at(-1)! + p.durationMs);
+  return { readings, edgesMs, answered: phases.map((p) => p.responses) };
 }
