@@ -9,9 +9,15 @@ import { spawnGroup } from "../../runners/platform/process.ts";
 import { freePort } from "../../runners/platform/ports.ts";
 import { type DuetServer, type DuetSide, runDuet } from "../../runners/suite/duet.ts";
 import { waitFor } from "../_helpers.ts";
+import { condition, needs } from "../_needs.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
-const twoCpus = Deno.build.os === "linux" && navigator.hardwareConcurrency >= 2;
+const TWO_CPUS = condition(
+  "two CPUs on Linux",
+  Deno.build.os === "linux" && navigator.hardwareConcurrency >= 2
+    ? null
+    : "pins two servers to two CPUs and reads their control groups' counters (Linux, 2 CPUs)",
+);
 
 function burnSide(name: string, units: number): DuetSide {
   return {
@@ -37,9 +43,8 @@ function burnSide(name: string, units: number): DuetSide {
   };
 }
 
-Deno.test({
+Deno.test(needs(TWO_CPUS, {
   name: "duet: two burn servers 2:1 under a noise injector on both CPUs; the ratio recovers 2",
-  ignore: !twoCpus,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -81,4 +86,4 @@ Deno.test({
       await Promise.all(noise.map((n) => n.stop()));
     }
   },
-});
+}));
