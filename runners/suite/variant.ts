@@ -354,6 +354,14 @@ async function measureDuets(
 ): Promise<Map<string, DuetRatioRecord[]>> {
   const name = `${planned.workload.name}/${planned.variant}`;
   const workDir = `${suite.suiteTemp}/duet/${planned.workload.name}-${planned.variant}`;
+  if (suite.topology) {
+    // Its CPUs and counters are this machine's: servers or load elsewhere are not measured in duet.
+    suite.warn({
+      code: "duet-not-measured",
+      message: `${name}: duet pairing runs on one machine (no --*-host); rounds used`,
+    });
+    return new Map();
+  }
   try {
     const base = contextBase(planned, prepared, suite);
     const { ratios, warning } = await duetVariant({
