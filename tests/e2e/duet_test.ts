@@ -49,7 +49,16 @@ Deno.test(needs(TWO_CPUS, {
   sanitizeOps: false,
   async fn() {
     const noise = ["0", "1"].map((cpu) =>
-      spawnGroup([Deno.execPath(), "run", `${FIXTURES}noise_injector.ts`], { cpus: cpu, env: { PERIOD_MS: "300" } })
+      spawnGroup([Deno.execPath(), "run", "--allow-env", `${FIXTURES}noise_injector.ts`], {
+        cpus: cpu,
+        env: { PERIOD_MS: "300" },
+      })
+    );
+    // Both injectors burn until stopped: one that exited at once would leave the test without noise.
+    await new Promise((r) => setTimeout(r, 500));
+    assert(
+      noise.every((n) => n.status === undefined),
+      `noise injector exited: ${noise.map((n) => n.stderr()).join(" ")}`,
     );
     try {
       const outcome = await runDuet(burnSide("a", 2), burnSide("b", 1), {
