@@ -96,7 +96,7 @@ export interface NpmReleases {
  * @example
  * ```ts
  * import { assertEquals } from "@std/assert";
- * import { RELEASES_FRESH_MS } from "@rtbench/rtbench/adapters";
+ * import { RELEASES_FRESH_MS } from "./releases.ts";
  *
  * assertEquals(RELEASES_FRESH_MS, 60 * 60 * 1000);
  * ```

@@ -57,12 +57,12 @@ export {
   type WebSocketMeasurement,
 } from "./drivers/mod.ts";
 export {
-  calibrate,
   type CalibrateOptions,
   type Calibration,
   type CalibrationRow,
   type CalibrationVerdict,
   formatCalibration,
+  measureGeneratorCeilings,
 } from "./selfcheck/mod.ts";
 export { type Profile, PROFILES } from "./suite/mod.ts";
 export { DEFAULT_RUN_TIMEOUT_SEC, HOOK_TIMEOUTS_SEC, type HookTimeouts } from "./kinds/mod.ts";

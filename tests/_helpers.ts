@@ -19,7 +19,7 @@ export interface CliRun {
 /** Starts the CLI (as `deno task bench` does) with its own TMPDIR; returns the child. */
 export function spawnCli(args: string[], env: Record<string, string> = {}): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli/bench.ts`, ...args],
+    args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli/main.ts`, "bench", ...args],
     cwd: ROOT,
     env: { NO_COLOR: "1", ...env },
     stdout: "piped",
@@ -111,20 +111,47 @@ export async function runTask(
   args: string[],
   options: RunOptions | Record<string, string> = {},
 ): Promise<CliRun> {
-  // An object without `env` or `cwd` is the environment itself (the older form of this helper).
-  if (!("env" in options) && !("cwd" in options)) options = { env: options as Record<string, string> };
-  const { env, cwd } = options as RunOptions;
   const words = (await denoTasks())[name].split(" ");
   const program = words.findIndex((w) => w.endsWith(".ts"));
+  const permissions = words.slice(0, program).filter((w) => w.startsWith("--allow-"));
+  return await runProgram(permissions, words[program], [...words.slice(program + 1), ...args], options);
+}
+
+/** The development tools of `runners/dev/` by the names {@linkcode runDevTool} takes (`vs-wrk` for `vs_wrk.ts`). */
+export async function devTools(): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(`${ROOT}runners/dev`)) {
+    if (entry.isFile && /^[a-z]\w*\.ts$/.test(entry.name) && !entry.name.endsWith("_test.ts")) {
+      names.push(entry.name.slice(0, -3).replaceAll("_", "-"));
+    }
+  }
+  return names.sort();
+}
+
+/**
+ * Runs a development tool as docs/development.md shows it, `deno run -A runners/dev/<tool>.ts` (`vs-wrk` names
+ * `vs_wrk.ts`), with `args`; the child's environment is this process's plus `env`.
+ */
+export async function runDevTool(
+  name: string,
+  args: string[],
+  options: RunOptions | Record<string, string> = {},
+): Promise<CliRun> {
+  return await runProgram(["--allow-all"], `runners/dev/${name.replaceAll("-", "_")}.ts`, args, options);
+}
+
+/** Runs `program` (a path under the repository) with `permissions` and `args`, from {@linkcode ROOT} by default. */
+async function runProgram(
+  permissions: string[],
+  program: string,
+  args: string[],
+  options: RunOptions | Record<string, string>,
+): Promise<CliRun> {
+  // An object without `env` or `cwd` is the environment itself (the older form of these helpers).
+  if (!("env" in options) && !("cwd" in options)) options = { env: options as Record<string, string> };
+  const { env, cwd } = options as RunOptions;
   const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      `--config=${ROOT}deno.json`,
-      ...words.slice(0, program).filter((w) => w.startsWith("--allow-")),
-      `${ROOT}${words[program]}`,
-      ...words.slice(program + 1),
-      ...args,
-    ],
+    args: ["run", `--config=${ROOT}deno.json`, ...permissions, `${ROOT}${program}`, ...args],
     cwd: cwd ?? ROOT,
     env: { NO_COLOR: "1", ...env },
     stdout: "piped",

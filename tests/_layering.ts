@@ -32,6 +32,8 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = (() => {
     "runners/selfcheck": measuring,
     "runners/cli": composed,
     "runners": everything,
+    // Tools that measure rtbench itself: at the top, they may use anything; nothing imports them.
+    "runners/dev": [...everything, "runners"],
     ".": [...everything, "runners"],
   };
 })();

@@ -5,7 +5,7 @@
 import { run as runBench } from "../runners/suite/run.ts";
 import type { RunOptions } from "../runners/suite/request.ts";
 import type { BenchResult, MachineCalibration } from "../runners/schema/mod.ts";
-import { calibrate } from "../runners/drivers/calibration.ts";
+import { measureMachineSpeed } from "../runners/drivers/calibration.ts";
 
 let calibration: Promise<MachineCalibration> | undefined;
 
@@ -16,6 +16,6 @@ export function run(options: RunOptions): Promise<BenchResult> {
 
 /** {@linkcode runBench} with this process's calibration, every workload default kept (a test of those defaults). */
 export async function runWithWorkloadDefaults(options: RunOptions): Promise<BenchResult> {
-  calibration ??= calibrate(null);
+  calibration ??= measureMachineSpeed(null);
   return await runBench({ calibration: await calibration, ...options });
 }

@@ -66,7 +66,7 @@ export function validateWorkload(value: unknown, source: string): Workload {
     if (names.has(name)) fail(`variant "${name}" appears twice`);
     names.add(name);
   }
-  // What the kind's module says its workloads need (runners/kinds/registry.ts, written here by `deno task kinds`).
+  // What the kind's module says its workloads need (runners/kinds/registry.ts, written here by `runners/dev/kinds.ts`).
   for (const field of KIND_REQUIREMENTS[value.kind as WorkloadKind]) {
     const [ok, needs] = OBJECTS[field] ?? [(v: unknown) => typeof v === "function", `a "${field}" function`];
     if (!ok(value[field])) fail(`a ${value.kind} workload needs ${needs}`);

@@ -6,7 +6,7 @@ import type { Workload } from "../../workloads/mod.ts";
 import { builtinLoadGenerators } from "../drivers/mod.ts";
 import { EXPORT_FORMATS } from "../report/mod.ts";
 import { PROFILES, RUN_ORDERS } from "../suite/mod.ts";
-import { SETTING_FLAGS } from "./_flags.ts";
+import { SETTING_FLAGS } from "./_flag_names.ts";
 
 /** One flag of `bench`: its name (and short name), its value, what it does and its default, as the docs say it. */
 export interface BenchFlag {
@@ -284,7 +284,7 @@ export function helpText(workloads: readonly Workload[]): string {
   return [
     "rtbench: benchmark Node.js, Deno and Bun on the same verified workloads",
     "",
-    "Usage: deno task bench [flags]",
+    "Usage: rtbench bench [flags]",
     "",
     ...rows.map(([flag, meaning]) => `  ${flag.padEnd(width)}  ${meaning}`),
     "",

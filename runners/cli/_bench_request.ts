@@ -19,7 +19,7 @@ import type { HostsOption } from "../drivers/mod.ts";
  * @example What `--workload http-json --runs 5` asks for
  * ```ts
  * import { assertEquals } from "@std/assert";
- * import { type CliRequest, parseCli } from "@rtbench/rtbench/cli";
+ * import { type CliRequest, parseCli } from "./bench.ts";
  *
  * const request: CliRequest = parseCli(["--workload", "http-json", "--runs", "5"]);
  * assertEquals([request.action, request.workloads[0].name, request.settings.runs], ["run", "http-json", 5]);

@@ -5,7 +5,7 @@ import { errorLine, UsageError, writeStdout } from "../platform/mod.ts";
 import { createProgress, exportResult, formatTable, type ProgressDisplay } from "../report/mod.ts";
 import type { BenchResult } from "../schema/mod.ts";
 import { InterruptedError, run } from "../suite/mod.ts";
-import { withFlagNames } from "./_flags.ts";
+import { withFlagNames } from "./_flag_names.ts";
 import { keepAndCompare } from "./_history.ts";
 import { KeptFile } from "./_out.ts";
 import { type Prepared, runOptionsOf } from "./_bench_request.ts";

@@ -2,7 +2,7 @@
 // directory or a corrupted file in it is refused up front), the new result is kept in it at the end, and compared
 // with the last comparable result kept there, by compare's test.
 
-import { UsageError } from "../platform/mod.ts";
+import { isUsageError, UsageError } from "./_usage.ts";
 import type { BenchResult } from "../schema/mod.ts";
 import {
   comparableIn,
@@ -23,7 +23,7 @@ export async function openHistory(dir: string): Promise<HistoryEntry[]> {
   try {
     return await readHistory(dir);
   } catch (error) {
-    if (error instanceof UsageError) throw new UsageError(`--history: ${error.message}`, { cause: error });
+    if (isUsageError(error)) throw new UsageError(`--history: ${error.message}`, { cause: error });
     throw error;
   }
 }

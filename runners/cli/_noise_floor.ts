@@ -1,7 +1,7 @@
 // `--noise-floor <file>` of `compare` and `bench`: an A/A result (bench --aa) read before anything else, its floor
 // per workload × variant × figure, or one line naming the flag and the file.
 
-import { UsageError } from "../platform/mod.ts";
+import { isUsageError, UsageError } from "./_usage.ts";
 import { type NoiseFloor, noiseFloorOf } from "../report/mod.ts";
 import { readResultFile } from "../schema/mod.ts";
 
@@ -10,7 +10,7 @@ export async function readNoiseFloor(path: string): Promise<NoiseFloor> {
   try {
     return noiseFloorOf(await readResultFile(path));
   } catch (error) {
-    if (error instanceof UsageError || error instanceof RangeError) {
+    if (isUsageError(error) || error instanceof RangeError) {
       throw new UsageError(`--noise-floor: ${path}: ${error.message}`);
     }
     throw error;

@@ -2,7 +2,7 @@
 // made, not a folder, writable), and once anything is measured no write failure may lose it — the result then
 // goes to a file under results/ (or the system's temporary folder), and the user is told where.
 
-import { ownTemp, removeTemp, UsageError } from "../platform/mod.ts";
+import { UsageError } from "./_usage.ts";
 import { type BenchResult, SchemaError, writeResult } from "../schema/mod.ts";
 
 /** Why a path cannot be written, in words (no Deno permission hints: the tasks run with their permissions). */
@@ -44,9 +44,12 @@ export async function checkWritable(path: string, flag: string): Promise<void> {
   const folder = folderOf(path);
   try {
     await makeFolder(folder);
-    const probe = ownTemp(`${folder}/.rtbench-${path.slice(path.lastIndexOf("/") + 1)}.${Deno.pid}.probe`);
-    await Deno.writeTextFile(probe, "");
-    await removeTemp(probe);
+    const probe = `${folder}/.rtbench-${path.slice(path.lastIndexOf("/") + 1)}.${Deno.pid}.probe`;
+    try {
+      await Deno.writeTextFile(probe, "");
+    } finally {
+      await Deno.remove(probe).catch(() => {});
+    }
   } catch (error) {
     fail(whyNotWritable(error));
   }

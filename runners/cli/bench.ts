@@ -1,5 +1,5 @@
 /**
- * The rtbench command line: `deno task bench [flags]`. A thin layer over
+ * `rtbench bench [flags]` (`deno task bench`), the command that measures. A thin layer over
  * {@linkcode run}: parses flags into `run()`'s request (whose one validator
  * names fields, which the command line names by their flags), checks where
  * the output goes, shows progress on a terminal, writes the result file after
@@ -20,7 +20,8 @@ import { parseFormat } from "../report/mod.ts";
 import type { HostsOption } from "../drivers/mod.ts";
 import type { RunOrder } from "../schema/mod.ts";
 import { checkRequest, type Profile, VERSION } from "../suite/mod.ts";
-import { type Flags, numberFlag, SETTING_FLAGS, strictFlags, withFlagNames } from "./_flags.ts";
+import { type Flags, numberFlag, strictFlags } from "./_flags.ts";
+import { SETTING_FLAGS, withFlagNames } from "./_flag_names.ts";
 import { BOOLEAN_FLAGS, helpText, listText, REPEATABLE_FLAGS, VALUE_FLAGS } from "./_bench_flags.ts";
 import {
   type CliRequest,
@@ -231,7 +232,7 @@ function givenFlags(args: readonly string[]): string[] {
  * @example Stop a CLI run from the calling program
  * ```ts
  * import { assertEquals } from "@std/assert";
- * import { main, type MainOptions } from "@rtbench/rtbench/cli";
+ * import { main, type MainOptions } from "./bench.ts";
  *
  * const options: MainOptions = { signal: AbortSignal.abort() };
  * assertEquals(await main(["--help"], options), 0);
@@ -260,7 +261,7 @@ export interface MainOptions {
  * @example Bad input is exit code 2
  * ```ts
  * import { assertEquals } from "@std/assert";
- * import { main } from "@rtbench/rtbench/cli";
+ * import { main } from "./bench.ts";
  *
  * assertEquals(await main(["--profile", "fast"]), 2);
  * ```
@@ -291,4 +292,18 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   }
 }
 
-if (import.meta.main) await runEntry("rtbench", Deno.args, ({ signal }) => main(Deno.args, { signal }));
+/**
+ * Runs `bench` with `args` as a program, through the one lifecycle of a
+ * command that starts processes (`runEntry`): prints, and exits with its code.
+ *
+ * @example
+ * ```ts ignore
+ * import { entry } from "./bench.ts";
+ * await entry(Deno.args);
+ * ```
+ */
+export function entry(args: string[]): Promise<never> {
+  return runEntry("rtbench", args, ({ signal }) => main(args, { signal }));
+}
+
+if (import.meta.main) await entry(Deno.args);

@@ -1,6 +1,6 @@
 /**
- * `deno task calibrate [flags]`: each installed load generator's ceiling on
- * this machine ({@linkcode calibrate}), printed as a table or as JSON.
+ * `rtbench calibrate [flags]`: each installed load generator's ceiling on
+ * this machine ({@linkcode measureGeneratorCeilings}), printed as a table or as JSON.
  *
  * Exit codes: 0 every generator measured; 1 one failed; 2 bad input.
  *
@@ -10,8 +10,9 @@
 import { runEntry, stopAllGroups, UsageError } from "../platform/mod.ts";
 import { formatCount } from "../report/mod.ts";
 import { builtinLoadGenerators, type LoadGenerator, type LoadSettings, wrkCheckingGenerator } from "../drivers/mod.ts";
-import { calibrate, formatCalibration } from "../selfcheck/mod.ts";
-import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
+import { formatCalibration, measureGeneratorCeilings } from "../selfcheck/mod.ts";
+import { numberFlag, strictFlags } from "./_flags.ts";
+import { namingFlags } from "./_flag_names.ts";
 
 /** The generators `--load-generator` names, each installed; throws a {@linkcode UsageError} naming the flag. */
 async function namedGenerators(list: string): Promise<LoadGenerator[]> {
@@ -38,7 +39,7 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
   });
   if (flags.help) {
     console.log([
-      "Usage: deno task calibrate [flags]",
+      "Usage: rtbench calibrate [flags]",
       "",
       "  --runtime <name>          runtime serving http-json (default: deno, the fastest)",
       "  --duration <s>            measured seconds per generator (default: 3)",
@@ -62,7 +63,7 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
     number("connections", "connections", true);
     const list = flags["load-generator"];
     const generators = list === undefined ? undefined : await namedGenerators(String(list));
-    const result = await calibrate({
+    const result = await measureGeneratorCeilings({
       runtime: flags.runtime as string | undefined,
       settings,
       generators,
@@ -77,10 +78,18 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
   }
 }
 
-if (import.meta.main) {
-  await runEntry(
-    "rtbench calibrate",
-    Deno.args,
-    namingFlags(({ signal }) => main(Deno.args, signal)),
-  );
+/**
+ * Runs `calibrate` with `args` as a program, through the one lifecycle of a
+ * command that starts processes (`runEntry`): prints, and exits with its code.
+ *
+ * @example
+ * ```ts ignore
+ * import { entry } from "./calibrate.ts";
+ * await entry(Deno.args);
+ * ```
+ */
+export function entry(args: string[]): Promise<never> {
+  return runEntry("rtbench calibrate", args, namingFlags(({ signal }) => main(args, signal)));
 }
+
+if (import.meta.main) await entry(Deno.args);

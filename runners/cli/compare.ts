@@ -1,5 +1,5 @@
 /**
- * `deno task compare <base.json> <head.json>`: prints, per workload ×
+ * `rtbench compare <base.json> <head.json>`: prints, per workload ×
  * variant × runtime × figure, the change in percent with its 95% CI and a
  * verdict (Welch's t-test on the runs' raw values).
  *
@@ -19,8 +19,9 @@ import {
   partialNotice,
   regressions,
 } from "../report/mod.ts";
-import { runEntry, UsageError } from "../platform/mod.ts";
+import { runReading } from "./_entry.ts";
 import { strictArgs } from "./_flags.ts";
+import { isUsageError, UsageError } from "./_usage.ts";
 import { readResultFile } from "../schema/mod.ts";
 
 /** The exporters' formats a comparison is rendered in. */
@@ -30,7 +31,7 @@ import { readNoiseFloor } from "./_noise_floor.ts";
 
 const HELP = `rtbench compare: is head faster or slower than base, beyond run-to-run noise?
 
-Usage: deno task compare <base.json> <head.json> [flags]
+Usage: rtbench compare <base.json> <head.json> [flags]
 
   --fail-on-regression <pct>  exit 1 when a figure got significantly worse by more than pct percent
   --noise-floor <file>        an A/A result (bench --aa): a change smaller than its floor is not called
@@ -128,7 +129,7 @@ export async function compareMain(args: string[]): Promise<number> {
     try {
       comparison = compareResults(base, head, { noiseFloor });
     } catch (error) {
-      if (error instanceof UsageError) {
+      if (isUsageError(error)) {
         throw new UsageError(`${request.base} and ${request.head}: ${error.message}`);
       }
       throw error;
@@ -148,7 +149,7 @@ export async function compareMain(args: string[]): Promise<number> {
     }
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (isUsageError(error)) {
       console.error(`rtbench compare: ${error.message}`);
       return 2;
     }
@@ -156,4 +157,17 @@ export async function compareMain(args: string[]): Promise<number> {
   }
 }
 
-if (import.meta.main) await runEntry("rtbench compare", Deno.args, () => compareMain(Deno.args), { spawns: false });
+/**
+ * Runs `compare` with `args` as a program: prints, and exits with its code.
+ *
+ * @example
+ * ```ts ignore
+ * import { entry } from "./compare.ts";
+ * await entry(Deno.args);
+ * ```
+ */
+export function entry(args: string[]): Promise<never> {
+  return runReading("rtbench compare", args, () => compareMain(args));
+}
+
+if (import.meta.main) await entry(Deno.args);

@@ -1,5 +1,5 @@
 /**
- * `deno task report <result.json> [--format table|md|csv|json|html] [--out file]`:
+ * `rtbench report <result.json> [--format table|md|csv|json|html] [--out file]`:
  * renders a stored result file with any exporter, to stdout or a file.
  *
  * Exit codes: 0 rendered; 2 bad input (unknown flag, missing or corrupted file).
@@ -7,8 +7,9 @@
  * @module
  */
 
-import { runEntry, UsageError, writeStdout } from "../platform/mod.ts";
+import { runReading, writeStdout } from "./_entry.ts";
 import { strictArgs } from "./_flags.ts";
+import { isUsageError, UsageError } from "./_usage.ts";
 import {
   EXPORT_FORMATS,
   EXPORTERS,
@@ -22,7 +23,7 @@ import { checkWritable, removeEmptyFolders, whyNotWritable } from "./_out.ts";
 
 const HELP = `rtbench report: render a stored result file
 
-Usage: deno task report <result.json> [flags]
+Usage: rtbench report <result.json> [flags]
 
   --format <name>  ${EXPORT_FORMATS.map((f) => `${f} (${EXPORTERS[f].description})`).join(",\n                   ")}
                    default: table
@@ -100,7 +101,7 @@ export async function reportMain(args: string[]): Promise<number> {
     console.error(`Report written to ${request.out}`);
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (isUsageError(error)) {
       console.error(`rtbench report: ${error.message}`);
       return 2;
     }
@@ -110,4 +111,17 @@ export async function reportMain(args: string[]): Promise<number> {
   }
 }
 
-if (import.meta.main) await runEntry("rtbench report", Deno.args, () => reportMain(Deno.args), { spawns: false });
+/**
+ * Runs `report` with `args` as a program: prints, and exits with its code.
+ *
+ * @example
+ * ```ts ignore
+ * import { entry } from "./report.ts";
+ * await entry(Deno.args);
+ * ```
+ */
+export function entry(args: string[]): Promise<never> {
+  return runReading("rtbench report", args, () => reportMain(args));
+}
+
+if (import.meta.main) await entry(Deno.args);

@@ -1,5 +1,5 @@
 /**
- * `deno task reproduce [--claim NAME] [--full] [--as-published]`: runs the
+ * `rtbench reproduce [--claim NAME] [--full] [--as-published]`: runs the
  * published comparisons' experiments with their own settings on this machine
  * and prints one table: each claim's published figures and ratio, rtbench's
  * ratio paired round by round with its 95% interval, whether the ranking
@@ -28,10 +28,11 @@ import {
   selectClaims,
 } from "../selfcheck/mod.ts";
 import { numberFlag, strictFlags } from "./_flags.ts";
+import { namingFlags } from "./_flag_names.ts";
 import { checkWritable, removeEmptyFolders } from "./_out.ts";
 
 const HELP = [
-  "Usage: deno task reproduce [flags]",
+  "Usage: rtbench reproduce [flags]",
   "",
   "Runs the experiments of the five published comparisons rtbench's workloads come from, with their connections,",
   "load generator and variants, and prints each claim's published ratio beside rtbench's paired ratio.",
@@ -155,12 +156,28 @@ async function main(args: string[], signal: AbortSignal): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) {
-  await runEntry("rtbench reproduce", Deno.args, async ({ signal }) => {
-    try {
-      return await main(Deno.args, signal);
-    } finally {
-      await removeEmptyFolders();
-    }
-  });
+/**
+ * Runs `reproduce` with `args` as a program, through the one lifecycle of a
+ * command that starts processes (`runEntry`): prints, and exits with its code.
+ *
+ * @example
+ * ```ts ignore
+ * import { entry } from "./reproduce.ts";
+ * await entry(Deno.args);
+ * ```
+ */
+export function entry(args: string[]): Promise<never> {
+  return runEntry(
+    "rtbench reproduce",
+    args,
+    namingFlags(async ({ signal }) => {
+      try {
+        return await main(args, signal);
+      } finally {
+        await removeEmptyFolders();
+      }
+    }),
+  );
 }
+
+if (import.meta.main) await entry(Deno.args);

@@ -1,5 +1,5 @@
 /**
- * `deno task trend <dir>`: each workload × variant × runtime of a history
+ * `rtbench trend <dir>`: each workload × variant × runtime of a history
  * (`deno task bench --history <dir>`) over time and versions, with every
  * significant change marked (compare's Welch test against the previous
  * point), as Markdown (default), HTML or JSON.
@@ -12,8 +12,9 @@
  * @module
  */
 
-import { runEntry, UsageError, writeStdout } from "../platform/mod.ts";
+import { runReading, writeStdout } from "./_entry.ts";
 import { numberFlag, strictArgs } from "./_flags.ts";
+import { isUsageError, UsageError } from "./_usage.ts";
 import {
   buildTrend,
   type ExportFormat,
@@ -36,7 +37,7 @@ const FORMATS = {
 
 const HELP = `rtbench trend: every workload × runtime of a history over time and versions
 
-Usage: deno task trend <dir> [flags]
+Usage: rtbench trend <dir> [flags]
 
   --format <name>             ${Object.keys(FORMATS).join(", ")} (default: md)
   --out <file>                write the trend to a file instead of stdout
@@ -139,7 +140,7 @@ export async function trendMain(args: string[]): Promise<number> {
     for (const c of worse) console.error(`rtbench trend: regression: ${c.sentence}`);
     return worse.length > 0 ? 1 : 0;
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (isUsageError(error)) {
       console.error(`rtbench trend: ${error.message}`);
       return 2;
     }
@@ -149,4 +150,17 @@ export async function trendMain(args: string[]): Promise<number> {
   }
 }
 
-if (import.meta.main) await runEntry("rtbench trend", Deno.args, () => trendMain(Deno.args), { spawns: false });
+/**
+ * Runs `trend` with `args` as a program: prints, and exits with its code.
+ *
+ * @example
+ * ```ts ignore
+ * import { entry } from "./trend.ts";
+ * await entry(Deno.args);
+ * ```
+ */
+export function entry(args: string[]): Promise<never> {
+  return runReading("rtbench trend", args, () => trendMain(args));
+}
+
+if (import.meta.main) await entry(Deno.args);

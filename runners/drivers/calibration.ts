@@ -44,7 +44,9 @@ export function calibrationSummary(roundsMs: readonly number[]): { medianMs: num
 }
 
 /**
- * Measures this machine's calibration on `cpus` (its first CPU); about a second.
+ * Measures this machine's speed on `cpus` (its first CPU): how long a fixed piece of work takes, the median of
+ * several rounds and their spread; about a second. Each record carries it, so that results of two machines (or of one
+ * machine on two days) are compared only at the same speed.
  *
  * @param cpus The server's CPU list, or null when nothing is pinned.
  * @param signal Stops it.
@@ -52,12 +54,12 @@ export function calibrationSummary(roundsMs: readonly number[]): { medianMs: num
  *
  * @example
  * ```ts ignore
- * import { calibrate } from "./calibration.ts";
- * const c = await calibrate("0");
+ * import { measureMachineSpeed } from "./calibration.ts";
+ * const c = await measureMachineSpeed("0");
  * console.log(c.medianMs, c.spreadPercent);
  * ```
  */
-export async function calibrate(cpus: string | null, signal?: AbortSignal): Promise<MachineCalibration> {
+export async function measureMachineSpeed(cpus: string | null, signal?: AbortSignal): Promise<MachineCalibration> {
   const cpu = cpus ? String(parseCpuList(cpus)[0]) : null;
   const stdout = await runTool(
     "machine calibration",

@@ -38,7 +38,7 @@ export const WS_VERSION: string = /(\d+\.\d+\.\d+)/.exec(denoConfig.imports.ws)?
  */
 export type WebSocketClient = "engine" | "native" | "ws";
 
-/** The client the driver uses unless told otherwise: the cheapest per message, measured by `deno task ws-ceiling`. */
+/** The client the driver uses unless told otherwise: the cheapest per message, measured by `runners/dev/ws_ceiling.ts`. */
 export const DEFAULT_WEBSOCKET_CLIENT: WebSocketClient = "engine";
 
 /**

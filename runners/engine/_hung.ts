@@ -18,7 +18,7 @@ export const HUNG_LATENCY_FACTOR = 2;
  * @example Answers of 4 s give the requests still out 8 s; answers of 10 ms leave the planned bound
  * ```ts
  * import { assertEquals } from "@std/assert";
- * import { observedHungAfterMs } from "./accounting.ts";
+ * import { observedHungAfterMs } from "./_hung.ts";
  *
  * assertEquals([observedHungAfterMs(1250, 4000, 60_000), observedHungAfterMs(1250, 10, 60_000)], [8000, 1250]);
  * ```

@@ -23,7 +23,7 @@ const KINDS: ReadonlyMap<string, Kind<Workload, unknown>> = new Map(
 
 /**
  * Every registered kind's name and what its workloads must have beyond the common fields, in no particular order (the
- * schema's list keeps its own: `deno task kinds`).
+ * schema's list keeps its own: `runners/dev/kinds.ts`).
  *
  * @example The built-in kinds
  * ```ts

@@ -34,7 +34,7 @@ import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
 /** The driver is rtbench's own and has no faster alternative here: more client CPUs are the way past it. */
-const WS_REMEDY = "give the driver more CPUs with --client-host; see deno task ws-ceiling";
+const WS_REMEDY = "give the driver more CPUs with --client-host";
 
 /** Text sent before load: multi-byte characters, so a server that mangles UTF-8 is caught. */
 const VERIFY_TEXT = "rtbench echo: héllo wörld ✓ 🚀";

@@ -6,7 +6,7 @@
 // `record.headline` and `summary`.
 
 import { formatFigure } from "./format.ts";
-import { duetRatio, type RatioInterval, ratioOf, SATURATION_WARNINGS } from "../stats/mod.ts";
+import { duetRatio, higherIsBetter, type RatioInterval, ratioOf, SATURATION_WARNINGS } from "../stats/mod.ts";
 import type { BenchRecord, BenchResult, RuntimeRelease, Summary, SupportStatus, WorkloadKind } from "../schema/mod.ts";
 
 /** One completed record with its headline figure and its ratios to the group's best and slowest. */
@@ -233,8 +233,8 @@ const AT_RATE = [
 ] as const;
 
 /**
- * The group's records ranked by the server's CPU time per request at the fixed rate (`--cpu-rate`), lower is better,
- * with the rate and the load's own figure's name; null when no record has it.
+ * The group's records ranked by the server's CPU time per request at the fixed rate (`--cpu-rate`), in the figure's
+ * direction from the table of directions (lower is better), with the rate and the load's own figure's name; null when no record has it.
  *
  * @example The stored head has no fixed-rate window
  * ```ts
@@ -249,7 +249,8 @@ export function efficiencyOf(group: RecordGroup): { group: RecordGroup; rate: nu
     const withIt = group.records.filter((r) => r.status === "completed" && r.summary[names.server] !== undefined);
     if (withIt.length === 0) continue;
     const rate = withIt[0].settings.cpuRate ?? 0;
-    return { group: rankBy(group.records, names.server, false), rate, client: names.client };
+    const ranked = rankBy(group.records, names.server, higherIsBetter(names.server) === true);
+    return { group: ranked, rate, client: names.client };
   }
   return null;
 }

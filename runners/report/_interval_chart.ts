@@ -4,6 +4,7 @@
 // which steps are beyond noise. The latency and resource charts have no
 // intervals, which is why this is a chart of its own.
 
+import { formatNumber } from "../stats/mod.ts";
 import { escapeXml, frame, HEIGHT, legendAndAxis, niceTicks, num, WIDTH, yGrid } from "./_svg.ts";
 
 /** One point: a median with its interval, and whether a test marked it. */
@@ -102,8 +103,10 @@ export function intervalChart(options: {
           MARK_COLORS[p.mark]
         }" stroke-width="3"/>`
         : "";
-      return `<g class="point" data-x="${p.x}" data-value="${p.y}"${
-        p.low !== null ? ` data-ci-low="${p.low}" data-ci-high="${p.high}"` : ""
+      return `<g class="point" data-x="${formatNumber(p.x)}" data-value="${formatNumber(p.y)}"${
+        p.low !== null && p.high !== null
+          ? ` data-ci-low="${formatNumber(p.low)}" data-ci-high="${formatNumber(p.high)}"`
+          : ""
       }${p.mark ? ` data-mark="${p.mark}"` : ""}><title>${escapeXml(p.tooltip)}</title>${whisker}` +
         `<circle cx="${num(x(p.x))}" cy="${num(y(p.y))}" r="4" fill="${s.color}"/>${ring}</g>`;
     }).join("");

@@ -1,8 +1,9 @@
-// The overview in HTML: the at-a-glance table with standings and warning
-// badges, the key findings, and, for a version sweep, each workload's figure
+// The overview in HTML: the at-a-glance table with standings and numbered
+// warning markers (their legend under it), the key findings, and, for a version sweep, each workload's figure
 // across the versions with its intervals.
 
 import { formatFigure } from "./format.ts";
+import { formatNumber } from "../stats/mod.ts";
 import type { ResultView } from "./_view.ts";
 import { escapeXml as e } from "./_svg.ts";
 import { FINDINGS_METHOD, type Overview, OVERVIEW_LEGEND, overviewOf, type OverviewRow } from "./_overview.ts";
@@ -12,33 +13,69 @@ import { intervalChart, type IntervalPoint } from "./_interval_chart.ts";
 import { recordLabel } from "./_groups.ts";
 import { FAIR_SHARE_LEGEND, FAIR_SHARE_SHARED_NOTE, fairShareTable, fairShareTitle } from "./fair_share.ts";
 
-/** Styles of the overview's badges and standings, added to the page's style sheet. */
+/**
+ * Styles of the overview's badges and standings, added to the page's style sheet. A cell's parts (figure, standing,
+ * runs) never break inside, only between; a warning is a small numbered marker, its code in the legend under the
+ * table and its message in the marker's title, so a cell stays one or two lines at any number of runtimes.
+ */
 export const OVERVIEW_STYLE = `
 table.overview td.best { background: #dafbe1; font-weight: 600; }
 table.overview td.tie { background: #eef9f0; }
-.badge { display: inline-block; margin-left: 4px; padding: 0 6px; border-radius: 10px; font-size: 11px;
-  background: #fff8c5; border: 1px solid #d4a72c; color: #7d4e00; font-weight: normal; }
+table.overview th { white-space: normal; }
+table.overview td.cell { white-space: normal; }
+table.overview .part { white-space: nowrap; }
+.badge { display: inline-block; margin-left: 3px; padding: 0 4px; border-radius: 8px; font-size: 11px; line-height: 15px;
+  background: #fff8c5; border: 1px solid #d4a72c; color: #7d4e00; font-weight: normal; white-space: nowrap; }
 ul.findings li { margin: 4px 0; }
 `;
 
-function cellHtml(row: OverviewRow, index: number): string {
-  const cell = row.cells[index];
-  if (cell === null) return `<td class="text">–</td>`;
-  const badges = cell.warnings.map((w) => `<span class="badge" title="${e(w.message)}">⚠ ${e(w.code)}</span>`);
-  const value = cell.ranked ? ` data-value="${cell.ranked.headline.median}"` : "";
-  return `<td class="text ${cell.standing ?? `status-${cell.record.status}`}" data-runtime="${
-    e(cell.record.runtime.requested)
-  }" data-standing="${cell.standing ?? cell.record.status}"${value}>${e(standingText(row, cell))}${
-    badges.join("")
-  }</td>`;
+/** The overview's warning codes, numbered in order of first appearance: one marker and one legend entry each. */
+function badgeNumbers(overview: Overview): Map<string, number> {
+  const numbers = new Map<string, number>();
+  for (const row of overview.rows) {
+    for (const cell of row.cells) {
+      for (const w of cell?.warnings ?? []) numbers.set(w.code, numbers.get(w.code) ?? numbers.size + 1);
+    }
+  }
+  return numbers;
 }
 
-function tableHtml(overview: Overview): string {
+function cellHtml(row: OverviewRow, index: number, numbers: Map<string, number>): string {
+  const cell = row.cells[index];
+  if (cell === null) return `<td class="text">–</td>`;
+  const badges = cell.warnings.map((w) =>
+    `<span class="badge" data-code="${e(w.code)}" title="${e(`${w.code}: ${w.message}`)}">⚠${
+      numbers.get(w.code)
+    }</span>`
+  );
+  const value = cell.ranked ? ` data-value="${formatNumber(cell.ranked.headline.median)}"` : "";
+  // The parts of the text every format shows, each kept whole: the cell breaks only between them.
+  // The markers stay with the last part, so they never wrap onto a line of their own.
+  const texts = standingText(row, cell).split(" · ");
+  const parts = texts.map((part, i) =>
+    `<span class="part">${e(part)}${i === texts.length - 1 ? badges.join("") : ""}</span>`
+  ).join(" · ");
+  return `<td class="text cell ${cell.standing ?? `status-${cell.record.status}`}" data-runtime="${
+    e(cell.record.runtime.requested)
+  }" data-standing="${cell.standing ?? cell.record.status}"${value}>${parts}</td>`;
+}
+
+/** Under the table: what each numbered marker stands for. */
+function badgeLegend(numbers: Map<string, number>): string {
+  if (numbers.size === 0) return "";
+  const entries = [...numbers].map(([code, n]) => `<span class="badge">⚠${n}</span> ${e(code)}`);
+  return `<p class="note badges">${
+    entries.join(" · ")
+  } — each explained in the workload's section; hover a marker for ` +
+    `its message.</p>`;
+}
+
+function tableHtml(overview: Overview, numbers: Map<string, number>): string {
   const head = ["workload", "headline", ...overview.labels].map((h) => `<th class="text">${e(h)}</th>`).join("");
   const rows = overview.rows.map((row) =>
     `<tr><td class="text">${e(row.title)}</td><td class="text">${e(row.group.figure)} ${
       row.group.higherIsBetter ? "↑" : "↓"
-    }</td>${row.cells.map((_, i) => cellHtml(row, i)).join("")}</tr>`
+    }</td>${row.cells.map((_, i) => cellHtml(row, i, numbers)).join("")}</tr>`
   );
   return `<table class="overview"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
@@ -118,9 +155,12 @@ export function overviewHtml(view: ResultView, colors: Readonly<Record<string, s
   const releases = overview.releases.length > 0
     ? `<ul class="releases">${overview.releases.map((w) => `<li>⚠ ${e(w.message)}</li>`).join("")}</ul>`
     : "";
-  return `<section id="overview"><h2>At a glance</h2>${tableHtml(overview)}${releases}<p class="note">${
-    e(OVERVIEW_LEGEND)
-  }</p>${fairShareHtml(overview)}<h3>Key findings</h3>${findings}<p class="note">${e(FINDINGS_METHOD)}</p>${
-    floorHtml(overview)
-  }${versionsHtml(view, colors)}<style>${OVERVIEW_STYLE}</style></section>`;
+  const numbers = badgeNumbers(overview);
+  return `<section id="overview"><h2>At a glance</h2>${tableHtml(overview, numbers)}${
+    badgeLegend(numbers)
+  }${releases}<p class="note">${e(OVERVIEW_LEGEND)}</p>${
+    fairShareHtml(overview)
+  }<h3>Key findings</h3>${findings}<p class="note">${e(FINDINGS_METHOD)}</p>${floorHtml(overview)}${
+    versionsHtml(view, colors)
+  }<style>${OVERVIEW_STYLE}</style></section>`;
 }

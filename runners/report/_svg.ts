@@ -1,7 +1,9 @@
 // Inline SVG charts for the HTML report: bars with confidence whiskers and
 // line charts. Plain markup, no script and no external reference, so a report
 // opens anywhere, offline. Every mark carries its number as a `data-*`
-// attribute and a `<title>` tooltip, so the numbers survive in the DOM.
+// attribute (without float noise: `formatNumber`) and a `<title>` tooltip, so the numbers survive in the DOM.
+
+import { formatNumber } from "../stats/mod.ts";
 
 /** Escapes text for XML and HTML content and attribute values. */
 export function escapeXml(text: string): string {
@@ -139,8 +141,11 @@ export function barChart(options: {
       : "";
     const labelY = Math.min(y(b.value), b.high !== null ? y(b.high) : Infinity) - 6;
     parts.push(
-      `<g class="bar" data-runtime="${escapeXml(b.key)}" data-value="${b.value}"` +
-        (b.low !== null ? ` data-ci-low="${b.low}" data-ci-high="${b.high}"` : "") + `>` +
+      `<g class="bar" data-runtime="${escapeXml(b.key)}" data-value="${formatNumber(b.value)}"` +
+        (b.low !== null && b.high !== null
+          ? ` data-ci-low="${formatNumber(b.low)}" data-ci-high="${formatNumber(b.high)}"`
+          : "") +
+        `>` +
         `<title>${escapeXml(b.tooltip)}</title>` +
         `<rect x="${num(x)}" y="${num(y(b.value))}" width="${num(barWidth)}" height="${
           num(m.top + h - y(b.value))
@@ -224,7 +229,7 @@ export function lineChart(options: {
   }
   for (const g of options.guides ?? []) {
     parts.push(
-      `<g class="guide" data-y="${g.y}"><line x1="${m.left}" x2="${m.left + w}" y1="${num(y(g.y))}" y2="${
+      `<g class="guide" data-y="${formatNumber(g.y)}"><line x1="${m.left}" x2="${m.left + w}" y1="${num(y(g.y))}" y2="${
         num(y(g.y))
       }"/><text class="tick" x="${m.left + w - 4}" y="${num(y(g.y) - 4)}" text-anchor="end">${
         escapeXml(g.label)
@@ -243,14 +248,16 @@ export function lineChart(options: {
         `<circle cx="${num(x(p.x))}" cy="${num(y(p.y))}" r="3.5" fill="${s.color}">` +
         (p.tooltip ? `<title>${escapeXml(p.tooltip)}</title>` : "") + `</circle>` +
         (p.ring
-          ? `<circle class="ring" data-ring="${p.x}:${p.y}" cx="${num(x(p.x))}" cy="${num(y(p.y))}" r="8" ` +
+          ? `<circle class="ring" data-ring="${formatNumber(p.x)}:${formatNumber(p.y)}" cx="${num(x(p.x))}" cy="${
+            num(y(p.y))
+          }" r="8" ` +
             `fill="none" stroke="${s.color}" stroke-width="2"/>`
           : "")
       ).join("")
       : "";
     parts.push(
       `<g class="series" data-runtime="${escapeXml(s.key)}" data-points="${
-        escapeXml(s.points.map((p) => `${p.x}:${p.y}`).join(" "))
+        escapeXml(s.points.map((p) => `${formatNumber(p.x)}:${formatNumber(p.y)}`).join(" "))
       }"><path d="${d}" fill="none" stroke="${s.color}" stroke-width="2"/>${markers}</g>`,
     );
   }

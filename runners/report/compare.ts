@@ -37,7 +37,7 @@ import { alignTable, formatFigure } from "./format.ts";
 import { serverCpuAtRate } from "./_groups.ts";
 import { UsageError } from "../platform/mod.ts";
 import type { BenchRecord, BenchResult } from "../schema/mod.ts";
-import { holmAdjust, machineMatch, unpairedRatio } from "../stats/mod.ts";
+import { higherIsBetter, holmAdjust, machineMatch, unpairedRatio } from "../stats/mod.ts";
 
 /**
  * What a figure's change means.
@@ -200,11 +200,11 @@ function geometricMean(values: readonly number[]): number | null {
 export function comparedFigures(base: BenchRecord, head: BenchRecord): { figure: string; higherIsBetter: boolean }[] {
   const out = [{ figure: base.headline.figure, higherIsBetter: base.headline.higherIsBetter }];
   const latency = base.runs.some((r) => r.latencyUs) && head.runs.some((r) => r.latencyUs);
-  if (latency && base.headline.figure !== "latencyP99Us") out.push({ figure: "latencyUs.p99", higherIsBetter: false });
+  // Every figure but the headline takes its direction from the one table of directions.
+  const withDirection = (figure: string) => ({ figure, higherIsBetter: higherIsBetter(figure) === true });
+  if (latency && base.headline.figure !== "latencyP99Us") out.push(withDirection("latencyUs.p99"));
   const cpu = serverCpuAtRate(base);
-  if (cpu !== null && cpu === serverCpuAtRate(head) && cpu !== base.headline.figure) {
-    out.push({ figure: cpu, higherIsBetter: false });
-  }
+  if (cpu !== null && cpu === serverCpuAtRate(head) && cpu !== base.headline.figure) out.push(withDirection(cpu));
   return out;
 }
 

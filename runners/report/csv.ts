@@ -4,12 +4,18 @@
  * row with its statistics and raw per-run samples; merged latency
  * percentiles give rows of their own; a record without figures (errored,
  * invalid, skipped) gives one row with its status and reason. The unit of
- * every row is in its `unit` column and in the figure's name.
+ * every row is in its `unit` column and in the figure's name; its direction,
+ * `higher_is_better`, is the record's for its headline and, for every other
+ * figure, the stats layer's one table of directions (`higherIsBetter`), which
+ * the overview and `compare` read too: blank only for a figure that ranks no
+ * runtime (a window's length, a count of work given). Numbers are written in
+ * full but without binary float noise (`formatNumber`).
  *
  * @module
  */
 
 import type { BenchRecord, BenchResult } from "../schema/mod.ts";
+import { figureUnit, formatNumber, higherIsBetter } from "../stats/mod.ts";
 import { whyText } from "./_groups.ts";
 
 /** The CSV header, in column order. */
@@ -38,58 +44,9 @@ export const CSV_COLUMNS: readonly string[] = [
   "reason",
 ];
 
-/**
- * The unit of a figure, from the suffix of its name: `1/s`, `ns`, `us`, `ms`, `s`,
- * `bytes`, `B/s`, `%` or `count`.
- *
- * @example
- * ```ts
- * import { figureUnit } from "./csv.ts";
- * console.log(figureUnit("requestsPerSecond"), figureUnit("latencyUs.p99")); // "1/s" "us"
- * ```
- */
-export function figureUnit(figure: string): string {
-  const name = figure.split(".")[0];
-  if (name === "bytesPerSecond") return "B/s";
-  if (name.endsWith("PerSecond")) return "1/s";
-  if (name.endsWith("Ns")) return "ns";
-  // CPU time per request or message is microseconds too (`serverCpuUsPerRequest`).
-  if (/Us(Per[A-Z]\w*)?$/.test(name)) return "us";
-  if (name.endsWith("Ms")) return "ms";
-  if (name.endsWith("Sec")) return "s";
-  if (name.endsWith("Bytes")) return "bytes";
-  if (name.endsWith("Percent")) return "%";
-  return "count";
-}
-
-/**
- * Whether a larger value of a figure is better: rates and verified responses
- * are (`true`); times, latencies, memory and failures are not (`false`);
- * figures that rank nothing — the harness's own cost, the window's length,
- * counts of work given — have no direction (`null`).
- *
- * @example
- * ```ts
- * import { assertEquals } from "@std/assert";
- * import { higherIsBetter } from "./csv.ts";
- *
- * assertEquals(["requestsPerSecond", "latencyUs.p99", "clientCpuPercent"].map(higherIsBetter), [true, false, null]);
- * ```
- */
-export function higherIsBetter(figure: string): boolean | null {
-  const name = figure.split(".")[0];
-  // The load generator, the sampler and the harness are rtbench's side, and the window's length is a setting.
-  if (/^(client|sampler|harness|sent|scheduled)/.test(name) || /^(durationMs|windowMs)$/.test(name)) return null;
-  if (/PerSecond|PerCore$/.test(name) || /^valid/.test(name)) return true;
-  if (/errors|timeouts|failed|mismatches|non2xx|late|missed|outlier/i.test(name)) return false;
-  // Times, latency, memory, and the margin of error of a micro-benchmark's estimate.
-  if (/^latency/.test(name) || /(Ns|Us|Ms|Sec|Bytes|RmePercent)$/.test(name)) return false;
-  return null;
-}
-
 function field(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return "";
-  const text = String(value);
+  const text = typeof value === "number" ? formatNumber(value) : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -103,7 +60,8 @@ function rowsOf(r: BenchRecord): (string | number | boolean | null)[][] {
   const rows: (string | number | boolean | null)[][] = [];
   for (const [figure, s] of Object.entries(r.summary)) {
     const isHeadline = figure === r.headline.figure;
-    const samples = r.runs.map((run) => run.figures[figure]).filter((v) => typeof v === "number").join(" ");
+    const samples = r.runs.map((run) => run.figures[figure]).filter((v) => typeof v === "number")
+      .map(formatNumber).join(" ");
     rows.push([
       ...base(r),
       figure,
@@ -142,7 +100,7 @@ function rowsOf(r: BenchRecord): (string | number | boolean | null)[][] {
         null,
         null,
         r.runs.map((run) => run.latencyUs?.[key as keyof typeof r.latencyUs]).filter((v) => v !== undefined)
-          .join(" "),
+          .map(formatNumber).join(" "),
         warnings,
         reason,
       ]);

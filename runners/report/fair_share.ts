@@ -187,7 +187,7 @@ export const FAIR_SHARE_LEGEND =
   "server's CPU µs per request (message); a runtime that won by using more of the budget shows it here.";
 
 /**
- * One budget's table, a line per budget and a column per runtime, as every format renders it: `deno task fair-share`
+ * One budget's table, a line per budget and a column per runtime, as every format renders it: `runners/dev/fair_share.ts`
  * prints it aligned, the overview of a multi-core result in its own syntax.
  *
  * @example The client's CPUs and their count, a shared layout marked

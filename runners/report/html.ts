@@ -10,8 +10,9 @@
  */
 
 import { partialNotice } from "./partial.ts";
+import { formatNumber, higherIsBetter } from "../stats/mod.ts";
 import { formatFigure, formatLatency, formatUs } from "./format.ts";
-import type { BenchResult, Warning } from "../schema/mod.ts";
+import type { BenchRecord, BenchResult, RunRecord, Warning } from "../schema/mod.ts";
 import { ciText, directionText, type RecordGroup, recordLabel, relativeText, whyText } from "./_groups.ts";
 import { buildView, type SectionView } from "./_view.ts";
 import { type CellSyntax, renderCell, type ViewColumn, type ViewTable } from "./_view_table.ts";
@@ -60,11 +61,18 @@ function column(header: string, numeric = false): ViewColumn {
   return { header, numeric };
 }
 
+/** Escapes a cell's text and keeps each number with its unit (`9.33&nbsp;ms`): a narrow cell breaks between figures. */
+function figureText(text: string): string {
+  return e(text).replace(/(\d) (?=(ns|µs|ms|s|B|KiB|MiB|GiB|B\/s|kB\/s|MB\/s|GB\/s|%)(?![\w/]))/g, "$1&nbsp;");
+}
+
 const HTML: CellSyntax = {
-  text: e,
+  text: figureText,
   status: (status) => `<strong class="status-${e(status)}">${e(status)}</strong>`,
   figure: (cell) =>
-    `<span class="num" data-figure="${e(cell.figure)}" data-value="${cell.value}">${e(cell.text)}</span>`,
+    `<span class="num" data-figure="${e(cell.figure)}" data-value="${formatNumber(cell.value)}">${
+      figureText(cell.text)
+    }</span>`,
   notes: (cell) => [e(cell.reason), warningsHtml(cell.warnings)].filter(Boolean).join(" "),
 };
 
@@ -112,7 +120,9 @@ function latencyChart(group: RecordGroup, colors: Map<string, string>): string {
   return lineChart({
     className: "latency-chart",
     title: "Latency by percentile",
-    subtitle: `merged over all runs${resolution === "ms" ? " · whole milliseconds" : ""} · log scale · lower is better`,
+    subtitle: `merged over all runs${resolution === "ms" ? " · whole milliseconds" : ""} · log scale · ${
+      directionText(higherIsBetter("latencyUs") === true)
+    }`,
     xLabel: "percentile",
     series,
     formatX: (x) => x.toFixed(1),
@@ -192,32 +202,40 @@ function headlineChart(view: SectionView, colors: Map<string, string>): string {
   });
 }
 
+/**
+ * A record's per-run figures, the longer side down the page so the table stays narrow: a row per run where there are
+ * more runs than figures (startup: dozens of runs, four figures), else a row per figure and a column per run.
+ */
+function runsTable(r: BenchRecord): string {
+  const figures = [...new Set(r.runs.flatMap((run) => Object.keys(run.figures)))];
+  const failures = "errors / timeouts / non-2xx / mismatches";
+  const cells = (run: RunRecord) => [
+    ...figures.map((f) => run.figures[f] === undefined ? "" : formatFigure(f, run.figures[f])),
+    `${run.counts.errors} / ${run.counts.timeouts} / ${run.counts.non2xx} / ${run.counts.mismatches}`,
+  ];
+  if (r.runs.length > figures.length) {
+    return htmlTable({
+      columns: [column("run"), ...figures.map((f) => column(f, true)), column(failures)],
+      rows: r.runs.map((run) => [String(run.index + 1), ...cells(run)]),
+    }, "runs");
+  }
+  const byRun = r.runs.map(cells);
+  return htmlTable({
+    columns: [column("figure"), ...r.runs.map((run) => column(`run ${run.index + 1}`, true))],
+    rows: [...figures, failures].map((name, i) => [name, ...byRun.map((c) => c[i])]),
+  }, "runs");
+}
+
 function runsDetails(group: RecordGroup): string {
   const parts: string[] = [];
   for (const r of group.records) {
-    const figures = [...new Set(r.runs.flatMap((run) => Object.keys(run.figures)))];
-    const rows = r.runs.map((run) => [
-      String(run.index + 1),
-      ...figures.map((f) => run.figures[f] === undefined ? "" : formatFigure(f, run.figures[f])),
-      `${run.counts.errors} / ${run.counts.timeouts} / ${run.counts.non2xx} / ${run.counts.mismatches}`,
-    ]);
     const checks = r.verification.checks.map((c) => `${c.passed ? "✓" : "✗"} ${e(c.name)}`).join(" · ");
     parts.push(
       `<h4>${e(recordLabel(r))} · ${e(r.status)}</h4>` +
         (r.command ? `<p class="command"><code>${e(r.command.join(" "))}</code></p>` : "") +
         (checks ? `<p class="checks">verified: ${checks}</p>` : "") +
-        (rows.length > 0
-          ? htmlTable(
-            {
-              columns: [
-                column("run"),
-                ...figures.map((f) => column(f, true)),
-                column("errors / timeouts / non-2xx / mismatches"),
-              ],
-              rows,
-            },
-            "runs",
-          )
+        (r.runs.length > 0
+          ? runsTable(r)
           : `<p class="empty">no measured runs${r.status === "completed" ? "" : `: ${e(whyText(r))}`}</p>`),
     );
   }
@@ -256,7 +274,9 @@ function section(view: SectionView, index: number): string {
 const STYLE = `
 :root { color-scheme: light; }
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; margin: 0; background: #fff; }
-main { max-width: 980px; margin: 0 auto; padding: 24px; }
+main { width: fit-content; min-width: min(980px, 100%); max-width: 100%; box-sizing: border-box; margin: 0 auto;
+  padding: 24px; }
+main p, main ul, .warnings { max-width: 980px; }
 h1 { margin: 0 0 4px; font-size: 26px; }
 h2 { margin: 40px 0 4px; font-size: 21px; border-bottom: 1px solid #d0d7de; padding-bottom: 4px; }
 h2 .variant { color: #59636e; font-weight: normal; }
@@ -276,6 +296,8 @@ svg .whisker { stroke: #1f2328; stroke-width: 1.5; fill: none; }
 svg .guide line { stroke: #cf222e; stroke-width: 2; stroke-dasharray: 6 4; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
 th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: right; vertical-align: top; white-space: nowrap; }
+th { white-space: normal; }
+table.results td { white-space: normal; }
 th.text, td.text { text-align: left; }
 td.text:last-child { white-space: normal; }
 .warning { color: #9a6700; }

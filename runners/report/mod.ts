@@ -23,7 +23,8 @@ import { formatMarkdown } from "./markdown.ts";
 import type { Exporter, ExportFormat } from "./types.ts";
 
 export type { Exporter, ExportFormat } from "./types.ts";
-export { CSV_COLUMNS, figureUnit, formatCsv, higherIsBetter } from "./csv.ts";
+export { CSV_COLUMNS, formatCsv } from "./csv.ts";
+export { FIGURE_DIRECTIONS, type FigureDirection, figureUnit, formatNumber, higherIsBetter } from "../stats/mod.ts";
 export { EXTRA_COLORS, formatHtml, RUNTIME_COLORS } from "./html.ts";
 export { formatJson } from "./json.ts";
 export { formatMarkdown } from "./markdown.ts";

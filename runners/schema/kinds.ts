@@ -1,4 +1,4 @@
-// Written by `deno task kinds` from the kind registry (runners/kinds/registry.ts): edit the registry, not this
+// Written by `deno run -A runners/dev/kinds.ts` from the kind registry (runners/kinds/registry.ts): edit the registry, not this
 // file. The layers below the kinds read the kinds from here; tests/e2e/kinds_test.ts fails while it is stale.
 
 /**

@@ -87,7 +87,7 @@ export interface CalibrationRow {
 }
 
 /**
- * Options of {@linkcode calibrate}.
+ * Options of {@linkcode measureGeneratorCeilings}.
  *
  * @example Node.js as the server, autocannon only, short windows
  * ```ts
@@ -117,7 +117,7 @@ export interface CalibrateOptions {
 }
 
 /**
- * What {@linkcode calibrate} measured.
+ * What {@linkcode measureGeneratorCeilings} measured.
  *
  * @example The fastest generator of a calibration
  * ```ts
@@ -152,21 +152,22 @@ async function installed(): Promise<LoadGenerator[]> {
 }
 
 /**
- * Measures each generator against a fresh `http-json` server.
+ * Measures the load generators' ceilings on this machine: each generator against a fresh `http-json` server, with
+ * both sides' CPU, so that each row says whether the generator or the server was the limit.
  *
  * @param options The server's runtime, the generators to measure, load settings and CPU sets.
  * @returns One row per generator: its rate, both sides' CPU, and which side saturated.
  *
- * @example Calibrate autocannon for one second
+ * @example Measure autocannon's ceiling for one second
  * ```ts
  * import { assertEquals } from "@std/assert";
- * import { autocannonGenerator, calibrate } from "@rtbench/rtbench/runners";
+ * import { autocannonGenerator, measureGeneratorCeilings } from "@rtbench/rtbench/runners";
  *
- * const { rows } = await calibrate({ generators: [autocannonGenerator], settings: { durationSec: 1, warmupSec: 0 } });
+ * const { rows } = await measureGeneratorCeilings({ generators: [autocannonGenerator], settings: { durationSec: 1, warmupSec: 0 } });
  * assertEquals(rows.map((r) => [r.generator, r.requestsPerSecond > 0]), [["autocannon", true]]);
  * ```
  */
-export async function calibrate(options: CalibrateOptions = {}): Promise<Calibration> {
+export async function measureGeneratorCeilings(options: CalibrateOptions = {}): Promise<Calibration> {
   const settings = { ...DEFAULTS, ...options.settings };
   const signal = options.signal ?? new AbortController().signal;
   const [spec] = parseRuntimeSpecs(options.runtime ?? "deno");

@@ -1,5 +1,5 @@
 /**
- * rtbench's process timer against hyperfine (`deno task compare-startup`): times the `startup` workload's exact commands
+ * rtbench's process timer against hyperfine (`runners/dev/compare_startup.ts`): times the `startup` workload's exact commands
  * with rtbench's process timer and with hyperfine on the same CPU, and prints
  * each median and their ratio (rtbench / hyperfine). rtbench aims to agree
  * within 5% of hyperfine's median. The two alternate in small batches (one
@@ -194,7 +194,7 @@ export async function compareStartup(
 }
 
 /**
- * The rows as `deno task compare-startup` prints them: both medians, their
+ * The rows as `runners/dev/compare_startup.ts` prints them: both medians, their
  * ratio, runs, and whether they agree within {@linkcode AGREEMENT}.
  *
  * @param rows What {@linkcode compareStartup} measured.

@@ -1,5 +1,5 @@
 /**
- * Multi-core at equal CPU (`deno task fair-share`): the suite once per core
+ * Multi-core at equal CPU (`runners/dev/fair_share.ts`): the suite once per core
  * budget (`--server-cpus 1`, `2`, ... `all`), each runtime in its own
  * multi-core form at that budget, then the fair-share overview of the records
  * ({@linkcode fairShare}): the rate, the CPU each server actually used, the

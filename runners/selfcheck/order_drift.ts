@@ -1,6 +1,6 @@
 /**
  * Does interleaving keep a shared machine's drift out of the comparison
- * (`deno task order-drift`)? Runs `deno task bench --workload http-json` on
+ * (`runners/dev/order_drift.ts`)? Runs `deno task bench --workload http-json` on
  * two runtimes with `--order rotate` and with `--order blocked`, alternately,
  * and compares how much the per-run ratio of the two runtimes' requests/s
  * varies under each order. With runs interleaved, run i of both runtimes is
@@ -112,7 +112,7 @@ export async function orderDrift(options: OrderDriftOptions): Promise<OrderDrift
 }
 
 /**
- * The rows as `deno task order-drift` prints them.
+ * The rows as `runners/dev/order_drift.ts` prints them.
  *
  * @param rows What {@linkcode orderDrift} returned.
  * @param runtimes The two runtimes, in ratio order.

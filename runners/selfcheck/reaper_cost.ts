@@ -1,5 +1,5 @@
 /**
- * What the children reaper costs (`deno task reaper-cost`). Starts one the
+ * What the children reaper costs (`runners/dev/reaper_cost.ts`). Starts one the
  * way every command and the first `run()` do, watching a stand-in for the
  * harness, and measures: the sweep of the ledgers' folder and the reaper's
  * launch as the harness waits for them (once per process), the reaper's CPU to
@@ -57,7 +57,7 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
 /**
  * What {@linkcode reaperCost} measures: the processes and ledger entries it hands a reaper.
  *
- * @example The defaults of `deno task reaper-cost`
+ * @example The defaults of `runners/dev/reaper_cost.ts`
  * ```ts
  * import type { ReaperCostOptions } from "./reaper_cost.ts";
  *
@@ -192,7 +192,7 @@ export async function reaperCost(options: ReaperCostOptions): Promise<ReaperCost
 }
 
 /**
- * The cost as `deno task reaper-cost` prints it, one row per figure.
+ * The cost as `runners/dev/reaper_cost.ts` prints it, one row per figure.
  *
  * @param cost What {@linkcode reaperCost} measured.
  * @returns The table.

@@ -1,5 +1,5 @@
 /**
- * rtbench's engine against plain wrk (`deno task vs-wrk`): does the load
+ * rtbench's engine against plain wrk (`runners/dev/vs_wrk.ts`): does the load
  * engine `deno task bench` uses, checking every response, measure what a
  * plain `wrk -t1 -c100` (checking nothing) measures? Each round starts a
  * fresh `http-json` server of the runtime and lets the two take turns on it,
@@ -338,7 +338,7 @@ export async function vsWrk(options: VsWrkOptions): Promise<VsWrk> {
 }
 
 /**
- * The comparison as `deno task vs-wrk` prints it: per runtime both medians,
+ * The comparison as `runners/dev/vs_wrk.ts` prints it: per runtime both medians,
  * the median of the rounds' ratios and every round, then autocannon on Deno
  * and whether it was flagged `client-bound`.
  *

@@ -1,5 +1,5 @@
 /**
- * The WebSocket driver's ceiling (`deno task ws-ceiling`): how fast the
+ * The WebSocket driver's ceiling (`runners/dev/ws_ceiling.ts`): how fast the
  * driver itself can go. Finds the fastest of the `ws` echo servers, then
  * loads it with every client — the load engine's raw frames, Deno's own
  * WebSocket, the `ws` package — at rising in-flight counts, and prints the
@@ -182,7 +182,7 @@ export async function probeCeiling(options: {
  * @param rows What {@linkcode probeCeiling} returned (it ends with the fastest server's rows).
  * @param connections Sockets per configuration.
  * @param messageSize Bytes per message.
- * @returns The text `deno task ws-ceiling` prints.
+ * @returns The text `runners/dev/ws_ceiling.ts` prints.
  *
  * @example
  * ```ts ignore

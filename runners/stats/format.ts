@@ -6,6 +6,23 @@
 
 import type { BenchRecord } from "../schema/mod.ts";
 
+/**
+ * Writes a number in full, as a machine reads it, without the noise of binary fractions: rounded to 12 significant
+ * digits (more than any measurement holds, fewer than the 16 or 17 at which a float sum goes astray), then the
+ * shortest form that reads back as that. Every exporter that prints a raw value (CSV cells and samples, the data
+ * attributes of the HTML page) writes it with this.
+ *
+ * @example
+ * ```ts
+ * import { formatNumber } from "./format.ts";
+ * console.log(formatNumber(162351.00000000003), formatNumber(1.9999999999999996)); // "162351" "2"
+ * console.log(formatNumber(6938.333), formatNumber(0.3010299956639812)); // "6938.333" "0.301029995664"
+ * ```
+ */
+export function formatNumber(n: number): string {
+  return String(Number(n.toPrecision(12)));
+}
+
 /** Formats a count or rate with thousands separators and no decimals. */
 export function formatCount(n: number): string {
   return Math.round(n).toLocaleString("en-US");

@@ -1,7 +1,7 @@
 /**
  * The statistics layer's surface: summaries and intervals, Welch's and the paired tests, Holm's correction,
- * outliers, latency histograms, run plans, saturation, rounding, and figures written with their units. Files named
- * `_x.ts` are private to this folder.
+ * outliers, latency histograms, run plans, saturation, rounding, figures written with their units, and what a
+ * figure's name says (its unit and which way is better). Files named `_x.ts` are private to this folder.
  *
  * @module
  */
@@ -10,6 +10,7 @@ export * from "./adaptive.ts";
 export * from "./counted_rate.ts";
 export * from "./duet.ts";
 export * from "./endpoints.ts";
+export * from "./figures.ts";
 export * from "./format.ts";
 export * from "./holm.ts";
 export * from "./latency.ts";

@@ -22,7 +22,7 @@ import {
   which,
 } from "../platform/mod.ts";
 import { builtinAdapters, type RuntimeAdapter, runtimeVariables } from "../../adapters/mod.ts";
-import { builtinLoadGenerators, calibrate, type LoadGenerator } from "../drivers/mod.ts";
+import { builtinLoadGenerators, type LoadGenerator, measureMachineSpeed } from "../drivers/mod.ts";
 import type { Environment, MachineCalibration, Warning } from "../schema/mod.ts";
 
 async function read(path: string): Promise<string | null> {
@@ -140,7 +140,7 @@ export async function calibration(
   signal?: AbortSignal,
 ): Promise<MachineCalibration | null> {
   try {
-    return await calibrate(serverCpus, signal);
+    return await measureMachineSpeed(serverCpus, signal);
   } catch (error) {
     signal?.throwIfAborted();
     warnings.push({

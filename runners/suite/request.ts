@@ -142,7 +142,7 @@ export interface RunOptions {
   passEnv?: readonly string[];
   /**
    * This machine's calibration (its speed, which results are compared by), measured earlier in the same process with
-   * the drivers' `calibrate()`: used instead of measuring one when the suite starts, so that suites run one after
+   * the drivers' `measureMachineSpeed()`: used instead of measuring one when the suite starts, so that suites run one after
    * another measure it once. @default {measured when the suite starts}
    */
   calibration?: MachineCalibration;

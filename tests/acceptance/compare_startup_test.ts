@@ -1,7 +1,7 @@
-// deno task compare-startup really runs hyperfine beside rtbench's timer on the startup workload's exact commands.
+// runners/dev/compare_startup.ts really runs hyperfine beside rtbench's timer on the startup workload's exact commands.
 import { assert, assertAlmostEquals, assertEquals, assertMatch } from "@std/assert";
 import { needs, tool } from "../_needs.ts";
-import { runTask } from "../_helpers.ts";
+import { runDevTool } from "../_helpers.ts";
 
 const HYPERFINE = tool("hyperfine", "apt-get install hyperfine");
 
@@ -10,7 +10,7 @@ const HYPERFINE = tool("hyperfine", "apt-get install hyperfine");
 Deno.test(needs(HYPERFINE, {
   name: "compare-startup times deno's hello with rtbench's timer and with hyperfine, and prints both medians",
   async fn() {
-    const out = await runTask(
+    const out = await runDevTool(
       "compare-startup",
       ["--runtime", "deno", "--variant", "hello", "--rounds", "2"].concat([
         "--batch",

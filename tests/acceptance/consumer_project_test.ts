@@ -158,13 +158,13 @@ Deno.test("the local JSR registry's manifest is checked: a module served altered
     assertMatch(stderr, new RegExp(`Expected: ${hex}\n`));
   }));
 
-// docs/reference.md (Use rtbench from your own code): "`@rtbench/rtbench/cli` | the command line itself: `deno run -A
-// jsr:@rtbench/rtbench/cli --workload http-json`". ws's Node.js server imports the npm package ws, which publishing
-// rewrites to an npm: specifier Node.js cannot load: the staged server gets it back bare.
+// docs/reference.md (Use rtbench from your own code): "`@rtbench/rtbench/cli` | the command line itself, `rtbench
+// <command>`: `deno run -A jsr:@rtbench/rtbench/cli bench --workload http-json`". ws's Node.js server imports the npm
+// package ws, which publishing rewrites to an npm: specifier Node.js cannot load: the staged server gets it back bare.
 Deno.test("the command line from JSR of docs/reference.md (the local registry) measures http-json and ws, every response verified", () =>
   withTmp(async (tmp) => {
     await using jsr = await localJsr();
-    const command = /`deno run (-A jsr:@rtbench\/rtbench\/cli --workload http-json)`/.exec(
+    const command = /`deno run (-A jsr:@rtbench\/rtbench\/cli bench --workload http-json)`/.exec(
       readDoc("docs/reference.md"),
     );
     if (!command) throw new Error("docs/reference.md shows no `deno run -A jsr:@rtbench/rtbench/cli` command");

@@ -112,14 +112,24 @@ Deno.test("the bench task runs with the permissions docs/guide.md lists, not -A"
   }
 });
 
-// docs/guide.md (Nothing left running): "Every command (`bench`, `report`, `compare`, …) runs through one lifecycle
-// (`runners/platform/entry.ts`)": every task of deno.json is a file of runners/cli/ that calls `runEntry` once.
-Deno.test("every deno task's command runs through runEntry", async () => {
+// docs/guide.md (Nothing left running): "Every command that starts processes (`bench`, `calibrate`, `reproduce`, and
+// the development tools) runs through one lifecycle (`runners/platform/entry.ts`)"; the commands that only read results
+// (`report`, `compare`, `trend`) through the light one of `runners/cli/_entry.ts`. Every task of deno.json runs
+// runners/cli/main.ts with a command, and each command's file and each tool of runners/dev/ calls one of them once.
+Deno.test("every deno task's command runs through runEntry, or runReading when it only reads", async () => {
   const tasks: Record<string, string> = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
-  const files = Object.values(tasks).map((t) => /runners\/cli\/\w+\.ts/.exec(t)?.[0]).filter((f) => f !== undefined);
-  assert(files.length >= 10, files.join(" "));
-  for (const file of files) {
+  const commands = Object.values(tasks).flatMap((t) => /runners\/cli\/main\.ts (\w+)$/.exec(t)?.[1] ?? []);
+  assertEquals(commands.sort(), ["bench", "calibrate", "compare", "report", "reproduce", "trend"]);
+  const tools = [...Deno.readDirSync(`${ROOT}runners/dev`)].map((e) => `runners/dev/${e.name}`);
+  assert(tools.length >= 7, tools.join(" "));
+  const reading = ["compare", "report", "trend"];
+  for (const file of [...commands.map((c) => `runners/cli/${c}.ts`), ...tools]) {
     const source = await Deno.readTextFile(`${ROOT}${file}`);
+    if (reading.some((c) => file === `runners/cli/${c}.ts`)) {
+      assertMatch(source, /import \{[^}]*\brunReading\b[^}]*\} from "\.\/_entry\.ts"/, file);
+      assertEquals(source.match(/\brunReading\(/g)?.length, 1, file);
+      continue;
+    }
     assertMatch(source, /import \{[^}]*\brunEntry\b[^}]*\} from "\.\.\/platform\/(entry|mod)\.ts"/, file);
     assertEquals(source.match(/\brunEntry\(/g)?.length, 1, file);
   }

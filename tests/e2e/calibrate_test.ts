@@ -4,9 +4,9 @@
 import { assert, assertEquals, assertMatch, assertNotEquals } from "@std/assert";
 import { vsWrk, type VsWrkTurn } from "../../runners/selfcheck/vs_wrk.ts";
 import { builtinLoadGenerators } from "../../runners/drivers/generators.ts";
-import { calibrate, formatCalibration } from "../../runners/selfcheck/calibrate.ts";
+import { formatCalibration, measureGeneratorCeilings } from "../../runners/selfcheck/calibrate.ts";
 import { lazyGenerator, slowGenerator } from "../fixtures/fake_generators.ts";
-import { assertNothingLeft, runTask, withTmp } from "../_helpers.ts";
+import { assertNothingLeft, runDevTool, runTask, withTmp } from "../_helpers.ts";
 import { needs, tool } from "../_needs.ts";
 
 const WRK = tool("wrk", "apt-get install wrk");
@@ -32,7 +32,7 @@ Deno.test("calibrate prints every installed generator's ceiling", async () => {
 // The verdict, on generators whose limit is known: one that burns its CPU between requests is client-bound (its CPU
 // at its limit, the server's not), one that sleeps instead saturates neither side (fixtures/fake_generators.ts).
 Deno.test("calibrate's verdict: a generator at its CPU limit is its own ceiling; one that waits leaves it unknown", async () => {
-  const calibration = await calibrate({
+  const calibration = await measureGeneratorCeilings({
     generators: [slowGenerator, lazyGenerator],
     settings: { durationSec: 1.5, warmupSec: 0 },
     signal: AbortSignal.timeout(120_000),
@@ -65,11 +65,16 @@ Deno.test(needs(WRK, {
   name: "vs-wrk prints the engine's and plain wrk's medians, their ratio, autocannon's verdict and the load average",
   async fn() {
     await withTmp(async (tmp) => {
-      const out = await runTask(
-        "vs-wrk",
-        ["--runtime", "deno", "--rounds", "1", "--duration", "1", "--warmup", "0.5"],
-        { env: { TMPDIR: tmp } },
-      );
+      const out = await runDevTool("vs-wrk", [
+        "--runtime",
+        "deno",
+        "--rounds",
+        "1",
+        "--duration",
+        "1",
+        "--warmup",
+        "0.5",
+      ], { env: { TMPDIR: tmp } });
       const { stdout, stderr } = out;
       assertEquals(out.code, 0, stderr);
       assertMatch(

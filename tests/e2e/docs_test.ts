@@ -4,7 +4,7 @@
 // current code — its command is one rtbench accepts, each table header in it is one the current code prints, and each
 // of rtbench's own lines in it (`rtbench: …`, `Result written to …`) has the form the current code gives it, produced
 // here for real, and a sample of `bench --list` is the current list. Every TypeScript block type-checks, and the README
-// stays a newcomer's page of at most 250 lines.
+// stays a landing page: at most 120 lines, none over 120 columns, no paragraph over 80 words.
 import { assert, assertEquals } from "@std/assert";
 import { builtinWorkloads } from "../../workloads/mod.ts";
 import { parseCli } from "../../runners/cli/bench.ts";
@@ -126,11 +126,12 @@ function samples(): Sample[] {
 
 /**
  * A table header as its column names, a runtime's label (`deno 2.9.6`, `bun@1.2`, `node 26.10.0 (line 26, Active
- * LTS)`) standing for any and the columns of one runtime standing for as many runtimes as the table has.
+ * LTS)`, `go 1.26.8 (baseline)`) standing for any and the columns of one runtime standing for as many runtimes as the
+ * table has.
  */
 function columns(header: string): string {
   const names = header.trim().split(/\s{2,}/).map((c) =>
-    c.replace(/^(deno|node|bun|go|rust)(@\S+)?( \d[\w.]*)?( \(line [^)]*\))?/, "<rt>")
+    c.replace(/^(deno|node|bun|go|rust)(@\S+)?( \d[\w.]*)?( \(line [^)]*\))?( \(baseline\))?/, "<rt>")
   );
   const groups: string[][] = [[]];
   for (const name of names) {
@@ -221,7 +222,7 @@ async function printedHeaders(): Promise<Set<string>> {
     "serverRssAtRateBytes",
     "serverRssPerConnectionBytes",
   ]);
-  // `deno task fair-share`: multi-core records (`facts.serverForm`) at two core budgets.
+  // `runners/dev/fair_share.ts`: multi-core records (`facts.serverForm`) at two core budgets.
   const budgets = [{ server: "0", client: "1" }, { server: "0,1", client: "0,1" }].flatMap((cpus) =>
     base.records.map((r) => ({ ...r, cpus, facts: { ...r.facts, serverForm: "workers" } }))
   );
@@ -347,7 +348,14 @@ Deno.test("docs: every sample of output is checked against the current code", as
 Deno.test("docs: the README is a page a newcomer reads, and links every page of docs/", () => {
   const readme = TEXTS.get("README.md")!;
   const lines = readme.split("\n");
-  assert(lines.length <= 250, `README.md has ${lines.length} lines: at most 250, the rest goes in docs/`);
+  assert(lines.length <= 120, `README.md has ${lines.length} lines: at most 120, the rest goes in docs/`);
+  const wide = lines.filter((line) => line.length > 120);
+  assertEquals(wide, [], "README.md lines over 120 columns");
+  // A paragraph: prose lines between blank lines, outside fenced blocks and tables; each list item is one.
+  const prose = readme.replace(/```[\s\S]*?```/g, "").split(/\n\s*\n|\n(?=\s*(?:[-*]|\d+\.) )/)
+    .filter((p) => !p.trimStart().startsWith("|"));
+  const long = prose.filter((p) => p.split(/\s+/).filter(Boolean).length > 80);
+  assertEquals(long, [], "README.md paragraphs over 80 words");
   const firstBlock = readme.slice(readme.indexOf("```sh\n"), readme.indexOf("\n```\n", readme.indexOf("```sh\n")));
   assert(/npx -y deno@2 task bench/.test(firstBlock) && /npx -y deno@2 task test/.test(firstBlock), firstBlock);
   const pages = FILES.filter((f) => f.startsWith("docs/"));

@@ -2,9 +2,11 @@
 // Bad input at every entry point (bench, report, compare, trend, calibrate, vs-wrk, compare-startup, ws-ceiling):
 // one line naming the flag or file, exit 2, never a stack trace, nothing on stdout.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { runTask, withTmp } from "../_helpers.ts";
+import { devTools, runDevTool, runTask, withTmp } from "../_helpers.ts";
 
-const task = runTask;
+const DEV_TOOLS = await devTools();
+/** Runs a task of deno.json, or a development tool of runners/dev/ by its name. */
+const task = (name: string, args: string[]) => DEV_TOOLS.includes(name) ? runDevTool(name, args) : runTask(name, args);
 
 const modules = "tests/fixtures/modules";
 

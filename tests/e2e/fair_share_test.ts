@@ -1,5 +1,5 @@
 // Multi-core at equal CPU: every multi-core record carries the CPU its server actually used, its rate per used core
-// and its CPU time per request; `deno task fair-share` runs each core budget and prints one line per budget with the
+// and its CPU time per request; `deno run -A runners/dev/fair_share.ts` runs each core budget and prints one line per budget with the
 // client's CPUs stated, a layout where the client shares the server's CPUs marked.
 //
 // docs/guide.md "Every core: --server-cpus", the equal-CPU sentences: "fair-share: a line per budget, the CPU each
@@ -10,18 +10,14 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult, validateResult } from "../../runners/schema/mod.ts";
 import { parseCpuList } from "../../runners/platform/cpus.ts";
 import { exportResult } from "../../runners/report/mod.ts";
-import { entries, processesMatching, runTask, withTmp } from "../_helpers.ts";
+import { entries, processesMatching, runDevTool, withTmp } from "../_helpers.ts";
 
 Deno.test("fair-share: a line per budget, the CPU each server used, per used core, client CPUs stated, a shared layout marked; results kept", async () => {
   await withTmp(async (tmp) => {
-    const cli = await runTask(
-      "fair-share",
-      [
-        ...["--runtime", "deno,node", "--budgets", "1,all", "--duration", "1", "--warmup", "0.5", "--runs", "1"],
-        ...["--out-dir", `${tmp}/out`],
-      ],
-      { TMPDIR: tmp },
-    );
+    const cli = await runDevTool("fair-share", [
+      ...["--runtime", "deno,node", "--budgets", "1,all", "--duration", "1", "--warmup", "0.5", "--runs", "1"],
+      ...["--out-dir", `${tmp}/out`],
+    ], { TMPDIR: tmp });
     assertEquals(cli.code, 0, cli.stderr + cli.stdout);
     const files = (await entries(`${tmp}/out`)).sort();
     const all = navigator.hardwareConcurrency;
@@ -86,7 +82,7 @@ Deno.test("--budgets beyond the machine, 0 or a word: exit 2, one line naming th
       ["1,many", /--budgets must list whole numbers of CPUs or all, got "many"/],
     ] as const
   ) {
-    const cli = await runTask("fair-share", ["--budgets", value]);
+    const cli = await runDevTool("fair-share", ["--budgets", value]);
     assertEquals(cli.code, 2, `${value}: ${cli.stderr}`);
     assertEquals(cli.stderr.trim().split("\n").length, 1, cli.stderr);
     assertMatch(cli.stderr, message);

@@ -3,7 +3,17 @@
 // started, no file left. The flags come from each task's own --help, so a flag added without a row here fails the
 // test, and a row for a flag that is gone fails it too.
 import { assert, assertEquals } from "@std/assert";
-import { denoTasks, entries, processesWithTmpdir, ROOT, runTask, waitFor, withTmp } from "../_helpers.ts";
+import {
+  denoTasks,
+  devTools,
+  entries,
+  processesWithTmpdir,
+  ROOT,
+  runDevTool,
+  runTask,
+  waitFor,
+  withTmp,
+} from "../_helpers.ts";
 
 /**
  * Per task, per flag of its --help: arguments that give that flag a wrong value (and what else it needs), with the
@@ -185,13 +195,21 @@ async function wrongFiles(tmp: string): Promise<void> {
   await Deno.writeTextFile(`${tmp}/file.txt`, "not a folder\n");
 }
 
-/** Every task of deno.json that runs one of rtbench's commands. */
-const TASKS = Object.entries(await denoTasks())
-  .filter(([, command]) => / runners\/cli\/\w+\.ts$/.test(command)).map(([name]) => name);
+/** Every task of deno.json that runs one of rtbench's commands, and every development tool of runners/dev/. */
+const TASKS = [
+  ...Object.entries(await denoTasks()).filter(([, command]) => / runners\/cli\/main\.ts \w+$/.test(command))
+    .map(([name]) => name),
+  ...await devTools(),
+];
+
+/** Runs a task, or a development tool by its name. */
+async function runNamed(name: string, args: string[], env: Record<string, string> = {}) {
+  return (await devTools()).includes(name) ? await runDevTool(name, args, env) : await runTask(name, args, env);
+}
 
 /** The flags a task's --help lists, one row each (`  --flag, -f <value>  meaning`). */
 async function helpFlags(task: string): Promise<string[]> {
-  const help = await runTask(task, ["--help"]);
+  const help = await runNamed(task, ["--help"]);
   assertEquals(help.code, 0, `${task} --help: ${help.stderr}`);
   return [...help.stdout.matchAll(/^ {2}(--[a-z0-9-]+)/gm)].map((m) => m[1]);
 }
@@ -221,7 +239,7 @@ Deno.test("a wrong value for every flag of every task: exit 2, one line naming t
       await Promise.all(
         cases.slice(i, i + 4).map(async ({ task, flag, args }) => {
           await withTmp(async (work) => {
-            const run = await runTask(task, args, { TMPDIR: work, RTBENCH_CACHE_DIR: `${tmp}/cache` });
+            const run = await runNamed(task, args, { TMPDIR: work, RTBENCH_CACHE_DIR: `${tmp}/cache` });
             const label = `deno task ${task} ${args.join(" ")}`;
             const lines = run.stderr.trim().split("\n");
             const problems = [

@@ -11,7 +11,7 @@ import { micro } from "../../workloads/micro.ts";
 import { startup } from "../../workloads/startup.ts";
 import { wsEcho } from "../../workloads/ws_echo.ts";
 import type { AfterRunContext, BeforeRunContext, Workload } from "../../workloads/types.ts";
-import { runCli, runTask, withTmp } from "../_helpers.ts";
+import { runCli, runDevTool, withTmp } from "../_helpers.ts";
 
 const RUNTIMES = ["deno", "node", "bun"];
 
@@ -160,8 +160,8 @@ Deno.test("the CLI's --seed shuffles and records it; --resume keeps the file's o
   });
 });
 
-Deno.test("deno task order-drift compares the ratio's spread under rotate and blocked orders", async () => {
-  const out = await runTask("order-drift", ["--runs", "2", "--repeats", "1", "--duration", "0.3"]);
+Deno.test("runners/dev/order_drift.ts compares the ratio's spread under rotate and blocked orders", async () => {
+  const out = await runDevTool("order-drift", ["--runs", "2", "--repeats", "1", "--duration", "0.3"]);
   const stdout = out.stdout;
   assertEquals(out.code, 0, out.stderr);
   // docs/method.md "Runs are interleaved": the sample's columns, and today's `runs` column after them.

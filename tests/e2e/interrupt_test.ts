@@ -85,7 +85,7 @@ Deno.test("SIGINT while a variant is prepared: the variants before it kept whole
     );
     // The report says first that the file is partial.
     const report = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-read", `${ROOT}runners/cli/report.ts`, run.file],
+      args: ["run", "--allow-read", `${ROOT}runners/cli/main.ts`, "report", run.file],
       stdout: "piped",
     }).output();
     assertMatch(
@@ -94,7 +94,7 @@ Deno.test("SIGINT while a variant is prepared: the variants before it kept whole
     );
     // So does compare, before its table.
     const compare = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-read", `${ROOT}runners/cli/compare.ts`, run.file, run.file],
+      args: ["run", "--allow-read", `${ROOT}runners/cli/main.ts`, "compare", run.file, run.file],
       stdout: "piped",
     }).output();
     assertMatch(

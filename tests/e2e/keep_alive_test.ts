@@ -22,7 +22,7 @@ import { chosenCpuRate } from "../../runners/kinds/cpu_rate.ts";
 import { formatTable } from "../../runners/report/table.ts";
 import { checkResumableSettings } from "../../runners/suite/resume.ts";
 import { RequestError } from "../../runners/platform/errors.ts";
-import { flagOf } from "../../runners/cli/_flags.ts";
+import { flagOf } from "../../runners/cli/_flag_names.ts";
 import { assertNothingLeft, runTask, withTmp } from "../_helpers.ts";
 import { condition, type Need, needs, tool } from "../_needs.ts";
 

@@ -1,7 +1,7 @@
 // The workload kinds have one list, the kind registry (runners/kinds/registry.ts): validation, the run loop and the
 // reports find each kind there, and what the layers below see of it (runners/schema/kinds.ts, the JSON Schema's enum)
-// is written from it by `deno task kinds` and checked here. A kind added to a copy of the repository as
-// docs/development.md shows it (its file, its registry line, its report view, `deno task kinds`) runs end to end.
+// is written from it by `runners/dev/kinds.ts` and checked here. A kind added to a copy of the repository as
+// docs/development.md shows it (its file, its registry line, its report view, `runners/dev/kinds.ts`) runs end to end.
 
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { WORKLOAD_KINDS } from "../../runners/schema/mod.ts";
@@ -17,7 +17,7 @@ import type { httpKind } from "../../runners/kinds/http.ts";
 import type { microKind } from "../../runners/kinds/micro.ts";
 import type { processKind } from "../../runners/kinds/process.ts";
 import type { websocketKind } from "../../runners/kinds/websocket.ts";
-import { kindFiles } from "../../runners/cli/kinds.ts";
+import { kindFiles } from "../../runners/dev/kinds.ts";
 import { PROFILES } from "../../runners/suite/settings.ts";
 import {
   builtinWorkloads,
@@ -33,7 +33,11 @@ const ROOT = new URL("../../", import.meta.url);
 
 Deno.test("the schema's kinds and the JSON Schema's enum are the registry's, and the built-in workloads use them all", async () => {
   for (const [path, text] of await kindFiles()) {
-    assertEquals(await Deno.readTextFile(new URL(path, ROOT)), text, `${path} is stale: run deno task kinds`);
+    assertEquals(
+      await Deno.readTextFile(new URL(path, ROOT)),
+      text,
+      `${path} is stale: run deno run -A runners/dev/kinds.ts`,
+    );
   }
   const schema = JSON.parse(await Deno.readTextFile(new URL("runners/schema/bench_result.schema.json", ROOT)));
   assertEquals(schema.definitions.record.properties.kind.enum, [...WORKLOAD_KINDS]);
@@ -137,23 +141,23 @@ Deno.test({
       const entry = docBlock("runners/report/_kind_views.ts (its line in VIEWS)");
       const text = (await Deno.readTextFile(views)).replace("  micro: microView,\n", `  micro: microView,\n${entry}`);
       await Deno.writeTextFile(views, text + docBlock("runners/report/_kind_views.ts (the view, added at the end)"));
-      // The kinds task writes the rest; then the whole program type-checks and the copy's own test of it agrees.
-      const written = await deno(repo, ["task", "-q", "kinds"]);
+      // The kinds tool writes the rest; then the whole program type-checks and the copy's own test of it agrees.
+      const written = await deno(repo, ["run", "-A", "runners/dev/kinds.ts"]);
       assertEquals(written.code, 0, written.stderr);
       assertEquals(written.stdout, "kinds: wrote runners/schema/kinds.ts, runners/schema/bench_result.schema.json\n");
-      const checked = await deno(repo, ["check", "-q", "runners/cli/bench.ts", "runners/cli/report.ts"]);
+      const checked = await deno(repo, ["check", "-q", "runners/cli/main.ts"]);
       assertEquals(checked.code, 0, checked.stderr);
-      assertEquals((await deno(repo, ["task", "-q", "kinds", "--check"])).stdout, "kinds: current\n");
+      assertEquals((await deno(repo, ["run", "-A", "runners/dev/kinds.ts", "--check"])).stdout, "kinds: current\n");
       await Deno.writeTextFile(`${repo}/tests/sum.ts`, SUM_WORKLOAD);
       const bench = await deno(
         repo,
-        ["run", "-A", "runners/cli/bench.ts", "--workload-file", "tests/sum.ts", "--workload", "sum"]
+        ["run", "-A", "runners/cli/main.ts", "bench", "--workload-file", "tests/sum.ts", "--workload", "sum"]
           .concat(["--runtime", "deno,node", "--runs", "3", "--quiet", "--out", `${tmp}/sum.json`]),
         { TMPDIR: tmp },
       );
       assertEquals(bench.code, 0, bench.stderr);
       // The copy's own reader validates the file against the copy's schema, which now knows the kind.
-      const read = await deno(repo, ["run", "-A", "runners/cli/report.ts", `${tmp}/sum.json`], { TMPDIR: tmp });
+      const read = await deno(repo, ["run", "-A", "runners/cli/main.ts", "report", `${tmp}/sum.json`], { TMPDIR: tmp });
       assertEquals(read.code, 0, read.stderr);
       const result = JSON.parse(await Deno.readTextFile(`${tmp}/sum.json`));
       assertEquals(result.records.map((r: { kind: string; status: string }) => [r.kind, r.status]), [

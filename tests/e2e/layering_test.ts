@@ -7,11 +7,29 @@ import { ROOT, withTmp } from "../_helpers.ts";
 Deno.test("every import points down a layer, no private file is used from outside its folder, no cycle", async () => {
   const graph = await importGraph(ROOT);
   // The graph really is the repository's: the entry points and a layer's files are in it.
-  for (const file of ["mod.ts", "runners/cli/bench.ts", "runners/platform/process.ts", "workloads/mod.ts"]) {
+  for (const file of ["mod.ts", "runners/cli/main.ts", "runners/platform/process.ts", "workloads/mod.ts"]) {
     assert(graph.has(file), `${file} is missing from the import graph`);
   }
   assert(graph.get("runners/suite/run.ts")!.length > 5);
   assertEquals(violations(graph), []);
+});
+
+// docs/development.md (How rtbench is built): the commands that only read results import nothing of the measuring
+// layers. The same check as tests/unit/cli_test.ts's, on the module graph as `deno info` reads it.
+Deno.test("report, compare and trend reach no module of the measuring layers in deno info's graph", async () => {
+  const graph = await importGraph(ROOT);
+  const measuring = ["workloads/", "adapters/", "runners/drivers/", "runners/kinds/", "runners/engine/"];
+  for (const entry of ["runners/cli/report.ts", "runners/cli/compare.ts", "runners/cli/trend.ts"]) {
+    const reached = new Set<string>();
+    const visit = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const next of graph.get(file) ?? []) visit(next);
+    };
+    visit(entry);
+    assert(reached.has("runners/report/mod.ts"), entry);
+    assertEquals([...reached].filter((f) => measuring.some((m) => f.startsWith(m))), [], entry);
+  }
 });
 
 Deno.test("every source folder has a row in the layer table", async () => {

@@ -16,7 +16,7 @@ import { keepAndCompare } from "../../runners/cli/_history.ts";
 import { machineMatch } from "../../runners/stats/machine.ts";
 import { UsageError } from "../../runners/platform/errors.ts";
 import { cacheSizes, identityFrom, readMachineIdentity } from "../../runners/platform/machine.ts";
-import { calibrate, CALIBRATION_ROUNDS, CALIBRATION_WORK } from "../../runners/drivers/calibration.ts";
+import { CALIBRATION_ROUNDS, CALIBRATION_WORK, measureMachineSpeed } from "../../runners/drivers/calibration.ts";
 import { formatTable } from "../../runners/report/table.ts";
 import { formatMarkdown } from "../../runners/report/markdown.ts";
 import { ROOT, runTask, withTmp } from "../_helpers.ts";
@@ -209,7 +209,7 @@ Deno.test("an EPYC's cpuinfo, caches and vulnerabilities as read over ssh make t
 });
 
 Deno.test("the calibration runs the fixed work pinned to one CPU and records every round, its median and spread", async () => {
-  const c = await calibrate("0");
+  const c = await measureMachineSpeed("0");
   assertEquals([c.work, c.runtime, c.cpu, c.roundsMs.length], [
     CALIBRATION_WORK,
     `deno ${Deno.version.deno}`,

@@ -12,7 +12,7 @@ import { needs } from "../_needs.ts";
 import { CAPACITY } from "../fixtures/capped.ts";
 import { CHROMIUM, chromium } from "../_chromium.ts";
 import { countColor, decodePng } from "../_png.ts";
-import { formatHtml, formatMarkdown } from "../../runners/report/mod.ts";
+import { formatHtml, formatMarkdown, formatNumber } from "../../runners/report/mod.ts";
 
 Deno.test("--rate 2000 on http-json holds 2,000 ± 1% requests/s on deno, node and bun, every response checked", async () => {
   await withTmp(async (tmp) => {
@@ -160,9 +160,18 @@ Deno.test(needs(CHROMIUM, {
       assert(series, `${r.id}: a curve`);
       const points = series![1].split(" ").map((p) => p.split(":").map(Number));
       const steps = r.runs[0].steps!.filter((s) => s.latencyUs && s.latencyUs.p99 > 0);
-      assertEquals(points, steps.map((s) => [s.achievedRate, s.latencyUs!.p99]), `${r.id}: one point per rate`);
+      // The page writes each number without float noise (formatNumber): compare what it writes.
+      const written = (n: number) => Number(formatNumber(n));
+      assertEquals(
+        points,
+        steps.map((s) => [written(s.achievedRate), written(s.latencyUs!.p99)]),
+        `${r.id}: one point per rate`,
+      );
       const knee = steps.find((s) => s.achievedRate === r.runs[0].figures.sustainableRequestsPerSecond)!;
-      assert(chart.includes(`data-ring="${knee.achievedRate}:${knee.latencyUs!.p99}"`), `${r.id}: its knee ringed`);
+      assert(
+        chart.includes(`data-ring="${formatNumber(knee.achievedRate)}:${formatNumber(knee.latencyUs!.p99)}"`),
+        `${r.id}: its knee ringed`,
+      );
       assert(chart.includes('<g class="guide" data-y="50000">'), "the p99 objective drawn across");
       const png = `${tmp}/sweep.png`;
       await chromium(tmp, ["--window-size=1200,3000", `--screenshot=${png}`, `file://${report}`]);

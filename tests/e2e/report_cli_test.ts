@@ -2,8 +2,9 @@
 // `deno task report <result.json> --format ...` renders a stored result with
 // every exporter, to stdout or a file, and refuses bad input on one line.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { EXPORT_FORMATS } from "../../runners/report/mod.ts";
-import { assertNothingLeft, runTask, withTmp } from "../_helpers.ts";
+import { EXPORT_FORMATS, exportResult } from "../../runners/report/mod.ts";
+import { readResultFile } from "../../runners/schema/mod.ts";
+import { assertNothingLeft, ROOT, runTask, withTmp } from "../_helpers.ts";
 import { assertRenders, HEAD_PATH, loadFixture } from "../_report_helpers.ts";
 
 const head = await loadFixture(HEAD_PATH);
@@ -22,6 +23,20 @@ Deno.test("report renders a stored result in every format, each showing the file
   const table = await runTask("report", [HEAD_PATH]);
   assertRenders("table", table.stdout, head);
   assertMatch(table.stdout, /^At a glance\n/, "table is the default");
+});
+
+// docs/reference.md (Commands): `rtbench report` (the report task) prints, byte for byte, what the exporter renders
+// from the stored file, as the report entry did before the commands became one command line.
+Deno.test("rtbench report prints each stored result byte for byte as the exporters render it", async () => {
+  for (const name of ["base", "head", "server-cpus-1"]) {
+    const path = `${ROOT}fixtures/results/${name}.json`;
+    const result = await readResultFile(path);
+    for (const format of EXPORT_FORMATS) {
+      const run = await runTask("report", [path, "--format", format]);
+      assertEquals([run.code, run.stderr], [0, ""], `${name} ${format}`);
+      assert(run.stdout === exportResult(result, format), `${name} ${format}: not byte for byte the exporter's text`);
+    }
+  }
 });
 
 Deno.test("report --out writes the file and says so", async () => {

@@ -1,11 +1,11 @@
-// docs/workloads.md "The driver's own ceiling": `deno task ws-ceiling` loads the fastest server with each client
+// docs/workloads.md "The driver's own ceiling": `deno run -A runners/dev/ws_ceiling.ts` loads the fastest server with each client
 // (rtbench's engine, Deno's own WebSocket, the ws package) at 1, 8 and 32 messages in flight, and prints messages per
 // second beside the driver's and the server's CPU use and the rate per driver core.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { runTask } from "../_helpers.ts";
+import { runDevTool } from "../_helpers.ts";
 
 Deno.test("ws-ceiling loads the fastest server with every client at 1, 8 and 32 in flight and prints the rate per core", async () => {
-  const out = await runTask("ws-ceiling", ["--runtime", "deno", "--duration", "0.3", "--connections", "4"]);
+  const out = await runDevTool("ws-ceiling", ["--runtime", "deno", "--duration", "0.3", "--connections", "4"]);
   const text = out.stdout;
   assertEquals(out.code, 0, text + out.stderr);
   assertMatch(text, /^server\s+client\s+in-flight\s+messages\/s\s+driver cpu\s+server cpu\s+per driver core/m);

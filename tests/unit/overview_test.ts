@@ -127,7 +127,9 @@ Deno.test("overview: runtimes measured apart are ranked by Welch's interval of t
     "node@99",
     "errored",
   ]]);
-  assertMatch(cells[2][3], /<span class="badge" title="[^"]+">⚠ client-bound<\/span>/);
+  // A warning is a numbered marker, its code and message in the title, the number explained under the table.
+  assertMatch(cells[2][3], /<span class="badge" data-code="client-bound" title="client-bound: [^"]+">⚠1<\/span>/);
+  assertStringIncludes(html, `<span class="badge">⚠1</span> client-bound`);
 });
 
 Deno.test("findings: a significant difference yields a finding with its numbers and interval, a non-significant none", async () => {
@@ -201,7 +203,7 @@ Deno.test("a runtime measured once is marked 1 run in the overview: its ratio is
   assertEquals(row[4], "80,115/s · best ⚠ client-bound", "bun, measured 5 times, is not marked");
   assertEquals(node.summary.requestsPerSecond.ci95, null);
   assert(md.includes("1 run = measured once, no interval"), "the legend says what it means");
-  assert(formatHtml({ ...head, records }).includes(" · 1 run"));
+  assert(formatHtml({ ...head, records }).includes(' · <span class="part">1 run</span>'));
 });
 
 Deno.test("a result where no workload has two runtimes with a figure says there is nothing to compare", async () => {
@@ -318,7 +320,7 @@ Deno.test("overview at two core budgets: a line per budget, the same runtimes; o
   assertEquals(overviewOf(buildView(one)).fairShare, []);
   assert(!formatTable(one).includes("At equal CPU"));
   assertEquals(overviewOf(buildView(await loadFixture(BASE_PATH))).fairShare, []);
-  // Both budgets' records in one result (as deno task fair-share measures them): fewest cores first.
+  // Both budgets' records in one result (as runners/dev/fair_share.ts measures them): fewest cores first.
   const both: BenchResult = {
     ...two,
     records: [...two.records, ...one.records.map((r) => ({ ...r, id: `${r.id}/1-cpu` }))],

@@ -1,5 +1,5 @@
 /**
- * `deno task vs-wrk [flags]`: does rtbench's load engine, checking every
+ * `deno run -A runners/dev/vs_wrk.ts [flags]`: does rtbench's load engine, checking every
  * response, measure what plain `wrk -t1 -c100` measures, taking turns with it
  * on the same server? ({@linkcode vsWrk})
  *
@@ -12,9 +12,9 @@ import { parseRuntimeSpecs } from "../../adapters/mod.ts";
 import { allowedCpus, runEntry, splitCpus, UsageError, which } from "../platform/mod.ts";
 import { formatCount } from "../report/mod.ts";
 import { formatVsWrk, vsWrk } from "../selfcheck/mod.ts";
-import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
+import { namingFlags, numberFlag, strictFlags } from "../cli/mod.ts";
 
-const HELP = `Usage: deno task vs-wrk [flags]
+const HELP = `Usage: deno run -A runners/dev/vs_wrk.ts [flags]
 
   --runtime <list>     runtimes (default: deno,node,bun)
   --rounds <n>         rounds, each a fresh server on which the engine and wrk

@@ -1,5 +1,5 @@
 /**
- * `deno task ws-ceiling [flags]`: how fast the WebSocket driver itself can go
+ * `deno run -A runners/dev/ws_ceiling.ts [flags]`: how fast the WebSocket driver itself can go
  * ({@linkcode probeCeiling}).
  *
  * Exit codes: 0 measured; 1 failed; 2 bad input.
@@ -10,9 +10,9 @@
 import { parseRuntimeSpecs } from "../../adapters/mod.ts";
 import { runEntry } from "../platform/mod.ts";
 import { formatCeiling, probeCeiling } from "../selfcheck/mod.ts";
-import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
+import { namingFlags, numberFlag, strictFlags } from "../cli/mod.ts";
 
-const HELP = `Usage: deno task ws-ceiling [flags]
+const HELP = `Usage: deno run -A runners/dev/ws_ceiling.ts [flags]
 
   --runtime <list>       servers to try (default: deno,node,bun)
   --duration <s>         measured seconds per configuration (default: 3)

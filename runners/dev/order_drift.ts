@@ -1,5 +1,5 @@
 /**
- * `deno task order-drift [flags]`: how much the per-run ratio of two
+ * `deno run -A runners/dev/order_drift.ts [flags]`: how much the per-run ratio of two
  * runtimes varies with runs interleaved (`--order rotate`) against one
  * runtime at a time (`--order blocked`) on this machine ({@linkcode orderDrift}).
  *
@@ -11,9 +11,9 @@
 import { parseRuntimeSpecs } from "../../adapters/mod.ts";
 import { runEntry, stopAllGroups, UsageError } from "../platform/mod.ts";
 import { formatOrderDrift, orderDrift } from "../selfcheck/mod.ts";
-import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
+import { namingFlags, numberFlag, strictFlags } from "../cli/mod.ts";
 
-const HELP = `Usage: deno task order-drift [flags]
+const HELP = `Usage: deno run -A runners/dev/order_drift.ts [flags]
 
   --runtime <a,b>    two runtimes; the ratio is a's requests/s over b's (default: deno,node)
   --runs <n>         runs per suite, 2 to 100 (default: 5)

@@ -1,5 +1,5 @@
 /**
- * `deno task fair-share [flags]`: each runtime in its multi-core form at the
+ * `deno run -A runners/dev/fair_share.ts [flags]`: each runtime in its multi-core form at the
  * same core budgets, the CPU each server actually used and what it did per
  * used core ({@linkcode fairShareRun}).
  *
@@ -14,10 +14,9 @@ import { formatFairShare } from "../report/mod.ts";
 import { writeResult } from "../schema/mod.ts";
 import { fairShareRun, parseBudgets } from "../selfcheck/mod.ts";
 import { selectWorkloads } from "../../workloads/mod.ts";
-import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
-import { checkWritable, removeEmptyFolders } from "./_out.ts";
+import { checkWritable, namingFlags, numberFlag, removeEmptyFolders, strictFlags } from "../cli/mod.ts";
 
-const HELP = `Usage: deno task fair-share [flags]
+const HELP = `Usage: deno run -A runners/dev/fair_share.ts [flags]
 
   --workload <list>    workloads (default: http-json)
   --runtime <list>     runtimes (default: deno,node,bun)

@@ -1,5 +1,5 @@
 /**
- * `deno task compare-startup [flags]`: rtbench's process timer against
+ * `deno run -A runners/dev/compare_startup.ts [flags]`: rtbench's process timer against
  * hyperfine on the `startup` workload's commands ({@linkcode compareStartup}).
  *
  * Exit codes: 0 compared; 1 failed; 2 bad input (or hyperfine missing).
@@ -12,9 +12,9 @@ import { startup } from "../../workloads/mod.ts";
 import { runCommand, runEntry, UsageError, which } from "../platform/mod.ts";
 import { compareStartup, formatStartupComparison } from "../selfcheck/mod.ts";
 import { effectiveSettings } from "../suite/mod.ts";
-import { namingFlags, numberFlag, strictFlags } from "./_flags.ts";
+import { namingFlags, numberFlag, strictFlags } from "../cli/mod.ts";
 
-const HELP = `Usage: deno task compare-startup [flags]
+const HELP = `Usage: deno run -A runners/dev/compare_startup.ts [flags]
 
   --runtime <list>   runtimes (default: deno,node,bun)
   --variant <list>   startup variants: hello, script (default: both)

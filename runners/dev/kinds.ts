@@ -1,5 +1,5 @@
 /**
- * `deno task kinds`: writes the layers below the kinds their view of the kind registry (`runners/kinds/registry.ts`):
+ * `deno run -A runners/dev/kinds.ts`: writes the layers below the kinds their view of the kind registry (`runners/kinds/registry.ts`):
  * the kinds' names and what their workloads must have (`runners/schema/kinds.ts`, which validation and the result
  * types read) and the JSON Schema's enum of kinds. Run it after adding a kind to the registry; `tests/e2e/kinds_test.ts`
  * fails while they disagree.
@@ -11,7 +11,7 @@
 
 import { registeredKinds } from "../kinds/mod.ts";
 import { runEntry } from "../platform/mod.ts";
-import { strictFlags } from "./_flags.ts";
+import { namingFlags, strictFlags } from "../cli/mod.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -40,7 +40,7 @@ function listText(kinds: readonly { readonly name: string; readonly requires: re
       k.requires.map((r) => JSON.stringify(r)).join(", ")
     }],`
   );
-  return `// Written by \`deno task kinds\` from the kind registry (runners/kinds/registry.ts): edit the registry, not this
+  return `// Written by \`deno run -A runners/dev/kinds.ts\` from the kind registry (runners/kinds/registry.ts): edit the registry, not this
 // file. The layers below the kinds read the kinds from here; tests/e2e/kinds_test.ts fails while it is stale.
 
 /**
@@ -104,7 +104,7 @@ export async function kindFiles(root: URL = ROOT): Promise<Map<string, string>> 
   ]);
 }
 
-const HELP = `Usage: deno task kinds [flags]
+const HELP = `Usage: deno run -A runners/dev/kinds.ts [flags]
 
   --check      write nothing; exit 1 when a file is stale
   --debug      show stack traces
@@ -127,4 +127,4 @@ async function main(args: string[]): Promise<number> {
   return flags.check && stale.length > 0 ? 1 : 0;
 }
 
-if (import.meta.main) await runEntry("rtbench kinds", Deno.args, () => main(Deno.args), { spawns: false });
+if (import.meta.main) await runEntry("rtbench kinds", Deno.args, namingFlags(() => main(Deno.args)), { spawns: false });

@@ -1,5 +1,5 @@
 /**
- * `deno task reaper-cost [--groups 20] [--messages 20000] [--idle 3]`: what
+ * `deno run -A runners/dev/reaper_cost.ts [--groups 20] [--messages 20000] [--idle 3]`: what
  * the children reaper costs ({@linkcode reaperCost}).
  *
  * Exit codes: 0 measured and nothing left behind; 1 something was left or it failed; 2 bad input.
@@ -9,9 +9,9 @@
 
 import { runEntry } from "../platform/mod.ts";
 import { formatReaperCost, reaperCost } from "../selfcheck/mod.ts";
-import { numberFlag, strictFlags } from "./_flags.ts";
+import { namingFlags, numberFlag, strictFlags } from "../cli/mod.ts";
 
-const HELP = `Usage: deno task reaper-cost [flags]
+const HELP = `Usage: deno run -A runners/dev/reaper_cost.ts [flags]
 
   --groups <n>     process groups left to the reaper when the harness is gone, 0 to 500 (default: 20)
   --messages <n>   ledger entries written, timed, 0 to 10000000 (default: 20000)
@@ -39,4 +39,6 @@ async function main(args: string[]): Promise<number> {
 }
 
 // The reaper is started by main itself, to time it.
-if (import.meta.main) await runEntry("rtbench reaper-cost", Deno.args, () => main(Deno.args), { spawns: false });
+if (import.meta.main) {
+  await runEntry("rtbench reaper-cost", Deno.args, namingFlags(() => main(Deno.args)), { spawns: false });
+}
