@@ -10,7 +10,7 @@
 import type { ResolvedRuntime } from "../../adapters/mod.ts";
 import { isSkip, type Workload, type WorkloadContext } from "../../workloads/mod.ts";
 import type { LoadTarget } from "../drivers/mod.ts";
-import { stageServerFor, startServer } from "../kinds/server.ts";
+import { stageServerFor, startServer } from "../kinds/mod.ts";
 import { parseCpuList, yieldToPassed } from "../platform/mod.ts";
 import type { CpuSets, DuetRatioRecord, RunSettings, Warning } from "../schema/mod.ts";
 import { duetPairs, type DuetRatio, type DuetWindow, seededRandom } from "../stats/mod.ts";
