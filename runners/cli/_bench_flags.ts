@@ -220,6 +220,12 @@ export const BENCH_FLAGS: readonly BenchFlag[] = [
     flag: "--aa",
     meaning: "A/A run: the one --runtime measured as two arms, interleaved; the report prints the noise floor",
   },
+  {
+    flag: "--pairing",
+    value: "<mode>",
+    meaning: "pairing of CPU per request at --cpu-rate: rounds, or duet (servers at once, own CPUs, same windows)",
+    default: "rounds",
+  },
   { flag: "--format", value: "<name>", meaning: `report: ${EXPORT_FORMATS.join(", ")}`, default: "table" },
   {
     flag: "--out",

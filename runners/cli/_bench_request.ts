@@ -74,6 +74,8 @@ export interface CliRequest {
   noiseFloor?: string;
   /** An A/A run (`--aa`): the one runtime measured as two arms. */
   aa?: boolean;
+  /** How ratios of CPU per request at the fixed rate are paired (`--pairing`). */
+  pairing?: string;
   /** Variables of rtbench's environment every process keeps (`--pass-env`). */
   passEnv?: string[];
   /** `--last <n>`: each runtime becomes its last n releases on npm (looked up by {@linkcode main}). */
@@ -116,6 +118,7 @@ export function runOptionsOf(request: CliRequest): RunOptions {
     order: request.order,
     seed: request.seed,
     aa: request.aa,
+    ...(request.pairing !== undefined ? { pairing: request.pairing as RunOptions["pairing"] } : {}),
     hosts: request.hosts,
     passEnv: request.passEnv,
   };

@@ -48,6 +48,7 @@ const FIELD_FLAGS: Readonly<Record<string, string>> = {
   resume: "--resume",
   last: "--last",
   aa: "--aa",
+  pairing: "--pairing",
   "hosts.server": "--server-host",
   "hosts.clients": "--client-host",
   "hosts.db": "--db-host",

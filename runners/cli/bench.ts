@@ -115,6 +115,7 @@ function parse(args: string[], workloads: readonly Workload[]): CliRequest {
     failOnRegression: numberFlag(flags, "fail-on-regression", { min: 0 }),
     ...(text("noise-floor") !== undefined ? { noiseFloor: text("noise-floor") } : {}),
     ...(flags.aa === true ? { aa: true } : {}),
+    ...(text("pairing") !== undefined ? { pairing: text("pairing") } : {}),
     ...(text("pass-env") !== undefined ? { passEnv: text("pass-env")!.split(",").map((s) => s.trim()) } : {}),
     given: givenFlags(args),
     workloadFiles: workloadFiles(args),

@@ -312,6 +312,14 @@ export class CpuMeter {
   }
 
   /**
+   * The server's counter as read so far: when (epoch ms) and its value (µs), for windows cut after the load (duet
+   * pairing cuts two servers' counters at the same instants). Readings taken by {@linkcode CpuMeter.stop} included.
+   */
+  get serverReadings(): { atMs: number; cpuUs: number }[] {
+    return this.#readings.flatMap((r) => r.server === null ? [] : [{ atMs: r.atMs, cpuUs: r.server }]);
+  }
+
+  /**
    * Takes a last reading, puts the processes back where they were, removes the groups and stops the helper; returns
    * each side's CPU time over the window `fromMs`–`toMs` (epoch milliseconds), or null for a side whose counter was
    * not read around both instants.

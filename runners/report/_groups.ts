@@ -6,7 +6,7 @@
 // `record.headline` and `summary`.
 
 import { formatFigure } from "./format.ts";
-import { higherIsBetter, type RatioInterval, ratioOf, SATURATION_WARNINGS } from "../stats/mod.ts";
+import { duetRatio, higherIsBetter, type RatioInterval, ratioOf, SATURATION_WARNINGS } from "../stats/mod.ts";
 import type { BenchRecord, BenchResult, RuntimeRelease, Summary, SupportStatus, WorkloadKind } from "../schema/mod.ts";
 
 /** One completed record with its headline figure and its ratios to the group's best and slowest. */
@@ -60,6 +60,14 @@ export function timesBetter(
   higherIsBetter: boolean,
 ): RatioInterval | null {
   const [a, b] = higherIsBetter ? [x, y] : [y, x];
+  // Measured in duet (--pairing duet): the windows' ratios rank, not the rounds'.
+  const duet = a.duet?.find((d) => d.against === b.id && d.figure === figure);
+  const paired = duet &&
+    duetRatio(duet.windows.map((w) => ({ ...w, aCpuUs: w.ratio, bCpuUs: 1, aAnswered: 1, bAnswered: 1 })));
+  if (paired) {
+    const { n, ratio, ci95, halfWidthPercent, p, stdevLog } = paired;
+    return { method: "paired", n, ratio, ci95, halfWidthPercent, p, stdevLog };
+  }
   return ratioOf(a.runs, b.runs, figure, isPaired(x, y));
 }
 

@@ -9,7 +9,7 @@
  */
 
 import type { BenchRecord, BenchResult, RunRecord } from "../schema/mod.ts";
-import { detectableChangePercent, pairedRatio, type RatioInterval, roundPairs } from "../stats/mod.ts";
+import { detectableChangePercent, duetRatio, pairedRatio, type RatioInterval, roundPairs } from "../stats/mod.ts";
 import { comparedFigures, type NoiseFloor } from "./compare.ts";
 
 /**
@@ -90,6 +90,22 @@ export function floorRows(result: BenchResult): FloorRow[] {
         interval,
         spreadPercent: s === null ? null : (Math.exp(s) - 1) * 100,
         detectablePercent: s === null ? null : detectableChangePercent(s, interval.n),
+      });
+    }
+    // The same figure paired in duet (--pairing duet), beside the rounds' floor: what duet buys on this machine.
+    const duet = a.duet?.find((d) => d.against === b.id);
+    const r = duet &&
+      duetRatio(duet.windows.map((w) => ({ ...w, aCpuUs: w.ratio, bCpuUs: 1, aAnswered: 1, bAnswered: 1 })));
+    if (duet && r) {
+      const s = r.stdevLog;
+      rows.push({
+        workload: a.workload,
+        variant: a.variant,
+        figure: `${duet.figure} (duet)`,
+        arms: [a, b],
+        interval: { method: "paired", ...r },
+        spreadPercent: s === null ? null : (Math.exp(s) - 1) * 100,
+        detectablePercent: s === null ? null : detectableChangePercent(s, r.n),
       });
     }
   }

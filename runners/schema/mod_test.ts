@@ -48,3 +48,27 @@ Deno.test("missing and unknown fields are reported at their own path", () => {
 Deno.test("text that is not JSON is a SchemaError, not a crash", () => {
   assertThrows(() => parseResult("{nope"), SchemaError, "Invalid result at /: not JSON");
 });
+
+Deno.test("a record says which pairing produced its ratios: the pairing's mode and its duet ratios validate", async () => {
+  const base = JSON.parse(await Deno.readTextFile(new URL("../../fixtures/results/base.json", import.meta.url)));
+  const [a, b] = base.records;
+  a.pairing = { id: "http-json/default t", records: [a.id, b.id], mode: "duet" };
+  a.duet = [{
+    pairing: "duet",
+    against: b.id,
+    figure: "serverCpuUsPerRequestAtRate",
+    ratePerSecond: 20_000,
+    windowMs: 500,
+    ratio: 0.52,
+    ci95: { low: 0.51, high: 0.53 },
+    halfWidthPercent: 1.9,
+    placementBias: 0.98,
+    windows: [{ round: 0, placement: 0, ratio: 0.51 }, { round: 1, placement: 1, ratio: 0.53 }],
+  }];
+  assertEquals(validateResult(base), []);
+  a.duet[0].pairing = "rounds";
+  assertEquals(validateResult(base).length > 0, true);
+  a.duet[0].pairing = "duet";
+  a.pairing.mode = "alone";
+  assertEquals(validateResult(base).length > 0, true);
+});

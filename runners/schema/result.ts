@@ -1352,6 +1352,95 @@ export interface BenchRecord {
    * with others' (`--order blocked`, a lone runtime, files written before it was recorded).
    */
   readonly pairing?: Pairing;
+  /**
+   * Ratios of this record's CPU per request at a fixed rate over each other record's, measured in duet
+   * (`--pairing duet`): both servers up at once, each on a CPU of its own, loaded at the same rate in the same seconds.
+   * Absent when none was.
+   */
+  readonly duet?: readonly DuetRatioRecord[];
+}
+
+/**
+ * How the ratios between records were had: `rounds`, runs taken in turn with one ratio per round; `duet`, servers up
+ * at once on CPUs of their own with one ratio per window of the same seconds.
+ *
+ * @example Say how a ratio was had
+ * ```ts
+ * import type { PairingMode } from "@rtbench/rtbench/schema";
+ *
+ * const how = (m: PairingMode) => m === "duet" ? "same seconds, own CPUs" : "per-round ratios";
+ * ```
+ */
+export type PairingMode = "rounds" | "duet";
+
+/**
+ * A ratio of CPU per request at a fixed rate between two records' servers measured in duet: both up at once, each
+ * pinned to a CPU of its own (swapped between rounds), loaded at the same rate in the same seconds, each one's CPU time
+ * read from its own counter over the same windows; each window's ratio is one paired sample.
+ *
+ * @example Is a duet ranking stated?
+ * ```ts
+ * import type { DuetRatioRecord } from "@rtbench/rtbench/schema";
+ *
+ * const ranked = (r: DuetRatioRecord) => r.ci95 !== null && (r.ci95.low > 1 || r.ci95.high < 1);
+ * ```
+ */
+export interface DuetRatioRecord {
+  /** Which pairing produced the ratio: always `duet`. */
+  readonly pairing: "duet";
+  /**
+   * Id of the other record: the ratio is this record's figure over its.
+   *
+   * @minLength 1
+   */
+  readonly against: string;
+  /**
+   * The figure the ratio is of, for example `serverCpuUsPerRequestAtRate`.
+   *
+   * @minLength 1
+   */
+  readonly figure: string;
+  /**
+   * The fixed rate both servers were loaded at, requests per second.
+   *
+   * @exclusiveMinimum 0
+   */
+  readonly ratePerSecond: number;
+  /**
+   * Length of each paired window, in milliseconds.
+   *
+   * @exclusiveMinimum 0
+   */
+  readonly windowMs: number;
+  /**
+   * The estimate: e^(mean of the two CPU placements' mean log-ratios).
+   *
+   * @exclusiveMinimum 0
+   */
+  readonly ratio: number;
+  /** 95% confidence interval of the ratio; null with too few windows. */
+  readonly ci95: { readonly low: number; readonly high: number } | null;
+  /** Half-width of the interval in percent, on the log scale; null without one. */
+  readonly halfWidthPercent: number | null;
+  /** The CPUs' bias as the ratio saw it (1: none); null with one placement only. */
+  readonly placementBias?: number | null;
+  /** Every window's ratio, raw: its round, its placement (0: this record's server on the first CPU) and the ratio. */
+  readonly windows: readonly DuetWindow[];
+}
+
+/** One paired window of a duet: its round, which CPU held which server, and the window's ratio. */
+export interface DuetWindow {
+  /**
+   * The round, from 0.
+   *
+   * @asType integer
+   * @minimum 0
+   */
+  readonly round: number;
+  /** 0: this record's server on the first CPU; 1: on the second. */
+  readonly placement: 0 | 1;
+  /** This record's server's CPU per request over the other's, in this window. */
+  readonly ratio: number;
 }
 
 /**
@@ -1402,6 +1491,8 @@ export interface Pairing {
   readonly id: string;
   /** Ids of the records interleaved together, this one included. */
   readonly records: readonly string[];
+  /** How the ratios between these records were had (`duet`: see {@linkcode DuetRatioRecord}); absent: `rounds`. */
+  readonly mode?: PairingMode;
 }
 
 /**
@@ -1460,6 +1551,11 @@ export interface SuiteSettings {
   readonly seed?: number | null;
   /** An A/A run (`--aa`): the one runtime asked for, measured as two arms to publish the machine's noise floor. */
   readonly aa?: boolean;
+  /**
+   * How ratios of CPU per request at the fixed rate were paired (`--pairing`): `duet` adds each pair's duet ratios to
+   * its records (see {@linkcode DuetRatioRecord}); absent: `rounds`.
+   */
+  readonly pairing?: PairingMode;
 }
 
 /**

@@ -8,6 +8,7 @@
 
 export * from "./adaptive.ts";
 export * from "./counted_rate.ts";
+export * from "./duet.ts";
 export * from "./endpoints.ts";
 export * from "./figures.ts";
 export * from "./format.ts";

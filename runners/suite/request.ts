@@ -28,7 +28,7 @@ import {
 import type { HookTimeouts } from "../kinds/mod.ts";
 import { cannotListen, connectionCeiling, RequestError, UsageError } from "../platform/mod.ts";
 import type { ProgressEvent } from "../report/mod.ts";
-import type { BenchResult, CpuSets, MachineCalibration, RunOrder } from "../schema/mod.ts";
+import type { BenchResult, CpuSets, MachineCalibration, PairingMode, RunOrder } from "../schema/mod.ts";
 import { planGroups, type Planned } from "./plan.ts";
 import { type Schedule, scheduleOf } from "./schedule.ts";
 import { armSpecs } from "./aa.ts";
@@ -124,6 +124,12 @@ export interface RunOptions {
    */
   aa?: boolean;
   /**
+   * How ratios of CPU per request at the fixed rate are paired (`--pairing`): `rounds`, per-round ratios of runs taken
+   * in turn; `duet`, in addition, every pair of runtimes' servers up at once on CPUs of their own, loaded at the same
+   * rate in the same seconds, one ratio per window (HTTP workloads with `--cpu-rate`). @default {"rounds"}
+   */
+  pairing?: PairingMode;
+  /**
    * Other machines, reached with the system `ssh`, for the servers (`--server-host`), the load engine
    * (`--client-host`, several share each run) and the database (`--db-host`). @default {all on this machine}
    */
@@ -162,6 +168,8 @@ export interface Request {
   readonly topology: Topology | undefined;
   /** Variables of rtbench's environment every process keeps, without repeats. */
   readonly passEnv: readonly string[];
+  /** How ratios of CPU per request at the fixed rate are paired. */
+  readonly pairing: PairingMode;
 }
 
 /** Ports the Fetch standard blocks (https://fetch.spec.whatwg.org/#bad-port): verification could never reach them. */
@@ -212,7 +220,11 @@ export function checkRequest(options: RunOptions): Request {
   const topology = options.hosts ? topologyOf(options.hosts) : undefined;
   if (options.hosts?.sshConfig !== undefined) checkReadable("hosts.sshConfig", options.hosts.sshConfig);
   const passEnv = checkPassEnv(options.passEnv ?? []);
-  return { profile, overrides, adapters, specs, workloads, schedule, groups, topology, passEnv };
+  const pairing = options.pairing ?? "rounds";
+  if (pairing !== "rounds" && pairing !== "duet") {
+    throw new RequestError("pairing", `: unknown pairing "${pairing}" (allowed: rounds, duet)`);
+  }
+  return { profile, overrides, adapters, specs, workloads, schedule, groups, topology, passEnv, pairing };
 }
 
 /** Workloads can come from users' code: a malformed one is one clear error before anything runs. */

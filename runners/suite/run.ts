@@ -172,6 +172,7 @@ function suiteSettings(req: Request, options: RunOptions, generator: string): Su
     order: req.schedule.order,
     seed: req.schedule.seed,
     ...(options.aa ? { aa: true } : {}),
+    ...(req.pairing === "duet" ? { pairing: "duet" as const } : {}),
   };
 }
 
@@ -316,6 +317,7 @@ async function runSuite(req: Request, options: RunOptions): Promise<BenchResult>
       suiteTemp,
       signal,
       schedule: req.schedule,
+      pairing: req.pairing,
       topology: req.topology,
       totalRecords,
       onProgress: options.onProgress,

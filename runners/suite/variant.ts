@@ -29,13 +29,14 @@ import {
 import type { LoadGeneratorChoice, Topology } from "../drivers/mod.ts";
 import { installDependencies } from "../platform/mod.ts";
 import type { ProgressEvent } from "../report/mod.ts";
-import type { BenchRecord, CpuSets, Pairing, Warning } from "../schema/mod.ts";
+import type { BenchRecord, CpuSets, DuetRatioRecord, Pairing, PairingMode, Warning } from "../schema/mod.ts";
 import { runPlan } from "../stats/mod.ts";
 import { assembleRecord, emptyOutcome } from "./assemble.ts";
 import { estimateSec, type Planned, recordId } from "./plan.ts";
 import { interleave, type Schedule } from "./schedule.ts";
 import { stopOf } from "./suite_result.ts";
 import { judgeRounds, pairingOf, withPairedCi } from "./pairing.ts";
+import { duetVariant } from "./duet_variant.ts";
 
 /** What every variant of a suite is measured with. */
 export interface SuiteContext {
@@ -67,6 +68,8 @@ export interface SuiteContext {
   readonly topology?: Topology;
   /** The order of runs within rounds. */
   readonly schedule: Schedule;
+  /** How ratios of CPU per request at the fixed rate are paired (`--pairing`). @default {"rounds"} */
+  readonly pairing?: PairingMode;
   /** Records to measure in the whole suite, for progress. */
   readonly totalRecords: number;
   /** Receives progress events. */
@@ -289,12 +292,18 @@ export async function measureVariant(planned: Planned, suite: SuiteContext): Pro
   const opened: Opened[] = [];
   const finished = new Set<Opened>();
   let pairing: Pairing | undefined;
+  let duets = new Map<string, DuetRatioRecord[]>();
   // Keep-alive off without --cpu-rate: the fixed rate is chosen once every runtime has run the first round.
   const choice: CpuRateChoice | undefined = planned.cpuRateFromFirstRound ? { rate: null } : undefined;
   const finish = async (o: Opened, ending: Ending) => {
     finished.add(o);
     const ran = asRan(planned, o.record ? choice : undefined, o.outcome);
-    const assembled = assembleRecord({ ...o, planned: ran, ending, pairing: o.record ? pairing : undefined });
+    const duet = duets.get(o.id);
+    const record = assembleRecord({ ...o, planned: ran, ending, pairing: o.record ? pairing : undefined });
+    // The record says which pairing produced its ratios: duet where it has duet ratios, rounds for its runs.
+    const assembled = duet && duet.length > 0
+      ? { ...record, ...(record.pairing ? { pairing: { ...record.pairing, mode: "duet" as const } } : {}), duet }
+      : record;
     // Every round so far is complete when a record finishes: its pairs are judged on the others' runs as they are.
     const others = opened.filter((x) => x !== o && x.record).map((x) => ({
       label: x.spec.requested,
@@ -312,6 +321,7 @@ export async function measureVariant(planned: Planned, suite: SuiteContext): Pro
     const running = opened.filter((o) => o.record);
     const name = `${planned.workload.name}/${planned.variant}`;
     pairing = pairingOf(name, running.map((o) => o.id), suite.schedule.order, new Date().toISOString());
+    if (suite.pairing === "duet") duets = await measureDuets(planned, prepared, suite, running);
     const afterRound = (records: readonly RecordRun[]) => {
       if (choice && choice.rate === null) choice.rate = chosenCpuRate(running.map(firstRate));
       if (pairing) judgeRounds(records);
@@ -329,6 +339,59 @@ export async function measureVariant(planned: Planned, suite: SuiteContext): Pro
     throw error;
   } finally {
     await release(planned, prepared.session, suite);
+  }
+}
+
+/**
+ * `--pairing duet`: every pair of the variant's running records measured in duet before their rounds (see
+ * `duet_variant.ts`); a duet that cannot be measured is a suite warning, and the records keep their rounds.
+ */
+async function measureDuets(
+  planned: Planned,
+  prepared: Prepared,
+  suite: SuiteContext,
+  running: readonly Opened[],
+): Promise<Map<string, DuetRatioRecord[]>> {
+  const name = `${planned.workload.name}/${planned.variant}`;
+  const workDir = `${suite.suiteTemp}/duet/${planned.workload.name}-${planned.variant}`;
+  if (suite.topology) {
+    // Its CPUs and counters are this machine's: servers or load elsewhere are not measured in duet.
+    suite.warn({
+      code: "duet-not-measured",
+      message: `${name}: duet pairing runs on one machine (no --*-host); rounds used`,
+    });
+    return new Map();
+  }
+  try {
+    const base = contextBase(planned, prepared, suite);
+    const { ratios, warning } = await duetVariant({
+      workload: planned.workload,
+      variant: planned.variant,
+      settings: planned.settings,
+      workloadContext: {
+        variant: planned.variant,
+        options: planned.options,
+        settings: planned.settings,
+        tempDir: prepared.tempDir,
+        signal: suite.signal,
+        serverCpus: base.cpus.server,
+        nodeModules: prepared.nodeModules,
+      },
+      env: prepared.session.env,
+      cpus: base.cpus,
+      workDir,
+      nodeModules: prepared.nodeModules,
+      seed: suite.schedule.seed ?? 1,
+      signal: suite.signal,
+    }, running.filter((o) => o.runtime).map((o) => ({ id: o.id, runtime: o.runtime! })));
+    if (warning) suite.warn(warning);
+    return ratios;
+  } catch (error) {
+    suite.signal.throwIfAborted();
+    suite.warn({ code: "duet-not-measured", message: `${name}: ${(error as Error).message ?? error}; rounds used` });
+    return new Map();
+  } finally {
+    await Deno.remove(workDir, { recursive: true }).catch(() => {});
   }
 }
 

@@ -82,6 +82,7 @@ function wrongValues(tmp: string): Record<string, Record<string, string[]>> {
       "--version": ["--version=1"],
       "--help": ["--help=1"],
       "--aa": ["--aa=yes"],
+      "--pairing": ["--pairing", "trio"],
       "--cpu-rate": ["--cpu-rate", "-1"],
       "--idle-connections": ["--idle-connections", "x"],
       "--noise-floor": ["--history", `${tmp}/h`, "--fail-on-regression", "5", "--noise-floor", `${tmp}/missing.json`],

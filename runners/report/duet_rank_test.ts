@@ -1,0 +1,50 @@
+// The overview ranks CPU per request at the fixed rate on duet ratios where a record has them (--pairing duet), on the
+// rounds' elsewhere.
+import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
+import type { BenchRecord } from "../schema/mod.ts";
+import { readResultFile } from "../schema/read.ts";
+import { timesBetter } from "./_groups.ts";
+
+const FIGURE = "serverCpuUsPerRequestAtRate";
+
+Deno.test("timesBetter takes the duet ratio of CPU per request where the record has one", async () => {
+  const [deno, node] = (await readResultFile("fixtures/results/base.json")).records;
+  // Rounds say node costs 1.5× deno per request, in runs measured one after another.
+  const withFigure = (r: BenchRecord, v: number): BenchRecord => ({
+    ...r,
+    runs: r.runs.map((run, i) => ({ ...run, figures: { ...run.figures, [FIGURE]: v * (1 + 0.01 * i) } })),
+  });
+  const windows = [0.49, 0.51, 0.5, 0.5].map((ratio, i) => ({ round: i >> 1, placement: (i % 2) as 0 | 1, ratio }));
+  const duetOf = (against: string, ws: typeof windows) => ({
+    pairing: "duet" as const,
+    against,
+    figure: FIGURE,
+    ratePerSecond: 20_000,
+    windowMs: 500,
+    ratio: 0.5,
+    ci95: null,
+    halfWidthPercent: null,
+    windows: ws,
+  });
+  const d = withFigure(deno, 6);
+  const n = withFigure(node, 9);
+  const rounds = timesBetter(d, n, FIGURE, false)!;
+  assertAlmostEquals(rounds.ratio, 1.5, 0.01);
+  // Duet says node costs 2× deno: deno's record holds deno/node = 0.5, node's node/deno = 2.
+  const dDuet = { ...d, duet: [duetOf(n.id, windows)] };
+  const nDuet = {
+    ...n,
+    duet: [duetOf(d.id, windows.map((w) => ({ ...w, placement: (1 - w.placement) as 0 | 1, ratio: 1 / w.ratio })))],
+  };
+  const duet = timesBetter(dDuet, nDuet, FIGURE, false)!;
+  assertAlmostEquals(duet.ratio, 2, 0.01);
+  assertEquals(duet.method, "paired");
+  assertEquals(duet.n, 4);
+  assert(duet.ci95 !== null && duet.ci95.low > 1.9);
+  // Another figure still comes from the runs.
+  assertAlmostEquals(
+    timesBetter(dDuet, nDuet, "requestsPerSecond", true)!.ratio,
+    timesBetter(d, n, "requestsPerSecond", true)!.ratio,
+    1e-9,
+  );
+});

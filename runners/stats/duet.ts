@@ -1,0 +1,303 @@
+/**
+ * Duet pairing (`--pairing duet`): two servers up at once, each pinned to a CPU of its own, each loaded at the same
+ * fixed rate in the same seconds, and each one's CPU time read from its own counter over the same short windows
+ * (Bulej et al., ICPE 2020). A window's ratio of CPU per request is one paired sample: noise that hits both CPUs in that
+ * window (another tenant, a frequency change, the host's own work) moves both sides and cancels in the ratio. The
+ * servers swap CPUs between rounds; the ratio's estimate is the mean of the two placements' mean log-ratios, so a CPU
+ * that is faster than the other biases neither way, and the interval is Student's t on the residuals about those two
+ * means (df = n − 2). The order of the placements is randomised and balanced (Abedi & Brecht, ICPE 2017: RMIT).
+ *
+ * Everything here is pure: counters in, windows and ratios out, so the pairing can be tested on synthetic counters.
+ *
+ * @module
+ */
+
+import { tQuantile, tTwoSidedP } from "./student_t.ts";
+
+/** A reading of one side's CPU counter: when (epoch ms) and its value (µs). */
+export interface CounterReading {
+  /** When it was read, in epoch milliseconds. */
+  readonly atMs: number;
+  /** The counter's value there, in microseconds of CPU time. */
+  readonly cpuUs: number;
+}
+
+/** One duet window: both sides' CPU time and answered requests over the same span of time. */
+export interface DuetWindow {
+  /** The round it belongs to, from 0. */
+  readonly round: number;
+  /** The placement of that round: 0 with side A on the first CPU, 1 with the sides swapped. */
+  readonly placement: 0 | 1;
+  /** Side A's server CPU time over the window, in µs. */
+  readonly aCpuUs: number;
+  /** Side B's server CPU time over the window, in µs. */
+  readonly bCpuUs: number;
+  /** Requests A answered in the window (at a fixed rate held: the rate × the window). */
+  readonly aAnswered: number;
+  /** Requests B answered in the window. */
+  readonly bAnswered: number;
+}
+
+/** The ratio of CPU per request A/B from duet windows, with its 95% interval. */
+export interface DuetRatio {
+  /** Always `duet`: which pairing produced the ratio. */
+  readonly pairing: "duet";
+  /** Windows used (each one paired sample). */
+  readonly n: number;
+  /** The estimate: e^(mean of the two placements' mean log-ratios), or of all windows' with one placement. */
+  readonly ratio: number;
+  /** 95% confidence interval of the ratio; null with too few windows. */
+  readonly ci95: { readonly low: number; readonly high: number } | null;
+  /** Half-width of the interval in percent on the log scale; null without one. */
+  readonly halfWidthPercent: number | null;
+  /** Two-sided p-value of "the ratio is 1"; null without an interval. */
+  readonly p: number | null;
+  /** Standard deviation of the windows' log-ratios about their placement's mean (≈ one window's CV). */
+  readonly stdevLog: number | null;
+  /**
+   * The CPUs' bias as the ratio saw it: e^((mean₀ − mean₁)/2), the ratio with A on the first CPU over the true one
+   * (1 = none; 0.93: the second CPU costs 8% more per request). Null with one placement only: the bias is then in the
+   * ratio.
+   */
+  readonly placementBias: number | null;
+}
+
+/**
+ * A counter's value at `atMs`, interpolated between the readings around it; null outside them.
+ *
+ * @param readings Readings in time order.
+ * @param atMs The instant.
+ * @returns The value in µs, or null.
+ *
+ * @example Halfway between two readings
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { counterValueAt } from "./duet.ts";
+ *
+ * assertEquals(counterValueAt([{ atMs: 0, cpuUs: 100 }, { atMs: 20, cpuUs: 300 }], 5), 150);
+ * ```
+ */
+export function counterValueAt(readings: readonly CounterReading[], atMs: number): number | null {
+  for (let i = 1; i < readings.length; i++) {
+    const [a, b] = [readings[i - 1], readings[i]];
+    if (a.atMs > atMs || b.atMs < atMs) continue;
+    if (b.atMs === a.atMs) return a.cpuUs;
+    return a.cpuUs + (b.cpuUs - a.cpuUs) * (atMs - a.atMs) / (b.atMs - a.atMs);
+  }
+  return null;
+}
+
+/** One side of a round: its counter readings, its windows' edges and the requests answered in each window. */
+export interface DuetSideWindows {
+  /** Its server's counter readings over the round. */
+  readonly readings: readonly CounterReading[];
+  /** Its windows' edges (epoch ms), ascending: window i runs from `edgesMs[i]` to `edgesMs[i + 1]`. */
+  readonly edgesMs: readonly number[];
+  /** Requests answered in each window (one fewer than the edges). */
+  readonly answered: readonly number[];
+}
+
+/**
+ * Cuts one round of both sides' counters into paired windows: window i of A beside window i of B. Each side is cut at
+ * its own load's window edges and divided by the requests its load had answered there, so that an engine that falls
+ * behind its schedule for a moment does not pass for a server that did less; the two loads' windows are the same
+ * seconds but for the few milliseconds between the engines' starts. A window whose edge falls outside its side's
+ * readings is left out.
+ *
+ * @param a Side A over the round.
+ * @param b Side B over the same round.
+ * @param round The round.
+ * @param placement Its placement.
+ * @returns The round's windows.
+ *
+ * @example Two windows of one second, A twice as costly per request
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { sideWindows } from "./duet.ts";
+ *
+ * const a = { readings: [{ atMs: 0, cpuUs: 0 }, { atMs: 2000, cpuUs: 400_000 }], edgesMs: [0, 1000, 2000], answered: [100, 100] };
+ * const b = { readings: [{ atMs: 0, cpuUs: 0 }, { atMs: 2000, cpuUs: 200_000 }], edgesMs: [0, 1000, 2000], answered: [100, 100] };
+ * assertEquals(sideWindows(a, b, 0, 0).map((w) => w.aCpuUs / w.bCpuUs), [2, 2]);
+ * ```
+ */
+export function sideWindows(a: DuetSideWindows, b: DuetSideWindows, round: number, placement: 0 | 1): DuetWindow[] {
+  const windows: DuetWindow[] = [];
+  const n = Math.min(a.edgesMs.length, b.edgesMs.length) - 1;
+  const cpuOf = (side: DuetSideWindows, i: number) => {
+    const [from, to] = [
+      counterValueAt(side.readings, side.edgesMs[i]),
+      counterValueAt(side.readings, side.edgesMs[i + 1]),
+    ];
+    return from === null || to === null ? null : to - from;
+  };
+  for (let i = 0; i < n; i++) {
+    const [aCpuUs, bCpuUs] = [cpuOf(a, i), cpuOf(b, i)];
+    if (aCpuUs === null || bCpuUs === null) continue;
+    windows.push({ round, placement, aCpuUs, bCpuUs, aAnswered: a.answered[i] ?? 0, bAnswered: b.answered[i] ?? 0 });
+  }
+  return windows;
+}
+
+/**
+ * Cuts one round of both sides' counters into windows at the same instants, each side answering the same number of
+ * requests per window (a fixed rate held): {@linkcode sideWindows} with both sides' edges alike.
+ *
+ * @param a Side A's readings over the round.
+ * @param b Side B's readings over the same round.
+ * @param edgesMs The windows' edges (epoch ms), ascending.
+ * @param round The round.
+ * @param placement Its placement.
+ * @param answeredPerWindow Requests each side answered per window (the fixed rate × the window).
+ * @returns The round's windows.
+ *
+ * @example Two windows of one second
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { duetWindows } from "./duet.ts";
+ *
+ * const a = [{ atMs: 0, cpuUs: 0 }, { atMs: 2000, cpuUs: 400_000 }];
+ * const b = [{ atMs: 0, cpuUs: 0 }, { atMs: 2000, cpuUs: 200_000 }];
+ * const w = duetWindows(a, b, [0, 1000, 2000], 0, 0, 10_000);
+ * assertEquals(w.map((x) => x.aCpuUs / x.bCpuUs), [2, 2]);
+ * ```
+ */
+export function duetWindows(
+  a: readonly CounterReading[],
+  b: readonly CounterReading[],
+  edgesMs: readonly number[],
+  round: number,
+  placement: 0 | 1,
+  answeredPerWindow: number,
+): DuetWindow[] {
+  const answered = edgesMs.slice(1).map(() => answeredPerWindow);
+  return sideWindows({ readings: a, edgesMs, answered }, { readings: b, edgesMs, answered }, round, placement);
+}
+
+/**
+ * The ratio of CPU per request A/B over duet windows: each window's log-ratio is one paired sample; the estimate is the
+ * mean of the two placements' means (each CPU's bias cancels), the interval Student's t on the residuals about them.
+ * With one placement only, the plain mean and t on n − 1. Windows with a non-positive figure are left out. Null when
+ * none is left.
+ *
+ * @param windows The windows of every round.
+ * @param alpha Significance level. @default {0.05}
+ * @returns The ratio with its interval.
+ *
+ * @example A twice as costly as B, whatever the noise common to both in a window
+ * ```ts
+ * import { assertAlmostEquals } from "@std/assert";
+ * import { duetRatio } from "./duet.ts";
+ *
+ * const w = (round: number, placement: 0 | 1, noise: number) =>
+ *   ({ round, placement, aCpuUs: 2000 * noise, bCpuUs: 1000 * noise, aAnswered: 100, bAnswered: 100 });
+ * const r = duetRatio([w(0, 0, 1), w(0, 0, 1.5), w(1, 1, 1.2), w(1, 1, 0.9)])!;
+ * assertAlmostEquals(r.ratio, 2, 1e-9);
+ * ```
+ */
+export function duetRatio(windows: readonly DuetWindow[], alpha = 0.05): DuetRatio | null {
+  const used = windows.filter((w) =>
+    [w.aCpuUs, w.bCpuUs, w.aAnswered, w.bAnswered].every((v) => Number.isFinite(v) && v > 0)
+  );
+  if (used.length === 0) return null;
+  const logs = used.map((w) => Math.log((w.aCpuUs / w.aAnswered) / (w.bCpuUs / w.bAnswered)));
+  const groups = [0, 1].map((p) => logs.filter((_, i) => used[i].placement === p));
+  const n = logs.length;
+  const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const both = groups[0].length > 0 && groups[1].length > 0;
+  let m: number, se: number, df: number, sd: number;
+  if (both) {
+    const [m0, m1] = groups.map(mean);
+    m = (m0 + m1) / 2;
+    df = n - 2;
+    const ss = groups[0].reduce((s, x) => s + (x - m0) ** 2, 0) + groups[1].reduce((s, x) => s + (x - m1) ** 2, 0);
+    sd = df > 0 ? Math.sqrt(ss / df) : NaN;
+    se = sd / 2 * Math.sqrt(1 / groups[0].length + 1 / groups[1].length);
+  } else {
+    m = mean(logs);
+    df = n - 1;
+    sd = df > 0 ? Math.sqrt(logs.reduce((s, x) => s + (x - m) ** 2, 0) / df) : NaN;
+    se = sd / Math.sqrt(n);
+  }
+  const placementBias = both ? Math.exp((mean(groups[0]) - mean(groups[1])) / 2) : null;
+  if (!(df > 0) || !Number.isFinite(se)) {
+    return {
+      pairing: "duet",
+      n,
+      ratio: Math.exp(m),
+      ci95: null,
+      halfWidthPercent: null,
+      p: null,
+      stdevLog: null,
+      placementBias,
+    };
+  }
+  const t = tQuantile(df, alpha);
+  const half = t * se;
+  return {
+    pairing: "duet",
+    n,
+    ratio: Math.exp(m),
+    ci95: { low: Math.exp(m - half), high: Math.exp(m + half) },
+    halfWidthPercent: (Math.exp(half) - 1) * 100,
+    p: se === 0 ? (m === 0 ? 1 : 0) : tTwoSidedP(m / se, df),
+    stdevLog: sd,
+    placementBias,
+  };
+}
+
+/**
+ * The placements of `rounds` duet rounds: balanced (as many of each as can be) and in a random order (RMIT), from
+ * `random` (a seeded generator, so that the order can be repeated from the seed the result records).
+ *
+ * @param rounds How many rounds.
+ * @param random Numbers in [0, 1).
+ * @returns One placement per round.
+ *
+ * @example Four rounds: two of each, in some order
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { duetPlacements } from "./duet.ts";
+ * import { seededRandom } from "./random.ts";
+ *
+ * assertEquals(duetPlacements(4, seededRandom(1)).toSorted(), [0, 0, 1, 1]);
+ * ```
+ */
+export function duetPlacements(rounds: number, random: () => number): (0 | 1)[] {
+  const first: 0 | 1 = random() < 0.5 ? 0 : 1;
+  const placements = Array.from({ length: rounds }, (_, i) => ((i + first) % 2) as 0 | 1);
+  return shuffled(placements, random);
+}
+
+/**
+ * Every pair of `names` once, in a random order, each with a random side first (RMIT over pairs).
+ *
+ * @param names Runtimes (more than two: every pair).
+ * @param random Numbers in [0, 1).
+ * @returns The pairs.
+ *
+ * @example Three runtimes: three pairs
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { duetPairs } from "./duet.ts";
+ * import { seededRandom } from "./random.ts";
+ *
+ * assertEquals(duetPairs(["deno", "node", "bun"], seededRandom(3)).length, 3);
+ * ```
+ */
+export function duetPairs<T>(names: readonly T[], random: () => number): [T, T][] {
+  const pairs: [T, T][] = [];
+  for (let i = 0; i < names.length; i++) {
+    for (let j = i + 1; j < names.length; j++) pairs.push(random() < 0.5 ? [names[i], names[j]] : [names[j], names[i]]);
+  }
+  return shuffled(pairs, random);
+}
+
+/** A copy of `xs` in a random order (Fisher–Yates). */
+function shuffled<T>(xs: readonly T[], random: () => number): T[] {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}

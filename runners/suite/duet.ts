@@ -1,0 +1,184 @@
+/**
+ * Duet pairing (`--pairing duet`) of two servers' CPU per request at a fixed rate: both up at once, each pinned to a
+ * CPU of its own, each loaded at the same rate in the same seconds by an engine process of its own, and each one's CPU
+ * time read from its own counter over the same short windows (see `runners/stats/duet.ts` for the ratio). Between
+ * rounds the servers are started afresh on swapped CPUs, in a balanced random order of placements.
+ *
+ * Placement on two CPUs: `same` (the default) runs each side's engine beside its own server, so that each CPU holds one
+ * side whole; `cross` runs each side's engine on the other side's CPU. Both look symmetric, and are in an A/A run, but
+ * with two different runtimes `cross` is not: the engine loading the costlier server costs more and lands on the other
+ * server's CPU. Measured 2026-11-28 (deno and node http-json at 20,000/s, 24 windows, twice each): node/deno 1.91 and
+ * 1.92 with `same`, 1.41 and 1.56 with `cross`, against 2.03 from the rounds.
+ *
+ * @module
+ */
+
+import {
+  type CpuMeter,
+  engineGenerator,
+  type LoadGenerator,
+  type LoadMeasurement,
+  type LoadTarget,
+  startCpuMeter,
+} from "../drivers/mod.ts";
+import {
+  type CounterReading,
+  duetPlacements,
+  type DuetRatio,
+  duetRatio,
+  type DuetSideWindows,
+  type DuetWindow,
+  seededRandom,
+  sideWindows,
+} from "../stats/mod.ts";
+
+/** One side of a duet: how to start its server on a CPU. */
+export interface DuetSide {
+  /** Its name (a runtime, or an arm of an A/A run). */
+  readonly name: string;
+  /** Starts its server pinned to `cpu`; `pid` leads the server's session (its process tree). */
+  start(cpu: string): Promise<DuetServer>;
+}
+
+/** A duet side's running server. */
+export interface DuetServer {
+  /** For example `http://127.0.0.1:41234`. */
+  readonly baseUrl: string;
+  /** The session leader of its process tree. */
+  readonly pid: number;
+  /** Stops it and everything it started. */
+  stop(): Promise<void>;
+}
+
+/** Options of {@linkcode runDuet}. */
+export interface DuetOptions {
+  /** The two CPUs, for example `["0", "1"]`. */
+  readonly cpus: readonly [string, string];
+  /** Requests per second each server is loaded at. */
+  readonly rate: number;
+  /** Milliseconds of each paired window. @default {500} */
+  readonly windowMs?: number;
+  /** Windows per round. @default {4} */
+  readonly windowsPerRound?: number;
+  /** Rounds; the servers swap CPUs between them (balanced: an even number is best). @default {4} */
+  readonly rounds?: number;
+  /** Seconds of warm-up at the rate before each round's windows. @default {0.5} */
+  readonly warmupSec?: number;
+  /** Connections per engine. @default {50} */
+  readonly connections?: number;
+  /** Where each side's engine runs: beside its own server (`same`) or on the other side's CPU (`cross`). @default {"same"} */
+  readonly placement?: "cross" | "same";
+  /** Seed of the order of placements. @default {1} */
+  readonly seed?: number;
+  /** The requests, with the responses they must get. */
+  readonly target: (baseUrl: string) => LoadTarget;
+  /** The load generator (it must send at a fixed rate). @default {the engine} */
+  readonly generator?: LoadGenerator;
+  /** Stops everything when aborted. */
+  readonly signal?: AbortSignal;
+}
+
+/** One round of a duet: its placement and each side's load, latency included (kept, not used to rank). */
+export interface DuetRound {
+  /** 0: side A on the first CPU; 1: swapped. */
+  readonly placement: 0 | 1;
+  /** Side A's load over the round. */
+  readonly a: LoadMeasurement;
+  /** Side B's. */
+  readonly b: LoadMeasurement;
+  /** Whether both held the rate (at least 95% of it answered validly, no timeout); a round that did not adds no window. */
+  readonly held: boolean;
+}
+
+/** What a duet measured. */
+export interface DuetOutcome {
+  /** Side A's CPU per request over side B's, from the windows of the rounds that held the rate. */
+  readonly ratio: DuetRatio | null;
+  /** Every paired window. */
+  readonly windows: readonly DuetWindow[];
+  /** Every round. */
+  readonly rounds: readonly DuetRound[];
+}
+
+/** Whether a fixed-rate load held its rate: 95% answered validly (as the rounds mode's window), none timed out. */
+function heldRate(m: LoadMeasurement, rate: number): boolean {
+  const phases = m.phases ?? [];
+  return phases.length > 0 && Math.min(...phases.map((p) => p.achievedRate)) >= 0.95 * rate && m.timeouts === 0 &&
+    m.mismatches === 0;
+}
+
+/**
+ * Runs one duet of `a` and `b`; see the module documentation.
+ *
+ * @param a One side.
+ * @param b The other.
+ * @param options Rate, windows, rounds, CPUs and load.
+ * @returns The ratio of A's CPU per request over B's, the windows and the rounds.
+ *
+ * @example Two servers at 2,000/s each
+ * ```ts ignore
+ * import { runDuet } from "./duet.ts";
+ * const outcome = await runDuet(deno, node, { cpus: ["0", "1"], rate: 2_000, target: (baseUrl) => ({ baseUrl, requests }) });
+ * console.log(outcome.ratio?.ratio, outcome.ratio?.halfWidthPercent);
+ * ```
+ */
+export async function runDuet(a: DuetSide, b: DuetSide, options: DuetOptions): Promise<DuetOutcome> {
+  const windowMs = options.windowMs ?? 500;
+  const perRound = options.windowsPerRound ?? 4;
+  const placements = duetPlacements(options.rounds ?? 4, seededRandom(options.seed ?? 1));
+  const generator = options.generator ?? engineGenerator;
+  const windows: DuetWindow[] = [];
+  const rounds: DuetRound[] = [];
+  // One phase per window, so that the engine counts what it answered in each.
+  const settings = {
+    rate: options.rate,
+    phases: Array.from({ length: perRound }, () => `${windowMs}ms@${options.rate}`).join(","),
+    durationSec: windowMs * perRound / 1000,
+    warmupSec: options.warmupSec ?? 0.5,
+    connections: options.connections ?? 50,
+    pipelining: 1,
+    requestTimeoutSec: 2,
+  };
+  for (const [round, placement] of placements.entries()) {
+    options.signal?.throwIfAborted();
+    const cpuOfA = options.cpus[placement];
+    const cpuOfB = options.cpus[1 - placement];
+    const servers: DuetServer[] = [];
+    const meters: (CpuMeter | null)[] = [];
+    try {
+      servers.push(await a.start(cpuOfA), await b.start(cpuOfB));
+      const engineCpu = options.placement === "cross" ? [cpuOfB, cpuOfA] : [cpuOfA, cpuOfB];
+      // Each meter's helper beside its side's engine: the same on both sides.
+      meters.push(
+        await startCpuMeter({ server: servers[0].pid, cpus: engineCpu[0] }),
+        await startCpuMeter({ server: servers[1].pid, cpus: engineCpu[1] }),
+      );
+      const [ma, mb] = await Promise.all(
+        servers.map((s, i) =>
+          generator.run(options.target(s.baseUrl), settings, { cpus: engineCpu[i], signal: options.signal })
+        ),
+      );
+      await Promise.all(meters.map((m) => m?.stop(undefined)));
+      const readings = meters.map((m) => m?.serverReadings ?? []);
+      meters.length = 0;
+      const held = heldRate(ma, options.rate) && heldRate(mb, options.rate);
+      rounds.push({ placement, a: ma, b: mb, held });
+      if (!held || readings.some((r) => r.length === 0)) continue;
+      // Each side cut at its own load's phases (the same seconds but for the engines' start), over what it answered.
+      windows.push(...sideWindows(sideOf(readings[0], ma), sideOf(readings[1], mb), round, placement));
+    } finally {
+      await Promise.all(meters.map((m) => m?.stop(undefined).catch(() => {})));
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  }
+  return { ratio: duetRatio(windows), windows, rounds };
+}
+
+/** A side's windows: its load's phases, from the start of its measured window, with what each answered. */
+function sideOf(readings: readonly CounterReading[], m: LoadMeasurement): DuetSideWindows {
+  const start = m.windowStartMs ?? Date.now() - m.durationMs;
+  const phases = m.phases ?? [];
+  const edgesMs = [start];
+  for (const p of phases) edgesMs.push(edgesMs.at(-1)! + p.durationMs);
+  return { readings, edgesMs, answered: phases.map((p) => p.responses) };
+}

@@ -1,0 +1,161 @@
+/**
+ * `--pairing duet` for one workload × variant: every pair of its runtimes, in a random order, measured in duet at the
+ * variant's fixed rate (`--cpu-rate`) before its rounds (see `duet.ts`). Each record gets one {@linkcode
+ * DuetRatioRecord} per other runtime: its server's CPU per request over the other's, from the windows they shared.
+ * HTTP workloads only, and only with two CPUs to give the two servers; elsewhere a suite warning says why not.
+ *
+ * @module
+ */
+
+import type { ResolvedRuntime } from "../../adapters/mod.ts";
+import { isSkip, type Workload, type WorkloadContext } from "../../workloads/mod.ts";
+import type { LoadTarget } from "../drivers/mod.ts";
+import { stageServerFor, startServer } from "../kinds/mod.ts";
+import { parseCpuList, yieldToPassed } from "../platform/mod.ts";
+import type { CpuSets, DuetRatioRecord, RunSettings, Warning } from "../schema/mod.ts";
+import { duetPairs, type DuetRatio, type DuetWindow, seededRandom } from "../stats/mod.ts";
+import { type DuetSide, runDuet } from "./duet.ts";
+
+/** One record of the variant taking part: its id and runtime. */
+export interface DuetEntrant {
+  /** The record's id. */
+  readonly id: string;
+  /** Its runtime, as found. */
+  readonly runtime: ResolvedRuntime;
+}
+
+/** What {@linkcode duetVariant} needs of the variant. */
+export interface DuetVariantContext {
+  /** The workload. */
+  readonly workload: Workload;
+  /** The variant. */
+  readonly variant: string;
+  /** Its settings (`cpuRate` is the rate). */
+  readonly settings: RunSettings;
+  /** What the workload's traffic and servers are made from. */
+  readonly workloadContext: WorkloadContext;
+  /** Session environment for the servers. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The suite's CPU sets: the duet's two CPUs are the first of each. */
+  readonly cpus: CpuSets;
+  /** Where servers are staged. */
+  readonly workDir: string;
+  /** The workload's dependencies. */
+  readonly nodeModules: string | undefined;
+  /** Seed of the order of pairs and placements. */
+  readonly seed: number;
+  /** Interrupts. */
+  readonly signal: AbortSignal;
+}
+
+/** Windows of 500 ms, 4 a round, 6 rounds: 24 paired windows a pair, about 25 s a pair with the servers' starts. */
+const DUET_SHAPE = { windowMs: 500, windowsPerRound: 4, rounds: 6, warmupSec: 0.5 } as const;
+
+/**
+ * The duet ratios of a variant's records, by record id; or a warning saying why there are none.
+ *
+ * @param ctx The variant.
+ * @param entrants Its records that run.
+ * @returns Each record's ratios against every other, or why none was measured.
+ *
+ * @example
+ * ```ts ignore
+ * import { duetVariant } from "./duet_variant.ts";
+ * const { ratios, warning } = await duetVariant(ctx, [{ id: "http-json/default/deno", runtime: deno }, ...]);
+ * ```
+ */
+export async function duetVariant(
+  ctx: DuetVariantContext,
+  entrants: readonly DuetEntrant[],
+): Promise<{ ratios: Map<string, DuetRatioRecord[]>; warning: Warning | null }> {
+  const ratios = new Map<string, DuetRatioRecord[]>();
+  const name = `${ctx.workload.name}/${ctx.variant}`;
+  const why = (message: string) => ({ ratios, warning: { code: "duet-not-measured", message: `${name}: ${message}` } });
+  const rate = ctx.settings.cpuRate;
+  if (ctx.workload.kind !== "http") return why("duet pairing measures HTTP workloads only; rounds used");
+  if (!rate) return why("duet pairing needs a fixed rate (--cpu-rate); rounds used");
+  if (entrants.length < 2) return { ratios, warning: null };
+  const cpus = [ctx.cpus.server, ctx.cpus.client].map((list) => list === null ? null : parseCpuList(list)[0]);
+  if (cpus[0] === null || cpus[1] === null || cpus[0] === undefined || cpus[1] === undefined) {
+    return why("duet pairing needs two CPUs to pin the two servers to (no taskset, or one CPU); rounds used");
+  }
+  const traffic = ctx.workload.traffic(ctx.workloadContext);
+  const target = (baseUrl: string): LoadTarget => ({ baseUrl, requests: traffic.requests });
+  const sides = new Map<string, DuetSide>();
+  for (const e of entrants) {
+    const source = ctx.workload.server(e.runtime.name, ctx.variant);
+    if (isSkip(source)) continue;
+    const dir = `${ctx.workDir}/${sides.size}`;
+    await Deno.mkdir(dir, { recursive: true });
+    const staged = await stageServerFor(e.runtime, source, dir, ctx.nodeModules, ctx.signal);
+    sides.set(e.id, {
+      name: e.id,
+      async start(cpu) {
+        const server = await startServer({
+          runtime: e.runtime,
+          file: staged.file,
+          args: staged.args,
+          cwd: dir,
+          env: yieldToPassed(ctx.env),
+          cpus: cpu,
+          timeoutMs: ctx.settings.startTimeoutSec * 1000,
+          signal: ctx.signal,
+        });
+        return { baseUrl: server.baseUrl, pid: server.group.pid, stop: () => server.stop() };
+      },
+    });
+  }
+  const random = seededRandom(ctx.seed);
+  for (const [a, b] of duetPairs([...sides.keys()], random)) {
+    const outcome = await runDuet(sides.get(a)!, sides.get(b)!, {
+      ...DUET_SHAPE,
+      cpus: [String(cpus[0]), String(cpus[1])],
+      rate,
+      seed: Math.floor(random() * 2 ** 31),
+      target,
+      signal: ctx.signal,
+    });
+    if (!outcome.ratio) continue;
+    const figure = "serverCpuUsPerRequestAtRate";
+    ratios.set(a, [...ratios.get(a) ?? [], duetRecord(b, figure, rate, outcome.ratio, outcome.windows, false)]);
+    ratios.set(b, [...ratios.get(b) ?? [], duetRecord(a, figure, rate, outcome.ratio, outcome.windows, true)]);
+  }
+  return { ratios, warning: null };
+}
+
+/** One side's record of a duet ratio: A's as measured, B's the reciprocal, with the placements turned round. */
+function duetRecord(
+  against: string,
+  figure: string,
+  rate: number,
+  r: DuetRatio,
+  windows: readonly DuetWindow[],
+  reciprocal: boolean,
+): DuetRatioRecord {
+  const flip = (x: number) => reciprocal ? 1 / x : x;
+  const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+  return {
+    pairing: "duet",
+    against,
+    figure,
+    ratePerSecond: rate,
+    windowMs: DUET_SHAPE.windowMs,
+    ratio: round6(flip(r.ratio)),
+    ci95: r.ci95
+      ? {
+        low: round6(reciprocal ? 1 / r.ci95.high : r.ci95.low),
+        high: round6(reciprocal ? 1 / r.ci95.low : r.ci95.high),
+      }
+      : null,
+    halfWidthPercent: r.halfWidthPercent === null ? null : round6(r.halfWidthPercent),
+    placementBias: r.placementBias === null ? null : round6(flip(r.placementBias)),
+    windows: windows.map((w) => {
+      const ratio = (w.aCpuUs / w.aAnswered) / (w.bCpuUs / w.bAnswered);
+      return {
+        round: w.round,
+        placement: (reciprocal ? 1 - w.placement : w.placement) as 0 | 1,
+        ratio: round6(flip(ratio)),
+      };
+    }),
+  };
+}

@@ -1,0 +1,98 @@
+// docs/method.md "Duet pairing": two servers up at once, each pinned to a CPU of its own, loaded at the same fixed rate
+// in the same seconds by the engine, their CPU time read from their own counters over the same windows, swapping CPUs
+// between rounds. Two fake servers whose work per request differs by a known factor of 2, under a noise injector that
+// burns both CPUs in bursts: the duet ratio recovers the factor. (That pairing the wrong windows, not pairing, or not
+// swapping fails is shown in runners/stats/duet_test.ts on counters with noise common to both CPUs: a burn server's CPU
+// per request is fixed by construction, so the injector moves when its work is done, which the windows must follow.)
+import { assert, assertEquals } from "@std/assert";
+import { spawnGroup } from "../../runners/platform/process.ts";
+import { freePort } from "../../runners/platform/ports.ts";
+import { type DuetServer, type DuetSide, runDuet } from "../../runners/suite/duet.ts";
+import { waitFor } from "../_helpers.ts";
+import { condition, needs } from "../_needs.ts";
+
+const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
+const TWO_CPUS = condition(
+  "two CPUs on Linux",
+  Deno.build.os === "linux" && navigator.hardwareConcurrency >= 2
+    ? null
+    : "pins two servers to two CPUs and reads their control groups' counters (Linux, 2 CPUs)",
+);
+
+function burnSide(name: string, units: number): DuetSide {
+  return {
+    name,
+    async start(cpu: string): Promise<DuetServer> {
+      const port = freePort();
+      const group = spawnGroup([Deno.execPath(), "run", "-A", `${FIXTURES}burn_server.ts`], {
+        cpus: cpu,
+        env: { PORT: String(port), BURN_UNITS: String(units), BURN_US: "2000" },
+        role: "server",
+      });
+      const up = await waitFor(async () => {
+        try {
+          (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+          return true;
+        } catch {
+          return false;
+        }
+      }, 10_000);
+      if (!up) throw new Error(`burn server ${name} did not listen: ${group.stderr()}`);
+      return { baseUrl: `http://127.0.0.1:${port}`, pid: group.pid, stop: () => group.stop() };
+    },
+  };
+}
+
+Deno.test(needs(TWO_CPUS, {
+  name: "duet: two burn servers 2:1 under a noise injector on both CPUs; the ratio recovers 2",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const noise = ["0", "1"].map((cpu) =>
+      spawnGroup([Deno.execPath(), "run", "--allow-env", `${FIXTURES}noise_injector.ts`], {
+        cpus: cpu,
+        env: { PERIOD_MS: "300" },
+      })
+    );
+    // Both injectors burn until stopped: one that exited at once would leave the test without noise.
+    await new Promise((r) => setTimeout(r, 500));
+    assert(
+      noise.every((n) => n.status === undefined),
+      `noise injector exited: ${noise.map((n) => n.stderr()).join(" ")}`,
+    );
+    try {
+      const outcome = await runDuet(burnSide("a", 2), burnSide("b", 1), {
+        cpus: ["0", "1"],
+        rate: 40,
+        windowMs: 600,
+        windowsPerRound: 3,
+        rounds: 4,
+        warmupSec: 0.5,
+        connections: 8,
+        seed: 7,
+        target: (baseUrl) => ({
+          baseUrl,
+          requests: [{ path: "/", expect: { status: 200, contentType: "application/json", body: '{"ok":true}' } }],
+        }),
+      });
+      assertEquals(outcome.rounds.length, 4);
+      assertEquals(new Set(outcome.rounds.map((r) => r.placement)).size, 2, "the servers swapped CPUs");
+      assert(outcome.rounds.every((r) => r.held), "both held the rate in every round");
+      const r = outcome.ratio!;
+      assertEquals(r.pairing, "duet");
+      assert(r.n >= 11, `${r.n} windows`);
+      // Each side's CPU per request is fixed (2 ms and 4 ms): the ratio is 2 exactly, whatever the noise did to timing.
+      assert(r.ci95 && r.ci95.low <= 2 && r.ci95.high >= 2, `duet ${JSON.stringify(r)}`);
+      assert(r.halfWidthPercent! <= 5, `duet ±${r.halfWidthPercent!.toFixed(1)}%`);
+      // Both servers were loaded in the same seconds: every window lies where both loads measured.
+      for (const round of outcome.rounds) {
+        const overlap =
+          Math.min(round.a.windowStartMs! + round.a.durationMs, round.b.windowStartMs! + round.b.durationMs) -
+          Math.max(round.a.windowStartMs!, round.b.windowStartMs!);
+        assert(overlap >= 1600, `the loads overlapped ${overlap} ms`);
+      }
+    } finally {
+      await Promise.all(noise.map((n) => n.stop()));
+    }
+  },
+}));
