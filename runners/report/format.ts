@@ -1,6 +1,5 @@
 /**
- * Number formatting shared by the exporters: units in every cell. It lives in the stats layer, where the kinds' report
- * views (`runners/kinds/`) reach it too.
+ * Number formatting shared by the exporters: units in every cell (the formatters live in `runners/stats/format.ts`).
  *
  * @module
  */
@@ -15,7 +14,7 @@ export {
   formatFigure,
   formatLatency,
   formatUs,
-} from "../stats/mod.ts";
+} from "../stats/format.ts";
 
 /**
  * One warning per code, in first-seen order, its messages joined: a cell shows each kind of warning once however many
