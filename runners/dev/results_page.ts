@@ -12,6 +12,8 @@
 
 import { type BenchResult, readResultFile } from "../schema/mod.ts";
 import { EXPORTERS } from "../report/mod.ts";
+import { runEntry, UsageError } from "../platform/mod.ts";
+import { namingFlags, strictArgs } from "../cli/mod.ts";
 
 /** The page, from the repository's root. */
 export const PAGE = "docs/results.md";
@@ -143,14 +145,28 @@ export async function generate(paths: readonly string[], current: string, root =
   return resultsPage(results, keptPart(current));
 }
 
-if (import.meta.main) {
+const HELP = `Usage: deno run -A runners/dev/results_page.ts [result.json ...] [flags]
+
+Writes docs/results.md from the result files named, or from those the page records when none is named.
+
+  --debug      show stack traces
+  --help, -h   this help`;
+
+async function main(args: string[]): Promise<number> {
+  const { flags, positionals: named } = strictArgs(args, { positional: true });
+  if (flags.help) {
+    console.log(HELP);
+    return 0;
+  }
   const root = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
   const current = await Deno.readTextFile(`${root}/${PAGE}`).catch(() => "");
-  const paths = Deno.args.length > 0 ? Deno.args : recordedInputs(current);
-  if (paths.length === 0) {
-    console.error("rtbench results page: name the result files (none recorded in docs/results.md)");
-    Deno.exit(2);
-  }
+  const paths = named.length > 0 ? named : recordedInputs(current);
+  if (paths.length === 0) throw new UsageError(`name the result files (none recorded in ${PAGE})`);
   await Deno.writeTextFile(`${root}/${PAGE}`, await generate(paths, current, root));
   console.error(`${PAGE}: ${paths.length} result file(s)`);
+  return 0;
+}
+
+if (import.meta.main) {
+  await runEntry("rtbench results-page", Deno.args, namingFlags(() => main(Deno.args)), { spawns: false });
 }

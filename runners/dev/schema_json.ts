@@ -17,6 +17,8 @@
  */
 
 import { createGenerator } from "ts-json-schema-generator";
+import { runEntry } from "../platform/mod.ts";
+import { namingFlags, strictFlags } from "../cli/mod.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -180,15 +182,25 @@ export async function schemaJson(root: URL = ROOT): Promise<string> {
   }
 }
 
+const HELP = `Usage: deno run -A runners/dev/schema_json.ts [flags]
+
+  --check      write nothing; exit 1 when the schema is stale
+  --debug      show stack traces
+  --help, -h   this help`;
+
 async function main(args: string[]): Promise<number> {
-  const check = args.includes("--check");
+  const flags = strictFlags(args, { boolean: ["check"] });
+  if (flags.help) {
+    console.log(HELP);
+    return 0;
+  }
   const path = new URL(SCHEMA_FILE, ROOT);
   const text = await schemaJson();
   if (await Deno.readTextFile(path).catch(() => "") === text) {
     console.log(`${SCHEMA_FILE}: current`);
     return 0;
   }
-  if (check) {
+  if (flags.check) {
     console.log(`${SCHEMA_FILE}: stale (run deno run -A runners/dev/schema_json.ts)`);
     return 1;
   }
@@ -197,4 +209,6 @@ async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) {
+  await runEntry("rtbench schema-json", Deno.args, namingFlags(() => main(Deno.args)), { spawns: false });
+}

@@ -179,6 +179,15 @@ function wrongValues(tmp: string): Record<string, Record<string, string[]>> {
       "--debug": ["--debug=yes"],
       "--help": ["--help=yes"],
     },
+    "results-page": {
+      "--debug": ["--debug=yes"],
+      "--help": ["--help=yes"],
+    },
+    "schema-json": {
+      "--check": ["--check=yes"],
+      "--debug": ["--debug=yes"],
+      "--help": ["--help=yes"],
+    },
     "reaper-cost": {
       "--groups": ["--groups", "-1"],
       "--messages": ["--messages", "x"],
