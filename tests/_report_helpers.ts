@@ -3,6 +3,7 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import type { BenchRecord, BenchResult } from "../runners/schema/result.ts";
 import { parseResult } from "../runners/schema/mod.ts";
+import { formatNumber } from "../runners/stats/format.ts";
 import { ROOT } from "./_helpers.ts";
 
 /** The stored result pair (see fixtures/results/README.md). */
@@ -113,8 +114,9 @@ export function assertRenders(format: string, text: string, result: BenchResult)
       const col = (name: string) => header.indexOf(name);
       for (const r of completed) {
         const row = rows.find((x) => x[col("runtime")] === r.runtime.name && x[col("figure")] === "requestsPerSecond");
-        assertEquals([row?.[col("statistic")], Number(row?.[col("value")])], ["median", rate(r)], label(r));
-        assertEquals(row![col("samples")].split(" ").map(Number), r.runs.map((x) => x.figures.requestsPerSecond));
+        // Numbers as the CSV writes them: 12 significant digits, so binary float noise never shows.
+        assertEquals([row?.[col("statistic")], row?.[col("value")]], ["median", formatNumber(rate(r))], label(r));
+        assertEquals(row![col("samples")].split(" "), r.runs.map((x) => formatNumber(x.figures.requestsPerSecond)));
       }
       return;
     }

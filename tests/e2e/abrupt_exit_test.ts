@@ -4,7 +4,16 @@
 // one line), and `deno task` killed under it (the orphaned harness stops itself).
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult } from "../../runners/schema/mod.ts";
-import { BENCH_PERMISSIONS, entries, processesWithTmpdir, ROOT, spawnCli, waitFor, withTmp } from "../_helpers.ts";
+import {
+  BENCH_PERMISSIONS,
+  devTools,
+  entries,
+  processesWithTmpdir,
+  ROOT,
+  spawnCli,
+  waitFor,
+  withTmp,
+} from "../_helpers.ts";
 import { docSection } from "../_docs.ts";
 
 const LONG_RUN = ["--workload", "http-json", "--runtime", "deno", "--duration", "30", "--warmup", "0", "--runs", "1"];
@@ -120,7 +129,7 @@ Deno.test("every deno task's command runs through runEntry, or runReading when i
   const tasks: Record<string, string> = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
   const commands = Object.values(tasks).flatMap((t) => /runners\/cli\/main\.ts (\w+)$/.exec(t)?.[1] ?? []);
   assertEquals(commands.sort(), ["bench", "calibrate", "compare", "report", "reproduce", "trend"]);
-  const tools = [...Deno.readDirSync(`${ROOT}runners/dev`)].map((e) => `runners/dev/${e.name}`);
+  const tools = (await devTools()).map((name) => `runners/dev/${name.replaceAll("-", "_")}.ts`);
   assert(tools.length >= 7, tools.join(" "));
   const reading = ["compare", "report", "trend"];
   for (const file of [...commands.map((c) => `runners/cli/${c}.ts`), ...tools]) {
