@@ -8,8 +8,7 @@
 // states noise as a result.
 
 import { formatFigure } from "./format.ts";
-import { holmAdjust } from "../stats/holm.ts";
-import { type RatioInterval } from "../stats/paired.ts";
+import { holmAdjust, type RatioInterval } from "../stats/mod.ts";
 import { boundMark, type RankedRecord, ratioRangeText, type RecordGroup, recordLabel } from "./_groups.ts";
 
 /** One significant difference within a workload × variant. */

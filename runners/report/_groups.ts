@@ -6,10 +6,7 @@
 // `record.headline` and `summary`.
 
 import { formatFigure } from "./format.ts";
-import { duetRatio } from "../stats/duet.ts";
-import { higherIsBetter } from "../stats/figures.ts";
-import { type RatioInterval, ratioOf } from "../stats/paired.ts";
-import { SATURATION_WARNINGS } from "../stats/saturation.ts";
+import { duetRatio, higherIsBetter, type RatioInterval, ratioOf, SATURATION_WARNINGS } from "../stats/mod.ts";
 import type { BenchRecord, BenchResult, RuntimeRelease, Summary, SupportStatus, WorkloadKind } from "../schema/mod.ts";
 
 /** One completed record with its headline figure and its ratios to the group's best and slowest. */

@@ -4,7 +4,7 @@
 // which steps are beyond noise. The latency and resource charts have no
 // intervals, which is why this is a chart of its own.
 
-import { formatNumber } from "../stats/format.ts";
+import { formatNumber } from "../stats/mod.ts";
 import { escapeXml, frame, HEIGHT, legendAndAxis, niceTicks, num, WIDTH, yGrid } from "./_svg.ts";
 
 /** One point: a median with its interval, and whether a test marked it. */

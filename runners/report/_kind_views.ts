@@ -6,9 +6,15 @@
 // workloads show spread, CPU time and peak memory with the timer's own cost;
 // micro-benchmarks show tinybench's per-call latency and margin of error.
 
-import { runPlan } from "../stats/adaptive.ts";
-import { approximateLatencyNote, formatFigure, formatLatency, formatUs } from "../stats/format.ts";
-import { DEFAULT_SLO_P99_MS, DEFAULT_SWEEP_STEPS } from "../stats/sweep.ts";
+import {
+  approximateLatencyNote,
+  DEFAULT_SLO_P99_MS,
+  DEFAULT_SWEEP_STEPS,
+  formatFigure,
+  formatLatency,
+  formatUs,
+  runPlan,
+} from "../stats/mod.ts";
 import type { BenchRecord, LatencyPercentiles } from "../schema/mod.ts";
 import type { ViewColumn } from "./_view_table.ts";
 

@@ -3,7 +3,7 @@
 // across the versions with its intervals.
 
 import { formatFigure } from "./format.ts";
-import { formatNumber } from "../stats/format.ts";
+import { formatNumber } from "../stats/mod.ts";
 import type { ResultView } from "./_view.ts";
 import { escapeXml as e } from "./_svg.ts";
 import { FINDINGS_METHOD, type Overview, OVERVIEW_LEGEND, overviewOf, type OverviewRow } from "./_overview.ts";

@@ -3,7 +3,7 @@
 // opens anywhere, offline. Every mark carries its number as a `data-*`
 // attribute (without float noise: `formatNumber`) and a `<title>` tooltip, so the numbers survive in the DOM.
 
-import { formatNumber } from "../stats/format.ts";
+import { formatNumber } from "../stats/mod.ts";
 
 /** Escapes text for XML and HTML content and attribute values. */
 export function escapeXml(text: string): string {

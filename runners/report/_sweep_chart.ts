@@ -4,7 +4,7 @@
 // across; and the steps of each runtime's median run as a table.
 
 import type { BenchRecord, RunRecord } from "../schema/mod.ts";
-import { DEFAULT_SLO_P99_MS } from "../stats/sweep.ts";
+import { DEFAULT_SLO_P99_MS } from "../stats/mod.ts";
 import { formatFigure, formatUs } from "./format.ts";
 import { type RecordGroup, recordLabel } from "./_groups.ts";
 import { lineChart, type LineSeries } from "./_svg.ts";

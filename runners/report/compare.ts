@@ -37,10 +37,7 @@ import { alignTable, formatFigure } from "./format.ts";
 import { serverCpuAtRate } from "./_groups.ts";
 import { UsageError } from "../base/mod.ts";
 import type { BenchRecord, BenchResult } from "../schema/mod.ts";
-import { higherIsBetter } from "../stats/figures.ts";
-import { holmAdjust } from "../stats/holm.ts";
-import { machineMatch } from "../stats/machine.ts";
-import { unpairedRatio } from "../stats/paired.ts";
+import { higherIsBetter, holmAdjust, machineMatch, unpairedRatio } from "../stats/mod.ts";
 
 /**
  * What a figure's change means.

@@ -15,8 +15,7 @@
  */
 
 import type { BenchRecord, BenchResult } from "../schema/mod.ts";
-import { figureUnit, higherIsBetter } from "../stats/figures.ts";
-import { formatNumber } from "../stats/format.ts";
+import { figureUnit, formatNumber, higherIsBetter } from "../stats/mod.ts";
 import { whyText } from "./_groups.ts";
 
 /** The CSV header, in column order. */

@@ -1,5 +1,6 @@
 /**
- * Number formatting shared by the exporters: units in every cell (the formatters live in `runners/stats/format.ts`).
+ * Number formatting shared by the exporters: units in every cell. It lives in the stats layer, where the kinds' report
+ * views (`runners/kinds/`) reach it too.
  *
  * @module
  */
@@ -14,7 +15,7 @@ export {
   formatFigure,
   formatLatency,
   formatUs,
-} from "../stats/format.ts";
+} from "../stats/mod.ts";
 
 /**
  * One warning per code, in first-seen order, its messages joined: a cell shows each kind of warning once however many

@@ -20,7 +20,7 @@
 
 import { UsageError } from "../base/mod.ts";
 import { type BenchResult, readResultFile, type WriteOptions, writeResult } from "../schema/mod.ts";
-import { machineMatch } from "../stats/machine.ts";
+import { machineMatch } from "../stats/mod.ts";
 
 /**
  * One result of a history, with the file it was read from.

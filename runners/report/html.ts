@@ -10,8 +10,7 @@
  */
 
 import { partialNotice } from "./partial.ts";
-import { higherIsBetter } from "../stats/figures.ts";
-import { formatNumber } from "../stats/format.ts";
+import { formatNumber, higherIsBetter } from "../stats/mod.ts";
 import { formatFigure, formatLatency, formatUs } from "./format.ts";
 import type { BenchRecord, BenchResult, RunRecord, Warning } from "../schema/mod.ts";
 import { ciText, directionText, type RecordGroup, recordLabel, relativeText, whyText } from "./_groups.ts";

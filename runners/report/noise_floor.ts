@@ -9,8 +9,7 @@
  */
 
 import type { BenchRecord, BenchResult, RunRecord } from "../schema/mod.ts";
-import { duetRatio } from "../stats/duet.ts";
-import { detectableChangePercent, pairedRatio, type RatioInterval, roundPairs } from "../stats/paired.ts";
+import { detectableChangePercent, duetRatio, pairedRatio, type RatioInterval, roundPairs } from "../stats/mod.ts";
 import { comparedFigures, type NoiseFloor } from "./compare.ts";
 
 /**

@@ -22,7 +22,7 @@ import type { BenchRecord } from "../schema/mod.ts";
 import { compareRecords, type FigureComparison, type Verdict, withHolm } from "./compare.ts";
 import { formatFigure } from "./format.ts";
 import type { HistoryEntry } from "./history.ts";
-import { machineMatch } from "../stats/machine.ts";
+import { machineMatch } from "../stats/mod.ts";
 
 /**
  * A step from one point to the next, with compare's verdict.
