@@ -10,9 +10,14 @@
 import { runReading, writeStdout } from "./_entry.ts";
 import { strictArgs } from "./_flags.ts";
 import { isUsageError, UsageError } from "./_usage.ts";
-import { EXPORT_FORMATS, EXPORTERS, exportResult, parseFormat } from "../report/exporters.ts";
-import type { ExportFormat } from "../report/types.ts";
-import { partialNotice } from "../report/partial.ts";
+import {
+  EXPORT_FORMATS,
+  EXPORTERS,
+  type ExportFormat,
+  exportResult,
+  parseFormat,
+  partialNotice,
+} from "../report/mod.ts";
 import { readResultFile } from "../schema/mod.ts";
 import { checkWritable, removeEmptyFolders, whyNotWritable } from "./_out.ts";
 

@@ -1428,7 +1428,16 @@ export interface DuetRatioRecord {
   readonly windows: readonly DuetWindow[];
 }
 
-/** One paired window of a duet: its round, which CPU held which server, and the window's ratio. */
+/**
+ * One paired window of a duet: its round, which CPU held which server, and the window's ratio.
+ *
+ * @example The windows of each placement, apart
+ * ```ts
+ * import type { DuetWindow } from "@rtbench/rtbench/schema";
+ *
+ * const onFirstCpu = (windows: readonly DuetWindow[]) => windows.filter((w) => w.placement === 0);
+ * ```
+ */
 export interface DuetWindow {
   /**
    * The round, from 0.

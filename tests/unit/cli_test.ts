@@ -57,13 +57,12 @@ function commandGraph(command: string): string[] {
   return [...new Set([...main, ...loadedBy(`runners/cli/${command}.ts`, readSource)])].sort();
 }
 
-Deno.test("report, compare and trend load none of the measuring code or the platform; report at most 60 modules", () => {
+Deno.test("report, compare and trend load none of the measuring code or the platform", () => {
   for (const command of ["report", "compare", "trend"]) {
     const graph = commandGraph(command);
     assert(graph.includes("runners/schema/read.ts") && graph.includes(`runners/cli/${command}.ts`), graph.join(" "));
     assertEquals(graph.filter((f) => MEASURING.some((m) => f.startsWith(m))), [], `${command} loads measuring code`);
   }
-  assertEquals(weightProblems([], commandGraph("report")), []);
   // main.ts itself loads a command's module only when it is chosen: every command is a dynamic import.
   const main = readSource("runners/cli/main.ts");
   assertEquals(importsOf("runners/cli/main.ts", main).sort(), SIX.map((c) => `runners/cli/${c}.ts`).sort());
