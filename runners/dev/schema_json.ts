@@ -17,7 +17,7 @@
  */
 
 import { createGenerator } from "ts-json-schema-generator";
-import { runEntry } from "../platform/mod.ts";
+import { makeTempDir, removeTemp, runEntry } from "../platform/mod.ts";
 import { namingFlags, strictFlags } from "../cli/mod.ts";
 
 const ROOT = new URL("../../", import.meta.url);
@@ -141,7 +141,7 @@ function rewrite(node: unknown, definitions: Readonly<Record<string, Schema>>): 
  * ```
  */
 export async function schemaJson(root: URL = ROOT): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "rtbench-schema-json-" });
+  const dir = await makeTempDir({ prefix: "rtbench-schema-json-" });
   try {
     const entry = new URL("runners/schema/result.ts", root).pathname;
     const tsconfig = `${dir}/tsconfig.json`;
@@ -178,7 +178,7 @@ export async function schemaJson(root: URL = ROOT): Promise<string> {
     };
     return JSON.stringify(schema, null, 2) + "\n";
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    await removeTemp(dir);
   }
 }
 
