@@ -9,7 +9,7 @@ import { type Clock, realClock } from "./clock.ts";
 import type { EngineRequest } from "./_http.ts";
 import { HttpConnection, Rotation } from "./_http_conn.ts";
 import { Load } from "./load.ts";
-import type { Arrival, RatePhase } from "./_schedule.ts";
+import type { OpenSchedule } from "./_schedule.ts";
 import { rateOverSpans } from "./_span.ts";
 import { type AccountingCounts, type EndpointCounts, type PhaseCounts, Tally } from "./tally.ts";
 import { type Connect, connect, cpuEdges, runtime } from "./_transport.ts";
@@ -39,12 +39,7 @@ export interface EngineJob {
   /** Where this process's first connection starts in the rotation (processes spread over it). */
   readonly firstRequest: number;
   /** The open model: the schedule's phases (the warm-up first, not measured), arrival spacing, seed and offset. */
-  readonly open?: {
-    readonly phases: readonly RatePhase[];
-    readonly arrival: Arrival;
-    readonly seed: number;
-    readonly offset?: number;
-  };
+  readonly open?: OpenSchedule;
   /** Closed model: how long requests in flight at the window's end may take; a connection past it is hung. */
   readonly hungAfterMs: number;
   /** When every process starts its load, epoch milliseconds (they open their connections before). */

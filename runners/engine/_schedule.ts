@@ -19,6 +19,14 @@ export interface RatePhase {
 /** How arrivals are spaced. */
 export type Arrival = "uniform" | "poisson";
 
+/** The open model's schedule: its phases (the warm-up first, not measured), arrival spacing, seed and offset. */
+export interface OpenSchedule {
+  readonly phases: readonly RatePhase[];
+  readonly arrival: Arrival;
+  readonly seed: number;
+  readonly offset?: number;
+}
+
 /** The due time of every request of `phases`, in order, phase by phase; ends after the last phase. */
 export class Schedule {
   readonly #phases: readonly RatePhase[];

@@ -5,7 +5,7 @@
 
 import { type Clock, realClock } from "./clock.ts";
 import { Load } from "./load.ts";
-import type { Arrival, RatePhase } from "./_schedule.ts";
+import type { OpenSchedule } from "./_schedule.ts";
 import { type AccountingCounts, type PhaseCounts, Tally } from "./tally.ts";
 import { startAt } from "./_http_load.ts";
 import { type Connect, connect, cpuEdges, runtime } from "./_transport.ts";
@@ -37,12 +37,7 @@ export interface EngineWsJob {
   /** A handshake or an echo taking longer is a timeout. */
   readonly timeoutSec: number;
   /** The open model: messages due on a schedule (the warm-up first, not measured), spread over the sockets. */
-  readonly open?: {
-    readonly phases: readonly RatePhase[];
-    readonly arrival: Arrival;
-    readonly seed: number;
-    readonly offset?: number;
-  };
+  readonly open?: OpenSchedule;
   /** Closed model: how long messages in flight at the window's end may take; a socket past it is hung. */
   readonly hungAfterMs: number;
   /** When every process starts its load, epoch milliseconds (they open their sockets before). */

@@ -11,7 +11,7 @@
 import type { Clock, Timer } from "./clock.ts";
 import type { InFlight } from "./in_flight.ts";
 import { ClosedPump, type Pump, type PumpConnection, ScheduledPump } from "./_pump.ts";
-import { type Arrival, type RatePhase, Schedule } from "./_schedule.ts";
+import { type OpenSchedule, Schedule } from "./_schedule.ts";
 import { type Tally, VALID, WARMUP, WINDOW } from "./tally.ts";
 import type { CountedSpan } from "./_span.ts";
 import { Window } from "./_window.ts";
@@ -31,12 +31,7 @@ export interface LoadPlan {
    */
   readonly hungAfterMs: number;
   /** The open model: the schedule's phases (the warm-up first, not measured), arrival spacing, seed and offset. */
-  readonly open?: {
-    readonly phases: readonly RatePhase[];
-    readonly arrival: Arrival;
-    readonly seed: number;
-    readonly offset?: number;
-  };
+  readonly open?: OpenSchedule;
   /** Valid answers in the window after which it ends; null: it runs its length. */
   readonly answersToEnd: number | null;
   /** Called when the window opens and when the load ends (to read CPU counters over the window). */

@@ -12,7 +12,8 @@
  * @module
  */
 
-import { tQuantile, tTwoSidedP } from "./student_t.ts";
+import { ratioOnLogScale } from "./paired.ts";
+import { shuffled } from "./random.ts";
 
 /** A reading of one side's CPU counter: when (epoch ms) and its value (µs). */
 export interface CounterReading {
@@ -231,18 +232,8 @@ export function duetRatio(windows: readonly DuetWindow[], alpha = 0.05): DuetRat
       placementBias,
     };
   }
-  const t = tQuantile(df, alpha);
-  const half = t * se;
-  return {
-    pairing: "duet",
-    n,
-    ratio: Math.exp(m),
-    ci95: { low: Math.exp(m - half), high: Math.exp(m + half) },
-    halfWidthPercent: (Math.exp(half) - 1) * 100,
-    p: se === 0 ? (m === 0 ? 1 : 0) : tTwoSidedP(m / se, df),
-    stdevLog: sd,
-    placementBias,
-  };
+  const { method: _, ...interval } = ratioOnLogScale("paired", n, m, se, df, alpha, sd);
+  return { pairing: "duet", ...interval, placementBias };
 }
 
 /**
@@ -290,14 +281,4 @@ export function duetPairs<T>(names: readonly T[], random: () => number): [T, T][
     for (let j = i + 1; j < names.length; j++) pairs.push(random() < 0.5 ? [names[i], names[j]] : [names[j], names[i]]);
   }
   return shuffled(pairs, random);
-}
-
-/** A copy of `xs` in a random order (Fisher–Yates). */
-function shuffled<T>(xs: readonly T[], random: () => number): T[] {
-  const out = [...xs];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }

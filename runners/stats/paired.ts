@@ -98,8 +98,27 @@ function meanSd(values: readonly number[]): [number, number] {
   return [mean, sd];
 }
 
-/** The interval `e^(m ± half)`, its half-width in percent and p, from the mean log `m`, its standard error and df. */
-function onLogScale(
+/**
+ * The interval `e^(m ± half)`, its half-width in percent and p, from the mean log `m`, its standard error and df.
+ *
+ * @param method How the values were paired.
+ * @param n The number of values.
+ * @param m The mean log-ratio.
+ * @param se Its standard error.
+ * @param df Degrees of freedom of the t distribution.
+ * @param alpha 1 − the interval's confidence.
+ * @param stdevLog The values' standard deviation on the log scale, kept on the result.
+ * @returns The ratio with its interval.
+ *
+ * @example A mean log of ln 2 with a tenth's standard error
+ * ```ts
+ * import { assertAlmostEquals } from "@std/assert";
+ * import { ratioOnLogScale } from "./paired.ts";
+ *
+ * assertAlmostEquals(ratioOnLogScale("paired", 5, Math.log(2), 0.1, 4, 0.05, 0.22).ratio, 2);
+ * ```
+ */
+export function ratioOnLogScale(
   method: RatioMethod,
   n: number,
   m: number,
@@ -158,7 +177,7 @@ export function pairedRatio(pairs: readonly (readonly [number, number])[], alpha
   if (n < 2) {
     return { method: "paired", n, ratio: Math.exp(m), ci95: null, halfWidthPercent: null, p: null, stdevLog: null };
   }
-  return onLogScale("paired", n, m, sd / Math.sqrt(n), n - 1, alpha, sd);
+  return ratioOnLogScale("paired", n, m, sd / Math.sqrt(n), n - 1, alpha, sd);
 }
 
 /**
@@ -195,7 +214,7 @@ export function unpairedRatio(a: readonly number[], b: readonly number[], alpha 
   const df = se === 0
     ? la.length + lb.length - 2
     : (qa + qb) ** 2 / (qa ** 2 / (la.length - 1) + qb ** 2 / (lb.length - 1));
-  return onLogScale("unpaired", n, m, se, df, alpha, null);
+  return ratioOnLogScale("unpaired", n, m, se, df, alpha, null);
 }
 
 /**

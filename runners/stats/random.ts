@@ -32,3 +32,27 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * A copy of `xs` in a random order drawn from `random` (Fisher–Yates), so a seeded generator repeats it.
+ *
+ * @param xs The items.
+ * @param random Numbers in [0, 1), for example from {@linkcode seededRandom}.
+ * @returns A new array.
+ *
+ * @example The same seed, the same order
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { seededRandom, shuffled } from "./random.ts";
+ *
+ * assertEquals(shuffled([1, 2, 3, 4], seededRandom(7)), shuffled([1, 2, 3, 4], seededRandom(7)));
+ * ```
+ */
+export function shuffled<T>(xs: readonly T[], random: () => number): T[] {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}

@@ -12,7 +12,7 @@
 import type { RecordRun } from "../kinds/mod.ts";
 import type { RunOrder } from "../schema/mod.ts";
 import { RequestError } from "../platform/mod.ts";
-import { seededRandom } from "../stats/mod.ts";
+import { seededRandom, shuffled } from "../stats/mod.ts";
 
 /** How the suite orders runs; recorded in the result's settings. */
 export interface Schedule {
@@ -46,13 +46,7 @@ export function roundOrder<T>(items: readonly T[], round: number, schedule: Sche
     const k = round % items.length;
     return [...items.slice(k), ...items.slice(0, k)];
   }
-  const random = seededRandom((schedule.seed ?? 0) * 1_000_003 + round);
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
+  return shuffled(items, seededRandom((schedule.seed ?? 0) * 1_000_003 + round));
 }
 
 /**
