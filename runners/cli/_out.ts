@@ -67,8 +67,13 @@ async function makeFolder(folder: string): Promise<void> {
     missing.unshift(f);
   }
   for (const f of missing) {
-    await Deno.mkdir(f);
-    madeFolders.push(f);
+    try {
+      await Deno.mkdir(f);
+      madeFolders.push(f);
+    } catch (error) {
+      // Another run made it in the meantime: theirs to remove, ours to use.
+      if (!(error instanceof Deno.errors.AlreadyExists) || !(await Deno.stat(f)).isDirectory) throw error;
+    }
   }
 }
 
