@@ -1,11 +1,12 @@
-// The test tasks' runner. `deno task test` runs every tier; `deno task test:unit` the unit tier alone: tests on fixed
-// data, in-process, with neither network nor subprocess permission, so a test there that starts a server, a runtime or
-// any other process, or touches the network, fails instead of slowing the tier down. Which tier a file is in is where it
-// sits (tests/_tiers.ts). Arguments after the task's name go to `deno test` (files, `--filter`, ...).
+// The test tasks' runner. `deno task test` runs every tier, the unit tier first; `deno task test:unit` the unit tier
+// alone. Unit tests are on fixed data, in-process, and run with neither network nor subprocess permission, so a test
+// there that starts a server, a runtime or any other process, or touches the network, fails instead of slowing the
+// tier down. Which tier a file is in is where it sits (tests/_tiers.ts). Arguments after the task's name go to
+// `deno test` (files, `--filter`, ...).
 //
 // Tests that need what this machine lacks are ignored (tests/_needs.ts) and append why to a log this runner names in
-// RTBENCH_TEST_SKIPS; after `deno test` ends, the runner lists the slowest files, then each skipped test and why, and
-// exits with `deno test`'s code.
+// RTBENCH_TEST_SKIPS; after the tests end, the runner lists the slowest files, then each skipped test and why, and
+// exits with the first failing run's code.
 import { type Skip, SKIP_LOG_ENV } from "./_needs.ts";
 import { filesOf } from "./_tiers.ts";
 
@@ -61,30 +62,56 @@ function formatDuration(sec: number): string {
   return `${Math.floor(sec / 60)} min ${String(Math.round(sec % 60)).padStart(2, "0")} s`;
 }
 
+/** One `deno test` run: its permissions and the files it is given (none: every test file `deno test` finds). */
+interface Part {
+  permissions: readonly string[];
+  files: string[];
+}
+
+/**
+ * The `deno test` runs of a command line. `--unit`: the unit tier alone. Named files: those, with every permission.
+ * Neither: the unit tier under its own permissions, then the rest, so the whole suite keeps the unit tier's rule.
+ */
+async function partsOf(unit: boolean, rest: readonly string[]): Promise<Part[]> {
+  const named = rest.some((a) => !a.startsWith("-"));
+  if (named) return [{ permissions: unit ? UNIT_PERMISSIONS : ALL_PERMISSIONS, files: [] }];
+  const parts = [{ permissions: UNIT_PERMISSIONS, files: await filesOf("unit") }];
+  if (!unit) {
+    parts.push({ permissions: ALL_PERMISSIONS, files: [...await filesOf("e2e"), ...await filesOf("acceptance")] });
+  }
+  return parts;
+}
+
 async function main(args: string[]): Promise<number> {
   const unit = args[0] === "--unit";
   const rest = unit ? args.slice(1) : args;
-  const files = unit && !rest.some((a) => !a.startsWith("-")) ? await filesOf("unit") : [];
   const log = await Deno.makeTempFile({ prefix: "rtbench-skips-" });
   const junit = await Deno.makeTempFile({ prefix: "rtbench-junit-", suffix: ".xml" });
   // Ctrl-C reaches `deno test` too (same process group): wait for it, then still list what was skipped.
   const ignore = () => {};
   Deno.addSignalListener("SIGINT", ignore);
   const start = performance.now();
+  let code = 0;
+  const times: [string, number][] = [];
   try {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["test", ...(unit ? UNIT_PERMISSIONS : ALL_PERMISSIONS), `--junit-path=${junit}`, ...rest, ...files],
-      env: { [SKIP_LOG_ENV]: log },
-      stdin: "inherit",
-      stdout: "inherit",
-      stderr: "inherit",
-    }).spawn();
-    const status = await child.status;
-    const slowest = slowestReport(fileTimes(await Deno.readTextFile(junit)), (performance.now() - start) / 1000);
+    for (const part of await partsOf(unit, rest)) {
+      const status = await new Deno.Command(Deno.execPath(), {
+        args: ["test", ...part.permissions, `--junit-path=${junit}`, ...rest, ...part.files],
+        env: { [SKIP_LOG_ENV]: log },
+        stdin: "inherit",
+        stdout: "inherit",
+        stderr: "inherit",
+      }).spawn().status;
+      times.push(...fileTimes(await Deno.readTextFile(junit)));
+      if (status.signal) return 128 + (status.signal === "SIGINT" ? 2 : 15);
+      // Every part runs, so one failure in the unit tier still shows how the rest fares.
+      if (code === 0) code = status.code;
+    }
+    const slowest = slowestReport(times.sort((a, b) => b[1] - a[1]), (performance.now() - start) / 1000);
     if (slowest && !unit) console.log(slowest);
     const report = skipReport(readSkips(await Deno.readTextFile(log)));
     if (report) console.log(report);
-    return status.signal ? 128 + (status.signal === "SIGINT" ? 2 : 15) : status.code;
+    return code;
   } finally {
     Deno.removeSignalListener("SIGINT", ignore);
     await Deno.remove(log);
