@@ -63,7 +63,7 @@ function formatDuration(sec: number): string {
 }
 
 /** One `deno test` run: its permissions and the files it is given (none: every test file `deno test` finds). */
-interface Part {
+export interface Part {
   permissions: readonly string[];
   files: string[];
 }
@@ -72,7 +72,7 @@ interface Part {
  * The `deno test` runs of a command line. `--unit`: the unit tier alone. Named files: those, with every permission.
  * Neither: the unit tier under its own permissions, then the rest, so the whole suite keeps the unit tier's rule.
  */
-async function partsOf(unit: boolean, rest: readonly string[]): Promise<Part[]> {
+export async function partsOf(unit: boolean, rest: readonly string[]): Promise<Part[]> {
   const named = rest.some((a) => !a.startsWith("-"));
   if (named) return [{ permissions: unit ? UNIT_PERMISSIONS : ALL_PERMISSIONS, files: [] }];
   const parts = [{ permissions: UNIT_PERMISSIONS, files: await filesOf("unit") }];

@@ -4,6 +4,7 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { ROOT } from "../_helpers.ts";
 import { unguardedOptional } from "../_needs.ts";
 import { testFiles, tierOf } from "../_tiers.ts";
+import { ALL_PERMISSIONS, partsOf, UNIT_PERMISSIONS } from "../_run.ts";
 
 // docs/development.md (Tests): "which tier a test is in is where it sits".
 Deno.test("every test file sits in a tier's place: beside its code or in tests/unit, tests/e2e, tests/acceptance", async () => {
@@ -19,6 +20,19 @@ Deno.test("every test file sits in a tier's place: beside its code or in tests/u
   assertEquals(tierOf("tests/x_test.ts"), null);
   const tasks = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks;
   assertEquals(tasks["test:unit"], `${tasks.test} --unit`);
+});
+
+// docs/development.md (Tests): "`test` runs the unit tier (under the same permissions), then the other two".
+Deno.test("the whole suite runs the unit tier apart, without --allow-net and --allow-run; named files with every permission", async () => {
+  assert(!UNIT_PERMISSIONS.some((p) => p === "--allow-net" || p === "--allow-run"));
+  const [unit, rest, ...more] = await partsOf(false, ["--ignore=tests/e2e/aa_test.ts"]);
+  assertEquals(more, []);
+  assertEquals(unit.permissions, UNIT_PERMISSIONS);
+  assertEquals(unit.files, (await testFiles()).filter((f) => tierOf(f) === "unit"));
+  assertEquals(rest.permissions, ALL_PERMISSIONS);
+  assertEquals(rest.files.toSorted(), (await testFiles()).filter((f) => tierOf(f) !== "unit"));
+  assertEquals(await partsOf(true, []), [unit]);
+  assertEquals(await partsOf(false, ["tests/e2e/aa_test.ts"]), [{ permissions: ALL_PERMISSIONS, files: [] }]);
 });
 
 // docs/development.md (Tests): "Every skip goes through one helper, `needs()` in `tests/_needs.ts`".
@@ -114,13 +128,12 @@ Deno.test(".ci/run installs every tool the tests need, runs all but oha's tests 
   // runs them so, on a clean clone.
   assertMatch(script, /git clone --quiet "\$repo"/);
   const doc = script.search(/npx -y deno@2 task test:doc\n/);
-  const unit = script.search(/npx -y deno@2 task test:unit\n/);
   const rest = script.search(/CI=true [^\n]*npx -y deno@2 task test --ignore=[^\n]*oha_tests/);
   const wait = script.indexOf('wait "$oha_build"');
   const last = script.search(/CI=true [^\n]*npx -y deno@2 task test "\$\{oha_tests\[@\]\}"\n/);
   assert(script.indexOf("oha_build=$!") < doc, "oha's build starts before the tests");
   assert(
-    0 < doc && doc < unit && unit < rest && rest < wait && wait < last,
+    0 < doc && doc < rest && rest < wait && wait < last,
     "all but oha's tests; then oha's, CI=true",
   );
   // The two parts are the whole suite: the files the second runs are exactly those that drive oha.
