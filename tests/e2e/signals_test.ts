@@ -1,5 +1,5 @@
 // README walk: shows claims of docs/reference.md "Exit codes" (130, 143) and docs/guide.md "Nothing left running".
-// SIGINT and SIGTERM at random moments of a real suite (http-json and startup on Deno and Node), 20 times:
+// SIGINT and SIGTERM at random moments of a real suite (http-json and startup on Deno and Node), 12 times:
 // after each, no process rtbench started is left, no temporary path, and the result file is valid and holds
 // every record that was in it just before the signal.
 import { assert, assertEquals } from "@std/assert";
@@ -8,7 +8,7 @@ import type { BenchRecord } from "../../runners/schema/result.ts";
 import { seededRandom } from "../../runners/stats/random.ts";
 import { entries, processesWithTmpdir, spawnCli, waitFor, withTmp } from "../_helpers.ts";
 
-const ITERATIONS = 20;
+const ITERATIONS = 12;
 // The moments are drawn from a seeded generator, so that a failing run can be repeated: RTBENCH_TEST_SEED=<n> picks
 // other moments; the seed is in every failure's message.
 const SEED = Number(Deno.env.get("RTBENCH_TEST_SEED") ?? "20261125");
@@ -102,7 +102,7 @@ async function iteration(i: number): Promise<Outcome> {
   });
 }
 
-// docs/guide.md "Faults tried": "SIGINT or SIGTERM at a random moment (20 times, 4 at once)".
+// docs/guide.md "Faults tried": "SIGINT or SIGTERM at a random moment (12 times, 4 at once)".
 Deno.test(`SIGINT and SIGTERM at ${ITERATIONS} random moments leave nothing running and lose no finished record`, async () => {
   const outcomes: Outcome[] = [];
   let next = 0;
