@@ -110,5 +110,5 @@ export {
 } from "./report/mod.ts";
 export { readResultFile } from "./schema/mod.ts";
 export { type TempOwner, type WriteOptions, writeResult } from "./schema/mod.ts";
-export { createProgress, type ProgressDisplay, type ProgressEvent, type ProgressOptions } from "./report/mod.ts";
+export { createProgress, type ProgressDisplay, type ProgressEvent, type ProgressOptions } from "./suite/mod.ts";
 export { RequestError, UsageError } from "./platform/mod.ts";

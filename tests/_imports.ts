@@ -8,6 +8,8 @@ export const REPORT_MAX = 60;
 /** Folders whose modules measure, run or provision: a reader of results loads none of them. */
 export const MEASURING = [
   "runners/platform/",
+  "runners/samples/",
+  "runners/suite/",
   "runners/engine/",
   "runners/drivers/",
   "runners/kinds/",

@@ -8,7 +8,8 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = (() => {
   const platform = [...base, "runners/platform"];
   const schema = [...platform, "runners/schema"];
   const stats = [...schema, "runners/stats"];
-  const domain = [...stats, "adapters", "workloads", "fixtures"];
+  const samples = [...stats, "runners/samples"];
+  const domain = [...samples, "adapters", "workloads", "fixtures"];
   const engine = [...domain, "runners/engine"];
   const drivers = [...engine, "runners/drivers"];
   const kinds = [...drivers, "runners/kinds"];
@@ -21,10 +22,13 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = (() => {
     "runners/platform": base,
     "runners/schema": platform,
     "runners/stats": schema,
+    // What measuring makes of raw samples (latency histograms, counted rates, resource samples); reading results
+    // needs none of it.
+    "runners/samples": stats,
     "adapters": stats,
-    "fixtures": stats,
+    "fixtures": samples,
     // Workloads build on adapters' types and read fixtures' data.
-    "workloads": [...stats, "adapters", "fixtures"],
+    "workloads": [...samples, "adapters", "fixtures"],
     // The load engine: a job in, counts out; its program runs on Bun, on this machine or a load machine.
     "runners/engine": domain,
     "runners/drivers": engine,

@@ -2,9 +2,9 @@
 // when it cannot be), then the reports; an interrupted or failed suite says in one line what it kept and how to go on.
 
 import { errorLine, tempLedger, UsageError, writeStdout } from "../platform/mod.ts";
-import { createProgress, exportResult, formatTable, type ProgressDisplay } from "../report/mod.ts";
+import { exportResult, formatTable } from "../report/mod.ts";
 import type { BenchResult } from "../schema/mod.ts";
-import { InterruptedError, run } from "../suite/mod.ts";
+import { createProgress, InterruptedError, type ProgressDisplay, run } from "../suite/mod.ts";
 import { withFlagNames } from "./_flag_names.ts";
 import { keepAndCompare } from "./_history.ts";
 import { KeptFile } from "./_out.ts";

@@ -14,7 +14,7 @@
 
 import autocannon from "autocannon";
 import * as hdr from "hdr-histogram-js";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/latency.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf } from "../samples/latency.ts";
 import { readProcText } from "../platform/procfs.ts";
 import type { LoadMeasurement, LoadSettings, LoadTarget } from "./types.ts";
 import { foldWarmup, type WindowFaults } from "./warmup.ts";

@@ -17,7 +17,7 @@
 import { Buffer } from "node:buffer";
 import WebSocket from "ws";
 import * as hdr from "hdr-histogram-js";
-import { percentilesOf } from "../stats/latency.ts";
+import { percentilesOf } from "../samples/latency.ts";
 import { round } from "../stats/round.ts";
 import type { WebSocketLoadJob, WebSocketMeasurement } from "./websocket.ts";
 import { HEADER_BYTES, messagePattern } from "../engine/ws.ts";

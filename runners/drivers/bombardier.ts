@@ -13,7 +13,7 @@
 
 import * as hdr from "hdr-histogram-js";
 import { makeTempFile, removeTemp, runCommand, runTool, toolJson, which } from "../platform/mod.ts";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/mod.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf } from "../samples/mod.ts";
 import { closesConnections, requestsFor } from "./keep_alive.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import { foldWarmup } from "./warmup.ts";

@@ -14,7 +14,8 @@
 import * as hdr from "hdr-histogram-js";
 import { cacheDir, resolveRuntime } from "../../adapters/mod.ts";
 import { parseCpuList, runTool, toolJson } from "../platform/mod.ts";
-import { percentilesOf, round } from "../stats/mod.ts";
+import { round } from "../stats/mod.ts";
+import { percentilesOf } from "../samples/mod.ts";
 import { hungAfterMs, mergeAccounting } from "./accounting.ts";
 import {
   copiedPath,

@@ -22,7 +22,8 @@
 
 import * as hdr from "hdr-histogram-js";
 import { freePort, makeTempDir, parseCpuList, removeTemp, runCommand } from "../platform/mod.ts";
-import { HISTOGRAM_OPTIONS, percentilesOf, round } from "../stats/mod.ts";
+import { round } from "../stats/mod.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf } from "../samples/mod.ts";
 import {
   LOCUST_VERSION,
   locustMissing,

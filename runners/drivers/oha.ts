@@ -14,7 +14,7 @@
 import * as hdr from "hdr-histogram-js";
 import { DatabaseSync } from "node:sqlite";
 import { makeTempFile, parseCpuList, removeTemp, runCommand, runTool, toolJson, which } from "../platform/mod.ts";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/mod.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf } from "../samples/mod.ts";
 import { closesConnections, requestsFor } from "./keep_alive.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 

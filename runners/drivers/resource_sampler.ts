@@ -21,7 +21,8 @@
 
 import { members, parseSnapshot, type ProcessGroup, type Snapshot, spawnGroup } from "../platform/mod.ts";
 import type { ResourceRole, ResourceSeries, ResourceSummary, RoleSeries } from "../schema/mod.ts";
-import { round, summarizeRole } from "../stats/mod.ts";
+import { round } from "../stats/mod.ts";
+import { summarizeRole } from "../samples/mod.ts";
 
 /** A finished sampling: the series and summary of the measured window. */
 export interface ResourceReport {

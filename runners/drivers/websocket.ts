@@ -9,7 +9,8 @@
 
 import * as hdr from "hdr-histogram-js";
 import { parseCpuList, runTool, toolJson } from "../platform/mod.ts";
-import { percentilesOf, round } from "../stats/mod.ts";
+import { round } from "../stats/mod.ts";
+import { percentilesOf } from "../samples/mod.ts";
 import { type EngineWsCounts, type EngineWsJob, histogramOf, mergePhases, WS_GUID } from "../engine/mod.ts";
 import { openJob, runEngine, sharedStart, spread } from "./engine.ts";
 import { hungAfterMs, type LoadAccounting, mergeAccounting } from "./accounting.ts";

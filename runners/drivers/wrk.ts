@@ -16,7 +16,7 @@ import { headUnread } from "./head_requests.ts";
 import * as hdr from "hdr-histogram-js";
 import { makeTempFile, parseCpuList, removeTemp, runCommand, runTool, which } from "../platform/mod.ts";
 import { RESULT_MARKER, wrkScript } from "./_wrk_script.ts";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../stats/mod.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf } from "../samples/mod.ts";
 import { requestsFor } from "./keep_alive.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
 import { foldWarmup, type WindowFaults } from "./warmup.ts";

@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "@std/assert";
 import * as hdr from "hdr-histogram-js";
 import { bucketValue, EngineHistogram } from "./_histogram.ts";
-import { HISTOGRAM_OPTIONS } from "../stats/latency.ts";
+import { HISTOGRAM_OPTIONS } from "../samples/latency.ts";
 
 Deno.test("the engine's histogram counts every value in the bucket hdr-histogram-js uses for it", () => {
   const values = [0, 1, 2, 999, 1023, 1024, 1190, 2047, 2048, 2049, 4095, 65_432, 1_234_567, 59_999_999];

@@ -3,7 +3,8 @@
 // WebSocket sides of the harness.
 
 import * as hdr from "hdr-histogram-js";
-import { HISTOGRAM_OPTIONS, percentilesOf, round } from "../stats/mod.ts";
+import { round } from "../stats/mod.ts";
+import { HISTOGRAM_OPTIONS, percentilesOf } from "../samples/mod.ts";
 import { bucketValue } from "./_histogram.ts";
 import type { PhaseCounts } from "./tally.ts";
 import type { LoadPhase } from "../schema/mod.ts";

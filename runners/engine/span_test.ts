@@ -8,7 +8,7 @@ import { drive, JOB } from "./_fake_server.ts";
 import type { EngineJob } from "./_http_load.ts";
 import { countedSpanOf } from "./merge.ts";
 import { CountedSpan, MAX_COUNTED_GAP_CV, rateOverSpans } from "./_span.ts";
-import { countedRate } from "../stats/counted_rate.ts";
+import { countedRate } from "../samples/counted_rate.ts";
 import { seededRandom } from "../stats/random.ts";
 
 /** The server answers what was written before, but only every 70 ms (at 70, 140, … ms into the load). */

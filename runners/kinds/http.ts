@@ -37,15 +37,8 @@ import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { checkHttpParity } from "./http_parity.ts";
 import { judgeHttpRun } from "./verdict.ts";
-import {
-  combineSummaries,
-  countedRate,
-  cpuCount,
-  judgeSaturation,
-  round,
-  type Saturation,
-  saturation,
-} from "../stats/mod.ts";
+import { cpuCount, judgeSaturation, round, type Saturation, saturation } from "../stats/mod.ts";
+import { combineSummaries, countedRate } from "../samples/mod.ts";
 import { underLoad } from "./under_load.ts";
 import { engineOnDeno } from "./engine_fallback.ts";
 import { multiCoreRun } from "./multicore.ts";

@@ -21,7 +21,8 @@ import type { Kind, RunOutput } from "./kind.ts";
 import { processEstimateSec } from "./estimate.ts";
 import type { RecordContext, RecordOutcome } from "./record.ts";
 import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
-import { median, OUTLIER_Z, outlierIndices, round } from "../stats/mod.ts";
+import { median, round } from "../stats/mod.ts";
+import { OUTLIER_Z, outlierIndices } from "../samples/mod.ts";
 import { DEFAULT_RUN_TIMEOUT_SEC, hookTimeouts, withinTime } from "./timeouts.ts";
 
 /** The timer's cost per spawn: the same timer and pinning on `true`, a process that does nothing. */

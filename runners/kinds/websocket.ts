@@ -25,7 +25,8 @@ import {
 } from "../drivers/mod.ts";
 import { openFigures, rateNotHeld } from "./open_figures.ts";
 import { engineOnDeno } from "./engine_fallback.ts";
-import { combineSummaries, judgeSaturation, round, saturation } from "../stats/mod.ts";
+import { judgeSaturation, round, saturation } from "../stats/mod.ts";
+import { combineSummaries } from "../samples/mod.ts";
 import { describeEchoFailures, judgeEchoRun } from "./verdict.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";

@@ -14,13 +14,8 @@
  * @module
  */
 
-import {
-  formatSeconds,
-  MAX_WINDOW_SEC,
-  MIN_COUNTED_OVER_SPAN,
-  MIN_COUNTED_RESPONSES,
-  windowToCount,
-} from "../stats/mod.ts";
+import { formatSeconds } from "../stats/mod.ts";
+import { MAX_WINDOW_SEC, MIN_COUNTED_OVER_SPAN, MIN_COUNTED_RESPONSES, windowToCount } from "../samples/mod.ts";
 import type { LoadMeasurement } from "../drivers/mod.ts";
 import type { RunSettings, Warning } from "../schema/mod.ts";
 

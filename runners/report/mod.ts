@@ -26,7 +26,6 @@ export * from "./format.ts";
 export * from "./history.ts";
 export * from "./noise_floor.ts";
 export * from "./partial.ts";
-export * from "./progress.ts";
 export * from "./table.ts";
 export * from "./trend.ts";
 export * from "./trend_html.ts";

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { combineSummaries, endpointSummaries, mergeLatency, summarize } from "../stats/mod.ts";
+import { summarize } from "../stats/mod.ts";
+import { combineSummaries, endpointSummaries, mergeLatency } from "../samples/mod.ts";
 import type { ResolvedRuntime, RuntimeSpec } from "../../adapters/mod.ts";
 import type { Fact, OptionValues, Workload } from "../../workloads/mod.ts";
 import type { Ending, RecordOutcome } from "../kinds/mod.ts";

@@ -5,6 +5,7 @@
  * @module
  */
 
+export * from "./progress.ts";
 export * from "./request.ts";
 export * from "./resume.ts";
 export * from "./run.ts";

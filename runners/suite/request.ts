@@ -27,7 +27,7 @@ import {
 } from "../drivers/mod.ts";
 import type { HookTimeouts } from "../kinds/mod.ts";
 import { cannotListen, connectionCeiling, RequestError, UsageError } from "../platform/mod.ts";
-import type { ProgressEvent } from "../report/mod.ts";
+import type { ProgressEvent } from "./progress.ts";
 import type { BenchResult, CpuSets, MachineCalibration, PairingMode, RunOrder } from "../schema/mod.ts";
 import { planGroups, type Planned } from "./plan.ts";
 import { type Schedule, scheduleOf } from "./schedule.ts";

@@ -28,7 +28,7 @@ import {
 } from "../kinds/mod.ts";
 import type { LoadGeneratorChoice, Topology } from "../drivers/mod.ts";
 import { installDependencies } from "../platform/mod.ts";
-import type { ProgressEvent } from "../report/mod.ts";
+import type { ProgressEvent } from "./progress.ts";
 import type { BenchRecord, CpuSets, DuetRatioRecord, Pairing, PairingMode, Warning } from "../schema/mod.ts";
 import { runPlan } from "../stats/mod.ts";
 import { assembleRecord, emptyOutcome } from "./assemble.ts";

@@ -7,7 +7,7 @@ import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
 import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import { bcrypt } from "../../workloads/bcrypt.ts";
-import { MIN_COUNTED_OVER_SPAN, MIN_COUNTED_RESPONSES } from "../../runners/stats/counted_rate.ts";
+import { MIN_COUNTED_OVER_SPAN, MIN_COUNTED_RESPONSES } from "../../runners/samples/counted_rate.ts";
 import { processesMatching, withTmp } from "../_helpers.ts";
 
 Deno.test("bcrypt at its defaults: every run counts enough responses, and the runs' figures differ", () =>

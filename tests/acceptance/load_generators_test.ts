@@ -14,7 +14,7 @@ import { spread } from "../fixtures/spread.ts";
 import { assertNothingLeft, withTmp } from "../_helpers.ts";
 import { parseWrkOutput, wrkHistogram } from "../../runners/drivers/wrk.ts";
 import { LATENCY_QUANTILES, wrkScript } from "../../runners/drivers/_wrk_script.ts";
-import { percentilesOf } from "../../runners/stats/latency.ts";
+import { percentilesOf } from "../../runners/samples/latency.ts";
 
 const WRK = tool("wrk", "apt-get install wrk");
 const BOMBARDIER = tool("bombardier", "go install github.com/codesenberg/bombardier@v1.2.6");

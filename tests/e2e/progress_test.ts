@@ -4,7 +4,7 @@
 // CLI draws it, with --quiet or a pipe it draws nothing.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import { needs, tool } from "../_needs.ts";
-import { clock, createProgress } from "../../runners/report/progress.ts";
+import { clock, createProgress } from "../../runners/suite/progress.ts";
 import type { BenchRecord } from "../../runners/schema/result.ts";
 import { assertNothingLeft, BENCH_PERMISSIONS, ROOT, withTmp } from "../_helpers.ts";
 import { HEAD_PATH, loadFixture } from "../_report_helpers.ts";

@@ -5,7 +5,7 @@
 import { assert, assertEquals, assertExists, assertMatch, assertStringIncludes } from "@std/assert";
 import { formatFigure } from "../../runners/report/format.ts";
 import { needs, tool } from "../_needs.ts";
-import { outlierIndices } from "../../runners/stats/outliers.ts";
+import { outlierIndices } from "../../runners/samples/outliers.ts";
 import { spawnTimer, wait4Timer } from "../../runners/drivers/process_timer.ts";
 import { parseResult } from "../../runners/schema/mod.ts";
 import { run } from "../_suite.ts";

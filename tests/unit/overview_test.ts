@@ -13,7 +13,7 @@ import { BASE_PATH, HEAD_PATH, loadFixture, markdownRow } from "../_report_helpe
 import { SERVER_CPUS_1_PATH, SERVER_CPUS_2_PATH } from "../_report_helpers.ts";
 import { overviewOf } from "../../runners/report/_overview.ts";
 import { buildView } from "../../runners/report/_view.ts";
-import { createProgress } from "../../runners/report/progress.ts";
+import { createProgress } from "../../runners/suite/progress.ts";
 
 function findingLines(text: string, bullet: string): string[] {
   return text.split("\n").filter((l) => l.startsWith(bullet));

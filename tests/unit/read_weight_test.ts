@@ -7,6 +7,11 @@ Deno.test("the result schema loads nothing of the platform, and the reports noth
   const schema = loadedBy("runners/schema/mod.ts", readSource);
   const report = loadedBy("runners/report/mod.ts", readSource);
   assertEquals(weightProblems(schema, report), []);
+  // `deno task report` (and compare, trend): the command line's entry, which loads only the command chosen.
+  for (const command of ["report", "compare", "trend"]) {
+    const loads = [...new Set(["runners/cli/main.ts", ...loadedBy(`runners/cli/${command}.ts`, readSource)])];
+    assertEquals(weightProblems(schema, loads), [], command);
+  }
   // The walk finds the graph: the schema's JSON and the statistics are in it.
   assertEquals(schema.includes("runners/schema/bench_result.schema.json"), true);
   assertGreater(report.filter((f) => f.startsWith("runners/stats/")).length, 5);

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { median } from "./summary.ts";
+import { median } from "../stats/mod.ts";
 
 /** Modified Z-score above which a run is reported as an outlier (Iglewicz and Hoaglin). */
 export const OUTLIER_Z = 3.5;

@@ -7,7 +7,7 @@
 
 import * as hdr from "hdr-histogram-js";
 import type { LatencyPercentiles } from "../schema/mod.ts";
-import { round } from "./round.ts";
+import { round } from "../stats/mod.ts";
 
 /** Options every rtbench latency histogram is built with (microseconds, up to 60 s). */
 export const HISTOGRAM_OPTIONS = {

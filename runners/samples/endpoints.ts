@@ -7,7 +7,7 @@
 
 import type { EndpointSummary, RunRecord } from "../schema/mod.ts";
 import { mergeLatency } from "./latency.ts";
-import { summarize } from "./summary.ts";
+import { summarize } from "../stats/mod.ts";
 
 /**
  * Every endpoint of the runs, in the order the first run lists them; undefined when no run has endpoints.

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { formatFigure, formatLatency, oneByCode } from "./format.ts";
+import { formatFigure, formatLatency, oneByCode } from "../report/mod.ts";
 import type { BenchRecord, Phase } from "../schema/mod.ts";
 
 /**

@@ -6,7 +6,7 @@
  */
 
 import type { MeanPeak, ResourceSummary, RoleSeries, RoleSummary } from "../schema/mod.ts";
-import { round } from "./round.ts";
+import { round } from "../stats/mod.ts";
 
 /** Means (time-weighted over the intervals whose value is known) and peaks of one role's series. */
 export function summarizeRole(s: RoleSeries, tMs: readonly number[]): RoleSummary {
