@@ -14,7 +14,6 @@ import {
   type HttpRequestSpec,
   type HttpTraffic,
   type HttpWorkload,
-  isSkip,
   type VerifyContext,
   type WorkloadContext,
 } from "../../workloads/mod.ts";
@@ -32,23 +31,22 @@ import {
 import type { HttpRecordContext, RecordContext, RecordOutcome } from "./record.ts";
 import type { Headline, RunSettings, SweepStep } from "../schema/mod.ts";
 import { kneeOf, type Sweep, sweep } from "./http_sweep.ts";
-import { openFigures, rateNotHeld } from "./open_figures.ts";
-import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
+import { openFigures } from "./open_figures.ts";
+import { inPhase, keepChecks, PhaseError } from "./errors.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { checkHttpParity } from "./http_parity.ts";
 import { judgeHttpRun } from "./verdict.ts";
-import { cpuCount, judgeSaturation, round, type Saturation, saturation } from "../stats/mod.ts";
-import { combineSummaries, countedRate } from "../samples/mod.ts";
+import { cpuCount, round, type Saturation } from "../stats/mod.ts";
+import { countedRate } from "../samples/mod.ts";
 import { underLoad } from "./under_load.ts";
-import { engineOnDeno } from "./engine_fallback.ts";
 import { multiCoreRun } from "./multicore.ts";
-import { type RunningServer, serverExited, stageServerFor, startRecordServer } from "./server.ts";
+import { type RunningServer, serverExited, type StagedServer, startRecordServer } from "./server.ts";
 import { remoteCpus, saturatedHost, startRemoteRecordServer, topologyFacts } from "./remote_server.ts";
 import { hookTimeouts, withinTime } from "./timeouts.ts";
 
 import { loadTimeoutSec, longerWindow, timeoutWarning, windowWarning } from "./window_extension.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
-import { servedEstimateSec } from "./estimate.ts";
+import { servedKind, servedRunStood, type ServedState } from "./served.ts";
 import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 
 /** Requests re-verified on the fresh server of every run after the first, which verified every distinct request. */
@@ -200,14 +198,11 @@ function runFigures(
 }
 
 /** One HTTP record: its staged server, traffic and load generator, and what its runs measured so far. */
-interface HttpState {
-  readonly ctx: HttpRecordContext;
-  readonly outcome: RecordOutcome;
+interface HttpState extends ServedState<HttpRecordContext> {
   readonly file: string;
   readonly args: readonly string[] | undefined;
   readonly traffic: HttpTraffic;
   readonly generator: LoadGenerator;
-  readonly sampled: ResourceReport[];
   /** With `--sweep`: how close the load engine was to its limit at each run's knee (the peak without one). */
   readonly sweepSaturation: (Saturation | null)[];
 }
@@ -234,18 +229,11 @@ function headlineOf(settings: RunSettings): Headline {
   return { figure: "requestsPerSecond", higherIsBetter: true };
 }
 
-async function open(ctx: HttpRecordContext, outcome: RecordOutcome): Promise<HttpState> {
-  const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
-  if (isSkip(source)) throw new SkipRecord(source.skip);
-  Object.assign(outcome.facts, source.facts);
-  const staged = await inPhase(
-    "setup",
-    () => stageServerFor(ctx.runtime, source, ctx.workDir, ctx.nodeModules, ctx.signal),
-  );
-  Object.assign(outcome.facts, staged.facts);
-  outcome.headline = headlineOf(ctx.settings);
-  outcome.cpus = ctx.topology ? remoteCpus(ctx.topology, ctx.cpus) : ctx.cpus;
-  if (ctx.topology) Object.assign(outcome.facts, topologyFacts(ctx.topology));
+async function open(ctx: HttpRecordContext, outcome: RecordOutcome, staged: StagedServer): Promise<HttpState> {
+  if (ctx.topology) {
+    outcome.cpus = remoteCpus(ctx.topology, ctx.cpus);
+    Object.assign(outcome.facts, topologyFacts(ctx.topology));
+  }
   const traffic = ctx.workload.traffic(ctx);
   if (traffic.requests.length === 0) throw new PhaseError("setup", `${ctx.workload.name} has no requests to send`);
   const choice = ctx.loadGenerators ?? { requested: ctx.loadGenerator.name, candidates: [ctx.loadGenerator] };
@@ -463,9 +451,7 @@ async function runOnce(state: HttpState, run: number): Promise<RunOutput> {
   ];
   const invalid = judgeLoad(state, m, all, run) ?? await checkSamples(state, m, run);
   if (invalid !== null) return { run: record, invalid };
-  outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
-  const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;
-  if (late && !outcome.warnings.some((w) => w.code === "rate-not-held")) outcome.warnings.push(late);
+  servedRunStood(outcome, m, ctx.settings.connections);
   if (m.errors > 0) {
     outcome.warnings.push({
       code: "request-errors",
@@ -582,26 +568,14 @@ function sum<T>(items: readonly T[], of: (item: T) => number): number {
  * const record = new RecordRun(httpKind, ctx, outcome);
  * ```
  */
-export const httpKind: Kind<HttpWorkload, HttpState, HttpRecordContext> = {
+export const httpKind: Kind<HttpWorkload, HttpState, HttpRecordContext> = servedKind({
   name: "http",
-  requires: ["server", "traffic"],
-  headline: (_workload, settings) => headlineOf(settings),
-  estimateSec: servedEstimateSec,
+  headline: headlineOf,
   open,
   run: runOnce,
-  judge(state, outcome) {
-    outcome.resources = combineSummaries(state.sampled.map((r) => r.summary));
-    outcome.warnings = judgeSaturation(
-      outcome.warnings,
-      // A sweep's samples span every rate: the client is judged where it matters, at the knee.
-      state.ctx.settings.sweep
-        ? state.sweepSaturation
-        : state.sampled.map((r) => saturation(r.summary, state.ctx.cpus)),
-      state.generator.name,
-      state.ctx.cpus,
-    );
-    const fallback = engineOnDeno(outcome, "clientCpuUsPerResponse", "responses");
-    if (fallback) outcome.warnings.push(fallback);
-  },
+  client: (state) => state.generator.name,
+  // A sweep's samples span every rate: the client is judged where it matters, at the knee.
+  saturations: (state) => state.ctx.settings.sweep ? state.sweepSaturation : undefined,
+  clientCost: ["clientCpuUsPerResponse", "responses"],
   checkVariant: checkHttpParity,
-};
+});

@@ -6,11 +6,11 @@
  * @module
  */
 
-import { type Check, isSkip, type WebSocketTraffic, type WebSocketWorkload } from "../../workloads/mod.ts";
+import type { Check, WebSocketTraffic, WebSocketWorkload } from "../../workloads/mod.ts";
 import type { RecordOutcome, ServedRecordContext } from "./record.ts";
-import { inPhase, keepChecks, PhaseError, SkipRecord } from "./errors.ts";
+import { inPhase, keepChecks, PhaseError } from "./errors.ts";
 import type { Headline, LoadGeneratorInfo, RunSettings } from "../schema/mod.ts";
-import { type RunningServer, stageServerFor, startRecordServer } from "./server.ts";
+import { type RunningServer, type StagedServer, startRecordServer } from "./server.ts";
 import { multiCoreRun } from "./multicore.ts";
 import { underLoad } from "./under_load.ts";
 import {
@@ -23,14 +23,12 @@ import {
   type WebSocketMeasurement,
   WS_VERSION,
 } from "../drivers/mod.ts";
-import { openFigures, rateNotHeld } from "./open_figures.ts";
-import { engineOnDeno } from "./engine_fallback.ts";
-import { judgeSaturation, round, saturation } from "../stats/mod.ts";
-import { combineSummaries } from "../samples/mod.ts";
+import { openFigures } from "./open_figures.ts";
+import { round } from "../stats/mod.ts";
 import { describeEchoFailures, judgeEchoRun } from "./verdict.ts";
 import type { Kind, RunOutput } from "./kind.ts";
 import { atCpuRate, type AtRate, withEfficiency } from "./cpu_rate.ts";
-import { servedEstimateSec } from "./estimate.ts";
+import { servedKind, servedRunStood, type ServedState } from "./served.ts";
 import { type IdleMemory, idleMemory } from "./idle_connections.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
@@ -227,15 +225,10 @@ function checkTraffic(traffic: WebSocketTraffic): void {
 }
 
 /** One WebSocket record: its staged server and traffic. */
-interface WebSocketState {
-  readonly ctx: ServedRecordContext<WebSocketWorkload>;
-  readonly outcome: RecordOutcome;
+interface WebSocketState extends ServedState<ServedRecordContext<WebSocketWorkload>> {
   readonly file: string;
   readonly args: readonly string[] | undefined;
   readonly traffic: WebSocketTraffic;
-  /** Resources sampled in each finished run. */
-  readonly sampled: ResourceReport[];
-  /** How close to their limits the driver and the server were, per run with samples. */
 }
 
 /** At a fixed rate the question is latency; otherwise, how many echoes a second. */
@@ -245,16 +238,11 @@ function headlineOf(settings: RunSettings): Headline {
     : { figure: "messagesPerSecond", higherIsBetter: true };
 }
 
-async function open(ctx: ServedRecordContext<WebSocketWorkload>, outcome: RecordOutcome): Promise<WebSocketState> {
-  const source = ctx.workload.server(ctx.runtime.name, ctx.variant);
-  if (isSkip(source)) throw new SkipRecord(source.skip);
-  const staged = await inPhase(
-    "setup",
-    () => stageServerFor(ctx.runtime, source, ctx.workDir, ctx.nodeModules, ctx.signal),
-  );
-  Object.assign(outcome.facts, source.facts, staged.facts);
-  outcome.headline = headlineOf(ctx.settings);
-  outcome.cpus = ctx.cpus;
+async function open(
+  ctx: ServedRecordContext<WebSocketWorkload>,
+  outcome: RecordOutcome,
+  staged: StagedServer,
+): Promise<WebSocketState> {
   const traffic = ctx.workload.traffic(ctx);
   checkTraffic(traffic);
   outcome.loadGenerator = await websocketDriverInfo();
@@ -335,9 +323,7 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
     (rated && rated.measured.mismatches > 0 ? describeEchoFailures(rated.measured) : null);
   if (invalid !== null) return { run: runFigures(run, startedAt, m, resources), invalid };
   if (resources) state.sampled.push(resources);
-  outcome.loadGenerator = { ...outcome.loadGenerator!, coordinatedOmission: m.coordinatedOmission ?? "uncorrected" };
-  const late = m.phases ? rateNotHeld(m.phases, ctx.settings.connections) : null;
-  if (late && !outcome.warnings.some((w) => w.code === "rate-not-held")) outcome.warnings.push(late);
+  servedRunStood(outcome, m, ctx.settings.connections);
   const extra = rated ? rated.measured.warmupMessages + rated.measured.receivedMessages : 0;
   return multiCoreRun(outcome, server, resources, ctx.cpus, {
     run: withEfficiency(
@@ -364,24 +350,14 @@ async function runOnce(state: WebSocketState, run: number): Promise<RunOutput> {
  * const record = new RecordRun(websocketKind, ctx, outcome);
  * ```
  */
-export const websocketKind: Kind<WebSocketWorkload, WebSocketState, ServedRecordContext<WebSocketWorkload>> = {
-  name: "websocket",
-  requires: ["server", "traffic"],
-  headline: (_workload, settings) => headlineOf(settings),
-  estimateSec: servedEstimateSec,
-  open,
-  run: runOnce,
-  judge(state, outcome) {
-    outcome.resources = combineSummaries(state.sampled.map((r) => r.summary));
+export const websocketKind: Kind<WebSocketWorkload, WebSocketState, ServedRecordContext<WebSocketWorkload>> =
+  servedKind({
+    name: "websocket",
+    headline: headlineOf,
+    open,
+    run: runOnce,
     // The same rule as HTTP's: the driver at its limit in at least half of the runs.
-    outcome.warnings = judgeSaturation(
-      outcome.warnings,
-      state.sampled.map((r) => saturation(r.summary, state.ctx.cpus)),
-      "the WebSocket driver",
-      state.ctx.cpus,
-      WS_REMEDY,
-    );
-    const fallback = engineOnDeno(outcome, "clientCpuUsPerMessage", "messages");
-    if (fallback) outcome.warnings.push(fallback);
-  },
-};
+    client: () => "the WebSocket driver",
+    remedy: WS_REMEDY,
+    clientCost: ["clientCpuUsPerMessage", "messages"],
+  });
