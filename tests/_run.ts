@@ -62,10 +62,12 @@ function formatDuration(sec: number): string {
   return `${Math.floor(sec / 60)} min ${String(Math.round(sec % 60)).padStart(2, "0")} s`;
 }
 
-/** One `deno test` run: its permissions and the files it is given (none: every test file `deno test` finds). */
+/** One `deno test` run: its permissions, the files it is given (none: every test file `deno test` finds), and whether
+ * its files run in parallel (the unit tier's: in-process and CPU-light, unlike the servers of the other two). */
 export interface Part {
   permissions: readonly string[];
   files: string[];
+  parallel: boolean;
 }
 
 /**
@@ -74,11 +76,10 @@ export interface Part {
  */
 export async function partsOf(unit: boolean, rest: readonly string[]): Promise<Part[]> {
   const named = rest.some((a) => !a.startsWith("-"));
-  if (named) return [{ permissions: unit ? UNIT_PERMISSIONS : ALL_PERMISSIONS, files: [] }];
-  const parts = [{ permissions: UNIT_PERMISSIONS, files: await filesOf("unit") }];
-  if (!unit) {
-    parts.push({ permissions: ALL_PERMISSIONS, files: [...await filesOf("e2e"), ...await filesOf("acceptance")] });
-  }
+  if (named) return [{ permissions: unit ? UNIT_PERMISSIONS : ALL_PERMISSIONS, files: [], parallel: unit }];
+  const parts: Part[] = [{ permissions: UNIT_PERMISSIONS, files: await filesOf("unit"), parallel: true }];
+  const others = [...await filesOf("e2e"), ...await filesOf("acceptance")];
+  if (!unit) parts.push({ permissions: ALL_PERMISSIONS, files: others, parallel: false });
   return parts;
 }
 
@@ -96,7 +97,14 @@ async function main(args: string[]): Promise<number> {
   try {
     for (const part of await partsOf(unit, rest)) {
       const status = await new Deno.Command(Deno.execPath(), {
-        args: ["test", ...part.permissions, `--junit-path=${junit}`, ...rest, ...part.files],
+        args: [
+          "test",
+          ...part.permissions,
+          ...(part.parallel ? ["--parallel"] : []),
+          `--junit-path=${junit}`,
+          ...rest,
+          ...part.files,
+        ],
         env: { [SKIP_LOG_ENV]: log },
         stdin: "inherit",
         stdout: "inherit",

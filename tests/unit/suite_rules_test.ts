@@ -27,12 +27,16 @@ Deno.test("the whole suite runs the unit tier apart, without --allow-net and --a
   assert(!UNIT_PERMISSIONS.some((p) => p === "--allow-net" || p === "--allow-run"));
   const [unit, rest, ...more] = await partsOf(false, ["--ignore=tests/e2e/aa_test.ts"]);
   assertEquals(more, []);
-  assertEquals(unit.permissions, UNIT_PERMISSIONS);
+  assertEquals([unit.permissions, unit.parallel, rest.parallel], [UNIT_PERMISSIONS, true, false]);
   assertEquals(unit.files, (await testFiles()).filter((f) => tierOf(f) === "unit"));
   assertEquals(rest.permissions, ALL_PERMISSIONS);
   assertEquals(rest.files.toSorted(), (await testFiles()).filter((f) => tierOf(f) !== "unit"));
   assertEquals(await partsOf(true, []), [unit]);
-  assertEquals(await partsOf(false, ["tests/e2e/aa_test.ts"]), [{ permissions: ALL_PERMISSIONS, files: [] }]);
+  assertEquals(await partsOf(false, ["tests/e2e/aa_test.ts"]), [{
+    permissions: ALL_PERMISSIONS,
+    files: [],
+    parallel: false,
+  }]);
 });
 
 // docs/development.md (Tests): "Every skip goes through one helper, `needs()` in `tests/_needs.ts`".
