@@ -133,20 +133,23 @@ Deno.test(".ci/run installs every tool the tests need, runs all but oha's tests 
   assertMatch(script, /git clone --quiet "\$repo"/);
   const doc = script.search(/npx -y deno@2 task test:doc\n/);
   const rest = script.search(/CI=true [^\n]*npx -y deno@2 task test --ignore=[^\n]*oha_tests/);
-  const wait = script.indexOf('wait "$oha_build"');
+  const wait = script.indexOf('wait "$build"');
   const last = script.search(/CI=true [^\n]*npx -y deno@2 task test "\$\{oha_tests\[@\]\}"\n/);
   assert(script.indexOf("oha_build=$!") < doc, "oha's build starts before the tests");
+  assert(script.indexOf("bombardier_build=$!") < doc, "bombardier's build starts before the tests");
+  assertMatch(script, /for build in \$oha_build \$bombardier_build; do/);
   assert(
     0 < doc && doc < rest && rest < wait && wait < last,
     "all but oha's tests; then oha's, CI=true",
   );
-  // The two parts are the whole suite: the files the second runs are exactly those that drive oha.
+  // The two parts are the whole suite: the files the second runs are exactly those that drive oha or bombardier.
   const listed = /oha_tests=\(([^)]*)\)/.exec(script)![1].trim().split(/\s+/).sort();
   const drive = [];
   for (const file of await testFiles()) {
     // This file names oha's generator in the pattern below, and drives nothing.
     if (file === "tests/unit/suite_rules_test.ts") continue;
-    if (/ohaGenerator|tool\(\s*"oha"/.test(await Deno.readTextFile(`${ROOT}${file}`))) drive.push(file);
+    const text = await Deno.readTextFile(`${ROOT}${file}`);
+    if (/ohaGenerator|tool\(\s*"oha"|bombardierGenerator|tool\(\s*"bombardier"/.test(text)) drive.push(file);
   }
   assertEquals(listed, drive.sort());
 });
