@@ -161,7 +161,7 @@ Deno.test("the local JSR registry's manifest is checked: a module served altered
 // docs/reference.md (Use rtbench from your own code): "`@rtbench/rtbench/cli` | the command line itself, `rtbench
 // <command>`: `deno run -A jsr:@rtbench/rtbench/cli bench --workload http-json`". ws's Node.js server imports the npm
 // package ws, which publishing rewrites to an npm: specifier Node.js cannot load: the staged server gets it back bare.
-Deno.test("the command line from JSR of docs/reference.md (the local registry) measures http-json and ws, every response verified", () =>
+Deno.test("the command line from JSR of docs/reference.md (the local registry) measures http-json and ws, every response verified, and reports the file", () =>
   withTmp(async (tmp) => {
     await using jsr = await localJsr();
     const command = /`deno run (-A jsr:@rtbench\/rtbench\/cli bench --workload http-json)`/.exec(
@@ -192,8 +192,23 @@ Deno.test("the command line from JSR of docs/reference.md (the local registry) m
       assert(record.verification.passed, record.id);
       assertEquals(record.runs[0].counts.mismatches, 0, record.id);
     }
+    // The same entry reads the result back: `report` renders the file it wrote.
+    const report = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "jsr:@rtbench/rtbench/cli", "report", "r.json", "--format", "md"],
+      cwd: tmp,
+      env: { JSR_URL: jsr.url, DENO_DIR: `${tmp}/deno-dir`, NO_COLOR: "1" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const markdown = new TextDecoder().decode(report.stdout);
+    assertEquals(report.code, 0, new TextDecoder().decode(report.stderr));
+    assertMatch(markdown, /^## At a glance$/m);
+    assertMatch(markdown, /\| ws \(default\)/);
     // The CLI's own files came from the registry.
-    assert(jsr.requests.includes(`/${jsr.name}/${jsr.version}/runners/cli/bench.ts`), jsr.requests.join("\n"));
+    for (const command of ["bench", "report"]) {
+      assert(jsr.requests.includes(`/${jsr.name}/${jsr.version}/runners/cli/${command}.ts`), jsr.requests.join("\n"));
+    }
     assert(await waitFor(async () => (await processesWithTmpdir(tmp)).length === 0, 5000), "processes left");
     assertEquals((await entries(tmp)).sort(), ["deno-dir", "r.json"], "files left");
   }));
