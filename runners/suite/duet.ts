@@ -5,7 +5,7 @@
  * rounds the servers are started afresh on swapped CPUs, in a balanced random order of placements.
  *
  * Placement on two CPUs: `same` (the default) runs each side's engine beside its own server, so that each CPU holds one
- * side whole; `cross` runs each side's engine on the other side's CPU. Both look symmetric, and are in an A/A run, but
+ * side whole (a round where a side's server and engine use 90% of its CPU or more adds no window); `cross` runs each side's engine on the other side's CPU. Both look symmetric, and are in an A/A run, but
  * with two different runtimes `cross` is not: the engine loading the costlier server costs more and lands on the other
  * server's CPU. Measured 2026-11-28 (deno and node http-json at 20,000/s, 24 windows, twice each): node/deno 1.91 and
  * 1.92 with `same`, 1.41 and 1.56 with `cross`, against 2.03 from the rounds.
@@ -22,6 +22,7 @@ import {
   startCpuMeter,
 } from "../drivers/mod.ts";
 import {
+  AT_LIMIT,
   type CounterReading,
   duetPlacements,
   type DuetRatio,
@@ -68,6 +69,8 @@ export interface DuetOptions {
   readonly connections?: number;
   /** Where each side's engine runs: beside its own server (`same`) or on the other side's CPU (`cross`). @default {"same"} */
   readonly placement?: "cross" | "same";
+  /** The share of its CPU a side's server and engine may use together in a round that adds windows. @default {0.9} */
+  readonly busyLimit?: number;
   /** Seed of the order of placements. @default {1} */
   readonly seed?: number;
   /** The requests, with the responses they must get. */
@@ -88,6 +91,12 @@ export interface DuetRound {
   readonly b: LoadMeasurement;
   /** Whether both held the rate (at least 95% of it answered validly, no timeout); a round that did not adds no window. */
   readonly held: boolean;
+  /**
+   * How much of its one CPU each side's server and engine used together over the round's windows (A, then B), where
+   * both were read. A side at {@linkcode AT_LIMIT} or more adds no window: its server and its load compete for the
+   * CPU, which changes the server's CPU per request, so the pair is not comparable.
+   */
+  readonly busy: readonly [number, number] | null;
 }
 
 /** What a duet measured. */
@@ -162,16 +171,54 @@ export async function runDuet(a: DuetSide, b: DuetSide, options: DuetOptions): P
       const readings = meters.map((m) => m?.serverReadings ?? []);
       meters.length = 0;
       const held = heldRate(ma, options.rate) && heldRate(mb, options.rate);
-      rounds.push({ placement, a: ma, b: mb, held });
-      if (!held || readings.some((r) => r.length === 0)) continue;
       // Each side cut at its own load's phases (the same seconds but for the engines' start), over what it answered.
-      windows.push(...sideWindows(sideOf(readings[0], ma), sideOf(readings[1], mb), round, placement));
+      const paired = readings.some((r) => r.length === 0)
+        ? []
+        : sideWindows(sideOf(readings[0], ma), sideOf(readings[1], mb), round, placement);
+      const busy = sidesBusy(paired, windowMs, ma, mb);
+      rounds.push({ placement, a: ma, b: mb, held, busy });
+      if (!held || busy === null || busy.some((b) => b >= (options.busyLimit ?? AT_LIMIT))) continue;
+      windows.push(...paired);
     } finally {
       await Promise.all(meters.map((m) => m?.stop(undefined).catch(() => {})));
       await Promise.all(servers.map((s) => s.stop()));
     }
   }
   return { ratio: duetRatio(windows), windows, rounds };
+}
+
+/**
+ * Each side's share of its CPU over `windows`: its server's CPU time plus its engine's, or null where one is unknown.
+ *
+ * @param windows A round's paired windows.
+ * @param windowMs Each window's length.
+ * @param a Side A's load over the round (its engine's own CPU).
+ * @param b Side B's.
+ * @returns A's share, then B's (1 is the whole CPU).
+ *
+ * @example Node at 20,000/s: 28 µs a request in the server and as much in its engine do not fit on one CPU
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { sidesBusy } from "./duet.ts";
+ *
+ * const window = { round: 0, placement: 0 as const, aCpuUs: 280_000, bCpuUs: 145_000, aAnswered: 10_000, bAnswered: 10_000 };
+ * const load = (clientCpuPercent: number) => ({ clientCpuPercent }) as never;
+ * assertEquals(sidesBusy([window, window], 500, load(56), load(26)), [1.12, 0.55]);
+ * ```
+ */
+export function sidesBusy(
+  windows: readonly DuetWindow[],
+  windowMs: number,
+  a: LoadMeasurement,
+  b: LoadMeasurement,
+): readonly [number, number] | null {
+  if (windows.length === 0 || a.clientCpuPercent === null || b.clientCpuPercent === null) return null;
+  const spanUs = windows.length * windowMs * 1000;
+  const server = (cpu: (w: DuetWindow) => number) => windows.reduce((t, w) => t + cpu(w), 0) / spanUs;
+  return [
+    server((w) => w.aCpuUs) + a.clientCpuPercent / 100,
+    server((w) => w.bCpuUs) + b.clientCpuPercent / 100,
+  ];
 }
 
 /** A side's windows: its load's phases, from the start of its measured window, with what each answered. */

@@ -13,8 +13,8 @@ import type { LoadTarget } from "../drivers/mod.ts";
 import { stageServerFor, startServer } from "../kinds/mod.ts";
 import { parseCpuList, yieldToPassed } from "../platform/mod.ts";
 import type { CpuSets, DuetRatioRecord, RunSettings, Warning } from "../schema/mod.ts";
-import { duetPairs, type DuetRatio, type DuetWindow, seededRandom } from "../stats/mod.ts";
-import { type DuetSide, runDuet } from "./duet.ts";
+import { AT_LIMIT, duetPairs, type DuetRatio, type DuetWindow, seededRandom } from "../stats/mod.ts";
+import { type DuetRound, type DuetSide, runDuet } from "./duet.ts";
 
 /** One record of the variant taking part: its id and runtime. */
 export interface DuetEntrant {
@@ -106,6 +106,7 @@ export async function duetVariant(
     });
   }
   const random = seededRandom(ctx.seed);
+  const unmeasured: string[] = [];
   for (const [a, b] of duetPairs([...sides.keys()], random)) {
     const outcome = await runDuet(sides.get(a)!, sides.get(b)!, {
       ...DUET_SHAPE,
@@ -115,12 +116,26 @@ export async function duetVariant(
       target,
       signal: ctx.signal,
     });
-    if (!outcome.ratio) continue;
+    if (!outcome.ratio) {
+      unmeasured.push(`${a} and ${b} (${whyNoRatio(outcome.rounds)})`);
+      continue;
+    }
     const figure = "serverCpuUsPerRequestAtRate";
     ratios.set(a, [...ratios.get(a) ?? [], duetRecord(b, figure, rate, outcome.ratio, outcome.windows, false)]);
     ratios.set(b, [...ratios.get(b) ?? [], duetRecord(a, figure, rate, outcome.ratio, outcome.windows, true)]);
   }
-  return { ratios, warning: null };
+  if (unmeasured.length === 0) return { ratios, warning: null };
+  return why(`no duet ratio for ${unmeasured.join("; ")}: their rounds used`);
+}
+
+/** Why no round of a duet added a window, in words. */
+function whyNoRatio(rounds: readonly DuetRound[]): string {
+  const busiest = Math.max(...rounds.flatMap((r) => r.busy ?? []));
+  if (rounds.some((r) => r.busy?.some((b) => b >= AT_LIMIT))) {
+    return `a side's server and its load used up to ${Math.round(busiest * 100)}% of its CPU at this rate, over the ` +
+      `${Math.round(AT_LIMIT * 100)}% where they compete; a lower --cpu-rate fits`;
+  }
+  return rounds.some((r) => !r.held) ? "a side did not hold the rate" : "no CPU counter was read";
 }
 
 /** One side's record of a duet ratio: A's as measured, B's the reciprocal, with the placements turned round. */

@@ -96,3 +96,32 @@ Deno.test(needs(TWO_CPUS, {
     }
   },
 }));
+
+Deno.test(needs(TWO_CPUS, {
+  name: "duet: a round where a side's server and engine use its CPU past the limit adds no window",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // The 4 ms side at 40/s uses 16% of its CPU with its engine's share on top: past a limit of 10%, so no window.
+    const outcome = await runDuet(burnSide("a", 2), burnSide("b", 1), {
+      cpus: ["0", "1"],
+      rate: 40,
+      windowMs: 300,
+      windowsPerRound: 2,
+      rounds: 2,
+      warmupSec: 0.2,
+      connections: 4,
+      busyLimit: 0.1,
+      target: (baseUrl) => ({
+        baseUrl,
+        requests: [{ path: "/", expect: { status: 200, contentType: "application/json", body: '{"ok":true}' } }],
+      }),
+    });
+    assert(outcome.rounds.every((r) => r.held), "both held the rate in every round");
+    for (const round of outcome.rounds) {
+      const [a] = round.busy!;
+      assert(a >= 0.1 && a < 0.9, `side A used ${a} of its CPU`);
+    }
+    assertEquals([outcome.windows.length, outcome.ratio], [0, null]);
+  },
+}));
