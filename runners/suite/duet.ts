@@ -196,7 +196,7 @@ export async function runDuet(a: DuetSide, b: DuetSide, options: DuetOptions): P
  * @param b Side B's.
  * @returns A's share, then B's (1 is the whole CPU).
  *
- * @example Node at 20,000/s: 28 µs a request in the server and as much in its engine do not fit on one CPU
+ * @example 28 µs a request in the server and as much in the engine, at 20,000/s: more than one CPU
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { sidesBusy } from "./duet.ts";
