@@ -8,7 +8,7 @@
 // RTBENCH_TEST_SKIPS; after the tests end, the runner lists the slowest files, then each skipped test and why, and
 // exits with the first failing run's code.
 import { type Skip, SKIP_LOG_ENV } from "./_needs.ts";
-import { filesOf } from "./_tiers.ts";
+import { filesOf, type Tier } from "./_tiers.ts";
 
 /** Permissions of the whole suite: it starts servers, runtimes and load generators. */
 export const ALL_PERMISSIONS: readonly string[] = [
@@ -62,24 +62,43 @@ function formatDuration(sec: number): string {
   return `${Math.floor(sec / 60)} min ${String(Math.round(sec % 60)).padStart(2, "0")} s`;
 }
 
-/** One `deno test` run: its permissions, the files it is given (none: every test file `deno test` finds), and whether
- * its files run in parallel (the unit tier's: in-process and CPU-light, unlike the servers of the other two). */
+/**
+ * One `deno test` run: its permissions, its flags, the files it is given (none: every test file `deno test` finds),
+ * and whether its files run in parallel (the unit tier's: in-process and CPU-light, unlike the other two's servers).
+ */
 export interface Part {
   permissions: readonly string[];
+  flags: readonly string[];
   files: string[];
   parallel: boolean;
 }
 
+/** The paths `--ignore=a,b` flags name: files, or folders whose files are all left out. */
+function ignoredBy(flags: readonly string[]): (file: string) => boolean {
+  const paths = flags.filter((f) => f.startsWith("--ignore=")).flatMap((f) => f.slice("--ignore=".length).split(","))
+    .map((p) => p.replace(/^\.\//, "").replace(/\/+$/, "")).filter((p) => p !== "");
+  return (file) => paths.some((p) => file === p || file.startsWith(`${p}/`));
+}
+
 /**
  * The `deno test` runs of a command line. `--unit`: the unit tier alone. Named files: those, with every permission.
- * Neither: the unit tier under its own permissions, then the rest, so the whole suite keeps the unit tier's rule.
+ * Neither: the unit tier under its own permissions, then the rest, so the whole suite keeps the unit tier's rule. The
+ * files `--ignore` names are left out of the lists here: `deno test` applies a list of them to named files only in
+ * part.
  */
 export async function partsOf(unit: boolean, rest: readonly string[]): Promise<Part[]> {
   const named = rest.some((a) => !a.startsWith("-"));
-  if (named) return [{ permissions: unit ? UNIT_PERMISSIONS : ALL_PERMISSIONS, files: [], parallel: unit }];
-  const parts: Part[] = [{ permissions: UNIT_PERMISSIONS, files: await filesOf("unit"), parallel: true }];
-  const others = [...await filesOf("e2e"), ...await filesOf("acceptance")];
-  if (!unit) parts.push({ permissions: ALL_PERMISSIONS, files: others, parallel: false });
+  const permissions = unit ? UNIT_PERMISSIONS : ALL_PERMISSIONS;
+  if (named) return [{ permissions, flags: rest, files: [], parallel: unit }];
+  const ignored = ignoredBy(rest);
+  const flags = rest.filter((f) => !f.startsWith("--ignore="));
+  const listed = async (...tiers: Tier[]) =>
+    (await Promise.all(tiers.map((t) => filesOf(t)))).flat()
+      .filter((f) => !ignored(f));
+  const parts: Part[] = [{ permissions: UNIT_PERMISSIONS, flags, files: await listed("unit"), parallel: true }];
+  if (!unit) {
+    parts.push({ permissions: ALL_PERMISSIONS, flags, files: await listed("e2e", "acceptance"), parallel: false });
+  }
   return parts;
 }
 
@@ -102,7 +121,7 @@ async function main(args: string[]): Promise<number> {
           ...part.permissions,
           ...(part.parallel ? ["--parallel"] : []),
           `--junit-path=${junit}`,
-          ...rest,
+          ...part.flags,
           ...part.files,
         ],
         env: { [SKIP_LOG_ENV]: log },

@@ -25,15 +25,20 @@ Deno.test("every test file sits in a tier's place: beside its code or in tests/u
 // docs/development.md (Tests): "`test` runs the unit tier (under the same permissions), then the other two".
 Deno.test("the whole suite runs the unit tier apart, without --allow-net and --allow-run; named files with every permission", async () => {
   assert(!UNIT_PERMISSIONS.some((p) => p === "--allow-net" || p === "--allow-run"));
-  const [unit, rest, ...more] = await partsOf(false, ["--ignore=tests/e2e/aa_test.ts"]);
+  const skipped = ["tests/e2e/aa_test.ts", "tests/acceptance/locust_test.ts"];
+  const [unit, rest, ...more] = await partsOf(false, ["--filter=x", `--ignore=./${skipped.join(",")}`]);
   assertEquals(more, []);
   assertEquals([unit.permissions, unit.parallel, rest.parallel], [UNIT_PERMISSIONS, true, false]);
   assertEquals(unit.files, (await testFiles()).filter((f) => tierOf(f) === "unit"));
   assertEquals(rest.permissions, ALL_PERMISSIONS);
-  assertEquals(rest.files.toSorted(), (await testFiles()).filter((f) => tierOf(f) !== "unit"));
-  assertEquals(await partsOf(true, []), [unit]);
+  // The files --ignore names are left out of the list, every one of them (deno test leaves out only some of a list).
+  assertEquals(rest.files.toSorted(), (await testFiles()).filter((f) => tierOf(f) !== "unit" && !skipped.includes(f)));
+  assertEquals([unit.flags, rest.flags], [["--filter=x"], ["--filter=x"]]);
+  assertEquals((await partsOf(false, ["--ignore=tests/e2e"]))[1].files.filter((f) => f.startsWith("tests/e2e/")), []);
+  assertEquals(await partsOf(true, ["--filter=x"]), [{ ...unit, flags: ["--filter=x"] }]);
   assertEquals(await partsOf(false, ["tests/e2e/aa_test.ts"]), [{
     permissions: ALL_PERMISSIONS,
+    flags: ["tests/e2e/aa_test.ts"],
     files: [],
     parallel: false,
   }]);
