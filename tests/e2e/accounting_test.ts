@@ -156,7 +156,7 @@ for (const generator of [wrkGenerator, ohaGenerator, bombardierGenerator, autoca
   const here = condition(generator.name, (await generator.available()) ? null : `${generator.name} is not installed`);
   Deno.test(needs(here, {
     name: `${generator.name} cannot account for every request: its records say so, and it ${
-      SEES_DROPS[generator.name] ? "sees" : "does not see"
+      SEES_DROPS[generator.name] ? "sees" : "may miss"
     } a server dropping connections`,
     async fn() {
       const result = await faultsUnder(generator.name, ["honest", "drop"], GENERATOR_SETTINGS);
@@ -168,7 +168,9 @@ for (const generator of [wrkGenerator, ohaGenerator, bombardierGenerator, autoca
       }
       const [honest, drop] = ["honest", "drop"].map((m) => byVariant(result).get(m)!);
       assertEquals(outcome(honest), "clean", describe(honest));
-      assertEquals(outcome(drop) !== "clean", SEES_DROPS[generator.name], describe(drop));
+      // One that cannot account may still notice a dropped connection by chance (bombardier read one as a non-2xx
+      // once): only one that sees drops must.
+      if (SEES_DROPS[generator.name]) assert(outcome(drop) !== "clean", describe(drop));
     },
   }));
 }
