@@ -43,6 +43,14 @@ function burnSide(name: string, units: number): DuetSide {
   };
 }
 
+/** What both burn servers answer: the one request, checked in full. */
+function burnTarget(baseUrl: string) {
+  return {
+    baseUrl,
+    requests: [{ path: "/", expect: { status: 200, contentType: "application/json", body: '{"ok":true}' } }],
+  };
+}
+
 Deno.test(needs(TWO_CPUS, {
   name: "duet: two burn servers 2:1 under a noise injector on both CPUs; the ratio recovers 2",
   sanitizeResources: false,
@@ -70,10 +78,7 @@ Deno.test(needs(TWO_CPUS, {
         warmupSec: 0.5,
         connections: 8,
         seed: 7,
-        target: (baseUrl) => ({
-          baseUrl,
-          requests: [{ path: "/", expect: { status: 200, contentType: "application/json", body: '{"ok":true}' } }],
-        }),
+        target: burnTarget,
       });
       assertEquals(outcome.rounds.length, 4);
       assertEquals(new Set(outcome.rounds.map((r) => r.placement)).size, 2, "the servers swapped CPUs");
@@ -112,10 +117,7 @@ Deno.test(needs(TWO_CPUS, {
       warmupSec: 0.2,
       connections: 4,
       busyLimit: 0.1,
-      target: (baseUrl) => ({
-        baseUrl,
-        requests: [{ path: "/", expect: { status: 200, contentType: "application/json", body: '{"ok":true}' } }],
-      }),
+      target: burnTarget,
     });
     assert(outcome.rounds.every((r) => r.held), "both held the rate in every round");
     for (const round of outcome.rounds) {
