@@ -24,7 +24,7 @@ import { knownVariable, type RuntimeVariable } from "./runtime_variables.ts";
  * - `registry`: an install or provisioning step: also {@linkcode REGISTRY_ACCESS}.
  * - `harness`: rtbench's own programs on the harness's Deno: also `DENO_DIR` and {@linkcode REGISTRY_ACCESS},
  *   so that they find (or fetch) the modules rtbench itself was run with.
- * - `ssh`: the local `ssh` and `scp`: also the agent's socket.
+ * - `ssh`: the local `ssh` (and the `tar` that feeds it): also the agent's socket.
  */
 export type EnvPurpose = "runtime" | "registry" | "harness" | "ssh";
 
