@@ -92,6 +92,9 @@ export async function orderDrift(options: OrderDriftOptions): Promise<OrderDrift
         `--duration=${options.durationSec}`,
         `--warmup=${options.warmupSec}`,
         `--order=${order}`,
+        // Only requests/s is compared: no fixed-rate or idle-connection phase.
+        "--cpu-rate=0",
+        "--idle-connections=0",
       ], options.signal);
       const [a, b] = pairs(result, options.runtimes);
       const ratios = a.map((v, i) => v / b[i]);
