@@ -8,7 +8,7 @@
  * @module
  */
 
-import { toolJson } from "../platform/mod.ts";
+import { makeTempDir, removeTemp, toolJson } from "../platform/mod.ts";
 import type { RemoteHost } from "./remote.ts";
 import type { RoundTrip } from "../schema/mod.ts";
 
@@ -82,11 +82,17 @@ export async function runOnHosts<T>(
   const staged = new Map<RemoteHost, { child: string; binary: string }>();
   for (const host of hosts) {
     const child = await host.stage("engine", async (dir) => {
-      for (const folder of new Set(files.map((f) => f.path.slice(0, f.path.lastIndexOf("/"))))) {
-        const here = files.filter((f) =>
-          f.path.startsWith(`${folder}/`) && !f.path.slice(folder.length + 1).includes("/")
-        );
-        await host.ssh.put(here.map((f) => f.local), `${dir}/engine/${folder}`, options.signal);
+      // The files laid out here first, then sent in one stream: not two ssh round trips per folder.
+      const tree = await makeTempDir({ prefix: "rtbench-engine-" });
+      try {
+        for (const f of files) {
+          const to = `${tree}/engine/${f.path}`;
+          await Deno.mkdir(to.slice(0, to.lastIndexOf("/")), { recursive: true });
+          await Deno.copyFile(f.local, to);
+        }
+        await host.ssh.put([`${tree}/engine`], dir, options.signal);
+      } finally {
+        await removeTemp(tree);
       }
       return `${dir}/engine/${files[0].path}`;
     }, options.signal);
