@@ -4,7 +4,8 @@
 // responses after the run), its versions recorded.
 //
 // docs/workloads.md "The rest-api workload, and frameworks on every runtime": the prisma variant, sentence by sentence:
-// "rest-api's prisma variant runs on deno, node and bun: verified, its versions recorded, nothing left"; "The
+// tests/e2e/rest_api_test.ts "bench --workload rest-api on deno,node,bun completes every variant that runs and leaves
+// nothing behind" (its prisma records: verified, versions recorded, nothing left); "The
 // postgres workload": "postgres through Prisma: one query per row, counted by PostgreSQL, on deno, node and bun".
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult, validateResult } from "../../runners/schema/mod.ts";
@@ -14,49 +15,6 @@ import { go } from "../../adapters/mod.ts";
 import { run } from "../_suite.ts";
 import { needs, runtime } from "../_needs.ts";
 import { assertNothingLeft, runCli, withTmp } from "../_helpers.ts";
-
-Deno.test("rest-api's prisma variant runs on deno, node and bun: verified, its versions recorded, nothing left", async () => {
-  await withTmp(async (tmp) => {
-    const out = `${tmp}/r.json`;
-    const cli = await runCli(
-      [
-        ...["--workload", "rest-api", "--variant", "prisma", "--runtime", "deno,node,bun"],
-        ...["--duration", "0.5", "--warmup", "0.2", "--runs", "1", "--connections", "20", "--out", out],
-      ],
-      { TMPDIR: tmp },
-    );
-    assertEquals(cli.code, 0, cli.stderr + cli.stdout);
-    const result = parseResult(await Deno.readTextFile(out));
-    assertEquals(validateResult(result), []);
-    assertEquals(result.records.map((r) => [r.id, r.status]), [
-      ["rest-api/prisma/deno", "completed"],
-      ["rest-api/prisma/node", "completed"],
-      ["rest-api/prisma/bun", "completed"],
-    ]);
-    const [cli7, client, adapter] = ["prisma", "@prisma/client", "@prisma/adapter-pg"].map((n) =>
-      PRISMA_DEPENDENCIES[n]
-    );
-    for (const r of result.records) {
-      assertEquals(r.facts.orm, `prisma ${cli7} (@prisma/client ${client}, @prisma/adapter-pg ${adapter})`);
-      const checks = new Map(r.verification.checks.map((c) => [c.name, c]));
-      // Through the server and in the database: Prisma's create, update and delete did what they answered.
-      for (
-        const name of [
-          "database: POST /users wrote the user it returned",
-          "database: PUT /users/:id persisted the update",
-          "database: DELETE /users/:id deleted the user",
-          "run 1: database: rows created minus deleted",
-          "run 1: database: deletes counted by PostgreSQL",
-          "run 1: database: seeded rows unchanged",
-        ]
-      ) assert(checks.get(name)?.passed, `${r.id}: ${name}: ${JSON.stringify(checks.get(name))}`);
-      // Every response under load checked: seeded reads byte for byte, as the raw driver's and Drizzle's.
-      assertEquals(r.runs[0].counts, { errors: 0, timeouts: 0, non2xx: 0, mismatches: 0 });
-      assert(Number(r.summary.requestsPerSecond?.median) > 0, r.id);
-    }
-    await assertNothingLeft(tmp, ["r.json"]);
-  }, { database: true });
-});
 
 Deno.test("postgres through Prisma: one query per row, counted by PostgreSQL, on deno, node and bun", async () => {
   await withTmp(async (tmp) => {

@@ -11,8 +11,8 @@
 // - only rtbench's engine sends captured ids, another generator is refused with the reason:
 //   "rest-api's captured ids need rtbench's engine: auto picks it, another generator is refused with the reason"
 //   (and runners/engine/http_test.ts "a capture from a valid response fills later expectations");
-// - the production stack's CORS, preflight and JWT checks: "rest-api production stack: CORS, a JWT verified by jose
-//   on every request, the same under every framework";
+// - the production stack's CORS, preflight and JWT checks, the same under every framework, and the prisma variant
+//   (with tests/e2e/prisma_test.ts's header): the same test's run, which names the stack variants;
 // - http-json's framework variants, run when named, parity across runtimes: "http-json on Express, Fastify, Hono,
 //   Elysia and Oak: every framework answers alike on deno, node and bun".
 import { assert, assertEquals, assertMatch, assertStringIncludes, assertThrows } from "@std/assert";
@@ -20,7 +20,8 @@ import { engineGenerator } from "../../runners/drivers/engine.ts";
 import { pickLoadGenerator } from "../../runners/drivers/generators.ts";
 import { wrkGenerator } from "../../runners/drivers/wrk.ts";
 import { PROFILES } from "../../runners/suite/settings.ts";
-import { parseResult } from "../../runners/schema/mod.ts";
+import { parseResult, validateResult } from "../../runners/schema/mod.ts";
+import { PRISMA_DEPENDENCIES } from "../../workloads/_prisma.ts";
 import { exportResult } from "../../runners/report/mod.ts";
 import { run } from "../_suite.ts";
 import { DRIZZLE_VERSION, restApi } from "../../workloads/rest_api.ts";
@@ -30,21 +31,26 @@ import { FRAMEWORK_DEPENDENCIES, FRAMEWORKS } from "../../workloads/_frameworks.
 import { deleteNothing, deleteNothingLater, updateNotPersisted, wrongPage } from "../fixtures/rest_api_faults.ts";
 import { assertNothingLeft, runCli, withEnv, withTmp } from "../_helpers.ts";
 
+// One run holds every variant that runs by default, Prisma's among them, and the production stack's two, named: each
+// variant's group starts its own embedded PostgreSQL, so one command line pays rtbench's start and install once.
 Deno.test("bench --workload rest-api on deno,node,bun completes every variant that runs and leaves nothing behind", async () => {
+  // The production-stack variants run when named; every other variant runs by default (the plan the CLI runs).
+  const variants = restApi.variants.filter((v) => !v.optional).map((v) => v.name);
+  assertEquals(planGroups([restApi], "quick", {}, {}).map((g) => g.variant), variants);
+  const stacks = ["default-stack", "hono-stack"];
   await withTmp(async (tmp) => {
     const out = `${tmp}/r.json`;
     const cli = await runCli(
       [
-        ...["--workload", "rest-api", "--runtime", "deno,node,bun"],
-        ...["--duration", "0.5", "--warmup", "0.2", "--runs", "1", "--connections", "20", "--out", out],
+        ...["--workload", "rest-api", "--variant", [...variants, ...stacks].join(","), "--runtime", "deno,node,bun"],
+        ...["--duration", "0.3", "--warmup", "0.1", "--runs", "1", "--connections", "20", "--out", out],
       ],
       { TMPDIR: tmp },
     );
     assertEquals(cli.code, 0, cli.stderr + cli.stdout);
     const result = parseResult(await Deno.readTextFile(out));
-    // The production-stack variants run when named; every other variant runs by default.
-    const variants = restApi.variants.filter((v) => !v.optional).map((v) => v.name);
-    assertEquals(result.records.map((r) => r.variant), variants.flatMap((v) => [v, v, v]));
+    assertEquals(validateResult(result), []);
+    assertEquals(result.records.map((r) => r.variant), [...variants, ...stacks].flatMap((v) => [v, v, v]));
     for (const record of result.records) {
       // A framework that does not run on a runtime declares why (FRAMEWORKS' `skip`); that record is skipped with it.
       const why = FRAMEWORKS[record.variant]?.skip?.[record.runtime.name];
@@ -88,6 +94,32 @@ Deno.test("bench --workload rest-api on deno,node,bun completes every variant th
       `drizzle-orm ${DRIZZLE_VERSION}`,
       `drizzle-orm ${DRIZZLE_VERSION}`,
     ]);
+    // The prisma variant: Prisma's versions recorded, and every response under load checked (seeded reads byte for
+    // byte, as the raw driver's and Drizzle's).
+    const [prismaCli, prismaClient, prismaAdapter] = ["prisma", "@prisma/client", "@prisma/adapter-pg"].map((n) =>
+      PRISMA_DEPENDENCIES[n]
+    );
+    for (const record of result.records.filter((r) => r.variant === "prisma")) {
+      assertEquals(
+        record.facts.orm,
+        `prisma ${prismaCli} (@prisma/client ${prismaClient}, @prisma/adapter-pg ${prismaAdapter})`,
+      );
+      assertEquals(record.runs[0].counts, { errors: 0, timeouts: 0, non2xx: 0, mismatches: 0 }, record.id);
+    }
+    // The production stack, alike under every framework and runtime: every answer carries CORS; a preflight is
+    // answered; no token, or one another secret signed, gets 401.
+    for (const record of result.records.filter((r) => stacks.includes(r.variant))) {
+      assertEquals(record.facts.stack, "CORS, JWT bearer (jose, HS256), body validation");
+      const checks = new Map(record.verification.checks.map((c) => [c.name, c]));
+      for (
+        const name of [
+          "CORS: access-control-allow-origin on an answer",
+          "CORS: preflight allows the API's methods",
+          "JWT: no token: GET /users/1 status",
+          "JWT: a token signed with another secret: GET /users/1 body",
+        ]
+      ) assert(checks.get(name)?.passed, `${record.id}: ${name}: ${JSON.stringify(checks.get(name))}`);
+    }
     // Figures per endpoint: the five endpoints, each with its rate and latency, in the record and in the table.
     for (const record of result.records.filter((r) => r.status === "completed")) {
       assertEquals(Object.keys(record.endpoints ?? {}).sort(), [
@@ -109,7 +141,7 @@ Deno.test("bench --workload rest-api on deno,node,bun completes every variant th
     // The framework × runtime matrix: framework rows, runtime columns.
     assertStringIncludes(cli.stdout, "rest-api: requestsPerSecond (median), variant × runtime");
     assertMatch(cli.stdout, /^variant\s+deno\s+node\s+bun$/m);
-    for (const variant of variants) assertMatch(cli.stdout, new RegExp(`^${variant}\\s+\\S`, "m"));
+    for (const variant of [...variants, ...stacks]) assertMatch(cli.stdout, new RegExp(`^${variant}\\s+\\S`, "m"));
     // Markdown and HTML show the same two tables.
     const md = exportResult(result, "md");
     assertStringIncludes(md, "## rest-api: requestsPerSecond (median), variant × runtime");
@@ -168,7 +200,7 @@ Deno.test("http-json on Express, Fastify, Hono, Elysia and Oak: every framework 
     const variants = Object.keys(FRAMEWORKS).filter((v) => v !== "default");
     const cli = await runCli([
       ...["--workload", "http-json", "--variant", variants.join(","), "--runtime", "deno,node,bun"],
-      ...["--duration", "0.5", "--warmup", "0.2", "--connections", "10", "--runs", "1", "--out", out],
+      ...["--duration", "0.3", "--warmup", "0", "--connections", "10", "--runs", "1", "--out", out],
       // Parity is the point: one run each, without http-json's fixed-rate window and idle connections.
       ...["--cpu-rate", "0", "--idle-connections", "0"],
     ]);
@@ -184,39 +216,6 @@ Deno.test("http-json on Express, Fastify, Hono, Elysia and Oak: every framework 
     // Without --variant, http-json stays one record per runtime: its own server.
     assertEquals(planGroups([httpJson], "quick", {}, {}).map((g) => g.variant), ["default"]);
   });
-});
-
-Deno.test("rest-api production stack: CORS, a JWT verified by jose on every request, the same under every framework", async () => {
-  await withTmp(async (tmp) => {
-    const out = `${tmp}/r.json`;
-    const cli = await runCli([
-      ...["--workload", "rest-api", "--variant", "default-stack,hono-stack", "--runtime", "deno,bun"],
-      ...["--duration", "0.5", "--warmup", "0.2", "--connections", "20", "--out", out],
-    ], { TMPDIR: tmp });
-    assertEquals(cli.code, 0, cli.stderr + cli.stdout);
-    const result = parseResult(await Deno.readTextFile(out));
-    assertEquals(result.records.map((r) => r.id), [
-      "rest-api/default-stack/deno",
-      "rest-api/default-stack/bun",
-      "rest-api/hono-stack/deno",
-      "rest-api/hono-stack/bun",
-    ]);
-    for (const record of result.records) {
-      assertEquals(record.status, "completed", `${record.id}: ${JSON.stringify(record.error)}`);
-      assertEquals(record.facts.stack, "CORS, JWT bearer (jose, HS256), body validation");
-      const checks = new Map(record.verification.checks.map((c) => [c.name, c]));
-      // Every answer carries CORS; a preflight is answered; no token, or one another secret signed, gets 401.
-      for (
-        const name of [
-          "CORS: access-control-allow-origin on an answer",
-          "CORS: preflight allows the API's methods",
-          "JWT: no token: GET /users/1 status",
-          "JWT: a token signed with another secret: GET /users/1 body",
-        ]
-      ) assert(checks.get(name)?.passed, `${record.id}: ${name}: ${JSON.stringify(checks.get(name))}`);
-    }
-    await assertNothingLeft(tmp, ["r.json"]);
-  }, { database: true });
 });
 
 Deno.test("rest-api's captured ids need rtbench's engine: auto picks it, another generator is refused with the reason", () => {
