@@ -69,7 +69,7 @@ function lastLine(stderr: string): string {
 
 Deno.test("SIGINT while a variant is prepared: the variants before it kept whole, the file marked, exit 130", () =>
   withTmp(async (tmp) => {
-    const run = await interruptAt(tmp, "setup-second", "setup-second", ["--duration", "0.5"]);
+    const run = await interruptAt(tmp, "setup-second", "setup-second", ["--duration", "0.2"]);
     assertEquals(run.code, 130, run.stderr);
     assertEquals(kept(run.result), [
       { id: IDS[0], status: "completed", runs: ["0@0.0", "1@1.1", "2@2.0"] },
@@ -106,7 +106,7 @@ Deno.test("SIGINT while a variant is prepared: the variants before it kept whole
 Deno.test("SIGINT after the first round: each record keeps its first run, and --resume goes on from it", () =>
   withTmp(async (tmp) => {
     // Round 1 starts with node (rotate): held there, before its server starts.
-    const run = await interruptAt(tmp, "before-first-node-1", "before-first-node-1", ["--duration", "0.5"]);
+    const run = await interruptAt(tmp, "before-first-node-1", "before-first-node-1", ["--duration", "0.2"]);
     assertEquals(run.code, 130, run.stderr);
     assertEquals(kept(run.result), [
       { id: IDS[0], status: "interrupted", runs: ["0@0.0"] },
@@ -161,7 +161,10 @@ Deno.test("SIGINT in the middle of a run: the finished round is kept, the run cu
 Deno.test("the default suite interrupted after its first round keeps that round", () =>
   withTmp(async (tmp) => {
     const file = `${tmp}/r.json`;
-    const child = spawnCli(["--quiet", "--out", file], { TMPDIR: tmp });
+    // The default suite's plan and order; its windows short, without http-json's fixed-rate and idle phases (the round
+    // is the point, not what a run measures).
+    const short = ["--duration", "0.3", "--warmup", "0", "--cpu-rate", "0", "--idle-connections", "0"];
+    const child = spawnCli(["--quiet", ...short, "--out", file], { TMPDIR: tmp });
     const output = child.output();
     // Each run starts a fresh server from the record's directory: the fourth is round 1's first.
     const servers = new Set<string>();
@@ -193,7 +196,7 @@ Deno.test("the default suite interrupted after its first round keeps that round"
 // left, because it is marked the moment the signal arrives, not only once everything has stopped.
 Deno.test("SIGINT while a hook ignores it: left after the wind-down, the file marked interrupted all the same", () =>
   withTmp(async (tmp) => {
-    const stuck = await interruptAt(tmp, "before-first-node-1", "before-first-node-1", [], 0, {
+    const stuck = await interruptAt(tmp, "before-first-node-1", "before-first-node-1", ["--duration", "0.2"], 0, {
       CHECKPOINT_STUCK: "1",
     });
     assertEquals(stuck.code, 130, stuck.stderr);
