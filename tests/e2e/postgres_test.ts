@@ -37,7 +37,7 @@ Deno.test("bench --workload postgres on deno,node,bun verifies every runtime and
     const out = `${tmp}/r.json`;
     const before = await postgresProcesses();
     const run = await cliWatching(
-      ["--workload", "postgres", "--runtime", "deno,node,bun", "--duration", "0.5", "--warmup", "0.2", "--out", out],
+      ["--workload", "postgres", "--runtime", "deno,node,bun", "--duration", "0.3", "--warmup", "0.1", "--out", out],
       { TMPDIR: tmp },
       // While the suite runs, the database lives in the private temporary directory.
       async () =>
@@ -141,7 +141,8 @@ Deno.test("with DATABASE_URL, rtbench creates, uses and drops only its own schem
       const before = await schemas();
       const out = `${tmp}/r.json`;
       const run = await cliWatching(
-        ["--workload", "postgres", "--variant", "db", "--runtime", "node", "--duration", "1", "--out", out],
+        ["--workload", "postgres", "--variant", "db", "--runtime", "node", "--duration", "0.3", "--warmup", "0"]
+          .concat(["--out", out]),
         { TMPDIR: tmp, DATABASE_URL: server.url },
         async () => (await schemas()).some((s) => /^rtbench_[0-9a-f]{12}$/.test(s)),
       );
@@ -209,7 +210,7 @@ Deno.test("the embedded database takes the last of the server's CPUs when it has
 Deno.test("--sweep on postgres and rest-api: what PostgreSQL counted matches the requests of every rate", async () => {
   await withTmp(async (tmp) => {
     await withEnv({ TMPDIR: tmp }, async () => {
-      const settings = { sweep: true, sweepSteps: 3, durationSec: 0.5, warmupSec: 0.2, runs: 1 };
+      const settings = { sweep: true, sweepSteps: 3, durationSec: 0.3, warmupSec: 0.1, runs: 1 };
       const queries = await run({
         workloads: [postgresWorkload],
         runtimes: ["deno"],
@@ -226,6 +227,7 @@ Deno.test("--sweep on postgres and rest-api: what PostgreSQL counted matches the
       });
       for (const record of [...queries.records, ...rows.records]) {
         assertEquals(record.status, "completed", `${record.id}: ${JSON.stringify(record.error)}`);
+        assertEquals(record.runs[0].steps?.length, 3, `${record.id}: a rate per step asked for`);
       }
       const counted = queries.records[0].verification.checks.find((c) => c.name.startsWith("run 1: queries counted"));
       assert(counted?.passed, JSON.stringify(counted));
