@@ -26,7 +26,7 @@ Deno.test(needs([await runtime(go), await runtime(rust)], {
         workloads: [postgresWorkload],
         runtimes: ["deno", "node", "bun", "go", "rust"],
         variants: ["db-native", "queries-native", "users", "users-native"],
-        settings: { durationSec: 0.5, warmupSec: 0.2, runs: 1, connections: 10 },
+        settings: { durationSec: 0.3, warmupSec: 0.1, runs: 1, connections: 10 },
         tempDir: tmp,
       });
       assertEquals(validateResult(result), []);
