@@ -17,7 +17,7 @@ async function faultRun(workload: Workload, settings: Partial<RunSettings>): Pro
     const result = await run({
       workloads: [workload],
       runtimes: ["deno", "node"],
-      settings: { durationSec: 1, runs: 1, ...settings },
+      settings: { durationSec: 0.3, runs: 1, ...settings },
       // The autocannon generator is always there, so the test does not depend on what is installed.
       loadGenerator: "autocannon",
       tempDir: tmp,
@@ -40,7 +40,8 @@ function assertFault(result: BenchResult, phase: Phase, reason: RegExp): void {
 
 // docs/guide.md "Faults tried": "server crashes during the warm-up".
 Deno.test("a server that crashes during the warm-up errors in warmup, and the next runtime is measured", async () => {
-  const result = await faultRun(crashes, { warmupSec: 2 });
+  // It crashes after 200 requests: well inside a half-second warm-up.
+  const result = await faultRun(crashes, { warmupSec: 0.5 });
   assertFault(result, "warmup", /^Server exited with code 3 during the warm-up: crash_deno: crashing after 200/);
 });
 
@@ -62,8 +63,8 @@ Deno.test("a server that exits before listening errors in start with its exit co
 
 // docs/guide.md "Faults tried": "server never opens its port".
 Deno.test("a server that never opens its port errors in start after --start-timeout", async () => {
-  const result = await faultRun(hangsAtStart, { warmupSec: 0, startTimeoutSec: 2 });
-  assertFault(result, "start", /^Server did not accept connections on port \d+ within 2 s \(--start-timeout\)/);
+  const result = await faultRun(hangsAtStart, { warmupSec: 0, startTimeoutSec: 1 });
+  assertFault(result, "start", /^Server did not accept connections on port \d+ within 1 s \(--start-timeout\)/);
 });
 
 // docs/guide.md "Faults tried": "server accepts connections, never answers".
@@ -84,7 +85,7 @@ Deno.test("--workload-file loads a faulty workload into the CLI, which reports i
       "--runtime",
       "deno,node",
       "--duration",
-      "1",
+      "0.3",
       "--runs",
       "1",
       "--warmup",
