@@ -170,7 +170,7 @@ Deno.test("the command line from JSR of docs/reference.md (the local registry) m
     if (!command) throw new Error("docs/reference.md shows no `deno run -A jsr:@rtbench/rtbench/cli` command");
     // The page's command with ws beside http-json, quick settings and a result file.
     const args = [...command[1].split(" ").map((a) => a === "http-json" ? "http-json,ws" : a), "--runtime", "node,deno"]
-      .concat(["--runs", "1", "--duration", "0.5", "--warmup", "0", "--out", "r.json"]);
+      .concat(["--runs", "1", "--duration", "0.3", "--warmup", "0", "--out", "r.json"]);
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["run", ...args],
       cwd: tmp,
