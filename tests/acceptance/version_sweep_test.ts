@@ -28,7 +28,9 @@ Deno.test(needs([CHROMIUM, NETWORK], {
       const versions = ["bun@1.2", "bun@1.3", "bun@1.4.5"];
       const run = await runCli([
         ...["--runtime", versions.join(","), "--workload", "http-json,startup", "--variant", "default,hello"],
-        ...["--duration", "1", "--warmup", "0.5", "--runs", "2", "--format", "html", "--out", report],
+        // Two runs for the intervals and the interleaving; short windows, no fixed-rate or idle phase.
+        ...["--duration", "0.3", "--warmup", "0.1", "--runs", "2", "--cpu-rate", "0", "--idle-connections", "0"],
+        ...["--format", "html", "--out", report],
       ], { TMPDIR: tmp });
       assertEquals(run.code, 0, run.stderr + run.stdout);
       const text = await Deno.readTextFile(`${tmp}/sweep.json`);
