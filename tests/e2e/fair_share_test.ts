@@ -15,7 +15,7 @@ import { entries, processesMatching, runDevTool, withTmp } from "../_helpers.ts"
 Deno.test("fair-share: a line per budget, the CPU each server used, per used core, client CPUs stated, a shared layout marked; results kept", async () => {
   await withTmp(async (tmp) => {
     const cli = await runDevTool("fair-share", [
-      ...["--runtime", "deno,node", "--budgets", "1,all", "--duration", "1", "--warmup", "0.5", "--runs", "1"],
+      ...["--runtime", "deno,node", "--budgets", "1,all", "--duration", "1", "--warmup", "0.1", "--runs", "1"],
       ...["--out-dir", `${tmp}/out`],
     ], { TMPDIR: tmp });
     assertEquals(cli.code, 0, cli.stderr + cli.stdout);
