@@ -14,7 +14,7 @@ Deno.test("signup hash, worker-pool and no-hash on deno, node and bun: accounts 
       runtimes: ["deno", "node", "bun"],
       // Cost 4: a hash in about a millisecond, so that the test measures the path, not bcrypt.
       options: { "bcrypt-cost": 4 },
-      settings: { durationSec: 0.5, warmupSec: 0.2, runs: 1, connections: 10 },
+      settings: { durationSec: 0.3, warmupSec: 0.1, runs: 1, connections: 10 },
       tempDir: tmp,
     });
     assertEquals(validateResult(result), []);
