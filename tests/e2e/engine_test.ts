@@ -28,7 +28,8 @@ for (const fault of ["body", "type", "truncate"]) {
         workloads: [goesWrong],
         runtimes: ["deno"],
         variants: [fault],
-        settings: { durationSec: 3, warmupSec: 0.5, runs: 1, connections: 10 },
+        // Wrong from 1.5 s after the first request (verification's): 1 s into a 2 s window.
+        settings: { durationSec: 2, warmupSec: 0.5, runs: 1, connections: 10 },
         loadGenerator: "rtbench",
         tempDir: tmp,
       });
@@ -48,7 +49,7 @@ Deno.test("http-json on deno, node and bun through the engine: completed, every 
     const result = await run({
       workloads: [httpJson],
       runtimes: ["deno", "node", "bun"],
-      settings: { durationSec: 1, warmupSec: 0.5, runs: 1 },
+      settings: { durationSec: 0.5, warmupSec: 0.1, runs: 1 },
       tempDir: tmp,
     });
     assertEquals(validateResult(result), []);
@@ -59,7 +60,7 @@ Deno.test("http-json on deno, node and bun through the engine: completed, every 
       const [run0] = r.runs;
       const { errors, timeouts, non2xx, mismatches } = run0.counts;
       assertEquals({ errors, timeouts, non2xx, mismatches }, { errors: 0, timeouts: 0, non2xx: 0, mismatches: 0 });
-      // A second of loopback http-json is thousands of answers on any runtime, each one counted as checked.
+      // Half a second of loopback http-json is thousands of answers on any runtime, each one counted as checked.
       assert(run0.figures.validResponses > 1000, JSON.stringify(run0.figures));
       // Latency in microseconds: a loopback answer takes more than 5 µs and far less than a second.
       const latency = r.latencyUs!;
@@ -246,7 +247,8 @@ Deno.test("the engine's file list holds everything its program imports, so a cop
 Deno.test("bench with the engine on Deno: the record says so, with the ceiling its own cost per response implies", async () => {
   await withTmp(async (tmp) => {
     const out = `${tmp}/r.json`;
-    const args = ["--workload", "http-json", "--runtime", "deno", "--duration", "0.5", "--warmup", "0", "--runs", "1"];
+    const args = ["--workload", "http-json", "--runtime", "deno", "--duration", "0.5", "--warmup", "0", "--runs", "1"]
+      .concat(["--cpu-rate", "0", "--idle-connections", "0"]);
     const cli = await runCli([...args, "--out", out], { TMPDIR: tmp, RTBENCH_ENGINE_RUNTIME: "deno" });
     assertEquals(cli.code, 0, cli.stderr);
     const [record] = parseResult(await Deno.readTextFile(out)).records;
