@@ -161,6 +161,11 @@ Deno.test(needs(SCRIPT, {
         "0",
         "--runs",
         "2",
+        // The line is the point, not http-json's fixed-rate and idle phases.
+        "--cpu-rate",
+        "0",
+        "--idle-connections",
+        "0",
       ];
       const shown = await onTerminal([...args, "--out", `${tmp}/a.json`], tmp);
       assertEquals(shown.code, 0, shown.screen);
