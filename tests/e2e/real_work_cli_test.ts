@@ -10,7 +10,7 @@ Deno.test("bench --workload uuid-file,bcrypt --bcrypt-cost 4 on deno,node,bun: a
     const out = `${tmp}/r.json`;
     const run = await runCli([
       ...["--workload", "uuid-file,bcrypt", "--variant", "default,bcryptjs", "--runtime", "deno,node,bun"],
-      ...["--bcrypt-cost", "4", "--duration", "0.5", "--warmup", "0", "--runs", "1", "--out", out],
+      ...["--bcrypt-cost", "4", "--duration", "0.3", "--warmup", "0", "--runs", "1", "--out", out],
     ], { TMPDIR: tmp });
     assertEquals(run.code, 0, run.stderr + run.stdout);
     const result = parseResult(await Deno.readTextFile(out));
