@@ -68,9 +68,9 @@ Deno.test("--history keeps every result; --fail-on-regression fails against a fa
       "--runtime",
       "deno",
       "--duration",
-      "0.5",
+      "0.3",
       "--warmup",
-      "0.2",
+      "0",
       "--runs",
       "3",
       // The regression tested is the rate's: no fixed-rate window or idle connections.
