@@ -12,7 +12,9 @@ import { formatHtml } from "../../runners/report/html.ts";
 const PRELOAD = "--require=/nonexistent/rtbench-preload.js";
 const ARGS = [
   ...["--workload", "startup,http-json", "--variant", "hello,default", "--runtime", "node"],
-  ...["--runs", "1", "--duration", "0.5", "--warmup", "0.2", "--warmup-runs", "0", "--quiet"],
+  ...["--runs", "1", "--duration", "0.3", "--warmup", "0", "--warmup-runs", "0", "--quiet"],
+  // The same processes without http-json's fixed-rate window and idle connections (the load engine runs those too).
+  ...["--cpu-rate", "0", "--idle-connections", "0"],
 ];
 
 async function bench(tmp: string, extra: string[]): Promise<{ code: number; stdout: string; result: BenchResult }> {
