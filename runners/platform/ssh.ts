@@ -104,8 +104,11 @@ trap '' TERM; kill -KILL "$watcher" 2>/dev/null; kill -TERM 0 2>/dev/null; exit 
 /** How the local `ssh` (and the `tar` that feeds it) start: with the agent's socket, and not listed among a record's processes. */
 const LOCAL: Pick<SpawnOptions, "purpose" | "listed"> = { purpose: "ssh", listed: false };
 
-// `bash -c PUT_PIPE rtbench N <tar's N arguments> <ssh's argv>`: bash, for its slices of "$@".
-const PUT_PIPE = 'set -o pipefail; tar -chf - "${@:2:$1}" | "${@:$(($1 + 2))}"';
+// `sh -c PUT_SCRIPT rtbench <folder> <ssh's argv>`, the names on stdin: one tar stream from the folder into ssh. A
+// tar that fails locally still ends its stream cleanly, so it says so on stderr.
+const PUT_FAILED = "rtbench: the local tar failed";
+const PUT_SCRIPT =
+  `dir=$1; shift; { tar -chf - --null -C "$dir" -T - || echo "rtbench: the local tar failed" >&2; } | "$@"`;
 
 /** Options of {@linkcode SshHost}. */
 export interface SshOptions {
@@ -271,17 +274,29 @@ export class SshHost {
   async put(local: readonly string[], remoteDir: string, signal?: AbortSignal): Promise<void> {
     const mkdir = await this.run(["mkdir", "-p", remoteDir], { signal });
     if (!mkdir.success) throw new Error(`Cannot stage files on ${this.spec.text}: ${lastLine(mkdir)}`);
-    const tar = local.flatMap((path) => {
-      const cut = path.replace(/\/+$/, "").lastIndexOf("/");
-      return ["-C", cut > 0 ? path.slice(0, cut) : "/", path.slice(cut + 1).replace(/\/+$/, "")];
-    });
-    const ssh = this.argv(["tar", "-xpf", "-", "-C", remoteDir]);
-    const out = await runCommand(["bash", "-c", PUT_PIPE, "rtbench", String(tar.length), ...tar, ...ssh], {
-      ...LOCAL,
-      timeoutMs: 600_000,
-      signal,
-    });
-    if (!out.success) throw new Error(`Cannot stage files on ${this.spec.text}: ${lastLine(out)}`);
+    const byParent = new Map<string, string[]>();
+    for (const path of local) {
+      const trimmed = path.replace(/\/+$/, "");
+      const cut = trimmed.lastIndexOf("/");
+      const parent = cut > 0 ? trimmed.slice(0, cut) : "/";
+      byParent.set(parent, [...byParent.get(parent) ?? [], trimmed.slice(cut + 1)]);
+    }
+    for (const [parent, names] of byParent) {
+      const ssh = this.argv(["tar", "-xpf", "-", "-C", remoteDir]);
+      // The names go to tar on stdin, NUL-separated: the script stays a constant, and any name is safe.
+      const script = ["sh", "-c", PUT_SCRIPT];
+      const out = await runCommand([...script, "rtbench", parent, ...ssh], {
+        ...LOCAL,
+        stdin: names.map((n) => `${n}\0`).join(""),
+        timeoutMs: 600_000,
+        signal,
+      });
+      const failed = out.stderr.includes(PUT_FAILED);
+      if (!out.success || failed) {
+        const why = failed ? out.stderr.split("\n").find((l) => l.startsWith("tar:")) ?? PUT_FAILED : lastLine(out);
+        throw new Error(`Cannot stage files on ${this.spec.text}: ${why}`);
+      }
+    }
   }
 
   /**

@@ -161,7 +161,16 @@ Deno.test("the CLI's --seed shuffles and records it; --resume keeps the file's o
 });
 
 Deno.test("runners/dev/order_drift.ts compares the ratio's spread under rotate and blocked orders", async () => {
-  const out = await runDevTool("order-drift", ["--runs", "2", "--repeats", "1", "--duration", "0.3", "--warmup", "0.2"]);
+  const out = await runDevTool("order-drift", [
+    "--runs",
+    "2",
+    "--repeats",
+    "1",
+    "--duration",
+    "0.3",
+    "--warmup",
+    "0.2",
+  ]);
   const stdout = out.stdout;
   assertEquals(out.code, 0, out.stderr);
   // docs/method.md "Runs are interleaved": the sample's columns, and today's `runs` column after them.
