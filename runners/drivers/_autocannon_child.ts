@@ -1,8 +1,9 @@
 /**
  * The autocannon load generator process. Reads its job as JSON on stdin,
- * warms up, measures, and writes one JSON result on stdout. Runs pinned apart
- * from the server, so it is its own process; nothing here prints to stdout but
- * the result.
+ * warms up, measures, and writes what it saw of both windows as one JSON
+ * object on stdout ({@linkcode AutocannonOutput}), which the parent turns into
+ * a measurement. Runs pinned apart from the server, so it is its own process;
+ * nothing here prints to stdout but that object.
  *
  * Every response is checked against the request's expectation (status,
  * content-type as a media type, body); only valid responses count as samples. Latency comes
@@ -14,10 +15,9 @@
 
 import autocannon from "autocannon";
 import * as hdr from "hdr-histogram-js";
-import { HISTOGRAM_OPTIONS, percentilesOf } from "../samples/latency.ts";
+import { HISTOGRAM_OPTIONS } from "../samples/latency.ts";
 import { readProcText } from "../platform/procfs.ts";
-import type { LoadMeasurement, LoadSettings, LoadTarget } from "./types.ts";
-import { foldWarmup, type WindowFaults } from "./warmup.ts";
+import type { LoadSettings, LoadTarget } from "./types.ts";
 import type { HttpRequestSpec } from "../../workloads/types.ts";
 import { sameMediaType } from "../../workloads/media_type.ts";
 
@@ -29,16 +29,57 @@ export interface AutocannonJob {
   settings: LoadSettings;
 }
 
-interface Window {
+/** autocannon's own result object for one window, as its callback gave it; rtbench reads these counts of it. */
+export interface AutocannonResult {
+  /** Connection errors, timeouts included. */
+  readonly errors: number;
+  /** Requests that timed out. */
+  readonly timeouts: number;
+  /** Responses whose status was not 2xx. */
+  readonly non2xx: number;
+  /** The rest of autocannon's result, kept as it came. */
+  readonly [field: string]: unknown;
+}
+
+/** What the child saw of one window: autocannon's result, and rtbench's check of every response. */
+export interface AutocannonWindow {
+  /** How long autocannon ran, milliseconds (not rounded). */
+  readonly durationMs: number;
+  /** autocannon's own result. */
+  readonly autocannon: AutocannonResult;
+  /** Responses received, any status. */
+  readonly responses: number;
+  /** Responses with the expected status, content-type and body. */
+  readonly valid: number;
+  /** Bytes of the valid responses. */
+  readonly bytes: number;
+  /** 2xx responses that differed from the expectation. */
+  readonly mismatches: number;
+  /** The first of them, shortened, or null. */
+  readonly firstMismatch: string | null;
+  /** Latency of the valid responses (HDR, compressed base64, microseconds); null when none was kept (the warm-up). */
+  readonly latencyHistogram: string | null;
+  /** CPU seconds this process used over the window, or null where `/proc` cannot tell. */
+  readonly cpuSeconds: number | null;
+}
+
+/** What the child prints: the warm-up (or null), the measured window, and when that began (epoch milliseconds). */
+export interface AutocannonOutput {
+  /** The warm-up, or null without one. */
+  readonly warm: AutocannonWindow | null;
+  /** The measured window. */
+  readonly measured: AutocannonWindow;
+  /** When the measured window began (epoch milliseconds). */
+  readonly windowStartMs: number;
+}
+
+interface Tally {
   responses: number;
   valid: number;
   bytes: number;
   mismatches: number;
   firstMismatch: string | null;
 }
-
-// deno-lint-ignore no-explicit-any
-type AutocannonResult = any;
 
 async function cpuSeconds(): Promise<number | null> {
   const stat = await readProcText(`/proc/${Deno.pid}/stat`);
@@ -71,8 +112,8 @@ function load(
   job: AutocannonJob,
   seconds: number,
   histogram: hdr.Histogram | null,
-): Promise<[AutocannonResult, Window]> {
-  const win: Window = { responses: 0, valid: 0, bytes: 0, mismatches: 0, firstMismatch: null };
+): Promise<[AutocannonResult, Tally]> {
+  const tally: Tally = { responses: 0, valid: 0, bytes: 0, mismatches: 0, firstMismatch: null };
   let lastValid = false;
   const requests = job.target.requests.map((spec) => ({
     method: spec.method ?? "GET",
@@ -83,8 +124,8 @@ function load(
       const wrong = describe(spec, status, header(headers, "content-type"), body);
       lastValid = wrong === null && status === spec.expect.status;
       if (wrong !== null) {
-        win.mismatches++;
-        win.firstMismatch ??= wrong;
+        tally.mismatches++;
+        tally.firstMismatch ??= wrong;
       }
     },
   }));
@@ -96,52 +137,43 @@ function load(
       duration: seconds,
       timeout: job.settings.requestTimeoutSec,
       requests,
-    }, (error: unknown, result: AutocannonResult) => error ? reject(error) : resolve([result, win]));
+    }, (error: unknown, result: AutocannonResult) => error ? reject(error) : resolve([result, tally]));
     // Fires right after onResponse for the same response.
     instance.on("response", (_client: unknown, _status: number, bytes: number, ms: number) => {
-      win.responses++;
+      tally.responses++;
       if (!lastValid) return;
-      win.valid++;
-      win.bytes += bytes;
+      tally.valid++;
+      tally.bytes += bytes;
       histogram?.recordValue(Math.max(1, Math.round(ms * 1000)));
     });
   });
 }
 
-async function main(): Promise<void> {
-  const job = JSON.parse(await new Response(Deno.stdin.readable).text()) as AutocannonJob;
-  let warm: WindowFaults | null = null;
-  if (job.settings.warmupSec > 0) {
-    const [warmResult, warmWindow] = await load(job, job.settings.warmupSec, null);
-    warm = { ...warmWindow, non2xx: warmResult.non2xx };
-  }
-  const histogram = hdr.build(HISTOGRAM_OPTIONS);
+/** Loads for `seconds`, keeping the valid responses' latency when `keepLatency`. */
+async function measureWindow(job: AutocannonJob, seconds: number, keepLatency: boolean): Promise<AutocannonWindow> {
+  const histogram = keepLatency ? hdr.build(HISTOGRAM_OPTIONS) : null;
   const cpuBefore = await cpuSeconds();
-  const windowStartMs = Date.now();
   const started = performance.now();
-  const [result, win] = await load(job, job.settings.durationSec, histogram);
+  const [result, tally] = await load(job, seconds, histogram);
   const durationMs = performance.now() - started;
   const cpuAfter = await cpuSeconds();
-  const seconds = durationMs / 1000;
-  const measurement: LoadMeasurement = {
-    durationMs: Math.round(durationMs),
-    responses: win.responses,
-    validResponses: win.valid,
-    requestsPerSecond: Math.round((win.valid / seconds) * 100) / 100,
-    bytesPerSecond: Math.round(win.bytes / seconds),
-    errors: result.errors,
-    timeouts: result.timeouts,
-    ...foldWarmup({ ...win, non2xx: result.non2xx }, warm),
-    latencyUs: percentilesOf(histogram),
-    latencyHistogram: histogram.totalCount > 0 ? hdr.encodeIntoCompressedBase64(histogram) : null,
-    latencyResolution: "us",
-    clientCpuPercent: cpuBefore === null || cpuAfter === null
-      ? null
-      : Math.round(((cpuAfter - cpuBefore) / seconds) * 1000) / 10,
-    windowStartMs,
+  return {
+    durationMs,
+    autocannon: result,
+    ...tally,
+    latencyHistogram: histogram && histogram.totalCount > 0 ? hdr.encodeIntoCompressedBase64(histogram) : null,
+    cpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
   };
-  // stdout carries only the result.
-  await Deno.stdout.write(new TextEncoder().encode(JSON.stringify(measurement)));
+}
+
+async function main(): Promise<void> {
+  const job = JSON.parse(await new Response(Deno.stdin.readable).text()) as AutocannonJob;
+  const warm = job.settings.warmupSec > 0 ? await measureWindow(job, job.settings.warmupSec, false) : null;
+  const windowStartMs = Date.now();
+  const measured = await measureWindow(job, job.settings.durationSec, true);
+  const output: AutocannonOutput = { warm, measured, windowStartMs };
+  // stdout carries only the output.
+  await Deno.stdout.write(new TextEncoder().encode(JSON.stringify(output)));
 }
 
 if (import.meta.main) await main();

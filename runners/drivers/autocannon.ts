@@ -12,8 +12,12 @@
 
 import { headUnread } from "./head_requests.ts";
 import { pinnedVersion, runTool, toolJson } from "../platform/mod.ts";
+import { mergeLatency } from "../samples/mod.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
-import type { AutocannonJob } from "./_autocannon_child.ts";
+import { foldWarmup, type WindowFaults } from "./warmup.ts";
+import type { AutocannonJob, AutocannonOutput, AutocannonWindow } from "./_autocannon_child.ts";
+
+export type { AutocannonOutput, AutocannonResult, AutocannonWindow } from "./_autocannon_child.ts";
 
 const CHILD = new URL("./_autocannon_child.ts", import.meta.url);
 
@@ -26,6 +30,39 @@ function childArgs(baseUrl: string): string[] {
   const args = ["run", `--allow-net=${host}`, "--allow-env", "--allow-sys", "--allow-read", "--allow-run=cat"];
   if (CHILD.protocol === "file:") args.push(`--config=${new URL("../../deno.json", import.meta.url).pathname}`);
   return [...args, CHILD.href];
+}
+
+function windowFaults(w: AutocannonWindow): WindowFaults {
+  return {
+    responses: w.responses,
+    non2xx: w.autocannon.non2xx,
+    mismatches: w.mismatches,
+    firstMismatch: w.firstMismatch,
+  };
+}
+
+/** What the autocannon child saw of the window and its warm-up (or null) as a {@linkcode LoadMeasurement}. */
+export function autocannonMeasurement(
+  measured: AutocannonWindow,
+  warm: AutocannonWindow | null,
+  windowStartMs: number,
+): LoadMeasurement {
+  const seconds = measured.durationMs / 1000;
+  return {
+    durationMs: Math.round(measured.durationMs),
+    responses: measured.responses,
+    validResponses: measured.valid,
+    requestsPerSecond: Math.round((measured.valid / seconds) * 100) / 100,
+    bytesPerSecond: Math.round(measured.bytes / seconds),
+    errors: measured.autocannon.errors,
+    timeouts: measured.autocannon.timeouts,
+    ...foldWarmup(windowFaults(measured), warm && windowFaults(warm)),
+    latencyUs: mergeLatency([measured.latencyHistogram]),
+    latencyHistogram: measured.latencyHistogram,
+    latencyResolution: "us",
+    clientCpuPercent: measured.cpuSeconds === null ? null : Math.round((measured.cpuSeconds / seconds) * 1000) / 10,
+    windowStartMs,
+  };
 }
 
 /**
@@ -66,7 +103,7 @@ export const autocannonGenerator: LoadGenerator = {
   async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
     const job: AutocannonJob = { target, settings };
     const budgetMs = (settings.warmupSec + settings.durationSec + settings.requestTimeoutSec + 60) * 1000;
-    return toolJson<LoadMeasurement>(
+    const output = toolJson<AutocannonOutput>(
       "autocannon",
       await runTool("autocannon", [Deno.execPath(), ...childArgs(target.baseUrl)], {
         cpus: options.cpus,
@@ -81,5 +118,6 @@ export const autocannonGenerator: LoadGenerator = {
         role: "load generator",
       }),
     );
+    return autocannonMeasurement(output.measured, output.warm, output.windowStartMs);
   },
 };

@@ -16,7 +16,7 @@ import { makeTempFile, removeTemp, runCommand, runTool, toolJson, which } from "
 import { HISTOGRAM_OPTIONS, percentilesOf } from "../samples/mod.ts";
 import { closesConnections, requestsFor } from "./keep_alive.ts";
 import type { LoadGenerator, LoadMeasurement, LoadRunOptions, LoadSettings, LoadTarget } from "./types.ts";
-import { foldWarmup } from "./warmup.ts";
+import { foldWarmup, type WindowFaults } from "./warmup.ts";
 
 const QUANTILES = 1000;
 
@@ -65,6 +65,42 @@ export function histogramFromQuantiles(quantiles: readonly number[], total: numb
     }
   }
   return h;
+}
+
+function responsesOf(o: BombardierOutput): number {
+  return o.req1xx + o.req2xx + o.req3xx + o.req4xx + o.req5xx + o.others;
+}
+
+function windowFaults(o: BombardierOutput): WindowFaults {
+  return { responses: responsesOf(o), non2xx: responsesOf(o) - o.req2xx, mismatches: 0, firstMismatch: null };
+}
+
+/** What bombardier printed for the window and its warm-up (or null) as a {@linkcode LoadMeasurement}: 2xx are valid. */
+export function bombardierMeasurement(
+  measured: BombardierOutput,
+  warm: BombardierOutput | null,
+  windowStartMs: number,
+): LoadMeasurement {
+  const errors = measured.errors.reduce((a, e) => a + e.count, 0);
+  const timeouts = measured.errors.filter((e) => /timeout/i.test(e.description)).reduce((a, e) => a + e.count, 0);
+  const histogram = histogramFromQuantiles(measured.quantiles, measured.req2xx);
+  const seconds = measured.timeTakenSeconds;
+  return {
+    durationMs: Math.round(seconds * 1000),
+    responses: responsesOf(measured),
+    validResponses: measured.req2xx,
+    requestsPerSecond: Math.round((measured.req2xx / seconds) * 100) / 100,
+    bytesPerSecond: Math.round(measured.bytesRead / seconds),
+    errors,
+    timeouts,
+    ...foldWarmup(windowFaults(measured), warm && windowFaults(warm)),
+    latencyUs: percentilesOf(histogram),
+    latencyHistogram: histogram.totalCount > 0 ? hdr.encodeIntoCompressedBase64(histogram) : null,
+    latencyResolution: "us",
+    ...(measured.quantiles.length > 0 ? { latencyQuantiles: measured.quantiles.length } : {}),
+    clientCpuPercent: null,
+    windowStartMs,
+  };
 }
 
 async function runBombardier(
@@ -153,33 +189,7 @@ export const bombardierGenerator: LoadGenerator = {
     // bombardier runs for 1 s at least: a shorter warm-up is a longer one, which only warms more.
     if (settings.warmupSec > 0) warm = await runBombardier(target, settings, options, Math.max(1, settings.warmupSec));
     const windowStartMs = Date.now();
-    const m = await runBombardier(target, settings, options, settings.durationSec);
-    const count = (o: BombardierOutput) => o.req1xx + o.req2xx + o.req3xx + o.req4xx + o.req5xx + o.others;
-    const errors = m.errors.reduce((a, e) => a + e.count, 0);
-    const timeouts = m.errors.filter((e) => /timeout/i.test(e.description)).reduce((a, e) => a + e.count, 0);
-    const histogram = histogramFromQuantiles(m.quantiles, m.req2xx);
-    const seconds = m.timeTakenSeconds;
-    const faults = (o: BombardierOutput) => ({
-      responses: count(o),
-      non2xx: count(o) - o.req2xx,
-      mismatches: 0,
-      firstMismatch: null,
-    });
-    return {
-      durationMs: Math.round(seconds * 1000),
-      responses: count(m),
-      validResponses: m.req2xx,
-      requestsPerSecond: Math.round((m.req2xx / seconds) * 100) / 100,
-      bytesPerSecond: Math.round(m.bytesRead / seconds),
-      errors,
-      timeouts,
-      ...foldWarmup(faults(m), warm && faults(warm)),
-      latencyUs: percentilesOf(histogram),
-      latencyHistogram: histogram.totalCount > 0 ? hdr.encodeIntoCompressedBase64(histogram) : null,
-      latencyResolution: "us",
-      ...(m.quantiles.length > 0 ? { latencyQuantiles: m.quantiles.length } : {}),
-      clientCpuPercent: null,
-      windowStartMs,
-    };
+    const measured = await runBombardier(target, settings, options, settings.durationSec);
+    return bombardierMeasurement(measured, warm, windowStartMs);
   },
 };

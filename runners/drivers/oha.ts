@@ -53,6 +53,49 @@ export function ohaHistogram(dbPath: string, status: number): hdr.Histogram {
   return h;
 }
 
+function statuses(o: OhaOutput): [number, number][] {
+  return Object.entries(o.statusCodeDistribution).map(([s, n]) => [Number(s), n]);
+}
+
+function count(o: OhaOutput | null, keep: (status: number) => boolean): number {
+  return o ? statuses(o).filter(([s]) => keep(s)).reduce((a, [, n]) => a + n, 0) : 0;
+}
+
+/** oha's output for the window and its warm-up (or null) as a {@linkcode LoadMeasurement}: other statuses are faults. */
+export function ohaMeasurement(
+  measured: OhaOutput,
+  warm: OhaOutput | null,
+  expected: number,
+  latency: hdr.Histogram,
+  windowStartMs: number,
+): LoadMeasurement {
+  const failures = Object.entries(measured.errorDistribution).filter(([why]) => !DEADLINE.test(why));
+  const valid = count(measured, (s) => s === expected);
+  const seconds = measured.summary.total;
+  const non2xx = count(measured, (s) => s < 200 || s > 299) + count(warm, (s) => s < 200 || s > 299);
+  const wrong = count(measured, (s) => s >= 200 && s <= 299 && s !== expected) +
+    count(warm, (s) => s >= 200 && s <= 299 && s !== expected);
+  const wrongStatus = [...statuses(measured), ...(warm ? statuses(warm) : [])].find(([s]) => s !== expected)?.[0];
+  return {
+    durationMs: Math.round(seconds * 1000),
+    responses: count(measured, () => true),
+    validResponses: valid,
+    requestsPerSecond: Math.round((valid / seconds) * 100) / 100,
+    bytesPerSecond: Math.round(measured.summary.totalData / seconds),
+    errors: failures.reduce((a, [, n]) => a + n, 0),
+    timeouts: failures.filter(([why]) => /timeout|timed out/i.test(why)).reduce((a, [, n]) => a + n, 0),
+    non2xx,
+    mismatches: wrong,
+    firstMismatch: wrong > 0 ? `status ${wrongStatus}, expected ${expected}` : null,
+    latencyUs: percentilesOf(latency),
+    latencyHistogram: latency.totalCount > 0 ? hdr.encodeIntoCompressedBase64(latency) : null,
+    latencyResolution: "us",
+    warmupResponses: count(warm, () => true),
+    clientCpuPercent: null,
+    windowStartMs,
+  };
+}
+
 async function runOha(
   target: LoadTarget,
   settings: LoadSettings,
@@ -138,36 +181,8 @@ export const ohaGenerator: LoadGenerator = {
       // oha creates its own table; it wants the file absent.
       await Deno.remove(db);
       const windowStartMs = Date.now();
-      const m = await runOha(target, settings, options, settings.durationSec, db);
-      const statuses = (o: OhaOutput) => Object.entries(o.statusCodeDistribution).map(([s, n]) => [Number(s), n]);
-      const count = (o: OhaOutput, keep: (status: number) => boolean) =>
-        statuses(o).filter(([s]) => keep(s)).reduce((a, [, n]) => a + n, 0);
-      const failures = Object.entries(m.errorDistribution).filter(([why]) => !DEADLINE.test(why));
-      const valid = count(m, (s) => s === expected);
-      const histogram = ohaHistogram(db, expected);
-      const seconds = m.summary.total;
-      const non2xx = count(m, (s) => s < 200 || s > 299) + (warm ? count(warm, (s) => s < 200 || s > 299) : 0);
-      const wrong = count(m, (s) => s >= 200 && s <= 299 && s !== expected) +
-        (warm ? count(warm, (s) => s >= 200 && s <= 299 && s !== expected) : 0);
-      const wrongStatus = [...statuses(m), ...(warm ? statuses(warm) : [])].find(([s]) => s !== expected)?.[0];
-      return {
-        durationMs: Math.round(seconds * 1000),
-        responses: count(m, () => true),
-        validResponses: valid,
-        requestsPerSecond: Math.round((valid / seconds) * 100) / 100,
-        bytesPerSecond: Math.round(m.summary.totalData / seconds),
-        errors: failures.reduce((a, [, n]) => a + n, 0),
-        timeouts: failures.filter(([why]) => /timeout|timed out/i.test(why)).reduce((a, [, n]) => a + n, 0),
-        non2xx,
-        mismatches: wrong,
-        firstMismatch: wrong > 0 ? `status ${wrongStatus}, expected ${expected}` : null,
-        latencyUs: percentilesOf(histogram),
-        latencyHistogram: histogram.totalCount > 0 ? hdr.encodeIntoCompressedBase64(histogram) : null,
-        latencyResolution: "us",
-        warmupResponses: warm ? count(warm, () => true) : 0,
-        clientCpuPercent: null,
-        windowStartMs,
-      };
+      const measured = await runOha(target, settings, options, settings.durationSec, db);
+      return ohaMeasurement(measured, warm, expected, ohaHistogram(db, expected), windowStartMs);
     } finally {
       await removeTemp(db);
     }

@@ -75,6 +75,37 @@ export function wrkThreads(cpus: string | null, connections: number): number {
   return Math.max(1, Math.min(count, connections));
 }
 
+function windowFaults(o: WrkOutput): WindowFaults {
+  return { responses: o.requests, non2xx: o.status, mismatches: o.mismatches, firstMismatch: o.firstMismatch };
+}
+
+/** What wrk printed for the measured window (and the warm-up before it, or null) as one {@linkcode LoadMeasurement}. */
+export function wrkMeasurement(measured: WrkOutput, warm: WrkOutput | null, windowStartMs: number): LoadMeasurement {
+  const histogram = wrkHistogram(measured.latency);
+  const seconds = measured.durationUs / 1e6;
+  const valid = Math.max(0, measured.requests - measured.status - measured.mismatches);
+  return {
+    // wrk runs whole seconds: what ran is recorded, and reports print it beside what was asked.
+    durationMs: Math.round(measured.durationUs / 1000),
+    ...(warm ? { warmupMs: Math.round(warm.durationUs / 1000) } : {}),
+    responses: measured.requests,
+    validResponses: valid,
+    requestsPerSecond: Math.round((valid / seconds) * 100) / 100,
+    bytesPerSecond: Math.round(measured.bytes / seconds),
+    errors: measured.connect + measured.read + measured.write + measured.timeout,
+    timeouts: measured.timeout,
+    ...foldWarmup(windowFaults(measured), warm && windowFaults(warm)),
+    latencyUs: percentilesOf(histogram),
+    latencyHistogram: histogram.totalCount > 0 ? hdr.encodeIntoCompressedBase64(histogram) : null,
+    latencyResolution: "us",
+    ...(measured.latencyQuantiles > 0 ? { latencyQuantiles: measured.latencyQuantiles } : {}),
+    clientCpuPercent: null,
+    windowStartMs,
+    // wrk corrects its histogram for coordinated omission after the fact, before its done() hook reads it.
+    coordinatedOmission: "corrected",
+  };
+}
+
 // wrk reads durations and timeouts as whole seconds.
 function wholeSeconds(sec: number): string {
   return `${Math.max(1, Math.ceil(sec))}s`;
@@ -187,39 +218,11 @@ function wrkWith(checkMeasured: boolean): LoadGenerator {
       return cachedVersion;
     },
     async run(target: LoadTarget, settings: LoadSettings, options: LoadRunOptions): Promise<LoadMeasurement> {
-      const faults = (o: WrkOutput): WindowFaults => ({
-        responses: o.requests,
-        non2xx: o.status,
-        mismatches: o.mismatches,
-        firstMismatch: o.firstMismatch,
-      });
       let warm: WrkOutput | null = null;
       if (settings.warmupSec > 0) warm = await runWrk(target, settings, options, settings.warmupSec, true);
       const windowStartMs = Date.now();
-      const m = await runWrk(target, settings, options, settings.durationSec, checkMeasured);
-      const histogram = wrkHistogram(m.latency);
-      const seconds = m.durationUs / 1e6;
-      const valid = Math.max(0, m.requests - m.status - m.mismatches);
-      return {
-        // wrk runs whole seconds: what ran is recorded, and reports print it beside what was asked.
-        durationMs: Math.round(m.durationUs / 1000),
-        ...(warm ? { warmupMs: Math.round(warm.durationUs / 1000) } : {}),
-        responses: m.requests,
-        validResponses: valid,
-        requestsPerSecond: Math.round((valid / seconds) * 100) / 100,
-        bytesPerSecond: Math.round(m.bytes / seconds),
-        errors: m.connect + m.read + m.write + m.timeout,
-        timeouts: m.timeout,
-        ...foldWarmup(faults(m), warm && faults(warm)),
-        latencyUs: percentilesOf(histogram),
-        latencyHistogram: histogram.totalCount > 0 ? hdr.encodeIntoCompressedBase64(histogram) : null,
-        latencyResolution: "us",
-        ...(m.latencyQuantiles > 0 ? { latencyQuantiles: m.latencyQuantiles } : {}),
-        clientCpuPercent: null,
-        windowStartMs,
-        // wrk corrects its histogram for coordinated omission after the fact, before its done() hook reads it.
-        coordinatedOmission: "corrected",
-      };
+      const measured = await runWrk(target, settings, options, settings.durationSec, checkMeasured);
+      return wrkMeasurement(measured, warm, windowStartMs);
     },
   };
 }
