@@ -153,13 +153,14 @@ def header(response, name):
 
 def verdict(request, response, captured):
     """'valid', 'non2xx', 'mismatch' or 'error', and a description of a fault; the engine's rules exactly."""
-    if getattr(response, "error", None) is not None or not response.status_code:
-        return "error", f"{type(response.error).__name__}: {response.error}"
     status = response.status_code
+    # Locust's own status check marks a 4xx or 5xx answer with an error; it is an answer all the same.
+    if status and (status < 200 or status > 299):
+        return "non2xx", None
+    if getattr(response, "error", None) is not None or not status:
+        return "error", f"{type(response.error).__name__}: {response.error}"
     body = response.content or b""
     ctype = header(response, "content-type") or ""
-    if status < 200 or status > 299:
-        return "non2xx", None
     if status != request["status"] or ctype != request["contentType"]:
         return "mismatch", describe(status, ctype, body)
     if request["exact"] is not None and body != request["exact"]:
