@@ -35,9 +35,9 @@ function benchNatives(args: string[], also: string[], database: boolean) {
 let served: ReturnType<typeof benchNatives> | undefined;
 let queried: ReturnType<typeof benchNatives> | undefined;
 
-for (const { adapter, need } of FOUND) {
+for (const { adapter } of FOUND) {
   const native = adapter.name;
-  Deno.test(needs(need, {
+  Deno.test(needs(await runtime(adapter), {
     name:
       `bench --runtime deno,${native} on http-json, uuid-file and ws: ${native}'s servers verified, same bytes as deno`,
     async fn() {
@@ -72,9 +72,9 @@ for (const { adapter, need } of FOUND) {
   }));
 }
 
-for (const { adapter, need } of FOUND) {
+for (const { adapter } of FOUND) {
   const native = adapter.name;
-  Deno.test(needs(need, {
+  Deno.test(needs(await runtime(adapter), {
     name:
       `bench --runtime ${native} on postgres: both variants verified against the seed, the build reused from the cache`,
     async fn() {
