@@ -1450,6 +1450,12 @@ export interface DuetWindow {
   readonly placement: 0 | 1;
   /** This record's server's CPU per request over the other's, in this window. */
   readonly ratio: number;
+  /**
+   * When the window began (ISO 8601): the duet's rounds alternate with the variant's runs.
+   *
+   * @format date-time
+   */
+  readonly startedAt?: string;
 }
 
 /**

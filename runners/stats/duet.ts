@@ -37,6 +37,8 @@ export interface DuetWindow {
   readonly aAnswered: number;
   /** Requests B answered in the window. */
   readonly bAnswered: number;
+  /** When it began, in epoch milliseconds (side A's edge). */
+  readonly startMs?: number;
 }
 
 /** The ratio of CPU per request A/B from duet windows, with its 95% interval. */
@@ -134,7 +136,8 @@ export function sideWindows(a: DuetSideWindows, b: DuetSideWindows, round: numbe
   for (let i = 0; i < n; i++) {
     const [aCpuUs, bCpuUs] = [cpuOf(a, i), cpuOf(b, i)];
     if (aCpuUs === null || bCpuUs === null) continue;
-    windows.push({ round, placement, aCpuUs, bCpuUs, aAnswered: a.answered[i] ?? 0, bAnswered: b.answered[i] ?? 0 });
+    const [aAnswered, bAnswered] = [a.answered[i] ?? 0, b.answered[i] ?? 0];
+    windows.push({ round, placement, aCpuUs, bCpuUs, aAnswered, bAnswered, startMs: a.edgesMs[i] });
   }
   return windows;
 }

@@ -2,7 +2,8 @@
  * Duet pairing (`--pairing duet`) of two servers' CPU per request at a fixed rate: both up at once, each pinned to a
  * CPU of its own, each loaded at the same rate in the same seconds by an engine process of its own, and each one's CPU
  * time read from its own counter over the same short windows (see `runners/stats/duet.ts` for the ratio). Between
- * rounds the servers are started afresh on swapped CPUs, in a balanced random order of placements.
+ * rounds the servers are started afresh on swapped CPUs, in a balanced random order of placements. A round runs at a
+ * time ({@linkcode startDuet}), so that a suite can alternate duet rounds with its other rounds.
  *
  * Placement on two CPUs: `same` (the default) runs each side's engine beside its own server, so that each CPU holds one
  * side whole (a round where a side's server and engine use 90% of its CPU or more adds no window); `cross` runs each side's engine on the other side's CPU. Both look symmetric, and are in an A/A run, but
@@ -116,22 +117,32 @@ function heldRate(m: LoadMeasurement, rate: number): boolean {
     m.mismatches === 0;
 }
 
+/** A duet whose rounds run one at a time, so that a suite can alternate them with its other rounds. */
+export interface Duet {
+  /** How many rounds it has. */
+  readonly rounds: number;
+  /** Runs the next round; false when every round has run. */
+  next(): Promise<boolean>;
+  /** What the rounds run so far measured. */
+  outcome(): DuetOutcome;
+}
+
 /**
- * Runs one duet of `a` and `b`; see the module documentation.
+ * One duet of `a` and `b`, its rounds not yet run; see the module documentation.
  *
  * @param a One side.
  * @param b The other.
  * @param options Rate, windows, rounds, CPUs and load.
- * @returns The ratio of A's CPU per request over B's, the windows and the rounds.
+ * @returns The duet: {@linkcode Duet.next} runs a round, {@linkcode Duet.outcome} reads the ratio so far.
  *
- * @example Two servers at 2,000/s each
+ * @example Two servers at 2,000/s each, a round at a time
  * ```ts ignore
- * import { runDuet } from "./duet.ts";
- * const outcome = await runDuet(deno, node, { cpus: ["0", "1"], rate: 2_000, target: (baseUrl) => ({ baseUrl, requests }) });
- * console.log(outcome.ratio?.ratio, outcome.ratio?.halfWidthPercent);
+ * import { startDuet } from "./duet.ts";
+ * const duet = startDuet(deno, node, { cpus: ["0", "1"], rate: 2_000, target: (baseUrl) => ({ baseUrl, requests }) });
+ * while (await duet.next()) console.log(duet.outcome().windows.length);
  * ```
  */
-export async function runDuet(a: DuetSide, b: DuetSide, options: DuetOptions): Promise<DuetOutcome> {
+export function startDuet(a: DuetSide, b: DuetSide, options: DuetOptions): Duet {
   const windowMs = options.windowMs ?? 500;
   const perRound = options.windowsPerRound ?? 4;
   const placements = duetPlacements(options.rounds ?? 4, seededRandom(options.seed ?? 1));
@@ -148,8 +159,7 @@ export async function runDuet(a: DuetSide, b: DuetSide, options: DuetOptions): P
     pipelining: 1,
     requestTimeoutSec: 2,
   };
-  for (const [round, placement] of placements.entries()) {
-    options.signal?.throwIfAborted();
+  const runRound = async (round: number, placement: 0 | 1) => {
     const cpuOfA = options.cpus[placement];
     const cpuOfB = options.cpus[1 - placement];
     const servers: DuetServer[] = [];
@@ -177,14 +187,46 @@ export async function runDuet(a: DuetSide, b: DuetSide, options: DuetOptions): P
         : sideWindows(sideOf(readings[0], ma), sideOf(readings[1], mb), round, placement);
       const busy = sidesBusy(paired, windowMs, ma, mb);
       rounds.push({ placement, a: ma, b: mb, held, busy });
-      if (!held || busy === null || busy.some((b) => b >= (options.busyLimit ?? AT_LIMIT))) continue;
+      if (!held || busy === null || busy.some((b) => b >= (options.busyLimit ?? AT_LIMIT))) return;
       windows.push(...paired);
     } finally {
       await Promise.all(meters.map((m) => m?.stop(undefined).catch(() => {})));
       await Promise.all(servers.map((s) => s.stop()));
     }
-  }
-  return { ratio: duetRatio(windows), windows, rounds };
+  };
+  let ran = 0;
+  return {
+    rounds: placements.length,
+    async next() {
+      if (ran >= placements.length) return false;
+      options.signal?.throwIfAborted();
+      const round = ran++;
+      await runRound(round, placements[round]);
+      return true;
+    },
+    outcome: () => ({ ratio: duetRatio(windows), windows: [...windows], rounds: [...rounds] }),
+  };
+}
+
+/**
+ * Runs one duet of `a` and `b`, every round in turn; see the module documentation.
+ *
+ * @param a One side.
+ * @param b The other.
+ * @param options Rate, windows, rounds, CPUs and load.
+ * @returns The ratio of A's CPU per request over B's, the windows and the rounds.
+ *
+ * @example Two servers at 2,000/s each
+ * ```ts ignore
+ * import { runDuet } from "./duet.ts";
+ * const outcome = await runDuet(deno, node, { cpus: ["0", "1"], rate: 2_000, target: (baseUrl) => ({ baseUrl, requests }) });
+ * console.log(outcome.ratio?.ratio, outcome.ratio?.halfWidthPercent);
+ * ```
+ */
+export async function runDuet(a: DuetSide, b: DuetSide, options: DuetOptions): Promise<DuetOutcome> {
+  const duet = startDuet(a, b, options);
+  while (await duet.next());
+  return duet.outcome();
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
- * `--pairing duet` for one workload × variant: every pair of its runtimes, in a random order, measured in duet at the
- * variant's fixed rate (`--cpu-rate`) before its rounds (see `duet.ts`). Each record gets one {@linkcode
- * DuetRatioRecord} per other runtime: its server's CPU per request over the other's, from the windows they shared.
- * HTTP workloads only, and only with two CPUs to give the two servers; elsewhere a suite warning says why not.
+ * `--pairing duet` for one workload × variant: every pair of its runtimes measured in duet at the variant's fixed rate
+ * (`--cpu-rate`; see `duet.ts`). The duet rounds run one at a time, every pair's k-th round before any pair's next, the
+ * pairs in a random order each time, so that the variant can alternate them with its own rounds. Each record gets one
+ * {@linkcode DuetRatioRecord} per other runtime: its server's CPU per request over the other's, from the windows they
+ * shared. HTTP workloads only, and only with two CPUs to give the two servers; elsewhere a warning says why not.
  *
  * @module
  */
@@ -13,8 +14,8 @@ import type { LoadTarget } from "../drivers/mod.ts";
 import { stageServerFor, startServer } from "../kinds/mod.ts";
 import { parseCpuList, yieldToPassed } from "../platform/mod.ts";
 import type { CpuSets, DuetRatioRecord, RunSettings, Warning } from "../schema/mod.ts";
-import { AT_LIMIT, duetPairs, type DuetRatio, type DuetWindow, seededRandom } from "../stats/mod.ts";
-import { type DuetRound, type DuetSide, runDuet } from "./duet.ts";
+import { AT_LIMIT, duetPairs, type DuetRatio, type DuetWindow, seededRandom, shuffled } from "../stats/mod.ts";
+import { type Duet, type DuetRound, type DuetSide, startDuet } from "./duet.ts";
 
 /** One record of the variant taking part: its id and runtime. */
 export interface DuetEntrant {
@@ -24,7 +25,7 @@ export interface DuetEntrant {
   readonly runtime: ResolvedRuntime;
 }
 
-/** What {@linkcode duetVariant} needs of the variant. */
+/** What {@linkcode planDuets} needs of the variant. */
 export interface DuetVariantContext {
   /** The workload. */
   readonly workload: Workload;
@@ -51,30 +52,49 @@ export interface DuetVariantContext {
 /** Windows of 500 ms, 4 a round, 6 rounds: 24 paired windows a pair, about 25 s a pair with the servers' starts. */
 const DUET_SHAPE = { windowMs: 500, windowsPerRound: 4, rounds: 6, warmupSec: 0.5 } as const;
 
+/** A variant's duets, their rounds not yet run. */
+export interface VariantDuets {
+  /** Duet rounds in all, every pair's. */
+  readonly rounds: number;
+  /**
+   * Runs the next duet round; false when every one has run. A round that fails (not an interrupt) ends the duets: the
+   * result is then a warning saying why, and no ratio.
+   */
+  next(): Promise<boolean>;
+  /** Runs the rounds due once `share` (0–1) of the variant's own rounds have run, so that the two modes alternate. */
+  upTo(share: number): Promise<void>;
+  /** Each record's ratios against every other from the rounds run so far, or a warning naming the pairs without. */
+  result(): { ratios: Map<string, DuetRatioRecord[]>; warning: Warning | null };
+}
+
 /**
- * The duet ratios of a variant's records, by record id; or a warning saying why there are none.
+ * A variant's duets, staged and ready to run a round at a time; or a warning saying why there are none.
  *
  * @param ctx The variant.
  * @param entrants Its records that run.
- * @returns Each record's ratios against every other, or why none was measured.
+ * @returns The duets (none with fewer than two entrants), or why there are none.
  *
  * @example
  * ```ts ignore
- * import { duetVariant } from "./duet_variant.ts";
- * const { ratios, warning } = await duetVariant(ctx, [{ id: "http-json/default/deno", runtime: deno }, ...]);
+ * import { planDuets } from "./duet_variant.ts";
+ * const { duets } = await planDuets(ctx, [{ id: "http-json/default/deno", runtime: deno }, ...]);
+ * while (await duets?.next());
+ * const { ratios, warning } = duets!.result();
  * ```
  */
-export async function duetVariant(
+export async function planDuets(
   ctx: DuetVariantContext,
   entrants: readonly DuetEntrant[],
-): Promise<{ ratios: Map<string, DuetRatioRecord[]>; warning: Warning | null }> {
-  const ratios = new Map<string, DuetRatioRecord[]>();
+): Promise<{ duets: VariantDuets | null; warning: Warning | null }> {
   const name = `${ctx.workload.name}/${ctx.variant}`;
-  const why = (message: string) => ({ ratios, warning: { code: "duet-not-measured", message: `${name}: ${message}` } });
+  const why = (message: string) => ({
+    duets: null,
+    warning: { code: "duet-not-measured", message: `${name}: ${message}` },
+  });
   const rate = ctx.settings.cpuRate;
   if (ctx.workload.kind !== "http") return why("duet pairing measures HTTP workloads only; rounds used");
   if (!rate) return why("duet pairing needs a fixed rate (--cpu-rate); rounds used");
-  if (entrants.length < 2) return { ratios, warning: null };
+  if (entrants.length < 2) return { duets: null, warning: null };
   const cpus = [ctx.cpus.server, ctx.cpus.client].map((list) => list === null ? null : parseCpuList(list)[0]);
   if (cpus[0] === null || cpus[1] === null || cpus[0] === undefined || cpus[1] === undefined) {
     return why("duet pairing needs two CPUs to pin the two servers to (no taskset, or one CPU); rounds used");
@@ -106,16 +126,59 @@ export async function duetVariant(
     });
   }
   const random = seededRandom(ctx.seed);
-  const unmeasured: string[] = [];
-  for (const [a, b] of duetPairs([...sides.keys()], random)) {
-    const outcome = await runDuet(sides.get(a)!, sides.get(b)!, {
+  const pairs = duetPairs([...sides.keys()], random).map(([a, b]) => ({
+    a,
+    b,
+    duet: startDuet(sides.get(a)!, sides.get(b)!, {
       ...DUET_SHAPE,
       cpus: [String(cpus[0]), String(cpus[1])],
       rate,
       seed: Math.floor(random() * 2 ** 31),
       target,
       signal: ctx.signal,
-    });
+    }),
+  }));
+  // Every pair's k-th round before any pair's next, the pairs in a random order each time (RMIT).
+  const queue = Array.from({ length: DUET_SHAPE.rounds }, () => shuffled(pairs, random)).flat();
+  const total = queue.length;
+  let failure: string | null = null;
+  const duets: VariantDuets = {
+    rounds: total,
+    async next() {
+      const pair = queue.shift();
+      if (!pair) return false;
+      try {
+        await pair.duet.next();
+        return true;
+      } catch (error) {
+        ctx.signal.throwIfAborted();
+        failure = (error as Error).message ?? String(error);
+        queue.length = 0;
+        return false;
+      }
+    },
+    async upTo(share) {
+      const due = Math.ceil(total * Math.min(1, share));
+      while (total - queue.length < due && await duets.next());
+    },
+    result: () =>
+      failure === null
+        ? ratiosOf(name, rate, pairs)
+        : { ratios: new Map(), warning: why(`${failure}; rounds used`).warning },
+  };
+  return { duets, warning: null };
+}
+
+/** Each record's duet ratios from its pairs' rounds so far, and a warning naming the pairs that have none. */
+function ratiosOf(
+  name: string,
+  rate: number,
+  pairs: readonly { a: string; b: string; duet: Duet }[],
+): { ratios: Map<string, DuetRatioRecord[]>; warning: Warning | null } {
+  const ratios = new Map<string, DuetRatioRecord[]>();
+  const unmeasured: string[] = [];
+  for (const { a, b, duet } of pairs) {
+    const outcome = duet.outcome();
     if (!outcome.ratio) {
       unmeasured.push(`${a} and ${b} (${whyNoRatio(outcome.rounds)})`);
       continue;
@@ -125,7 +188,13 @@ export async function duetVariant(
     ratios.set(b, [...ratios.get(b) ?? [], duetRecord(a, figure, rate, outcome.ratio, outcome.windows, true)]);
   }
   if (unmeasured.length === 0) return { ratios, warning: null };
-  return why(`no duet ratio for ${unmeasured.join("; ")}: their rounds used`);
+  return {
+    ratios,
+    warning: {
+      code: "duet-not-measured",
+      message: `${name}: no duet ratio for ${unmeasured.join("; ")}: their rounds used`,
+    },
+  };
 }
 
 /** Why no round of a duet added a window, in words. */
@@ -170,6 +239,7 @@ function duetRecord(
         round: w.round,
         placement: (reciprocal ? 1 - w.placement : w.placement) as 0 | 1,
         ratio: round6(flip(ratio)),
+        ...(w.startMs !== undefined ? { startedAt: new Date(w.startMs).toISOString() } : {}),
       };
     }),
   };

@@ -58,8 +58,8 @@ export function roundOrder<T>(items: readonly T[], round: number, schedule: Sche
  * @param records The records of one variant.
  * @param schedule The order within rounds.
  * @param finished Called once per record when it is done.
- * @param afterRound Called after each round, before the records that want no more runs are finished (the suite
- *   judges adaptive runs on paired intervals there).
+ * @param afterRound Called (and awaited) after each round, before the records that want no more runs are finished
+ *   (the suite judges adaptive runs on paired intervals there, and runs the duet rounds due).
  *
  * @example
  * ```ts ignore
@@ -71,7 +71,7 @@ export async function interleave(
   records: readonly RecordRun[],
   schedule: Schedule,
   finished: (record: RecordRun) => Promise<void>,
-  afterRound?: (records: readonly RecordRun[]) => void,
+  afterRound?: (records: readonly RecordRun[]) => void | Promise<void>,
 ): Promise<void> {
   const done = new Set<RecordRun>();
   const settle = async () => {
@@ -97,7 +97,7 @@ export async function interleave(
     for (const record of roundOrder(records, round, schedule)) {
       if (record.wantsRun && record.runs <= round) await record.step({ round, slot: slot++ });
     }
-    afterRound?.(records);
+    await afterRound?.(records);
     await settle();
   }
 }

@@ -36,7 +36,7 @@ import { estimateSec, type Planned, recordId } from "./plan.ts";
 import { interleave, type Schedule } from "./schedule.ts";
 import { stopOf } from "./suite_result.ts";
 import { judgeRounds, pairingOf, withPairedCi } from "./pairing.ts";
-import { duetVariant } from "./duet_variant.ts";
+import { planDuets, type VariantDuets } from "./duet_variant.ts";
 
 /** What every variant of a suite is measured with. */
 export interface SuiteContext {
@@ -292,13 +292,25 @@ export async function measureVariant(planned: Planned, suite: SuiteContext): Pro
   const opened: Opened[] = [];
   const finished = new Set<Opened>();
   let pairing: Pairing | undefined;
-  let duets = new Map<string, DuetRatioRecord[]>();
+  let duets: VariantDuets | null = null;
+  let duetRatios = new Map<string, DuetRatioRecord[]>();
+  let stopping = false;
+  // A record is written with its duet ratios whole: every duet round left runs first (none once the suite stops).
+  const closeDuets = async () => {
+    if (!duets) return;
+    if (!stopping) await duets.upTo(1);
+    const { ratios, warning } = duets.result();
+    duets = null;
+    duetRatios = ratios;
+    if (warning) suite.warn(warning);
+  };
   // Keep-alive off without --cpu-rate: the fixed rate is chosen once every runtime has run the first round.
   const choice: CpuRateChoice | undefined = planned.cpuRateFromFirstRound ? { rate: null } : undefined;
   const finish = async (o: Opened, ending: Ending) => {
     finished.add(o);
     const ran = asRan(planned, o.record ? choice : undefined, o.outcome);
-    const duet = duets.get(o.id);
+    if (o.record) await closeDuets();
+    const duet = duetRatios.get(o.id);
     const record = assembleRecord({ ...o, planned: ran, ending, pairing: o.record ? pairing : undefined });
     // The record says which pairing produced its ratios: duet where it has duet ratios, rounds for its runs.
     const assembled = duet && duet.length > 0
@@ -321,15 +333,19 @@ export async function measureVariant(planned: Planned, suite: SuiteContext): Pro
     const running = opened.filter((o) => o.record);
     const name = `${planned.workload.name}/${planned.variant}`;
     pairing = pairingOf(name, running.map((o) => o.id), suite.schedule.order, new Date().toISOString());
-    if (suite.pairing === "duet") duets = await measureDuets(planned, prepared, suite, running);
-    const afterRound = (records: readonly RecordRun[]) => {
+    if (suite.pairing === "duet") duets = await planVariantDuets(planned, prepared, suite, running);
+    let rounds = 0;
+    const afterRound = async (records: readonly RecordRun[]) => {
       if (choice && choice.rate === null) choice.rate = chosenCpuRate(running.map(firstRate));
       if (pairing) judgeRounds(records);
+      // The duet's rounds spread over the variant's: the two modes alternate through the same minutes.
+      await duets?.upTo(++rounds / planned.settings.runs);
     };
     await interleave(running.map((o) => o.record!), suite.schedule, async (record) => {
       await finish(running.find((o) => o.record === record)!, await record.close());
-    }, pairing || choice ? afterRound : undefined);
+    }, pairing || choice || duets ? afterRound : undefined);
   } catch (error) {
+    stopping = true;
     // Runs are interleaved, so a suite stopped mid-variant holds finished runs of records not yet closed: kept.
     const reason = stopOf(error, suite.signal).reason;
     for (const o of opened.filter((o) => !finished.has(o) && o.record)) {
@@ -338,33 +354,40 @@ export async function measureVariant(planned: Planned, suite: SuiteContext): Pro
     }
     throw error;
   } finally {
+    if (suite.pairing === "duet") await Deno.remove(duetDir(planned, suite), { recursive: true }).catch(() => {});
     await release(planned, prepared.session, suite);
   }
 }
 
+/** Where a variant's duet servers are staged: kept until its last duet round. */
+function duetDir(planned: Planned, suite: SuiteContext): string {
+  return `${suite.suiteTemp}/duet/${planned.workload.name}-${planned.variant}`;
+}
+
 /**
- * `--pairing duet`: every pair of the variant's running records measured in duet before their rounds (see
- * `duet_variant.ts`); a duet that cannot be measured is a suite warning, and the records keep their rounds.
+ * `--pairing duet`: every pair of the variant's running records, staged for duet rounds that alternate with the
+ * variant's own (see `duet_variant.ts`); a duet that cannot be measured is a suite warning, and the records keep their
+ * rounds.
  */
-async function measureDuets(
+async function planVariantDuets(
   planned: Planned,
   prepared: Prepared,
   suite: SuiteContext,
   running: readonly Opened[],
-): Promise<Map<string, DuetRatioRecord[]>> {
+): Promise<VariantDuets | null> {
   const name = `${planned.workload.name}/${planned.variant}`;
-  const workDir = `${suite.suiteTemp}/duet/${planned.workload.name}-${planned.variant}`;
+  const workDir = duetDir(planned, suite);
   if (suite.topology) {
     // Its CPUs and counters are this machine's: servers or load elsewhere are not measured in duet.
     suite.warn({
       code: "duet-not-measured",
       message: `${name}: duet pairing runs on one machine (no --*-host); rounds used`,
     });
-    return new Map();
+    return null;
   }
   try {
     const base = contextBase(planned, prepared, suite);
-    const { ratios, warning } = await duetVariant({
+    const { duets, warning } = await planDuets({
       workload: planned.workload,
       variant: planned.variant,
       settings: planned.settings,
@@ -385,13 +408,11 @@ async function measureDuets(
       signal: suite.signal,
     }, running.filter((o) => o.runtime).map((o) => ({ id: o.id, runtime: o.runtime! })));
     if (warning) suite.warn(warning);
-    return ratios;
+    return duets;
   } catch (error) {
     suite.signal.throwIfAborted();
     suite.warn({ code: "duet-not-measured", message: `${name}: ${(error as Error).message ?? error}; rounds used` });
-    return new Map();
-  } finally {
-    await Deno.remove(workDir, { recursive: true }).catch(() => {});
+    return null;
   }
 }
 

@@ -3,6 +3,8 @@
 // difference this run count detects on this machine; `compare --noise-floor` and `bench --noise-floor` refuse to call a
 // change smaller than it. README "What you get": `--aa` prints the smallest difference its rounds detect for each figure
 // `compare` tests, CPU per request at the fixed rate included; `compare --noise-floor` calls no smaller change.
+// docs/method.md "Duet pairing": with `--pairing duet` the floor of the duet's ratio is printed beside the rounds', the
+// two modes measured alternately in the one run.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import { parseResult } from "../../runners/schema/mod.ts";
 import { detectableChangePercent, pairedRatio, roundPairs } from "../../runners/stats/paired.ts";
@@ -33,6 +35,8 @@ Deno.test("bench --aa: one runtime as two interleaved arms; the report prints th
       // Memory per idle connection is not among the floors printed.
       "--idle-connections",
       "0",
+      "--pairing",
+      "duet",
       "--quiet",
       "--out",
       out,
@@ -70,6 +74,14 @@ Deno.test("bench --aa: one runtime as two interleaved arms; the report prints th
     assert(cpuLine, run.stdout.slice(0, 3000));
     assertStringIncludes(cpuLine, `the smallest difference 3 rounds detect here: ${cpuFloor.toFixed(1)}%`);
     assertEquals(noiseFloorOf(result).get(`http-json/default/${cpuFigure}`), cpuFloor);
+    // The duet's floor beside it, from windows measured between the rounds: some after the first, some before the last.
+    assertEquals([a.pairing?.mode, result.settings.pairing], ["duet", "duet"]);
+    const duet = a.duet!.find((d) => d.against === b.id)!;
+    assert(duet.windows.length >= 12, `${duet.windows.length} duet windows`);
+    const starts = duet.windows.map((w) => Date.parse(w.startedAt!));
+    const runStarts = [...a.runs, ...b.runs].map((r) => Date.parse(r.startedAt)).sort((x, y) => x - y);
+    assert(starts.some((t) => t > runStarts[0]) && starts.some((t) => t < runStarts.at(-1)!), "the modes alternate");
+    assertMatch(run.stdout, new RegExp(`http-json \\(default\\) ${cpuFigure} \\(duet\\): A/B .*detect here`));
 
     // compare with the floor: tight runs in base, every one higher by half the floor in head. Welch finds that
     // significant; the floor says it is too small to call.
