@@ -3,7 +3,8 @@
  * (`--cpu-rate`; see `duet.ts`). The duet rounds run one at a time, every pair's k-th round before any pair's next, the
  * pairs in a random order each time, so that the variant can alternate them with its own rounds. Each record gets one
  * {@linkcode DuetRatioRecord} per other runtime: its server's CPU per request over the other's, from the windows they
- * shared. HTTP workloads only, and only with two CPUs to give the two servers; elsewhere a warning says why not.
+ * shared. HTTP workloads only (others keep their rounds), with a fixed rate and two CPUs to give the two servers; a
+ * warning says why an HTTP variant has none.
  *
  * @module
  */
@@ -92,7 +93,8 @@ export async function planDuets(
     warning: { code: "duet-not-measured", message: `${name}: ${message}` },
   });
   const rate = ctx.settings.cpuRate;
-  if (ctx.workload.kind !== "http") return why("duet pairing measures HTTP workloads only; rounds used");
+  // Duet pairs HTTP servers' CPU per request: other kinds keep their rounds, as their records' pairing says.
+  if (ctx.workload.kind !== "http") return { duets: null, warning: null };
   if (!rate) return why("duet pairing needs a fixed rate (--cpu-rate); rounds used");
   if (entrants.length < 2) return { duets: null, warning: null };
   const cpus = [ctx.cpus.server, ctx.cpus.client].map((list) => list === null ? null : parseCpuList(list)[0]);
