@@ -8,7 +8,7 @@
 // RTBENCH_TEST_SKIPS; after the tests end, the runner lists the slowest files, then each skipped test and why, and
 // exits with the first failing run's code.
 import { type Skip, SKIP_LOG_ENV } from "./_needs.ts";
-import { filesOf, type Tier } from "./_tiers.ts";
+import { filesOf, runsAlone, type Tier } from "./_tiers.ts";
 
 /** Permissions of the whole suite: it starts servers, runtimes and load generators. */
 export const ALL_PERMISSIONS: readonly string[] = [
@@ -64,7 +64,7 @@ function formatDuration(sec: number): string {
 
 /**
  * One `deno test` run: its permissions, its flags, the files it is given (none: every test file `deno test` finds),
- * and whether its files run in parallel (the unit tier's: in-process and CPU-light, unlike the other two's servers).
+ * and whether its files run in parallel (two at a time on two CPUs; `deno test --parallel`).
  */
 export interface Part {
   permissions: readonly string[];
@@ -81,25 +81,38 @@ function ignoredBy(flags: readonly string[]): (file: string) => boolean {
 }
 
 /**
- * The `deno test` runs of a command line. `--unit`: the unit tier alone. Named files: those, with every permission.
- * Neither: the unit tier under its own permissions, then the rest, so the whole suite keeps the unit tier's rule. The
- * files `--ignore` names are left out of the lists here: `deno test` applies a list of them to named files only in
- * part.
+ * The `deno test` runs of a command line. `--unit`: the unit tier alone. Named test files: those, two at a time but
+ * for the files that run alone, with every permission; other arguments (folders, globs): as given, one file at a time.
+ * Neither: the unit tier under its own permissions, then the rest (two at a time but for the files that run alone,
+ * which follow), so the whole suite keeps the unit tier's rule. The files `--ignore` names are left out of the lists
+ * here: `deno test` applies a list of them to named files only in part.
  */
 export async function partsOf(unit: boolean, rest: readonly string[]): Promise<Part[]> {
-  const named = rest.some((a) => !a.startsWith("-"));
+  const named = rest.filter((a) => !a.startsWith("-"));
   const permissions = unit ? UNIT_PERMISSIONS : ALL_PERMISSIONS;
-  if (named) return [{ permissions, flags: rest, files: [], parallel: unit }];
+  const flags = rest.filter((f) => !f.startsWith("--ignore=") && !named.includes(f));
+  if (named.length > 0) {
+    if (unit || !named.every((f) => f.endsWith("_test.ts"))) {
+      return [{ permissions, flags: rest, files: [], parallel: unit }];
+    }
+    return await sharedThenAlone(flags, named.map((f) => f.replace(/^\.\//, "")));
+  }
   const ignored = ignoredBy(rest);
-  const flags = rest.filter((f) => !f.startsWith("--ignore="));
   const listed = async (...tiers: Tier[]) =>
     (await Promise.all(tiers.map((t) => filesOf(t)))).flat()
       .filter((f) => !ignored(f));
   const parts: Part[] = [{ permissions: UNIT_PERMISSIONS, flags, files: await listed("unit"), parallel: true }];
-  if (!unit) {
-    parts.push({ permissions: ALL_PERMISSIONS, flags, files: await listed("e2e", "acceptance"), parallel: false });
-  }
+  if (!unit) parts.push(...await sharedThenAlone(flags, await listed("e2e", "acceptance")));
   return parts;
+}
+
+/** `files` in two runs with every permission: two at a time, then those that run alone; no run without a file. */
+async function sharedThenAlone(flags: readonly string[], files: readonly string[]): Promise<Part[]> {
+  const alone = new Set((await Promise.all(files.map(async (f) => await runsAlone(f) ? f : null))).filter((f) => f));
+  return [
+    { permissions: ALL_PERMISSIONS, flags, files: files.filter((f) => !alone.has(f)), parallel: true },
+    { permissions: ALL_PERMISSIONS, flags, files: files.filter((f) => alone.has(f)), parallel: false },
+  ].filter((p) => p.files.length > 0); // a run with no file would run every test file `deno test` finds
 }
 
 async function main(args: string[]): Promise<number> {

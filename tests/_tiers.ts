@@ -1,6 +1,8 @@
 // The test tiers, read from where a test file is, never from a list: a `*_test.ts` beside the code it tests (anywhere
 // outside tests/) or in tests/unit/ is a unit test; tests/e2e/ holds the end-to-end tests (real servers, runtimes,
 // the load engine, the CLI); tests/acceptance/ the slow ones that need an optional tool, a toolchain or the network.
+// The files of those two run two at a time, but for a file whose header holds a line `// Runs alone: <why>`: its
+// assertions depend on the machine's CPUs being its own (a measured figure, a deadline), so it runs after them, alone.
 import { ROOT } from "./_helpers.ts";
 
 /** A test tier. */
@@ -33,4 +35,12 @@ export async function testFiles(root: string = ROOT): Promise<string[]> {
 /** The test files of `tier`. */
 export async function filesOf(tier: Tier, root: string = ROOT): Promise<string[]> {
   return (await testFiles(root)).filter((f) => tierOf(f) === tier);
+}
+
+/** The marker line of a test file that runs alone, and why. */
+const ALONE = /^\/\/ Runs alone: \S/m;
+
+/** Whether the test file `file` (a path from `root`) runs alone: its text holds the line `// Runs alone: <why>`. */
+export async function runsAlone(file: string, root: string = ROOT): Promise<boolean> {
+  return ALONE.test(await Deno.readTextFile(`${root}${file}`));
 }

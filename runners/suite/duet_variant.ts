@@ -103,30 +103,7 @@ export async function planDuets(
   }
   const traffic = ctx.workload.traffic(ctx.workloadContext);
   const target = (baseUrl: string): LoadTarget => ({ baseUrl, requests: traffic.requests });
-  const sides = new Map<string, DuetSide>();
-  for (const e of entrants) {
-    const source = ctx.workload.server(e.runtime.name, ctx.variant);
-    if (isSkip(source)) continue;
-    const dir = `${ctx.workDir}/${sides.size}`;
-    await Deno.mkdir(dir, { recursive: true });
-    const staged = await stageServerFor(e.runtime, source, dir, ctx.nodeModules, ctx.signal);
-    sides.set(e.id, {
-      name: e.id,
-      async start(cpu) {
-        const server = await startServer({
-          runtime: e.runtime,
-          file: staged.file,
-          args: staged.args,
-          cwd: dir,
-          env: yieldToPassed(ctx.env),
-          cpus: cpu,
-          timeoutMs: ctx.settings.startTimeoutSec * 1000,
-          signal: ctx.signal,
-        });
-        return { baseUrl: server.baseUrl, pid: server.group.pid, stop: () => server.stop() };
-      },
-    });
-  }
+  const sides = await duetSides(ctx, entrants);
   const random = seededRandom(ctx.seed);
   const pairs = duetPairs([...sides.keys()], random).map(([a, b]) => ({
     a,
@@ -169,6 +146,37 @@ export async function planDuets(
         : { ratios: new Map(), warning: why(`${failure}; rounds used`).warning },
   };
   return { duets, warning: null };
+}
+
+/** Each entrant's side of a duet, its server staged: how to start it on a CPU. Entrants without a server are left out. */
+async function duetSides(ctx: DuetVariantContext, entrants: readonly DuetEntrant[]): Promise<Map<string, DuetSide>> {
+  const sides = new Map<string, DuetSide>();
+  const workload = ctx.workload;
+  if (workload.kind !== "http") return sides;
+  for (const e of entrants) {
+    const source = workload.server(e.runtime.name, ctx.variant);
+    if (isSkip(source)) continue;
+    const dir = `${ctx.workDir}/${sides.size}`;
+    await Deno.mkdir(dir, { recursive: true });
+    const staged = await stageServerFor(e.runtime, source, dir, ctx.nodeModules, ctx.signal);
+    sides.set(e.id, {
+      name: e.id,
+      async start(cpu) {
+        const server = await startServer({
+          runtime: e.runtime,
+          file: staged.file,
+          args: staged.args,
+          cwd: dir,
+          env: yieldToPassed(ctx.env),
+          cpus: cpu,
+          timeoutMs: ctx.settings.startTimeoutSec * 1000,
+          signal: ctx.signal,
+        });
+        return { baseUrl: server.baseUrl, pid: server.group.pid, stop: () => server.stop() };
+      },
+    });
+  }
+  return sides;
 }
 
 /** Each record's duet ratios from its pairs' rounds so far, and a warning naming the pairs that have none. */

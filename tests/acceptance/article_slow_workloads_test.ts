@@ -3,6 +3,7 @@
 // hashes in 2 s, which over the window read 11 or 11.5/s; over the counted responses' span they do not round), and a
 // server slower than the window is a result with its long latency (bcryptjs at 100 connections, which 003 reports at
 // seconds of p50), not "No valid response".
+// Runs alone: what it asserts is how bcrypt's answers fall over the windows at their defaults.
 import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
 import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";

@@ -4,6 +4,7 @@
 // versions with its 95% intervals; headless Chromium parses and paints it. `--last <n>` picks the last n releases
 // of each runtime from npm: one version per release line (Node.js majors, Deno and Bun minors), newest patch each.
 // Bun 1.4.5 is the load engine's own, so the sweep provisions two further versions from npm (then cached).
+// Runs alone: it sets the process's npm registry, which every file running beside it would share.
 import { assert, assertEquals, assertRejects } from "@std/assert";
 import { builtinAdapters, lastReleases, lastReleasesOf, npmVersions } from "../../adapters/mod.ts";
 import { formatHtml, RUNTIME_COLORS } from "../../runners/report/mod.ts";

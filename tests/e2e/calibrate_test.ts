@@ -1,6 +1,7 @@
 // README walk: shows claims of docs/method.md "Calibrate and check" (calibrate, vs-wrk).
 // deno task calibrate: one row per installed load generator with its rate,
 // client and server CPU and what limits it; bad flags exit 2.
+// Runs alone: it asserts each generator's ceiling and what limited it.
 import { assert, assertEquals, assertMatch, assertNotEquals } from "@std/assert";
 import { vsWrk, type VsWrkTurn } from "../../runners/selfcheck/vs_wrk.ts";
 import { builtinLoadGenerators } from "../../runners/drivers/generators.ts";

@@ -3,6 +3,7 @@
 // reaches a registry — and nothing else unless `--pass-env` names it; each variable known to change a runtime (the
 // union of the adapters' lists, runtimeVariables()) has a test here: set in rtbench's environment, a real child does
 // not get it, `--pass-env` gives it to every child, and the result says which happened.
+// Runs alone: it sets the process's environment, which every file running beside it would share.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import {
   buildChildEnv,

@@ -2,6 +2,7 @@
 // Client-bound detection on a real server with a fake load generator sampled
 // like any other: one that burns its CPU between requests is flagged, one that
 // sleeps instead is not, and the table shows the warning next to the number.
+// Runs alone: it asserts which side was at its CPU limit.
 import { assert, assertEquals, assertExists, assertMatch } from "@std/assert";
 import { clientBoundWarning, clientSaturatedWarning } from "../../runners/stats/saturation.ts";
 import { groupRecords, relativeText } from "../../runners/report/_groups.ts";

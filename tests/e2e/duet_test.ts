@@ -4,6 +4,7 @@
 // burns both CPUs in bursts: the duet ratio recovers the factor. (That pairing the wrong windows, not pairing, or not
 // swapping fails is shown in runners/stats/duet_test.ts on counters with noise common to both CPUs: a burn server's CPU
 // per request is fixed by construction, so the injector moves when its work is done, which the windows must follow.)
+// Runs alone: it burns both CPUs with the noise injector and pins a server to each.
 import { assert, assertEquals } from "@std/assert";
 import { spawnGroup } from "../../runners/platform/process.ts";
 import { freePort } from "../../runners/platform/ports.ts";

@@ -2,6 +2,7 @@
 // from the kernel's counters; with --cpu-rate a window at that rate after each run (the server's CPU per request, the
 // load's per response, RSS there); with --idle-connections the server's memory per idle connection after a record's
 // first run. Real servers, real load, every response verified.
+// Runs alone: CPU per request and the control groups of this process are what it asserts.
 import { assert, assertEquals } from "@std/assert";
 import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";

@@ -2,6 +2,7 @@
 // Faults of the code under test: a server that crashes under load, one that never opens its port and one that
 // accepts connections and never answers. Each ends with that record errored in the phase the fault struck, the
 // reason saying what happened, the next runtime measured, and nothing left running or on disk.
+// Runs alone: its warm-up must reach the 200 requests after which a server crashes.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";

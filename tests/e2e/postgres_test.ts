@@ -1,6 +1,7 @@
 // README walk: shows claims of docs/workloads.md "The postgres workload".
 // The postgres workload: an embedded PostgreSQL started, verified against and removed on all three runtimes; a server
 // that does not clamp n or that skips queries caught; and with DATABASE_URL, only rtbench's own schema comes and goes.
+// Runs alone: it points the process's TMPDIR at its own directory and counts every PostgreSQL backend on the machine.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import postgres from "postgres";
 import { cacheDir } from "../../adapters/_cache.ts";

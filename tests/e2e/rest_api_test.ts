@@ -7,7 +7,7 @@
 //   framework versions and the `server` fact, every combination running, the drizzle variant, nothing left behind:
 //   "bench --workload rest-api on deno,node,bun completes every variant that runs and leaves nothing behind";
 // - a lost update, a wrong page, a 204 DELETE that deleted nothing (hidden from reads, or only under load) are invalid:
-//   "rest-api: a lost update, a wrong page and a DELETE that deleted nothing make the record invalid";
+//   tests/e2e/rest_api_faults_test.ts;
 // - only rtbench's engine sends captured ids, another generator is refused with the reason:
 //   "rest-api's captured ids need rtbench's engine: auto picks it, another generator is refused with the reason"
 //   (and runners/engine/http_test.ts "a capture from a valid response fills later expectations");
@@ -23,13 +23,11 @@ import { PROFILES } from "../../runners/suite/settings.ts";
 import { parseResult, validateResult } from "../../runners/schema/mod.ts";
 import { PRISMA_DEPENDENCIES } from "../../workloads/_prisma.ts";
 import { exportResult } from "../../runners/report/mod.ts";
-import { run } from "../_suite.ts";
 import { DRIZZLE_VERSION, restApi } from "../../workloads/rest_api.ts";
 import { httpJson } from "../../workloads/http_json.ts";
 import { planGroups } from "../../runners/suite/plan.ts";
 import { FRAMEWORK_DEPENDENCIES, FRAMEWORKS } from "../../workloads/_frameworks.ts";
-import { deleteNothing, deleteNothingLater, updateNotPersisted, wrongPage } from "../fixtures/rest_api_faults.ts";
-import { assertNothingLeft, runCli, withEnv, withTmp } from "../_helpers.ts";
+import { assertNothingLeft, runCli, withTmp } from "../_helpers.ts";
 
 // One run holds every variant that runs by default, Prisma's among them, and the production stack's two, named: each
 // variant's group starts its own embedded PostgreSQL, so one command line pays rtbench's start and install once.
@@ -151,46 +149,6 @@ Deno.test("bench --workload rest-api on deno,node,bun completes every variant th
     assertStringIncludes(html, "rest-api: requestsPerSecond (median), variant × runtime");
     // Nothing survives: no server, no load generator, no PostgreSQL, no data directory; only the result.
     await assertNothingLeft(tmp, ["r.json"]);
-  }, { database: true });
-});
-
-Deno.test("rest-api: a lost update, a wrong page and a DELETE that deleted nothing make the record invalid", async () => {
-  await withTmp(async (tmp) => {
-    // The embedded database goes to the system's temporary directory: point it at this test's.
-    await withEnv({ TMPDIR: tmp }, async () => {
-      const result = await run({
-        workloads: [updateNotPersisted, wrongPage, deleteNothing, deleteNothingLater],
-        runtimes: ["deno"],
-        settings: { durationSec: 1, warmupSec: 0, runs: 1 },
-        tempDir: tmp,
-      });
-      const [lost, page, deleted, deletedLater] = result.records;
-      for (const record of result.records) assertEquals(record.status, "invalid", record.id);
-      const failed = (r: typeof lost) => r.verification.checks.filter((c) => !c.passed).map((c) => c.name);
-
-      // The update answered as done but not stored: the database says so, and reading it back says so.
-      assertEquals(lost.error?.phase, "verify");
-      assert(failed(lost).includes("database: PUT /users/:id persisted the update"), failed(lost).join());
-      assertEquals(lost.runs.length, 0, "an invalid server is not measured");
-
-      // Page 1 answered with page 2's users: the exact body differs.
-      assertEquals(page.error?.phase, "verify");
-      assertStringIncludes(page.error!.message, "GET /users?page=1&limit=20 body");
-
-      // 204 and a 404 afterwards, yet the row is still there: only the database can tell.
-      assertEquals(deleted.error?.phase, "verify");
-      assertEquals(failed(deleted), ["database: DELETE /users/:id deleted the user"]);
-
-      // The same fault under load only: the check after the run finds the deletes the responses reported missing.
-      assertEquals(deletedLater.error?.phase, "cleanup");
-      assertMatch(deletedLater.error!.message, /run 1: database: deletes counted by PostgreSQL: got 1, expected \d+/);
-      const deletes = deletedLater.verification.checks.find((c) =>
-        c.name === "run 1: database: deletes counted by PostgreSQL"
-      )!;
-      // Only verification's delete reached the table; the load's answered 204 in vain.
-      assert(Number(deletes.expected) > 10, JSON.stringify(deletes));
-    });
-    await assertNothingLeft(tmp);
   }, { database: true });
 });
 

@@ -1,6 +1,7 @@
 // README walk: shows claims of docs/guide.md "Runtimes": @system (PATH, the harness's own Deno), npm provisioning into the cache and reuse, errored when it cannot be had.
 // Runtime resolution: @system (PATH, the harness itself), npm provisioning into the cache with reuse, and a runtime
 // that cannot be had recorded as errored. The default version policy is tried in versions_test.ts.
+// Runs alone: it sets the process's PATH and npm registry, which every file running beside it would share.
 import { cacheDir } from "../../adapters/_cache.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { bun, deno, node, resolveRuntime } from "../../adapters/mod.ts";

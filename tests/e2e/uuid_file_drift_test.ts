@@ -3,6 +3,7 @@
 // consecutive runs of one runtime show no monotone trend beyond noise. On ext4 the figures used to fall run after run
 // for every runtime (deno 3,700 → 3,526 → 2,126 requests/s, its CPU time per request 242 → 450 µs): ext4 steps over
 // every inode number freed in the last minute when it allocates one, and each run freed tens of thousands.
+// Runs alone: a trend test on six consecutive runs, which a neighbour's load would make.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { run } from "../_suite.ts";
 import { kendallTrend } from "../../runners/stats/drift.ts";

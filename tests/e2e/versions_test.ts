@@ -5,6 +5,7 @@
 // one is said so in the record, the result and the overview; framework servers run with NODE_ENV=production unless
 // --pass-env keeps the user's value. The local registry (tests/fixtures/npm_registry.ts) serves fake node binaries that
 // only answer the version probe, so that the policy is tried offline on fixed versions and a fixed day.
+// Runs alone: it sets the process's npm registry, which every file running beside it would share.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import { activeLtsLine, dayOf, nodeSupport, releaseLine, resolveRuntime } from "../../adapters/mod.ts";
 import { parseResult } from "../../runners/schema/mod.ts";

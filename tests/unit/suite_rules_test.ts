@@ -26,22 +26,46 @@ Deno.test("every test file sits in a tier's place: beside its code or in tests/u
 Deno.test("the whole suite runs the unit tier apart, without --allow-net and --allow-run; named files with every permission", async () => {
   assert(!UNIT_PERMISSIONS.some((p) => p === "--allow-net" || p === "--allow-run"));
   const skipped = ["tests/e2e/aa_test.ts", "tests/acceptance/locust_test.ts"];
-  const [unit, rest, ...more] = await partsOf(false, ["--filter=x", `--ignore=./${skipped.join(",")}`]);
+  const [unit, shared, alone, ...more] = await partsOf(false, ["--filter=x", `--ignore=./${skipped.join(",")}`]);
   assertEquals(more, []);
-  assertEquals([unit.permissions, unit.parallel, rest.parallel], [UNIT_PERMISSIONS, true, false]);
+  assertEquals([unit.permissions, unit.parallel, shared.parallel, alone.parallel], [
+    UNIT_PERMISSIONS,
+    true,
+    true,
+    false,
+  ]);
   assertEquals(unit.files, (await testFiles()).filter((f) => tierOf(f) === "unit"));
-  assertEquals(rest.permissions, ALL_PERMISSIONS);
-  // The files --ignore names are left out of the list, every one of them (deno test leaves out only some of a list).
-  assertEquals(rest.files.toSorted(), (await testFiles()).filter((f) => tierOf(f) !== "unit" && !skipped.includes(f)));
-  assertEquals([unit.flags, rest.flags], [["--filter=x"], ["--filter=x"]]);
-  assertEquals((await partsOf(false, ["--ignore=tests/e2e"]))[1].files.filter((f) => f.startsWith("tests/e2e/")), []);
+  assertEquals([shared.permissions, alone.permissions], [ALL_PERMISSIONS, ALL_PERMISSIONS]);
+  // The files --ignore names are left out of the lists, every one of them (deno test leaves out only some of a list).
+  const rest = [...shared.files, ...alone.files].toSorted();
+  assertEquals(rest, (await testFiles()).filter((f) => tierOf(f) !== "unit" && !skipped.includes(f)));
+  // docs/development.md (Tests): the files that run alone are those whose header says so, and only those.
+  const marked = [];
+  for (const f of rest) if (/^\/\/ Runs alone: \S/m.test(await Deno.readTextFile(`${ROOT}${f}`))) marked.push(f);
+  assertEquals(alone.files.toSorted(), marked);
+  assert(marked.length > 0 && marked.length < rest.length / 2, `${marked.length} of ${rest.length} files run alone`);
+  assertEquals([unit.flags, shared.flags, alone.flags], [["--filter=x"], ["--filter=x"], ["--filter=x"]]);
+  const noE2e = (await partsOf(false, ["--ignore=tests/e2e"])).flatMap((p) => p.files);
+  assertEquals(noE2e.filter((f) => f.startsWith("tests/e2e/")), []);
   assertEquals(await partsOf(true, ["--filter=x"]), [{ ...unit, flags: ["--filter=x"] }]);
-  assertEquals(await partsOf(false, ["tests/e2e/aa_test.ts"]), [{
-    permissions: ALL_PERMISSIONS,
-    flags: ["tests/e2e/aa_test.ts"],
-    files: [],
-    parallel: false,
-  }]);
+  // Named test files: two at a time, those that run alone after.
+  assertEquals(await partsOf(false, ["--filter=x", "tests/e2e/aa_test.ts", "./tests/e2e/http_json_test.ts"]), [
+    { permissions: ALL_PERMISSIONS, flags: ["--filter=x"], files: ["tests/e2e/http_json_test.ts"], parallel: true },
+    { permissions: ALL_PERMISSIONS, flags: ["--filter=x"], files: ["tests/e2e/aa_test.ts"], parallel: false },
+  ]);
+  assertEquals(await partsOf(false, ["tests/e2e"]), [
+    { permissions: ALL_PERMISSIONS, flags: ["tests/e2e"], files: [], parallel: false },
+  ]);
+});
+
+// docs/development.md (Tests): files run two at a time in one process, which has one environment.
+Deno.test("a slow-tier file that changes the process's environment (withEnv) runs alone", async () => {
+  const sharing = [];
+  for (const file of (await testFiles()).filter((f) => tierOf(f) !== "unit")) {
+    const text = await Deno.readTextFile(`${ROOT}${file}`);
+    if (/\bwithEnv\(/.test(text) && !/^\/\/ Runs alone: \S/m.test(text)) sharing.push(file);
+  }
+  assertEquals(sharing, [], "a file that sets the process's environment while files beside it run");
 });
 
 // docs/development.md (Tests): "Every skip goes through one helper, `needs()` in `tests/_needs.ts`".
