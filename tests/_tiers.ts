@@ -40,7 +40,7 @@ export async function filesOf(tier: Tier, root: string = ROOT): Promise<string[]
 /** The marker line of a test file that runs alone, and why. */
 const ALONE = /^\/\/ Runs alone: \S/m;
 
-/** Whether the test file `file` (a path from `root`) runs alone: its text holds the line `// Runs alone: <why>`. */
+/** Whether the test file `file` (absolute, or from `root`) runs alone: its text holds the line `// Runs alone: <why>`. */
 export async function runsAlone(file: string, root: string = ROOT): Promise<boolean> {
-  return ALONE.test(await Deno.readTextFile(`${root}${file}`));
+  return ALONE.test(await Deno.readTextFile(file.startsWith("/") ? file : `${root}${file}`));
 }

@@ -2,6 +2,7 @@
 // The harness ending abruptly: killed with SIGKILL (the children reaper stops its servers and removes its
 // temporary files), an uncaught exception or an unhandled rejection (global handlers clean up and exit 1 with
 // one line), and `deno task` killed under it (the orphaned harness stops itself).
+// Runs alone: "nothing left 6 s later" is a deadline, which a neighbour's load stretches.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult } from "../../runners/schema/mod.ts";
 import {

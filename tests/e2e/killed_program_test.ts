@@ -4,6 +4,7 @@
 // with a plain server, and with the postgres workload's embedded PostgreSQL. The CLI under SIGKILL with the embedded
 // PostgreSQL likewise (abrupt_exit_test shows it with a plain server). A killed run whose reaper was killed with it
 // leaves its temporary directory to the next start, which removes it, and never one of a run still alive.
+// Runs alone: "nothing left 5 s later" is a deadline, which a neighbour's load stretches.
 import { assert, assertEquals } from "@std/assert";
 import {
   BENCH_PERMISSIONS,
