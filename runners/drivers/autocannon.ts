@@ -94,7 +94,9 @@ export const autocannonGenerator: LoadGenerator = {
   available(): Promise<boolean> {
     return Promise.resolve(true);
   },
-  unsupported(target: LoadTarget): string | null {
+  unsupported(target: LoadTarget, settings: LoadSettings): string | null {
+    // autocannon refuses a timeout under 1 s with no other word than "timeout must be greater than 0".
+    if (settings.requestTimeoutSec < 1) return "autocannon takes a request timeout of 1 s or more (--timeout)";
     return headUnread("autocannon", target);
   },
   version(): Promise<string> {
