@@ -70,6 +70,9 @@ export async function installDependencies(
       throw new Error(`Cannot install server dependencies (${names}): ${why}`);
     }
     await Deno.writeTextFile(`${staging}/node_modules/.rtbench-complete`, "");
+    // Another rtbench that installed the same set meanwhile may be using its copy: keep it. What is left otherwise is
+    // an interrupted install's.
+    if (await exists(`${dir}/node_modules/.rtbench-complete`)) return `${dir}/node_modules`;
     await removeTree(dir).catch(() => {});
     try {
       await Deno.rename(staging, dir);
