@@ -2,6 +2,7 @@
 // bcrypt: every runtime's hashes verify with bcryptjs in the harness and on
 // every later runtime's server, in both variants; a server that hashes the
 // wrong thing, or whose verify endpoint says yes to anything, is invalid.
+// Runs alone: bcrypt takes a CPU whole; beside another file a later run failed in its measurement before its check.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
