@@ -18,7 +18,7 @@ import process from "node:process";
 import { owned } from "./_ledger_lines.ts";
 import { cacheDir } from "./cache_dir.ts";
 import { processLedger } from "./ledger.ts";
-import { launchReaper } from "./process.ts";
+import { launchReaper, runCommand } from "./process.ts";
 import { removeTree } from "./remove_tree.ts";
 
 /** A ledger's file name: its process's pid and a token (a later process may get the same pid). */
@@ -40,7 +40,7 @@ function exists(pid: number): boolean {
 
 /**
  * Removes the temporary paths in the ledgers of `dir` whose processes are gone, and those ledgers; a ledger whose
- * process still runs is left alone, whoever it belongs to, as is one of another user. Groups are not stopped: the pids
+ * process still runs is left alone, whoever it belongs to, as is one of another user, and one whose reaper still runs. Groups are not stopped: the pids
  * of a process gone may name others now.
  *
  * @param dir The ledgers' folder.
@@ -60,9 +60,14 @@ export async function sweepLedgers(dir: string): Promise<string[]> {
   } catch {
     return removed;
   }
+  let commands: string | undefined;
   for (const name of names) {
     const pid = Number(LEDGER_NAME.exec(name)?.[1]);
     if (!pid || pid === Deno.pid || exists(pid)) continue;
+    // Its reaper may not have read it yet (it looks every half second, then gives the groups 2 s): while a process
+    // named with the ledger's path runs, the ledger is its reaper's, whose groups are still to be stopped.
+    commands ??= await processCommands();
+    if (commands.includes(`/owned/${name}`)) continue;
     const file = `${dir}/${name}`;
     const info = await Deno.lstat(file).catch(() => null);
     if (!info || (info.uid !== null && info.uid !== Deno.uid())) continue;
@@ -72,6 +77,12 @@ export async function sweepLedgers(dir: string): Promise<string[]> {
     await Deno.remove(file).catch(() => {/* swept by another start */});
   }
   return removed;
+}
+
+/** Every process's command line, one a line; empty where `ps` cannot tell. */
+async function processCommands(): Promise<string> {
+  const out = await runCommand(["ps", "-A", "-ww", "-o", "args="], { timeoutMs: 5000 }).catch(() => null);
+  return out?.success ? out.stdout : "";
 }
 
 let started: Promise<number | null> | undefined;

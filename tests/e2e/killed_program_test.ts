@@ -6,6 +6,7 @@
 // leaves its temporary directory to the next start, which removes it, and never one of a run still alive.
 // Runs alone: "nothing left 5 s later" is a deadline, which a neighbour's load stretches.
 import { assert, assertEquals } from "@std/assert";
+import { sweepLedgers } from "../../runners/platform/reaper.ts";
 import {
   BENCH_PERMISSIONS,
   entries,
@@ -150,5 +151,32 @@ Deno.test("a killed run whose reaper died with it: the next start removes its di
     live.child.kill("SIGTERM");
     await live.child.status;
     await assertGone(tmp);
+  });
+});
+
+// docs/guide.md "Nothing left running": a start sweeps the ledgers of killed runs, but not one whose reaper is yet to
+// read it — another rtbench starting in the second after a kill took the ledger from under the reaper, whose server
+// then ran on.
+Deno.test("a killed run whose reaper still runs: another start leaves its ledger to the reaper", async () => {
+  await withTmp(async (tmp) => {
+    const gone = new Deno.Command("true").spawn();
+    await gone.status;
+    const owned = `${tmp}/owned`;
+    const ledger = `${owned}/${gone.pid}-abcd1234`;
+    const path = `${tmp}/rtbench-killed-run`;
+    await Deno.mkdir(path, { recursive: true });
+    await Deno.mkdir(owned);
+    await Deno.writeTextFile(ledger, `${JSON.stringify({ path })}\n`);
+    // A stand-in for its reaper: a process whose command line names the ledger, as the reaper's does.
+    const reaper = new Deno.Command("sh", { args: ["-c", "sleep 30", ledger] }).spawn();
+    try {
+      assertEquals(await sweepLedgers(owned), []);
+      assertEquals([await exists(ledger), await exists(path)], [true, true]);
+    } finally {
+      reaper.kill("SIGKILL");
+      await reaper.status;
+    }
+    assertEquals(await sweepLedgers(owned), [path]);
+    assertEquals([await exists(ledger), await exists(path)], [false, false]);
   });
 });
