@@ -40,8 +40,8 @@ function exists(pid: number): boolean {
 
 /**
  * Removes the temporary paths in the ledgers of `dir` whose processes are gone, and those ledgers; a ledger whose
- * process still runs is left alone, whoever it belongs to, as is one of another user, and one whose reaper still runs. Groups are not stopped: the pids
- * of a process gone may name others now.
+ * process still runs is left alone, whoever it belongs to, as is one of another user, and one whose reaper still
+ * runs. Groups are not stopped: the pids of a process gone may name others now.
  *
  * @param dir The ledgers' folder.
  * @returns The paths removed.

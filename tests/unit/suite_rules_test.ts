@@ -3,7 +3,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { ROOT } from "../_helpers.ts";
 import { unguardedOptional } from "../_needs.ts";
-import { testFiles, tierOf } from "../_tiers.ts";
+import { runsAlone, testFiles, tierOf } from "../_tiers.ts";
 import { ALL_PERMISSIONS, partsOf, UNIT_PERMISSIONS } from "../_run.ts";
 
 // docs/development.md (Tests): "which tier a test is in is where it sits".
@@ -41,6 +41,7 @@ Deno.test("the whole suite runs the unit tier apart, without --allow-net and --a
   assertEquals(rest, (await testFiles()).filter((f) => tierOf(f) !== "unit" && !skipped.includes(f)));
   // docs/development.md (Tests): the files that run alone are those whose header says so, and only those.
   const marked = [];
+  // Read here with its own pattern, not the runner's, so that a runner misreading the marker fails.
   for (const f of rest) if (/^\/\/ Runs alone: \S/m.test(await Deno.readTextFile(`${ROOT}${f}`))) marked.push(f);
   assertEquals(alone.files.toSorted(), marked);
   assert(marked.length > 0 && marked.length < rest.length / 2, `${marked.length} of ${rest.length} files run alone`);
@@ -63,7 +64,7 @@ Deno.test("a slow-tier file that changes the process's environment (withEnv) run
   const sharing = [];
   for (const file of (await testFiles()).filter((f) => tierOf(f) !== "unit")) {
     const text = await Deno.readTextFile(`${ROOT}${file}`);
-    if (/\bwithEnv\(/.test(text) && !/^\/\/ Runs alone: \S/m.test(text)) sharing.push(file);
+    if (/\bwithEnv\(/.test(text) && !await runsAlone(file)) sharing.push(file);
   }
   assertEquals(sharing, [], "a file that sets the process's environment while files beside it run");
 });
