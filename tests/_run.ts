@@ -9,6 +9,7 @@
 // exits with the first failing run's code.
 import { type Skip, SKIP_LOG_ENV } from "./_needs.ts";
 import { filesOf, runsAlone, type Tier } from "./_tiers.ts";
+import { CALIBRATION_ENV, measureMachineSpeed } from "../runners/drivers/calibration.ts";
 
 /** Permissions of the whole suite: it starts servers, runtimes and load generators. */
 export const ALL_PERMISSIONS: readonly string[] = [
@@ -127,6 +128,11 @@ async function main(args: string[]): Promise<number> {
   let code = 0;
   const times: [string, number][] = [];
   try {
+    // The machine measured once, as a program running suites one after another would (RTBENCH_CALIBRATION), instead
+    // of a second in every suite a test starts; machine_identity_test shows a suite measuring its own.
+    const calibration = unit
+      ? undefined
+      : Deno.env.get(CALIBRATION_ENV) || JSON.stringify(await measureMachineSpeed(null));
     for (const part of await partsOf(unit, rest)) {
       const status = await new Deno.Command(Deno.execPath(), {
         args: [
@@ -137,7 +143,7 @@ async function main(args: string[]): Promise<number> {
           ...part.flags,
           ...part.files,
         ],
-        env: { [SKIP_LOG_ENV]: log },
+        env: { [SKIP_LOG_ENV]: log, ...(calibration ? { [CALIBRATION_ENV]: calibration } : {}) },
         stdin: "inherit",
         stdout: "inherit",
         stderr: "inherit",

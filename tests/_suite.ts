@@ -1,11 +1,12 @@
 // run() as the tests call it. The machine's calibration (a second of work pinned to a CPU, measured when a suite
-// starts) is measured once per test process and handed to every suite, as a program running suites one after another
-// would (RunOptions.calibration); machine_identity_test and calibrate_test show it measured. http-json's fixed-rate
+// starts) is measured once (by the test runner, RTBENCH_CALIBRATION, else once per test file) and handed to every
+// suite, as a program running suites one after another would (RunOptions.calibration); machine_identity_test and
+// calibrate_test show it measured. http-json's fixed-rate
 // window and idle connections (its defaults, seconds a run) are measured where a test sets them.
 import { run as runBench } from "../runners/suite/run.ts";
 import type { RunOptions } from "../runners/suite/request.ts";
 import type { BenchResult, MachineCalibration } from "../runners/schema/mod.ts";
-import { measureMachineSpeed } from "../runners/drivers/calibration.ts";
+import { CALIBRATION_ENV, calibrationOf, measureMachineSpeed } from "../runners/drivers/calibration.ts";
 
 let calibration: Promise<MachineCalibration> | undefined;
 
@@ -16,6 +17,8 @@ export function run(options: RunOptions): Promise<BenchResult> {
 
 /** {@linkcode runBench} with this process's calibration, every workload default kept (a test of those defaults). */
 export async function runWithWorkloadDefaults(options: RunOptions): Promise<BenchResult> {
-  calibration ??= measureMachineSpeed(null);
+  calibration ??= Promise.resolve(calibrationOf(Deno.env.get(CALIBRATION_ENV))).then((c) =>
+    c ?? measureMachineSpeed(null)
+  );
   return await runBench({ calibration: await calibration, ...options });
 }

@@ -5,13 +5,13 @@ import { builtinAdapters, lastReleasesOf } from "../../adapters/mod.ts";
 import { builtinWorkloads, loadWorkloadModule, type RunSettings, type Workload } from "../../workloads/mod.ts";
 import { UsageError } from "../platform/mod.ts";
 import type { ExportFormat, HistoryEntry, NoiseFloor } from "../report/mod.ts";
-import { type BenchResult, readResultFile, type RunOrder } from "../schema/mod.ts";
+import { type BenchResult, type MachineCalibration, readResultFile, type RunOrder } from "../schema/mod.ts";
 import { type Profile, PROFILES, type RunOptions } from "../suite/mod.ts";
 import { openHistory } from "./_history.ts";
 import { readNoiseFloor } from "./_noise_floor.ts";
 import { checkWritable, defaultResultPath } from "./_out.ts";
 import { SETTING_FLAG_NAMES } from "./_bench_flags.ts";
-import type { HostsOption } from "../drivers/mod.ts";
+import { CALIBRATION_ENV, calibrationOf, type HostsOption } from "../drivers/mod.ts";
 
 /**
  * What the command line asked for.
@@ -100,6 +100,8 @@ export interface Prepared {
   readonly reportPath: string | undefined;
   /** The noise floor of `--noise-floor`'s A/A result. */
   readonly noiseFloor: NoiseFloor | undefined;
+  /** A calibration measured earlier on this machine (`RTBENCH_CALIBRATION`), recorded instead of measuring one. */
+  readonly calibration: MachineCalibration | undefined;
 }
 
 /** The part of a command line's request that `run()` takes (and checks). */
@@ -213,6 +215,7 @@ export function resultPathFor(out: string): string {
  * Throws a {@linkcode UsageError} naming the flag.
  */
 export async function prepare(request: CliRequest, known: readonly Workload[]): Promise<Prepared> {
+  const calibration = calibrationOf(Deno.env.get(CALIBRATION_ENV));
   let previous: BenchResult | undefined;
   if (request.resume !== undefined) [request, previous] = await resumeRequest(request, known);
   const history = request.history === undefined ? [] : await openHistory(request.history);
@@ -227,5 +230,5 @@ export async function prepare(request: CliRequest, known: readonly Workload[]): 
     (request.out === undefined ? defaultResultPath() : reportPath ? resultPathFor(reportPath) : request.out);
   await checkWritable(resultPath, request.resume !== undefined ? "--resume" : "--out");
   if (reportPath) await checkWritable(reportPath, "--out");
-  return { request, previous, history, resultPath, reportPath, noiseFloor };
+  return { request, previous, history, resultPath, reportPath, noiseFloor, calibration };
 }

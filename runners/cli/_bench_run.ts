@@ -54,6 +54,7 @@ export async function measure(prepared: Prepared, signal: AbortSignal): Promise<
   try {
     result = await run({
       ...runOptionsOf(request),
+      calibration: prepared.calibration,
       resume: prepared.previous && { file: resultPath, result: prepared.previous },
       signal,
       onProgress: progress.display?.update,

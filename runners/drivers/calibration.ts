@@ -83,3 +83,46 @@ export async function measureMachineSpeed(cpus: string | null, signal?: AbortSig
     ...calibrationSummary(roundsMs),
   };
 }
+
+/** The variable that hands a suite a calibration measured earlier on this machine (JSON, as a result records it). */
+export const CALIBRATION_ENV = "RTBENCH_CALIBRATION";
+
+/**
+ * The calibration `RTBENCH_CALIBRATION` holds, or undefined when it is unset or empty: for a program that runs
+ * suites one after another on one machine, which then measures the machine once instead of a second per suite.
+ *
+ * @param value The variable's value.
+ * @returns The calibration, or undefined.
+ * @throws {RangeError} Naming the variable, when it is not a calibration of this work.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals, assertThrows } from "@std/assert";
+ * import { CALIBRATION_WORK, calibrationOf } from "./calibration.ts";
+ * const c = { work: CALIBRATION_WORK, runtime: "deno 2.9.6", cpu: "0", roundsMs: [80, 82], medianMs: 81, spreadPercent: 1.2 };
+ * assertEquals(calibrationOf(JSON.stringify(c)), c);
+ * assertEquals(calibrationOf(""), undefined);
+ * assertThrows(() => calibrationOf('{"work":"other"}'), RangeError, "RTBENCH_CALIBRATION");
+ * ```
+ */
+export function calibrationOf(value: string | undefined): MachineCalibration | undefined {
+  if (!value) return undefined;
+  let c: Partial<MachineCalibration>;
+  try {
+    c = JSON.parse(value);
+  } catch {
+    throw new RangeError(`${CALIBRATION_ENV} is not JSON: give a calibration as a result file records it`);
+  }
+  const positive = (n: unknown) => typeof n === "number" && n > 0 && Number.isFinite(n);
+  const ok = c?.work === CALIBRATION_WORK && typeof c.runtime === "string" &&
+    (c.cpu === null || typeof c.cpu === "string") && Array.isArray(c.roundsMs) && c.roundsMs.length > 0 &&
+    c.roundsMs.every(positive) && positive(c.medianMs) && typeof c.spreadPercent === "number" &&
+    c.spreadPercent >= 0;
+  if (!ok) {
+    throw new RangeError(
+      `${CALIBRATION_ENV} is not a calibration of ${CALIBRATION_WORK} (work, runtime, cpu, roundsMs, medianMs, ` +
+        "spreadPercent)",
+    );
+  }
+  return c as MachineCalibration;
+}

@@ -16,7 +16,12 @@ import { keepAndCompare } from "../../runners/cli/_history.ts";
 import { machineMatch } from "../../runners/stats/machine.ts";
 import { UsageError } from "../../runners/base/mod.ts";
 import { cacheSizes, identityFrom, readMachineIdentity } from "../../runners/platform/machine.ts";
-import { CALIBRATION_ROUNDS, CALIBRATION_WORK, measureMachineSpeed } from "../../runners/drivers/calibration.ts";
+import {
+  CALIBRATION_ENV,
+  CALIBRATION_ROUNDS,
+  CALIBRATION_WORK,
+  measureMachineSpeed,
+} from "../../runners/drivers/calibration.ts";
 import { formatTable } from "../../runners/report/table.ts";
 import { formatMarkdown } from "../../runners/report/markdown.ts";
 import { ROOT, runTask, withTmp } from "../_helpers.ts";
@@ -226,10 +231,13 @@ Deno.test("the calibration runs the fixed work pinned to one CPU and records eve
 Deno.test("a suite records the identity and calibration, and the terminal report names them", async () => {
   await withTmp(async (tmp) => {
     const out = `${tmp}/r.json`;
-    const run = await runTask("bench", [
-      ...["--workload", "startup", "--variant", "hello", "--runtime", "deno", "--runs", "1", "--duration", "0.1"],
-      ...["--warmup-runs", "0", "--quiet", "--out", out],
-    ], { TMPDIR: tmp });
+    const bench = (calibration: string) =>
+      runTask("bench", [
+        ...["--workload", "startup", "--variant", "hello", "--runtime", "deno", "--runs", "1", "--duration", "0.1"],
+        ...["--warmup-runs", "0", "--quiet", "--out", out],
+      ], { TMPDIR: tmp, [CALIBRATION_ENV]: calibration });
+    // Measured by the suite itself (the test runner hands every other suite the one it measured).
+    const run = await bench("");
     assertEquals(run.code, 0, run.stderr);
     const result = await readResultFile(out);
     assertEquals(result.environment.machine, await readMachineIdentity());
@@ -244,5 +252,11 @@ Deno.test("a suite records the identity and calibration, and the terminal report
     );
     // A result compares with itself: one identity, one calibration.
     assertEquals(machineMatch(result, result), { comparable: true, why: null, note: null });
+    // A calibration handed over is recorded as it was, not measured again; one that is not a calibration is refused.
+    assertEquals((await bench(JSON.stringify(result.environment.calibration))).code, 0);
+    assertEquals((await readResultFile(out)).environment.calibration, result.environment.calibration);
+    const refused = await bench('{"work":"other"}');
+    assertEquals([refused.code, refused.stderr.trim().split("\n").length], [2, 1], refused.stderr);
+    assertMatch(refused.stderr, /^rtbench: RTBENCH_CALIBRATION is not a calibration of rtbench-calibration\/1/);
   });
 });
