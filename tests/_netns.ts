@@ -68,7 +68,10 @@ export interface Lab {
 
 /** Builds the lab; `close()` undoes all of it. */
 export async function makeLab(): Promise<Lab> {
-  const tag = `rtb18${Deno.pid % 100000}`;
+  // Unique per lab: two test files in one `deno test` process (one pid) may each build one at once.
+  const tag = `rtb${Deno.pid % 100000}${
+    crypto.getRandomValues(new Uint8Array(2)).reduce((a, b) => a + b.toString(16).padStart(2, "0"), "")
+  }`;
   const dir = await Deno.makeTempDir({ prefix: "rtbench-netns-test-" });
   const lan = `${tag}-lan`;
   const names = { harness: `${tag}-h`, server: `${tag}-s`, client: `${tag}-c`, db: `${tag}-d`, client2: `${tag}-e` };

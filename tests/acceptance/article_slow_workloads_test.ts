@@ -1,4 +1,4 @@
-// README walk: shows claims of docs/method.md "Slow workloads: enough responses to rank" (bcrypt at its defaults, bcryptjs at 100 connections).
+// README walk: shows claims of docs/method.md "Slow workloads: enough responses to rank" (bcrypt at its defaults, bcryptjs at 24 and 30 connections).
 // Defaults that measure: a slow workload's figure is not rounded by counting (bcrypt at its defaults counts 21–32
 // hashes in 2 s, which over the window read 11 or 11.5/s; over the counted responses' span they do not round), and a
 // server slower than the window is a result with its long latency (bcryptjs at 100 connections, which 003 reports at
@@ -100,17 +100,17 @@ Deno.test("bcrypt native at its defaults: answers in pairs, yet runs stand over 
     assertEquals(await processesMatching(tmp), []);
   }));
 
-Deno.test("bcryptjs at 30 connections: a server slower than the window reports seconds of latency, not an error", () =>
+Deno.test("bcryptjs at 24 connections: a server slower than the window reports its latency, not an error", () =>
   withTmp(async (tmp) => {
     const result = await run({
       workloads: [bcrypt],
       runtimes: ["node"],
       variants: ["bcryptjs"],
-      // 003's regime (100 connections), scaled down: 30 interleaved hashes already take longer than the 1 s window. At
-      // cost 9 they take about 1.5 s, and the run measured again lasts the timeout one request alone predicts (about
-      // 25 s, 10 × 30 × its 80 ms), which rtbench raises the 10 s asked for to: slowness, not where the timeout lies.
-      settings: { connections: 30, durationSec: 1, warmupSec: 0.2, runs: 1, requestTimeoutSec: 10 },
-      options: { "bcrypt-cost": 9 },
+      // 003's regime (100 connections, seconds of p50), scaled down: 24 interleaved hashes at cost 6 take longer than
+      // the 0.1 s window, so it counts none, and the run measured again lasts the timeout one request alone predicts
+      // (about 10 s, 10 × 24 × its 40 ms), which rtbench raises the 1 s asked for to.
+      settings: { connections: 24, durationSec: 0.1, warmupSec: 0.05, runs: 1, requestTimeoutSec: 1 },
+      options: { "bcrypt-cost": 6 },
       tempDir: tmp,
     });
     assertEquals(validateResult(result), []);
@@ -118,12 +118,12 @@ Deno.test("bcryptjs at 30 connections: a server slower than the window reports s
     assertEquals(record.status, "completed", JSON.stringify(record.error));
     const [r] = record.runs;
     assert(r.figures.validResponses > 0);
-    // 30 hashes interleaved on one thread: each answer waits for about 30 hashes' time, seconds on these machines.
-    assert(record.latencyUs!.p50 >= 1_000_000, `p50 ${record.latencyUs!.p50} µs`);
+    // 24 hashes interleaved on one thread: each answer waits for about 24 hashes' time, longer than the window asked.
+    assert(record.latencyUs!.p50 >= 100_000, `p50 ${record.latencyUs!.p50} µs`);
     assertEquals(r.counts.mismatches, 0);
     // docs/method.md (above): "A run that counts fewer … is measured again, on a fresh server, over a window long
     // enough to count them".
-    // 30 interleaved hashes take seconds each: 1 s counts too few (fewer than 20 over at least half the window, or
+    // 24 interleaved hashes take longer than the window: 0.1 s counts too few (fewer than 20 over at least half the window, or
     // than 100 over a shorter span), and the run was measured again over a longer window, which the record says (and,
     // where the short attempt counted none, that a server slower than the window is measured).
     const extended = record.warnings.find((w) => w.code === "window-extended");

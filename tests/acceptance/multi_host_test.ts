@@ -283,7 +283,7 @@ Deno.test(needs(NETNS, {
         "--runtime",
         "deno,node",
         "--duration",
-        "3",
+        "1.5",
         "--warmup",
         "0.5",
         "--runs",
