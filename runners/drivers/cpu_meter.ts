@@ -104,6 +104,9 @@ let meters = 0;
 // One process can hold several harnesses in workers, each counting its own meters (rtbench's tests run files that way
 // under deno test --parallel): a token per module instance keeps their groups apart. The pid stays first, for the sweep.
 const INSTANCE = crypto.randomUUID().slice(0, 8);
+
+/** The name every control group this module instance makes starts with (the pid, then a token of the instance). */
+export const GROUP_PREFIX = `rtbench-${Deno.pid}-${INSTANCE}-`;
 let probed: Probe | undefined;
 
 /** Members of the session `sid` (the process tree of a server rtbench started), itself included. */
@@ -242,7 +245,7 @@ export class CpuMeter {
   /** Makes a group per side where one can be made, moves the server's tree in, and starts reading. */
   async start(intervalMs: number, source: "auto" | CpuSource = "auto"): Promise<void> {
     this.#probe = await this.#probeOnce();
-    const id = `rtbench-${Deno.pid}-${INSTANCE}-${++meters}`;
+    const id = `${GROUP_PREFIX}${++meters}`;
     for (const place of this.#probe.places.filter((p) => source === "auto" || p.counter === source)) {
       await this.#ask(`sweep ${place.parent}`);
       const server = `${place.parent}/${id}-server`;

@@ -2,7 +2,7 @@
 // control group of its own where the machine allows it (cgroups v1 cpuacct.usage, v2 cpu.stat), else every process's
 // utime + stime — read around the window's start and end, not integrated from samples.
 import { assert, assertEquals } from "@std/assert";
-import { startCpuMeter } from "../../runners/drivers/cpu_meter.ts";
+import { GROUP_PREFIX, startCpuMeter } from "../../runners/drivers/cpu_meter.ts";
 import { spawnGroup } from "../../runners/platform/process.ts";
 import { type CgroupCounter, cgroupPlaces, parseCgroupMounts, parseOwnCgroups } from "../../runners/platform/cgroup.ts";
 import { condition, type Need, needs } from "../_needs.ts";
@@ -49,7 +49,8 @@ async function procCpuUs(pids: number[]): Promise<number> {
 
 async function leftGroups(): Promise<string[]> {
   const out = await new Deno.Command("sh", {
-    args: ["-c", `ls -d /sys/fs/cgroup/*/rtbench-${Deno.pid}-* /sys/fs/cgroup/rtbench-${Deno.pid}-* 2>/dev/null`],
+    // This file's own: other files running beside it in this process make groups of their own.
+    args: ["-c", `ls -d /sys/fs/cgroup/*/${GROUP_PREFIX}* /sys/fs/cgroup/${GROUP_PREFIX}* 2>/dev/null`],
     stdout: "piped",
   }).output();
   return new TextDecoder().decode(out.stdout).split("\n").filter(Boolean);

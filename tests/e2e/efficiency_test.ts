@@ -9,13 +9,14 @@ import { validateResult } from "../../runners/schema/mod.ts";
 import { httpJson } from "../../workloads/http_json.ts";
 import { wsEcho } from "../../workloads/ws_echo.ts";
 import { withTmp } from "../_helpers.ts";
+import { GROUP_PREFIX } from "../../runners/drivers/cpu_meter.ts";
 import { condition, needs } from "../_needs.ts";
 
 const LINUX = condition("Linux", Deno.build.os === "linux" ? null : "reads the kernel's own CPU counters (Linux only)");
 
 async function leftGroups(): Promise<string[]> {
   const out = await new Deno.Command("sh", {
-    args: ["-c", `ls -d /sys/fs/cgroup/*/rtbench-${Deno.pid}-* /sys/fs/cgroup/rtbench-${Deno.pid}-* 2>/dev/null`],
+    args: ["-c", `ls -d /sys/fs/cgroup/*/${GROUP_PREFIX}* /sys/fs/cgroup/${GROUP_PREFIX}* 2>/dev/null`],
     stdout: "piped",
   }).output();
   return new TextDecoder().decode(out.stdout).split("\n").filter(Boolean);
