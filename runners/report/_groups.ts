@@ -60,7 +60,7 @@ export function timesBetter(
   higherIsBetter: boolean,
 ): RatioInterval | null {
   const [a, b] = higherIsBetter ? [x, y] : [y, x];
-  // Measured in duet (--pairing duet): the windows' ratios rank, not the rounds'.
+  // Measured in duet (--pairing duet): the duet's rounds rank, not the variant's own.
   const duet = a.duet?.find((d) => d.against === b.id && d.figure === figure);
   const paired = duet &&
     duetRatio(duet.windows.map((w) => ({ ...w, aCpuUs: w.ratio, bCpuUs: 1, aAnswered: 1, bAnswered: 1 })));

@@ -243,8 +243,8 @@ export const FLOOR_METHOD =
  */
 export function floorSentence(row: FloorRow): string {
   const i = row.interval;
-  // A duet floor's samples are windows of the same seconds, not rounds.
-  const unit = row.figure.endsWith("(duet)") ? "window" : "round";
+  // A duet floor's samples are its rounds too (each round's windows averaged).
+  const unit = "round";
   const ci = i.ci95 ? ` (${ratioRangeText(i.ci95)})` : "";
   const floor = row.detectablePercent === null
     ? `no floor: it takes 2 ${unit}s or more`

@@ -14,7 +14,7 @@ Deno.test("timesBetter takes the duet ratio of CPU per request where the record 
     ...r,
     runs: r.runs.map((run, i) => ({ ...run, figures: { ...run.figures, [FIGURE]: v * (1 + 0.01 * i) } })),
   });
-  const windows = [0.49, 0.51, 0.5, 0.5].map((ratio, i) => ({ round: i >> 1, placement: (i % 2) as 0 | 1, ratio }));
+  const windows = [0.49, 0.51, 0.5, 0.5].map((ratio, i) => ({ round: i, placement: (i % 2) as 0 | 1, ratio }));
   const duetOf = (against: string, ws: typeof windows) => ({
     pairing: "duet" as const,
     against,

@@ -45,7 +45,7 @@ export interface DuetWindow {
 export interface DuetRatio {
   /** Always `duet`: which pairing produced the ratio. */
   readonly pairing: "duet";
-  /** Windows used (each one paired sample). */
+  /** Rounds used (each one paired sample: its windows' mean log-ratio). */
   readonly n: number;
   /** The estimate: e^(mean of the two placements' mean log-ratios), or of all windows' with one placement. */
   readonly ratio: number;
@@ -55,7 +55,7 @@ export interface DuetRatio {
   readonly halfWidthPercent: number | null;
   /** Two-sided p-value of "the ratio is 1"; null without an interval. */
   readonly p: number | null;
-  /** Standard deviation of the windows' log-ratios about their placement's mean (≈ one window's CV). */
+  /** Standard deviation of the rounds' mean log-ratios about their placement's mean (≈ one round's CV). */
   readonly stdevLog: number | null;
   /**
    * The CPUs' bias as the ratio saw it: e^((mean₀ − mean₁)/2), the ratio with A on the first CPU over the true one
@@ -178,10 +178,12 @@ export function duetWindows(
 }
 
 /**
- * The ratio of CPU per request A/B over duet windows: each window's log-ratio is one paired sample; the estimate is the
- * mean of the two placements' means (each CPU's bias cancels), the interval Student's t on the residuals about them.
- * With one placement only, the plain mean and t on n − 1. Windows with a non-positive figure are left out. Null when
- * none is left.
+ * The ratio of CPU per request A/B over duet windows. Each round is one paired sample: the mean log-ratio of its
+ * windows. Its windows share one pair of server processes, and each process has a level of its own (measured: rounds of
+ * deno and bun at 20,000/s sat 10% apart, their windows a few percent), so windows are not independent samples and an
+ * interval over them would be too narrow. The estimate is the mean of the two placements' means of the rounds (each
+ * CPU's bias cancels), the interval Student's t on the rounds' residuals about them; with one placement only, the plain
+ * mean and t on n − 1. Windows with a non-positive figure are left out. Null when none is left.
  *
  * @param windows The windows of every round.
  * @param alpha Significance level. @default {0.05}
@@ -203,10 +205,16 @@ export function duetRatio(windows: readonly DuetWindow[], alpha = 0.05): DuetRat
     [w.aCpuUs, w.bCpuUs, w.aAnswered, w.bAnswered].every((v) => Number.isFinite(v) && v > 0)
   );
   if (used.length === 0) return null;
-  const logs = used.map((w) => Math.log((w.aCpuUs / w.aAnswered) / (w.bCpuUs / w.bAnswered)));
-  const groups = [0, 1].map((p) => logs.filter((_, i) => used[i].placement === p));
-  const n = logs.length;
   const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const byRound = new Map<number, { placement: 0 | 1; logs: number[] }>();
+  for (const w of used) {
+    const round = byRound.get(w.round) ?? { placement: w.placement, logs: [] };
+    round.logs.push(Math.log((w.aCpuUs / w.aAnswered) / (w.bCpuUs / w.bAnswered)));
+    byRound.set(w.round, round);
+  }
+  const rounds = [...byRound.values()].map((r) => ({ placement: r.placement, log: mean(r.logs) }));
+  const groups = [0, 1].map((p) => rounds.filter((r) => r.placement === p).map((r) => r.log));
+  const n = rounds.length;
   const both = groups[0].length > 0 && groups[1].length > 0;
   let m: number, se: number, df: number, sd: number;
   if (both) {
@@ -217,6 +225,7 @@ export function duetRatio(windows: readonly DuetWindow[], alpha = 0.05): DuetRat
     sd = df > 0 ? Math.sqrt(ss / df) : NaN;
     se = sd / 2 * Math.sqrt(1 / groups[0].length + 1 / groups[1].length);
   } else {
+    const logs = rounds.map((r) => r.log);
     m = mean(logs);
     df = n - 1;
     sd = df > 0 ? Math.sqrt(logs.reduce((s, x) => s + (x - m) ** 2, 0) / df) : NaN;

@@ -28,11 +28,13 @@ interface Synthetic {
   readonly rounds: { a: CounterReading[]; b: CounterReading[]; edges: number[]; placement: 0 | 1 }[];
 }
 
-function synthetic(seed: number, placements: readonly (0 | 1)[]): Synthetic {
+function synthetic(seed: number, placements: readonly (0 | 1)[], processNoise = 0): Synthetic {
   const random = seededRandom(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   let now = 1_000_000;
   const rounds = placements.map((placement) => {
+    // Each round's two fresh server processes: each a level of its own for the whole round.
+    const [levelA, levelB] = [1 + processNoise * gauss(), 1 + processNoise * gauss()];
     const a: CounterReading[] = [{ atMs: now, cpuUs: 0 }];
     const b: CounterReading[] = [{ atMs: now, cpuUs: 0 }];
     const edges = [now];
@@ -41,8 +43,8 @@ function synthetic(seed: number, placements: readonly (0 | 1)[]): Synthetic {
       const requests = RATE * WINDOW_MS / 1000;
       const cpuOfA = CPU_SPEED[placement];
       const cpuOfB = CPU_SPEED[1 - placement];
-      const aUs = requests * B_US * FACTOR * cpuOfA * burst * (1 + 0.01 * gauss());
-      const bUs = requests * B_US * cpuOfB * burst * (1 + 0.01 * gauss());
+      const aUs = requests * B_US * FACTOR * cpuOfA * levelA * burst * (1 + 0.01 * gauss());
+      const bUs = requests * B_US * cpuOfB * levelB * burst * (1 + 0.01 * gauss());
       now += WINDOW_MS;
       a.push({ atMs: now, cpuUs: a.at(-1)!.cpuUs + aUs });
       b.push({ atMs: now, cpuUs: b.at(-1)!.cpuUs + bUs });
@@ -72,11 +74,25 @@ Deno.test("duet: windows' ratios recover a known factor through common noise bur
   for (const seed of [1, 2, 3, 4, 5]) {
     const r = duetRatio(paired(synthetic(seed, balanced)))!;
     assertEquals(r.pairing, "duet");
-    assertEquals(r.n, ROUNDS * WINDOWS);
+    assertEquals(r.n, ROUNDS);
     assert(recovers(r), `seed ${seed}: ${JSON.stringify(r)}`);
     // The swaps measure the CPUs' difference: CPU 1 costs 8% more per request, so A/B reads 1/1.08 of itself on CPU 0.
     assertAlmostEquals(r.placementBias!, 1 / 1.08, 0.01);
   }
+});
+
+Deno.test("duet: each round's processes have a level of their own; the interval over rounds covers the factor", () => {
+  // 5% per process and round (what fresh servers show), 1% per window: the rounds are the samples, not the windows.
+  const covers = (r: DuetRatio | null) => r?.ci95 != null && r.ci95.low <= FACTOR && FACTOR <= r.ci95.high;
+  let overRounds = 0, overWindows = 0;
+  for (let seed = 0; seed < 40; seed++) {
+    const windows = paired(synthetic(seed, balanced, 0.05));
+    if (covers(duetRatio(windows))) overRounds++;
+    // Broken: every window taken as a sample of its own (a round each), its placement kept.
+    if (covers(duetRatio(windows.map((w, i) => ({ ...w, round: i }))))) overWindows++;
+  }
+  assert(overRounds >= 35, `the interval over rounds covered the factor in ${overRounds} of 40`);
+  assert(overWindows <= 30, `the interval over windows covered it in ${overWindows} of 40`);
 });
 
 Deno.test("duet broken: pairing the wrong windows fails the same assertion", () => {

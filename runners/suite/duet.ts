@@ -72,6 +72,11 @@ export interface DuetOptions {
   readonly placement?: "cross" | "same";
   /** The share of its CPU a side's server and engine may use together in a round that adds windows. @default {0.9} */
   readonly busyLimit?: number;
+  /**
+   * After a round where a side's server and engine used its CPU past `busyLimit`, run the later rounds at a rate where
+   * the busiest side uses two thirds of that, and keep only their windows. @default {false}
+   */
+  readonly lowerRate?: boolean;
   /** Seed of the order of placements. @default {1} */
   readonly seed?: number;
   /** The requests, with the responses they must get. */
@@ -86,6 +91,8 @@ export interface DuetOptions {
 export interface DuetRound {
   /** 0: side A on the first CPU; 1: swapped. */
   readonly placement: 0 | 1;
+  /** Requests per second each server was loaded at. */
+  readonly rate: number;
   /** Side A's load over the round. */
   readonly a: LoadMeasurement;
   /** Side B's. */
@@ -104,6 +111,8 @@ export interface DuetRound {
 export interface DuetOutcome {
   /** Side A's CPU per request over side B's, from the windows of the rounds that held the rate. */
   readonly ratio: DuetRatio | null;
+  /** The rate of those windows: the one asked for, or lower where {@linkcode DuetOptions.lowerRate} lowered it. */
+  readonly rate: number;
   /** Every paired window. */
   readonly windows: readonly DuetWindow[];
   /** Every round. */
@@ -149,16 +158,20 @@ export function startDuet(a: DuetSide, b: DuetSide, options: DuetOptions): Duet 
   const generator = options.generator ?? engineGenerator;
   const windows: DuetWindow[] = [];
   const rounds: DuetRound[] = [];
-  // One phase per window, so that the engine counts what it answered in each.
-  const settings = {
-    rate: options.rate,
-    phases: Array.from({ length: perRound }, () => `${windowMs}ms@${options.rate}`).join(","),
-    durationSec: windowMs * perRound / 1000,
+  // One phase per window, so that the engine counts what it answered in each, then half a window not counted: the two
+  // engines start a few ms apart, and each counted window ends with both loads still running.
+  const guardMs = Math.round(windowMs / 2);
+  let rate = options.rate;
+  const settingsAt = (rate: number) => ({
+    rate,
+    phases: [...Array.from({ length: perRound }, () => `${windowMs}ms@${rate}`), `${guardMs}ms@${rate}`].join(","),
+    durationSec: (windowMs * perRound + guardMs) / 1000,
     warmupSec: options.warmupSec ?? 0.5,
     connections: options.connections ?? 50,
     pipelining: 1,
     requestTimeoutSec: 2,
-  };
+  });
+  const limit = options.busyLimit ?? AT_LIMIT;
   const runRound = async (round: number, placement: 0 | 1) => {
     const cpuOfA = options.cpus[placement];
     const cpuOfB = options.cpus[1 - placement];
@@ -174,20 +187,30 @@ export function startDuet(a: DuetSide, b: DuetSide, options: DuetOptions): Duet 
       );
       const [ma, mb] = await Promise.all(
         servers.map((s, i) =>
-          generator.run(options.target(s.baseUrl), settings, { cpus: engineCpu[i], signal: options.signal })
+          generator.run(options.target(s.baseUrl), settingsAt(rate), { cpus: engineCpu[i], signal: options.signal })
         ),
       );
       await Promise.all(meters.map((m) => m?.stop(undefined)));
       const readings = meters.map((m) => m?.serverReadings ?? []);
       meters.length = 0;
-      const held = heldRate(ma, options.rate) && heldRate(mb, options.rate);
+      const held = heldRate(ma, rate) && heldRate(mb, rate);
       // Each side cut at its own load's phases (the same seconds but for the engines' start), over what it answered.
       const paired = readings.some((r) => r.length === 0)
         ? []
-        : sideWindows(sideOf(readings[0], ma), sideOf(readings[1], mb), round, placement);
+        : sideWindows(sideOf(readings[0], ma, perRound), sideOf(readings[1], mb, perRound), round, placement);
       const busy = sidesBusy(paired, windowMs, ma, mb);
-      rounds.push({ placement, a: ma, b: mb, held, busy });
-      if (!held || busy === null || busy.some((b) => b >= (options.busyLimit ?? AT_LIMIT))) return;
+      rounds.push({ placement, rate, a: ma, b: mb, held, busy });
+      const busiest = busy === null ? 0 : Math.max(...busy);
+      if (busiest >= limit && options.lowerRate) {
+        // A side's server and load do not fit its CPU at this rate: the later rounds run where the busiest side uses
+        // two thirds of it, and the ratio is theirs alone (one rate for every window).
+        const lower = Math.floor(rate * (2 / 3) * limit / busiest / 100) * 100;
+        if (lower >= 100 && lower < rate) {
+          rate = lower;
+          windows.length = 0;
+        }
+      }
+      if (!held || busy === null || busiest >= limit) return;
       windows.push(...paired);
     } finally {
       await Promise.all(meters.map((m) => m?.stop(undefined).catch(() => {})));
@@ -204,7 +227,7 @@ export function startDuet(a: DuetSide, b: DuetSide, options: DuetOptions): Duet 
       await runRound(round, placements[round]);
       return true;
     },
-    outcome: () => ({ ratio: duetRatio(windows), windows: [...windows], rounds: [...rounds] }),
+    outcome: () => ({ ratio: duetRatio(windows), rate, windows: [...windows], rounds: [...rounds] }),
   };
 }
 
@@ -263,10 +286,10 @@ export function sidesBusy(
   ];
 }
 
-/** A side's windows: its load's phases, from the start of its measured window, with what each answered. */
-function sideOf(readings: readonly CounterReading[], m: LoadMeasurement): DuetSideWindows {
+/** A side's windows: its load's first `counted` phases, from the start of its measured window, with what each answered. */
+function sideOf(readings: readonly CounterReading[], m: LoadMeasurement, counted: number): DuetSideWindows {
   const start = m.windowStartMs ?? Date.now() - m.durationMs;
-  const phases = m.phases ?? [];
+  const phases = (m.phases ?? []).slice(0, counted);
   const edgesMs = [start];
   for (const p of phases) edgesMs.push(edgesMs.at(-1)! + p.durationMs);
   return { readings, edgesMs, answered: phases.map((p) => p.responses) };
