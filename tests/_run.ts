@@ -116,6 +116,16 @@ async function sharedThenAlone(flags: readonly string[], files: readonly string[
   ].filter((p) => p.files.length > 0); // a run with no file would run every test file `deno test` finds
 }
 
+/**
+ * The files to type-check once before the runs, which then run with `--no-check`; null when each run checks its own
+ * (one run, or one given folders instead of files). `deno test` checks each run's files as a graph of its own, so
+ * over the suite's parts the modules they share were checked again in every part.
+ */
+export function checkedOnce(parts: readonly Part[]): string[] | null {
+  if (parts.length < 2 || parts.some((p) => p.files.length === 0)) return null;
+  return [...new Set(parts.flatMap((p) => p.files))];
+}
+
 async function main(args: string[]): Promise<number> {
   const unit = args[0] === "--unit";
   const rest = unit ? args.slice(1) : args;
@@ -133,11 +143,23 @@ async function main(args: string[]): Promise<number> {
     const calibration = unit
       ? undefined
       : Deno.env.get(CALIBRATION_ENV) || JSON.stringify(await measureMachineSpeed(null));
-    for (const part of await partsOf(unit, rest)) {
+    const parts = await partsOf(unit, rest);
+    const checkOnce = checkedOnce(parts);
+    if (checkOnce) {
+      const checked = await new Deno.Command(Deno.execPath(), {
+        args: ["check", ...checkOnce],
+        stdin: "null",
+        stdout: "inherit",
+        stderr: "inherit",
+      }).spawn().status;
+      if (!checked.success) return checked.code;
+    }
+    for (const part of parts) {
       const status = await new Deno.Command(Deno.execPath(), {
         args: [
           "test",
           ...part.permissions,
+          ...(checkOnce ? ["--no-check"] : []),
           ...(part.parallel ? ["--parallel"] : []),
           `--junit-path=${junit}`,
           ...part.flags,

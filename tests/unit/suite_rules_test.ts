@@ -4,7 +4,7 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { ROOT } from "../_helpers.ts";
 import { unguardedOptional } from "../_needs.ts";
 import { runsAlone, testFiles, tierOf } from "../_tiers.ts";
-import { ALL_PERMISSIONS, partsOf, UNIT_PERMISSIONS } from "../_run.ts";
+import { ALL_PERMISSIONS, checkedOnce, partsOf, UNIT_PERMISSIONS } from "../_run.ts";
 
 // docs/development.md (Tests): "which tier a test is in is where it sits".
 Deno.test("every test file sits in a tier's place: beside its code or in tests/unit, tests/e2e, tests/acceptance", async () => {
@@ -46,6 +46,9 @@ Deno.test("the whole suite runs the unit tier apart, without --allow-net and --a
   assertEquals(alone.files.toSorted(), marked);
   assert(marked.length > 0 && marked.length < rest.length / 2, `${marked.length} of ${rest.length} files run alone`);
   assertEquals([unit.flags, shared.flags, alone.flags], [["--filter=x"], ["--filter=x"], ["--filter=x"]]);
+  // docs/development.md (Tests): every file type-checked once, before the parts, which then check nothing again.
+  assertEquals(checkedOnce([unit, shared, alone]), [...unit.files, ...shared.files, ...alone.files]);
+  assertEquals(checkedOnce([unit]), null);
   const noE2e = (await partsOf(false, ["--ignore=tests/e2e"])).flatMap((p) => p.files);
   assertEquals(noE2e.filter((f) => f.startsWith("tests/e2e/")), []);
   assertEquals(await partsOf(true, ["--filter=x"]), [{ ...unit, flags: ["--filter=x"] }]);
@@ -57,6 +60,11 @@ Deno.test("the whole suite runs the unit tier apart, without --allow-net and --a
   assertEquals(await partsOf(false, ["tests/e2e"]), [
     { permissions: ALL_PERMISSIONS, flags: ["tests/e2e"], files: [], parallel: false },
   ]);
+  assertEquals(
+    checkedOnce([unit, ...await partsOf(false, ["tests/e2e"])]),
+    null,
+    "a folder: deno test finds the files",
+  );
 });
 
 // docs/development.md (Tests): files run two at a time in one process, which has one environment.
