@@ -1,6 +1,7 @@
 // The one set of test helpers: run the CLI and every other deno task as a user would, private temporary directories
 // removed whatever happens, environment changes undone, and the checks that nothing was left running or on disk.
 import { assertEquals } from "@std/assert";
+import { GROUP_PREFIX } from "../runners/drivers/cpu_meter.ts";
 
 /** The repository root. */
 export const ROOT: string = new URL("..", import.meta.url).pathname;
@@ -31,6 +32,18 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): Deno
 /** Runs the CLI to completion, as `deno task bench` does. */
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   return runTask("bench", args, { env });
+}
+
+/**
+ * The CPU meters' control groups this test file's harness made and left (their names start with its module
+ * instance's `GROUP_PREFIX`; other files running beside it in this process make groups of their own).
+ */
+export async function leftMeterGroups(): Promise<string[]> {
+  const out = await new Deno.Command("sh", {
+    args: ["-c", `ls -d /sys/fs/cgroup/*/${GROUP_PREFIX}* /sys/fs/cgroup/${GROUP_PREFIX}* 2>/dev/null`],
+    stdout: "piped",
+  }).output();
+  return new TextDecoder().decode(out.stdout).split("\n").filter(Boolean);
 }
 
 /** Live (non-zombie) processes whose command line contains `marker`, excluding this test process. */

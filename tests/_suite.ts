@@ -1,8 +1,8 @@
 // run() as the tests call it. The machine's calibration (a second of work pinned to a CPU, measured when a suite
 // starts) is measured once (by the test runner, RTBENCH_CALIBRATION, else once per test file) and handed to every
 // suite, as a program running suites one after another would (RunOptions.calibration); machine_identity_test and
-// calibrate_test show it measured. http-json's fixed-rate
-// window and idle connections (its defaults, seconds a run) are measured where a test sets them.
+// calibrate_test show it measured. http-json's fixed-rate window and idle connections (its defaults, seconds a run)
+// are measured where a test sets them.
 import { run as runBench } from "../runners/suite/run.ts";
 import type { RunOptions } from "../runners/suite/request.ts";
 import type { BenchResult, MachineCalibration } from "../runners/schema/mod.ts";

@@ -244,15 +244,14 @@ export const FLOOR_METHOD =
 export function floorSentence(row: FloorRow): string {
   const i = row.interval;
   // A duet floor's samples are its rounds too (each round's windows averaged).
-  const unit = "round";
   const ci = i.ci95 ? ` (${ratioRangeText(i.ci95)})` : "";
   const floor = row.detectablePercent === null
-    ? `no floor: it takes 2 ${unit}s or more`
-    : `the smallest difference ${i.n} ${unit}s detect here: ${row.detectablePercent.toFixed(1)}%`;
-  const spread = row.spreadPercent === null ? "" : `; per-${unit} spread ±${row.spreadPercent.toFixed(1)}%`;
+    ? "no floor: it takes 2 rounds or more"
+    : `the smallest difference ${i.n} rounds detect here: ${row.detectablePercent.toFixed(1)}%`;
+  const spread = row.spreadPercent === null ? "" : `; per-round spread ±${row.spreadPercent.toFixed(1)}%`;
   return `${row.workload} (${row.variant}) ${row.figure}: A/B ${
     i.ratio.toFixed(3)
-  }×${ci} over ${i.n} ${unit}s${spread}; ${floor}`;
+  }×${ci} over ${i.n} rounds${spread}; ${floor}`;
 }
 
 /** The fair share of a multi-core result as blocks: a title and a table per workload × variant, then the legend. */

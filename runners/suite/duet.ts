@@ -162,7 +162,8 @@ export function startDuet(a: DuetSide, b: DuetSide, options: DuetOptions): Duet 
   // engines start a few ms apart, and each counted window ends with both loads still running.
   const guardMs = Math.round(windowMs / 2);
   let rate = options.rate;
-  const settingsAt = (rate: number) => ({
+  // The round's load at the duet's current rate (lowerRate may lower it between rounds).
+  const settings = () => ({
     rate,
     phases: [...Array.from({ length: perRound }, () => `${windowMs}ms@${rate}`), `${guardMs}ms@${rate}`].join(","),
     durationSec: (windowMs * perRound + guardMs) / 1000,
@@ -187,7 +188,7 @@ export function startDuet(a: DuetSide, b: DuetSide, options: DuetOptions): Duet 
       );
       const [ma, mb] = await Promise.all(
         servers.map((s, i) =>
-          generator.run(options.target(s.baseUrl), settingsAt(rate), { cpus: engineCpu[i], signal: options.signal })
+          generator.run(options.target(s.baseUrl), settings(), { cpus: engineCpu[i], signal: options.signal })
         ),
       );
       await Promise.all(meters.map((m) => m?.stop(undefined)));

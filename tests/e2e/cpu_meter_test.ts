@@ -2,10 +2,11 @@
 // control group of its own where the machine allows it (cgroups v1 cpuacct.usage, v2 cpu.stat), else every process's
 // utime + stime — read around the window's start and end, not integrated from samples.
 import { assert, assertEquals } from "@std/assert";
-import { GROUP_PREFIX, startCpuMeter } from "../../runners/drivers/cpu_meter.ts";
+import { startCpuMeter } from "../../runners/drivers/cpu_meter.ts";
 import { spawnGroup } from "../../runners/platform/process.ts";
 import { type CgroupCounter, cgroupPlaces, parseCgroupMounts, parseOwnCgroups } from "../../runners/platform/cgroup.ts";
 import { condition, type Need, needs } from "../_needs.ts";
+import { leftMeterGroups } from "../_helpers.ts";
 
 const LINUX = condition("Linux", Deno.build.os === "linux" ? null : "reads the kernel's own CPU counters (Linux only)");
 
@@ -45,15 +46,6 @@ async function procCpuUs(pids: number[]): Promise<number> {
     const f = line.slice(line.lastIndexOf(")") + 2).split(" ");
     return total + (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1e6 / hz;
   }, 0);
-}
-
-async function leftGroups(): Promise<string[]> {
-  const out = await new Deno.Command("sh", {
-    // This file's own: other files running beside it in this process make groups of their own.
-    args: ["-c", `ls -d /sys/fs/cgroup/*/${GROUP_PREFIX}* /sys/fs/cgroup/${GROUP_PREFIX}* 2>/dev/null`],
-    stdout: "piped",
-  }).output();
-  return new TextDecoder().decode(out.stdout).split("\n").filter(Boolean);
 }
 
 /** A server-like tree: a busy shell that forks a busy child after 200 ms; its children are found by session. */
@@ -104,7 +96,7 @@ for (const source of ["auto", "cgroup-v1", "cgroup-v2", "proc"] as const) {
       } finally {
         await tree.stop();
       }
-      assertEquals(await leftGroups(), [], "every group made is removed");
+      assertEquals(await leftMeterGroups(), [], "every group made is removed");
     },
   }));
 }

@@ -8,19 +8,10 @@ import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
 import { httpJson } from "../../workloads/http_json.ts";
 import { wsEcho } from "../../workloads/ws_echo.ts";
-import { withTmp } from "../_helpers.ts";
-import { GROUP_PREFIX } from "../../runners/drivers/cpu_meter.ts";
+import { leftMeterGroups, withTmp } from "../_helpers.ts";
 import { condition, needs } from "../_needs.ts";
 
 const LINUX = condition("Linux", Deno.build.os === "linux" ? null : "reads the kernel's own CPU counters (Linux only)");
-
-async function leftGroups(): Promise<string[]> {
-  const out = await new Deno.Command("sh", {
-    args: ["-c", `ls -d /sys/fs/cgroup/*/${GROUP_PREFIX}* /sys/fs/cgroup/${GROUP_PREFIX}* 2>/dev/null`],
-    stdout: "piped",
-  }).output();
-  return new TextDecoder().decode(out.stdout).split("\n").filter(Boolean);
-}
 
 for (const [workload, unit, client] of [[httpJson, "Request", "Response"], [wsEcho, "Message", "Message"]] as const) {
   Deno.test(needs(LINUX, {
@@ -64,7 +55,7 @@ for (const [workload, unit, client] of [[httpJson, "Request", "Response"], [wsEc
             assertEquals(f.serverRssPerConnectionBytes, undefined);
           }
         }
-        assertEquals(await leftGroups(), [], "every control group made is removed");
+        assertEquals(await leftMeterGroups(), [], "every control group made is removed");
       });
     },
   }));
