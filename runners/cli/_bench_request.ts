@@ -3,9 +3,15 @@
 
 import { builtinAdapters, lastReleasesOf } from "../../adapters/mod.ts";
 import { builtinWorkloads, loadWorkloadModule, type RunSettings, type Workload } from "../../workloads/mod.ts";
-import { UsageError } from "../platform/mod.ts";
+import { allowedCpus, CPUS_ENV, cpusOf, UsageError } from "../platform/mod.ts";
 import type { ExportFormat, HistoryEntry, NoiseFloor } from "../report/mod.ts";
-import { type BenchResult, type MachineCalibration, readResultFile, type RunOrder } from "../schema/mod.ts";
+import {
+  type BenchResult,
+  type CpuSets,
+  type MachineCalibration,
+  readResultFile,
+  type RunOrder,
+} from "../schema/mod.ts";
 import { type Profile, PROFILES, type RunOptions } from "../suite/mod.ts";
 import { openHistory } from "./_history.ts";
 import { readNoiseFloor } from "./_noise_floor.ts";
@@ -102,6 +108,8 @@ export interface Prepared {
   readonly noiseFloor: NoiseFloor | undefined;
   /** A calibration measured earlier on this machine (`RTBENCH_CALIBRATION`), recorded instead of measuring one. */
   readonly calibration: MachineCalibration | undefined;
+  /** The server's and the load's CPUs `RTBENCH_CPUS` chose, instead of halves of the CPUs this process may use. */
+  readonly cpus: CpuSets | undefined;
 }
 
 /** The part of a command line's request that `run()` takes (and checks). */
@@ -216,6 +224,10 @@ export function resultPathFor(out: string): string {
  */
 export async function prepare(request: CliRequest, known: readonly Workload[]): Promise<Prepared> {
   const calibration = calibrationOf(Deno.env.get(CALIBRATION_ENV));
+  const cpus = cpusOf(Deno.env.get(CPUS_ENV), await allowedCpus());
+  if (cpus && request.settings.serverCpus !== undefined) {
+    throw new UsageError(`--server-cpus and ${CPUS_ENV} both place the server: give one`);
+  }
   let previous: BenchResult | undefined;
   if (request.resume !== undefined) [request, previous] = await resumeRequest(request, known);
   const history = request.history === undefined ? [] : await openHistory(request.history);
@@ -230,5 +242,5 @@ export async function prepare(request: CliRequest, known: readonly Workload[]): 
     (request.out === undefined ? defaultResultPath() : reportPath ? resultPathFor(reportPath) : request.out);
   await checkWritable(resultPath, request.resume !== undefined ? "--resume" : "--out");
   if (reportPath) await checkWritable(reportPath, "--out");
-  return { request, previous, history, resultPath, reportPath, noiseFloor, calibration };
+  return { request, previous, history, resultPath, reportPath, noiseFloor, calibration, cpus };
 }

@@ -55,6 +55,7 @@ export async function measure(prepared: Prepared, signal: AbortSignal): Promise<
     result = await run({
       ...runOptionsOf(request),
       calibration: prepared.calibration,
+      cpus: prepared.cpus,
       resume: prepared.previous && { file: resultPath, result: prepared.previous },
       signal,
       onProgress: progress.display?.update,

@@ -49,3 +49,47 @@ export function splitCpus(
   const half = Math.ceil(cpus.length / 2);
   return { server: cpus.slice(0, half).join(","), client: cpus.slice(half).join(",") };
 }
+
+/** The variable placing the server and the load on CPUs of the user's choice: `<server CPUs>/<load CPUs>`. */
+export const CPUS_ENV = "RTBENCH_CPUS";
+
+/**
+ * The placement `RTBENCH_CPUS` gives (`2,3/4-7`: the server on CPUs 2 and 3, the load generator on 4 to 7), or
+ * undefined when it is unset or empty. Each side's CPUs must be ones this process may use (`allowed`, when known);
+ * the sides may overlap, which records then say as with `--server-cpus`. Throws a RangeError naming the variable.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals, assertThrows } from "@std/assert";
+ * import { cpusOf } from "./cpus.ts";
+ *
+ * assertEquals(cpusOf("1/0", "0-3", true), { server: "1", client: "0" });
+ * assertEquals(cpusOf("", "0-3", true), undefined);
+ * assertThrows(() => cpusOf("0-1/4", "0-3", true), RangeError, "RTBENCH_CPUS");
+ * ```
+ */
+export function cpusOf(
+  value: string | undefined,
+  allowed: string | null,
+  pinning: boolean = canPin(),
+): CpuSplit | undefined {
+  if (!value) return undefined;
+  const refuse = (why: string) => new RangeError(`${CPUS_ENV}=${value}: ${why}`);
+  const sides = value.split("/");
+  if (sides.length !== 2) throw refuse("give the server's CPUs and the load's, such as 0/1 or 2,3/4-7");
+  if (!pinning) throw refuse("placing processes on CPUs needs taskset (util-linux), which is not on PATH");
+  const may = allowed === null ? null : new Set(parseCpuList(allowed));
+  const [server, client] = sides.map((side) => {
+    let cpus: number[];
+    try {
+      cpus = parseCpuList(side);
+    } catch {
+      throw refuse(`"${side}" is not a CPU list`);
+    }
+    if (cpus.length === 0) throw refuse("each side needs at least one CPU");
+    const outside = cpus.filter((c) => may !== null && !may.has(c));
+    if (outside.length > 0) throw refuse(`CPU ${outside[0]} is not one this process may use (${allowed})`);
+    return [...new Set(cpus)].join(",");
+  });
+  return { server, client };
+}

@@ -103,6 +103,48 @@ Deno.test("--server-cpus beyond the machine, 0 or a word: exit 2, one line namin
   }
 });
 
+// docs/guide.md "Every core: --server-cpus" (RTBENCH_CPUS): the server and the load where the variable says.
+Deno.test("RTBENCH_CPUS=1/0 puts the server on CPU 1 and the load on CPU 0; a bad placement exits 2 naming it", async () => {
+  await withTmp(async (tmp) => {
+    const out = `${tmp}/r.json`;
+    const args = [
+      "--workload",
+      "http-json",
+      "--runtime",
+      "deno",
+      "--duration",
+      "0.2",
+      "--warmup",
+      "0.1",
+      "--runs",
+      "1",
+    ];
+    const cli = await runCli([...args, "--cpu-rate", "0", "--idle-connections", "0", "--out", out], {
+      TMPDIR: tmp,
+      RTBENCH_CPUS: "1/0",
+    });
+    assertEquals(cli.code, 0, cli.stderr + cli.stdout);
+    const [record] = parseResult(await Deno.readTextFile(out)).records;
+    assertEquals([record.status, record.cpus], ["completed", { server: "1", client: "0" }]);
+    // The report states the placement.
+    assertMatch(cli.stdout, /server cpu 1, client cpu 0/);
+    await assertNothingLeft(tmp, ["r.json"]);
+  });
+  const cpus = navigator.hardwareConcurrency;
+  for (
+    const [value, more, message] of [
+      [`0/${cpus}`, [], new RegExp(`RTBENCH_CPUS=0/${cpus}: CPU ${cpus} is not one this process may use`)],
+      ["0,1", [], /RTBENCH_CPUS=0,1: give the server's CPUs and the load's/],
+      ["1/0", ["--server-cpus", "1"], /--server-cpus and RTBENCH_CPUS both place the server: give one/],
+    ] as const
+  ) {
+    const cli = await runCli(["--workload", "http-json", "--runtime", "deno", ...more], { RTBENCH_CPUS: value });
+    assertEquals(cli.code, 2, `${value}: ${cli.stderr}`);
+    assertEquals(cli.stderr.trim().split("\n").length, 1, cli.stderr);
+    assertMatch(cli.stderr, message);
+  }
+});
+
 Deno.test("deno serve's listening line gives its worker count, and leaves it out for one worker", async () => {
   const { deno } = await import("../../adapters/mod.ts");
   const form = deno.parallel!("deno", "s.ts", [], 2, { host: "127.0.0.1", port: 3000 });
