@@ -2,6 +2,7 @@
 // removed whatever happens, environment changes undone, and the checks that nothing was left running or on disk.
 import { assertEquals } from "@std/assert";
 import { GROUP_PREFIX } from "../runners/drivers/cpu_meter.ts";
+import { laneEnv, takeLane } from "./_lanes.ts";
 
 /** The repository root. */
 export const ROOT: string = new URL("..", import.meta.url).pathname;
@@ -163,14 +164,15 @@ async function runProgram(
   // An object without `env` or `cwd` is the environment itself (the older form of these helpers).
   if (!("env" in options) && !("cwd" in options)) options = { env: options as Record<string, string> };
   const { env, cwd } = options as RunOptions;
+  const lane = await takeLane();
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", `--config=${ROOT}deno.json`, ...permissions, `${ROOT}${program}`, ...args],
     cwd: cwd ?? ROOT,
-    env: { NO_COLOR: "1", ...env },
+    env: { NO_COLOR: "1", ...laneEnv(lane, args), ...env },
     stdout: "piped",
     stderr: "piped",
     stdin: "null",
-  }).output();
+  }).output().finally(() => lane.release());
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }

@@ -9,6 +9,7 @@
 // exits with the first failing run's code.
 import { type Skip, SKIP_LOG_ENV } from "./_needs.ts";
 import { filesOf, runsAlone, type Tier } from "./_tiers.ts";
+import { LANES_ENV } from "./_lanes.ts";
 import { CALIBRATION_ENV, measureMachineSpeed } from "../runners/drivers/calibration.ts";
 
 /** Permissions of the whole suite: it starts servers, runtimes and load generators. */
@@ -155,6 +156,8 @@ async function main(args: string[]): Promise<number> {
       if (!checked.success) return checked.code;
     }
     for (const part of parts) {
+      // Files that run at once take lanes, so that their suites place servers on different CPUs (tests/_lanes.ts).
+      const lanes = part.parallel ? await Deno.makeTempDir({ prefix: "rtbench-lanes-" }) : undefined;
       const status = await new Deno.Command(Deno.execPath(), {
         args: [
           "test",
@@ -165,11 +168,15 @@ async function main(args: string[]): Promise<number> {
           ...part.flags,
           ...part.files,
         ],
-        env: { [SKIP_LOG_ENV]: log, ...(calibration ? { [CALIBRATION_ENV]: calibration } : {}) },
+        env: {
+          [SKIP_LOG_ENV]: log,
+          ...(calibration ? { [CALIBRATION_ENV]: calibration } : {}),
+          ...(lanes ? { [LANES_ENV]: lanes } : {}),
+        },
         stdin: "inherit",
         stdout: "inherit",
         stderr: "inherit",
-      }).spawn().status;
+      }).spawn().status.finally(() => lanes && Deno.remove(lanes, { recursive: true }));
       times.push(...fileTimes(await Deno.readTextFile(junit)));
       if (status.signal) return 128 + (status.signal === "SIGINT" ? 2 : 15);
       // Every part runs, so one failure in the unit tier still shows how the rest fares.

@@ -2,11 +2,12 @@
 // starts) is measured once (by the test runner, RTBENCH_CALIBRATION, else once per test file) and handed to every
 // suite, as a program running suites one after another would (RunOptions.calibration); machine_identity_test and
 // calibrate_test show it measured. http-json's fixed-rate window and idle connections (its defaults, seconds a run)
-// are measured where a test sets them.
+// are measured where a test sets them. Two suites at once (files run two at a time) take lanes, tests/_lanes.ts.
 import { run as runBench } from "../runners/suite/run.ts";
 import type { RunOptions } from "../runners/suite/request.ts";
 import type { BenchResult, MachineCalibration } from "../runners/schema/mod.ts";
 import { CALIBRATION_ENV, calibrationOf, measureMachineSpeed } from "../runners/drivers/calibration.ts";
+import { takeLane } from "./_lanes.ts";
 
 let calibration: Promise<MachineCalibration> | undefined;
 
@@ -20,5 +21,12 @@ export async function runWithWorkloadDefaults(options: RunOptions): Promise<Benc
   calibration ??= Promise.resolve(calibrationOf(Deno.env.get(CALIBRATION_ENV))).then((c) =>
     c ?? measureMachineSpeed(null)
   );
-  return await runBench({ calibration: await calibration, ...options });
+  const placed = options.cpus !== undefined || options.hosts !== undefined || options.pairing === "duet" ||
+    options.settings?.serverCpus !== undefined;
+  const lane = placed ? undefined : await takeLane();
+  try {
+    return await runBench({ calibration: await calibration, cpus: lane?.cpus, ...options });
+  } finally {
+    await lane?.release();
+  }
 }

@@ -30,7 +30,8 @@ Deno.test("bench --workload http-json on deno,node,bun writes a valid, complete 
         "--out",
         out,
       ],
-      { TMPDIR: tmp },
+      // The default split, not a lane's (tests/_lanes.ts), which the placement below asserts.
+      { TMPDIR: tmp, RTBENCH_CPUS: "" },
     );
     assertEquals(run.code, 0, run.stderr + run.stdout);
     const result = parseResult(await Deno.readTextFile(out));

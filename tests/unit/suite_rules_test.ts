@@ -1,10 +1,11 @@
 // README walk: shows claims of docs/development.md "Tests" (the tiers, one helper for skips, one set of helpers, no
 // test failing where an optional tool is missing, the CI paragraph): rules read off the test files and .ci/run.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { ROOT } from "../_helpers.ts";
+import { ROOT, withTmp } from "../_helpers.ts";
 import { unguardedOptional } from "../_needs.ts";
 import { runsAlone, testFiles, tierOf } from "../_tiers.ts";
 import { ALL_PERMISSIONS, checkedOnce, partsOf, UNIT_PERMISSIONS } from "../_run.ts";
+import { laneEnv, takeLane } from "../_lanes.ts";
 
 // docs/development.md (Tests): "which tier a test is in is where it sits".
 Deno.test("every test file sits in a tier's place: beside its code or in tests/unit, tests/e2e, tests/acceptance", async () => {
@@ -66,6 +67,27 @@ Deno.test("the whole suite runs the unit tier apart, without --allow-net and --a
     "a folder: deno test finds the files",
   );
 });
+
+// docs/development.md (Tests): two suites at once place their servers on different CPUs.
+Deno.test("suites at once take the default lane, then the swapped one, then none; a lane given back is taken again", () =>
+  withTmp(async (dir) => {
+    const split = () => Promise.resolve({ server: "0", client: "1" });
+    const [first, second, third] = [await takeLane(dir, split), await takeLane(dir, split), await takeLane(dir, split)];
+    assertEquals([first.cpus, second.cpus, third.cpus], [undefined, { server: "1", client: "0" }, undefined]);
+    const args = ["--workload", "http-json"];
+    assertEquals(laneEnv(second, args), { RTBENCH_CPUS: "1/0" });
+    assertEquals([laneEnv(first, args), laneEnv(second, [...args, "--server-cpus=2"])], [{}, {}]);
+    await second.release();
+    await third.release();
+    const again = await takeLane(dir, split);
+    assertEquals(again.cpus, { server: "1", client: "0" });
+    await Promise.all([first.release(), again.release()]);
+    assertEquals([...Deno.readDirSync(dir)], []);
+    // One CPU, or no taskset: nothing to swap.
+    const unpinned = await takeLane(dir, () => Promise.resolve({ server: null, client: null }));
+    const alsoUnpinned = await takeLane(dir, () => Promise.resolve({ server: null, client: null }));
+    assertEquals([unpinned.cpus, alsoUnpinned.cpus], [undefined, undefined]);
+  }));
 
 // docs/development.md (Tests): files run two at a time in one process, which has one environment.
 Deno.test("a slow-tier file that changes the process's environment (withEnv) runs alone", async () => {
