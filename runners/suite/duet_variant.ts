@@ -46,6 +46,8 @@ export interface DuetVariantContext {
   readonly nodeModules: string | undefined;
   /** Seed of the order of pairs and placements. */
   readonly seed: number;
+  /** Rounds per pair. @default {DUET_SHAPE.rounds} */
+  readonly rounds?: number;
   /** Interrupts. */
   readonly signal: AbortSignal;
 }
@@ -109,11 +111,13 @@ export async function planDuets(
   const target = (baseUrl: string): LoadTarget => ({ baseUrl, requests: traffic.requests });
   const sides = await duetSides(ctx, entrants);
   const random = seededRandom(ctx.seed);
+  const rounds = ctx.rounds ?? DUET_SHAPE.rounds;
   const pairs = duetPairs([...sides.keys()], random).map(([a, b]) => ({
     a,
     b,
     duet: startDuet(sides.get(a)!, sides.get(b)!, {
       ...DUET_SHAPE,
+      rounds,
       cpus: [String(cpus[0]), String(cpus[1])],
       rate,
       lowerRate: true,
@@ -123,7 +127,7 @@ export async function planDuets(
     }),
   }));
   // Every pair's k-th round before any pair's next, the pairs in a random order each time (RMIT).
-  const queue = Array.from({ length: DUET_SHAPE.rounds }, () => shuffled(pairs, random)).flat();
+  const queue = Array.from({ length: rounds }, () => shuffled(pairs, random)).flat();
   const total = queue.length;
   let failure: string | null = null;
   const duets: VariantDuets = {

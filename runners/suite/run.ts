@@ -297,8 +297,7 @@ async function runSuite(req: Request, options: RunOptions): Promise<BenchResult>
       },
     );
     result.topology = topology;
-    result.warnings.push(...warnings);
-    result.warnings.push(...runtimeWarnings(req, runtimes, result.warnings));
+    result.warnings.push(...warnings, ...runtimeWarnings(req, runtimes, warnings));
     // A resumed file already holds all of this; it is rewritten once a record is measured.
     if (!previous) await options.onPartial?.(result.current());
     const unmark = markOnAbort(signal, () => result.stopped(ids, stopOf(signal.reason, signal)), options.onPartial);
@@ -318,6 +317,7 @@ async function runSuite(req: Request, options: RunOptions): Promise<BenchResult>
       signal,
       schedule: req.schedule,
       pairing: req.pairing,
+      duetRounds: req.overrides.runs,
       topology: req.topology,
       totalRecords,
       onProgress: options.onProgress,

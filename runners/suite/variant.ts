@@ -70,6 +70,8 @@ export interface SuiteContext {
   readonly schedule: Schedule;
   /** How ratios of CPU per request at the fixed rate are paired (`--pairing`). @default {"rounds"} */
   readonly pairing?: PairingMode;
+  /** Duet rounds per pair: `--runs` when given. @default {10} */
+  readonly duetRounds?: number;
   /** Records to measure in the whole suite, for progress. */
   readonly totalRecords: number;
   /** Receives progress events. */
@@ -405,6 +407,7 @@ async function planVariantDuets(
       workDir,
       nodeModules: prepared.nodeModules,
       seed: suite.schedule.seed ?? 1,
+      rounds: suite.duetRounds,
       signal: suite.signal,
     }, running.filter((o) => o.runtime).map((o) => ({ id: o.id, runtime: o.runtime! })));
     if (warning) suite.warn(warning);

@@ -78,7 +78,9 @@ Deno.test("bench --aa: one runtime as two interleaved arms; the report prints th
     // The duet's floor beside it, from windows measured between the rounds: some after the first, some before the last.
     assertEquals([a.pairing?.mode, result.settings.pairing], ["duet", "duet"]);
     const duet = a.duet!.find((d) => d.against === b.id)!;
-    assert(duet.windows.length >= 12, `${duet.windows.length} duet windows`);
+    // --runs 3: three duet rounds too (a crowded round's windows are dropped when the rate is lowered after it).
+    const rounds = new Set(duet.windows.map((w) => w.round));
+    assert(rounds.size >= 2 && Math.max(...rounds) <= 2, `duet rounds ${[...rounds]}`);
     const starts = duet.windows.map((w) => Date.parse(w.startedAt!));
     const runStarts = [...a.runs, ...b.runs].map((r) => Date.parse(r.startedAt)).sort((x, y) => x - y);
     assert(starts.some((t) => t > runStarts[0]) && starts.some((t) => t < runStarts.at(-1)!), "the modes alternate");
