@@ -7,7 +7,6 @@
 // tests/e2e/rest_api_test.ts "bench --workload rest-api on deno,node,bun completes every variant that runs and leaves
 // nothing behind" (its prisma records: verified, versions recorded, nothing left); "The
 // postgres workload": "postgres through Prisma: one query per row, counted by PostgreSQL, on deno, node and bun".
-// Runs alone: Prisma's first answers must come within the hung-connection bound.
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { parseResult, validateResult } from "../../runners/schema/mod.ts";
 import { PRISMA_DEPENDENCIES } from "../../workloads/_prisma.ts";
