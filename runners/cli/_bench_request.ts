@@ -224,7 +224,8 @@ export function resultPathFor(out: string): string {
  */
 export async function prepare(request: CliRequest, known: readonly Workload[]): Promise<Prepared> {
   const calibration = calibrationOf(Deno.env.get(CALIBRATION_ENV));
-  const cpus = cpusOf(Deno.env.get(CPUS_ENV), await allowedCpus());
+  const placement = Deno.env.get(CPUS_ENV);
+  const cpus = placement ? cpusOf(placement, await allowedCpus()) : undefined;
   if (cpus && request.settings.serverCpus !== undefined) {
     throw new UsageError(`--server-cpus and ${CPUS_ENV} both place the server: give one`);
   }
