@@ -2,6 +2,7 @@
 // CPUs swapped against each other. Left to the default split every suite puts its server on the first half of the
 // CPUs, so two files' servers, databases and setup queued on CPU 0 while CPU 1 held only the load (98% against 27%).
 import { allowedCpus, CPUS_ENV, type CpuSplit, splitCpus } from "../runners/platform/mod.ts";
+import type { RunOptions } from "../runners/suite/request.ts";
 
 /** The variable naming the directory where suites running at once take lanes; tests/_run.ts sets it. */
 export const LANES_ENV = "RTBENCH_TEST_LANES";
@@ -42,6 +43,12 @@ export async function takeLane(
 
 /** Flags that place the server themselves, or on other machines: a suite given one keeps its own placement. */
 const PLACING = ["--server-cpus", "--server-host", "--client-host", "--db-host", "--pairing", "--aa"];
+
+/** Whether an in-process suite places its servers itself (the options PLACING's flags set): CPUs, hosts, duet. */
+export function placesItself(options: RunOptions): boolean {
+  return options.cpus !== undefined || options.hosts !== undefined || options.pairing === "duet" ||
+    options.settings?.serverCpus !== undefined;
+}
 
 /** The environment a command line runs with in `lane`: {@linkcode CPUS_ENV}, unless its flags place the server. */
 export function laneEnv(lane: Lane, args: readonly string[]): Record<string, string> {

@@ -7,7 +7,7 @@ import { run as runBench } from "../runners/suite/run.ts";
 import type { RunOptions } from "../runners/suite/request.ts";
 import type { BenchResult, MachineCalibration } from "../runners/schema/mod.ts";
 import { CALIBRATION_ENV, calibrationOf, measureMachineSpeed } from "../runners/drivers/calibration.ts";
-import { takeLane } from "./_lanes.ts";
+import { placesItself, takeLane } from "./_lanes.ts";
 
 let calibration: Promise<MachineCalibration> | undefined;
 
@@ -21,9 +21,7 @@ export async function runWithWorkloadDefaults(options: RunOptions): Promise<Benc
   calibration ??= Promise.resolve(calibrationOf(Deno.env.get(CALIBRATION_ENV))).then((c) =>
     c ?? measureMachineSpeed(null)
   );
-  const placed = options.cpus !== undefined || options.hosts !== undefined || options.pairing === "duet" ||
-    options.settings?.serverCpus !== undefined;
-  const lane = placed ? undefined : await takeLane();
+  const lane = placesItself(options) ? undefined : await takeLane();
   try {
     return await runBench({ calibration: await calibration, cpus: lane?.cpus, ...options });
   } finally {
