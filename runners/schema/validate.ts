@@ -4,8 +4,9 @@
  * @module
  */
 
-import { Ajv } from "ajv";
 import schemaJson from "./bench_result.schema.json" with { type: "json" };
+// Compiled ahead from the schema (runners/dev/schema_json.ts), so that no process pays Ajv's compile.
+import { validate } from "./validator.js";
 import type { BenchResult } from "./result.ts";
 
 /**
@@ -71,21 +72,6 @@ export class SchemaError extends TypeError {
   }
 }
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-let compiled: ReturnType<Ajv["compile"]> | undefined;
-
-function validator(): ReturnType<Ajv["compile"]> {
-  compiled ??= new Ajv({
-    allErrors: true,
-    strict: true,
-    allowUnionTypes: true,
-    formats: { "date-time": ISO_DATE_TIME },
-  })
-    .compile(schemaJson);
-  return compiled;
-}
-
 /**
  * Checks a value against the result schema and lists every issue (empty when valid).
  *
@@ -100,7 +86,6 @@ function validator(): ReturnType<Ajv["compile"]> {
  * ```
  */
 export function validateResult(value: unknown): SchemaIssue[] {
-  const validate = validator();
   if (validate(value)) return [];
   return (validate.errors ?? []).map((e) => {
     const params = e.params as { additionalProperty?: string; missingProperty?: string };
