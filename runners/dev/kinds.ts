@@ -1,7 +1,7 @@
 /**
  * `deno run -A runners/dev/kinds.ts`: writes the layers below the kinds their view of the kind registry (`runners/kinds/registry.ts`):
  * the kinds' names and what their workloads must have (`runners/schema/kinds.ts`, which validation and the result
- * types read) and the JSON Schema's enum of kinds. Run it after adding a kind to the registry; `tests/e2e/kinds_test.ts`
+ * types read), the JSON Schema's enum of kinds and the schema's validator. Run it after adding a kind to the registry; `tests/e2e/kinds_test.ts`
  * fails while they disagree.
  *
  * Exit codes: 0 written (or `--check`: already current); 1 `--check` and a file is stale; 2 bad input.
@@ -12,13 +12,15 @@
 import { registeredKinds } from "../kinds/mod.ts";
 import { runEntry } from "../platform/mod.ts";
 import { namingFlags, strictFlags } from "../cli/mod.ts";
+import { VALIDATOR_FILE, validatorJs } from "./schema_json.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
-/** The two files, relative to the repository's root. */
+/** The files it writes, relative to the repository's root. */
 export const KIND_FILES = {
   list: "runners/schema/kinds.ts",
   schema: "runners/schema/bench_result.schema.json",
+  validator: VALIDATOR_FILE,
 } as const;
 
 /**
@@ -84,7 +86,7 @@ function schemaText(text: string, names: readonly string[]): string {
 }
 
 /**
- * What the two files should hold for the registry as it is, by path; `root` is the repository's root.
+ * What the files should hold for the registry as it is, by path; `root` is the repository's root.
  *
  * @example The files are current
  * ```ts
@@ -98,9 +100,11 @@ export async function kindFiles(root: URL = ROOT): Promise<Map<string, string>> 
   const schema = await Deno.readTextFile(new URL(KIND_FILES.schema, root));
   const listed = JSON.parse(schema).definitions.record.properties.kind.enum as string[];
   const kinds = orderedKinds(listed);
+  const written = schemaText(schema, kinds.map((k) => k.name));
   return new Map([
     [KIND_FILES.list, listText(kinds)],
-    [KIND_FILES.schema, schemaText(schema, kinds.map((k) => k.name))],
+    [KIND_FILES.schema, written],
+    [KIND_FILES.validator, validatorJs(written)],
   ]);
 }
 
