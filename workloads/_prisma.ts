@@ -14,7 +14,6 @@
  * @module
  */
 
-import { transformSync } from "amaro";
 import { installDependencies, runCommand } from "../runners/platform/mod.ts";
 import { cacheDir, node as nodeAdapter } from "../adapters/mod.ts";
 
@@ -105,6 +104,8 @@ export async function generatePrismaClient(dir: string, signal?: AbortSignal): P
     const why = (out.stderr + out.stdout).trim().split("\n").filter(Boolean).slice(-2).join(" ");
     throw new Error(`Cannot generate the Prisma client: ${out.timedOut ? "timed out" : why}`);
   }
+  // Loaded here, not with the module: amaro's compiler costs every process that loads the workloads about 50 ms.
+  const { transformSync } = await import("amaro");
   for (const file of await walk(`${dir}/client`)) {
     const { code } = transformSync(await Deno.readTextFile(file), { mode: "strip-only" });
     await Deno.writeTextFile(file.replace(/\.ts$/, ".js"), code);

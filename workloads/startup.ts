@@ -6,7 +6,6 @@
  * @module
  */
 
-import { transformSync } from "amaro";
 import type { ProcessCommand, ProcessContext, ProcessTarget, ProcessWorkload, Skip } from "./types.ts";
 
 /** What the `hello` variant prints. */
@@ -31,6 +30,8 @@ async function fetchText(url: URL): Promise<string> {
  * pointed at `.js`. Returns the entry file.
  */
 async function stageScript(dir: string, javascript: boolean): Promise<string> {
+  // Loaded here, not with the module: amaro's compiler costs every process that loads the workloads about 50 ms.
+  const { transformSync } = await import("amaro");
   for (const name of SCRIPT_FILES) {
     let code = await fetchText(new URL(name, FIXTURES));
     let target = name;
