@@ -18,10 +18,21 @@ export interface CliRun {
   stderr: string;
 }
 
+/**
+ * The bench command's arguments as the tests give them: http-json's and ws-echo's fixed-rate window and idle
+ * connections (their defaults, seconds and CPU-seconds a record) only where a test names those flags, or continues a
+ * file (`--resume` takes them from it), as tests/_suite.ts does for suites run in-process.
+ */
+export function benchArgs(args: readonly string[]): string[] {
+  const named = (flag: string) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
+  const unless = (flag: string) => named(flag) || named("--resume") ? [] : [flag, "0"];
+  return [...unless("--cpu-rate"), ...unless("--idle-connections"), ...args];
+}
+
 /** Starts the CLI (as `deno task bench` does) with its own TMPDIR; returns the child. */
 export function spawnCli(args: string[], env: Record<string, string> = {}): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli/main.ts`, "bench", ...args],
+    args: ["run", ...BENCH_PERMISSIONS, `${ROOT}runners/cli/main.ts`, "bench", ...benchArgs(args)],
     cwd: ROOT,
     env: { NO_COLOR: "1", ...env },
     stdout: "piped",
@@ -118,7 +129,8 @@ export async function denoTasks(): Promise<Record<string, string>> {
 
 /**
  * Runs a deno task's program with the task's own permissions from deno.json, as `deno task <name>` does, with
- * `args` after the task's own; the child's environment is this process's plus `env`.
+ * `args` after the task's own (for `bench`, as {@linkcode benchArgs} gives them); the child's environment is this
+ * process's plus `env`.
  */
 export async function runTask(
   name: string,
@@ -128,7 +140,8 @@ export async function runTask(
   const words = (await denoTasks())[name].split(" ");
   const program = words.findIndex((w) => w.endsWith(".ts"));
   const permissions = words.slice(0, program).filter((w) => w.startsWith("--allow-"));
-  return await runProgram(permissions, words[program], [...words.slice(program + 1), ...args], options);
+  const given = name === "bench" ? benchArgs(args) : args;
+  return await runProgram(permissions, words[program], [...words.slice(program + 1), ...given], options);
 }
 
 /** The development tools of `runners/dev/` by the names {@linkcode runDevTool} takes (`vs-wrk` for `vs_wrk.ts`). */
