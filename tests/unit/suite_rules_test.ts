@@ -1,7 +1,7 @@
 // README walk: shows claims of docs/development.md "Tests" (the tiers, one helper for skips, one set of helpers, no
 // test failing where an optional tool is missing, the CI paragraph): rules read off the test files and .ci/run.
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { ROOT, withTmp } from "../_helpers.ts";
+import { benchArgs, ROOT, withTmp } from "../_helpers.ts";
 import { unguardedOptional } from "../_needs.ts";
 import { runsAlone, testFiles, tierOf } from "../_tiers.ts";
 import { ALL_PERMISSIONS, checkedOnce, partsOf, UNIT_PERMISSIONS } from "../_run.ts";
@@ -90,6 +90,15 @@ Deno.test("suites at once take the default lane, then the swapped one, then none
   }));
 
 // docs/development.md (Tests): files run two at a time in one process, which has one environment.
+Deno.test("tests' bench runs leave out the fixed-rate window and idle connections unless they name them", () => {
+  const off = ["--cpu-rate", "0", "--idle-connections", "0"];
+  assertEquals(benchArgs(["-w", "http-json"]), [...off, "-w", "http-json"]);
+  assertEquals(benchArgs(["--cpu-rate", "5000"]), ["--idle-connections", "0", "--cpu-rate", "5000"]);
+  assertEquals(benchArgs(["--idle-connections=10"]), ["--cpu-rate", "0", "--idle-connections=10"]);
+  // A file resumed keeps the settings it was measured with.
+  assertEquals(benchArgs(["--resume", "r.json"]), ["--resume", "r.json"]);
+});
+
 Deno.test("a slow-tier file that changes the process's environment (withEnv) runs alone", async () => {
   const sharing = [];
   for (const file of (await testFiles()).filter((f) => tierOf(f) !== "unit")) {
