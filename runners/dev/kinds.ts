@@ -1,8 +1,8 @@
 /**
- * `deno run -A runners/dev/kinds.ts`: writes the layers below the kinds their view of the kind registry (`runners/kinds/registry.ts`):
- * the kinds' names and what their workloads must have (`runners/schema/kinds.ts`, which validation and the result
- * types read), the JSON Schema's enum of kinds and the schema's validator. Run it after adding a kind to the registry; `tests/e2e/kinds_test.ts`
- * fails while they disagree.
+ * `deno run -A runners/dev/kinds.ts`: writes the layers below the kinds their view of the kind registry
+ * (`runners/kinds/registry.ts`): the kinds' names and what their workloads must have (`runners/schema/kinds.ts`, which
+ * validation and the result types read), the JSON Schema's enum of kinds and the schema's validator. Run it after
+ * adding a kind to the registry; `tests/e2e/kinds_test.ts` fails while they disagree.
  *
  * Exit codes: 0 written (or `--check`: already current); 1 `--check` and a file is stale; 2 bad input.
  *

@@ -1,10 +1,11 @@
 /**
  * Writes the JSON Schema of a result file (`runners/schema/bench_result.schema.json`, the package's `./schema.json`)
- * and its validator (`runners/schema/validator.js`, Ajv's code for the schema, compiled here once instead of in every
- * process that reads or writes a result: about 0.2 s of CPU each) from its TypeScript types (`BenchResult` of `runners/schema/result.ts` and the types it uses), so that the two
- * never disagree: each description is the type's or the field's JSDoc, each constraint a JSDoc tag the generator
- * reads (`@minimum`, `@exclusiveMinimum`, `@maximum`, `@minLength`, `@minItems`, `@maxItems`, `@pattern`, `@format`,
- * and `@asType integer` for a whole number). Edit the types, then run
+ * from its TypeScript types (`BenchResult` of `runners/schema/result.ts` and the types it uses), and the schema's
+ * validator (`runners/schema/validator.js`: Ajv's code for it, compiled here once instead of in every process that
+ * reads or writes a result, about 0.2 s of CPU each), so that the three never disagree: each description is the type's
+ * or the field's JSDoc, each constraint a JSDoc tag the generator reads (`@minimum`, `@exclusiveMinimum`, `@maximum`,
+ * `@minLength`, `@minItems`, `@maxItems`, `@pattern`, `@format`, and `@asType integer` for a whole number). Edit the
+ * types, then run
  *
  * ```sh
  * deno run -A runners/dev/schema_json.ts          # writes the schema and its validator

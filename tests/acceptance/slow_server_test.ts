@@ -31,9 +31,9 @@ Deno.test("bcryptjs at 24 connections: a server slower than the window reports i
     assertEquals(r.counts.mismatches, 0);
     // docs/method.md (above): "A run that counts fewer … is measured again, on a fresh server, over a window long
     // enough to count them".
-    // 24 interleaved hashes take longer than the window: 0.1 s counts too few (fewer than 20 over at least half the window, or
-    // than 100 over a shorter span), and the run was measured again over a longer window, which the record says (and,
-    // where the short attempt counted none, that a server slower than the window is measured).
+    // 24 interleaved hashes take longer than the window: 0.1 s counts too few (fewer than 20 over at least half the
+    // window, or than 100 over a shorter span), and the run was measured again over a longer window, which the record
+    // says (and, where the short attempt counted none, that a server slower than the window is measured).
     const extended = record.warnings.find((w) => w.code === "window-extended");
     if (!extended) throw new Error(`no window-extended warning: ${JSON.stringify(record.warnings)}`);
     if (/: 0 in [\d.]+ s valid/.test(extended.message)) {
