@@ -3,6 +3,8 @@
 import { assertEquals } from "@std/assert";
 import { GROUP_PREFIX } from "../runners/drivers/cpu_meter.ts";
 import { laneEnv, takeLane } from "./_lanes.ts";
+import { SETTING_FLAGS } from "../runners/cli/_flag_names.ts";
+import type { RunSettings } from "../runners/schema/mod.ts";
 
 /** The repository root. */
 export const ROOT: string = new URL("..", import.meta.url).pathname;
@@ -19,14 +21,21 @@ export interface CliRun {
 }
 
 /**
- * The bench command's arguments as the tests give them: http-json's and ws-echo's fixed-rate window and idle
- * connections (their defaults, seconds and CPU-seconds a record) only where a test names those flags, or continues a
- * file (`--resume` takes them from it), as tests/_suite.ts does for suites run in-process.
+ * What a suite a test runs leaves out unless the test asks for it: http-json's and ws-echo's fixed-rate window and
+ * idle connections (their defaults, seconds and CPU-seconds a record). tests/_suite.ts applies it to settings,
+ * {@linkcode benchArgs} to the CLI's flags.
+ */
+export const UNASKED: Readonly<Partial<RunSettings>> = { cpuRate: 0, idleConnections: 0 };
+
+/**
+ * The bench command's arguments as the tests give them: {@linkcode UNASKED}'s flags first, but for those a test names,
+ * and none where it continues a file (`--resume` takes them from it).
  */
 export function benchArgs(args: readonly string[]): string[] {
   const named = (flag: string) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
-  const unless = (flag: string) => named(flag) || named("--resume") ? [] : [flag, "0"];
-  return [...unless("--cpu-rate"), ...unless("--idle-connections"), ...args];
+  if (named("--resume")) return [...args];
+  const flags = Object.entries(UNASKED).map(([key, value]) => [SETTING_FLAGS[key as keyof RunSettings]!, `${value}`]);
+  return [...flags.filter(([flag]) => !named(flag)).flat(), ...args];
 }
 
 /** Starts the CLI (as `deno task bench` does) with its own TMPDIR; returns the child. */

@@ -8,12 +8,13 @@ import type { RunOptions } from "../runners/suite/request.ts";
 import type { BenchResult, MachineCalibration } from "../runners/schema/mod.ts";
 import { CALIBRATION_ENV, calibrationOf, measureMachineSpeed } from "../runners/drivers/calibration.ts";
 import { placesItself, takeLane } from "./_lanes.ts";
+import { UNASKED } from "./_helpers.ts";
 
 let calibration: Promise<MachineCalibration> | undefined;
 
 /** {@linkcode runBench} with this process's calibration, and no fixed-rate window or idle connections unless asked. */
 export function run(options: RunOptions): Promise<BenchResult> {
-  return runWithWorkloadDefaults({ ...options, settings: { cpuRate: 0, idleConnections: 0, ...options.settings } });
+  return runWithWorkloadDefaults({ ...options, settings: { ...UNASKED, ...options.settings } });
 }
 
 /** {@linkcode runBench} with this process's calibration, every workload default kept (a test of those defaults). */
