@@ -107,12 +107,13 @@ const LOCAL: Pick<SpawnOptions, "purpose" | "listed"> = { purpose: "ssh", listed
 // `sh -c PUT_SCRIPT rtbench <folder> <ssh's argv>`, the names on stdin: one tar stream from the folder into ssh. A
 // tar that fails locally still ends its stream cleanly, so it says so on stderr. GNU tar's exit 1 is "file changed as
 // we read it", which a hard link another rtbench makes to a cached file causes (its ctime, not its content): the
-// archive is whole. Other tars (bsdtar) exit 1 on any error, so only GNU's 1 passes.
+// archive is whole. Other tars (bsdtar) exit 1 on any error, so only GNU's 1 passes. The script is a constant without
+// interpolation (network_safety_test); ssh_put_test fails if it and PUT_FAILED part.
 /** What the staging script prints on stderr when the local tar failed. */
 export const PUT_FAILED = "rtbench: the local tar failed";
 /** The staging script: `sh -c PUT_SCRIPT rtbench <folder> <argv>`, the names to send on stdin. */
 export const PUT_SCRIPT = `dir=$1; shift; { tar -chf - --null -C "$dir" -T -; code=$?
-  [ "$code" = 0 ] || { [ "$code" = 1 ] && tar --version 2>/dev/null | grep -q GNU; } || echo "${PUT_FAILED}" >&2; } | "$@"`;
+  [ "$code" = 0 ] || { [ "$code" = 1 ] && tar --version 2>/dev/null | grep -q GNU; } || echo "rtbench: the local tar failed" >&2; } | "$@"`;
 
 /** Options of {@linkcode SshHost}. */
 export interface SshOptions {
