@@ -4,7 +4,7 @@
 // versions with its 95% intervals; headless Chromium parses and paints it. `--last <n>` picks the last n releases
 // of each runtime from npm: one version per release line (Node.js majors, Deno and Bun minors), newest patch each.
 // Bun 1.4.5 is the load engine's own, so the sweep provisions two further versions from npm (then cached).
-// Runs alone: it sets the process's npm registry, which every file running beside it would share.
+// The registry npm is configured with, asked by --last: versions_test (it sets the process's npm registry).
 import { assert, assertEquals, assertRejects } from "@std/assert";
 import { builtinAdapters, lastReleases, lastReleasesOf, npmVersions } from "../../adapters/mod.ts";
 import { formatHtml, RUNTIME_COLORS } from "../../runners/report/mod.ts";
@@ -14,11 +14,10 @@ import { HEAD_PATH, loadFixture } from "../_report_helpers.ts";
 import { MARK_COLORS } from "../../runners/report/_interval_chart.ts";
 import { parseResult, validateResult } from "../../runners/schema/mod.ts";
 import { RequestError } from "../../runners/base/mod.ts";
-import { assertNothingLeft, runCli, withEnv, withTmp } from "../_helpers.ts";
+import { assertNothingLeft, runCli, withTmp } from "../_helpers.ts";
 import { countColor, decodePng } from "../_png.ts";
 import { CHROMIUM, chromium } from "../_chromium.ts";
 import { needs, NETWORK } from "../_needs.ts";
-import { localRegistry } from "../fixtures/npm_registry.ts";
 
 // Bun 1.2 and 1.3 come from the npm registry: an opt-in (RTBENCH_TEST_NETWORK=1), as .ci/run runs it.
 Deno.test(needs([CHROMIUM, NETWORK], {
@@ -136,16 +135,6 @@ Deno.test("--last on the command line: bad values are exit 2 naming the flag", a
   const named = await runCli(["--last", "2", "--runtime", "bun@1.2", "--workload", "startup"]);
   assertEquals(named.code, 2);
   assert(named.stderr.startsWith("rtbench: --last: bun@1.2 names a version"), named.stderr);
-});
-
-Deno.test("--last asks the registry npm is configured with for the runtime's releases", async () => {
-  await withTmp(async (tmp) => {
-    await using registry = await localRegistry(tmp, ["1.2.0", "1.2.23", "1.3.0", "1.3.14", "1.4.0", "1.4.5"]);
-    const npm = { npm_config_registry: registry.url, npm_config_cache: `${tmp}/npm-cache` };
-    const [adapter] = builtinAdapters.filter((a) => a.name === "bun");
-    const versions = await withEnv(npm, () => npmVersions(adapter));
-    assertEquals(lastReleases("bun", versions, 2), ["1.3.14", "1.4.5"]);
-  });
 });
 
 // One real lookup (RTBENCH_TEST_NETWORK=1): npm lists Bun's releases, and the last three are three release lines.

@@ -1,56 +1,17 @@
 // README walk: shows claims of docs/guide.md "Every phase has a time limit" and "Faults tried" (server rows).
-// Faults of the code under test: a server that crashes under load, one that never opens its port and one that
-// accepts connections and never answers. Each ends with that record errored in the phase the fault struck, the
-// reason saying what happened, the next runtime measured, and nothing left running or on disk.
-// Runs alone: its warm-up must reach the 200 requests after which a server crashes.
-import { assert, assertEquals, assertMatch } from "@std/assert";
+// Faults of the code under test: a server that never opens its port, one that exits before listening, one that
+// accepts connections and never answers, a workload hook that never settles. Each ends with that record errored in the
+// phase the fault struck, the reason saying what happened, the next runtime measured, and nothing left running or on
+// disk. A server that crashes under load: crash_faults_test.
+import { assertEquals, assertMatch } from "@std/assert";
 import { run } from "../_suite.ts";
 import { validateResult } from "../../runners/schema/mod.ts";
-import type { BenchResult, Phase } from "../../runners/schema/result.ts";
-import type { RunSettings, Workload } from "../../workloads/types.ts";
-import { crashes, exitsAtStart, hangsAtStart, hookHangs, neverAnswers } from "../fixtures/faults.ts";
+import type { BenchResult } from "../../runners/schema/result.ts";
+import { exitsAtStart, hangsAtStart, hookHangs, neverAnswers } from "../fixtures/faults.ts";
 import { assertNothingLeft, runCli, withTmp } from "../_helpers.ts";
+import { assertFault, faultRun } from "../_fault_run.ts";
 import { docSection } from "../_docs.ts";
 import { DEFAULT_RUN_TIMEOUT_SEC, HOOK_TIMEOUTS_SEC } from "../../runners/kinds/timeouts.ts";
-
-async function faultRun(workload: Workload, settings: Partial<RunSettings>): Promise<BenchResult> {
-  return await withTmp(async (tmp) => {
-    const result = await run({
-      workloads: [workload],
-      runtimes: ["deno", "node"],
-      settings: { durationSec: 0.3, runs: 1, ...settings },
-      // The autocannon generator is always there, so the test does not depend on what is installed.
-      loadGenerator: "autocannon",
-      tempDir: tmp,
-    });
-    assertEquals(validateResult(result), []);
-    await assertNothingLeft(tmp);
-    return result;
-  });
-}
-
-function assertFault(result: BenchResult, phase: Phase, reason: RegExp): void {
-  const [deno, node] = result.records;
-  assertEquals(deno.runtime.name, "deno");
-  assertEquals(deno.status, "errored", JSON.stringify(deno.error));
-  assertEquals(deno.error?.phase, phase, deno.error?.message);
-  assertMatch(deno.error!.message, reason);
-  assertEquals(node.status, "completed", `the next runtime is measured: ${JSON.stringify(node.error)}`);
-  assert(node.summary.requestsPerSecond.median > 0);
-}
-
-// docs/guide.md "Faults tried": "server crashes during the warm-up".
-Deno.test("a server that crashes during the warm-up errors in warmup, and the next runtime is measured", async () => {
-  // It crashes after 200 requests: inside a 2 s warm-up even where the load starts slowly (0.5 s once was not).
-  const result = await faultRun(crashes, { warmupSec: 2 });
-  assertFault(result, "warmup", /^Server exited with code 3 during the warm-up: crash_deno: crashing after 200/);
-});
-
-// docs/guide.md "Faults tried": "server crashes during the measurement".
-Deno.test("a server that crashes during the measurement errors in measure, and the next runtime is measured", async () => {
-  const result = await faultRun(crashes, { warmupSec: 0 });
-  assertFault(result, "measure", /^Server exited with code 3 during the measurement: crash_deno: crashing after 200/);
-});
 
 // docs/guide.md "Faults tried": "server exits before listening" (errored; skipped: server_skip_test).
 Deno.test("a server that exits before listening errors in start with its exit code and last words", async () => {

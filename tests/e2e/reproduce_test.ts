@@ -2,7 +2,14 @@
 // deno task reproduce: the claims file covers the five articles and names only experiments rtbench can run; a claim's
 // row pairs the arms' runs round by round (checked against a ratio and interval worked out by hand); the task prints
 // the table for real claims, and refuses an unknown claim with exit 2 and one line.
-import { assert, assertAlmostEquals, assertEquals, assertMatch, assertRejects } from "@std/assert";
+import {
+  assert,
+  assertAlmostEquals,
+  assertEquals,
+  assertMatch,
+  assertRejects,
+  assertStringIncludes,
+} from "@std/assert";
 import { builtinWorkloads } from "../../workloads/mod.ts";
 import {
   claimRow,
@@ -17,6 +24,7 @@ import type { BenchResult } from "../../runners/schema/result.ts";
 import { builtinLoadGenerators, pickLoadGenerator } from "../../runners/drivers/generators.ts";
 import { effectiveSettings, resolveOptions } from "../../runners/suite/settings.ts";
 import { assertNothingLeft, runTask, withTmp } from "../_helpers.ts";
+import { needs, NETWORK } from "../_needs.ts";
 
 Deno.test("the claims file covers 000–004, and every experiment names a workload and variants rtbench has", async () => {
   const file = await readClaims();
@@ -289,3 +297,28 @@ Deno.test("deno task reproduce --claim nope: exit 2, one line naming the flag", 
   assertEquals(cli.stderr.trim().split("\n").filter((l) => !l.includes("Task")).length, 1);
   assertMatch(cli.stderr, /--claim: unknown claim "nope"/);
 });
+
+// docs/reproduce.md "The articles' versions": "`--as-published` runs each experiment on the versions its article ran,
+// where npm has them, beside today's".
+Deno.test(needs(NETWORK, {
+  name: "reproduce --claim 002-startup --as-published: both columns, on Node 22.0.0, Bun 1.2.0, Deno 2.0.0 and today's",
+  async fn() {
+    await withTmp(async (tmp) => {
+      const out = `${tmp}/rows.json`;
+      const args = ["--claim", "002-startup", "--as-published", "--runs", "2", "--out", out];
+      const cli = await runTask("reproduce", args, { TMPDIR: tmp });
+      assertEquals(cli.code, 0, cli.stderr);
+      assertStringIncludes(cli.stdout, "rtbench a/b, article's versions [95% CI]");
+      assertMatch(cli.stdout, /--runtime bun,deno,node,bun@1\.2\.0,deno@2\.0\.0,node@22\.0\.0 /);
+      const { rows } = JSON.parse(await Deno.readTextFile(out));
+      assertEquals(rows.map((r: { asPublished: { versions: string } }) => r.asPublished.versions), [
+        "bun 1.2.0 vs deno 2.0.0",
+        "deno 2.0.0 vs node 22.0.0",
+      ]);
+      for (const row of rows) {
+        assert(row.asPublished.measured !== null && row.measured !== null, JSON.stringify(row));
+        assertMatch(row.versions, /^\w+ \d+\.\d+\.\d+ vs \w+ \d+\.\d+\.\d+$/);
+      }
+    });
+  },
+}));

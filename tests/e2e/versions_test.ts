@@ -7,12 +7,21 @@
 // only answer the version probe, so that the policy is tried offline on fixed versions and a fixed day.
 // Runs alone: it sets the process's npm registry, which every file running beside it would share.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { activeLtsLine, dayOf, nodeSupport, releaseLine, resolveRuntime } from "../../adapters/mod.ts";
+import {
+  activeLtsLine,
+  builtinAdapters,
+  dayOf,
+  lastReleases,
+  nodeSupport,
+  npmVersions,
+  releaseLine,
+  resolveRuntime,
+} from "../../adapters/mod.ts";
 import { parseResult } from "../../runners/schema/mod.ts";
 import { run } from "../_suite.ts";
 import { httpJson } from "../../workloads/http_json.ts";
 import { startup } from "../../workloads/startup.ts";
-import { runCli, runTask, withEnv, withTmp } from "../_helpers.ts";
+import { runCli, withEnv, withTmp } from "../_helpers.ts";
 import { needs, NETWORK } from "../_needs.ts";
 import { localRegistry } from "../fixtures/npm_registry.ts";
 
@@ -143,27 +152,13 @@ Deno.test("framework servers run with NODE_ENV=production, recorded with the ser
   assertEquals(kept.NODE_ENV, "development");
 });
 
-// docs/reproduce.md "The articles' versions": "`--as-published` runs each experiment on the versions its article ran,
-// where npm has them, beside today's".
-Deno.test(needs(NETWORK, {
-  name: "reproduce --claim 002-startup --as-published: both columns, on Node 22.0.0, Bun 1.2.0, Deno 2.0.0 and today's",
-  async fn() {
-    await withTmp(async (tmp) => {
-      const out = `${tmp}/rows.json`;
-      const args = ["--claim", "002-startup", "--as-published", "--runs", "2", "--out", out];
-      const cli = await runTask("reproduce", args, { TMPDIR: tmp });
-      assertEquals(cli.code, 0, cli.stderr);
-      assertStringIncludes(cli.stdout, "rtbench a/b, article's versions [95% CI]");
-      assertMatch(cli.stdout, /--runtime bun,deno,node,bun@1\.2\.0,deno@2\.0\.0,node@22\.0\.0 /);
-      const { rows } = JSON.parse(await Deno.readTextFile(out));
-      assertEquals(rows.map((r: { asPublished: { versions: string } }) => r.asPublished.versions), [
-        "bun 1.2.0 vs deno 2.0.0",
-        "deno 2.0.0 vs node 22.0.0",
-      ]);
-      for (const row of rows) {
-        assert(row.asPublished.measured !== null && row.measured !== null, JSON.stringify(row));
-        assertMatch(row.versions, /^\w+ \d+\.\d+\.\d+ vs \w+ \d+\.\d+\.\d+$/);
-      }
-    });
-  },
-}));
+// docs/guide.md (version sweeps): `--last` asks the registry npm is configured with.
+Deno.test("--last asks the registry npm is configured with for the runtime's releases", async () => {
+  await withTmp(async (tmp) => {
+    await using registry = await localRegistry(tmp, ["1.2.0", "1.2.23", "1.3.0", "1.3.14", "1.4.0", "1.4.5"]);
+    const npm = { npm_config_registry: registry.url, npm_config_cache: `${tmp}/npm-cache` };
+    const [adapter] = builtinAdapters.filter((a) => a.name === "bun");
+    const versions = await withEnv(npm, () => npmVersions(adapter));
+    assertEquals(lastReleases("bun", versions, 2), ["1.3.14", "1.4.5"]);
+  });
+});
