@@ -42,8 +42,18 @@ async function interruptAt(
     CHECKPOINT_HOLD: hold,
     ...env,
   });
-  const output = child.output();
-  assert(await waitFor(async () => (await entries(marks)).includes(at), 120_000), `${at} was never reached`);
+  let exited = false;
+  const output = child.output().finally(() => exited = true);
+  const reached = await waitFor(async () => (await entries(marks)).includes(at) || exited, 120_000);
+  if (!reached || exited) {
+    // The suite ended or stalled before the step: what it said and what its file holds tell why.
+    if (!exited) child.kill("SIGINT");
+    const done = await output;
+    const records = await Deno.readTextFile(file).then((t) => parseResult(t).records, () => []);
+    const ended = records.map((r) => `${r.id} ${r.status}${r.error ? `: ${r.error.phase}: ${r.error.message}` : ""}`);
+    throw new Error(`${at} was never reached (exit ${done.code}): ${new TextDecoder().decode(done.stderr).trim()}
+${ended.join("\n")}`);
+  }
   await new Promise((r) => setTimeout(r, delayMs));
   child.kill("SIGINT");
   const done = await output;
