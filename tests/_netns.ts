@@ -45,6 +45,11 @@ export async function netnsUnavailable(): Promise<string | null> {
 export interface NetnsHost {
   readonly ns: string;
   readonly address: string;
+  /**
+   * Its own temporary directory, its ssh sessions' TMPDIR, as a machine of its own has: what rtbench makes there is
+   * this lab's, whatever another lab on the machine makes at the same time.
+   */
+  readonly tmp: string;
   sshd: Deno.ChildProcess | undefined;
 }
 
@@ -75,7 +80,15 @@ export async function makeLab(): Promise<Lab> {
   const dir = await Deno.makeTempDir({ prefix: "rtbench-netns-test-" });
   const lan = `${tag}-lan`;
   const names = { harness: `${tag}-h`, server: `${tag}-s`, client: `${tag}-c`, db: `${tag}-d`, client2: `${tag}-e` };
-  const hostOf = (ns: string, i: number): NetnsHost => ({ ns, address: `198.18.0.${i}`, sshd: undefined });
+  // Others may enter the lab's directory (not list it): as root, PostgreSQL on the database host runs as the user
+  // postgres, which must reach its data directory in that host's temporary directory.
+  await Deno.chmod(dir, 0o711);
+  const hostOf = (ns: string, i: number): NetnsHost => ({
+    ns,
+    address: `198.18.0.${i}`,
+    tmp: `${dir}/tmp-198.18.0.${i}`,
+    sshd: undefined,
+  });
   const lab: Lab = {
     harness: hostOf(names.harness, 1),
     hosts: {
@@ -136,6 +149,9 @@ export async function makeLab(): Promise<Lab> {
     await Deno.mkdir("/run/sshd", { recursive: true, mode: 0o755 });
     const known: string[] = [];
     for (const h of Object.values(lab.hosts)) {
+      // Sticky and open to all, as /tmp is.
+      await Deno.mkdir(h.tmp);
+      await Deno.chmod(h.tmp, 0o1777);
       const key = `${dir}/host_${h.address}`;
       await run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key]);
       known.push(`${h.address} ${(await Deno.readTextFile(`${key}.pub`)).trim()}`);
@@ -156,6 +172,7 @@ export async function makeLab(): Promise<Lab> {
           "MaxSessions 100",
           "MaxStartups 100",
           "Subsystem sftp /usr/lib/openssh/sftp-server",
+          `SetEnv TMPDIR=${h.tmp}`,
           "",
         ].join("\n"),
       );

@@ -36,7 +36,8 @@ function parse(text: string): Record<string, string> {
 }
 
 Deno.test(needs(NETNS, {
-  name: "a process on another host gets that host's PATH, HOME and locale and what rtbench sets, not the ssh session's",
+  name:
+    "a process on another host gets that host's PATH, HOME, TMPDIR and locale and what rtbench sets, not the ssh session's",
   sanitizeResources: false,
   async fn() {
     const lab = await makeLab();
@@ -69,8 +70,8 @@ Deno.test(needs(NETNS, {
       };
       const env = parse(plain.stdout);
       // sshd gives the session SSH_CONNECTION, USER, SHELL, LOGNAME, MAIL: none of it reaches the process.
-      assertEquals(Object.keys(env).sort(), ["HOME", "PATH", "RTBENCH_OWN"]);
-      assertEquals([env.HOME, env.RTBENCH_OWN], ["/root", "1"]);
+      assertEquals(Object.keys(env).sort(), ["HOME", "PATH", "RTBENCH_OWN", "TMPDIR"]);
+      assertEquals([env.HOME, env.TMPDIR, env.RTBENCH_OWN], ["/root", lab.hosts.server.tmp, "1"]);
       // The launcher's own lines are not the process's output.
       assertEquals(plain.stderr, "");
       // Asked for, the host's own value of a variable is kept.

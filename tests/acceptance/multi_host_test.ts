@@ -15,7 +15,7 @@
 // three tests' `nothingLeft`); host keys checked (the known_hosts test); the lab itself (`_netns.ts`).
 
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { makeLab, netnsUnavailable } from "../_netns.ts";
+import { type Lab, makeLab, netnsUnavailable } from "../_netns.ts";
 import { condition, needs } from "../_needs.ts";
 import { BENCH_PERMISSIONS, ROOT, runCli, waitFor } from "../_helpers.ts";
 import { saturatedHost } from "../../runners/kinds/remote_server.ts";
@@ -119,16 +119,18 @@ function cmdline(pid: number, chars = 120): string {
   return new TextDecoder().decode(out.stdout).trim().slice(0, chars) || String(pid);
 }
 
-/** The hosts' working directories not in `before`, once gone (the hosts remove them as their watchers wind down). */
-async function newHostDirs(before: Set<string>): Promise<string[]> {
-  const left = async () => (await hostDirs()).filter((d) => !before.has(d));
-  await waitFor(async () => (await left()).length === 0, 8000);
-  return await left();
+/** The lab's hosts' working directories, once gone (the hosts remove them as their watchers wind down). */
+async function leftHostDirs(lab: Lab): Promise<string[]> {
+  await waitFor(async () => (await hostDirs(lab)).length === 0, 8000);
+  return await hostDirs(lab);
 }
 
-async function hostDirs(): Promise<string[]> {
+/** rtbench's working directories in the temporary directories of the lab's hosts. */
+async function hostDirs(lab: Lab): Promise<string[]> {
   const dirs: string[] = [];
-  for await (const e of Deno.readDir("/tmp")) if (e.name.startsWith("rtbench-host.")) dirs.push(`/tmp/${e.name}`);
+  for (const { tmp } of Object.values(lab.hosts)) {
+    for await (const e of Deno.readDir(tmp)) if (e.name.startsWith("rtbench-host.")) dirs.push(`${tmp}/${e.name}`);
+  }
   return dirs;
 }
 
@@ -140,7 +142,6 @@ Deno.test(needs(NETNS, {
     const lab = await makeLab();
     const out = `${lab.dir}/result.json`;
     try {
-      const dirsBefore = new Set(await hostDirs());
       const child = bench(lab, [
         "--workload",
         "http-json,postgres",
@@ -184,7 +185,8 @@ Deno.test(needs(NETNS, {
       for (const r of result.records) {
         // The server ran from the server host's staged copy, with the runtime staged there too, and the
         // addresses it was reached at exist only in that host's namespace.
-        assertMatch(r.command![0], /^\/tmp\/rtbench-host\.[^/]+\/bin\//);
+        assertMatch(r.command![0].slice(lab.hosts.server.tmp.length), /^\/rtbench-host\.[^/]+\/bin\//);
+        assert(r.command![0].startsWith(`${lab.hosts.server.tmp}/`), r.command![0]);
         assertEquals([r.facts.serverHost, r.facts.clientHosts], ["198.18.0.2", "198.18.0.3,198.18.0.5"]);
         // Both load machines took a share of the run's connections; their histograms merged into one.
         const shares = String(r.facts.clientHostConnections).split(",").map((p) => p.split("="));
@@ -223,7 +225,7 @@ Deno.test(needs(NETNS, {
         /hosts: servers on 198\.18\.0\.2 .* load on 198\.18\.0\.3 .*198\.18\.0\.5 .* database on 198\.18\.0\.4 .* 198\.18\.0\.3 → 198\.18\.0\.2 round trip \d+\.\d\d ms/,
       );
       await nothingLeft(lab);
-      assertEquals(await newHostDirs(dirsBefore), []);
+      assertEquals(await leftHostDirs(lab), []);
     } finally {
       await lab.close();
     }
@@ -237,7 +239,6 @@ Deno.test(needs(NETNS, {
     await warmCaches();
     const lab = await makeLab();
     try {
-      const dirsBefore = new Set(await hostDirs());
       const child = bench(lab, [
         "--workload",
         "http-json",
@@ -262,7 +263,7 @@ Deno.test(needs(NETNS, {
       const done = await child.output();
       assertEquals(done.code, 130, new TextDecoder().decode(done.stderr));
       await nothingLeft(lab);
-      assertEquals(await newHostDirs(dirsBefore), []);
+      assertEquals(await leftHostDirs(lab), []);
     } finally {
       await lab.close();
     }
