@@ -46,8 +46,7 @@ async function provisionedThenReused(cache: string): Promise<string> {
 Deno.test("bun@1.2.0 is provisioned through npm into the cache, then reused without downloading it again", async () => {
   await withTmp(async (tmp) => {
     await using registry = await localRegistry(tmp, ["1.1.0", "1.2.0"]);
-    const npm = { npm_config_registry: registry.url, npm_config_cache: `${tmp}/npm-cache` };
-    await withEnv(npm, () => provisionedThenReused(`${tmp}/cache`));
+    await withEnv(registry.npmEnv, () => provisionedThenReused(`${tmp}/cache`));
     assertEquals(Object.fromEntries(registry.downloads), { "1.2.0": 1 }, "one download, the version asked for");
   });
 });
@@ -89,8 +88,7 @@ Deno.test("a runtime missing from PATH or the cache fails with a clear reason", 
 Deno.test("a runtime version npm does not have is refused before anything runs, naming the field", async () => {
   await withTmp(async (tmp) => {
     await using registry = await localRegistry(tmp, ["1.2.0"]);
-    const npm = { npm_config_registry: registry.url, npm_config_cache: `${tmp}/npm-cache` };
-    const error = await withEnv(npm, () =>
+    const error = await withEnv(registry.npmEnv, () =>
       assertRejects(
         () =>
           run({
@@ -115,11 +113,10 @@ Deno.test("a runtime version npm does not have is refused before anything runs, 
 Deno.test("a runtime that cannot be had is errored in the results and the others still run", async () => {
   await withTmp(async (tmp) => {
     await using registry = await localRegistry(tmp, ["1.2.0"]);
-    const npm = { npm_config_registry: registry.url, npm_config_cache: `${tmp}/npm-cache` };
     // A bun whose npm package the registry does not have: no bad input (the version was not the problem), a runtime
     // that cannot be had.
     const missing = { ...bun, npmPackage: "rtbench-test-no-such-package" };
-    const result = await withEnv(npm, () =>
+    const result = await withEnv(registry.npmEnv, () =>
       run({
         // A workload that needs nothing from npm but the runtime.
         workloads: [startup],

@@ -34,7 +34,7 @@ Deno.test("node without a version: npm's newest of the Active LTS line, not PATH
   await withTmp(async (tmp) => {
     const cacheDir = `${tmp}/cache`;
     await using registry = await localRegistry(tmp, VERSIONS, "node");
-    const npm = { npm_config_registry: registry.url, npm_config_cache: `${tmp}/npm-cache` };
+    const npm = registry.npmEnv;
     const day = "2026-11-28";
     const rt = await withEnv(npm, () => resolveRuntime(NODE, { cacheDir, day }));
     assertEquals([rt.version, rt.source, rt.selection], ["26.10.0", "provisioned", "active-lts"]);
@@ -156,9 +156,8 @@ Deno.test("framework servers run with NODE_ENV=production, recorded with the ser
 Deno.test("--last asks the registry npm is configured with for the runtime's releases", async () => {
   await withTmp(async (tmp) => {
     await using registry = await localRegistry(tmp, ["1.2.0", "1.2.23", "1.3.0", "1.3.14", "1.4.0", "1.4.5"]);
-    const npm = { npm_config_registry: registry.url, npm_config_cache: `${tmp}/npm-cache` };
     const [adapter] = builtinAdapters.filter((a) => a.name === "bun");
-    const versions = await withEnv(npm, () => npmVersions(adapter));
+    const versions = await withEnv(registry.npmEnv, () => npmVersions(adapter));
     assertEquals(lastReleases("bun", versions, 2), ["1.3.14", "1.4.5"]);
   });
 });
