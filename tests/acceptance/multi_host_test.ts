@@ -185,8 +185,8 @@ Deno.test(needs(NETNS, {
       for (const r of result.records) {
         // The server ran from the server host's staged copy, with the runtime staged there too, and the
         // addresses it was reached at exist only in that host's namespace.
-        assertMatch(r.command![0].slice(lab.hosts.server.tmp.length), /^\/rtbench-host\.[^/]+\/bin\//);
         assert(r.command![0].startsWith(`${lab.hosts.server.tmp}/`), r.command![0]);
+        assertMatch(r.command![0].slice(lab.hosts.server.tmp.length), /^\/rtbench-host\.[^/]+\/bin\//);
         assertEquals([r.facts.serverHost, r.facts.clientHosts], ["198.18.0.2", "198.18.0.3,198.18.0.5"]);
         // Both load machines took a share of the run's connections; their histograms merged into one.
         const shares = String(r.facts.clientHostConnections).split(",").map((p) => p.split("="));
