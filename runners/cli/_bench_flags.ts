@@ -223,7 +223,8 @@ export const BENCH_FLAGS: readonly BenchFlag[] = [
   {
     flag: "--pairing",
     value: "<mode>",
-    meaning: "pairing of CPU per request at --cpu-rate: rounds, or duet (servers at once, own CPUs, same windows)",
+    meaning:
+      "pairing of CPU per request at --cpu-rate: rounds, or duet (both servers at once on one CPU, same windows)",
     default: "rounds",
   },
   { flag: "--format", value: "<name>", meaning: `report: ${EXPORT_FORMATS.join(", ")}`, default: "table" },

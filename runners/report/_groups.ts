@@ -199,7 +199,19 @@ export function rankBy(records: readonly BenchRecord[], figure: string, higherIs
     Number(isNativeBaseline(a)) - Number(isNativeBaseline(b)) ||
     sign * (a.summary[figure].median - b.summary[figure].median)
   );
-  const reference = done.findLast((r) => !isNativeBaseline(r)) ?? done.at(-1);
+  const slowest = () => done.findLast((r) => !isNativeBaseline(r)) ?? done.at(-1);
+  // In duet the paired ratios order the runtimes, not the medians, which come from other seconds: a pair's medians can
+  // lie in one order while the duet, measured in the same seconds, finds the other.
+  if (done.some((r) => r.duet?.some((d) => d.figure === figure))) {
+    const last = slowest()!;
+    const relative = new Map(
+      done.map((r) => [r, r === last ? 1 : timesBetter(r, last, figure, higherIsBetter)?.ratio ?? 1]),
+    );
+    done.sort((a, b) =>
+      Number(isNativeBaseline(a)) - Number(isNativeBaseline(b)) || relative.get(b)! - relative.get(a)!
+    );
+  }
+  const reference = slowest();
   const best = done[0];
   const ranked = done.map((record): RankedRecord => {
     const vsReference = record === reference ? null : timesBetter(record, reference!, figure, higherIsBetter);

@@ -3,7 +3,7 @@
 import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
 import type { BenchRecord } from "../schema/mod.ts";
 import { readResultFile } from "../schema/read.ts";
-import { timesBetter } from "./_groups.ts";
+import { rankBy, timesBetter } from "./_groups.ts";
 
 const FIGURE = "serverCpuUsPerRequestAtRate";
 
@@ -47,4 +47,37 @@ Deno.test("timesBetter takes the duet ratio of CPU per request where the record 
     timesBetter(d, n, "requestsPerSecond", true)!.ratio,
     1e-9,
   );
+});
+
+Deno.test("in duet the ratios order the row: the lower median is not best where the duet finds the other leaner", async () => {
+  const [deno, node, bun] = (await readResultFile("fixtures/results/head.json")).records;
+  // Medians from the rounds: bun 12.45 µs, deno 12.54, node 27; the duet, in the same seconds: deno/bun 0.85, deno/node
+  // 0.45, bun/node 0.52.
+  const at = (r: BenchRecord, v: number, duet: [BenchRecord, number][]): BenchRecord => ({
+    ...r,
+    status: "completed",
+    summary: { ...r.summary, [FIGURE]: { ...r.summary.requestsPerSecond, median: v } },
+    duet: duet.map(([other, ratio]) => ({
+      pairing: "duet" as const,
+      against: other.id,
+      figure: FIGURE,
+      ratePerSecond: 20_000,
+      windowMs: 500,
+      ratio,
+      ci95: null,
+      halfWidthPercent: null,
+      windows: [0.99, 1.01, 1, 1].map((x, i) => ({ round: i, placement: (i % 2) as 0 | 1, ratio: ratio * x })),
+    })),
+  });
+  const records = [
+    at(deno, 12.54, [[node, 0.45], [bun, 0.85]]),
+    at(node, 27, [[deno, 1 / 0.45], [bun, 1 / 0.52]]),
+    at(bun, 12.45, [[deno, 1 / 0.85], [node, 0.52]]),
+  ];
+  const group = rankBy(records, FIGURE, false);
+  assertEquals(group.ranked.map((r) => r.record.runtime.name), ["deno", "bun", "node"]);
+  assertAlmostEquals(group.ranked[1].vsBest!.ratio, 1 / 0.85, 0.01);
+  // Without duet ratios the medians order it, as before.
+  const plain = rankBy(records.map((r) => ({ ...r, duet: undefined })), FIGURE, false);
+  assertEquals(plain.ranked[0].record.runtime.name, "bun");
 });

@@ -1368,7 +1368,7 @@ export interface BenchRecord {
  * ```ts
  * import type { PairingMode } from "@rtbench/rtbench/schema";
  *
- * const how = (m: PairingMode) => m === "duet" ? "same seconds, own CPUs" : "per-round ratios";
+ * const how = (m: PairingMode) => m === "duet" ? "same seconds, one CPU" : "per-round ratios";
  * ```
  */
 export type PairingMode = "rounds" | "duet";

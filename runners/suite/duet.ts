@@ -1,15 +1,17 @@
 /**
- * Duet pairing (`--pairing duet`) of two servers' CPU per request at a fixed rate: both up at once, each pinned to a
- * CPU of its own, each loaded at the same rate in the same seconds by an engine process of its own, and each one's CPU
- * time read from its own counter over the same short windows (see `runners/stats/duet.ts` for the ratio). Between
- * rounds the servers are started afresh on swapped CPUs, in a balanced random order of placements. A round runs at a
- * time ({@linkcode startDuet}), so that a suite can alternate duet rounds with its other rounds.
+ * Duet pairing (`--pairing duet`) of two servers' CPU per request at a fixed rate: both up at once, each loaded at the
+ * same rate in the same seconds by an engine process of its own, and each one's CPU time read from its own counter over
+ * the same short windows (see `runners/stats/duet.ts` for the ratio). Between rounds the servers are started afresh
+ * and the CPUs swap roles, in a balanced random order of placements. A round runs at a time ({@linkcode startDuet}), so
+ * that a suite can alternate duet rounds with its other rounds.
  *
- * Placement on two CPUs: `same` (the default) runs each side's engine beside its own server, so that each CPU holds one
- * side whole (a round where a side's server and engine use 90% of its CPU or more adds no window); `cross` runs each side's engine on the other side's CPU. Both look symmetric, and are in an A/A run, but
- * with two different runtimes `cross` is not: the engine loading the costlier server costs more and lands on the other
- * server's CPU. Measured 2026-11-28 (deno and node http-json at 20,000/s, 24 windows, twice each): node/deno 1.91 and
- * 1.92 with `same`, 1.41 and 1.56 with `cross`, against 2.03 from the rounds.
+ * Placement on two CPUs: `split` (the default) pins both servers to one CPU and both engines to the other, so that
+ * whatever changes how a server's CPU spends itself (wake-ups, batching, a neighbour) comes to both servers at once;
+ * `same` runs each side's engine beside its own server; `cross` each side's engine on the other side's CPU. With `same`
+ * each server settles for seconds into a regime of its own with its engine (a wake-up a request or batches), which
+ * pairing cannot cancel: A/A deno at 20,000/s, 8 rounds, 4 runs each interleaved (2026-11-29), ±1.0–2.8% with `split`
+ * against ±5.8–16.2% with `same`. `cross` is not symmetric between two runtimes: the engine loading the costlier server
+ * costs more and lands on the other server's CPU.
  *
  * @module
  */
@@ -68,13 +70,16 @@ export interface DuetOptions {
   readonly warmupSec?: number;
   /** Connections per engine. @default {50} */
   readonly connections?: number;
-  /** Where each side's engine runs: beside its own server (`same`) or on the other side's CPU (`cross`). @default {"same"} */
-  readonly placement?: "cross" | "same";
-  /** The share of its CPU a side's server and engine may use together in a round that adds windows. @default {0.9} */
+  /**
+   * Where servers and engines run: both servers on one CPU and both engines on the other (`split`), each side's engine
+   * beside its own server (`same`), or on the other side's CPU (`cross`). @default {"split"}
+   */
+  readonly placement?: DuetPlacement;
+  /** The share of a CPU its servers and engines may use together in a round that adds windows. @default {0.9} */
   readonly busyLimit?: number;
   /**
-   * After a round where a side's server and engine used its CPU past `busyLimit`, run the later rounds at a rate where
-   * the busiest side uses two thirds of that, and keep only their windows. @default {false}
+   * After a round where what runs on a CPU used it past `busyLimit`, run the later rounds at a rate where
+   * the busiest CPU is used at two thirds of that, and keep only their windows. @default {false}
    */
   readonly lowerRate?: boolean;
   /** Seed of the order of placements. @default {1} */
@@ -86,6 +91,9 @@ export interface DuetOptions {
   /** Stops everything when aborted. */
   readonly signal?: AbortSignal;
 }
+
+/** Where a duet's servers and engines run on its two CPUs (see the module documentation). */
+export type DuetPlacement = "split" | "same" | "cross";
 
 /** One round of a duet: its placement and each side's load, latency included (kept, not used to rank). */
 export interface DuetRound {
@@ -100,9 +108,9 @@ export interface DuetRound {
   /** Whether both held the rate (at least 95% of it answered validly, no timeout); a round that did not adds no window. */
   readonly held: boolean;
   /**
-   * How much of its one CPU each side's server and engine used together over the round's windows (A, then B), where
-   * both were read. A side at {@linkcode AT_LIMIT} or more adds no window: its server and its load compete for the
-   * CPU, which changes the server's CPU per request, so the pair is not comparable.
+   * How much of each of the two CPUs the servers and engines on it used together over the round's windows (the CPU of
+   * A's server first), where both were read. A CPU at {@linkcode AT_LIMIT} or more adds no window: what runs on it
+   * competes for it, which changes a server's CPU per request, so the pair is not comparable.
    */
   readonly busy: readonly [number, number] | null;
 }
@@ -173,14 +181,15 @@ export function startDuet(a: DuetSide, b: DuetSide, options: DuetOptions): Duet 
     requestTimeoutSec: 2,
   });
   const limit = options.busyLimit ?? AT_LIMIT;
+  const layout = options.placement ?? "split";
   const runRound = async (round: number, placement: 0 | 1) => {
     const cpuOfA = options.cpus[placement];
     const cpuOfB = options.cpus[1 - placement];
     const servers: DuetServer[] = [];
     const meters: (CpuMeter | null)[] = [];
     try {
-      servers.push(await a.start(cpuOfA), await b.start(cpuOfB));
-      const engineCpu = options.placement === "cross" ? [cpuOfB, cpuOfA] : [cpuOfA, cpuOfB];
+      servers.push(await a.start(cpuOfA), await b.start(layout === "split" ? cpuOfA : cpuOfB));
+      const engineCpu = { split: [cpuOfB, cpuOfB], same: [cpuOfA, cpuOfB], cross: [cpuOfB, cpuOfA] }[layout];
       // Each meter's helper beside its side's engine: the same on both sides.
       meters.push(
         await startCpuMeter({ server: servers[0].pid, cpus: engineCpu[0] }),
@@ -199,12 +208,12 @@ export function startDuet(a: DuetSide, b: DuetSide, options: DuetOptions): Duet 
       const paired = readings.some((r) => r.length === 0)
         ? []
         : sideWindows(sideOf(readings[0], ma, perRound), sideOf(readings[1], mb, perRound), round, placement);
-      const busy = sidesBusy(paired, windowMs, ma, mb);
+      const busy = cpusBusy(paired, windowMs, ma, mb, layout);
       rounds.push({ placement, rate, a: ma, b: mb, held, busy });
       const busiest = busy === null ? 0 : Math.max(...busy);
       if (busiest >= limit && options.lowerRate) {
-        // A side's server and load do not fit its CPU at this rate: the later rounds run where the busiest side uses
-        // two thirds of it, and the ratio is theirs alone (one rate for every window).
+        // What runs on a CPU does not fit it at this rate: the later rounds run where the busiest CPU is two thirds
+        // used, and the ratio is theirs alone (one rate for every window).
         const lower = Math.floor(rate * (2 / 3) * limit / busiest / 100) * 100;
         if (lower >= 100 && lower < rate) {
           rate = lower;
@@ -254,37 +263,45 @@ export async function runDuet(a: DuetSide, b: DuetSide, options: DuetOptions): P
 }
 
 /**
- * Each side's share of its CPU over `windows`: its server's CPU time plus its engine's, or null where one is unknown.
+ * Each CPU's share used over `windows` by the servers and engines the placement put on it: the CPU of A's server
+ * first, or null where an engine's CPU is unknown.
  *
  * @param windows A round's paired windows.
  * @param windowMs Each window's length.
  * @param a Side A's load over the round (its engine's own CPU).
  * @param b Side B's.
- * @returns A's share, then B's (1 is the whole CPU).
+ * @param placement Where the servers and engines ran.
+ * @returns The first CPU's share, then the second's (1 is the whole CPU).
  *
- * @example 28 µs a request in the server and as much in the engine, at 20,000/s: more than one CPU
+ * @example 28 µs a request in one server, 14.5 in the other, at 20,000/s: `split` fits where `same` does not
  * ```ts
  * import { assertEquals } from "@std/assert";
- * import { sidesBusy } from "./duet.ts";
+ * import { cpusBusy } from "./duet.ts";
  *
  * const window = { round: 0, placement: 0 as const, aCpuUs: 280_000, bCpuUs: 145_000, aAnswered: 10_000, bAnswered: 10_000 };
  * const load = (clientCpuPercent: number) => ({ clientCpuPercent }) as never;
- * assertEquals(sidesBusy([window, window], 500, load(56), load(26)), [1.12, 0.55]);
+ * assertEquals(cpusBusy([window, window], 500, load(56), load(26), "same"), [1.12, 0.55]);
+ * assertEquals(cpusBusy([window, window], 500, load(52), load(26), "split")?.map((x) => x.toFixed(2)), ["0.85", "0.78"]);
  * ```
  */
-export function sidesBusy(
+export function cpusBusy(
   windows: readonly DuetWindow[],
   windowMs: number,
   a: LoadMeasurement,
   b: LoadMeasurement,
+  placement: DuetPlacement,
 ): readonly [number, number] | null {
   if (windows.length === 0 || a.clientCpuPercent === null || b.clientCpuPercent === null) return null;
   const spanUs = windows.length * windowMs * 1000;
   const server = (cpu: (w: DuetWindow) => number) => windows.reduce((t, w) => t + cpu(w), 0) / spanUs;
-  return [
-    server((w) => w.aCpuUs) + a.clientCpuPercent / 100,
-    server((w) => w.bCpuUs) + b.clientCpuPercent / 100,
-  ];
+  const [sa, sb] = [server((w) => w.aCpuUs), server((w) => w.bCpuUs)];
+  const [ea, eb] = [a.clientCpuPercent / 100, b.clientCpuPercent / 100];
+  const shares: Record<DuetPlacement, [number, number]> = {
+    split: [sa + sb, ea + eb],
+    same: [sa + ea, sb + eb],
+    cross: [sa + eb, sb + ea],
+  };
+  return shares[placement];
 }
 
 /** A side's windows: its load's first `counted` phases, from the start of its measured window, with what each answered. */

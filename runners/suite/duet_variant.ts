@@ -218,7 +218,7 @@ function ratiosOf(
 function whyNoRatio(rounds: readonly DuetRound[]): string {
   const busiest = Math.max(...rounds.flatMap((r) => r.busy ?? []));
   if (rounds.some((r) => r.busy?.some((b) => b >= AT_LIMIT))) {
-    return `a side's server and its load used up to ${Math.round(busiest * 100)}% of its CPU at this rate, over the ` +
+    return `the servers or the loads used up to ${Math.round(busiest * 100)}% of their CPU at this rate, over the ` +
       `${Math.round(AT_LIMIT * 100)}% where they compete; a lower --cpu-rate fits`;
   }
   return rounds.some((r) => !r.held) ? "a side did not hold the rate" : "no CPU counter was read";

@@ -1,6 +1,6 @@
-// docs/method.md "Duet pairing": two servers up at once, each pinned to a CPU of its own, loaded at the same fixed rate
-// in the same seconds by the engine, their CPU time read from their own counters over the same windows, swapping CPUs
-// between rounds. Two fake servers whose work per request differs by a known factor of 2, under a noise injector that
+// docs/method.md "Duet pairing": two servers up at once, pinned to one CPU and their engines to the other, loaded at
+// the same fixed rate in the same seconds, their CPU time read from their own counters over the same windows, the CPUs
+// swapping roles between rounds. Two fake servers whose work per request differs by a known factor of 2, under a noise injector that
 // burns both CPUs in bursts: the duet ratio recovers the factor. (That pairing the wrong windows, not pairing, or not
 // swapping fails is shown in runners/stats/duet_test.ts on counters with noise common to both CPUs: a burn server's CPU
 // per request is fixed by construction, so the injector moves when its work is done, which the windows must follow.)
@@ -20,10 +20,12 @@ const TWO_CPUS = condition(
     : "pins two servers to two CPUs and reads their control groups' counters (Linux, 2 CPUs)",
 );
 
-function burnSide(name: string, units: number): DuetSide {
+/** A burn server's side of a duet; `cpus` lists the CPU of each server it started. */
+function burnSide(name: string, units: number, cpus: string[] = []): DuetSide {
   return {
     name,
     async start(cpu: string): Promise<DuetServer> {
+      cpus.push(cpu);
       const port = freePort();
       const group = spawnGroup([Deno.execPath(), "run", "-A", `${FIXTURES}burn_server.ts`], {
         cpus: cpu,
@@ -70,7 +72,8 @@ Deno.test(needs(TWO_CPUS, {
       `noise injector exited: ${noise.map((n) => n.stderr()).join(" ")}`,
     );
     try {
-      const outcome = await runDuet(burnSide("a", 2), burnSide("b", 1), {
+      const [cpusOfA, cpusOfB]: string[][] = [[], []];
+      const outcome = await runDuet(burnSide("a", 2, cpusOfA), burnSide("b", 1, cpusOfB), {
         cpus: ["0", "1"],
         rate: 40,
         windowMs: 600,
@@ -83,6 +86,9 @@ Deno.test(needs(TWO_CPUS, {
       });
       assertEquals(outcome.rounds.length, 4);
       assertEquals(new Set(outcome.rounds.map((r) => r.placement)).size, 2, "the servers swapped CPUs");
+      // `split`: both servers on one CPU each round (the engines on the other), the CPU of round k its placement's.
+      assertEquals(cpusOfA, outcome.rounds.map((r) => String(r.placement)));
+      assertEquals(cpusOfB, cpusOfA);
       assert(outcome.rounds.every((r) => r.held), "both held the rate in every round");
       const r = outcome.ratio!;
       assertEquals(r.pairing, "duet");
@@ -106,11 +112,11 @@ Deno.test(needs(TWO_CPUS, {
 }));
 
 Deno.test(needs(TWO_CPUS, {
-  name: "duet: a round where a side's server and engine use its CPU past the limit adds no window",
+  name: "duet: a round where the servers or the engines use their CPU past the limit adds no window",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    // The 4 ms side at 40/s uses 16% of its CPU with its engine's share on top: past a limit of 10%, so no window.
+    // The two servers at 40/s use 16% and 8% of their one CPU: past a limit of 10%, so no window.
     const outcome = await runDuet(burnSide("a", 2), burnSide("b", 1), {
       cpus: ["0", "1"],
       rate: 40,
@@ -124,8 +130,8 @@ Deno.test(needs(TWO_CPUS, {
     });
     assert(outcome.rounds.every((r) => r.held), "both held the rate in every round");
     for (const round of outcome.rounds) {
-      const [a] = round.busy!;
-      assert(a >= 0.1 && a < 0.9, `side A used ${a} of its CPU`);
+      const [servers] = round.busy!;
+      assert(servers >= 0.2 && servers < 0.9, `the servers used ${servers} of their CPU`);
     }
     assertEquals([outcome.windows.length, outcome.ratio], [0, null]);
   },
