@@ -127,6 +127,12 @@ export interface DuetOutcome {
   readonly rounds: readonly DuetRound[];
 }
 
+/** The CPU of each side's server and engine (A, then B) in a round whose first CPU is `first`. */
+function placed(layout: DuetPlacement, first: string, second: string): Record<"serverCpu" | "engineCpu", string[]> {
+  if (layout === "split") return { serverCpu: [first, first], engineCpu: [second, second] };
+  return { serverCpu: [first, second], engineCpu: layout === "same" ? [first, second] : [second, first] };
+}
+
 /** Whether a fixed-rate load held its rate: 95% answered validly (as the rounds mode's window), none timed out. */
 function heldRate(m: LoadMeasurement, rate: number): boolean {
   const phases = m.phases ?? [];
@@ -183,13 +189,11 @@ export function startDuet(a: DuetSide, b: DuetSide, options: DuetOptions): Duet 
   const limit = options.busyLimit ?? AT_LIMIT;
   const layout = options.placement ?? "split";
   const runRound = async (round: number, placement: 0 | 1) => {
-    const cpuOfA = options.cpus[placement];
-    const cpuOfB = options.cpus[1 - placement];
+    const { serverCpu, engineCpu } = placed(layout, options.cpus[placement], options.cpus[1 - placement]);
     const servers: DuetServer[] = [];
     const meters: (CpuMeter | null)[] = [];
     try {
-      servers.push(await a.start(cpuOfA), await b.start(layout === "split" ? cpuOfA : cpuOfB));
-      const engineCpu = { split: [cpuOfB, cpuOfB], same: [cpuOfA, cpuOfB], cross: [cpuOfB, cpuOfA] }[layout];
+      servers.push(await a.start(serverCpu[0]), await b.start(serverCpu[1]));
       // Each meter's helper beside its side's engine: the same on both sides.
       meters.push(
         await startCpuMeter({ server: servers[0].pid, cpus: engineCpu[0] }),

@@ -5,7 +5,7 @@
 // `compare` tests, CPU per request at the fixed rate included; `compare --noise-floor` calls no smaller change.
 // docs/method.md "Duet pairing": with `--pairing duet` the floor of the duet's ratio is printed beside the rounds', the
 // two modes measured alternately in the one run.
-// Runs alone: its duet keeps only the windows where each side's server and load had their CPU to themselves.
+// Runs alone: its duet keeps only the windows where neither its servers' CPU nor its engines' was near full.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import { parseResult } from "../../runners/schema/mod.ts";
 import { detectableChangePercent, pairedRatio, roundPairs } from "../../runners/stats/paired.ts";
