@@ -91,9 +91,18 @@ Deno.test("a bcrypt server hashing the wrong input, or verifying any password, o
     assert(saysYes.verification.checks.some((c) => c.name === "node hash verifies on deno" && c.passed));
 
     // A later run's fresh server has one hash verified with bcryptjs: one that goes wrong there is caught in that run.
+    // Where run 1's short window counted too few (a busy moment), its second attempt is that later process, and the
+    // hashes sampled under load catch it (the attempt skips the workload's own verification, as a run measured again
+    // does).
     const later = byId.get("bcrypt-faulty/later-process-raw-body/deno")!;
-    assertEquals([later.status, later.error?.phase, later.runs.length], ["invalid", "verify", 1]);
-    assertEquals(failed(later.id), ["deno hash 1 verifies with bcryptjs"]);
+    assertEquals(later.status, "invalid");
+    if (later.warnings.some((w) => w.code === "window-extended" && w.message.startsWith("run 1:"))) {
+      assertEquals(later.error?.phase, "measure");
+      assertMatch(later.error!.message, /hashes sampled under load .*verify: got "0 of \d+"/);
+    } else {
+      assertEquals([later.error?.phase, later.runs.length], ["verify", 1]);
+      assertEquals(failed(later.id), ["deno hash 1 verifies with bcryptjs"]);
+    }
 
     for (const variant of ["hashes-raw-body", "verify-says-yes", "later-process-raw-body"]) {
       assertEquals(byId.get(`bcrypt-faulty/${variant}/node`)!.status, "completed");
