@@ -205,7 +205,12 @@ export function rankBy(records: readonly BenchRecord[], figure: string, higherIs
   if (done.some((r) => r.duet?.some((d) => d.figure === figure))) {
     const last = slowest()!;
     const relative = new Map(
-      done.map((r) => [r, r === last ? 1 : timesBetter(r, last, figure, higherIsBetter)?.ratio ?? 1]),
+      done.map((r) => [
+        r,
+        r === last
+          ? 1
+          : timesBetter(r, last, figure, higherIsBetter)?.ratio ?? medianRatio(r, last, figure, higherIsBetter),
+      ]),
     );
     done.sort((a, b) =>
       Number(isNativeBaseline(a)) - Number(isNativeBaseline(b)) || relative.get(b)! - relative.get(a)!

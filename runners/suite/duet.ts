@@ -9,8 +9,7 @@
  * whatever changes how a server's CPU spends itself (wake-ups, batching, a neighbour) comes to both servers at once;
  * `same` runs each side's engine beside its own server; `cross` each side's engine on the other side's CPU. With `same`
  * each server settles for seconds into a regime of its own with its engine (a wake-up a request or batches), which
- * pairing cannot cancel: A/A deno at 20,000/s, 8 rounds, 4 runs each interleaved (2026-11-29), ±1.0–2.8% with `split`
- * against ±5.8–16.2% with `same`. `cross` is not symmetric between two runtimes: the engine loading the costlier server
+ * pairing cannot cancel (docs/results.md, "Paired rounds and the noise floor", has the A/A floors of both). `cross` is not symmetric between two runtimes: the engine loading the costlier server
  * costs more and lands on the other server's CPU.
  *
  * @module
@@ -298,14 +297,12 @@ export function cpusBusy(
   if (windows.length === 0 || a.clientCpuPercent === null || b.clientCpuPercent === null) return null;
   const spanUs = windows.length * windowMs * 1000;
   const server = (cpu: (w: DuetWindow) => number) => windows.reduce((t, w) => t + cpu(w), 0) / spanUs;
-  const [sa, sb] = [server((w) => w.aCpuUs), server((w) => w.bCpuUs)];
-  const [ea, eb] = [a.clientCpuPercent / 100, b.clientCpuPercent / 100];
-  const shares: Record<DuetPlacement, [number, number]> = {
-    split: [sa + sb, ea + eb],
-    same: [sa + ea, sb + eb],
-    cross: [sa + eb, sb + ea],
-  };
-  return shares[placement];
+  // What each CPU holds, from the one place that decides it: the first CPU's label is "0".
+  const { serverCpu, engineCpu } = placed(placement, "0", "1");
+  const shares = [server((w) => w.aCpuUs), server((w) => w.bCpuUs), a.clientCpuPercent / 100, b.clientCpuPercent / 100];
+  const used: [number, number] = [0, 0];
+  [...serverCpu, ...engineCpu].forEach((cpu, i) => used[Number(cpu)] += shares[i]);
+  return used;
 }
 
 /** A side's windows: its load's first `counted` phases, from the start of its measured window, with what each answered. */
