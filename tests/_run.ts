@@ -11,6 +11,7 @@ import { type Skip, SKIP_LOG_ENV } from "./_needs.ts";
 import { filesOf, runsAlone, type Tier } from "./_tiers.ts";
 import { LANES_ENV } from "./_lanes.ts";
 import { CALIBRATION_ENV, measureMachineSpeed } from "../runners/drivers/calibration.ts";
+import { cacheDir } from "../runners/platform/mod.ts";
 
 /** Permissions of the whole suite: it starts servers, runtimes and load generators. */
 export const ALL_PERMISSIONS: readonly string[] = [
@@ -62,6 +63,37 @@ export function slowestReport(times: readonly [string, number][], totalSec: numb
 function formatDuration(sec: number): string {
   if (sec < 60) return `${sec.toFixed(1)} s`;
   return `${Math.floor(sec / 60)} min ${String(Math.round(sec % 60)).padStart(2, "0")} s`;
+}
+
+/** Where each test file's time in the last run that ran it is kept, for the next run's order. */
+export function timesFile(): string {
+  return `${cacheDir()}/test-times.json`;
+}
+
+/** The seconds each file took when it last ran, from `path`; none where it is missing or unreadable. */
+export async function readTimes(path: string): Promise<Record<string, number>> {
+  try {
+    const parsed = JSON.parse(await Deno.readTextFile(path));
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Keeps `times` in `path` over the files' earlier times; the times of files not run this time stay. */
+export async function keepTimes(path: string, times: readonly [string, number][]): Promise<void> {
+  const kept = { ...await readTimes(path), ...Object.fromEntries(times.map(([f, s]) => [f, Math.round(s * 10) / 10])) };
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  await Deno.writeTextFile(path, JSON.stringify(kept, null, 1) + "\n");
+}
+
+/**
+ * `files` in the order two lanes finish soonest: the slowest first by their last times (a file started last that runs
+ * long leaves the other lane idle), a file never timed before them all, as it may be any length; ties keep their order.
+ */
+export function longestFirst(files: readonly string[], times: Readonly<Record<string, number>>): string[] {
+  const known = (f: string) => typeof times[f] === "number" && Number.isFinite(times[f]);
+  return [...files.filter((f) => !known(f)), ...files.filter(known).sort((a, b) => times[b] - times[a])];
 }
 
 /**
@@ -144,7 +176,8 @@ async function main(args: string[]): Promise<number> {
     const calibration = unit
       ? undefined
       : Deno.env.get(CALIBRATION_ENV) || JSON.stringify(await measureMachineSpeed(null));
-    const parts = await partsOf(unit, rest);
+    const last = await readTimes(timesFile());
+    const parts = (await partsOf(unit, rest)).map((p) => p.parallel ? { ...p, files: longestFirst(p.files, last) } : p);
     const checkOnce = checkedOnce(parts);
     if (checkOnce) {
       const checked = await new Deno.Command(Deno.execPath(), {
@@ -182,6 +215,7 @@ async function main(args: string[]): Promise<number> {
       // Every part runs, so one failure in the unit tier still shows how the rest fares.
       if (code === 0) code = status.code;
     }
+    await keepTimes(timesFile(), times).catch(() => {});
     const slowest = slowestReport(times.sort((a, b) => b[1] - a[1]), (performance.now() - start) / 1000);
     if (slowest && !unit) console.log(slowest);
     const report = skipReport(readSkips(await Deno.readTextFile(log)));

@@ -4,7 +4,15 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { benchArgs, ROOT, withTmp } from "../_helpers.ts";
 import { unguardedOptional } from "../_needs.ts";
 import { runsAlone, testFiles, tierOf } from "../_tiers.ts";
-import { ALL_PERMISSIONS, checkedOnce, partsOf, UNIT_PERMISSIONS } from "../_run.ts";
+import {
+  ALL_PERMISSIONS,
+  checkedOnce,
+  keepTimes,
+  longestFirst,
+  partsOf,
+  readTimes,
+  UNIT_PERMISSIONS,
+} from "../_run.ts";
 import { laneEnv, takeLane } from "../_lanes.ts";
 
 // docs/development.md (Tests): "which tier a test is in is where it sits".
@@ -221,4 +229,27 @@ Deno.test(".ci/run installs every tool the tests need, runs all but oha's tests 
     if (/ohaGenerator|tool\(\s*"oha"|bombardierGenerator|tool\(\s*"bombardier"/.test(text)) drive.push(file);
   }
   assertEquals(listed, drive.sort());
+});
+
+// docs/development.md (Tests): "the files that ran longest last time start first".
+Deno.test("two at a time, the files that ran longest last time start first, a file never timed before them", async () => {
+  const files = ["a_test.ts", "b_test.ts", "c_test.ts", "d_test.ts", "e_test.ts"];
+  // b ran 90 s, d 30 s, a and e 5 s each (a tie keeps its order); c was never timed.
+  assertEquals(longestFirst(files, { a_test: 1, "a_test.ts": 5, "b_test.ts": 90, "d_test.ts": 30, "e_test.ts": 5 }), [
+    "c_test.ts",
+    "b_test.ts",
+    "d_test.ts",
+    "a_test.ts",
+    "e_test.ts",
+  ]);
+  await withTmp(async (tmp) => {
+    const path = `${tmp}/cache/test-times.json`;
+    assertEquals(await readTimes(path), {});
+    await keepTimes(path, [["a_test.ts", 5.04], ["b_test.ts", 90]]);
+    // A later run of one file keeps the other's time.
+    await keepTimes(path, [["a_test.ts", 7.26]]);
+    assertEquals(await readTimes(path), { "a_test.ts": 7.3, "b_test.ts": 90 });
+    await Deno.writeTextFile(path, "not json");
+    assertEquals(await readTimes(path), {});
+  });
 });
