@@ -88,7 +88,7 @@ export async function keepTimes(path: string, times: readonly [string, number][]
 }
 
 /**
- * `files` in the order two lanes finish soonest: the slowest first by their last times (a file started last that runs
+ * `files` in the order the lanes finish soonest: the slowest first by their last times (a file started last that runs
  * long leaves the other lane idle), a file never timed before them all, as it may be any length; ties keep their order.
  */
 export function longestFirst(files: readonly string[], times: Readonly<Record<string, number>>): string[] {
@@ -98,13 +98,24 @@ export function longestFirst(files: readonly string[], times: Readonly<Record<st
 
 /**
  * One `deno test` run: its permissions, its flags, the files it is given (none: every test file `deno test` finds),
- * and whether its files run in parallel (two at a time on two CPUs; `deno test --parallel`).
+ * and whether its files run in parallel (`deno test --parallel`; how many at a time: {@linkcode jobsOf}).
  */
 export interface Part {
   permissions: readonly string[];
   flags: readonly string[];
   files: string[];
   parallel: boolean;
+}
+
+/**
+ * How many files of `part` run at once (`DENO_JOBS`), or undefined for `deno test`'s own choice (one a CPU): the
+ * end-to-end and acceptance files one more than the CPUs, as they wait on servers, runtimes and databases starting
+ * (two at a time on two CPUs kept about 1.65 of them busy); the unit tier's, in one process, one a CPU. A `DENO_JOBS`
+ * the user set is kept.
+ */
+export function jobsOf(part: Part, cpus: number, given: string | undefined): string | undefined {
+  if (given || !part.parallel || part.permissions === UNIT_PERMISSIONS) return given;
+  return String(cpus + 1);
 }
 
 /** The paths `--ignore=a,b` flags name: files, or folders whose files are all left out. */
@@ -115,9 +126,9 @@ function ignoredBy(flags: readonly string[]): (file: string) => boolean {
 }
 
 /**
- * The `deno test` runs of a command line. `--unit`: the unit tier alone. Named test files: those, two at a time but
+ * The `deno test` runs of a command line. `--unit`: the unit tier alone. Named test files: those, several at a time but
  * for the files that run alone, with every permission; other arguments (folders, globs): as given, one file at a time.
- * Neither: the unit tier under its own permissions, then the rest (two at a time but for the files that run alone,
+ * Neither: the unit tier under its own permissions, then the rest (several at a time but for the files that run alone,
  * which follow), so the whole suite keeps the unit tier's rule. The files `--ignore` names are left out of the lists
  * here: `deno test` applies a list of them to named files only in part.
  */
@@ -140,7 +151,7 @@ export async function partsOf(unit: boolean, rest: readonly string[]): Promise<P
   return parts;
 }
 
-/** `files` in two runs with every permission: two at a time, then those that run alone; no run without a file. */
+/** `files` in two runs with every permission: several at a time, then those that run alone; no run without a file. */
 async function sharedThenAlone(flags: readonly string[], files: readonly string[]): Promise<Part[]> {
   const alone = new Set((await Promise.all(files.map(async (f) => await runsAlone(f) ? f : null))).filter((f) => f));
   return [
@@ -189,6 +200,7 @@ async function main(args: string[]): Promise<number> {
       if (!checked.success) return checked.code;
     }
     for (const part of parts) {
+      const jobs = jobsOf(part, navigator.hardwareConcurrency, Deno.env.get("DENO_JOBS"));
       // Files that run at once take lanes, so that their suites place servers on different CPUs (tests/_lanes.ts).
       const lanes = part.parallel ? await Deno.makeTempDir({ prefix: "rtbench-lanes-" }) : undefined;
       const status = await new Deno.Command(Deno.execPath(), {
@@ -205,6 +217,7 @@ async function main(args: string[]): Promise<number> {
           [SKIP_LOG_ENV]: log,
           ...(calibration ? { [CALIBRATION_ENV]: calibration } : {}),
           ...(lanes ? { [LANES_ENV]: lanes } : {}),
+          ...(jobs ? { DENO_JOBS: jobs } : {}),
         },
         stdin: "inherit",
         stdout: "inherit",

@@ -1,7 +1,7 @@
 // The test tiers, read from where a test file is, never from a list: a `*_test.ts` beside the code it tests (anywhere
 // outside tests/) or in tests/unit/ is a unit test; tests/e2e/ holds the end-to-end tests (real servers, runtimes,
 // the load engine, the CLI); tests/acceptance/ the slow ones that need an optional tool, a toolchain or the network.
-// The files of those two run two at a time, but for a file whose header holds a line `// Runs alone: <why>`: its
+// The files of those two run several at a time (tests/_run.ts, `jobsOf`), but for a file whose header holds a line `// Runs alone: <why>`: its
 // assertions depend on the machine's CPUs being its own (a measured figure, a deadline), so it runs after them, alone.
 import { ROOT } from "./_helpers.ts";
 

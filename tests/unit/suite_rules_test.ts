@@ -7,6 +7,7 @@ import { runsAlone, testFiles, tierOf } from "../_tiers.ts";
 import {
   ALL_PERMISSIONS,
   checkedOnce,
+  jobsOf,
   keepTimes,
   longestFirst,
   partsOf,
@@ -252,4 +253,15 @@ Deno.test("two at a time, the files that ran longest last time start first, a fi
     await Deno.writeTextFile(path, "not json");
     assertEquals(await readTimes(path), {});
   });
+});
+
+// docs/development.md (Tests): "one more file at a time than the machine has CPUs".
+Deno.test("end-to-end and acceptance files run one more at a time than the CPUs; the unit tier one a CPU; DENO_JOBS kept", async () => {
+  const [unit, shared, alone] = await partsOf(false, []);
+  assertEquals([jobsOf(unit, 2, undefined), jobsOf(shared, 2, undefined), jobsOf(alone, 2, undefined)], [
+    undefined,
+    "3",
+    undefined,
+  ]);
+  assertEquals(jobsOf(shared, 2, "1"), "1");
 });
