@@ -155,8 +155,10 @@ async function cachedOrAsked(
   const list = await askNpm(adapter);
   await Deno.mkdir(`${cacheDir()}/releases`, { recursive: true });
   // Written whole, then renamed: a suite reading it meanwhile sees the old list or the new, never half of one.
-  await Deno.writeTextFile(`${file}.tmp-${Deno.pid}`, JSON.stringify({ ...list, readAtMs: Date.now() }));
-  await Deno.rename(`${file}.tmp-${Deno.pid}`, file);
+  // Two suites in one process share the pid: the temporary file's name is its own.
+  const tmp = `${file}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
+  await Deno.writeTextFile(tmp, JSON.stringify({ ...list, readAtMs: Date.now() }));
+  await Deno.rename(tmp, file);
   return list;
 }
 

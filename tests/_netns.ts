@@ -31,7 +31,8 @@ export async function netnsUnavailable(): Promise<string | null> {
       return `${tool} is missing (apt-get install openssh-server)`;
     }
   }
-  const probe = `rtb-probe-${Deno.pid}`;
+  // Files running at once share this process's pid: the probe's name is its own.
+  const probe = `rtb-probe-${crypto.randomUUID().slice(0, 8)}`;
   try {
     await run(["ip", "netns", "add", probe]);
     await run(["ip", "netns", "del", probe]);

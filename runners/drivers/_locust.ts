@@ -68,7 +68,8 @@ export function locustPython(signal?: AbortSignal): Promise<LocustPython> {
     const dir = `${cacheDir()}/tools/locust-${LOCUST_VERSION}-geventhttpclient-${GEVENTHTTPCLIENT_VERSION}-py${minor}`;
     const done = `${dir}/.rtbench-installed`;
     if (!(await exists(done))) {
-      const partial = `${dir}.partial-${Deno.pid}`;
+      // Its own name: two suites in one process (test files at once) share the pid.
+      const partial = `${dir}.partial-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
       await Deno.remove(partial, { recursive: true }).catch(() => {});
       await Deno.mkdir(`${cacheDir()}/tools`, { recursive: true });
       try {
