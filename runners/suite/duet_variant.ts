@@ -53,11 +53,12 @@ export interface DuetVariantContext {
 }
 
 /**
- * Rounds of 2 windows of 500 ms after a 1.5 s warm-up, 10 rounds: a round's fresh servers have a level of their own
- * (each round is one sample), and warm-up shorter than a second left the first window of each round 20–50% apart from
- * the others (deno, node and bun at 20,000/s). About 35 s a pair with the servers' starts.
+ * Rounds of 2 windows of 500 ms after a 3 s warm-up, 10 rounds: a round's fresh servers have a level of their own
+ * (each round is one sample). After 1.5 s at 12,000/s Node.js still spent 1.3–1.6× per request in the first window
+ * what it spent in the second, which took deno/node from 0.51 to 0.43–0.45; after 3 s the two windows agree. About 50 s
+ * a pair with the servers' starts.
  */
-const DUET_SHAPE = { windowMs: 500, windowsPerRound: 2, rounds: 10, warmupSec: 1.5 } as const;
+const DUET_SHAPE = { windowMs: 500, windowsPerRound: 2, rounds: 10, warmupSec: 3 } as const;
 
 /** A variant's duets, their rounds not yet run. */
 export interface VariantDuets {
