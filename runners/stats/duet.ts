@@ -1,11 +1,11 @@
 /**
- * Duet pairing (`--pairing duet`): two servers up at once, each pinned to a CPU of its own, each loaded at the same
- * fixed rate in the same seconds, and each one's CPU time read from its own counter over the same short windows
- * (Bulej et al., ICPE 2020). A window's ratio of CPU per request is one paired sample: noise that hits both CPUs in that
- * window (another tenant, a frequency change, the host's own work) moves both sides and cancels in the ratio. The
- * servers swap CPUs between rounds; the ratio's estimate is the mean of the two placements' mean log-ratios, so a CPU
- * that is faster than the other biases neither way, and the interval is Student's t on the residuals about those two
- * means (df = n − 2). The order of the placements is randomised and balanced (Abedi & Brecht, ICPE 2017: RMIT).
+ * Duet pairing (`--pairing duet`): two servers up at once, each loaded at the same fixed rate in the same seconds, and
+ * each one's CPU time read from its own counter over the same short windows (Bulej et al., ICPE 2020). A window's ratio
+ * of CPU per request is one paired sample: noise that hits the machine in that window (another tenant, a frequency
+ * change, the host's own work) moves both sides and cancels in the ratio. The servers swap CPUs between rounds, in
+ * blocks of two rounds in a random order (Abedi & Brecht, ICPE 2017: RMIT), so that whatever one CPU does to one side
+ * more than to the other cancels too; each round is one sample, and the interval is Student's t over the rounds (see
+ * {@linkcode duetRatio}).
  *
  * Everything here is pure: counters in, windows and ratios out, so the pairing can be tested on synthetic counters.
  *
@@ -181,9 +181,10 @@ export function duetWindows(
  * The ratio of CPU per request A/B over duet windows. Each round is one paired sample: the mean log-ratio of its
  * windows. Its windows share one pair of server processes, and each process has a level of its own (measured: rounds of
  * deno and bun at 20,000/s sat 10% apart, their windows a few percent), so windows are not independent samples and an
- * interval over them would be too narrow. The estimate is the mean of the two placements' means of the rounds (each
- * CPU's bias cancels), the interval Student's t on the rounds' residuals about them; with one placement only, the plain
- * mean and t on n − 1. Windows with a non-positive figure are left out. Null when none is left.
+ * interval over them would be too narrow. The estimate is the mean of the two placements' means of the rounds (a
+ * placement's bias cancels). With as many rounds of each placement (or one placement only), the interval is Student's t
+ * on the rounds' plain spread (n − 1 degrees of freedom), which a placement's bias can only widen; otherwise t on the
+ * residuals about the two means (n − 2). Windows with a non-positive figure are left out. Null when none is left.
  *
  * @param windows The windows of every round.
  * @param alpha Significance level. @default {0.05}
@@ -217,7 +218,7 @@ export function duetRatio(windows: readonly DuetWindow[], alpha = 0.05): DuetRat
   const n = rounds.length;
   const both = groups[0].length > 0 && groups[1].length > 0;
   let m: number, se: number, df: number, sd: number;
-  if (both) {
+  if (both && groups[0].length !== groups[1].length) {
     const [m0, m1] = groups.map(mean);
     m = (m0 + m1) / 2;
     df = n - 2;
@@ -225,6 +226,8 @@ export function duetRatio(windows: readonly DuetWindow[], alpha = 0.05): DuetRat
     sd = df > 0 ? Math.sqrt(ss / df) : NaN;
     se = sd / 2 * Math.sqrt(1 / groups[0].length + 1 / groups[1].length);
   } else {
+    // One placement, or as many rounds of each: then the plain mean is the two placements' mean, and the plain spread
+    // holds any bias a placement has on top of the noise, which widens the interval (t on n − 1) and never narrows it.
     const logs = rounds.map((r) => r.log);
     m = mean(logs);
     df = n - 1;
@@ -249,8 +252,9 @@ export function duetRatio(windows: readonly DuetWindow[], alpha = 0.05): DuetRat
 }
 
 /**
- * The placements of `rounds` duet rounds: balanced (as many of each as can be) and in a random order (RMIT), from
- * `random` (a seeded generator, so that the order can be repeated from the seed the result records).
+ * The placements of `rounds` duet rounds in a random order (RMIT), balanced in blocks of two (each block one of each
+ * placement, in a random order), so that every even number of rounds from the start is balanced; from `random` (a
+ * seeded generator, so that the order can be repeated from the seed the result records).
  *
  * @param rounds How many rounds.
  * @param random Numbers in [0, 1).
@@ -266,9 +270,11 @@ export function duetRatio(windows: readonly DuetWindow[], alpha = 0.05): DuetRat
  * ```
  */
 export function duetPlacements(rounds: number, random: () => number): (0 | 1)[] {
-  const first: 0 | 1 = random() < 0.5 ? 0 : 1;
-  const placements = Array.from({ length: rounds }, (_, i) => ((i + first) % 2) as 0 | 1);
-  return shuffled(placements, random);
+  return Array.from({ length: rounds }, (_, i) => i).flatMap((i): (0 | 1)[] => {
+    if (i % 2 === 1) return [];
+    const block: (0 | 1)[] = random() < 0.5 ? [0, 1] : [1, 0];
+    return block.slice(0, rounds - i);
+  });
 }
 
 /**

@@ -11,16 +11,18 @@ import {
 import { unpairedRatio } from "./paired.ts";
 import { seededRandom } from "./random.ts";
 
-// A synthetic duet on a noisy 2-CPU machine. Server A costs FACTOR times B's CPU per request. A noise injector
-// burns both CPUs in on/off bursts: in a window where it is on, every request costs up to 60% more on both CPUs (the
-// noise common to both, which duet cancels). CPU 1 is 8% slower than CPU 0 (a bias the swaps cancel). Each side keeps
-// 1% noise of its own, which nothing cancels.
+// A synthetic duet on a noisy 2-CPU machine, both servers of a round on one CPU. Server A costs FACTOR times B's CPU
+// per request. A noise injector burns both CPUs in on/off bursts: in a window where it is on, every request costs up to
+// 60% more (the noise common to both, which duet cancels). CPU 1 is 8% slower than CPU 0, for both servers alike; and
+// A's work fits each CPU a little differently, 2% cheaper than B's on CPU 0 and 2% costlier on CPU 1 (a bias of one
+// placement, which the swaps cancel). Each side keeps 1% noise of its own, which nothing cancels.
 const FACTOR = 2;
 const RATE = 10_000;
 const WINDOW_MS = 500;
 const WINDOWS = 6;
 const ROUNDS = 6;
 const CPU_SPEED = [1, 1.08];
+const A_ON_CPU = [0.98, 1.02];
 const B_US = 8; // B's CPU per request on CPU 0, quiet
 
 interface Synthetic {
@@ -41,10 +43,9 @@ function synthetic(seed: number, placements: readonly (0 | 1)[], processNoise = 
     for (let w = 0; w < WINDOWS; w++) {
       const burst = random() < 0.5 ? 1 + 0.6 * random() : 1; // the injector on or off in this window
       const requests = RATE * WINDOW_MS / 1000;
-      const cpuOfA = CPU_SPEED[placement];
-      const cpuOfB = CPU_SPEED[1 - placement];
-      const aUs = requests * B_US * FACTOR * cpuOfA * levelA * burst * (1 + 0.01 * gauss());
-      const bUs = requests * B_US * cpuOfB * levelB * burst * (1 + 0.01 * gauss());
+      const cpu = CPU_SPEED[placement];
+      const aUs = requests * B_US * FACTOR * cpu * A_ON_CPU[placement] * levelA * burst * (1 + 0.01 * gauss());
+      const bUs = requests * B_US * cpu * levelB * burst * (1 + 0.01 * gauss());
       now += WINDOW_MS;
       a.push({ atMs: now, cpuUs: a.at(-1)!.cpuUs + aUs });
       b.push({ atMs: now, cpuUs: b.at(-1)!.cpuUs + bUs });
@@ -76,8 +77,8 @@ Deno.test("duet: windows' ratios recover a known factor through common noise bur
     assertEquals(r.pairing, "duet");
     assertEquals(r.n, ROUNDS);
     assert(recovers(r), `seed ${seed}: ${JSON.stringify(r)}`);
-    // The swaps measure the CPUs' difference: CPU 1 costs 8% more per request, so A/B reads 1/1.08 of itself on CPU 0.
-    assertAlmostEquals(r.placementBias!, 1 / 1.08, 0.01);
+    // The swaps measure the placements' difference: A/B reads 0.98/1.02 of itself on CPU 0 against CPU 1.
+    assertAlmostEquals(r.placementBias!, Math.sqrt(0.98 / 1.02), 0.005);
   }
 });
 
@@ -131,11 +132,11 @@ Deno.test("duet broken: servers that never swap CPUs keep the CPUs' bias and fai
   }
 });
 
-Deno.test("duet: placements are balanced and shuffled; every pair of runtimes once", () => {
+Deno.test("duet: placements are balanced at every even round and shuffled; every pair of runtimes once", () => {
   const seen = new Set<string>();
   for (let seed = 0; seed < 20; seed++) {
     const p = duetPlacements(6, seededRandom(seed));
-    assertEquals(p.filter((x) => x === 0).length, 3);
+    for (const n of [2, 4, 6]) assertEquals(p.slice(0, n).filter((x) => x === 0).length, n / 2);
     seen.add(p.join(""));
   }
   assert(seen.size > 5, "the order of placements is random");
@@ -152,4 +153,28 @@ Deno.test("duet: windows outside either side's readings are left out; too few gi
   assertEquals(one.ci95, null);
   assertAlmostEquals(one.ratio, 1, 1e-9);
   assertEquals(duetRatio([]), null);
+});
+
+Deno.test("duet: as many rounds of each placement give t on n − 1 over the rounds; uneven ones t on n − 2", () => {
+  // Rounds' log-ratios log 2 ± 0.01 in both placements, no bias between them.
+  const round = (i: number, placement: 0 | 1, x: number) => ({
+    round: i,
+    placement,
+    aCpuUs: 2000 * Math.exp(x),
+    bCpuUs: 1000,
+    aAnswered: 100,
+    bAnswered: 100,
+  });
+  const offsets = [0.01, -0.01, -0.01, 0.01];
+  const even = duetRatio(offsets.map((x, i) => round(i, (i % 2) as 0 | 1, x)))!;
+  // Plain spread of the four: 0.011547; t(3) = 3.182; se = spread / 2.
+  assertAlmostEquals(Math.log(1 + even.halfWidthPercent! / 100), 3.182446 * 0.011547 / 2, 1e-5);
+  const uneven = duetRatio([...offsets, 0].map((x, i) => round(i, i < 3 ? 0 : 1, x)))!;
+  assertEquals(uneven.n, 5);
+  // Residuals about each placement's mean, 5 − 2 = 3 degrees of freedom.
+  const [m0, m1] = [(0.01 - 0.01 - 0.01) / 3, (0.01 + 0) / 2];
+  const ss = [0.01, -0.01, -0.01].reduce((t, x) => t + (x - m0) ** 2, 0) +
+    [0.01, 0].reduce((t, x) => t + (x - m1) ** 2, 0);
+  const se = Math.sqrt(ss / 3) / 2 * Math.sqrt(1 / 3 + 1 / 2);
+  assertAlmostEquals(Math.log(1 + uneven.halfWidthPercent! / 100), 3.182446 * se, 1e-5);
 });
