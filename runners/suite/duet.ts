@@ -1,16 +1,17 @@
 /**
- * Duet pairing (`--pairing duet`) of two servers' CPU per request at a fixed rate: both up at once, each loaded at the
- * same rate in the same seconds by an engine process of its own, and each one's CPU time read from its own counter over
- * the same short windows (see `runners/stats/duet.ts` for the ratio). Between rounds the servers are started afresh
- * and the CPUs swap roles, in a balanced random order of placements. A round runs at a time ({@linkcode startDuet}), so
- * that a suite can alternate duet rounds with its other rounds.
+ * Duet pairing (`--pairing duet`) of servers' CPU per request at a fixed rate: two servers up at once, loaded at the
+ * same rate in the same seconds by an engine process each, and each one's CPU time read from its own counter over the
+ * same short windows (see `runners/stats/duet.ts` for the ratio).
  *
- * Placement on two CPUs: `split` (the default) pins both servers to one CPU and both engines to the other, so that
- * whatever changes how a server's CPU spends itself (wake-ups, batching, a neighbour) comes to both servers at once;
- * `same` runs each side's engine beside its own server; `cross` each side's engine on the other side's CPU. With `same`
- * each server settles for seconds into a regime of its own with its engine (a wake-up a request or batches), which
- * pairing cannot cancel (docs/results.md, "Paired rounds and the noise floor", has the A/A floors of both). `cross` is not symmetric between two runtimes: the engine loading the costlier server
- * costs more and lands on the other server's CPU.
+ * A pair's round starts a fresh server of each side, both on one CPU, with the engines and the CPU meters' helpers on
+ * the other: whatever changes how that CPU spends itself on a request (how many requests a wake-up serves, a
+ * neighbour, the host) comes to both servers in the same seconds. Both are loaded from their warm-up to their last
+ * window without a pause: a server left idle for two seconds (Node.js's) cost up to half as much again per request for
+ * the next second and a half, so servers are not kept from one pair to the next. With more than two sides every pair
+ * is measured, every pair's k-th round before any pair's next and the pairs in a random order each time; between
+ * rounds the CPUs swap roles, balanced in blocks of two rounds in a random order (RMIT). A round runs at a time
+ * ({@linkcode startDuets}), so that a suite can alternate duet rounds with its other rounds and stop once every pair's
+ * interval is narrow enough.
  *
  * @module
  */
@@ -26,12 +27,14 @@ import {
 import {
   AT_LIMIT,
   type CounterReading,
+  duetPairs,
   duetPlacements,
   type DuetRatio,
   duetRatio,
   type DuetSideWindows,
   type DuetWindow,
   seededRandom,
+  shuffled,
   sideWindows,
 } from "../stats/mod.ts";
 
@@ -53,35 +56,31 @@ export interface DuetServer {
   stop(): Promise<void>;
 }
 
-/** Options of {@linkcode runDuet}. */
+/** Options of {@linkcode startDuets} and {@linkcode runDuet}. */
 export interface DuetOptions {
-  /** The two CPUs, for example `["0", "1"]`. */
+  /** The two CPUs, for example `["0", "1"]`: the servers on one, the engines on the other, swapping each round. */
   readonly cpus: readonly [string, string];
   /** Requests per second each server is loaded at. */
   readonly rate: number;
   /** Milliseconds of each paired window. @default {500} */
   readonly windowMs?: number;
-  /** Windows per round. @default {4} */
+  /** Windows per pair and round. @default {2} */
   readonly windowsPerRound?: number;
-  /** Rounds; the servers swap CPUs between them (balanced: an even number is best). @default {4} */
+  /** Rounds of {@linkcode runDuet} (balanced between the two CPUs when even). @default {4} */
   readonly rounds?: number;
-  /** Seconds of warm-up at the rate before each round's windows. @default {0.5} */
+  /** Seconds of warm-up at the rate of a pair's fresh servers before its windows. @default {3} */
   readonly warmupSec?: number;
   /** Connections per engine. @default {50} */
   readonly connections?: number;
-  /**
-   * Where servers and engines run: both servers on one CPU and both engines on the other (`split`), each side's engine
-   * beside its own server (`same`), or on the other side's CPU (`cross`). @default {"split"}
-   */
-  readonly placement?: DuetPlacement;
-  /** The share of a CPU its servers and engines may use together in a round that adds windows. @default {0.9} */
+  /** The share of a CPU its servers, or its engines, may use together in a pair's windows that count. @default {0.9} */
   readonly busyLimit?: number;
   /**
-   * After a round where what runs on a CPU used it past `busyLimit`, run the later rounds at a rate where
-   * the busiest CPU is used at two thirds of that, and keep only their windows. @default {false}
+   * After the first round where a pair's servers or engines used their CPU past `busyLimit`, run that pair's later
+   * rounds at a rate where the busier CPU is used at two thirds of that, and keep only their windows (once: on a noisy
+   * machine a pair lowered again and again would be left with no rounds). @default {false}
    */
   readonly lowerRate?: boolean;
-  /** Seed of the order of placements. @default {1} */
+  /** Seed of the order of placements and pairs. @default {1} */
   readonly seed?: number;
   /** The requests, with the responses they must get. */
   readonly target: (baseUrl: string) => LoadTarget;
@@ -91,30 +90,29 @@ export interface DuetOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Where a duet's servers and engines run on its two CPUs (see the module documentation). */
-export type DuetPlacement = "split" | "same" | "cross";
-
-/** One round of a duet: its placement and each side's load, latency included (kept, not used to rank). */
+/** One pair's part of a round: its placement and each side's load, latency included (kept, not used to rank). */
 export interface DuetRound {
-  /** 0: side A on the first CPU; 1: swapped. */
+  /** The round, from 0. */
+  readonly round: number;
+  /** 0: the servers on the first CPU; 1: on the second. */
   readonly placement: 0 | 1;
   /** Requests per second each server was loaded at. */
   readonly rate: number;
-  /** Side A's load over the round. */
+  /** Side A's load over the pair's windows. */
   readonly a: LoadMeasurement;
   /** Side B's. */
   readonly b: LoadMeasurement;
   /** Whether both held the rate (at least 95% of it answered validly, no timeout); a round that did not adds no window. */
   readonly held: boolean;
   /**
-   * How much of each of the two CPUs the servers and engines on it used together over the round's windows (the CPU of
-   * A's server first), where both were read. A CPU at {@linkcode AT_LIMIT} or more adds no window: what runs on it
-   * competes for it, which changes a server's CPU per request, so the pair is not comparable.
+   * How much of each CPU the pair used over its windows: its two servers' CPU, then its two engines', where both were
+   * read. A CPU at {@linkcode AT_LIMIT} or more adds no window: what runs on it competes for it, which changes a
+   * server's CPU per request, so the pair is not comparable.
    */
   readonly busy: readonly [number, number] | null;
 }
 
-/** What a duet measured. */
+/** What a duet of one pair measured. */
 export interface DuetOutcome {
   /** Side A's CPU per request over side B's, from the windows of the rounds that held the rate. */
   readonly ratio: DuetRatio | null;
@@ -126,10 +124,24 @@ export interface DuetOutcome {
   readonly rounds: readonly DuetRound[];
 }
 
-/** The CPU of each side's server and engine (A, then B) in a round whose first CPU is `first`. */
-function placed(layout: DuetPlacement, first: string, second: string): Record<"serverCpu" | "engineCpu", string[]> {
-  if (layout === "split") return { serverCpu: [first, first], engineCpu: [second, second] };
-  return { serverCpu: [first, second], engineCpu: layout === "same" ? [first, second] : [second, first] };
+/** One pair of a duet's sides (named), and what its rounds so far measured. */
+export interface DuetPairOutcome {
+  /** Side A's name. */
+  readonly a: string;
+  /** Side B's. */
+  readonly b: string;
+  /** A's CPU per request over B's, its windows and rounds. */
+  readonly outcome: DuetOutcome;
+}
+
+/** Duets of every pair of some sides, whose rounds run one at a time. */
+export interface Duets {
+  /** Rounds run so far. */
+  readonly ran: number;
+  /** Runs one more round: a fresh server of every side, warmed up at once, then every pair in duet. */
+  next(): Promise<void>;
+  /** What the rounds run so far measured, a pair at a time. */
+  outcomes(): DuetPairOutcome[];
 }
 
 /** Whether a fixed-rate load held its rate: 95% answered validly (as the rounds mode's window), none timed out. */
@@ -139,113 +151,147 @@ function heldRate(m: LoadMeasurement, rate: number): boolean {
     m.mismatches === 0;
 }
 
-/** A duet whose rounds run one at a time, so that a suite can alternate them with its other rounds. */
-export interface Duet {
-  /** How many rounds it has. */
-  readonly rounds: number;
-  /** Runs the next round; false when every round has run. */
-  next(): Promise<boolean>;
-  /** What the rounds run so far measured. */
-  outcome(): DuetOutcome;
+/** A pair's state across rounds. */
+interface PairState {
+  readonly a: number;
+  readonly b: number;
+  rate: number;
+  lowered: boolean;
+  readonly windows: DuetWindow[];
+  readonly rounds: DuetRound[];
 }
 
 /**
- * One duet of `a` and `b`, its rounds not yet run; see the module documentation.
+ * Duets of every pair of `sides`, their rounds not yet run; see the module documentation.
  *
- * @param a One side.
- * @param b The other.
- * @param options Rate, windows, rounds, CPUs and load.
- * @returns The duet: {@linkcode Duet.next} runs a round, {@linkcode Duet.outcome} reads the ratio so far.
+ * @param sides Two sides or more (every pair is measured).
+ * @param options Rate, windows, CPUs and load.
+ * @returns The duets: {@linkcode Duets.next} runs a round, {@linkcode Duets.outcomes} reads each pair's ratio so far.
  *
- * @example Two servers at 2,000/s each, a round at a time
+ * @example Three servers at 2,000/s each, a round at a time
  * ```ts ignore
- * import { startDuet } from "./duet.ts";
- * const duet = startDuet(deno, node, { cpus: ["0", "1"], rate: 2_000, target: (baseUrl) => ({ baseUrl, requests }) });
- * while (await duet.next()) console.log(duet.outcome().windows.length);
+ * import { startDuets } from "./duet.ts";
+ * const duets = startDuets([deno, node, bun], { cpus: ["0", "1"], rate: 2_000, target: (baseUrl) => ({ baseUrl, requests }) });
+ * for (let i = 0; i < 6; i++) await duets.next();
+ * for (const { a, b, outcome } of duets.outcomes()) console.log(a, b, outcome.ratio?.ratio);
  * ```
  */
-export function startDuet(a: DuetSide, b: DuetSide, options: DuetOptions): Duet {
+export function startDuets(sides: readonly DuetSide[], options: DuetOptions): Duets {
+  if (sides.length < 2) throw new RangeError(`Cannot run a duet: ${sides.length} side given, two at least`);
   const windowMs = options.windowMs ?? 500;
-  const perRound = options.windowsPerRound ?? 4;
-  const placements = duetPlacements(options.rounds ?? 4, seededRandom(options.seed ?? 1));
+  const perRound = options.windowsPerRound ?? 2;
+  const random = seededRandom(options.seed ?? 1);
   const generator = options.generator ?? engineGenerator;
-  const windows: DuetWindow[] = [];
-  const rounds: DuetRound[] = [];
+  const limit = options.busyLimit ?? AT_LIMIT;
+  const pairs: PairState[] = duetPairs(sides.map((_, i) => i), random).map(([a, b]) => ({
+    a,
+    b,
+    rate: options.rate,
+    lowered: false,
+    windows: [],
+    rounds: [],
+  }));
+  const placements: (0 | 1)[] = [];
   // One phase per window, so that the engine counts what it answered in each, then half a window not counted: the two
   // engines start a few ms apart, and each counted window ends with both loads still running.
   const guardMs = Math.round(windowMs / 2);
-  let rate = options.rate;
-  // The round's load at the duet's current rate (lowerRate may lower it between rounds).
-  const settings = () => ({
+  const pairLoad = (rate: number) => ({
     rate,
     phases: [...Array.from({ length: perRound }, () => `${windowMs}ms@${rate}`), `${guardMs}ms@${rate}`].join(","),
     durationSec: (windowMs * perRound + guardMs) / 1000,
-    warmupSec: options.warmupSec ?? 0.5,
+    warmupSec: options.warmupSec ?? 3,
     connections: options.connections ?? 50,
     pipelining: 1,
     requestTimeoutSec: 2,
   });
-  const limit = options.busyLimit ?? AT_LIMIT;
-  const layout = options.placement ?? "split";
-  const runRound = async (round: number, placement: 0 | 1) => {
-    const { serverCpu, engineCpu } = placed(layout, options.cpus[placement], options.cpus[1 - placement]);
+  let ran = 0;
+
+  const runRound = async (round: number) => {
+    // Balanced in blocks of two, so that a duet stopped after any even number of rounds has as many of each.
+    if (placements.length <= round) placements.push(...duetPlacements(2, random));
+    const placement = placements[round];
+    // Every pair in a random order each round (RMIT over pairs), each with fresh servers.
+    for (const pair of shuffled(pairs, random)) {
+      options.signal?.throwIfAborted();
+      await runPair(pair, round, placement);
+    }
+  };
+
+  // One pair's round: both servers started on one CPU, both loads and meters on the other, loaded together from the
+  // warm-up to the last window (a server left idle for seconds, Node.js's at least, costs more per request after).
+  const runPair = async (pair: PairState, round: number, placement: 0 | 1) => {
+    const [serverCpu, engineCpu] = [options.cpus[placement], options.cpus[1 - placement]];
     const servers: DuetServer[] = [];
     const meters: (CpuMeter | null)[] = [];
     try {
-      servers.push(await a.start(serverCpu[0]), await b.start(serverCpu[1]));
-      // Each meter's helper beside its side's engine: the same on both sides.
-      meters.push(
-        await startCpuMeter({ server: servers[0].pid, cpus: engineCpu[0] }),
-        await startCpuMeter({ server: servers[1].pid, cpus: engineCpu[1] }),
-      );
+      servers.push(await sides[pair.a].start(serverCpu), await sides[pair.b].start(serverCpu));
+      // Each meter's helper beside the engines: the same for both sides.
+      for (const s of servers) meters.push(await startCpuMeter({ server: s.pid, cpus: engineCpu }));
+      const load = pairLoad(pair.rate);
       const [ma, mb] = await Promise.all(
-        servers.map((s, i) =>
-          generator.run(options.target(s.baseUrl), settings(), { cpus: engineCpu[i], signal: options.signal })
-        ),
+        servers.map((s) => generator.run(options.target(s.baseUrl), load, { cpus: engineCpu, signal: options.signal })),
       );
       await Promise.all(meters.map((m) => m?.stop(undefined)));
-      const readings = meters.map((m) => m?.serverReadings ?? []);
+      const [ra, rb] = meters.map((m) => m?.serverReadings ?? []);
       meters.length = 0;
-      const held = heldRate(ma, rate) && heldRate(mb, rate);
-      // Each side cut at its own load's phases (the same seconds but for the engines' start), over what it answered.
-      const paired = readings.some((r) => r.length === 0)
-        ? []
-        : sideWindows(sideOf(readings[0], ma, perRound), sideOf(readings[1], mb, perRound), round, placement);
-      const busy = cpusBusy(paired, windowMs, ma, mb, layout);
-      rounds.push({ placement, rate, a: ma, b: mb, held, busy });
-      const busiest = busy === null ? 0 : Math.max(...busy);
-      if (busiest >= limit && options.lowerRate) {
-        // What runs on a CPU does not fit it at this rate: the later rounds run where the busiest CPU is two thirds
-        // used, and the ratio is theirs alone (one rate for every window).
-        const lower = Math.floor(rate * (2 / 3) * limit / busiest / 100) * 100;
-        if (lower >= 100 && lower < rate) {
-          rate = lower;
-          windows.length = 0;
-        }
-      }
-      if (!held || busy === null || busiest >= limit) return;
-      windows.push(...paired);
+      judgePair(pair, round, placement, ma, mb, ra, rb);
     } finally {
       await Promise.all(meters.map((m) => m?.stop(undefined).catch(() => {})));
       await Promise.all(servers.map((s) => s.stop()));
     }
   };
-  let ran = 0;
+
+  // A pair's round: its windows kept where both sides held the rate and neither CPU was at its limit.
+  const judgePair = (
+    pair: PairState,
+    round: number,
+    placement: 0 | 1,
+    ma: LoadMeasurement,
+    mb: LoadMeasurement,
+    ra: readonly CounterReading[],
+    rb: readonly CounterReading[],
+  ) => {
+    const rate = pair.rate;
+    const held = heldRate(ma, rate) && heldRate(mb, rate);
+    // Each side cut at its own load's phases (the same seconds but for the engines' start), over what it answered.
+    const paired = ra.length === 0 || rb.length === 0
+      ? []
+      : sideWindows(sideOf(ra, ma, perRound), sideOf(rb, mb, perRound), round, placement);
+    const busy = cpusBusy(paired, windowMs, ma, mb);
+    pair.rounds.push({ round, placement, rate, a: ma, b: mb, held, busy });
+    const busiest = busy === null ? 0 : Math.max(...busy);
+    if (busiest >= limit && options.lowerRate && !pair.lowered) {
+      // What runs on a CPU does not fit it at this rate: the pair's later rounds run where the busier CPU is two
+      // thirds used, and its ratio is theirs alone (one rate for every window).
+      const lower = Math.floor(rate * (2 / 3) * limit / busiest / 100) * 100;
+      if (lower >= 100 && lower < rate) {
+        pair.lowered = true;
+        pair.rate = lower;
+        pair.windows.length = 0;
+      }
+    }
+    if (held && busy !== null && busiest < limit) pair.windows.push(...paired);
+  };
+
   return {
-    rounds: placements.length,
-    async next() {
-      if (ran >= placements.length) return false;
-      options.signal?.throwIfAborted();
-      const round = ran++;
-      await runRound(round, placements[round]);
-      return true;
+    get ran() {
+      return ran;
     },
-    outcome: () => ({ ratio: duetRatio(windows), rate, windows: [...windows], rounds: [...rounds] }),
+    async next() {
+      options.signal?.throwIfAborted();
+      await runRound(ran++);
+    },
+    outcomes: () =>
+      pairs.map((p) => ({
+        a: sides[p.a].name,
+        b: sides[p.b].name,
+        outcome: { ratio: duetRatio(p.windows), rate: p.rate, windows: [...p.windows], rounds: [...p.rounds] },
+      })),
   };
 }
 
 /**
- * Runs one duet of `a` and `b`, every round in turn; see the module documentation.
+ * Runs a duet of `a` and `b` over {@linkcode DuetOptions.rounds} rounds; see the module documentation.
  *
  * @param a One side.
  * @param b The other.
@@ -260,31 +306,43 @@ export function startDuet(a: DuetSide, b: DuetSide, options: DuetOptions): Duet 
  * ```
  */
 export async function runDuet(a: DuetSide, b: DuetSide, options: DuetOptions): Promise<DuetOutcome> {
-  const duet = startDuet(a, b, options);
-  while (await duet.next());
-  return duet.outcome();
+  const duets = startDuets([a, b], options);
+  for (let i = 0; i < (options.rounds ?? 4); i++) await duets.next();
+  const [only] = duets.outcomes();
+  // The pair's sides may come out in either order: A's ratio over B's is asked for.
+  return only.a === a.name ? only.outcome : reversed(only.outcome);
+}
+
+/** A pair's outcome with its sides the other way round. */
+function reversed(o: DuetOutcome): DuetOutcome {
+  const windows = o.windows.map((w) => ({
+    ...w,
+    aCpuUs: w.bCpuUs,
+    bCpuUs: w.aCpuUs,
+    aAnswered: w.bAnswered,
+    bAnswered: w.aAnswered,
+  }));
+  return { ...o, ratio: duetRatio(windows), windows, rounds: o.rounds.map((r) => ({ ...r, a: r.b, b: r.a })) };
 }
 
 /**
- * Each CPU's share used over `windows` by the servers and engines the placement put on it: the CPU of A's server
- * first, or null where an engine's CPU is unknown.
+ * The share of their CPU a pair's two servers used over `windows`, then the share of theirs its two engines used; null
+ * where an engine's CPU is unknown.
  *
- * @param windows A round's paired windows.
+ * @param windows A pair's windows of one round.
  * @param windowMs Each window's length.
  * @param a Side A's load over the round (its engine's own CPU).
  * @param b Side B's.
- * @param placement Where the servers and engines ran.
- * @returns The first CPU's share, then the second's (1 is the whole CPU).
+ * @returns The servers' CPU share, then the engines' (1 is the whole CPU).
  *
- * @example 28 µs a request in one server, 14.5 in the other, at 20,000/s: `split` fits where `same` does not
+ * @example 28 µs a request in one server, 14.5 in the other, at 20,000/s
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { cpusBusy } from "./duet.ts";
  *
  * const window = { round: 0, placement: 0 as const, aCpuUs: 280_000, bCpuUs: 145_000, aAnswered: 10_000, bAnswered: 10_000 };
  * const load = (clientCpuPercent: number) => ({ clientCpuPercent }) as never;
- * assertEquals(cpusBusy([window, window], 500, load(56), load(26), "same"), [1.12, 0.55]);
- * assertEquals(cpusBusy([window, window], 500, load(52), load(26), "split")?.map((x) => x.toFixed(2)), ["0.85", "0.78"]);
+ * assertEquals(cpusBusy([window, window], 500, load(52), load(26))?.map((x) => x.toFixed(2)), ["0.85", "0.78"]);
  * ```
  */
 export function cpusBusy(
@@ -292,17 +350,11 @@ export function cpusBusy(
   windowMs: number,
   a: LoadMeasurement,
   b: LoadMeasurement,
-  placement: DuetPlacement,
 ): readonly [number, number] | null {
   if (windows.length === 0 || a.clientCpuPercent === null || b.clientCpuPercent === null) return null;
   const spanUs = windows.length * windowMs * 1000;
-  const server = (cpu: (w: DuetWindow) => number) => windows.reduce((t, w) => t + cpu(w), 0) / spanUs;
-  // What each CPU holds, from the one place that decides it: the first CPU's label is "0".
-  const { serverCpu, engineCpu } = placed(placement, "0", "1");
-  const shares = [server((w) => w.aCpuUs), server((w) => w.bCpuUs), a.clientCpuPercent / 100, b.clientCpuPercent / 100];
-  const used: [number, number] = [0, 0];
-  [...serverCpu, ...engineCpu].forEach((cpu, i) => used[Number(cpu)] += shares[i]);
-  return used;
+  const servers = windows.reduce((t, w) => t + w.aCpuUs + w.bCpuUs, 0) / spanUs;
+  return [servers, (a.clientCpuPercent + b.clientCpuPercent) / 100];
 }
 
 /** A side's windows: its load's first `counted` phases, from the start of its measured window, with what each answered. */

@@ -1,10 +1,11 @@
 /**
- * `--pairing duet` for one workload × variant: every pair of its runtimes measured in duet at the variant's fixed rate
- * (`--cpu-rate`; see `duet.ts`). The duet rounds run one at a time, every pair's k-th round before any pair's next, the
- * pairs in a random order each time, so that the variant can alternate them with its own rounds. Each record gets one
+ * `--pairing duet` (the default) for one workload × variant: every pair of its runtimes measured in duet at the
+ * variant's fixed rate (`--cpu-rate`; see `duet.ts`). The duet rounds run one at a time, spread over the variant's own
+ * rounds so that the two modes alternate, then on until every pair's interval is narrow enough. Each record gets one
  * {@linkcode DuetRatioRecord} per other runtime: its server's CPU per request over the other's, from the windows they
- * shared. HTTP workloads only (others keep their rounds), with a fixed rate and two CPUs to give the two servers; a
- * warning says why an HTTP variant has none.
+ * shared. HTTP workloads only (others keep their rounds), with a fixed rate and two CPUs to give the servers and the
+ * loads; a warning says why an HTTP variant with a fixed rate has none, and why one without has none where duet was
+ * asked for.
  *
  * @module
  */
@@ -15,8 +16,8 @@ import type { LoadTarget } from "../drivers/mod.ts";
 import { stageServerFor, startServer } from "../kinds/mod.ts";
 import { parseCpuList, yieldToPassed } from "../platform/mod.ts";
 import type { CpuSets, DuetRatioRecord, RunSettings, Warning } from "../schema/mod.ts";
-import { AT_LIMIT, duetPairs, type DuetRatio, type DuetWindow, seededRandom, shuffled } from "../stats/mod.ts";
-import { type Duet, type DuetRound, type DuetSide, startDuet } from "./duet.ts";
+import { AT_LIMIT, type DuetRatio, type DuetWindow, runPlan } from "../stats/mod.ts";
+import { type DuetPairOutcome, type DuetRound, type DuetSide, startDuets } from "./duet.ts";
 
 /** One record of the variant taking part: its id and runtime. */
 export interface DuetEntrant {
@@ -46,31 +47,38 @@ export interface DuetVariantContext {
   readonly nodeModules: string | undefined;
   /** Seed of the order of pairs and placements. */
   readonly seed: number;
-  /** Rounds per pair. @default {DUET_SHAPE.rounds} */
+  /** Rounds, fixed (`--runs`); else from {@linkcode DUET_ROUNDS.min} until narrow enough. */
   readonly rounds?: number;
+  /** Whether duet was asked for (`--pairing duet`) rather than the default: a variant without a fixed rate then warns. */
+  readonly asked?: boolean;
   /** Interrupts. */
   readonly signal: AbortSignal;
 }
 
 /**
- * Rounds of 2 windows of 500 ms after a 3 s warm-up, 10 rounds: a round's fresh servers have a level of their own
- * (each round is one sample). After 1.5 s at 12,000/s Node.js still spent 1.3–1.6× per request in the first window
- * what it spent in the second, which took deno/node from 0.51 to 0.43–0.45; after 3 s the two windows agree. About 50 s
- * a pair with the servers' starts.
+ * A pair's round: 3 s of warm-up at the rate, then 2 windows of 500 ms. A round's fresh servers have a level of their
+ * own (each round is one sample). After 1.5 s at 12,000/s Node.js still spent 1.3–1.6× per request in the first window
+ * what it spent in the second, which took deno/node from 0.51 to 0.43–0.45; after 3 s the two windows agree.
  */
-const DUET_SHAPE = { windowMs: 500, windowsPerRound: 2, rounds: 10, warmupSec: 3 } as const;
+const DUET_SHAPE = { windowMs: 500, windowsPerRound: 2, warmupSec: 3 } as const;
+
+/**
+ * Rounds per variant without `--runs`: at least 4 (two with the servers on each CPU: Student's t on 3 degrees of
+ * freedom), then two more at a time until every pair's interval is within the variant's `--ci-target`, at most 10.
+ */
+export const DUET_ROUNDS: { readonly min: number; readonly max: number } = { min: 4, max: 10 };
 
 /** A variant's duets, their rounds not yet run. */
 export interface VariantDuets {
-  /** Duet rounds in all, every pair's. */
-  readonly rounds: number;
+  /** Rounds run so far (each measures every pair). */
+  readonly ran: number;
   /**
-   * Runs the next duet round; false when every one has run. A round that fails (not an interrupt) ends the duets: the
-   * result is then a warning saying why, and no ratio.
+   * Runs the rounds due once `share` (0–1) of the variant's own rounds have run, so that the two modes alternate. A
+   * round that fails (not an interrupt) ends the duets: the result is then a warning saying why, and no ratio.
    */
-  next(): Promise<boolean>;
-  /** Runs the rounds due once `share` (0–1) of the variant's own rounds have run, so that the two modes alternate. */
   upTo(share: number): Promise<void>;
+  /** Runs the rounds left: to the least, then until every pair is within the target or the most have run. */
+  finish(): Promise<void>;
   /** Each record's ratios against every other from the rounds run so far, or a warning naming the pairs without. */
   result(): { ratios: Map<string, DuetRatioRecord[]>; warning: Warning | null };
 }
@@ -86,7 +94,7 @@ export interface VariantDuets {
  * ```ts ignore
  * import { planDuets } from "./duet_variant.ts";
  * const { duets } = await planDuets(ctx, [{ id: "http-json/default/deno", runtime: deno }, ...]);
- * while (await duets?.next());
+ * await duets?.finish();
  * const { ratios, warning } = duets!.result();
  * ```
  */
@@ -97,7 +105,7 @@ export async function planDuets(
   const name = `${ctx.workload.name}/${ctx.variant}`;
   const why = (message: string) => ({
     duets: null,
-    warning: { code: "duet-not-measured", message: `${name}: ${message}` },
+    warning: ctx.asked ? { code: "duet-not-measured", message: `${name}: ${message}` } : null,
   });
   const rate = ctx.settings.cpuRate;
   // Duet pairs HTTP servers' CPU per request: other kinds keep their rounds, as their records' pairing says.
@@ -106,68 +114,106 @@ export async function planDuets(
   if (entrants.length < 2) return { duets: null, warning: null };
   const cpus = [ctx.cpus.server, ctx.cpus.client].map((list) => list === null ? null : parseCpuList(list)[0]);
   if (cpus[0] === null || cpus[1] === null || cpus[0] === undefined || cpus[1] === undefined) {
-    return why("duet pairing needs two CPUs to pin the two servers to (no taskset, or one CPU); rounds used");
+    return {
+      duets: null,
+      warning: {
+        code: "duet-not-measured",
+        message: `${name}: duet pairing needs two CPUs to pin the servers and the loads to (no taskset, or one CPU); ` +
+          "rounds used",
+      },
+    };
   }
   const traffic = ctx.workload.traffic(ctx.workloadContext);
   const target = (baseUrl: string): LoadTarget => ({ baseUrl, requests: traffic.requests });
   const sides = await duetSides(ctx, entrants);
-  const random = seededRandom(ctx.seed);
-  const rounds = ctx.rounds ?? DUET_SHAPE.rounds;
-  const pairs = duetPairs([...sides.keys()], random).map(([a, b]) => ({
-    a,
-    b,
-    duet: startDuet(sides.get(a)!, sides.get(b)!, {
-      ...DUET_SHAPE,
-      rounds,
-      cpus: [String(cpus[0]), String(cpus[1])],
-      rate,
-      lowerRate: true,
-      seed: Math.floor(random() * 2 ** 31),
-      target,
-      signal: ctx.signal,
-    }),
-  }));
-  // Every pair's k-th round before any pair's next, the pairs in a random order each time (RMIT).
-  const queue = Array.from({ length: rounds }, () => shuffled(pairs, random)).flat();
-  const total = queue.length;
+  if (sides.length < 2) return { duets: null, warning: null };
+  const fixed = ctx.rounds;
+  const { min, max } = fixed === undefined ? DUET_ROUNDS : { min: fixed, max: fixed };
+  const targetPercent = runPlan(ctx.settings).ciTargetPercent;
+  const started = startDuets(sides, {
+    ...DUET_SHAPE,
+    cpus: [String(cpus[0]), String(cpus[1])],
+    rate,
+    lowerRate: true,
+    seed: ctx.seed,
+    target,
+    signal: ctx.signal,
+  });
   let failure: string | null = null;
+  // One more round, unless an earlier one failed; a failure (not an interrupt) ends the duets.
+  const step = async () => {
+    if (failure !== null) return false;
+    try {
+      await started.next();
+      return true;
+    } catch (error) {
+      ctx.signal.throwIfAborted();
+      failure = (error as Error).message ?? String(error);
+      return false;
+    }
+  };
+  const halfWidths = () => started.outcomes().map(({ outcome }) => outcome.ratio?.halfWidthPercent ?? null);
   const duets: VariantDuets = {
-    rounds: total,
-    async next() {
-      const pair = queue.shift();
-      if (!pair) return false;
-      try {
-        await pair.duet.next();
-        return true;
-      } catch (error) {
-        ctx.signal.throwIfAborted();
-        failure = (error as Error).message ?? String(error);
-        queue.length = 0;
-        return false;
-      }
+    get ran() {
+      return started.ran;
     },
     async upTo(share) {
-      const due = Math.ceil(total * Math.min(1, share));
-      while (total - queue.length < due && await duets.next());
+      const due = Math.ceil(min * Math.min(1, share));
+      while (started.ran < due && await step());
+    },
+    async finish() {
+      await duets.upTo(1);
+      while (wantsRound(started.ran, halfWidths(), { min, max, targetPercent }) && await step());
     },
     result: () =>
-      failure === null ? ratiosOf(name, pairs) : { ratios: new Map(), warning: why(`${failure}; rounds used`).warning },
+      failure === null
+        ? ratiosOf(name, started.outcomes())
+        : { ratios: new Map(), warning: { code: "duet-not-measured", message: `${name}: ${failure}; rounds used` } },
   };
   return { duets, warning: null };
 }
 
+/**
+ * Whether a variant's duets want another round after `ran`: until the least, then while a pair's interval is wider
+ * than the target (or it has none), up to the most; never stopping after an odd number, so that the servers have been
+ * on each CPU as often.
+ *
+ * @param ran Rounds run so far.
+ * @param halfWidths Each pair's half-width in percent so far (null: no interval yet).
+ * @param plan The least and most rounds, and the target half-width in percent.
+ * @returns True when another round is due.
+ *
+ * @example Four rounds at least; then on while a pair is wider than ±3%
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { wantsRound } from "./duet_variant.ts";
+ *
+ * const plan = { min: 4, max: 10, targetPercent: 3 };
+ * assertEquals([wantsRound(2, [1, 1], plan), wantsRound(4, [1, 2.9], plan), wantsRound(4, [1, 3.2], plan)], [true, false, true]);
+ * ```
+ */
+export function wantsRound(
+  ran: number,
+  halfWidths: readonly (number | null)[],
+  plan: { readonly min: number; readonly max: number; readonly targetPercent: number },
+): boolean {
+  if (ran < plan.min) return true;
+  if (ran >= plan.max) return false;
+  return ran % 2 === 1 || halfWidths.some((h) => h === null || h > plan.targetPercent);
+}
+
 /** Each entrant's side of a duet, its server staged: how to start it on a CPU. Entrants without a server are left out. */
-async function duetSides(ctx: DuetVariantContext, entrants: readonly DuetEntrant[]): Promise<Map<string, DuetSide>> {
-  const sides = new Map<string, DuetSide>();
+async function duetSides(ctx: DuetVariantContext, entrants: readonly DuetEntrant[]): Promise<DuetSide[]> {
+  const sides: DuetSide[] = [];
   const workload = ctx.workload;
   if (workload.kind !== "http") return sides;
   for (const e of entrants) {
     const source = workload.server(e.runtime.name, ctx.variant);
     if (isSkip(source)) continue;
-    const dir = `${ctx.workDir}/${sides.size}`;
+    const dir = `${ctx.workDir}/${sides.length}`;
     await Deno.mkdir(dir, { recursive: true });
     const staged = await stageServerFor(e.runtime, source, dir, ctx.nodeModules, ctx.signal);
-    sides.set(e.id, {
+    sides.push({
       name: e.id,
       async start(cpu) {
         const server = await startServer({
@@ -190,12 +236,11 @@ async function duetSides(ctx: DuetVariantContext, entrants: readonly DuetEntrant
 /** Each record's duet ratios from its pairs' rounds so far, and a warning naming the pairs that have none. */
 function ratiosOf(
   name: string,
-  pairs: readonly { a: string; b: string; duet: Duet }[],
+  pairs: readonly DuetPairOutcome[],
 ): { ratios: Map<string, DuetRatioRecord[]>; warning: Warning | null } {
   const ratios = new Map<string, DuetRatioRecord[]>();
   const unmeasured: string[] = [];
-  for (const { a, b, duet } of pairs) {
-    const outcome = duet.outcome();
+  for (const { a, b, outcome } of pairs) {
     if (!outcome.ratio) {
       unmeasured.push(`${a} and ${b} (${whyNoRatio(outcome.rounds)})`);
       continue;

@@ -70,6 +70,8 @@ export interface SuiteContext {
   readonly schedule: Schedule;
   /** How ratios of CPU per request at the fixed rate are paired (`--pairing`). @default {"rounds"} */
   readonly pairing?: PairingMode;
+  /** Whether the pairing was asked for: where duet cannot measure a variant only then does a variant without a fixed rate, or one on other machines, warn. */
+  readonly pairingAsked?: boolean;
   /** Duet rounds per pair: `--runs` when given. @default {10} */
   readonly duetRounds?: number;
   /** Records to measure in the whole suite, for progress. */
@@ -300,7 +302,7 @@ export async function measureVariant(planned: Planned, suite: SuiteContext): Pro
   // A record is written with its duet ratios whole: every duet round left runs first (none once the suite stops).
   const closeDuets = async () => {
     if (!duets) return;
-    if (!stopping) await duets.upTo(1);
+    if (!stopping) await duets.finish();
     const { ratios, warning } = duets.result();
     duets = null;
     duetRatios = ratios;
@@ -381,6 +383,7 @@ async function planVariantDuets(
   const workDir = duetDir(planned, suite);
   if (suite.topology) {
     // Its CPUs and counters are this machine's: servers or load elsewhere are not measured in duet.
+    if (!suite.pairingAsked) return null;
     suite.warn({
       code: "duet-not-measured",
       message: `${name}: duet pairing runs on one machine (no --*-host); rounds used`,
@@ -408,6 +411,7 @@ async function planVariantDuets(
       nodeModules: prepared.nodeModules,
       seed: suite.schedule.seed ?? 1,
       rounds: suite.duetRounds,
+      asked: suite.pairingAsked,
       signal: suite.signal,
     }, running.filter((o) => o.runtime).map((o) => ({ id: o.id, runtime: o.runtime! })));
     if (warning) suite.warn(warning);

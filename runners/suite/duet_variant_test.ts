@@ -1,0 +1,36 @@
+import { assertEquals } from "@std/assert";
+import { httpJson } from "../../workloads/mod.ts";
+import { DUET_ROUNDS, planDuets, wantsRound } from "./duet_variant.ts";
+import type { DuetVariantContext } from "./duet_variant.ts";
+
+// docs/method.md "Duet pairing": duet is the default; its rounds run to at least 4, then two at a time while a pair is
+// wider than --ci-target, to at most 10.
+Deno.test("duet rounds: the least first, then two at a time while a pair is wide, never past the most", () => {
+  const plan = { ...DUET_ROUNDS, targetPercent: 3 };
+  let ran = 0;
+  // Every pair narrow from the first rounds: the least, and no more.
+  while (wantsRound(ran, [1, 1, 1], plan)) ran++;
+  assertEquals(ran, DUET_ROUNDS.min);
+  // One pair wide until round 5: it stops after 6 (an even number), not 5.
+  ran = 0;
+  while (wantsRound(ran, ran < 5 ? [1, 3.5, null] : [1, 2, 2], plan)) ran++;
+  assertEquals(ran, 6);
+  // A pair that never narrows stops at the most; a pair without an interval counts as wide.
+  ran = 0;
+  while (wantsRound(ran, [1, null], plan)) ran++;
+  assertEquals(ran, DUET_ROUNDS.max);
+  // A fixed count (--runs) is the least and the most.
+  assertEquals([
+    wantsRound(2, [9], { min: 3, max: 3, targetPercent: 3 }),
+    wantsRound(3, [9], { min: 3, max: 3, targetPercent: 3 }),
+  ], [true, false]);
+});
+
+Deno.test("an HTTP variant without a fixed rate warns that duet cannot pair it only where duet was asked for", async () => {
+  const ctx = (asked: boolean) =>
+    ({ workload: httpJson, variant: "default", settings: { cpuRate: 0 }, asked }) as unknown as DuetVariantContext;
+  const entrants = [] as never[];
+  assertEquals(await planDuets(ctx(false), entrants), { duets: null, warning: null });
+  const { duets, warning } = await planDuets(ctx(true), entrants);
+  assertEquals([duets, warning?.code], [null, "duet-not-measured"]);
+});
