@@ -224,8 +224,8 @@ export const BENCH_FLAGS: readonly BenchFlag[] = [
     flag: "--pairing",
     value: "<mode>",
     meaning:
-      "pairing of CPU per request at --cpu-rate: rounds, or duet (both servers at once on one CPU, same windows)",
-    default: "rounds",
+      "pairing of CPU per request at --cpu-rate: duet (two servers at once on one CPU, same windows), or rounds",
+    default: "duet",
   },
   { flag: "--format", value: "<name>", meaning: `report: ${EXPORT_FORMATS.join(", ")}`, default: "table" },
   {

@@ -124,9 +124,10 @@ export interface RunOptions {
    */
   aa?: boolean;
   /**
-   * How ratios of CPU per request at the fixed rate are paired (`--pairing`): `rounds`, per-round ratios of runs taken
-   * in turn; `duet`, in addition, every pair of runtimes' servers up at once on CPUs of their own, loaded at the same
-   * rate in the same seconds, one ratio per window (HTTP workloads with `--cpu-rate`). @default {"rounds"}
+   * How ratios of CPU per request at the fixed rate are paired (`--pairing`): `duet`, every pair of runtimes' servers
+   * up at once on one CPU, their loads on another, loaded at the same rate in the same seconds, one ratio per round of
+   * shared windows (HTTP workloads with `--cpu-rate`; where a machine cannot, the rounds' ratios, with a warning);
+   * `rounds`, only the per-round ratios of runs taken in turn. @default {"duet"}
    */
   pairing?: PairingMode;
   /**
@@ -170,6 +171,8 @@ export interface Request {
   readonly passEnv: readonly string[];
   /** How ratios of CPU per request at the fixed rate are paired. */
   readonly pairing: PairingMode;
+  /** Whether the pairing was asked for rather than the default (a variant duet cannot measure then warns). */
+  readonly pairingAsked: boolean;
 }
 
 /** Ports the Fetch standard blocks (https://fetch.spec.whatwg.org/#bad-port): verification could never reach them. */
@@ -220,11 +223,12 @@ export function checkRequest(options: RunOptions): Request {
   const topology = options.hosts ? topologyOf(options.hosts) : undefined;
   if (options.hosts?.sshConfig !== undefined) checkReadable("hosts.sshConfig", options.hosts.sshConfig);
   const passEnv = checkPassEnv(options.passEnv ?? []);
-  const pairing = options.pairing ?? "rounds";
+  const pairing = options.pairing ?? "duet";
   if (pairing !== "rounds" && pairing !== "duet") {
-    throw new RequestError("pairing", `: unknown pairing "${pairing}" (allowed: rounds, duet)`);
+    throw new RequestError("pairing", `: unknown pairing "${pairing}" (allowed: duet, rounds)`);
   }
-  return { profile, overrides, adapters, specs, workloads, schedule, groups, topology, passEnv, pairing };
+  const pairingAsked = options.pairing !== undefined;
+  return { profile, overrides, adapters, specs, workloads, schedule, groups, topology, passEnv, pairing, pairingAsked };
 }
 
 /** Workloads can come from users' code: a malformed one is one clear error before anything runs. */

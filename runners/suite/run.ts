@@ -172,7 +172,7 @@ function suiteSettings(req: Request, options: RunOptions, generator: string): Su
     order: req.schedule.order,
     seed: req.schedule.seed,
     ...(options.aa ? { aa: true } : {}),
-    ...(req.pairing === "duet" ? { pairing: "duet" as const } : {}),
+    pairing: req.pairing,
   };
 }
 
@@ -317,6 +317,7 @@ async function runSuite(req: Request, options: RunOptions): Promise<BenchResult>
       signal,
       schedule: req.schedule,
       pairing: req.pairing,
+      pairingAsked: req.pairingAsked,
       duetRounds: req.overrides.runs,
       topology: req.topology,
       totalRecords,

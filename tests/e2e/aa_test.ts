@@ -3,8 +3,8 @@
 // difference this run count detects on this machine; `compare --noise-floor` and `bench --noise-floor` refuse to call a
 // change smaller than it. README "What you get": `--aa` prints the smallest difference its rounds detect for each figure
 // `compare` tests, CPU per request at the fixed rate included; `compare --noise-floor` calls no smaller change.
-// docs/method.md "Duet pairing": with `--pairing duet` the floor of the duet's ratio is printed beside the rounds', the
-// two modes measured alternately in the one run.
+// docs/method.md "Duet pairing": duet is the default pairing, and with it the floor of the duet's ratio is printed beside
+// the rounds', the two modes measured alternately in the one run.
 // Runs alone: its duet keeps only the windows where neither its servers' CPU nor its engines' was near full.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import { parseResult } from "../../runners/schema/mod.ts";
@@ -36,8 +36,6 @@ Deno.test("bench --aa: one runtime as two interleaved arms; the report prints th
       // Memory per idle connection is not among the floors printed.
       "--idle-connections",
       "0",
-      "--pairing",
-      "duet",
       "--quiet",
       "--out",
       out,
@@ -75,7 +73,8 @@ Deno.test("bench --aa: one runtime as two interleaved arms; the report prints th
     assert(cpuLine, run.stdout.slice(0, 3000));
     assertStringIncludes(cpuLine, `the smallest difference 3 rounds detect here: ${cpuFloor.toFixed(1)}%`);
     assertEquals(noiseFloorOf(result).get(`http-json/default/${cpuFigure}`), cpuFloor);
-    // The duet's floor beside it, from windows measured between the rounds: some after the first, some before the last.
+    // The duet's floor beside it (no --pairing: the default), from windows measured between the rounds: some after the
+    // first, some before the last.
     assertEquals([a.pairing?.mode, result.settings.pairing], ["duet", "duet"]);
     const duet = a.duet!.find((d) => d.against === b.id)!;
     // --runs 3: three duet rounds too (a crowded round's windows are dropped when the rate is lowered after it).
