@@ -223,8 +223,7 @@ export const BENCH_FLAGS: readonly BenchFlag[] = [
   {
     flag: "--pairing",
     value: "<mode>",
-    meaning:
-      "pairing of CPU per request at --cpu-rate: duet (two servers at once on one CPU, same windows), or rounds",
+    meaning: "pairing of CPU per request at --cpu-rate: duet (two servers at once on one CPU, same windows), or rounds",
     default: "duet",
   },
   { flag: "--format", value: "<name>", meaning: `report: ${EXPORT_FORMATS.join(", ")}`, default: "table" },
