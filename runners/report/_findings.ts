@@ -50,9 +50,9 @@ function sentence(
   const { figure } = group;
   const holm = tests > 1 ? ` (Holm, ${tests} tests)` : "";
   const p = pAdjusted < 0.001 ? `p${holm} < 0.001` : `p${holm} = ${pAdjusted.toFixed(3)}`;
-  const how = interval.method === "paired"
-    ? `paired over ${interval.n} rounds`
-    : `runs measured apart, ${best.headline.n} vs ${other.headline.n}`;
+  const how = interval.method === "unpaired"
+    ? `runs measured apart, ${best.headline.n} vs ${other.headline.n}`
+    : `${interval.method === "duet" ? "in duet" : "paired"} over ${interval.n} rounds`;
   // A side whose load generator was at its limit makes the ratio a bound; at the fixed rate of CPU per request, not.
   const bound = /CpuUsPer/.test(figure) ? "" : boundMark(best.record, other.record);
   return `${group.workload} (${group.variant}): ${recordLabel(best.record)} is ${bound}${interval.ratio.toFixed(2)}× ${

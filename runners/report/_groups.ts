@@ -66,7 +66,7 @@ export function timesBetter(
     duetRatio(duet.windows.map((w) => ({ ...w, aCpuUs: w.ratio, bCpuUs: 1, aAnswered: 1, bAnswered: 1 })));
   if (paired) {
     const { n, ratio, ci95, halfWidthPercent, p, stdevLog } = paired;
-    return { method: "paired", n, ratio, ci95, halfWidthPercent, p, stdevLog };
+    return { method: "duet", n, ratio, ci95, halfWidthPercent, p, stdevLog };
   }
   return ratioOf(a.runs, b.runs, figure, isPaired(x, y));
 }
@@ -347,7 +347,7 @@ export function ratioRangeText(ci: { readonly low: number; readonly high: number
 export function pairingText(group: RecordGroup): string | null {
   const intervals = group.ranked.flatMap((r) => r.vsReference ? [r.vsReference] : []);
   if (intervals.length === 0) return null;
-  if (intervals.every((i) => i.method === "paired")) {
+  if (intervals.every((i) => i.method !== "unpaired")) {
     const rounds = [...new Set(intervals.map((i) => i.n))].sort((a, b) => a - b);
     return `relative: paired by round (${rounds.join("/")} rounds, runtimes interleaved within each), the geometric ` +
       "mean of the per-round ratios with its 95% CI (Student's t on the log-ratios)";

@@ -76,7 +76,8 @@ export interface Overview {
 /** What the cells say, under the overview in every format. */
 export const OVERVIEW_LEGEND =
   "Each cell: the headline median; best = the row's best; N× behind = the best is N times better, from per-round " +
-  "ratios where the runtimes were measured in the same rounds; ≈ best = the 95% CI of that ratio includes 1 (a " +
+  "ratios where the runtimes were measured in the same rounds, and for CPU per request at a fixed rate from duets " +
+  "(both servers measured in the same seconds) where they were; ≈ best = the 95% CI of that ratio includes 1 (a " +
   "tie); 1 run = measured once, no interval: a ratio to such a cell is one measurement, not a ranking (--runs 3 or " +
   "more gives one); ⚠ = a warning, explained in the workload's section.";
 

@@ -1,9 +1,10 @@
 // The overview ranks CPU per request at the fixed rate on duet ratios where a record has them (--pairing duet), on the
 // rounds' elsewhere.
-import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
+import { assert, assertAlmostEquals, assertEquals, assertStringIncludes } from "@std/assert";
 import type { BenchRecord } from "../schema/mod.ts";
 import { readResultFile } from "../schema/read.ts";
 import { rankBy, timesBetter } from "./_groups.ts";
+import { findingsOf } from "./_findings.ts";
 
 const FIGURE = "serverCpuUsPerRequestAtRate";
 
@@ -38,7 +39,7 @@ Deno.test("timesBetter takes the duet ratio of CPU per request where the record 
   };
   const duet = timesBetter(dDuet, nDuet, FIGURE, false)!;
   assertAlmostEquals(duet.ratio, 2, 0.01);
-  assertEquals(duet.method, "paired");
+  assertEquals(duet.method, "duet");
   assertEquals(duet.n, 4);
   assert(duet.ci95 !== null && duet.ci95.low > 1.9);
   // Another figure still comes from the runs.
@@ -77,6 +78,10 @@ Deno.test("in duet the ratios order the row: the lower median is not best where 
   const group = rankBy(records, FIGURE, false);
   assertEquals(group.ranked.map((r) => r.record.runtime.name), ["deno", "bun", "node"]);
   assertAlmostEquals(group.ranked[1].vsBest!.ratio, 1 / 0.85, 0.01);
+  // A finding says which pairing its interval comes from.
+  const [finding] = findingsOf([group]).filter((f) => f.worse.startsWith("bun"));
+  assertStringIncludes(finding.sentence, "leaner than bun");
+  assertStringIncludes(finding.sentence, "in duet over 4 rounds: 95% CI");
   // Without duet ratios the medians order it, as before.
   const plain = rankBy(records.map((r) => ({ ...r, duet: undefined })), FIGURE, false);
   assertEquals(plain.ranked[0].record.runtime.name, "bun");

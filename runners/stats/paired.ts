@@ -14,8 +14,9 @@ import type { RunRecord } from "../schema/mod.ts";
 import { tQuantile, tTwoSidedP } from "./student_t.ts";
 
 /**
- * How a ratio's interval was had: `paired` from per-round ratios of runs measured in the same rounds, `unpaired` from
- * two independent samples (Welch's t-test on the logs).
+ * How a ratio's interval was had: `paired` from per-round ratios of runs measured in the same rounds, `duet` from
+ * rounds where both servers were measured in the same seconds (`--pairing duet`), `unpaired` from two independent
+ * samples (Welch's t-test on the logs).
  *
  * @example Say how a ratio was had
  * ```ts
@@ -24,7 +25,7 @@ import { tQuantile, tTwoSidedP } from "./student_t.ts";
  * const how = (m: RatioMethod) => m === "paired" ? "per-round ratios" : "runs measured apart";
  * ```
  */
-export type RatioMethod = "paired" | "unpaired";
+export type RatioMethod = "paired" | "duet" | "unpaired";
 
 /**
  * A ratio of one figure between two records (`a` over `b`), with its 95% confidence interval.
@@ -37,9 +38,9 @@ export type RatioMethod = "paired" | "unpaired";
  * ```
  */
 export interface RatioInterval {
-  /** Paired by round, or two independent samples. */
+  /** Paired by round, by duet round, or two independent samples. */
   readonly method: RatioMethod;
-  /** Rounds paired (`paired`), or the smaller of the two samples (`unpaired`). */
+  /** Rounds paired (`paired`, `duet`), or the smaller of the two samples (`unpaired`). */
   readonly n: number;
   /** The estimate: the geometric mean of the rounds' ratios (`paired`), or the ratio of geometric means. */
   readonly ratio: number;
