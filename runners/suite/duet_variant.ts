@@ -70,8 +70,6 @@ export const DUET_ROUNDS: { readonly min: number; readonly max: number } = { min
 
 /** A variant's duets, their rounds not yet run. */
 export interface VariantDuets {
-  /** Rounds run so far (each measures every pair). */
-  readonly ran: number;
   /**
    * Runs the rounds due once `share` (0–1) of the variant's own rounds have run, so that the two modes alternate. A
    * round that fails (not an interrupt) ends the duets: the result is then a warning saying why, and no ratio.
@@ -154,9 +152,6 @@ export async function planDuets(
   };
   const halfWidths = () => started.outcomes().map(({ outcome }) => outcome.ratio?.halfWidthPercent ?? null);
   const duets: VariantDuets = {
-    get ran() {
-      return started.ran;
-    },
     async upTo(share) {
       const due = Math.ceil(min * Math.min(1, share));
       while (started.ran < due && await step());
