@@ -1361,8 +1361,8 @@ export interface BenchRecord {
 }
 
 /**
- * How the ratios between records were had: `rounds`, runs taken in turn with one ratio per round; `duet`, servers up
- * at once on CPUs of their own with one ratio per window of the same seconds.
+ * How the ratios between records were had: `rounds`, runs taken in turn with one ratio per round; `duet`, two servers
+ * up at once on one CPU, their loads on another, with one ratio per round of windows of the same seconds.
  *
  * @example Say how a ratio was had
  * ```ts
@@ -1374,9 +1374,9 @@ export interface BenchRecord {
 export type PairingMode = "rounds" | "duet";
 
 /**
- * A ratio of CPU per request at a fixed rate between two records' servers measured in duet: both up at once, each
- * pinned to a CPU of its own (swapped between rounds), loaded at the same rate in the same seconds, each one's CPU time
- * read from its own counter over the same windows; each window's ratio is one paired sample.
+ * A ratio of CPU per request at a fixed rate between two records' servers measured in duet: both up at once on one CPU
+ * (their loads on the other, the two swapped between rounds), loaded at the same rate in the same seconds, each one's
+ * CPU time read from its own counter over the same windows; each round's windows are one paired sample.
  *
  * @example Is a duet ranking stated?
  * ```ts
@@ -1424,7 +1424,7 @@ export interface DuetRatioRecord {
   readonly halfWidthPercent: number | null;
   /** The CPUs' bias as the ratio saw it (1: none); null with one placement only. */
   readonly placementBias?: number | null;
-  /** Every window's ratio, raw: its round, its placement (0: this record's server on the first CPU) and the ratio. */
+  /** Every window's ratio, raw: its round, its placement (0: both servers on the first CPU) and the ratio. */
   readonly windows: readonly DuetWindow[];
 }
 
@@ -1446,7 +1446,7 @@ export interface DuetWindow {
    * @minimum 0
    */
   readonly round: number;
-  /** 0: this record's server on the first CPU; 1: on the second. */
+  /** 0: both servers on the first CPU; 1: on the second. */
   readonly placement: 0 | 1;
   /** This record's server's CPU per request over the other's, in this window. */
   readonly ratio: number;
@@ -1567,8 +1567,8 @@ export interface SuiteSettings {
   /** An A/A run (`--aa`): the one runtime asked for, measured as two arms to publish the machine's noise floor. */
   readonly aa?: boolean;
   /**
-   * How ratios of CPU per request at the fixed rate were paired (`--pairing`): `duet` adds each pair's duet ratios to
-   * its records (see {@linkcode DuetRatioRecord}); absent: `rounds`.
+   * How ratios of CPU per request at the fixed rate were paired (`--pairing`, `duet` by default): `duet` adds each
+   * pair's duet ratios to its records (see {@linkcode DuetRatioRecord}); absent (older files): `rounds`.
    */
   readonly pairing?: PairingMode;
 }

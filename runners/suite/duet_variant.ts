@@ -265,7 +265,7 @@ function whyNoRatio(rounds: readonly DuetRound[]): string {
   return rounds.some((r) => !r.held) ? "a side did not hold the rate" : "no CPU counter was read";
 }
 
-/** One side's record of a duet ratio: A's as measured, B's the reciprocal, with the placements turned round. */
+/** One side's record of a duet ratio: A's as measured, B's the reciprocal (both servers shared each placement). */
 function duetRecord(
   against: string,
   figure: string,
@@ -295,7 +295,7 @@ function duetRecord(
       const ratio = (w.aCpuUs / w.aAnswered) / (w.bCpuUs / w.bAnswered);
       return {
         round: w.round,
-        placement: (reciprocal ? 1 - w.placement : w.placement) as 0 | 1,
+        placement: w.placement,
         ratio: round6(flip(ratio)),
         ...(w.startMs !== undefined ? { startedAt: new Date(w.startMs).toISOString() } : {}),
       };
