@@ -75,9 +75,9 @@ export interface DuetOptions {
   /** The share of a CPU its servers, or its engines, may use together in a pair's windows that count. @default {0.9} */
   readonly busyLimit?: number;
   /**
-   * After the first round where a pair's servers or engines used their CPU past `busyLimit`, run that pair's later
-   * rounds at a rate where the busier CPU is used at two thirds of that, and keep only their windows (once: on a noisy
-   * machine a pair lowered again and again would be left with no rounds). @default {false}
+   * After a round where a pair's servers or engines used their CPU past `busyLimit` before the pair kept any window, run
+   * its later rounds at a rate where the busier CPU is used at two thirds of that (see {@linkcode loweredRate}).
+   * @default {false}
    */
   readonly lowerRate?: boolean;
   /** Seed of the order of placements and pairs. @default {1} */
@@ -156,7 +156,6 @@ interface PairState {
   readonly a: number;
   readonly b: number;
   rate: number;
-  lowered: boolean;
   readonly windows: DuetWindow[];
   readonly rounds: DuetRound[];
 }
@@ -187,7 +186,6 @@ export function startDuets(sides: readonly DuetSide[], options: DuetOptions): Du
     a,
     b,
     rate: options.rate,
-    lowered: false,
     windows: [],
     rounds: [],
   }));
@@ -260,16 +258,8 @@ export function startDuets(sides: readonly DuetSide[], options: DuetOptions): Du
     const busy = cpusBusy(paired, windowMs, ma, mb);
     pair.rounds.push({ round, placement, rate, a: ma, b: mb, held, busy });
     const busiest = busy === null ? 0 : Math.max(...busy);
-    if (busiest >= limit && options.lowerRate && !pair.lowered) {
-      // What runs on a CPU does not fit it at this rate: the pair's later rounds run where the busier CPU is two
-      // thirds used, and its ratio is theirs alone (one rate for every window).
-      const lower = Math.floor(rate * (2 / 3) * limit / busiest / 100) * 100;
-      if (lower >= 100 && lower < rate) {
-        pair.lowered = true;
-        pair.rate = lower;
-        pair.windows.length = 0;
-      }
-    }
+    const lower = options.lowerRate ? loweredRate(rate, busiest, limit, pair.windows.length) : null;
+    if (lower !== null) pair.rate = lower;
     if (held && busy !== null && busiest < limit) pair.windows.push(...paired);
   };
 
@@ -288,6 +278,33 @@ export function startDuets(sides: readonly DuetSide[], options: DuetOptions): Du
         outcome: { ratio: duetRatio(p.windows), rate: p.rate, windows: [...p.windows], rounds: [...p.rounds] },
       })),
   };
+}
+
+/**
+ * The rate a pair goes on at after a round whose busier CPU was used `busiest` (0–1), past `limit`: where that CPU is
+ * used at two thirds of the limit, in hundreds. Null where the round was under the limit, no lower rate is left, or the
+ * pair has kept windows already: on a noisy machine a crowded round comes now and then, and lowering then would throw
+ * the rounds before it away (one rate for every window of a ratio).
+ *
+ * @param rate The round's rate.
+ * @param busiest Its busier CPU's share.
+ * @param limit The share where what runs on a CPU competes for it.
+ * @param kept Windows the pair has kept so far.
+ * @returns The lower rate, or null.
+ *
+ * @example Servers at 95% of their CPU at 20,000/s: on at 12,600/s, where they use 60%; not once windows are kept
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { loweredRate } from "./duet.ts";
+ *
+ * assertEquals([loweredRate(20_000, 0.95, 0.9, 0), loweredRate(20_000, 0.85, 0.9, 0)], [12_600, null]);
+ * assertEquals(loweredRate(20_000, 0.95, 0.9, 4), null);
+ * ```
+ */
+export function loweredRate(rate: number, busiest: number, limit: number, kept: number): number | null {
+  if (busiest < limit || kept > 0) return null;
+  const lower = Math.floor(rate * (2 / 3) * limit / busiest / 100) * 100;
+  return lower >= 100 && lower < rate ? lower : null;
 }
 
 /**
