@@ -100,7 +100,7 @@ export const BENCH_FLAGS: readonly BenchFlag[] = [
   {
     flag: "--ci-target",
     value: "<%>",
-    meaning: "adaptive runs: stop when the 95% CI half-width is below this % of the mean",
+    meaning: "adaptive runs and duet rounds: stop when the 95% CI half-width is below this % of the mean",
     default: "3",
   },
   { flag: "--load-generator", value: "<name>", meaning: generators.join(", "), default: "auto" },
