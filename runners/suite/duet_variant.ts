@@ -51,6 +51,8 @@ export interface DuetVariantContext {
   readonly rounds?: number;
   /** Whether duet was asked for (`--pairing duet`) rather than the default: a variant without a fixed rate then warns. */
   readonly asked?: boolean;
+  /** Whether servers or load run on other machines (`--*-host`): a duet's CPUs and counters must be this machine's. */
+  readonly elsewhere?: boolean;
   /** Interrupts. */
   readonly signal: AbortSignal;
 }
@@ -101,25 +103,26 @@ export async function planDuets(
   entrants: readonly DuetEntrant[],
 ): Promise<{ duets: VariantDuets | null; warning: Warning | null }> {
   const name = `${ctx.workload.name}/${ctx.variant}`;
-  const why = (message: string) => ({
+  const none = (message: string) => ({
     duets: null,
-    warning: ctx.asked ? { code: "duet-not-measured", message: `${name}: ${message}` } : null,
+    warning: { code: "duet-not-measured", message: `${name}: ${message}` },
   });
   const rate = ctx.settings.cpuRate;
   // Duet pairs HTTP servers' CPU per request: other kinds keep their rounds, as their records' pairing says.
   if (ctx.workload.kind !== "http") return { duets: null, warning: null };
-  if (!rate) return why("duet pairing needs a fixed rate (--cpu-rate); rounds used");
+  if (!rate) {
+    // No figure at a fixed rate to pair: said only where duet was asked for.
+    return ctx.asked
+      ? none("duet pairing needs a fixed rate (--cpu-rate); rounds used")
+      : { duets: null, warning: null };
+  }
   if (entrants.length < 2) return { duets: null, warning: null };
+  if (ctx.elsewhere) return none("duet pairing runs on one machine (no --*-host); rounds used");
   const cpus = [ctx.cpus.server, ctx.cpus.client].map((list) => list === null ? null : parseCpuList(list)[0]);
   if (cpus[0] === null || cpus[1] === null || cpus[0] === undefined || cpus[1] === undefined) {
-    return {
-      duets: null,
-      warning: {
-        code: "duet-not-measured",
-        message: `${name}: duet pairing needs two CPUs to pin the servers and the loads to (no taskset, or one CPU); ` +
-          "rounds used",
-      },
-    };
+    return none(
+      "duet pairing needs two CPUs to pin the servers and the loads to (no taskset, or one CPU); rounds used",
+    );
   }
   const traffic = ctx.workload.traffic(ctx.workloadContext);
   const target = (baseUrl: string): LoadTarget => ({ baseUrl, requests: traffic.requests });

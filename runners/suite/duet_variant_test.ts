@@ -26,11 +26,22 @@ Deno.test("duet rounds: the least first, then two at a time while a pair is wide
   ], [true, false]);
 });
 
-Deno.test("an HTTP variant without a fixed rate warns that duet cannot pair it only where duet was asked for", async () => {
-  const ctx = (asked: boolean) =>
-    ({ workload: httpJson, variant: "default", settings: { cpuRate: 0 }, asked }) as unknown as DuetVariantContext;
-  const entrants = [] as never[];
-  assertEquals(await planDuets(ctx(false), entrants), { duets: null, warning: null });
-  const { duets, warning } = await planDuets(ctx(true), entrants);
-  assertEquals([duets, warning?.code], [null, "duet-not-measured"]);
+Deno.test("no duet: without a fixed rate said only where asked for; with servers elsewhere always said", async () => {
+  const ctx = (asked: boolean, cpuRate: number, elsewhere = false) =>
+    ({
+      workload: httpJson,
+      variant: "default",
+      settings: { cpuRate },
+      asked,
+      elsewhere,
+    }) as unknown as DuetVariantContext;
+  const two = [{ id: "a" }, { id: "b" }] as never[];
+  assertEquals(await planDuets(ctx(false, 0), two), { duets: null, warning: null });
+  const asked = await planDuets(ctx(true, 0), two);
+  assertEquals([asked.duets, asked.warning?.code], [null, "duet-not-measured"]);
+  const elsewhere = await planDuets(ctx(false, 20_000, true), two);
+  assertEquals(
+    elsewhere.warning?.message,
+    "http-json/default: duet pairing runs on one machine (no --*-host); rounds used",
+  );
 });

@@ -70,9 +70,9 @@ export interface SuiteContext {
   readonly schedule: Schedule;
   /** How ratios of CPU per request at the fixed rate are paired (`--pairing`). @default {"rounds"} */
   readonly pairing?: PairingMode;
-  /** Whether the pairing was asked for: where duet cannot measure a variant only then does a variant without a fixed rate, or one on other machines, warn. */
+  /** Whether the pairing was asked for (`--pairing`): only then does a variant without a fixed rate warn of no duet. */
   readonly pairingAsked?: boolean;
-  /** Duet rounds per pair: `--runs` when given. @default {10} */
+  /** Duet rounds: `--runs` when given, else as many as the intervals need (see `duet_variant.ts`). */
   readonly duetRounds?: number;
   /** Records to measure in the whole suite, for progress. */
   readonly totalRecords: number;
@@ -369,7 +369,7 @@ function duetDir(planned: Planned, suite: SuiteContext): string {
 }
 
 /**
- * `--pairing duet`: every pair of the variant's running records, staged for duet rounds that alternate with the
+ * Duet pairing: every pair of the variant's running records, staged for duet rounds that alternate with the
  * variant's own (see `duet_variant.ts`); a duet that cannot be measured is a suite warning, and the records keep their
  * rounds.
  */
@@ -381,15 +381,6 @@ async function planVariantDuets(
 ): Promise<VariantDuets | null> {
   const name = `${planned.workload.name}/${planned.variant}`;
   const workDir = duetDir(planned, suite);
-  if (suite.topology) {
-    // Its CPUs and counters are this machine's: servers or load elsewhere are not measured in duet.
-    if (!suite.pairingAsked) return null;
-    suite.warn({
-      code: "duet-not-measured",
-      message: `${name}: duet pairing runs on one machine (no --*-host); rounds used`,
-    });
-    return null;
-  }
   try {
     const base = contextBase(planned, prepared, suite);
     const { duets, warning } = await planDuets({
@@ -412,6 +403,7 @@ async function planVariantDuets(
       seed: suite.schedule.seed ?? 1,
       rounds: suite.duetRounds,
       asked: suite.pairingAsked,
+      elsewhere: suite.topology !== undefined,
       signal: suite.signal,
     }, running.filter((o) => o.runtime).map((o) => ({ id: o.id, runtime: o.runtime! })));
     if (warning) suite.warn(warning);
