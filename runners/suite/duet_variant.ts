@@ -70,6 +70,33 @@ const DUET_SHAPE = { windowMs: 500, windowsPerRound: 2, warmupSec: 3 } as const;
  */
 export const DUET_ROUNDS: { readonly min: number; readonly max: number } = { min: 4, max: 10 };
 
+/**
+ * Seconds of duet rounds a record of an HTTP variant with a fixed rate is expected to add, its share of the variant's
+ * (for progress displays): the least rounds (or `rounds`) of every pair of `runtimes`, each pair's round its warm-up,
+ * its windows and half a window more, and about half a second of starting and stopping; 0 where no duet runs.
+ *
+ * @param kind The workload's kind.
+ * @param cpuRate The variant's fixed rate (0 or absent: none).
+ * @param runtimes Records of the variant.
+ * @param rounds Rounds when fixed (`--runs`).
+ * @returns Seconds.
+ *
+ * @example Three runtimes at 20,000/s: 4 rounds of 3 pairs, 4.75 s each, a third each
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { duetShareSec } from "./duet_variant.ts";
+ *
+ * assertEquals([duetShareSec("http", 20_000, 3), duetShareSec("http", 0, 3), duetShareSec("websocket", 20_000, 3)], [19, 0, 0]);
+ * ```
+ */
+export function duetShareSec(kind: string, cpuRate: number | undefined, runtimes: number, rounds?: number): number {
+  if (kind !== "http" || !cpuRate || runtimes < 2) return 0;
+  const pairs = runtimes * (runtimes - 1) / 2;
+  const { warmupSec, windowMs, windowsPerRound } = DUET_SHAPE;
+  const pairRoundSec = warmupSec + windowMs * (windowsPerRound + 0.5) / 1000 + 0.5;
+  return (rounds ?? DUET_ROUNDS.min) * pairs * pairRoundSec / runtimes;
+}
+
 /** A variant's duets, their rounds not yet run. */
 export interface VariantDuets {
   /**

@@ -8,6 +8,7 @@
 import type { RuntimeSpec } from "../../adapters/mod.ts";
 import type { OptionValues, RunSettings, Workload } from "../../workloads/mod.ts";
 import { estimateRecordSec } from "../kinds/mod.ts";
+import { duetShareSec } from "./duet_variant.ts";
 import { effectiveSettings, type Profile, resolveOptions } from "./settings.ts";
 
 /** One workload × variant, as the suite will measure it on every runtime. */
@@ -78,7 +79,15 @@ export function recordId(planned: Planned, spec: RuntimeSpec): string {
   return `${planned.workload.name}/${planned.variant}/${spec.requested}`;
 }
 
-/** Seconds one record of the group is expected to take, as its workload's kind estimates, for progress displays. */
-export function estimateSec(planned: Planned): number {
-  return estimateRecordSec(planned.workload, planned.settings);
+/**
+ * Seconds one record of the group is expected to take, for progress displays: as its workload's kind estimates, and
+ * with `duet` its share of the variant's duet rounds.
+ */
+export function estimateSec(
+  planned: Planned,
+  duet?: { readonly runtimes: number; readonly rounds?: number },
+): number {
+  const own = estimateRecordSec(planned.workload, planned.settings);
+  if (!duet) return own;
+  return own + duetShareSec(planned.workload.kind, planned.settings.cpuRate, duet.runtimes, duet.rounds);
 }

@@ -272,7 +272,8 @@ async function runSuite(req: Request, options: RunOptions): Promise<BenchResult>
   const environment = await fingerprint({ passEnv: req.passEnv, adapters: req.adapters });
   const cpus = options.cpus ?? cpuSplit(await allowedCpus(), req.overrides.serverCpus);
   const warnings = suiteWarnings(environment, cpus, options, kept, totalRecords);
-  const estimatedSec = req.groups.reduce((a, p, i) => a + estimateSec(p) * toMeasure[i], 0);
+  const duet = (runtimes: number) => req.pairing === "duet" ? { runtimes, rounds: req.overrides.runs } : undefined;
+  const estimatedSec = req.groups.reduce((a, p, i) => a + estimateSec(p, duet(toMeasure[i])) * toMeasure[i], 0);
   options.onProgress?.({ type: "suite-start", records: totalRecords, estimatedSec });
   const suiteTemp = await makeTempDir({ dir: options.tempDir, prefix: "rtbench-" });
   try {

@@ -213,7 +213,10 @@ async function openRecord(
     index,
     total: suite.totalRecords,
     id,
-    estimatedSec: estimateSec(planned),
+    estimatedSec: estimateSec(
+      planned,
+      suite.pairing === "duet" ? { runtimes: suite.specs.length, rounds: suite.duetRounds } : undefined,
+    ),
   });
   const earlier = suite.continued.get(id);
   const base = { spec, id, startedAt: earlier?.startedAt ?? new Date().toISOString(), earlier };
