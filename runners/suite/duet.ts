@@ -177,11 +177,7 @@ interface PairState {
  */
 export function startDuets(sides: readonly DuetSide[], options: DuetOptions): Duets {
   if (sides.length < 2) throw new RangeError(`Cannot run a duet: ${sides.length} side given, two at least`);
-  const windowMs = options.windowMs ?? 500;
-  const perRound = options.windowsPerRound ?? 2;
   const random = seededRandom(options.seed ?? 1);
-  const generator = options.generator ?? engineGenerator;
-  const limit = options.busyLimit ?? AT_LIMIT;
   const pairs: PairState[] = duetPairs(sides.map((_, i) => i), random).map(([a, b]) => ({
     a,
     b,
@@ -190,86 +186,22 @@ export function startDuets(sides: readonly DuetSide[], options: DuetOptions): Du
     rounds: [],
   }));
   const placements: (0 | 1)[] = [];
-  // One phase per window, so that the engine counts what it answered in each, then half a window not counted: the two
-  // engines start a few ms apart, and each counted window ends with both loads still running.
-  const guardMs = Math.round(windowMs / 2);
-  const pairLoad = (rate: number) => ({
-    rate,
-    phases: [...Array.from({ length: perRound }, () => `${windowMs}ms@${rate}`), `${guardMs}ms@${rate}`].join(","),
-    durationSec: (windowMs * perRound + guardMs) / 1000,
-    warmupSec: options.warmupSec ?? 3,
-    connections: options.connections ?? 50,
-    pipelining: 1,
-    requestTimeoutSec: 2,
-  });
   let ran = 0;
-
-  const runRound = async (round: number) => {
-    // Balanced in blocks of two, so that a duet stopped after any even number of rounds has as many of each.
-    if (placements.length <= round) placements.push(...duetPlacements(2, random));
-    const placement = placements[round];
-    // Every pair in a random order each round (RMIT over pairs), each with fresh servers.
-    for (const pair of shuffled(pairs, random)) {
-      options.signal?.throwIfAborted();
-      await runPair(pair, round, placement);
-    }
-  };
-
-  // One pair's round: both servers started on one CPU, both loads and meters on the other, loaded together from the
-  // warm-up to the last window (a server left idle for seconds, Node.js's at least, costs more per request after).
-  const runPair = async (pair: PairState, round: number, placement: 0 | 1) => {
-    const [serverCpu, engineCpu] = [options.cpus[placement], options.cpus[1 - placement]];
-    const servers: DuetServer[] = [];
-    const meters: (CpuMeter | null)[] = [];
-    try {
-      servers.push(await sides[pair.a].start(serverCpu), await sides[pair.b].start(serverCpu));
-      // Each meter's helper beside the engines: the same for both sides.
-      for (const s of servers) meters.push(await startCpuMeter({ server: s.pid, cpus: engineCpu }));
-      const load = pairLoad(pair.rate);
-      const [ma, mb] = await Promise.all(
-        servers.map((s) => generator.run(options.target(s.baseUrl), load, { cpus: engineCpu, signal: options.signal })),
-      );
-      await Promise.all(meters.map((m) => m?.stop(undefined)));
-      const [ra, rb] = meters.map((m) => m?.serverReadings ?? []);
-      meters.length = 0;
-      judgePair(pair, round, placement, ma, mb, ra, rb);
-    } finally {
-      await Promise.all(meters.map((m) => m?.stop(undefined).catch(() => {})));
-      await Promise.all(servers.map((s) => s.stop()));
-    }
-  };
-
-  // A pair's round: its windows kept where both sides held the rate and neither CPU was at its limit.
-  const judgePair = (
-    pair: PairState,
-    round: number,
-    placement: 0 | 1,
-    ma: LoadMeasurement,
-    mb: LoadMeasurement,
-    ra: readonly CounterReading[],
-    rb: readonly CounterReading[],
-  ) => {
-    const rate = pair.rate;
-    const held = heldRate(ma, rate) && heldRate(mb, rate);
-    // Each side cut at its own load's phases (the same seconds but for the engines' start), over what it answered.
-    const paired = ra.length === 0 || rb.length === 0
-      ? []
-      : sideWindows(sideOf(ra, ma, perRound), sideOf(rb, mb, perRound), round, placement);
-    const busy = cpusBusy(paired, windowMs, ma, mb);
-    pair.rounds.push({ round, placement, rate, a: ma, b: mb, held, busy });
-    const busiest = busy === null ? 0 : Math.max(...busy);
-    const lower = options.lowerRate ? loweredRate(rate, busiest, limit, pair.windows.length) : null;
-    if (lower !== null) pair.rate = lower;
-    if (held && busy !== null && busiest < limit) pair.windows.push(...paired);
-  };
-
   return {
     get ran() {
       return ran;
     },
     async next() {
       options.signal?.throwIfAborted();
-      await runRound(ran++);
+      const round = ran++;
+      // Balanced in blocks of two, so that a duet stopped after any even number of rounds has as many of each.
+      if (placements.length <= round) placements.push(...duetPlacements(2, random));
+      // Every pair in a random order each round (RMIT over pairs), each with fresh servers.
+      for (const pair of shuffled(pairs, random)) {
+        options.signal?.throwIfAborted();
+        const { a, b } = await runPair([sides[pair.a], sides[pair.b]], pair.rate, placements[round], options);
+        judgePair(pair, round, placements[round], a, b, options);
+      }
     },
     outcomes: () =>
       pairs.map((p) => ({
@@ -278,6 +210,81 @@ export function startDuets(sides: readonly DuetSide[], options: DuetOptions): Du
         outcome: { ratio: duetRatio(p.windows), rate: p.rate, windows: [...p.windows], rounds: [...p.rounds] },
       })),
   };
+}
+
+/** One side's part of a pair's round: its load and its server's counter readings. */
+interface SideRun {
+  readonly load: LoadMeasurement;
+  readonly readings: readonly CounterReading[];
+}
+
+/**
+ * The engine's settings for a pair's round: the warm-up, one phase per window (so that the engine counts what it
+ * answered in each), then half a window not counted: the two engines start a few ms apart, and each counted window
+ * ends with both loads still running.
+ */
+function pairLoad(options: DuetOptions, rate: number) {
+  const windowMs = options.windowMs ?? 500;
+  const perRound = options.windowsPerRound ?? 2;
+  const guardMs = Math.round(windowMs / 2);
+  return {
+    rate,
+    phases: [...Array.from({ length: perRound }, () => `${windowMs}ms@${rate}`), `${guardMs}ms@${rate}`].join(","),
+    durationSec: (windowMs * perRound + guardMs) / 1000,
+    warmupSec: options.warmupSec ?? 3,
+    connections: options.connections ?? 50,
+    pipelining: 1,
+    requestTimeoutSec: 2,
+  };
+}
+
+/**
+ * One pair's round: both servers started on one CPU, both loads and meters on the other, loaded together from the
+ * warm-up to the last window (a server left idle for seconds, Node.js's at least, costs more per request after).
+ */
+async function runPair(
+  sides: readonly [DuetSide, DuetSide],
+  rate: number,
+  placement: 0 | 1,
+  options: DuetOptions,
+): Promise<{ a: SideRun; b: SideRun }> {
+  const [serverCpu, engineCpu] = [options.cpus[placement], options.cpus[1 - placement]];
+  const generator = options.generator ?? engineGenerator;
+  const servers: DuetServer[] = [];
+  const meters: (CpuMeter | null)[] = [];
+  try {
+    for (const side of sides) servers.push(await side.start(serverCpu));
+    // Each meter's helper beside the engines: the same for both sides.
+    for (const s of servers) meters.push(await startCpuMeter({ server: s.pid, cpus: engineCpu }));
+    const load = pairLoad(options, rate);
+    const [la, lb] = await Promise.all(
+      servers.map((s) => generator.run(options.target(s.baseUrl), load, { cpus: engineCpu, signal: options.signal })),
+    );
+    await Promise.all(meters.map((m) => m?.stop(undefined)));
+    const [ra, rb] = meters.splice(0).map((m) => m?.serverReadings ?? []);
+    return { a: { load: la, readings: ra }, b: { load: lb, readings: rb } };
+  } finally {
+    await Promise.all(meters.map((m) => m?.stop(undefined).catch(() => {})));
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+/** A pair's round judged: its windows kept where both sides held the rate and neither CPU was at its limit. */
+function judgePair(pair: PairState, round: number, placement: 0 | 1, a: SideRun, b: SideRun, options: DuetOptions) {
+  const perRound = options.windowsPerRound ?? 2;
+  const limit = options.busyLimit ?? AT_LIMIT;
+  const rate = pair.rate;
+  const held = heldRate(a.load, rate) && heldRate(b.load, rate);
+  // Each side cut at its own load's phases (the same seconds but for the engines' start), over what it answered.
+  const paired = a.readings.length === 0 || b.readings.length === 0
+    ? []
+    : sideWindows(sideOf(a.readings, a.load, perRound), sideOf(b.readings, b.load, perRound), round, placement);
+  const busy = cpusBusy(paired, options.windowMs ?? 500, a.load, b.load);
+  pair.rounds.push({ round, placement, rate, a: a.load, b: b.load, held, busy });
+  const busiest = busy === null ? 0 : Math.max(...busy);
+  const lower = options.lowerRate ? loweredRate(rate, busiest, limit, pair.windows.length) : null;
+  if (lower !== null) pair.rate = lower;
+  if (held && busy !== null && busiest < limit) pair.windows.push(...paired);
 }
 
 /**

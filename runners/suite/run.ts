@@ -260,6 +260,12 @@ function markOnAbort(signal: AbortSignal, partial: () => BenchResult, onPartial:
   return () => signal.removeEventListener("abort", now);
 }
 
+/** Seconds the suite is expected to take, for progress displays: `toMeasure[i]` records of each group. */
+function suiteEstimateSec(req: Request, toMeasure: readonly number[]): number {
+  const duet = (runtimes: number) => req.pairing === "duet" ? { runtimes, rounds: req.overrides.runs } : undefined;
+  return req.groups.reduce((a, p, i) => a + estimateSec(p, duet(toMeasure[i])) * toMeasure[i], 0);
+}
+
 async function runSuite(req: Request, options: RunOptions): Promise<BenchResult> {
   await checkConnections(req.groups);
   const generators = await chooseLoadGenerators(options.loadGenerator ?? "auto");
@@ -272,9 +278,7 @@ async function runSuite(req: Request, options: RunOptions): Promise<BenchResult>
   const environment = await fingerprint({ passEnv: req.passEnv, adapters: req.adapters });
   const cpus = options.cpus ?? cpuSplit(await allowedCpus(), req.overrides.serverCpus);
   const warnings = suiteWarnings(environment, cpus, options, kept, totalRecords);
-  const duet = (runtimes: number) => req.pairing === "duet" ? { runtimes, rounds: req.overrides.runs } : undefined;
-  const estimatedSec = req.groups.reduce((a, p, i) => a + estimateSec(p, duet(toMeasure[i])) * toMeasure[i], 0);
-  options.onProgress?.({ type: "suite-start", records: totalRecords, estimatedSec });
+  options.onProgress?.({ type: "suite-start", records: totalRecords, estimatedSec: suiteEstimateSec(req, toMeasure) });
   const suiteTemp = await makeTempDir({ dir: options.tempDir, prefix: "rtbench-" });
   try {
     // Hosts and runtime versions are input too: checked before anything is written or measured.
