@@ -270,11 +270,9 @@ export function duetRatio(windows: readonly DuetWindow[], alpha = 0.05): DuetRat
  * ```
  */
 export function duetPlacements(rounds: number, random: () => number): (0 | 1)[] {
-  return Array.from({ length: rounds }, (_, i) => i).flatMap((i): (0 | 1)[] => {
-    if (i % 2 === 1) return [];
-    const block: (0 | 1)[] = random() < 0.5 ? [0, 1] : [1, 0];
-    return block.slice(0, rounds - i);
-  });
+  const placements: (0 | 1)[] = [];
+  while (placements.length < rounds) placements.push(...(random() < 0.5 ? [0, 1] as const : [1, 0] as const));
+  return placements.slice(0, rounds);
 }
 
 /**
