@@ -138,7 +138,7 @@ export interface DuetPairOutcome {
 export interface Duets {
   /** Rounds run so far. */
   readonly ran: number;
-  /** Runs one more round: a fresh server of every side, warmed up at once, then every pair in duet. */
+  /** Runs one more round: every pair in duet, in a random order, each on two fresh servers. */
   next(): Promise<void>;
   /** What the rounds run so far measured, a pair at a time. */
   outcomes(): DuetPairOutcome[];
@@ -223,7 +223,10 @@ interface SideRun {
  * answered in each), then half a window not counted: the two engines start a few ms apart, and each counted window
  * ends with both loads still running.
  */
-function pairLoad(options: DuetOptions, rate: number) {
+function pairLoad(
+  options: Pick<DuetOptions, "windowMs" | "windowsPerRound" | "warmupSec" | "connections">,
+  rate: number,
+) {
   const windowMs = options.windowMs ?? 500;
   const perRound = options.windowsPerRound ?? 2;
   const guardMs = Math.round(windowMs / 2);
@@ -236,6 +239,25 @@ function pairLoad(options: DuetOptions, rate: number) {
     pipelining: 1,
     requestTimeoutSec: 2,
   };
+}
+
+/**
+ * Seconds of load in a pair's round: its warm-up, its windows and the half window not counted.
+ *
+ * @param options The round's shape (the defaults of {@linkcode DuetOptions} where absent).
+ * @returns Seconds.
+ *
+ * @example The defaults: 3 s of warm-up, 2 windows of 500 ms and 250 ms more
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { pairRoundSec } from "./duet.ts";
+ *
+ * assertEquals(pairRoundSec({}), 4.25);
+ * ```
+ */
+export function pairRoundSec(options: Pick<DuetOptions, "windowMs" | "windowsPerRound" | "warmupSec">): number {
+  const load = pairLoad(options, 1);
+  return load.warmupSec + load.durationSec;
 }
 
 /**

@@ -17,7 +17,7 @@ import { stageServerFor, startServer } from "../kinds/mod.ts";
 import { parseCpuList, yieldToPassed } from "../platform/mod.ts";
 import type { CpuSets, DuetRatioRecord, RunSettings, Warning } from "../schema/mod.ts";
 import { AT_LIMIT, type DuetRatio, type DuetWindow, runPlan } from "../stats/mod.ts";
-import { type DuetPairOutcome, type DuetRound, type DuetSide, startDuets } from "./duet.ts";
+import { type DuetPairOutcome, type DuetRound, type DuetSide, pairRoundSec, startDuets } from "./duet.ts";
 
 /** One record of the variant taking part: its id and runtime. */
 export interface DuetEntrant {
@@ -92,9 +92,7 @@ export const DUET_ROUNDS: { readonly min: number; readonly max: number } = { min
 export function duetShareSec(kind: string, cpuRate: number | undefined, runtimes: number, rounds?: number): number {
   if (kind !== "http" || !cpuRate || runtimes < 2) return 0;
   const pairs = runtimes * (runtimes - 1) / 2;
-  const { warmupSec, windowMs, windowsPerRound } = DUET_SHAPE;
-  const pairRoundSec = warmupSec + windowMs * (windowsPerRound + 0.5) / 1000 + 0.5;
-  return (rounds ?? DUET_ROUNDS.min) * pairs * pairRoundSec / runtimes;
+  return (rounds ?? DUET_ROUNDS.min) * pairs * (pairRoundSec(DUET_SHAPE) + 0.5) / runtimes;
 }
 
 /** A variant's duets, their rounds not yet run. */
