@@ -138,8 +138,11 @@ export interface DuetPairOutcome {
 export interface Duets {
   /** Rounds run so far. */
   readonly ran: number;
-  /** Runs one more round: every pair in duet, in a random order, each on two fresh servers. */
-  next(): Promise<void>;
+  /**
+   * Runs one more round: every pair `wanted` picks (all by default) in duet, in a random order, each on two fresh
+   * servers. A pair left out of a round takes no later one: its rounds stay the first ones, balanced in blocks of two.
+   */
+  next(wanted?: (pair: DuetPairOutcome) => boolean): Promise<void>;
   /** What the rounds run so far measured, a pair at a time. */
   outcomes(): DuetPairOutcome[];
 }
@@ -186,29 +189,31 @@ export function startDuets(sides: readonly DuetSide[], options: DuetOptions): Du
     rounds: [],
   }));
   const placements: (0 | 1)[] = [];
+  const done = new Set<PairState>();
   let ran = 0;
+  const outcomeOf = (p: PairState): DuetPairOutcome => ({
+    a: sides[p.a].name,
+    b: sides[p.b].name,
+    outcome: { ratio: duetRatio(p.windows), rate: p.rate, windows: [...p.windows], rounds: [...p.rounds] },
+  });
   return {
     get ran() {
       return ran;
     },
-    async next() {
+    async next(wanted) {
       options.signal?.throwIfAborted();
       const round = ran++;
       // Balanced in blocks of two, so that a duet stopped after any even number of rounds has as many of each.
       if (placements.length <= round) placements.push(...duetPlacements(2, random));
-      // Every pair in a random order each round (RMIT over pairs), each with fresh servers.
-      for (const pair of shuffled(pairs, random)) {
+      for (const p of pairs) if (wanted && !wanted(outcomeOf(p))) done.add(p);
+      // The pairs in a random order each round (RMIT over pairs), each with fresh servers.
+      for (const pair of shuffled(pairs, random).filter((p) => !done.has(p))) {
         options.signal?.throwIfAborted();
         const { a, b } = await runPair([sides[pair.a], sides[pair.b]], pair.rate, placements[round], options);
         judgePair(pair, round, placements[round], a, b, options);
       }
     },
-    outcomes: () =>
-      pairs.map((p) => ({
-        a: sides[p.a].name,
-        b: sides[p.b].name,
-        outcome: { ratio: duetRatio(p.windows), rate: p.rate, windows: [...p.windows], rounds: [...p.rounds] },
-      })),
+    outcomes: () => pairs.map(outcomeOf),
   };
 }
 

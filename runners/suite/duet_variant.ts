@@ -1,7 +1,7 @@
 /**
  * `--pairing duet` (the default) for one workload × variant: every pair of its runtimes measured in duet at the
  * variant's fixed rate (`--cpu-rate`; see `duet.ts`). The duet rounds run one at a time, spread over the variant's own
- * rounds so that the two modes alternate, then on until every pair's interval is narrow enough. Each record gets one
+ * rounds so that the two modes alternate, then each pair on until its own interval is narrow enough. Each record gets one
  * {@linkcode DuetRatioRecord} per other runtime: its server's CPU per request over the other's, from the windows they
  * shared. HTTP workloads only (others keep their rounds), with a fixed rate and two CPUs to give the servers and the
  * loads; a warning says why an HTTP variant with a fixed rate has none, and why one without has none where duet was
@@ -66,7 +66,7 @@ const DUET_SHAPE = { windowMs: 500, windowsPerRound: 2, warmupSec: 3 } as const;
 
 /**
  * Rounds per variant without `--runs`: at least 4 (two with the servers on each CPU: Student's t on 3 degrees of
- * freedom), then two more at a time until every pair's interval is within the variant's `--ci-target`, at most 10.
+ * freedom), then two more at a time for each pair whose interval is wider than the variant's `--ci-target`, at most 10.
  */
 export const DUET_ROUNDS: { readonly min: number; readonly max: number } = { min: 4, max: 10 };
 
@@ -102,7 +102,7 @@ export interface VariantDuets {
    * round that fails (not an interrupt) ends the duets: the result is then a warning saying why, and no ratio.
    */
   upTo(share: number): Promise<void>;
-  /** Runs the rounds left: to the least, then until every pair is within the target or the most have run. */
+  /** Runs the rounds left: to the least, then each pair's until it is within the target or its most have run. */
   finish(): Promise<void>;
   /** Each record's ratios against every other from the rounds run so far, or a warning naming the pairs without. */
   result(): { ratios: Map<string, DuetRatioRecord[]>; warning: Warning | null };
@@ -167,10 +167,10 @@ export async function planDuets(
   });
   let failure: string | null = null;
   // One more round, unless an earlier one failed; a failure (not an interrupt) ends the duets.
-  const step = async () => {
+  const step = async (wanted?: (pair: DuetPairOutcome) => boolean) => {
     if (failure !== null) return false;
     try {
-      await started.next();
+      await started.next(wanted);
       return true;
     } catch (error) {
       ctx.signal.throwIfAborted();
@@ -178,7 +178,9 @@ export async function planDuets(
       return false;
     }
   };
-  const halfWidths = () => started.outcomes().map(({ outcome }) => outcome.ratio?.halfWidthPercent ?? null);
+  // Each pair on while its own interval is wide: a pair already narrow takes no more rounds.
+  const wanted = ({ outcome }: DuetPairOutcome) =>
+    wantsRound(outcome.rounds.length, outcome.ratio?.halfWidthPercent ?? null, { min, max, targetPercent });
   const duets: VariantDuets = {
     async upTo(share) {
       const due = Math.ceil(min * Math.min(1, share));
@@ -186,7 +188,7 @@ export async function planDuets(
     },
     async finish() {
       await duets.upTo(1);
-      while (wantsRound(started.ran, halfWidths(), { min, max, targetPercent }) && await step());
+      while (started.outcomes().some(wanted) && await step(wanted));
     },
     result: () =>
       failure === null
@@ -197,32 +199,32 @@ export async function planDuets(
 }
 
 /**
- * Whether a variant's duets want another round after `ran`: until the least, then while a pair's interval is wider
- * than the target (or it has none), up to the most; never stopping after an odd number, so that the servers have been
- * on each CPU as often.
+ * Whether a pair of a variant's duets wants another round after `ran`: until the least, then while its interval is
+ * wider than the target (or it has none), up to the most; never stopping after an odd number, so that its servers have
+ * been on each CPU as often.
  *
- * @param ran Rounds run so far.
- * @param halfWidths Each pair's half-width in percent so far (null: no interval yet).
+ * @param ran The pair's rounds so far.
+ * @param halfWidth Its half-width in percent so far (null: no interval yet).
  * @param plan The least and most rounds, and the target half-width in percent.
  * @returns True when another round is due.
  *
- * @example Four rounds at least; then on while a pair is wider than ±3%
+ * @example Four rounds at least; then on while wider than ±3%
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { wantsRound } from "./duet_variant.ts";
  *
  * const plan = { min: 4, max: 10, targetPercent: 3 };
- * assertEquals([wantsRound(2, [1, 1], plan), wantsRound(4, [1, 2.9], plan), wantsRound(4, [1, 3.2], plan)], [true, false, true]);
+ * assertEquals([wantsRound(2, 1, plan), wantsRound(4, 2.9, plan), wantsRound(4, 3.2, plan)], [true, false, true]);
  * ```
  */
 export function wantsRound(
   ran: number,
-  halfWidths: readonly (number | null)[],
+  halfWidth: number | null,
   plan: { readonly min: number; readonly max: number; readonly targetPercent: number },
 ): boolean {
   if (ran < plan.min) return true;
   if (ran >= plan.max) return false;
-  return ran % 2 === 1 || halfWidths.some((h) => h === null || h > plan.targetPercent);
+  return ran % 2 === 1 || halfWidth === null || halfWidth > plan.targetPercent;
 }
 
 /** Each entrant's side of a duet, its server staged: how to start it on a CPU. Entrants without a server are left out. */

@@ -3,26 +3,25 @@ import { httpJson } from "../../workloads/mod.ts";
 import { DUET_ROUNDS, planDuets, wantsRound } from "./duet_variant.ts";
 import type { DuetVariantContext } from "./duet_variant.ts";
 
-// docs/method.md "Duet pairing": duet is the default; its rounds run to at least 4, then two at a time while a pair is
-// wider than --ci-target, to at most 10.
+// docs/method.md "Duet pairing": duet is the default; each pair's rounds run to at least 4, then two at a time while
+// its interval is wider than --ci-target, to at most 10.
 Deno.test("duet rounds: the least first, then two at a time while a pair is wide, never past the most", () => {
   const plan = { ...DUET_ROUNDS, targetPercent: 3 };
-  let ran = 0;
-  // Every pair narrow from the first rounds: the least, and no more.
-  while (wantsRound(ran, [1, 1, 1], plan)) ran++;
-  assertEquals(ran, DUET_ROUNDS.min);
-  // One pair wide until round 5: it stops after 6 (an even number), not 5.
-  ran = 0;
-  while (wantsRound(ran, ran < 5 ? [1, 3.5, null] : [1, 2, 2], plan)) ran++;
-  assertEquals(ran, 6);
-  // A pair that never narrows stops at the most; a pair without an interval counts as wide.
-  ran = 0;
-  while (wantsRound(ran, [1, null], plan)) ran++;
-  assertEquals(ran, DUET_ROUNDS.max);
+  const rounds = (halfWidth: (ran: number) => number | null) => {
+    let ran = 0;
+    while (wantsRound(ran, halfWidth(ran), plan)) ran++;
+    return ran;
+  };
+  // Narrow from the first rounds: the least, and no more.
+  assertEquals(rounds(() => 1), DUET_ROUNDS.min);
+  // Wide until round 5: it stops after 6 (an even number), not 5.
+  assertEquals(rounds((ran) => ran < 5 ? 3.5 : 2), 6);
+  // Never narrow, or no interval at all: the most.
+  assertEquals([rounds(() => 9), rounds(() => null)], [DUET_ROUNDS.max, DUET_ROUNDS.max]);
   // A fixed count (--runs) is the least and the most.
   assertEquals([
-    wantsRound(2, [9], { min: 3, max: 3, targetPercent: 3 }),
-    wantsRound(3, [9], { min: 3, max: 3, targetPercent: 3 }),
+    wantsRound(2, 9, { min: 3, max: 3, targetPercent: 3 }),
+    wantsRound(3, 9, { min: 3, max: 3, targetPercent: 3 }),
   ], [true, false]);
 });
 
