@@ -2,8 +2,10 @@
  * The progress display: on a terminal, one line, redrawn in place, saying
  * which workload, variant, runtime, run and phase is going on, with elapsed
  * time and an estimate of the time left for the whole suite; plus one line
- * kept per finished record. Elsewhere (a log, a pipe) only the finished
- * records' lines, each after the time elapsed.
+ * kept per finished record. Elsewhere (a log, a pipe) plain lines, each
+ * after the time elapsed: one as each workload variant starts, with the
+ * estimate of the time left (a variant's records can take minutes before the
+ * first finishes), and the finished records' lines.
  *
  * The estimate starts from each workload kind's estimate of a record with its
  * settings (`runners/kinds/estimate.ts`) and is corrected by the pace of the
@@ -61,8 +63,9 @@ export interface ProgressOptions {
   /** Terminal width in columns; lines are cut to fit so they redraw in place. @default {80} */
   columns?(): number;
   /**
-   * Redraw a live line in place (a terminal); false writes one plain line per finished record, after the elapsed
-   * time, and nothing else (a log or a pipe, where `\r` redraws would pile up). @default {true}
+   * Redraw a live line in place (a terminal); false writes plain lines after the elapsed time, one as each workload
+   * variant starts and one per finished record, and nothing else (a log or a pipe, where `\r` redraws would pile up).
+   * @default {true}
    */
   live?: boolean;
 }
@@ -222,6 +225,7 @@ export function createProgress(options: ProgressOptions): ProgressDisplay {
   let current: string | null = null;
   let step = "";
   let drawn = false;
+  let announced: string | null = null;
 
   const draw = () => {
     if (options.live === false) return;
@@ -239,6 +243,14 @@ export function createProgress(options: ProgressOptions): ProgressDisplay {
     }
     options.write(CLEAR + cut(text, columns()));
     drawn = true;
+  };
+
+  // Off a terminal, a line as each variant starts: a log shows what is running, not only what has finished.
+  const announce = (id: string) => {
+    const { what } = describeId(id);
+    if (options.live !== false || what === announced) return;
+    announced = what;
+    options.write(`[${clock((now() - started) / 1000)}] → ${what} · ~${clock(work.remainingSec())} left\n`);
   };
 
   const finished = (record: BenchRecord) => {
@@ -262,6 +274,7 @@ export function createProgress(options: ProgressOptions): ProgressDisplay {
           work.start(event.id, event.index, event.estimatedSec);
           current = event.id;
           step = "";
+          announce(event.id);
           break;
         case "phase":
           current = event.id;

@@ -25,11 +25,12 @@ Deno.test("bench --format md --out r.md writes the report and r.json, prints the
     assert(shows(low, s.ci95!.low) && shows(high, s.ci95!.high), `${ci} is ${JSON.stringify(s.ci95)}`);
     assert(shows(p50, record.latencyUs!.p50) && shows(p99, record.latencyUs!.p99), `${p50} ${p99}`);
     assertRenders("table", run.stdout, result);
-    // docs/guide.md "Reports and comparisons" (Progress): not a terminal, so a plain line per record and no redraws.
+    // docs/guide.md "Reports and comparisons" (Progress): not a terminal, so plain lines (the variant, then the record)
+    // and no redraws.
     assert(!run.stderr.includes("\x1b[") && !run.stderr.includes("\r"), "stderr is not a terminal: nothing redrawn");
     assertMatch(
       run.stderr,
-      /^\[0:\d\d\] ✓ http-json \(default\) · deno [\d.]+: [\d,]+\/s requestsPerSecond · p99 .*\nReport written to .*r\.md\nResult written to .*r\.json\n$/,
+      /^\[\d+:\d\d\] → http-json \(default\) · ~\d+:\d\d left\n\[0:\d\d\] ✓ http-json \(default\) · deno [\d.]+: [\d,]+\/s requestsPerSecond · p99 .*\nReport written to .*r\.md\nResult written to .*r\.json\n$/,
     );
     await assertNothingLeft(tmp, ["r.json", "r.md"]);
   });

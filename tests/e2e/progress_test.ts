@@ -97,22 +97,23 @@ Deno.test("finished records keep a line each: errors, skips and warnings say so"
   assertMatch(lines[2], /^– .*: skipped: bun cannot do this variant$/);
 });
 
-// docs/guide.md "Reports and comparisons" (Progress): "When stderr is not a terminal, each finished record writes one
-// plain line".
-Deno.test("not on a terminal: one plain line per finished record after the elapsed time, nothing redrawn", () => {
+// docs/guide.md "Reports and comparisons" (Progress): when stderr is not a terminal, plain lines: one as each workload
+// variant starts, one per finished record.
+Deno.test("not on a terminal: plain lines as a variant starts and per finished record, nothing redrawn", () => {
   let t = 0;
   let screen = "";
   const progress = createProgress({ write: (text) => screen += text, now: () => t, live: false });
   progress.update({ type: "suite-start", records: 2, estimatedSec: 30 });
   progress.update({ type: "record-start", index: 0, total: 2, id: "http-json/default/deno", estimatedSec: 20 });
   progress.update({ type: "phase", id: "http-json/default/deno", phase: "measure", run: 0, runs: 3 });
+  progress.update({ type: "record-start", index: 1, total: 2, id: "http-json/default/node", estimatedSec: 10 });
   t = 83_000;
   progress.tick();
-  assertEquals(screen, "", "no live line, no redraw");
+  assertEquals(screen, "[0:00] → http-json (default) · ~0:30 left\n", "one line for the variant, no redraw");
   const flagged = head.records.find((r) => r.warnings.length > 0)!;
   progress.update({ type: "record-end", record: flagged });
   progress.stop();
-  assertMatch(screen, /^\[1:23\] ✓ .*bun 1\.4\.5: .* ⚠ client-bound\n$/);
+  assertMatch(screen, /\n\[1:23\] ✓ .*bun 1\.4\.5: .* ⚠ client-bound\n$/);
   assert(!screen.includes("\r") && !screen.includes("\x1b"), screen);
 });
 
