@@ -245,14 +245,6 @@ export function createProgress(options: ProgressOptions): ProgressDisplay {
     drawn = true;
   };
 
-  // Off a terminal, a line as each variant starts: a log shows what is running, not only what has finished.
-  const announce = (id: string) => {
-    const { what } = describeId(id);
-    if (options.live !== false || what === announced) return;
-    announced = what;
-    options.write(`[${clock((now() - started) / 1000)}] → ${what} · ~${clock(work.remainingSec())} left\n`);
-  };
-
   const finished = (record: BenchRecord) => {
     const line = finishedLine(record);
     if (options.live === false) {
@@ -274,7 +266,13 @@ export function createProgress(options: ProgressOptions): ProgressDisplay {
           work.start(event.id, event.index, event.estimatedSec);
           current = event.id;
           step = "";
-          announce(event.id);
+          // Off a terminal, a line as each variant starts: a log shows what runs, not only what has finished.
+          if (options.live === false && describeId(event.id).what !== announced) {
+            announced = describeId(event.id).what;
+            options.write(
+              `[${clock((now() - started) / 1000)}] → ${announced} · ~${clock(work.remainingSec())} left\n`,
+            );
+          }
           break;
         case "phase":
           current = event.id;
