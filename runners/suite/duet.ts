@@ -189,7 +189,6 @@ export function startDuets(sides: readonly DuetSide[], options: DuetOptions): Du
     rounds: [],
   }));
   const placements: (0 | 1)[] = [];
-  const done = new Set<PairState>();
   let ran = 0;
   const outcomeOf = (p: PairState): DuetPairOutcome => ({
     a: sides[p.a].name,
@@ -205,9 +204,10 @@ export function startDuets(sides: readonly DuetSide[], options: DuetOptions): Du
       const round = ran++;
       // Balanced in blocks of two, so that a duet stopped after any even number of rounds has as many of each.
       if (placements.length <= round) placements.push(...duetPlacements(2, random));
-      for (const p of pairs) if (wanted && !wanted(outcomeOf(p))) done.add(p);
+      // A pair that missed a round has stopped: one round fewer than the rounds before this one.
+      const going = pairs.filter((p) => p.rounds.length === round && (!wanted || wanted(outcomeOf(p))));
       // The pairs in a random order each round (RMIT over pairs), each with fresh servers.
-      for (const pair of shuffled(pairs, random).filter((p) => !done.has(p))) {
+      for (const pair of shuffled(pairs, random).filter((p) => going.includes(p))) {
         options.signal?.throwIfAborted();
         const { a, b } = await runPair([sides[pair.a], sides[pair.b]], pair.rate, placements[round], options);
         judgePair(pair, round, placements[round], a, b, options);

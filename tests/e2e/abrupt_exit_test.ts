@@ -70,7 +70,7 @@ for (
       assertEquals(debug.code, 1);
       assertMatch(
         debugErr,
-        new RegExp(`^(\\[.*\\n)?rtbench: internal error: ${message}\\n(.|\\n)*    at .*uncaught\\.ts`),
+        new RegExp(`^(\\[\\d+:\\d\\d\\] → .*\\n)?rtbench: internal error: ${message}\\n(.|\\n)*    at .*uncaught\\.ts`),
       );
       await assertClean(tmp, 5000);
     });
