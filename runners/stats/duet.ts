@@ -14,6 +14,7 @@
 
 import { ratioOnLogScale } from "./paired.ts";
 import { shuffled } from "./random.ts";
+import { tQuantile } from "./student_t.ts";
 
 /** A reading of one side's CPU counter: when (epoch ms) and its value (µs). */
 export interface CounterReading {
@@ -297,4 +298,25 @@ export function duetPairs<T>(names: readonly T[], random: () => number): [T, T][
     for (let j = i + 1; j < names.length; j++) pairs.push(random() < 0.5 ? [names[i], names[j]] : [names[j], names[i]]);
   }
   return shuffled(pairs, random);
+}
+
+/**
+ * A ratio's half-width (percent, as {@linkcode DuetRatio.halfWidthPercent}) after `rounds` rounds, were its rounds to
+ * spread as its `n` so far: Student's t on one degree of freedom fewer than the rounds, over √rounds.
+ *
+ * @param halfWidthPercent The half-width over `n` rounds.
+ * @param n Rounds so far (two at least).
+ * @param rounds Rounds it would have.
+ * @returns The half-width, percent.
+ *
+ * @example ±6% over 4 rounds would be about ±2.7% over 10
+ * ```ts
+ * import { assertAlmostEquals } from "@std/assert";
+ * import { halfWidthAfter } from "./duet.ts";
+ *
+ * assertAlmostEquals(halfWidthAfter(6, 4, 10), 2.7, 0.05);
+ * ```
+ */
+export function halfWidthAfter(halfWidthPercent: number, n: number, rounds: number): number {
+  return halfWidthPercent * (tQuantile(rounds - 1) / tQuantile(n - 1)) * Math.sqrt(n / rounds);
 }

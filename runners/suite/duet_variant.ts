@@ -16,7 +16,7 @@ import type { LoadTarget } from "../drivers/mod.ts";
 import { stageServerFor, startServer } from "../kinds/mod.ts";
 import { parseCpuList, yieldToPassed } from "../platform/mod.ts";
 import type { CpuSets, DuetRatioRecord, RunSettings, Warning } from "../schema/mod.ts";
-import { AT_LIMIT, type DuetRatio, type DuetWindow, runPlan } from "../stats/mod.ts";
+import { AT_LIMIT, type DuetRatio, type DuetWindow, halfWidthAfter, runPlan } from "../stats/mod.ts";
 import { type DuetPairOutcome, type DuetRound, type DuetSide, pairRoundSec, startDuets } from "./duet.ts";
 
 /** One record of the variant taking part: its id and runtime. */
@@ -180,7 +180,7 @@ export async function planDuets(
   };
   // Each pair on while its own interval is wide: a pair already narrow takes no more rounds.
   const wanted = ({ outcome }: DuetPairOutcome) =>
-    wantsRound(outcome.rounds.length, outcome.ratio?.halfWidthPercent ?? null, { min, max, targetPercent });
+    wantsRound(outcome.rounds.length, outcome.ratio, { min, max, targetPercent });
   const duets: VariantDuets = {
     async upTo(share) {
       const due = Math.ceil(min * Math.min(1, share));
@@ -199,32 +199,47 @@ export async function planDuets(
 }
 
 /**
+ * A duet ratio's p-value under which its ranking stands even corrected for 50 tests at once (0.05 / 50): more rounds
+ * would then narrow its interval, not change which side is leaner.
+ */
+export const SETTLED_P = 0.001;
+
+/**
  * Whether a pair of a variant's duets wants another round after `ran`: until the least, then while its interval is
  * wider than the target (or it has none), up to the most; never stopping after an odd number, so that its servers have
- * been on each CPU as often.
+ * been on each CPU as often. A pair whose ranking is settled ({@linkcode SETTLED_P}) stops early where even the most
+ * rounds, spread as its rounds so far, would leave it wider than the target: those rounds would buy no ranking.
  *
  * @param ran The pair's rounds so far.
- * @param halfWidth Its half-width in percent so far (null: no interval yet).
+ * @param ratio Its ratio so far: the rounds it is over, its half-width in percent and p (null: none yet).
  * @param plan The least and most rounds, and the target half-width in percent.
  * @returns True when another round is due.
  *
- * @example Four rounds at least; then on while wider than ±3%
+ * @example Four rounds at least; then on while wider than ±3%, unless settled and out of reach
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { wantsRound } from "./duet_variant.ts";
  *
  * const plan = { min: 4, max: 10, targetPercent: 3 };
- * assertEquals([wantsRound(2, 1, plan), wantsRound(4, 2.9, plan), wantsRound(4, 3.2, plan)], [true, false, true]);
+ * const ratio = (halfWidthPercent: number, p: number) => ({ n: 4, halfWidthPercent, p });
+ * assertEquals([wantsRound(2, ratio(1, 0.01), plan), wantsRound(4, ratio(2.9, 0.01), plan)], [true, false]);
+ * assertEquals([wantsRound(4, ratio(4, 0.01), plan), wantsRound(4, ratio(4, 0.0001), plan)], [true, true]);
+ * // ±8% after 4 rounds would still be about ±3.6% after 10: settled, it stops; a possible tie goes on.
+ * assertEquals([wantsRound(4, ratio(8, 0.0001), plan), wantsRound(4, ratio(8, 0.01), plan)], [false, true]);
  * ```
  */
 export function wantsRound(
   ran: number,
-  halfWidth: number | null,
+  ratio: Pick<DuetRatio, "n" | "halfWidthPercent" | "p"> | null,
   plan: { readonly min: number; readonly max: number; readonly targetPercent: number },
 ): boolean {
   if (ran < plan.min) return true;
   if (ran >= plan.max) return false;
-  return ran % 2 === 1 || halfWidth === null || halfWidth > plan.targetPercent;
+  const halfWidth = ratio?.halfWidthPercent ?? null;
+  if (ran % 2 === 1 || ratio === null || halfWidth === null) return true;
+  if (halfWidth <= plan.targetPercent) return false;
+  const settled = ratio.p !== null && ratio.p < SETTLED_P;
+  return !settled || halfWidthAfter(halfWidth, ratio.n, ratio.n + plan.max - ran) <= plan.targetPercent;
 }
 
 /** Each entrant's side of a duet, its server staged: how to start it on a CPU. Entrants without a server are left out. */

@@ -4,12 +4,12 @@ import { DUET_ROUNDS, planDuets, wantsRound } from "./duet_variant.ts";
 import type { DuetVariantContext } from "./duet_variant.ts";
 
 // docs/method.md "Duet pairing": duet is the default; each pair's rounds run to at least 4, then two at a time while
-// its interval is wider than --ci-target, to at most 10.
+// its interval is wider than --ci-target, to at most 10, unless its ranking is settled and the target out of reach.
 Deno.test("duet rounds: the least first, then two at a time while a pair is wide, never past the most", () => {
   const plan = { ...DUET_ROUNDS, targetPercent: 3 };
-  const rounds = (halfWidth: (ran: number) => number | null) => {
+  const rounds = (halfWidth: (ran: number) => number | null, p = 0.01) => {
     let ran = 0;
-    while (wantsRound(ran, halfWidth(ran), plan)) ran++;
+    while (wantsRound(ran, { n: ran, halfWidthPercent: halfWidth(ran), p }, plan)) ran++;
     return ran;
   };
   // Narrow from the first rounds: the least, and no more.
@@ -18,10 +18,17 @@ Deno.test("duet rounds: the least first, then two at a time while a pair is wide
   assertEquals(rounds((ran) => ran < 5 ? 3.5 : 2), 6);
   // Never narrow, or no interval at all: the most.
   assertEquals([rounds(() => 9), rounds(() => null)], [DUET_ROUNDS.max, DUET_ROUNDS.max]);
+  // Settled but wide: on while the most rounds could still bring it to the target (±6% over 6 would be ±4.1% over
+  // 10), else stopped; the same spread with a tie still possible takes the most.
+  assertEquals(rounds((ran) => ran < 6 ? 5 : 6, 1e-4), 6);
+  assertEquals(rounds(() => 6, 0.01), DUET_ROUNDS.max);
+  // No ratio yet (no round kept a window): on.
+  assertEquals(wantsRound(4, null, plan), true);
   // A fixed count (--runs) is the least and the most.
+  const wide = { n: 2, halfWidthPercent: 9, p: 0.5 };
   assertEquals([
-    wantsRound(2, 9, { min: 3, max: 3, targetPercent: 3 }),
-    wantsRound(3, 9, { min: 3, max: 3, targetPercent: 3 }),
+    wantsRound(2, wide, { min: 3, max: 3, targetPercent: 3 }),
+    wantsRound(3, wide, { min: 3, max: 3, targetPercent: 3 }),
   ], [true, false]);
 });
 
