@@ -357,6 +357,43 @@ export function pairingText(group: RecordGroup): string | null {
 }
 
 /**
+ * Every pair's duet ratio in a group (`--pairing duet`), for the line under its table: the leaner side first, with the
+ * ratio's 95% interval and rounds, and its rate where a crowded first round lowered it; null without duet ratios.
+ *
+ * @example The stored head was measured in rounds
+ * ```ts
+ * import { duetText, groupRecords } from "./_groups.ts";
+ * import { readResultFile } from "../schema/read.ts";
+ * const [group] = groupRecords(await readResultFile("fixtures/results/head.json"));
+ * console.log(duetText(group)); // null
+ * ```
+ */
+export function duetText(group: RecordGroup): string | null {
+  const records = group.records.filter((r) => r.status === "completed" && r.duet?.length);
+  const pairs: { text: string; rate: number }[] = [];
+  for (const [i, x] of records.entries()) {
+    for (const y of records.slice(i + 1)) {
+      const d = x.duet!.find((d) => d.against === y.id);
+      const r = d && timesBetter(x, y, d.figure, higherIsBetter(d.figure) === true);
+      if (!d || !r) continue;
+      const [better, worse] = r.ratio >= 1 ? [x, y] : [y, x];
+      const ratio = r.ratio >= 1 ? r.ratio : 1 / r.ratio;
+      const ci = r.ci95 && (r.ratio >= 1 ? r.ci95 : { low: 1 / r.ci95.high, high: 1 / r.ci95.low });
+      const text = `${recordLabel(better)} ${ratio.toFixed(2)}× ${higherIsBetter(d.figure) ? "better" : "leaner"} ` +
+        `than ${recordLabel(worse)} (${ci ? `${ratioRangeText(ci)}, ` : ""}${r.n} rounds`;
+      pairs.push({ text, rate: d.ratePerSecond });
+    }
+  }
+  if (pairs.length === 0) return null;
+  // The rate most pairs kept; a pair whose first round crowded its CPUs went on at a lower one, said beside it.
+  const count = (rate: number) => pairs.filter((p) => p.rate === rate).length;
+  const rate = pairs.map((p) => p.rate).reduce((a, b) => count(b) > count(a) ? b : a);
+  const perSec = (n: number) => `${n.toLocaleString("en-US")}/s`;
+  const texts = pairs.map((p) => `${p.text}${p.rate === rate ? "" : ` at ${perSec(p.rate)}`})`);
+  return `CPU per request in duet at ${perSec(rate)} (both servers measured in the same seconds): ${texts.join("; ")}`;
+}
+
+/**
  * `≥ ` when the record's own figure is a bound (its client was saturated: the server may do better, so it leads by
  * at least this), `≤ ` when the baseline's is, `≷ ` when both are (neither way is known), else nothing.
  */

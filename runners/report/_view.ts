@@ -11,6 +11,7 @@ import { kindView } from "./_kind_views.ts";
 import {
   ciText,
   directionText,
+  duetText,
   groupRecords,
   pairingText,
   type RecordGroup,
@@ -195,8 +196,7 @@ function latencyTable(group: RecordGroup): ViewTable | null {
 }
 
 function pairingNotes(group: RecordGroup): string[] {
-  const text = pairingText(group);
-  return text ? [text] : [];
+  return [pairingText(group), duetText(group)].filter((t) => t !== null);
 }
 
 /**

@@ -3,7 +3,8 @@
 import { assert, assertAlmostEquals, assertEquals, assertStringIncludes } from "@std/assert";
 import type { BenchRecord } from "../schema/mod.ts";
 import { readResultFile } from "../schema/read.ts";
-import { rankBy, timesBetter } from "./_groups.ts";
+import { duetText, rankBy, timesBetter } from "./_groups.ts";
+import { buildView } from "./_view.ts";
 import { findingsOf } from "./_findings.ts";
 
 const FIGURE = "serverCpuUsPerRequestAtRate";
@@ -85,4 +86,20 @@ Deno.test("in duet the ratios order the row: the lower median is not best where 
   // Without duet ratios the medians order it, as before.
   const plain = rankBy(records.map((r) => ({ ...r, duet: undefined })), FIGURE, false);
   assertEquals(plain.ranked[0].record.runtime.name, "bun");
+  // Under the table, every pair once, the leaner side first, with the rate where a pair's was lowered.
+  const lowered = records.map((r) =>
+    r === records[1]
+      ? r
+      : { ...r, duet: r.duet!.map((d) => d.against === node.id ? { ...d, ratePerSecond: 12_500 } : d) }
+  );
+  const text = duetText(rankBy(lowered, FIGURE, false))!;
+  assertStringIncludes(text, "CPU per request in duet at 20,000/s (both servers measured in the same seconds): ");
+  assertStringIncludes(text, "deno 2.9.6 2.22× leaner than node ");
+  assertStringIncludes(text, "deno 2.9.6 1.18× leaner than bun 1.4.5 (");
+  assertStringIncludes(text, "bun 1.4.5 1.92× leaner than node ");
+  assertStringIncludes(text, ", 4 rounds at 12,500/s); deno 2.9.6 1.18×");
+  assertEquals(text.split("; ").length, 3);
+  const result = await readResultFile("fixtures/results/head.json");
+  const [section] = buildView({ ...result, records }).sections;
+  assert(section.notes.some((n) => n.startsWith("CPU per request in duet")));
 });
