@@ -301,22 +301,34 @@ export function duetPairs<T>(names: readonly T[], random: () => number): [T, T][
 }
 
 /**
- * A ratio's half-width (percent, as {@linkcode DuetRatio.halfWidthPercent}) after `rounds` rounds, were its rounds to
- * spread as its `n` so far: Student's t on one degree of freedom fewer than the rounds, over √rounds.
+ * z of the one-sided 90% bound under which a spread's estimate from few rounds is taken as the least the pair's spread
+ * may be (see {@linkcode reachableHalfWidth}).
+ */
+const SPREAD_BOUND_Z = 1.2816;
+
+/**
+ * The narrowest half-width (percent, as {@linkcode DuetRatio.halfWidthPercent}) a ratio could likely reach after
+ * `rounds` rounds: Student's t on one degree of freedom fewer than the rounds, over √rounds, with the spread at the low
+ * end of what its `n` rounds so far allow (one-sided 90%, χ² on n − 1 by Wilson–Hilferty). Four rounds estimate a
+ * spread to within a factor of about 1.5 either way, so a pair that looks wide after four may not be.
  *
  * @param halfWidthPercent The half-width over `n` rounds.
  * @param n Rounds so far (two at least).
  * @param rounds Rounds it would have.
  * @returns The half-width, percent.
  *
- * @example ±6% over 4 rounds would be about ±2.7% over 10
+ * @example ±6% over 4 rounds: about ±2.7% over 10 at the same spread, and ±1.9% at the least spread 4 rounds allow
  * ```ts
  * import { assertAlmostEquals } from "@std/assert";
- * import { halfWidthAfter } from "./duet.ts";
+ * import { reachableHalfWidth } from "./duet.ts";
  *
- * assertAlmostEquals(halfWidthAfter(6, 4, 10), 2.7, 0.05);
+ * assertAlmostEquals(reachableHalfWidth(6, 4, 10), 1.9, 0.05);
  * ```
  */
-export function halfWidthAfter(halfWidthPercent: number, n: number, rounds: number): number {
-  return halfWidthPercent * (tQuantile(rounds - 1) / tQuantile(n - 1)) * Math.sqrt(n / rounds);
+export function reachableHalfWidth(halfWidthPercent: number, n: number, rounds: number): number {
+  const df = n - 1;
+  const c = 2 / (9 * df);
+  const chiSquare90 = df * (1 - c + SPREAD_BOUND_Z * Math.sqrt(c)) ** 3;
+  const leastSpread = Math.sqrt(df / chiSquare90);
+  return halfWidthPercent * leastSpread * (tQuantile(rounds - 1) / tQuantile(df)) * Math.sqrt(n / rounds);
 }

@@ -16,7 +16,7 @@ import type { LoadTarget } from "../drivers/mod.ts";
 import { stageServerFor, startServer } from "../kinds/mod.ts";
 import { parseCpuList, yieldToPassed } from "../platform/mod.ts";
 import type { CpuSets, DuetRatioRecord, RunSettings, Warning } from "../schema/mod.ts";
-import { AT_LIMIT, type DuetRatio, type DuetWindow, halfWidthAfter, runPlan } from "../stats/mod.ts";
+import { AT_LIMIT, type DuetRatio, type DuetWindow, reachableHalfWidth, runPlan } from "../stats/mod.ts";
 import { type DuetPairOutcome, type DuetRound, type DuetSide, pairRoundSec, startDuets } from "./duet.ts";
 
 /** One record of the variant taking part: its id and runtime. */
@@ -208,7 +208,8 @@ export const SETTLED_P = 0.001;
  * Whether a pair of a variant's duets wants another round after `ran`: until the least, then while its interval is
  * wider than the target (or it has none), up to the most; never stopping after an odd number, so that its servers have
  * been on each CPU as often. A pair whose ranking is settled ({@linkcode SETTLED_P}) stops early where even the most
- * rounds, spread as its rounds so far, would leave it wider than the target: those rounds would buy no ranking.
+ * rounds would likely leave it wider than the target ({@linkcode reachableHalfWidth}): those rounds would buy no
+ * ranking.
  *
  * @param ran The pair's rounds so far.
  * @param ratio Its ratio so far: the rounds it is over, its half-width in percent and p (null: none yet).
@@ -224,8 +225,10 @@ export const SETTLED_P = 0.001;
  * const ratio = (halfWidthPercent: number, p: number) => ({ n: 4, halfWidthPercent, p });
  * assertEquals([wantsRound(2, ratio(1, 0.01), plan), wantsRound(4, ratio(2.9, 0.01), plan)], [true, false]);
  * assertEquals([wantsRound(4, ratio(4, 0.01), plan), wantsRound(4, ratio(4, 0.0001), plan)], [true, true]);
- * // ±8% after 4 rounds would still be about ±3.6% after 10: settled, it stops; a possible tie goes on.
- * assertEquals([wantsRound(4, ratio(8, 0.0001), plan), wantsRound(4, ratio(8, 0.01), plan)], [false, true]);
+ * // ±12% after 4 rounds could at best be ±3.7% after 10: settled, it stops; a possible tie goes on.
+ * assertEquals([wantsRound(4, ratio(12, 0.0001), plan), wantsRound(4, ratio(12, 0.01), plan)], [false, true]);
+ * // ±8% after 4 could still reach ±2.5%: on.
+ * assertEquals(wantsRound(4, ratio(8, 0.0001), plan), true);
  * ```
  */
 export function wantsRound(
@@ -239,7 +242,7 @@ export function wantsRound(
   if (ran % 2 === 1 || ratio === null || halfWidth === null) return true;
   if (halfWidth <= plan.targetPercent) return false;
   const settled = ratio.p !== null && ratio.p < SETTLED_P;
-  return !settled || halfWidthAfter(halfWidth, ratio.n, ratio.n + plan.max - ran) <= plan.targetPercent;
+  return !settled || reachableHalfWidth(halfWidth, ratio.n, ratio.n + plan.max - ran) <= plan.targetPercent;
 }
 
 /** Each entrant's side of a duet, its server staged: how to start it on a CPU. Entrants without a server are left out. */

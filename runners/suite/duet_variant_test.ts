@@ -18,10 +18,11 @@ Deno.test("duet rounds: the least first, then two at a time while a pair is wide
   assertEquals(rounds((ran) => ran < 5 ? 3.5 : 2), 6);
   // Never narrow, or no interval at all: the most.
   assertEquals([rounds(() => 9), rounds(() => null)], [DUET_ROUNDS.max, DUET_ROUNDS.max]);
-  // Settled but wide: on while the most rounds could still bring it to the target (±6% over 6 would be ±4.1% over
-  // 10), else stopped; the same spread with a tie still possible takes the most.
-  assertEquals(rounds((ran) => ran < 6 ? 5 : 6, 1e-4), 6);
-  assertEquals(rounds(() => 6, 0.01), DUET_ROUNDS.max);
+  // Settled but wide: on while the most rounds could still bring it to the target, else stopped. ±7% over 4 rounds
+  // may be 4 rounds overstating the spread (it could reach ±2.2% over 10): on; ±8% over 6 could at best reach ±4%.
+  // The same spread with a tie still possible takes the most.
+  assertEquals(rounds((ran) => ran < 6 ? 7 : 8, 1e-4), 6);
+  assertEquals(rounds(() => 8, 0.01), DUET_ROUNDS.max);
   // No ratio yet (no round kept a window): on.
   assertEquals(wantsRound(4, null, plan), true);
   // A fixed count (--runs) is the least and the most.
