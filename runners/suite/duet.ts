@@ -44,6 +44,16 @@ export interface DuetSide {
   readonly name: string;
   /** Starts its server pinned to `cpu`; `pid` leads the server's session (its process tree). */
   start(cpu: string): Promise<DuetServer>;
+  /** Its CPU per request at the rate measured alone so far, where known: see {@linkcode fittedRate}. */
+  alone?(): AloneCost | null;
+}
+
+/** A side's CPU per request at a fixed rate measured alone (the rounds mode's window): its server's and its load's. */
+export interface AloneCost {
+  /** The server's, µs. */
+  readonly serverUs: number;
+  /** The engine's, µs per response. */
+  readonly engineUs: number;
 }
 
 /** A duet side's running server. */
@@ -76,7 +86,8 @@ export interface DuetOptions {
   readonly busyLimit?: number;
   /**
    * After a round where a pair's servers or engines used their CPU past `busyLimit` before the pair kept any window, run
-   * its later rounds at a rate where the busier CPU is used at two thirds of that (see {@linkcode loweredRate}).
+   * its later rounds at a rate where the busier CPU is used at two thirds of that (see {@linkcode loweredRate}); and
+   * start a pair whose sides know their cost alone at the rate they would fit at ({@linkcode fittedRate}).
    * @default {false}
    */
   readonly lowerRate?: boolean;
@@ -209,6 +220,9 @@ export function startDuets(sides: readonly DuetSide[], options: DuetOptions): Du
       // The pairs in a random order each round (RMIT over pairs), each with fresh servers.
       for (const pair of shuffled(pairs, random).filter((p) => going.includes(p))) {
         options.signal?.throwIfAborted();
+        if (round === 0 && options.lowerRate) {
+          pair.rate = fittedRate(pair.rate, sides[pair.a].alone?.() ?? null, sides[pair.b].alone?.() ?? null, options);
+        }
         const { a, b } = await runPair([sides[pair.a], sides[pair.b]], pair.rate, placements[round], options);
         judgePair(pair, round, placements[round], a, b, options);
       }
@@ -339,6 +353,38 @@ export function loweredRate(rate: number, busiest: number, limit: number, kept: 
   if (busiest < limit || kept > 0) return null;
   const lower = Math.floor(rate * (2 / 3) * limit / busiest / 100) * 100;
   return lower >= 100 && lower < rate ? lower : null;
+}
+
+/**
+ * The rate a pair's first round runs at: `rate`, or lower where, at the CPU per request each side measured alone, its
+ * two servers or its two engines would use their CPU together past the limit ({@linkcode loweredRate}). Without it a
+ * 2-core machine's first round at the default rate comes out crowded and is thrown away, and the pair's kept rounds then
+ * start on one CPU: one round of each pair lost, and its placements uneven.
+ *
+ * @param rate The rate asked for.
+ * @param a Side A alone (null: not known, the rate asked for).
+ * @param b Side B alone.
+ * @param options The limit ({@linkcode DuetOptions.busyLimit}).
+ * @returns Requests per second.
+ *
+ * @example Servers of 28 and 46 µs a request, engines of 39 and 36 µs: at 20,000/s the engines would need 1.5 CPUs
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { fittedRate } from "./duet.ts";
+ *
+ * const [deno, node] = [{ serverUs: 28, engineUs: 39 }, { serverUs: 46, engineUs: 36 }];
+ * assertEquals([fittedRate(20_000, deno, node, {}), fittedRate(5_000, deno, node, {}), fittedRate(20_000, deno, null, {})], [8_000, 5_000, 20_000]);
+ * ```
+ */
+export function fittedRate(
+  rate: number,
+  a: AloneCost | null,
+  b: AloneCost | null,
+  options: Pick<DuetOptions, "busyLimit">,
+): number {
+  if (!a || !b) return rate;
+  const busiest = rate / 1e6 * Math.max(a.serverUs + b.serverUs, a.engineUs + b.engineUs);
+  return loweredRate(rate, busiest, options.busyLimit ?? AT_LIMIT, 0) ?? rate;
 }
 
 /**

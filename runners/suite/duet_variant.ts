@@ -15,9 +15,16 @@ import { isSkip, type Workload, type WorkloadContext } from "../../workloads/mod
 import type { LoadTarget } from "../drivers/mod.ts";
 import { stageServerFor, startServer } from "../kinds/mod.ts";
 import { parseCpuList, yieldToPassed } from "../platform/mod.ts";
-import type { CpuSets, DuetRatioRecord, RunSettings, Warning } from "../schema/mod.ts";
-import { AT_LIMIT, type DuetRatio, type DuetWindow, reachableHalfWidth, runPlan } from "../stats/mod.ts";
-import { type DuetPairOutcome, type DuetRound, type DuetSide, pairRoundSec, startDuets } from "./duet.ts";
+import type { CpuSets, DuetRatioRecord, RunRecord, RunSettings, Warning } from "../schema/mod.ts";
+import { AT_LIMIT, type DuetRatio, type DuetWindow, median, reachableHalfWidth, runPlan } from "../stats/mod.ts";
+import {
+  type AloneCost,
+  type DuetPairOutcome,
+  type DuetRound,
+  type DuetSide,
+  pairRoundSec,
+  startDuets,
+} from "./duet.ts";
 
 /** One record of the variant taking part: its id and runtime. */
 export interface DuetEntrant {
@@ -25,6 +32,8 @@ export interface DuetEntrant {
   readonly id: string;
   /** Its runtime, as found. */
   readonly runtime: ResolvedRuntime;
+  /** Its runs so far: their CPU per request at the rate sets its pairs' first rate (`fittedRate`). */
+  readonly runs?: () => readonly Pick<RunRecord, "figures">[];
 }
 
 /** What {@linkcode planDuets} needs of the variant. */
@@ -271,9 +280,38 @@ async function duetSides(ctx: DuetVariantContext, entrants: readonly DuetEntrant
         });
         return { baseUrl: server.baseUrl, pid: server.group.pid, stop: () => server.stop() };
       },
+      alone: () => aloneCost(e.runs?.() ?? []),
     });
   }
   return sides;
+}
+
+/**
+ * A record's CPU per request at the fixed rate from its runs so far, its server's and its load's (the medians); null
+ * where no run measured both.
+ *
+ * @param runs The record's runs.
+ * @returns The cost alone, or null.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { aloneCost } from "./duet_variant.ts";
+ *
+ * const run = (serverUs: number) => ({ figures: { serverCpuUsPerRequestAtRate: serverUs, clientCpuUsPerResponseAtRate: 39 } });
+ * assertEquals(aloneCost([run(28), run(30), run(27)]), { serverUs: 28, engineUs: 39 });
+ * assertEquals(aloneCost([{ figures: { requestsPerSecond: 9 } }]), null);
+ * ```
+ */
+export function aloneCost(runs: readonly Pick<RunRecord, "figures">[]): AloneCost | null {
+  const measured = runs.filter((r) =>
+    r.figures.serverCpuUsPerRequestAtRate !== undefined && r.figures.clientCpuUsPerResponseAtRate !== undefined
+  );
+  if (measured.length === 0) return null;
+  return {
+    serverUs: median(measured.map((r) => r.figures.serverCpuUsPerRequestAtRate)),
+    engineUs: median(measured.map((r) => r.figures.clientCpuUsPerResponseAtRate)),
+  };
 }
 
 /** Each record's duet ratios from its pairs' rounds so far, and a warning naming the pairs that have none. */

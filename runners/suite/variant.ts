@@ -408,7 +408,7 @@ async function planVariantDuets(
       asked: suite.pairingAsked,
       elsewhere: suite.topology !== undefined,
       signal: suite.signal,
-    }, running.filter((o) => o.runtime).map((o) => ({ id: o.id, runtime: o.runtime! })));
+    }, running.filter((o) => o.runtime).map((o) => ({ id: o.id, runtime: o.runtime!, runs: () => o.outcome.runs })));
     if (warning) suite.warn(warning);
     return duets;
   } catch (error) {

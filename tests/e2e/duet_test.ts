@@ -136,3 +136,29 @@ Deno.test(needs(TWO_CPUS, {
     assertEquals([outcome.windows.length, outcome.ratio], [0, null]);
   },
 }));
+
+Deno.test(needs(TWO_CPUS, {
+  name: "duet: a pair whose costs alone would crowd a CPU starts at the rate where they fit, and keeps that round",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // 4 ms and 2 ms a request, as measured alone: at 300/s the servers would need 1.8 CPUs; at 100/s they use 0.6.
+    const alone = (serverUs: number) => () => ({ serverUs, engineUs: 50 });
+    const outcome = await runDuet({ ...burnSide("a", 2), alone: alone(4000) }, {
+      ...burnSide("b", 1),
+      alone: alone(2000),
+    }, {
+      cpus: ["0", "1"],
+      rate: 300,
+      windowMs: 300,
+      windowsPerRound: 2,
+      rounds: 1,
+      warmupSec: 0.2,
+      connections: 4,
+      lowerRate: true,
+      target: burnTarget,
+    });
+    assertEquals(outcome.rounds.map((r) => [r.rate, r.held]), [[100, true]]);
+    assertEquals(outcome.windows.map((w) => w.round), [0, 0], "the first round's windows kept");
+  },
+}));
