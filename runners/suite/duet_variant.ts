@@ -214,11 +214,17 @@ export async function planDuets(
 export const SETTLED_P = 0.001;
 
 /**
+ * The fewest rounds after which a settled pair may stop short of the target: among four rounds one outlying round (a
+ * noise one side did not share) sets the spread and moves the mean, and more rounds would dilute both.
+ */
+export const SETTLED_ROUNDS = 6;
+
+/**
  * Whether a pair of a variant's duets wants another round after `ran`: until the least, then while its interval is
  * wider than the target (or it has none), up to the most; never stopping after an odd number, so that its servers have
- * been on each CPU as often. A pair whose ranking is settled ({@linkcode SETTLED_P}) stops early where even the most
- * rounds would likely leave it wider than the target ({@linkcode reachableHalfWidth}): those rounds would buy no
- * ranking.
+ * been on each CPU as often. A pair whose ranking is settled ({@linkcode SETTLED_P}) after
+ * {@linkcode SETTLED_ROUNDS} rounds stops early where even the most rounds would likely leave it wider than the target
+ * ({@linkcode reachableHalfWidth}): those rounds would buy no ranking.
  *
  * @param ran The pair's rounds so far.
  * @param ratio Its ratio so far: the rounds it is over, its half-width in percent and p (null: none yet).
@@ -231,13 +237,13 @@ export const SETTLED_P = 0.001;
  * import { wantsRound } from "./duet_variant.ts";
  *
  * const plan = { min: 4, max: 10, targetPercent: 3 };
- * const ratio = (halfWidthPercent: number, p: number) => ({ n: 4, halfWidthPercent, p });
- * assertEquals([wantsRound(2, ratio(1, 0.01), plan), wantsRound(4, ratio(2.9, 0.01), plan)], [true, false]);
- * assertEquals([wantsRound(4, ratio(4, 0.01), plan), wantsRound(4, ratio(4, 0.0001), plan)], [true, true]);
- * // ±12% after 4 rounds could at best be ±3.7% after 10: settled, it stops; a possible tie goes on.
- * assertEquals([wantsRound(4, ratio(12, 0.0001), plan), wantsRound(4, ratio(12, 0.01), plan)], [false, true]);
- * // ±8% after 4 could still reach ±2.5%: on.
- * assertEquals(wantsRound(4, ratio(8, 0.0001), plan), true);
+ * const ratio = (n: number, halfWidthPercent: number, p: number) => ({ n, halfWidthPercent, p });
+ * assertEquals([wantsRound(2, ratio(2, 1, 0.01), plan), wantsRound(4, ratio(4, 2.9, 0.01), plan)], [true, false]);
+ * assertEquals([wantsRound(4, ratio(4, 4, 0.01), plan), wantsRound(4, ratio(4, 4, 0.0001), plan)], [true, true]);
+ * // ±8% after 6 rounds could at best be ±4% after 10: settled, it stops; a possible tie goes on.
+ * assertEquals([wantsRound(6, ratio(6, 8, 0.0001), plan), wantsRound(6, ratio(6, 8, 0.01), plan)], [false, true]);
+ * // ±5% after 6 could still reach ±2.5%: on; so does ±20% after 4, which may be one outlying round.
+ * assertEquals([wantsRound(6, ratio(6, 5, 0.0001), plan), wantsRound(4, ratio(4, 20, 0.0001), plan)], [true, true]);
  * ```
  */
 export function wantsRound(
@@ -250,7 +256,7 @@ export function wantsRound(
   const halfWidth = ratio?.halfWidthPercent ?? null;
   if (ran % 2 === 1 || ratio === null || halfWidth === null) return true;
   if (halfWidth <= plan.targetPercent) return false;
-  const settled = ratio.p !== null && ratio.p < SETTLED_P;
+  const settled = ratio.p !== null && ratio.p < SETTLED_P && ratio.n >= SETTLED_ROUNDS;
   return !settled || reachableHalfWidth(halfWidth, ratio.n, ratio.n + plan.max - ran) <= plan.targetPercent;
 }
 
