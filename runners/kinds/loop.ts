@@ -122,6 +122,11 @@ export class RecordRun<W extends Workload = Workload, S = unknown> {
     return this.#ending !== null;
   }
 
+  /** How the record ended early (`skipped`, `errored` or `invalid`), or null while it has not. */
+  get endedAs(): RecordStatus | null {
+    return this.#ending?.status ?? null;
+  }
+
   /** Whether the record wants another run: opened, not ended, and its plan not met. */
   get wantsRun(): boolean {
     if (!this.#opened || this.#ending) return false;

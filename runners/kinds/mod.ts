@@ -129,6 +129,7 @@ export type {
 } from "./record.ts";
 export { InvalidError, PhaseError, SkipRecord } from "./errors.ts";
 export { CHOSEN_SHARE, chosenCpuRate } from "./cpu_rate.ts";
+export { judgeHttpRun } from "./verdict.ts";
 export { type HookTimeouts, hookTimeouts, withinTime } from "./timeouts.ts";
 export * from "./server.ts";
 export * from "./timeouts.ts";

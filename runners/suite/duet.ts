@@ -37,6 +37,7 @@ import {
   shuffled,
   sideWindows,
 } from "../stats/mod.ts";
+import { judgeHttpRun } from "../kinds/mod.ts";
 
 /** One side of a duet: how to start its server on a CPU. */
 export interface DuetSide {
@@ -46,6 +47,8 @@ export interface DuetSide {
   start(cpu: string): Promise<DuetServer>;
   /** Its CPU per request at the rate measured alone so far, where known: see {@linkcode fittedRate}. */
   alone?(): AloneCost | null;
+  /** Why it takes no more rounds, where something outside the duet has ended it (its record failed); else null. */
+  out?(): string | null;
 }
 
 /** A side's CPU per request at a fixed rate measured alone (the rounds mode's window): its server's and its load's. */
@@ -64,6 +67,8 @@ export interface DuetServer {
   readonly pid: number;
   /** Stops it and everything it started. */
   stop(): Promise<void>;
+  /** How it exited, where it has (a crash under load), with its last output; else null. */
+  exited?(): string | null;
 }
 
 /** Options of {@linkcode startDuets} and {@linkcode runDuet}. */
@@ -113,7 +118,10 @@ export interface DuetRound {
   readonly a: LoadMeasurement;
   /** Side B's. */
   readonly b: LoadMeasurement;
-  /** Whether both held the rate (at least 95% of it answered validly, no timeout); a round that did not adds no window. */
+  /**
+   * Whether both held the rate (at least 95% of it answered validly, no timeout) and neither was at fault
+   * ({@linkcode DuetOutcome.fault}); a round that did not adds no window.
+   */
   readonly held: boolean;
   /**
    * How much of each CPU the pair used over its windows: its two servers' CPU, then its two engines', where both were
@@ -133,6 +141,11 @@ export interface DuetOutcome {
   readonly windows: readonly DuetWindow[];
   /** Every round. */
   readonly rounds: readonly DuetRound[];
+  /**
+   * Why the pair took no more rounds and has no ratio, where a side was at fault: it answered wrongly or not at all in
+   * a round, its server exited, or it is out ({@linkcode DuetSide.out}); the side's name first.
+   */
+  readonly fault?: string;
 }
 
 /** One pair of a duet's sides (named), and what its rounds so far measured. */
@@ -161,8 +174,22 @@ export interface Duets {
 /** Whether a fixed-rate load held its rate: 95% answered validly (as the rounds mode's window), none timed out. */
 function heldRate(m: LoadMeasurement, rate: number): boolean {
   const phases = m.phases ?? [];
-  return phases.length > 0 && Math.min(...phases.map((p) => p.achievedRate)) >= 0.95 * rate && m.timeouts === 0 &&
-    m.mismatches === 0;
+  return phases.length > 0 && Math.min(...phases.map((p) => p.achievedRate)) >= 0.95 * rate && m.timeouts === 0;
+}
+
+/**
+ * Why a side's round shows its server at fault, or null: it exited, or its load broke the rules a run of the rounds
+ * mode is judged by (a wrong answer, one nobody asked for, none valid): the pair's windows would count unverified work.
+ */
+function sideFault(server: DuetServer, load: LoadMeasurement, generator: string): string | null {
+  const exited = server.exited?.() ?? null;
+  if (exited !== null) return exited;
+  try {
+    const { invalid } = judgeHttpRun(load, [load], 0, generator);
+    return invalid === null ? null : `answered wrongly in a duet round: ${invalid}`;
+  } catch (error) {
+    return `${(error as Error).message} in a duet round`;
+  }
 }
 
 /** A pair's state across rounds. */
@@ -200,12 +227,22 @@ export function startDuets(sides: readonly DuetSide[], options: DuetOptions): Du
     rounds: [],
   }));
   const placements: (0 | 1)[] = [];
+  // Each side at fault, by index: the first reason stays.
+  const faults = new Map<number, string>();
+  const blame = (side: number, why: string | null) => {
+    if (why !== null && !faults.has(side)) faults.set(side, `${sides[side].name}: ${why}`);
+  };
+  const faultOf = (side: number): string | undefined => {
+    blame(side, sides[side].out?.() ?? null);
+    return faults.get(side);
+  };
   let ran = 0;
-  const outcomeOf = (p: PairState): DuetPairOutcome => ({
-    a: sides[p.a].name,
-    b: sides[p.b].name,
-    outcome: { ratio: duetRatio(p.windows), rate: p.rate, windows: [...p.windows], rounds: [...p.rounds] },
-  });
+  const outcomeOf = (p: PairState): DuetPairOutcome => {
+    const fault = faultOf(p.a) ?? faultOf(p.b);
+    const ratio = fault === undefined ? duetRatio(p.windows) : null;
+    const outcome = { ratio, rate: p.rate, windows: [...p.windows], rounds: [...p.rounds] };
+    return { a: sides[p.a].name, b: sides[p.b].name, outcome: fault === undefined ? outcome : { ...outcome, fault } };
+  };
   return {
     get ran() {
       return ran;
@@ -216,14 +253,21 @@ export function startDuets(sides: readonly DuetSide[], options: DuetOptions): Du
       // Balanced in blocks of two, so that a duet stopped after any even number of rounds has as many of each.
       if (placements.length <= round) placements.push(...duetPlacements(2, random));
       // A pair that missed a round has stopped: one round fewer than the rounds before this one.
-      const going = pairs.filter((p) => p.rounds.length === round && (!wanted || wanted(outcomeOf(p))));
+      const going = pairs.filter((p) => {
+        const outcome = outcomeOf(p);
+        return p.rounds.length === round && outcome.outcome.fault === undefined && (!wanted || wanted(outcome));
+      });
       // The pairs in a random order each round (RMIT over pairs), each with fresh servers.
       for (const pair of shuffled(pairs, random).filter((p) => going.includes(p))) {
         options.signal?.throwIfAborted();
+        // A side found at fault earlier in this round takes no more of it.
+        if (faults.has(pair.a) || faults.has(pair.b)) continue;
         if (round === 0 && options.lowerRate) {
           pair.rate = fittedRate(pair.rate, sides[pair.a].alone?.() ?? null, sides[pair.b].alone?.() ?? null, options);
         }
         const { a, b } = await runPair([sides[pair.a], sides[pair.b]], pair.rate, placements[round], options);
+        blame(pair.a, a.fault);
+        blame(pair.b, b.fault);
         judgePair(pair, round, placements[round], a, b, options);
       }
     },
@@ -231,10 +275,11 @@ export function startDuets(sides: readonly DuetSide[], options: DuetOptions): Du
   };
 }
 
-/** One side's part of a pair's round: its load and its server's counter readings. */
+/** One side's part of a pair's round: its load, its server's counter readings and why it is at fault, if it is. */
 interface SideRun {
   readonly load: LoadMeasurement;
   readonly readings: readonly CounterReading[];
+  readonly fault: string | null;
 }
 
 /**
@@ -303,7 +348,8 @@ async function runPair(
     );
     await Promise.all(meters.map((m) => m?.stop(undefined)));
     const [ra, rb] = meters.splice(0).map((m) => m?.serverReadings ?? []);
-    return { a: { load: la, readings: ra }, b: { load: lb, readings: rb } };
+    const [fa, fb] = [sideFault(servers[0], la, generator.name), sideFault(servers[1], lb, generator.name)];
+    return { a: { load: la, readings: ra, fault: fa }, b: { load: lb, readings: rb, fault: fb } };
   } finally {
     await Promise.all(meters.map((m) => m?.stop(undefined).catch(() => {})));
     await Promise.all(servers.map((s) => s.stop()));
@@ -315,7 +361,7 @@ function judgePair(pair: PairState, round: number, placement: 0 | 1, a: SideRun,
   const perRound = options.windowsPerRound ?? 2;
   const limit = options.busyLimit ?? AT_LIMIT;
   const rate = pair.rate;
-  const held = heldRate(a.load, rate) && heldRate(b.load, rate);
+  const held = heldRate(a.load, rate) && heldRate(b.load, rate) && a.fault === null && b.fault === null;
   // Each side cut at its own load's phases (the same seconds but for the engines' start), over what it answered.
   const paired = a.readings.length === 0 || b.readings.length === 0
     ? []
@@ -419,7 +465,8 @@ function reversed(o: DuetOutcome): DuetOutcome {
     aAnswered: w.bAnswered,
     bAnswered: w.aAnswered,
   }));
-  return { ...o, ratio: duetRatio(windows), windows, rounds: o.rounds.map((r) => ({ ...r, a: r.b, b: r.a })) };
+  const ratio = o.fault === undefined ? duetRatio(windows) : null;
+  return { ...o, ratio, windows, rounds: o.rounds.map((r) => ({ ...r, a: r.b, b: r.a })) };
 }
 
 /**

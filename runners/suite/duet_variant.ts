@@ -13,7 +13,7 @@
 import type { ResolvedRuntime } from "../../adapters/mod.ts";
 import { isSkip, type Workload, type WorkloadContext } from "../../workloads/mod.ts";
 import type { LoadTarget } from "../drivers/mod.ts";
-import { stageServerFor, startServer } from "../kinds/mod.ts";
+import { serverExited, stageServerFor, startServer } from "../kinds/mod.ts";
 import { parseCpuList, yieldToPassed } from "../platform/mod.ts";
 import type { CpuSets, DuetRatioRecord, RunRecord, RunSettings, Warning } from "../schema/mod.ts";
 import { AT_LIMIT, type DuetRatio, type DuetWindow, median, reachableHalfWidth, runPlan } from "../stats/mod.ts";
@@ -34,6 +34,8 @@ export interface DuetEntrant {
   readonly runtime: ResolvedRuntime;
   /** Its runs so far: their CPU per request at the rate sets its pairs' first rate (`fittedRate`). */
   readonly runs?: () => readonly Pick<RunRecord, "figures">[];
+  /** How its record ended early (`errored`, `invalid`), or null while it runs or once it completed: its pairs end. */
+  readonly ended?: () => string | null;
 }
 
 /** What {@linkcode planDuets} needs of the variant. */
@@ -187,9 +189,9 @@ export async function planDuets(
       return false;
     }
   };
-  // Each pair on while its own interval is wide: a pair already narrow takes no more rounds.
+  // Each pair on while its own interval is wide: a pair already narrow, or at fault, takes no more rounds.
   const wanted = ({ outcome }: DuetPairOutcome) =>
-    wantsRound(outcome.rounds.length, outcome.ratio, { min, max, targetPercent });
+    outcome.fault === undefined && wantsRound(outcome.rounds.length, outcome.ratio, { min, max, targetPercent });
   const duets: VariantDuets = {
     async upTo(share) {
       const due = Math.ceil(min * Math.min(1, share));
@@ -284,9 +286,18 @@ async function duetSides(ctx: DuetVariantContext, entrants: readonly DuetEntrant
           timeoutMs: ctx.settings.startTimeoutSec * 1000,
           signal: ctx.signal,
         });
-        return { baseUrl: server.baseUrl, pid: server.group.pid, stop: () => server.stop() };
+        return {
+          baseUrl: server.baseUrl,
+          pid: server.group.pid,
+          stop: () => server.stop(),
+          exited: () => server.group.status ? serverExited(server, "measure", "a duet round").message : null,
+        };
       },
       alone: () => aloneCost(e.runs?.() ?? []),
+      out: () => {
+        const status = e.ended?.() ?? null;
+        return status === null ? null : `its record is ${status}`;
+      },
     });
   }
   return sides;
@@ -329,7 +340,7 @@ function ratiosOf(
   const unmeasured: string[] = [];
   for (const { a, b, outcome } of pairs) {
     if (!outcome.ratio) {
-      unmeasured.push(`${a} and ${b} (${whyNoRatio(outcome.rounds)})`);
+      unmeasured.push(`${a} and ${b} (${outcome.fault ?? whyNoRatio(outcome.rounds)})`);
       continue;
     }
     const figure = "serverCpuUsPerRequestAtRate";

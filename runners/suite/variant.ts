@@ -317,7 +317,8 @@ export async function measureVariant(planned: Planned, suite: SuiteContext): Pro
     finished.add(o);
     const ran = asRan(planned, o.record ? choice : undefined, o.outcome);
     if (o.record) await closeDuets();
-    const duet = duetRatios.get(o.id);
+    // A record that did not complete has no duet ratio: its server was shown wrong (or never measured) somewhere.
+    const duet = ending.status === "completed" ? duetRatios.get(o.id) : undefined;
     const record = assembleRecord({ ...o, planned: ran, ending, pairing: o.record ? pairing : undefined });
     // The record says which pairing produced its ratios: duet where it has duet ratios, rounds for its runs.
     const assembled = duet && duet.length > 0
@@ -386,29 +387,37 @@ async function planVariantDuets(
   const workDir = duetDir(planned, suite);
   try {
     const base = contextBase(planned, prepared, suite);
-    const { duets, warning } = await planDuets({
-      workload: planned.workload,
-      variant: planned.variant,
-      settings: planned.settings,
-      workloadContext: {
+    const { duets, warning } = await planDuets(
+      {
+        workload: planned.workload,
         variant: planned.variant,
-        options: planned.options,
         settings: planned.settings,
-        tempDir: prepared.tempDir,
-        signal: suite.signal,
-        serverCpus: base.cpus.server,
+        workloadContext: {
+          variant: planned.variant,
+          options: planned.options,
+          settings: planned.settings,
+          tempDir: prepared.tempDir,
+          signal: suite.signal,
+          serverCpus: base.cpus.server,
+          nodeModules: prepared.nodeModules,
+        },
+        env: prepared.session.env,
+        cpus: base.cpus,
+        workDir,
         nodeModules: prepared.nodeModules,
+        seed: suite.schedule.seed ?? 1,
+        rounds: suite.duetRounds,
+        asked: suite.pairingAsked,
+        elsewhere: suite.topology !== undefined,
+        signal: suite.signal,
       },
-      env: prepared.session.env,
-      cpus: base.cpus,
-      workDir,
-      nodeModules: prepared.nodeModules,
-      seed: suite.schedule.seed ?? 1,
-      rounds: suite.duetRounds,
-      asked: suite.pairingAsked,
-      elsewhere: suite.topology !== undefined,
-      signal: suite.signal,
-    }, running.filter((o) => o.runtime).map((o) => ({ id: o.id, runtime: o.runtime!, runs: () => o.outcome.runs })));
+      running.filter((o) => o.runtime).map((o) => ({
+        id: o.id,
+        runtime: o.runtime!,
+        runs: () => o.outcome.runs,
+        ended: () => o.record?.endedAs ?? null,
+      })),
+    );
     if (warning) suite.warn(warning);
     return duets;
   } catch (error) {

@@ -5,11 +5,14 @@
 // swapping fails is shown in runners/stats/duet_test.ts on counters with noise common to both CPUs: a burn server's CPU
 // per request is fixed by construction, so the injector moves when its work is done, which the windows must follow.)
 // Runs alone: it burns both CPUs with the noise injector and pins a server to each.
-import { assert, assertEquals } from "@std/assert";
+import { assert, assertEquals, assertMatch } from "@std/assert";
 import { spawnGroup } from "../../runners/platform/process.ts";
 import { freePort } from "../../runners/platform/ports.ts";
-import { type DuetServer, type DuetSide, runDuet } from "../../runners/suite/duet.ts";
-import { waitFor } from "../_helpers.ts";
+import { type DuetServer, type DuetSide, runDuet, startDuets } from "../../runners/suite/duet.ts";
+import { assertNothingLeft, waitFor, withTmp } from "../_helpers.ts";
+import { run } from "../_suite.ts";
+import { validateResult } from "../../runners/schema/mod.ts";
+import { duetFaults } from "../fixtures/duet_faults.ts";
 import { condition, needs } from "../_needs.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
@@ -20,8 +23,8 @@ const TWO_CPUS = condition(
     : "pins two servers to two CPUs and reads their control groups' counters (Linux, 2 CPUs)",
 );
 
-/** A burn server's side of a duet; `cpus` lists the CPU of each server it started. */
-function burnSide(name: string, units: number, cpus: string[] = []): DuetSide {
+/** A burn server's side of a duet; `cpus` lists the CPU of each server it started, `env` adds to its environment. */
+function burnSide(name: string, units: number, cpus: string[] = [], env: Record<string, string> = {}): DuetSide {
   return {
     name,
     async start(cpu: string): Promise<DuetServer> {
@@ -29,7 +32,7 @@ function burnSide(name: string, units: number, cpus: string[] = []): DuetSide {
       const port = freePort();
       const group = spawnGroup([Deno.execPath(), "run", "-A", `${FIXTURES}burn_server.ts`], {
         cpus: cpu,
-        env: { PORT: String(port), BURN_UNITS: String(units), BURN_US: "2000" },
+        env: { PORT: String(port), BURN_UNITS: String(units), BURN_US: "2000", ...env },
         role: "server",
       });
       const up = await waitFor(async () => {
@@ -160,5 +163,68 @@ Deno.test(needs(TWO_CPUS, {
     });
     assertEquals(outcome.rounds.map((r) => [r.rate, r.held]), [[100, true]]);
     assertEquals(outcome.windows.map((w) => w.round), [0, 0], "the first round's windows kept");
+  },
+}));
+
+Deno.test(needs(TWO_CPUS, {
+  name: "duet: a side that answers wrongly in a round is at fault: its pairs stop with no ratio, the others go on",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // Every 40th request answered 500: at most one in a window of 30, so the rate is still held (97% answered
+    // validly), and the windows would count the wrong answers as work done.
+    const sides = [burnSide("a", 1), burnSide("b", 1), burnSide("wrong", 1, [], { BURN_WRONG_EVERY: "40" })];
+    const duets = startDuets(sides, {
+      cpus: ["0", "1"],
+      rate: 100,
+      windowMs: 300,
+      windowsPerRound: 2,
+      warmupSec: 0.2,
+      connections: 4,
+      target: burnTarget,
+    });
+    for (let i = 0; i < 2; i++) await duets.next();
+    const byPair = new Map(duets.outcomes().map((p) => [[p.a, p.b].sort().join("+"), p.outcome]));
+    const good = byPair.get("a+b")!;
+    assertEquals([good.rounds.length, good.fault, good.ratio?.n], [2, undefined, 2]);
+    for (const pair of ["a+wrong", "b+wrong"]) {
+      const o = byPair.get(pair)!;
+      assertEquals([o.ratio, o.windows.length], [null, 0], pair);
+      assert(o.rounds.length <= 1, `${pair} ran ${o.rounds.length} rounds`);
+      assertMatch(o.fault ?? "", /^wrong: answered wrongly in a duet round: 0 mismatched and \d+ non-2xx responses/);
+    }
+  },
+}));
+
+Deno.test(needs(TWO_CPUS, {
+  name: "duet: a server that exits in a duet round, or a record found invalid, ends its pairs with a warning why",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await withTmp(async (tmp) => {
+      const result = await run({
+        workloads: [duetFaults],
+        runtimes: ["deno"],
+        aa: true,
+        settings: { runs: 1, durationSec: 0.3, warmupSec: 0.1, connections: 8, cpuRate: 2000 },
+        tempDir: tmp,
+      });
+      assertEquals(validateResult(result), []);
+      const statuses = result.records.map((r) => [r.id, r.status, r.duet?.length ?? 0]);
+      assertEquals(statuses, [
+        ["duet-faults/exits/deno#A", "completed", 0],
+        ["duet-faults/exits/deno#B", "completed", 0],
+        ["duet-faults/wrong/deno#A", "invalid", 0],
+        ["duet-faults/wrong/deno#B", "invalid", 0],
+      ]);
+      const warned = (variant: string) =>
+        result.warnings.find((w) => w.message.startsWith(`duet-faults/${variant}: no duet ratio`))?.message ?? "";
+      assertMatch(
+        warned("exits"),
+        /\(duet-faults\/exits\/deno#[AB]: Server exited with code 3 during a duet round: goes_wrong_deno: exiting/,
+      );
+      assertMatch(warned("wrong"), /\(duet-faults\/wrong\/deno#[AB]: its record is invalid\)/);
+      await assertNothingLeft(tmp);
+    });
   },
 }));
