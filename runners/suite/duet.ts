@@ -265,14 +265,26 @@ export function startDuets(sides: readonly DuetSide[], options: DuetOptions): Du
         if (round === 0 && options.lowerRate) {
           pair.rate = fittedRate(pair.rate, sides[pair.a].alone?.() ?? null, sides[pair.b].alone?.() ?? null, options);
         }
-        const { a, b } = await runPair([sides[pair.a], sides[pair.b]], pair.rate, placements[round], options);
-        blame(pair.a, a.fault);
-        blame(pair.b, b.fault);
-        judgePair(pair, round, placements[round], a, b, options);
+        const ran = await runPair([sides[pair.a], sides[pair.b]], pair.rate, placements[round], options).catch((e) => {
+          if (!(e instanceof NotStarted)) throw e;
+          blame(e.side === 0 ? pair.a : pair.b, e.message);
+          return null;
+        });
+        if (ran === null) continue;
+        blame(pair.a, ran.a.fault);
+        blame(pair.b, ran.b.fault);
+        judgePair(pair, round, placements[round], ran.a, ran.b, options);
       }
     },
     outcomes: () => pairs.map(outcomeOf),
   };
+}
+
+/** A side of a pair whose server did not start for its round: a fault of that side, not of the duet. */
+class NotStarted extends Error {
+  constructor(readonly side: 0 | 1, message: string) {
+    super(message);
+  }
 }
 
 /** One side's part of a pair's round: its load, its server's counter readings and why it is at fault, if it is. */
@@ -339,7 +351,14 @@ async function runPair(
   const servers: DuetServer[] = [];
   const meters: (CpuMeter | null)[] = [];
   try {
-    for (const side of sides) servers.push(await side.start(serverCpu));
+    for (const [i, side] of sides.entries()) {
+      try {
+        servers.push(await side.start(serverCpu));
+      } catch (error) {
+        options.signal?.throwIfAborted();
+        throw new NotStarted(i as 0 | 1, `did not start for a duet round: ${(error as Error).message ?? error}`);
+      }
+    }
     // Each meter's helper beside the engines: the same for both sides.
     for (const s of servers) meters.push(await startCpuMeter({ server: s.pid, cpus: engineCpu }));
     const load = pairLoad(options, rate);

@@ -167,13 +167,16 @@ Deno.test(needs(TWO_CPUS, {
 }));
 
 Deno.test(needs(TWO_CPUS, {
-  name: "duet: a side that answers wrongly in a round is at fault: its pairs stop with no ratio, the others go on",
+  name: "duet: a side that answers wrongly, or does not start, is at fault: its pairs stop with no ratio, others go on",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
     // Every 40th request answered 500: at most one in a window of 30, so the rate is still held (97% answered
     // validly), and the windows would count the wrong answers as work done.
-    const sides = [burnSide("a", 1), burnSide("b", 1), burnSide("wrong", 1, [], { BURN_WRONG_EVERY: "40" })];
+    const sides = [burnSide("a", 1), burnSide("b", 1), burnSide("wrong", 1, [], { BURN_WRONG_EVERY: "40" }), {
+      name: "unstartable",
+      start: () => Promise.reject(new Error("no port")),
+    }];
     const duets = startDuets(sides, {
       cpus: ["0", "1"],
       rate: 100,
@@ -192,6 +195,9 @@ Deno.test(needs(TWO_CPUS, {
       assertEquals([o.ratio, o.windows.length], [null, 0], pair);
       assert(o.rounds.length <= 1, `${pair} ran ${o.rounds.length} rounds`);
       assertMatch(o.fault ?? "", /^wrong: answered wrongly in a duet round: 0 mismatched and \d+ non-2xx responses/);
+    }
+    for (const pair of ["a+unstartable", "b+unstartable"]) {
+      assertEquals(byPair.get(pair)!.fault, "unstartable: did not start for a duet round: no port", pair);
     }
   },
 }));
