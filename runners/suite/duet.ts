@@ -37,7 +37,7 @@ import {
   shuffled,
   sideWindows,
 } from "../stats/mod.ts";
-import { judgeHttpRun } from "../kinds/mod.ts";
+import { judgeHttpRun, PhaseError } from "../kinds/mod.ts";
 
 /** One side of a duet: how to start its server on a CPU. */
 export interface DuetSide {
@@ -188,7 +188,9 @@ function sideFault(server: DuetServer, load: LoadMeasurement, generator: string)
     const { invalid } = judgeHttpRun(load, [load], 0, generator);
     return invalid === null ? null : `answered wrongly in a duet round: ${invalid}`;
   } catch (error) {
-    return `${(error as Error).message} in a duet round`;
+    // No valid response at all: the one failure the verdict throws.
+    if (!(error instanceof PhaseError)) throw error;
+    return `${error.message} in a duet round`;
   }
 }
 
@@ -484,7 +486,8 @@ function reversed(o: DuetOutcome): DuetOutcome {
     aAnswered: w.bAnswered,
     bAnswered: w.aAnswered,
   }));
-  const ratio = o.fault === undefined ? duetRatio(windows) : null;
+  // A pair without a ratio (at fault) has none either way round.
+  const ratio = o.ratio && duetRatio(windows);
   return { ...o, ratio, windows, rounds: o.rounds.map((r) => ({ ...r, a: r.b, b: r.a })) };
 }
 
