@@ -14,6 +14,12 @@ interface Pending {
 export class FakeClock implements Clock {
   #now = 0;
   #timers: Pending[] = [];
+  readonly #minTimerMs: number;
+
+  /** A clock whose timers fire no sooner than `minTimerMs` after they are set, as Bun's and Deno's do (1 ms). */
+  constructor(minTimerMs = 0) {
+    this.#minTimerMs = minTimerMs;
+  }
 
   /** Milliseconds since the clock was made. */
   now(): number {
@@ -36,7 +42,7 @@ export class FakeClock implements Clock {
   }
 
   #add(ms: number, fn: () => void, every: number | null): Timer {
-    const pending: Pending = { at: this.#now + Math.max(0, ms), fn, every, cancelled: false };
+    const pending: Pending = { at: this.#now + Math.max(this.#minTimerMs, ms), fn, every, cancelled: false };
     this.#timers.push(pending);
     return { cancel: () => pending.cancelled = true };
   }

@@ -64,6 +64,11 @@ export class ScheduledPump implements Pump {
   #waitingPhase: number[] = [];
   #waitingHead = 0;
   #timer: Timer | null = null;
+  // The schedule's state once started: its origin, the next due time (ms from it) and phase, and who to tell at its end.
+  #startedAt = 0;
+  #next: number | null = null;
+  #phase = 0;
+  #done: (() => void) | null = null;
   readonly #timeoutMs: number;
   readonly #expired: (at: number, phase: number) => void;
 
@@ -89,28 +94,39 @@ export class ScheduledPump implements Pump {
 
   /** Runs the schedule from now; calls `done` once every request has been due. */
   start(done: () => void): void {
-    const startedAt = this.#clock.now();
-    let next = this.#schedule.next();
-    let phase = this.#schedule.phase;
-    const tick = () => {
-      this.#timer = null;
-      if (this.#window.stopped) return;
-      const now = this.#clock.now() - startedAt;
-      while (next !== null && next <= now) {
-        this.#due(startedAt + next, phase);
-        next = this.#schedule.next();
-        phase = this.#schedule.phase;
-      }
-      if (next === null) {
-        done();
-        return;
-      }
-      // A millisecond early (timers fire late), but never before the next request is due: no spinning.
-      const wait = next - (this.#clock.now() - startedAt);
-      this.#timer = this.#clock.after(Math.max(wait - 1, Math.min(1, wait)), tick);
-    };
-    tick();
+    this.#startedAt = this.#clock.now();
+    this.#next = this.#schedule.next();
+    this.#phase = this.#schedule.phase;
+    this.#done = done;
+    this.#tick();
   }
+
+  /** Sends every request due by now; calls `done` once the last has been due. */
+  #catchUp(): void {
+    const now = this.#clock.now() - this.#startedAt;
+    while (this.#next !== null && this.#next <= now) {
+      this.#due(this.#startedAt + this.#next, this.#phase);
+      this.#next = this.#schedule.next();
+      this.#phase = this.#schedule.phase;
+    }
+    if (this.#next === null && this.#done !== null) {
+      const done = this.#done;
+      this.#done = null;
+      this.#timer?.cancel();
+      this.#timer = null;
+      done();
+    }
+  }
+
+  #tick = (): void => {
+    this.#timer = null;
+    if (this.#window.stopped) return;
+    this.#catchUp();
+    if (this.#next === null) return;
+    // A millisecond early (timers fire late), but never before the next request is due: no spinning.
+    const wait = this.#next - (this.#clock.now() - this.#startedAt);
+    this.#timer = this.#clock.after(Math.max(wait - 1, Math.min(1, wait)), this.#tick);
+  };
 
   /** Stops sending. */
   stop(): void {
@@ -149,6 +165,9 @@ export class ScheduledPump implements Pump {
       this.#waitingHead = 0;
     }
     if (c.ready) this.#queue(c);
+    // Timers fire a millisecond apart at best; an answer wakes the engine far more often at any rate worth timing, so
+    // requests due since the last timer go out now rather than all at once at the next.
+    if (this.#done !== null && !this.#window.stopped) this.#catchUp();
   }
 
   /** Due requests still waiting for a connection. */

@@ -119,6 +119,26 @@ Deno.test("the scheduled pump sends each request when due; with no room it waits
   assertEquals(tally.phases()[0].missedConnections, 1);
 });
 
+Deno.test("the scheduled pump sends requests due between timers when an answer wakes it, not at the next timer", () => {
+  const clock = new FakeClock(1);
+  const phases = [{ durationMs: 2, fromRate: 10_000, toRate: 10_000, measured: true }];
+  const w = new Window(clock, 0, 2, [true]);
+  w.start();
+  const pump = new ScheduledPump(clock, new Schedule(phases, "uniform", 1), new Tally(phases), w);
+  const c = new Conn(Infinity);
+  const sentAt: number[] = [];
+  const send = c.send.bind(c);
+  c.send = (at, phase) => (sentAt.push(clock.now()), send(at, phase));
+  pump.ready(c);
+  pump.start(() => {});
+  // Due every 0.1 ms; the timer fires 1 ms on. An answer at 0.35 ms sends the three due since (0.1, 0.2, 0.3).
+  clock.advance(0.35);
+  pump.ready(c);
+  assertEquals(sentAt, [0, 0.35, 0.35, 0.35]);
+  clock.advance(2);
+  assertEquals(c.sent.length, 20);
+});
+
 Deno.test("the scheduled pump spreads requests round-robin over connections with room", () => {
   const clock = new FakeClock();
   const phases = [{ durationMs: 60, fromRate: 100, toRate: 100, measured: true }];
