@@ -165,8 +165,8 @@ export class ScheduledPump implements Pump {
       this.#waitingHead = 0;
     }
     if (c.ready) this.#queue(c);
-    // Timers fire a millisecond apart at best; an answer wakes the engine far more often at any rate worth timing, so
-    // requests due since the last timer go out now rather than all at once at the next.
+    // Timers fire a millisecond apart at best, answers more often at high rates: requests due since the last timer go
+    // out with an answer rather than all at once at the next timer.
     if (this.#done !== null && !this.#window.stopped) this.#catchUp();
   }
 
