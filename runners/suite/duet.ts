@@ -83,7 +83,7 @@ export interface DuetOptions {
   readonly windowsPerRound?: number;
   /** Rounds of {@linkcode runDuet} (balanced between the two CPUs when even). @default {4} */
   readonly rounds?: number;
-  /** Seconds of warm-up at the rate of a pair's fresh servers before its windows. @default {3} */
+  /** Seconds of warm-up at the rate of a pair's fresh servers before its windows. @default {duetWarmupSec(rate)} */
   readonly warmupSec?: number;
   /** Connections per engine. @default {50} */
   readonly connections?: number;
@@ -312,7 +312,7 @@ function pairLoad(
     rate,
     phases: [...Array.from({ length: perRound }, () => `${windowMs}ms@${rate}`), `${guardMs}ms@${rate}`].join(","),
     durationSec: (windowMs * perRound + guardMs) / 1000,
-    warmupSec: options.warmupSec ?? 3,
+    warmupSec: options.warmupSec ?? duetWarmupSec(rate),
     connections: options.connections ?? 50,
     pipelining: 1,
     requestTimeoutSec: 2,
@@ -320,21 +320,51 @@ function pairLoad(
 }
 
 /**
- * Seconds of load in a pair's round: its warm-up, its windows and the half window not counted.
+ * Requests a fresh server answers in its warm-up before it is measured: Node.js 26 spent 1.85–2.3 times its settled CPU
+ * per request in one window after about 17,000–19,000 requests, at 5,000, 9,500 and 14,000/s alike, so the warm-up is
+ * a count of requests, not a time.
+ */
+export const DUET_WARMUP_REQUESTS = 20_000;
+
+/**
+ * Seconds of a pair's warm-up at `rate`: {@linkcode DUET_WARMUP_REQUESTS} at the rate, then 0.75 s to settle (at every
+ * rate measured, Node.js's windows were within ±5% of its last from 0.5–0.75 s after that stretch), at most 10 s.
  *
- * @param options The round's shape (the defaults of {@linkcode DuetOptions} where absent).
+ * @param rate Requests per second each server is loaded at.
  * @returns Seconds.
  *
- * @example The defaults: 3 s of warm-up, 2 windows of 500 ms and 250 ms more
+ * @example 2.86 s at 9,500/s; 4.75 s at 5,000/s, where a fixed 3 s would count Node.js's costly window
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { duetWarmupSec } from "./duet.ts";
+ *
+ * assertEquals([duetWarmupSec(9_500), duetWarmupSec(5_000), duetWarmupSec(40_000), duetWarmupSec(500)], [2.86, 4.75, 1.25, 10]);
+ * ```
+ */
+export function duetWarmupSec(rate: number): number {
+  return Math.min(10, Math.round((0.75 + DUET_WARMUP_REQUESTS / rate) * 100) / 100);
+}
+
+/**
+ * Seconds of load in a pair's round at `rate`: its warm-up, its windows and the half window not counted.
+ *
+ * @param options The round's shape (the defaults of {@linkcode DuetOptions} where absent).
+ * @param rate Requests per second each server is loaded at.
+ * @returns Seconds.
+ *
+ * @example The defaults at 10,000/s: 2.75 s of warm-up, 2 windows of 500 ms and 250 ms more
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { pairRoundSec } from "./duet.ts";
  *
- * assertEquals(pairRoundSec({}), 4.25);
+ * assertEquals(pairRoundSec({}, 10_000), 4);
  * ```
  */
-export function pairRoundSec(options: Pick<DuetOptions, "windowMs" | "windowsPerRound" | "warmupSec">): number {
-  const load = pairLoad(options, 1);
+export function pairRoundSec(
+  options: Pick<DuetOptions, "windowMs" | "windowsPerRound" | "warmupSec">,
+  rate: number,
+): number {
+  const load = pairLoad(options, rate);
   return load.warmupSec + load.durationSec;
 }
 

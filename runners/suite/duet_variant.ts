@@ -69,11 +69,10 @@ export interface DuetVariantContext {
 }
 
 /**
- * A pair's round: 3 s of warm-up at the rate, then 2 windows of 500 ms. A round's fresh servers have a level of their
- * own (each round is one sample). After 1.5 s at 12,000/s Node.js still spent 1.3–1.6× per request in the first window
- * what it spent in the second, which took deno/node from 0.51 to 0.43–0.45; after 3 s the two windows agree.
+ * A pair's round: its warm-up at the rate (see `duetWarmupSec`), then 2 windows of 500 ms. A round's fresh servers
+ * have a level of their own (each round is one sample).
  */
-const DUET_SHAPE = { windowMs: 500, windowsPerRound: 2, warmupSec: 3 } as const;
+const DUET_SHAPE = { windowMs: 500, windowsPerRound: 2 } as const;
 
 /**
  * Rounds per variant without `--runs`: at least 4 (two with the servers on each CPU: Student's t on 3 degrees of
@@ -92,18 +91,18 @@ export const DUET_ROUNDS: { readonly min: number; readonly max: number } = { min
  * @param rounds Rounds when fixed (`--runs`).
  * @returns Seconds.
  *
- * @example Three runtimes at 20,000/s: 4 rounds of 3 pairs, 4.75 s each, a third each
+ * @example Three runtimes at 20,000/s: 4 rounds of 3 pairs, 3.5 s each, a third each
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { duetShareSec } from "./duet_variant.ts";
  *
- * assertEquals([duetShareSec("http", 20_000, 3), duetShareSec("http", 0, 3), duetShareSec("websocket", 20_000, 3)], [19, 0, 0]);
+ * assertEquals([duetShareSec("http", 20_000, 3), duetShareSec("http", 0, 3), duetShareSec("websocket", 20_000, 3)], [14, 0, 0]);
  * ```
  */
 export function duetShareSec(kind: string, cpuRate: number | undefined, runtimes: number, rounds?: number): number {
   if (kind !== "http" || !cpuRate || runtimes < 2) return 0;
   const pairs = runtimes * (runtimes - 1) / 2;
-  return (rounds ?? DUET_ROUNDS.min) * pairs * (pairRoundSec(DUET_SHAPE) + 0.5) / runtimes;
+  return (rounds ?? DUET_ROUNDS.min) * pairs * (pairRoundSec(DUET_SHAPE, cpuRate) + 0.5) / runtimes;
 }
 
 /** A variant's duets, their rounds not yet run. */
