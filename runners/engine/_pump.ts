@@ -64,10 +64,10 @@ export class ScheduledPump implements Pump {
   #waitingPhase: number[] = [];
   #waitingHead = 0;
   #timer: Timer | null = null;
-  // The schedule's state once started: its origin, the next due time (ms from it) and phase, and who to tell at its end.
+  // The schedule's state once started: its origin, the next due time (ms from it; its phase is the schedule's), and who
+  // to tell at its end.
   #startedAt = 0;
   #next: number | null = null;
-  #phase = 0;
   #done: (() => void) | null = null;
   readonly #timeoutMs: number;
   readonly #expired: (at: number, phase: number) => void;
@@ -96,7 +96,6 @@ export class ScheduledPump implements Pump {
   start(done: () => void): void {
     this.#startedAt = this.#clock.now();
     this.#next = this.#schedule.next();
-    this.#phase = this.#schedule.phase;
     this.#done = done;
     this.#tick();
   }
@@ -105,9 +104,8 @@ export class ScheduledPump implements Pump {
   #catchUp(): void {
     const now = this.#clock.now() - this.#startedAt;
     while (this.#next !== null && this.#next <= now) {
-      this.#due(this.#startedAt + this.#next, this.#phase);
+      this.#due(this.#startedAt + this.#next, this.#schedule.phase);
       this.#next = this.#schedule.next();
-      this.#phase = this.#schedule.phase;
     }
     if (this.#next === null && this.#done !== null) {
       const done = this.#done;
